@@ -1,0 +1,51 @@
+// The operator API under /admin: plain JSON (no envelope), Bearer ADMIN_TOKEN.
+import { Type } from '@sinclair/typebox';
+import { safeEqual } from '../lib/crypto.js';
+import type { App } from '../pim/pim.types.js';
+import { AppError, classifyError } from '../server/errors.js';
+import type { AdminService } from './admin.service.js';
+
+const Organization = Type.Object({ id: Type.Integer(), name: Type.String(), active: Type.Boolean() });
+const AdminError = Type.Object({ error: Type.String() });
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) });
+const errors = { '4xx': AdminError, '5xx': AdminError };
+const tags = ['Admin'];
+const security = [{ adminToken: [] }];
+
+export async function adminPlugin(app: App, opts: { adminToken: string; admin: AdminService }): Promise<void> {
+  const { admin } = opts;
+  app.setErrorHandler((err, req, reply) => {
+    const { statusCode, message } = classifyError(err);
+    if (statusCode >= 500) req.log.error({ err }, 'admin request failed');
+    return reply.code(statusCode).send({ error: message });
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const header = req.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!token || !safeEqual(token, opts.adminToken)) throw new AppError('unauthorized', 'Missing or invalid admin token');
+  });
+
+  app.post('/admin/organizations', { schema: { tags, security, summary: 'Create an organization', body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false }), response: { 201: Organization, ...errors } } }, async (req, reply) => {
+    reply.code(201);
+    return admin.createOrganization(req.body.name);
+  });
+
+  app.get('/admin/organizations', { schema: { tags, security, summary: 'List organizations', response: { 200: Type.Object({ organizations: Type.Array(Organization) }), ...errors } } }, async () => ({
+    organizations: await admin.listOrganizations(),
+  }));
+
+  app.patch('/admin/organizations/:id', { schema: { tags, security, summary: 'Activate or deactivate an organization', params: IdParams, body: Type.Object({ active: Type.Boolean() }, { additionalProperties: false }), response: { 200: Organization, ...errors } } }, async (req) =>
+    admin.setOrganizationActive(req.params.id, req.body.active),
+  );
+
+  app.post('/admin/organizations/:id/api-keys', { schema: { tags, security, summary: 'Issue an API key pair (shown once)', params: IdParams, body: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false })), response: { 201: Type.Object({ id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }), ...errors } } }, async (req, reply) => {
+    reply.code(201);
+    return admin.createApiKey(req.params.id, req.body?.name ?? null);
+  });
+
+  app.delete('/admin/api-keys/:id', { schema: { tags, security, summary: 'Revoke an API key', params: IdParams, response: { 204: Type.Null(), ...errors } } }, async (req, reply) => {
+    await admin.revokeApiKey(req.params.id);
+    return reply.code(204).send(null);
+  });
+}

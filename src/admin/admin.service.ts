@@ -1,0 +1,50 @@
+// Operator actions: organizations and their PIM API keys.
+import { randomCredential, sha256Hex } from '../lib/crypto.js';
+import { notFound } from '../server/errors.js';
+import type { CredentialCache } from '../pim/auth/credential-cache.js';
+import type { ApiKeyRepository } from './api-key.repository.js';
+import type { Organization, OrganizationRepository } from './organization.repository.js';
+
+export interface IssuedApiKey {
+  id: number;
+  api_key: string;
+  api_secret: string;
+}
+
+export class AdminService {
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly keys: ApiKeyRepository,
+    private readonly credentials: CredentialCache,
+  ) {}
+
+  createOrganization(name: string): Promise<Organization> {
+    return this.organizations.create(name);
+  }
+
+  listOrganizations(): Promise<Organization[]> {
+    return this.organizations.list();
+  }
+
+  async setOrganizationActive(id: number, active: boolean): Promise<Organization> {
+    const org = await this.organizations.setActive(id, active);
+    if (!org) throw notFound(`Organization ${id} not found`);
+    this.credentials.invalidateOrganization(id);
+    return org;
+  }
+
+  /** Issues a key pair; the plain values are returned once and only their hashes are kept. */
+  async createApiKey(organizationId: number, name: string | null): Promise<IssuedApiKey> {
+    if (!(await this.organizations.find(organizationId))) throw notFound(`Organization ${organizationId} not found`);
+    const apiKey = randomCredential('pk_');
+    const apiSecret = randomCredential('sk_');
+    const id = await this.keys.create({ organizationId, name, keyHash: sha256Hex(apiKey), secretHash: sha256Hex(apiSecret) });
+    return { id, api_key: apiKey, api_secret: apiSecret };
+  }
+
+  async revokeApiKey(id: number): Promise<void> {
+    const hash = await this.keys.revoke(id);
+    if (hash === null) throw notFound(`API key ${id} not found`);
+    this.credentials.invalidateKey(hash);
+  }
+}

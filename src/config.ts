@@ -1,0 +1,182 @@
+// Every environment variable Pimbridge reads, validated once, typed and frozen.
+// Nothing else in src/ reads process.env.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  adminToken: string;
+  /** 32 raw bytes, decoded from base64. */
+  encryptionKey: Buffer;
+  /** True when ADMIN_TOKEN / ENCRYPTION_KEY were generated on this start (first start of the data dir). */
+  secretsGenerated: boolean;
+  shopifySandbox: boolean;
+  seedDemo: boolean;
+  pimRateLimitRead: number;
+  pimRateLimitWrite: number;
+  authRateLimit: number;
+  mediaAllowPrivateNetworks: boolean;
+  trustProxy: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** A bad value: the message is one line that names the variable. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = str(env, name);
+  if (raw === undefined) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}), got an unparseable value`);
+  }
+  if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function encryptionKey(name: string, raw: string): Buffer {
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(raw)) {
+    throw new ConfigError(`${name} must be 32 bytes encoded as base64 (try: openssl rand -base64 32)`);
+  }
+  return key;
+}
+
+interface StoredSecrets {
+  admin_token: string;
+  encryption_key: string;
+}
+
+export const SECRETS_FILE = 'secrets.json';
+
+/** Embedded mode: secrets not given in the environment are generated once into DATA_DIR (mode 0600) and reused. */
+function embeddedSecrets(dataDir: string): { secrets: StoredSecrets; generated: boolean } {
+  const file = path.join(dataDir, SECRETS_FILE);
+  if (existsSync(file)) {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets;
+    if (typeof parsed.admin_token !== 'string' || typeof parsed.encryption_key !== 'string') {
+      throw new ConfigError(`${file} is damaged: it must hold admin_token and encryption_key`);
+    }
+    return { secrets: parsed, generated: false };
+  }
+  const secrets: StoredSecrets = {
+    admin_token: `adm_${randomBytes(32).toString('base64url')}`,
+    encryption_key: randomBytes(32).toString('base64'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return { secrets, generated: true };
+}
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres', 'postgresql']);
+  const embedded = databaseUrl === null;
+
+  let adminToken = str(env, 'ADMIN_TOKEN');
+  let keyText = str(env, 'ENCRYPTION_KEY');
+  let secretsGenerated = false;
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+  }
+  if (keyText !== undefined) encryptionKey('ENCRYPTION_KEY', keyText);
+  if (!embedded && adminToken === undefined) throw new ConfigError('ADMIN_TOKEN is required when DATABASE_URL is set');
+  if (!embedded && keyText === undefined) throw new ConfigError('ENCRYPTION_KEY is required when DATABASE_URL is set');
+  if (adminToken === undefined || keyText === undefined) {
+    const stored = embeddedSecrets(dataDir);
+    adminToken ??= stored.secrets.admin_token;
+    keyText ??= stored.secrets.encryption_key;
+    secretsGenerated = stored.generated;
+  }
+
+  const pimRateLimitRead = int(env, 'PIM_RATE_LIMIT_READ', 600, 1, 10_000_000);
+  const pimRateLimitWrite = int(env, 'PIM_RATE_LIMIT_WRITE', 120, 1, 10_000_000);
+  if (pimRateLimitRead <= pimRateLimitWrite) {
+    throw new ConfigError(
+      `PIM_RATE_LIMIT_READ (${pimRateLimitRead}) must be greater than PIM_RATE_LIMIT_WRITE (${pimRateLimitWrite})`,
+    );
+  }
+
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  return Object.freeze({
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: str(env, 'HOST') ?? '127.0.0.1',
+    dataDir,
+    databaseUrl,
+    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    adminToken,
+    encryptionKey: encryptionKey('ENCRYPTION_KEY', keyText),
+    secretsGenerated,
+    shopifySandbox: bool(env, 'SHOPIFY_SANDBOX', embedded),
+    seedDemo: bool(env, 'SEED_DEMO', embedded),
+    pimRateLimitRead,
+    pimRateLimitWrite,
+    authRateLimit: int(env, 'AUTH_RATE_LIMIT', 300, 1, 10_000_000),
+    mediaAllowPrivateNetworks: bool(env, 'MEDIA_ALLOW_PRIVATE_NETWORKS', false),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    logLevel: logLevel as Config['logLevel'],
+  });
+}
+
+/** What the CLI's admin commands need: where the server is and the admin token. */
+export interface ClientConfig {
+  baseUrl: string;
+  adminToken: string | null;
+}
+
+export function loadClientConfig(env: Env = process.env, overrides: { url?: string; token?: string } = {}): ClientConfig {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+  const baseUrl = overrides.url ?? url(env, 'PIMBRIDGE_URL', ['http', 'https']) ?? `http://${host}:${port}`;
+  let adminToken = overrides.token ?? str(env, 'ADMIN_TOKEN') ?? null;
+  if (adminToken === null) {
+    const file = path.join(path.resolve(str(env, 'DATA_DIR') ?? './data'), SECRETS_FILE);
+    if (existsSync(file)) adminToken = (JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets).admin_token;
+  }
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), adminToken };
+}
+
+/** TEST_DATABASE_URL: read by the test suite only, kept here so every variable has one home. */
+export function testDatabaseUrl(env: Env = process.env): string | null {
+  return url(env, 'TEST_DATABASE_URL', ['postgres', 'postgresql']);
+}

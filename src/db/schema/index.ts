@@ -1,0 +1,2 @@
+export * from './admin.js';
+export * from './pim.js';

@@ -1,0 +1,177 @@
+// The PIM core's tables. Every row carries organization_id (directly or through its product) for tenant isolation.
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { organizations } from './admin.js';
+
+const orgId = () =>
+  integer('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+/** Money and other decimals: numeric(19,4), read back as strings with 4 places. */
+const money = (name: string) => numeric(name, { precision: 19, scale: 4 });
+
+export const brands = pgTable(
+  'brands',
+  { id: serial('id').primaryKey(), organizationId: orgId(), name: text('name').notNull(), createdAt: createdAt() },
+  (t) => [uniqueIndex('brands_org_name_uq').on(t.organizationId, t.name)],
+);
+
+export const suppliers = pgTable(
+  'suppliers',
+  { id: serial('id').primaryKey(), organizationId: orgId(), name: text('name').notNull(), createdAt: createdAt() },
+  (t) => [uniqueIndex('suppliers_org_name_uq').on(t.organizationId, t.name)],
+);
+
+export const vatRates = pgTable(
+  'vat_rates',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: orgId(),
+    name: text('name').notNull(),
+    rate: numeric('rate', { precision: 7, scale: 4 }).notNull(),
+    countryCode: text('country_code').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('vat_rates_org_name_country_uq').on(t.organizationId, t.name, t.countryCode)],
+);
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: orgId(),
+    parentId: integer('parent_id').references((): any => categories.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('categories_org_parent_idx').on(t.organizationId, t.parentId, t.position)],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: orgId(),
+    sku: text('sku').notNull(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    shortDescription: text('short_description'),
+    productType: text('product_type').notNull().default('simple'),
+    price: money('price'),
+    salePrice: money('sale_price'),
+    costPrice: money('cost_price'),
+    currency: text('currency').notNull().default('EUR'),
+    status: text('status').notNull().default('draft'),
+    stock: integer('stock').notNull().default(0),
+    ean: text('ean'),
+    vatRateId: integer('vat_rate_id').references(() => vatRates.id, { onDelete: 'set null' }),
+    brandId: integer('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+    supplierId: integer('supplier_id').references(() => suppliers.id, { onDelete: 'set null' }),
+    publishingChannels: text('publishing_channels').array().notNull().default(sql`'{}'::text[]`),
+    productCondition: text('product_condition').notNull().default('new'),
+    attributes: jsonb('attributes').notNull().default(sql`'{}'::jsonb`),
+    /** One lower-cased text over name, description and SKU, so a single GIN trigram index serves search. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        (): SQL => sql`lower(${products.name} || ' ' || coalesce(${products.description}, '') || ' ' || ${products.sku})`,
+      ),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('products_org_sku_uq').on(t.organizationId, t.sku),
+    uniqueIndex('products_org_slug_uq').on(t.organizationId, t.slug),
+    index('products_org_id_idx').on(t.organizationId, t.id),
+    index('products_org_updated_idx').on(t.organizationId, t.updatedAt, t.id),
+    uniqueIndex('products_org_ean_uq').on(t.organizationId, t.ean),
+    index('products_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+  ],
+);
+
+export const productTranslations = pgTable(
+  'product_translations',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    locale: text('locale').notNull(),
+    name: text('name'),
+    description: text('description'),
+    shortDescription: text('short_description'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.locale] })],
+);
+
+export const productCategories = pgTable(
+  'product_categories',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.categoryId] }), index('product_categories_category_idx').on(t.categoryId)],
+);
+
+export const variants = pgTable(
+  'variants',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: orgId(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    sku: text('sku').notNull(),
+    name: text('name').notNull(),
+    price: money('price'),
+    salePrice: money('sale_price'),
+    cost: money('cost'),
+    weight: money('weight'),
+    stockQuantity: integer('stock_quantity').notNull().default(0),
+    stockStatus: text('stock_status').notNull().default('out_of_stock'),
+    isEnabled: boolean('is_enabled').notNull().default(true),
+    position: integer('position').notNull().default(0),
+    image: text('image'),
+    attributes: jsonb('attributes').notNull().default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('variants_org_sku_uq').on(t.organizationId, t.sku),
+    index('variants_product_idx').on(t.productId, t.position, t.id),
+  ],
+);
+
+export const channels = pgTable(
+  'channels',
+  {
+    organizationId: orgId(),
+    value: text('value').notNull(),
+    label: text('label').notNull(),
+    description: text('description').notNull().default(''),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.value] })],
+);

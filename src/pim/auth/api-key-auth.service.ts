@@ -1,0 +1,47 @@
+// X-API-KEY → organization, and the key+secret check behind GET /api/auth/verify.
+import type { ApiKeyRepository, StoredCredential } from '../../admin/api-key.repository.js';
+import { safeEqual, sha256Hex } from '../../lib/crypto.js';
+import { AppError } from '../../server/errors.js';
+import type { CredentialCache } from './credential-cache.js';
+
+export interface PimPrincipal {
+  organizationId: number;
+  keyId: number;
+}
+
+export class ApiKeyAuthService {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly cache: CredentialCache,
+  ) {}
+
+  async authenticate(apiKey: string | undefined): Promise<PimPrincipal> {
+    const credential = await this.credential(apiKey);
+    return { organizationId: credential.organizationId, keyId: credential.keyId };
+  }
+
+  /** For the connector's live validation: the key authenticates, the secret proves possession. */
+  async verify(apiKey: string | undefined, apiSecret: string | undefined) {
+    const credential = await this.credential(apiKey);
+    if (!apiSecret || !safeEqual(sha256Hex(apiSecret), credential.secretHash)) {
+      throw new AppError('unauthorized', 'Invalid API secret');
+    }
+    return {
+      organization: { id: credential.organizationId, name: credential.organizationName, active: credential.organizationActive },
+      key_id: credential.keyId,
+    };
+  }
+
+  private async credential(apiKey: string | undefined): Promise<StoredCredential> {
+    if (!apiKey) throw new AppError('unauthorized', 'Missing X-API-KEY header');
+    const hash = sha256Hex(apiKey);
+    let credential = this.cache.get(hash);
+    if (!credential) {
+      credential = (await this.keys.findLiveByHash(hash)) ?? undefined;
+      if (!credential) throw new AppError('unauthorized', 'Invalid API key');
+      this.cache.set(hash, credential);
+    }
+    if (!credential.organizationActive) throw new AppError('forbidden', 'The organization of this API key is inactive');
+    return credential;
+  }
+}

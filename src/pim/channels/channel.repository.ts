@@ -1,0 +1,31 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { channels } from '../../db/schema/index.js';
+
+export interface ChannelRow {
+  value: string;
+  label: string;
+  description: string;
+}
+
+export class ChannelRepository {
+  constructor(private readonly db: Db) {}
+
+  list(organizationId: number): Promise<ChannelRow[]> {
+    return this.db
+      .select({ value: channels.value, label: channels.label, description: channels.description })
+      .from(channels)
+      .where(eq(channels.organizationId, organizationId))
+      .orderBy(asc(channels.position));
+  }
+
+  /** Replaces the organization's configured channels in one transaction. */
+  async replace(organizationId: number, rows: ChannelRow[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(channels).where(eq(channels.organizationId, organizationId));
+      if (rows.length > 0) {
+        await tx.insert(channels).values(rows.map((row, position) => ({ ...row, organizationId, position })));
+      }
+    });
+  }
+}

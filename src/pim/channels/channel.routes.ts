@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+import { Channel, pimResponses, Text } from '../pim.schemas.js';
+import { ok, type App } from '../pim.types.js';
+import type { ChannelService } from './channel.service.js';
+
+const ChannelView = Type.Object({ value: Type.String(), label: Type.String(), description: Type.String() });
+const ChannelList = Type.Object({ channels: Type.Array(ChannelView), total: Type.Integer() });
+const ChannelConfig = Type.Object(
+  {
+    channels: Type.Array(
+      Type.Object({ value: Channel, label: Type.Optional(Text(100, { minLength: 1 })), description: Type.Optional(Text(500)) }, { additionalProperties: false }),
+      { maxItems: 6, description: 'an empty list restores the defaults (web, mobile)' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const tags = ['Channels'];
+
+export function channelRoutes(app: App, channels: ChannelService): void {
+  app.get('/api/channels', { schema: { tags, summary: "The organization's publishing channels", response: pimResponses(200, ChannelList) } }, async (req) =>
+    ok(await channels.list(req.pim.organizationId)),
+  );
+
+  app.put('/api/channels', { schema: { tags, summary: "Configure the organization's publishing channels", body: ChannelConfig, response: pimResponses(200, ChannelList) } }, async (req) =>
+    ok(await channels.configure(req.pim.organizationId, req.body.channels)),
+  );
+}

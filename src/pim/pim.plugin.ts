@@ -1,0 +1,78 @@
+// The PIM core API: per-IP rate limits (reads and writes counted apart), X-API-KEY auth, the {status, data, error}
+// envelope for every answer, and the resource routes. Hooks and the error handler apply to these routes only.
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, classifyError } from '../server/errors.js';
+import type { RateLimiter } from '../server/rate-limiter.js';
+import type { ApiKeyAuthService } from './auth/api-key-auth.service.js';
+import { channelRoutes } from './channels/channel.routes.js';
+import type { ChannelService } from './channels/channel.service.js';
+import { pimResponses } from './pim.schemas.js';
+import { ok, type App } from './pim.types.js';
+import { productRoutes } from './products/product.routes.js';
+import type { ProductService } from './products/product.service.js';
+import { referenceRoutes } from './reference/reference.routes.js';
+import type { NamedListService, VatRateService } from './reference/reference.service.js';
+import { variantRoutes } from './variants/variant.routes.js';
+import type { VariantService } from './variants/variant.service.js';
+
+export interface PimDeps {
+  auth: ApiKeyAuthService;
+  readLimiter: RateLimiter;
+  writeLimiter: RateLimiter;
+  products: ProductService;
+  variants: VariantService;
+  channels: ChannelService;
+  brands: NamedListService;
+  suppliers: NamedListService;
+  vatRates: VatRateService;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function sendPimError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const { statusCode, message, retryAfterSeconds } = classifyError(err);
+  if (statusCode >= 500) req.log.error({ err }, 'request failed');
+  if (retryAfterSeconds !== undefined) reply.header('Retry-After', String(retryAfterSeconds));
+  return reply.code(statusCode).send({ status: 0, data: null, error: message });
+}
+
+export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
+  app.decorateRequest('pim', null as never);
+  app.setErrorHandler(sendPimError);
+
+  app.addHook('onRequest', async (req, reply) => {
+    const limiter = READ_METHODS.has(req.method) ? deps.readLimiter : deps.writeLimiter;
+    const decision = await limiter.consume(req.ip);
+    reply.header('X-RateLimit-Limit', String(decision.limit));
+    reply.header('X-RateLimit-Remaining', String(decision.remaining));
+    if (!decision.allowed) {
+      const seconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
+      throw new AppError('rate_limited', `Rate limit exceeded: try again in ${seconds} s`, seconds);
+    }
+    req.pim = await deps.auth.authenticate(req.headers['x-api-key'] as string | undefined);
+  });
+
+  app.get(
+    '/api/auth/verify',
+    {
+      schema: {
+        tags: ['Auth'],
+        summary: 'Check an API key and its secret (X-API-KEY and X-API-SECRET)',
+        response: pimResponses(
+          200,
+          Type.Object({
+            organization: Type.Object({ id: Type.Integer(), name: Type.String(), active: Type.Boolean() }),
+            key_id: Type.Integer(),
+          }),
+        ),
+      },
+    },
+    async (req) => ok(await deps.auth.verify(req.headers['x-api-key'] as string | undefined, req.headers['x-api-secret'] as string | undefined)),
+  );
+
+  productRoutes(app, deps.products);
+  variantRoutes(app, deps.variants);
+  channelRoutes(app, deps.channels);
+  referenceRoutes(app, { brands: deps.brands, suppliers: deps.suppliers, vatRates: deps.vatRates });
+}

@@ -1,0 +1,219 @@
+// The only place with SQL for products and their translations.
+import { and, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { brands, categories, productCategories, products, productTranslations, suppliers, vatRates } from '../../db/schema/index.js';
+import { containsPattern, isoUtc, rowsOf } from '../sql.js';
+import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
+
+export interface ProductFilters {
+  search?: string;
+  status?: ProductStatus;
+  brandId?: number;
+  channel?: string;
+  updatedSince?: string;
+}
+
+/** Column values of a product write, already validated by the service. */
+export type ProductColumns = Partial<typeof products.$inferInsert>;
+
+/** The full Product of the API, built in one statement; `tr` is the requested translation, if any. */
+function projection(locale: string | null): SQL {
+  const text = (col: string) => (locale ? sql.raw(`coalesce(tr.${col}, p.${col})`) : sql.raw(`p.${col}`));
+  return sql`
+    p.id, p.sku, p.slug, ${text('name')} AS name, ${text('description')} AS description,
+    ${text('short_description')} AS short_description, p.product_type,
+    p.price::text AS price, p.sale_price::text AS sale_price, p.cost_price::text AS cost_price,
+    p.currency, p.status, p.stock, p.stock > 0 AS in_stock, p.ean,
+    CASE WHEN v.id IS NULL THEN NULL ELSE json_build_object('id', v.id, 'name', v.name, 'rate', v.rate::text, 'country_code', v.country_code) END AS vat_rate,
+    CASE WHEN b.id IS NULL THEN NULL ELSE json_build_object('id', b.id, 'name', b.name) END AS brand,
+    CASE WHEN s.id IS NULL THEN NULL ELSE json_build_object('id', s.id, 'name', s.name) END AS supplier,
+    coalesce((SELECT json_agg(json_build_object('id', c.id, 'name', c.name) ORDER BY c.id)
+              FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = p.id), '[]'::json) AS categories,
+    '[]'::json AS images,
+    p.publishing_channels,
+    array(SELECT t.locale FROM product_translations t WHERE t.product_id = p.id ORDER BY t.locale) AS available_translations,
+    p.product_condition, p.attributes,
+    ${isoUtc('p.created_at')} AS created_at, ${isoUtc('p.updated_at')} AS updated_at`;
+}
+
+function joins(locale: string | null): SQL {
+  return sql`
+    LEFT JOIN vat_rates v ON v.id = p.vat_rate_id
+    LEFT JOIN brands b ON b.id = p.brand_id
+    LEFT JOIN suppliers s ON s.id = p.supplier_id
+    ${locale ? sql`LEFT JOIN product_translations tr ON tr.product_id = p.id AND tr.locale = ${locale}` : sql``}`;
+}
+
+export class ProductRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The same repository working inside a transaction. */
+  with(tx: Db): ProductRepository {
+    return new ProductRepository(tx);
+  }
+
+  async find(organizationId: number, id: number, locale: string | null = null): Promise<ProductView | null> {
+    const result = await this.db.execute(sql`
+      SELECT ${projection(locale)} FROM products p ${joins(locale)}
+      WHERE p.organization_id = ${organizationId} AND p.id = ${id}`);
+    return rowsOf<ProductView>(result)[0] ?? null;
+  }
+
+  async list(
+    organizationId: number,
+    filters: ProductFilters,
+    page: { limit: number; offset: number },
+    locale: string | null,
+  ): Promise<{ products: ProductView[]; total: number }> {
+    const where = this.where(organizationId, filters);
+    // The page's ids and the total in one pass; the full projection only for the page's rows.
+    const result = await this.db.execute(sql`
+      WITH page AS (
+        SELECT p.id, count(*) OVER () AS total FROM products p WHERE ${where}
+        ORDER BY p.id LIMIT ${page.limit} OFFSET ${page.offset})
+      SELECT ${projection(locale)}, page.total::int AS total_items
+      FROM page JOIN products p ON p.id = page.id ${joins(locale)}
+      ORDER BY p.id`);
+    const rows = rowsOf<ProductView & { total_items: number }>(result);
+    if (rows.length === 0) {
+      // Past the last page: the window gave no row to carry the total, so count it.
+      const total = page.offset === 0 ? 0 : await this.count(where);
+      return { products: [], total };
+    }
+    const total = rows[0].total_items;
+    for (const row of rows) delete (row as Partial<typeof row>).total_items;
+    return { products: rows, total };
+  }
+
+  private async count(where: SQL): Promise<number> {
+    const result = await this.db.execute(sql`SELECT count(*)::int AS n FROM products p WHERE ${where}`);
+    return rowsOf<{ n: number }>(result)[0].n;
+  }
+
+  private where(organizationId: number, f: ProductFilters): SQL {
+    const parts: SQL[] = [sql`p.organization_id = ${organizationId}`];
+    if (f.search) parts.push(sql`p.search_text LIKE ${containsPattern(f.search)}`);
+    if (f.status) parts.push(sql`p.status = ${f.status}`);
+    if (f.brandId !== undefined) parts.push(sql`p.brand_id = ${f.brandId}`);
+    if (f.channel) parts.push(sql`p.publishing_channels @> ARRAY[${f.channel}]::text[]`);
+    if (f.updatedSince) parts.push(sql`p.updated_at >= ${f.updatedSince}::timestamptz`);
+    return sql.join(parts, sql` AND `);
+  }
+
+  async insert(organizationId: number, columns: ProductColumns & { sku: string; slug: string; name: string }): Promise<number> {
+    const [row] = await this.db
+      .insert(products)
+      .values({ ...columns, organizationId })
+      .returning({ id: products.id });
+    return row.id;
+  }
+
+  /** Updates the given columns (and updated_at); false when no such product in the organization. */
+  async update(organizationId: number, id: number, columns: ProductColumns): Promise<boolean> {
+    const rows = await this.db
+      .update(products)
+      .set({ ...columns, updatedAt: sql`now()` })
+      .where(and(eq(products.organizationId, organizationId), eq(products.id, id)))
+      .returning({ id: products.id });
+    return rows.length > 0;
+  }
+
+  async exists(organizationId: number, id: number): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.organizationId, organizationId), eq(products.id, id)));
+    return rows.length > 0;
+  }
+
+  async replaceCategories(productId: number, categoryIds: number[]): Promise<void> {
+    await this.db.delete(productCategories).where(eq(productCategories.productId, productId));
+    if (categoryIds.length > 0) {
+      await this.db.insert(productCategories).values(categoryIds.map((categoryId) => ({ productId, categoryId })));
+    }
+  }
+
+  /** The product (other than `exceptId`) holding this SKU / slug / EAN, if any. */
+  async holderOf(organizationId: number, field: 'sku' | 'slug' | 'ean', value: string, exceptId?: number): Promise<number | null> {
+    const column = { sku: products.sku, slug: products.slug, ean: products.ean }[field];
+    const rows = await this.db
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.organizationId, organizationId), eq(column, value)));
+    const other = rows.find((r) => r.id !== exceptId);
+    return other?.id ?? null;
+  }
+
+  /** Slugs of the organization equal to `base` or of the form `base-N`. */
+  async slugsLike(organizationId: number, base: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ slug: products.slug })
+      .from(products)
+      .where(and(eq(products.organizationId, organizationId), or(eq(products.slug, base), like(products.slug, `${base}-%`))));
+    return rows.map((r) => r.slug);
+  }
+
+  /** Which of the referenced ids do not exist in the organization, as readable names. */
+  async missingReferences(
+    organizationId: number,
+    refs: { brandId?: number | null; supplierId?: number | null; vatRateId?: number | null; categoryIds?: number[] },
+  ): Promise<string[]> {
+    const missing: string[] = [];
+    const check = async (label: string, table: typeof brands | typeof suppliers | typeof vatRates, id: number | null | undefined) => {
+      if (id === null || id === undefined) return;
+      const rows = await this.db
+        .select({ id: table.id })
+        .from(table)
+        .where(and(eq(table.organizationId, organizationId), eq(table.id, id)));
+      if (rows.length === 0) missing.push(`${label} ${id}`);
+    };
+    await check('brand_id', brands, refs.brandId);
+    await check('supplier_id', suppliers, refs.supplierId);
+    await check('vat_rate_id', vatRates, refs.vatRateId);
+    if (refs.categoryIds && refs.categoryIds.length > 0) {
+      const found = await this.db
+        .select({ id: categories.id })
+        .from(categories)
+        .where(and(eq(categories.organizationId, organizationId), inArray(categories.id, refs.categoryIds)));
+      const known = new Set(found.map((r) => r.id));
+      const unknown = refs.categoryIds.filter((id) => !known.has(id));
+      if (unknown.length > 0) missing.push(`category_ids ${unknown.join(', ')}`);
+    }
+    return missing;
+  }
+
+  async touch(productId: number): Promise<void> {
+    await this.db.update(products).set({ updatedAt: sql`now()` }).where(eq(products.id, productId));
+  }
+
+  async upsertTranslation(productId: number, locale: string, input: TranslationInput) {
+    const values = {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.short_description !== undefined && { shortDescription: input.short_description }),
+    };
+    const [row] = await this.db
+      .insert(productTranslations)
+      .values({ productId, locale, ...values })
+      .onConflictDoUpdate({
+        target: [productTranslations.productId, productTranslations.locale],
+        set: { ...values, updatedAt: sql`now()` },
+      })
+      .returning();
+    return {
+      product_id: row.productId,
+      locale: row.locale,
+      name: row.name,
+      description: row.description,
+      short_description: row.shortDescription,
+    };
+  }
+
+  async deleteTranslation(productId: number, locale: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(productTranslations)
+      .where(and(eq(productTranslations.productId, productId), eq(productTranslations.locale, locale)))
+      .returning({ locale: productTranslations.locale });
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,115 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Channel, DecimalInput, Id, Locale, Nullable, Pagination, StringEnum, Text } from '../pim.schemas.js';
+
+export const PRODUCT_STATUSES = ['draft', 'active', 'archived', 'out_of_stock'] as const;
+export const PRODUCT_CONDITIONS = ['new', 'used', 'refurbished'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+const Status = StringEnum(PRODUCT_STATUSES, 'product status');
+const Named = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+export const Product = Type.Object(
+  {
+    id: Type.Integer(),
+    sku: Type.String(),
+    slug: Type.String(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    short_description: Nullable(Type.String()),
+    product_type: Type.String(),
+    price: Nullable(Type.String()),
+    sale_price: Nullable(Type.String()),
+    cost_price: Nullable(Type.String()),
+    currency: Type.String(),
+    status: Type.String(),
+    stock: Type.Integer(),
+    in_stock: Type.Boolean(),
+    ean: Nullable(Type.String()),
+    vat_rate: Nullable(
+      Type.Object({ id: Type.Integer(), name: Type.String(), rate: Type.String(), country_code: Type.String() }),
+    ),
+    brand: Nullable(Named),
+    supplier: Nullable(Named),
+    categories: Type.Array(Named),
+    images: Type.Array(Type.String()),
+    publishing_channels: Type.Array(Type.String()),
+    available_translations: Type.Array(Type.String()),
+    product_condition: Type.String(),
+    attributes: Type.Object({}, { additionalProperties: true }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Product' },
+);
+export type ProductView = Static<typeof Product>;
+
+const ean = Type.String({
+  pattern: '^\\d{8,14}$',
+  errorMessage: 'must be a GTIN/EAN barcode of 8 to 14 digits',
+});
+
+const productFields = {
+  name: Text(255, { minLength: 1 }),
+  sku: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S(.*\\S)?$', errorMessage: 'must be 1-64 characters without leading or trailing spaces' }),
+  slug: Type.String({ minLength: 1, maxLength: 255, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', errorMessage: 'must be lower-case letters, digits and single hyphens' }),
+  description: Nullable(Text(65_535)),
+  short_description: Nullable(Text(5_000)),
+  product_type: Text(64, { minLength: 1 }),
+  price: Nullable(DecimalInput('regular price')),
+  sale_price: Nullable(DecimalInput('sale price')),
+  cost_price: Nullable(DecimalInput('cost price')),
+  currency: Type.String({ pattern: '^[A-Z]{3}$', errorMessage: 'must be a three-letter ISO 4217 code such as "EUR"' }),
+  status: Status,
+  stock: Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 }),
+  ean: Nullable(ean),
+  brand_id: Nullable(Id()),
+  supplier_id: Nullable(Id()),
+  vat_rate_id: Nullable(Id()),
+  category_ids: Type.Array(Id(), { maxItems: 500, uniqueItems: true }),
+  publishing_channels: Type.Array(Channel, { maxItems: 6, uniqueItems: true }),
+  product_condition: StringEnum(PRODUCT_CONDITIONS),
+};
+
+const { name, sku, ...optional } = productFields;
+export const ProductCreate = Type.Object(
+  { name, sku, ...Type.Partial(Type.Object(optional)).properties },
+  { additionalProperties: false },
+);
+export type ProductCreateInput = Static<typeof ProductCreate>;
+
+export const ProductPatch = Type.Partial(Type.Object(productFields), { additionalProperties: false, minProperties: 1, errorMessage: { minProperties: 'must name at least one field to change' } });
+export type ProductPatchInput = Static<typeof ProductPatch>;
+
+export const ProductListQuery = Type.Object({
+  search: Type.Optional(Text(200, { description: 'matches name, description and SKU' })),
+  status: Type.Optional(Status),
+  brand: Type.Optional(Id('brand id')),
+  channel: Type.Optional(Channel),
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; products changed at or after it' })),
+  locale: Type.Optional(Locale),
+});
+export type ProductListQueryInput = Static<typeof ProductListQuery>;
+
+export const LocaleQuery = Type.Object({ locale: Type.Optional(Locale) });
+
+export const ProductList = Type.Object({ products: Type.Array(Type.Ref(Product)), pagination: Pagination });
+
+export const TranslationParams = Type.Object({ id: Id(), locale: Locale });
+export const TranslationBody = Type.Object(
+  {
+    name: Type.Optional(Nullable(Text(255, { minLength: 1 }))),
+    description: Type.Optional(Nullable(Text(65_535))),
+    short_description: Type.Optional(Nullable(Text(5_000))),
+  },
+  { additionalProperties: false, minProperties: 1, errorMessage: { minProperties: 'must carry name, description or short_description' } },
+);
+export type TranslationInput = Static<typeof TranslationBody>;
+export const Translation = Type.Object({
+  product_id: Type.Integer(),
+  locale: Type.String(),
+  name: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  short_description: Nullable(Type.String()),
+});

@@ -1,0 +1,167 @@
+// Product rules: references stay inside the organization, SKU/slug/EAN are unique per organization,
+// every multi-row change happens in one transaction.
+import type { Db } from '../../db/client.js';
+import { isValidGtin } from '../../lib/gtin.js';
+import { firstFreeSlug, slugify } from '../../lib/slug.js';
+import { badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
+import type { ProductColumns, ProductFilters, ProductRepository } from './product.repository.js';
+import type { ProductCreateInput, ProductListQueryInput, ProductPatchInput, ProductView, TranslationInput } from './product.schemas.js';
+
+const UNIQUE_FIELDS = [
+  ['products_org_sku_uq', 'sku'],
+  ['products_org_slug_uq', 'slug'],
+  ['products_org_ean_uq', 'ean'],
+] as const;
+
+export class ProductService {
+  constructor(
+    private readonly db: Db,
+    private readonly products: ProductRepository,
+  ) {}
+
+  async get(organizationId: number, id: number, locale: string | null = null): Promise<ProductView> {
+    const product = await this.products.find(organizationId, id, locale);
+    if (!product) throw notFound(`Product ${id} not found`);
+    return product;
+  }
+
+  async list(organizationId: number, q: ProductListQueryInput) {
+    const filters: ProductFilters = {
+      search: q.search?.trim() || undefined,
+      status: q.status,
+      brandId: q.brand,
+      channel: q.channel,
+      updatedSince: q.updated_since,
+    };
+    const { products, total } = await this.products.list(
+      organizationId,
+      filters,
+      { limit: q.limit, offset: (q.page - 1) * q.limit },
+      q.locale ?? null,
+    );
+    return {
+      products,
+      pagination: {
+        current_page: q.page,
+        total_pages: Math.ceil(total / q.limit),
+        total_items: total,
+        items_per_page: q.limit,
+      },
+    };
+  }
+
+  async create(organizationId: number, input: ProductCreateInput): Promise<ProductView> {
+    await this.checkInput(organizationId, input);
+    const id = await this.writeUnique(async () =>
+      this.db.transaction(async (tx) => {
+        const repo = this.products.with(tx as unknown as Db);
+        const slug = input.slug ?? firstFreeSlug(slugify(input.name), await repo.slugsLike(organizationId, slugify(input.name)));
+        const productId = await repo.insert(organizationId, { ...toColumns(input), name: input.name, sku: input.sku, slug });
+        if (input.category_ids) await repo.replaceCategories(productId, input.category_ids);
+        return productId;
+      }),
+    );
+    return this.get(organizationId, id);
+  }
+
+  async update(organizationId: number, id: number, input: ProductPatchInput): Promise<ProductView> {
+    if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
+    await this.checkInput(organizationId, input, id);
+    await this.writeUnique(() =>
+      this.db.transaction(async (tx) => {
+        const repo = this.products.with(tx as unknown as Db);
+        await repo.update(organizationId, id, toColumns(input));
+        if (input.category_ids) await repo.replaceCategories(id, input.category_ids);
+      }),
+    );
+    return this.get(organizationId, id);
+  }
+
+  /** Soft delete: the product stays readable with status `archived`. */
+  async archive(organizationId: number, id: number): Promise<ProductView> {
+    if (!(await this.products.update(organizationId, id, { status: 'archived' }))) throw notFound(`Product ${id} not found`);
+    return this.get(organizationId, id);
+  }
+
+  async putTranslation(organizationId: number, id: number, locale: string, input: TranslationInput) {
+    if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
+    return this.db.transaction(async (tx) => {
+      const repo = this.products.with(tx as unknown as Db);
+      const translation = await repo.upsertTranslation(id, locale, input);
+      await repo.touch(id);
+      return translation;
+    });
+  }
+
+  async deleteTranslation(organizationId: number, id: number, locale: string): Promise<void> {
+    if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
+    const deleted = await this.db.transaction(async (tx) => {
+      const repo = this.products.with(tx as unknown as Db);
+      const found = await repo.deleteTranslation(id, locale);
+      if (found) await repo.touch(id);
+      return found;
+    });
+    if (!deleted) throw notFound(`Product ${id} has no '${locale}' translation`);
+  }
+
+  private async checkInput(organizationId: number, input: ProductPatchInput, selfId?: number): Promise<void> {
+    if (input.ean && !isValidGtin(input.ean)) {
+      throw badRequest(`field 'ean' has an invalid check digit or length (GTIN-8, -12, -13 or -14 expected)`);
+    }
+    const missing = await this.products.missingReferences(organizationId, {
+      brandId: input.brand_id,
+      supplierId: input.supplier_id,
+      vatRateId: input.vat_rate_id,
+      categoryIds: input.category_ids,
+    });
+    if (missing.length > 0) throw badRequest(`Unknown references: ${missing.join('; ')}`);
+    for (const field of ['sku', 'slug', 'ean'] as const) {
+      const value = input[field];
+      if (value && (await this.products.holderOf(organizationId, field, value, selfId)) !== null) {
+        throw badRequest(`field '${field}': another product already has ${field} '${value}'`);
+      }
+    }
+  }
+
+  /** Runs a write; a unique index that a concurrent writer won becomes the same 400 as the pre-check's. */
+  private async writeUnique<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      for (const [constraint, field] of UNIQUE_FIELDS) {
+        if (isUniqueViolation(err, constraint)) throw badRequest(`field '${field}': another product already has this ${field}`);
+      }
+      throw err;
+    }
+  }
+}
+
+/** API field names → column values; absent fields stay absent so PATCH changes only what it names. */
+function toColumns(input: ProductPatchInput): ProductColumns {
+  const map: Record<string, keyof ProductColumns> = {
+    name: 'name',
+    sku: 'sku',
+    slug: 'slug',
+    description: 'description',
+    short_description: 'shortDescription',
+    product_type: 'productType',
+    price: 'price',
+    sale_price: 'salePrice',
+    cost_price: 'costPrice',
+    currency: 'currency',
+    status: 'status',
+    stock: 'stock',
+    ean: 'ean',
+    brand_id: 'brandId',
+    supplier_id: 'supplierId',
+    vat_rate_id: 'vatRateId',
+    publishing_channels: 'publishingChannels',
+    product_condition: 'productCondition',
+  };
+  const columns: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(map)) {
+    const value = (input as Record<string, unknown>)[field];
+    if (value !== undefined) columns[column] = value;
+  }
+  return columns as ProductColumns;
+}

@@ -1,0 +1,68 @@
+// Brands, suppliers and VAT rates: small per-organization lists a Product refers to.
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { brands, suppliers, vatRates } from '../../db/schema/index.js';
+
+export interface NamedRow {
+  id: number;
+  name: string;
+}
+export interface VatRateRow extends NamedRow {
+  rate: string;
+  country_code: string;
+}
+
+/** Brands and suppliers share one shape. */
+export class NamedListRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly table: typeof brands | typeof suppliers,
+  ) {}
+
+  list(organizationId: number): Promise<NamedRow[]> {
+    return this.db
+      .select({ id: this.table.id, name: this.table.name })
+      .from(this.table)
+      .where(eq(this.table.organizationId, organizationId))
+      .orderBy(asc(this.table.name), asc(this.table.id));
+  }
+
+  async findByName(organizationId: number, name: string): Promise<NamedRow | null> {
+    const [row] = await this.db
+      .select({ id: this.table.id, name: this.table.name })
+      .from(this.table)
+      .where(and(eq(this.table.organizationId, organizationId), eq(this.table.name, name)));
+    return row ?? null;
+  }
+
+  async insert(organizationId: number, name: string): Promise<NamedRow> {
+    const [row] = await this.db.insert(this.table).values({ organizationId, name }).returning({ id: this.table.id, name: this.table.name });
+    return row;
+  }
+}
+
+const vatView = { id: vatRates.id, name: vatRates.name, rate: vatRates.rate, country_code: vatRates.countryCode };
+
+export class VatRateRepository {
+  constructor(private readonly db: Db) {}
+
+  list(organizationId: number): Promise<VatRateRow[]> {
+    return this.db.select(vatView).from(vatRates).where(eq(vatRates.organizationId, organizationId)).orderBy(asc(vatRates.countryCode), asc(vatRates.name));
+  }
+
+  async find(organizationId: number, name: string, countryCode: string): Promise<VatRateRow | null> {
+    const [row] = await this.db
+      .select(vatView)
+      .from(vatRates)
+      .where(and(eq(vatRates.organizationId, organizationId), eq(vatRates.name, name), eq(vatRates.countryCode, countryCode)));
+    return row ?? null;
+  }
+
+  async insert(organizationId: number, input: { name: string; rate: string; country_code: string }): Promise<VatRateRow> {
+    const [row] = await this.db
+      .insert(vatRates)
+      .values({ organizationId, name: input.name, rate: input.rate, countryCode: input.country_code })
+      .returning(vatView);
+    return row;
+  }
+}

@@ -1,0 +1,12 @@
+// SQL fragments shared by the PIM repositories.
+import { sql, type SQL } from 'drizzle-orm';
+
+/** A timestamptz as ISO 8601 in UTC (drizzle hands raw timestamps back as driver-specific text). */
+export const isoUtc = (column: SQL | string) =>
+  sql`to_char(${typeof column === 'string' ? sql.raw(column) : column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+
+/** A LIKE pattern matching `term` anywhere, with LIKE's own wildcards escaped. */
+export const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Rows of a raw query, for pg (QueryResult) and PGlite (Results) alike. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

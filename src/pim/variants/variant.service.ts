@@ -1,0 +1,103 @@
+// Variants belong to a product of the caller's organization; SKUs are unique among the organization's variants.
+// A variant change also bumps its product's updated_at, so delta syncs see it.
+import type { Db } from '../../db/client.js';
+import { badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
+import type { ProductRepository } from '../products/product.repository.js';
+import type { VariantColumns, VariantRepository } from './variant.repository.js';
+import type { VariantCreateInput, VariantPatchInput, VariantView } from './variant.schemas.js';
+
+export class VariantService {
+  constructor(
+    private readonly db: Db,
+    private readonly variants: VariantRepository,
+    private readonly products: ProductRepository,
+  ) {}
+
+  async list(organizationId: number, productId: number) {
+    const product = await this.products.find(organizationId, productId);
+    if (!product) throw notFound(`Product ${productId} not found`);
+    const variants = await this.variants.listByProduct(organizationId, productId);
+    return { product_id: product.id, product_name: product.name, variants, total: variants.length };
+  }
+
+  async get(organizationId: number, productId: number, id: number): Promise<VariantView> {
+    const variant = await this.variants.find(organizationId, productId, id);
+    if (!variant) throw notFound(`Variant ${id} of product ${productId} not found`);
+    return variant;
+  }
+
+  async create(organizationId: number, productId: number, input: VariantCreateInput): Promise<VariantView> {
+    if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
+    await this.checkSku(organizationId, input.sku);
+    const id = await this.write(productId, async (repo) => {
+      const stockQuantity = input.stock_quantity ?? 0;
+      return repo.insert({
+        ...toColumns(input),
+        organizationId,
+        productId,
+        sku: input.sku,
+        name: input.name,
+        stockQuantity,
+        stockStatus: input.stock_status ?? derivedStatus(stockQuantity),
+        position: input.position ?? (await repo.nextPosition(productId)),
+      });
+    });
+    return this.get(organizationId, productId, id);
+  }
+
+  async update(organizationId: number, productId: number, id: number, input: VariantPatchInput): Promise<VariantView> {
+    const current = await this.get(organizationId, productId, id);
+    if (input.sku !== undefined && input.sku !== current.sku) await this.checkSku(organizationId, input.sku);
+    const columns = toColumns(input);
+    // A new quantity re-derives the status unless the caller set one or the variant is on backorder.
+    if (input.stock_quantity !== undefined && input.stock_status === undefined && current.stock_status !== 'on_backorder') {
+      columns.stockStatus = derivedStatus(input.stock_quantity);
+    }
+    await this.write(productId, (repo) => repo.update(organizationId, productId, id, columns));
+    return this.get(organizationId, productId, id);
+  }
+
+  async delete(organizationId: number, productId: number, id: number): Promise<void> {
+    const deleted = await this.write(productId, (repo) => repo.delete(organizationId, productId, id));
+    if (!deleted) throw notFound(`Variant ${id} of product ${productId} not found`);
+  }
+
+  private async checkSku(organizationId: number, sku: string): Promise<void> {
+    if ((await this.variants.skuHolder(organizationId, sku)) !== null) {
+      throw badRequest(`field 'sku': another variant already has sku '${sku}'`);
+    }
+  }
+
+  /** The variant write and the product's updated_at bump, in one transaction. */
+  private async write<T>(productId: number, change: (repo: VariantRepository) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const result = await change(this.variants.with(tx as unknown as Db));
+        await this.products.with(tx as unknown as Db).touch(productId);
+        return result;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, 'variants_org_sku_uq')) throw badRequest(`field 'sku': another variant already has this sku`);
+      throw err;
+    }
+  }
+}
+
+const derivedStatus = (quantity: number) => (quantity > 0 ? 'in_stock' : 'out_of_stock');
+
+function toColumns(input: VariantPatchInput): VariantColumns {
+  const columns: VariantColumns = {};
+  if (input.sku !== undefined) columns.sku = input.sku;
+  if (input.name !== undefined) columns.name = input.name;
+  if (input.price !== undefined) columns.price = input.price;
+  if (input.sale_price !== undefined) columns.salePrice = input.sale_price;
+  if (input.cost !== undefined) columns.cost = input.cost;
+  if (input.weight !== undefined) columns.weight = input.weight;
+  if (input.stock_quantity !== undefined) columns.stockQuantity = input.stock_quantity;
+  if (input.stock_status !== undefined) columns.stockStatus = input.stock_status;
+  if (input.is_enabled !== undefined) columns.isEnabled = input.is_enabled;
+  if (input.position !== undefined) columns.position = input.position;
+  if (input.image !== undefined) columns.image = input.image;
+  if (input.attributes !== undefined) columns.attributes = input.attributes;
+  return columns;
+}

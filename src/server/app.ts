@@ -1,0 +1,109 @@
+// buildApp: the whole HTTP application, ready for inject() or listen(); it never listens itself.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { adminPlugin } from '../admin/admin.routes.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { sendPimError, pimPlugin } from '../pim/pim.plugin.js';
+import { PimErrorEnvelope } from '../pim/pim.schemas.js';
+import type { App } from '../pim/pim.types.js';
+import { Product } from '../pim/products/product.schemas.js';
+import { Variant } from '../pim/variants/variant.schemas.js';
+import { AppError } from './errors.js';
+import { createServices, type Services } from './services.js';
+import { installValidation } from './validation.js';
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  database: Database;
+  redis?: Redis | null;
+  /** Fastify logger options; defaults to JSON logs at config.logLevel with secrets redacted. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers["x-api-secret"]',
+  'req.headers.authorization',
+  'req.headers["x-shopify-access-token"]',
+  '*.api_key',
+  '*.api_secret',
+  '*.pim_api_secret',
+  '*.access_token',
+  '*.api_token',
+  '*.password',
+];
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<App & { services: Services }> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidation(app);
+  const services = createServices(config, database.db, deps.redis ?? null);
+  await services.credentials.listen();
+  app.decorate('services', services);
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  app.addHook('onClose', async () => services.credentials.close());
+
+  app.addSchema(PimErrorEnvelope);
+  app.addSchema(Product);
+  app.addSchema(Variant);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Pimbridge',
+        version: '0.1.0',
+        description: 'PIM core API (X-API-KEY, envelope {status, data, error}) and the operator admin API.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+          adminToken: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ apiKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/healthz', { schema: { tags: ['Health'], security: [], summary: 'The process is up', response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({
+    status: 'ok',
+  }));
+  app.get('/readyz', { schema: { tags: ['Health'], security: [], summary: 'The database answers', response: { 200: Type.Object({ status: Type.String(), database: Type.String() }), 503: Type.Object({ status: Type.String(), database: Type.String() }) } } }, async (_req, reply) => {
+    const up = await database.ping();
+    reply.code(up ? 200 : 503);
+    return { status: up ? 'ready' : 'unavailable', database: database.kind };
+  });
+
+  await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin }));
+  await app.register(async (scope) => pimPlugin(scope as App, services.pim));
+
+  // Unknown routes and errors outside the scoped handlers answer in the PIM envelope, never with a stack trace.
+  app.setNotFoundHandler((req, reply) => sendPimError(new AppError('not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`), req, reply));
+  app.setErrorHandler(sendPimError);
+
+  return app as unknown as App & { services: Services };
+}
