@@ -1,6 +1,7 @@
 // Test harness: every suite runs on embedded PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL too —
 // each harness in a database of its own, migrated from scratch, dropped afterwards.
 import { randomBytes } from 'node:crypto';
+import type { Response as InjectResponse } from 'light-my-request';
 import pg from 'pg';
 import { loadConfig, testDatabaseUrl, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
@@ -71,8 +72,8 @@ export interface Harness {
   /** A new organization with one API key, made through the admin API. */
   tenant(name?: string): Promise<Tenant>;
   /** inject() as a tenant: X-API-KEY set, JSON body. */
-  as(tenant: Tenant | null): (method: string, url: string, payload?: unknown, headers?: Record<string, string>) => ReturnType<TestApp['inject']>;
-  admin(method: string, url: string, payload?: unknown): ReturnType<TestApp['inject']>;
+  as(tenant: Tenant | null): (method: string, url: string, payload?: unknown, headers?: Record<string, string>) => Promise<InjectResponse>;
+  admin(method: string, url: string, payload?: unknown): Promise<InjectResponse>;
   close(): Promise<void>;
 }
 
@@ -82,7 +83,7 @@ export async function harness(target: DatabaseTarget, env: Record<string, string
   const app = await buildApp({ config: testConfig(env), database, logger: false });
   await app.ready();
   const admin: Harness['admin'] = (method, url, payload) =>
-    app.inject({ method: method as never, url, payload: payload as never, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    app.inject({ method: method as never, url, payload: payload as never, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }) as Promise<InjectResponse>;
   let tenants = 0;
   return {
     app,
@@ -99,7 +100,7 @@ export async function harness(target: DatabaseTarget, env: Record<string, string
         url,
         payload: payload as never,
         headers: { ...(tenant ? { 'x-api-key': tenant.apiKey } : {}), ...headers },
-      }),
+      }) as Promise<InjectResponse>,
     async close() {
       await app.close();
       await database.close();

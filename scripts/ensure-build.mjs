@@ -1,0 +1,23 @@
+// Builds dist/ with tsc when it is missing or older than any source file; fast no-op otherwise.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+export function ensureBuild(root) {
+  const stamp = path.join(root, 'dist', '.build-stamp');
+  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
+  const sources = readdirSync(path.join(root, 'src'), { recursive: true }).map((f) => path.join(root, 'src', String(f)));
+  sources.push(path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), path.join(root, 'package.json'));
+  if (built > 0 && sources.every((f) => statSync(f).mtimeMs <= built)) return;
+  let tsc;
+  try {
+    tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
+  } catch {
+    throw new Error('dist/ is missing or stale and TypeScript is not installed: run `npm install` first');
+  }
+  process.stderr.write('Building Pimbridge (tsc)…\n');
+  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+  if (result.status !== 0) throw new Error('The build failed');
+  writeFileSync(stamp, new Date().toISOString());
+}

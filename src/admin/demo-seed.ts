@@ -1,0 +1,75 @@
+// First start of an empty database: a demo organization with an API key and ten sample products with variants,
+// created through the same services the API uses.
+import { withGtinCheckDigit } from '../lib/gtin.js';
+import type { Services } from '../server/services.js';
+
+export interface DemoSeed {
+  organizationId: number;
+  apiKey: string;
+  apiSecret: string;
+  firstProductId: number;
+}
+
+const CATALOGUE = [
+  { name: 'Merino Crew Sweater', type: 'Knitwear', price: '89.0000', sizes: ['S', 'M', 'L'], colors: ['Navy', 'Oat'] },
+  { name: 'Organic Cotton T-Shirt', type: 'Tops', price: '24.9000', sizes: ['S', 'M', 'L', 'XL'], colors: ['White', 'Black'] },
+  { name: 'Waxed Canvas Jacket', type: 'Outerwear', price: '219.0000', sizes: ['M', 'L'], colors: ['Olive'] },
+  { name: 'Selvedge Denim Jeans', type: 'Bottoms', price: '129.0000', sizes: ['30', '32', '34'], colors: ['Indigo'] },
+  { name: 'Leather Chelsea Boots', type: 'Footwear', price: '179.0000', sizes: ['41', '42', '43', '44'], colors: ['Brown'] },
+  { name: 'Wool Beanie', type: 'Accessories', price: '29.0000', sizes: ['One size'], colors: ['Grey', 'Mustard', 'Navy'] },
+  { name: 'Linen Button-Down Shirt', type: 'Tops', price: '69.0000', sizes: ['S', 'M', 'L'], colors: ['Sky', 'Sand'] },
+  { name: 'Recycled Down Vest', type: 'Outerwear', price: '149.0000', sizes: ['S', 'M', 'L'], colors: ['Black'] },
+  { name: 'Canvas Tote Bag', type: 'Accessories', price: '35.0000', sizes: ['One size'], colors: ['Natural'] },
+  { name: 'Trail Running Socks', type: 'Accessories', price: '14.5000', sizes: ['S/M', 'L/XL'], colors: ['Charcoal', 'Orange'] },
+];
+
+export async function seedDemo(services: Services): Promise<DemoSeed> {
+  const org = await services.admin.createOrganization('Demo Store');
+  const key = await services.admin.createApiKey(org.id, 'demo');
+  const { pim } = services;
+  const brands = [await pim.brands.create(org.id, 'Northwind Outfitters'), await pim.brands.create(org.id, 'Acme Apparel')];
+  const supplier = await pim.suppliers.create(org.id, 'Contoso Textiles');
+  const vat = await pim.vatRates.create(org.id, { name: 'Standard', rate: '19.0000', country_code: 'DE' });
+
+  let firstProductId = 0;
+  for (const [i, item] of CATALOGUE.entries()) {
+    const sku = `DEMO-${String(i + 1).padStart(3, '0')}`;
+    const variantCount = item.sizes.length * item.colors.length;
+    const product = await pim.products.create(org.id, {
+      name: item.name,
+      sku,
+      description: `<p>${item.name} from the Pimbridge demo catalogue.</p>`,
+      short_description: item.name,
+      product_type: item.type,
+      price: item.price,
+      ...(i % 3 === 0 && { sale_price: (Number(item.price) * 0.8).toFixed(4) }),
+      cost_price: (Number(item.price) * 0.4).toFixed(4),
+      currency: 'EUR',
+      status: i < 8 ? 'active' : 'draft',
+      stock: variantCount * 5,
+      ean: withGtinCheckDigit(`400638133${String(i).padStart(3, '0')}`),
+      brand_id: brands[i % 2].id,
+      supplier_id: supplier.id,
+      vat_rate_id: vat.id,
+      publishing_channels: i % 2 === 0 ? ['web', 'mobile'] : ['web'],
+    });
+    firstProductId ||= product.id;
+    let position = 0;
+    for (const color of item.colors) {
+      for (const size of item.sizes) {
+        await pim.variants.create(org.id, product.id, {
+          sku: `${sku}-${color.slice(0, 3).toUpperCase()}-${size.replace(/\W+/g, '').toUpperCase()}`,
+          name: `${item.name} / ${color} / ${size}`,
+          price: item.price,
+          stock_quantity: 5,
+          position: position++,
+          attributes: [
+            { attribute_name: 'Color', value: color },
+            { attribute_name: 'Size', value: size },
+          ],
+        });
+      }
+    }
+  }
+  return { organizationId: org.id, apiKey: key.api_key, apiSecret: key.api_secret, firstProductId };
+}

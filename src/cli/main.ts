@@ -1,0 +1,99 @@
+// The `pimbridge` command: serve (default), migrate, and thin clients of the admin API.
+import { Command, InvalidArgumentError } from 'commander';
+import { ConfigError, loadClientConfig, loadConfig } from '../config.js';
+import { openDatabase } from '../db/client.js';
+import { DataDirLockedError } from '../db/lock.js';
+import { startServer } from '../main.js';
+import { AdminClientError, adminRequest } from './admin-client.js';
+
+const positiveInt = (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive integer');
+  return Number(value);
+};
+
+const program = new Command('pimbridge')
+  .description('Pimbridge: a PIM with a built-in bridge to Shopify')
+  .option('--url <url>', 'admin commands: server base URL (default PIMBRIDGE_URL or http://HOST:PORT)')
+  .option('--admin-token <token>', 'admin commands: admin token (default ADMIN_TOKEN or DATA_DIR/secrets.json)');
+
+const client = () => {
+  const opts = program.opts<{ url?: string; adminToken?: string }>();
+  return loadClientConfig(process.env, { url: opts.url, token: opts.adminToken });
+};
+
+/** Prints an admin API answer: JSON with --json, else one readable line per field. */
+function show(value: object, json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
+}
+
+program
+  .command('serve', { isDefault: true })
+  .description('start the HTTP server (embedded database in DATA_DIR unless DATABASE_URL is set)')
+  .action(async () => {
+    await startServer(loadConfig());
+  });
+
+program
+  .command('migrate')
+  .description('apply the database migrations and exit')
+  .action(async () => {
+    const config = loadConfig();
+    const database = await openDatabase(
+      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
+    );
+    try {
+      await database.migrate();
+      process.stdout.write(`Migrations applied (${database.kind}).\n`);
+    } finally {
+      await database.close();
+    }
+  });
+
+const org = program.command('org').description('organizations (tenants)');
+org
+  .command('create')
+  .requiredOption('--name <name>', 'organization name')
+  .option('--json', 'print JSON')
+  .action(async (o: { name: string; json?: boolean }) => show(await adminRequest(client(), 'POST', '/admin/organizations', { name: o.name }), o.json));
+org
+  .command('list')
+  .option('--json', 'print JSON')
+  .action(async (o: { json?: boolean }) => {
+    const { organizations } = await adminRequest<{ organizations: object[] }>(client(), 'GET', '/admin/organizations');
+    if (o.json) show({ organizations }, true);
+    else for (const row of organizations) show(row, false);
+  });
+for (const [name, active] of [['activate', true], ['deactivate', false]] as const) {
+  org
+    .command(`${name} <id>`)
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) =>
+      show(await adminRequest(client(), 'PATCH', `/admin/organizations/${positiveInt(id)}`, { active }), o.json),
+    );
+}
+
+const key = program.command('key').description('PIM API keys');
+key
+  .command('create')
+  .requiredOption('--org <id>', 'organization id', positiveInt)
+  .option('--name <name>', 'a label for the key')
+  .option('--json', 'print JSON')
+  .action(async (o: { org: number; name?: string; json?: boolean }) =>
+    show(await adminRequest(client(), 'POST', `/admin/organizations/${o.org}/api-keys`, o.name ? { name: o.name } : {}), o.json),
+  );
+key
+  .command('revoke <id>')
+  .action(async (id: string) => {
+    await adminRequest(client(), 'DELETE', `/admin/api-keys/${positiveInt(id)}`);
+    process.stdout.write(`API key ${id} revoked.\n`);
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  const known = err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminClientError || err instanceof InvalidArgumentError;
+  process.stderr.write(`${err instanceof ConfigError ? 'Configuration error: ' : ''}${known ? (err as Error).message : String((err as Error)?.stack ?? err)}\n`);
+  process.exit(1);
+});
