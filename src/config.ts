@@ -88,8 +88,13 @@ export const SECRETS_FILE = 'secrets.json';
 function embeddedSecrets(dataDir: string): { secrets: StoredSecrets; generated: boolean } {
   const file = path.join(dataDir, SECRETS_FILE);
   if (existsSync(file)) {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets;
-    if (typeof parsed.admin_token !== 'string' || typeof parsed.encryption_key !== 'string') {
+    let parsed: StoredSecrets | null;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets | null;
+    } catch {
+      parsed = null;
+    }
+    if (typeof parsed?.admin_token !== 'string' || typeof parsed.encryption_key !== 'string') {
       throw new ConfigError(`${file} is damaged: it must hold admin_token and encryption_key`);
     }
     return { secrets: parsed, generated: false };
@@ -109,22 +114,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres', 'postgresql']);
   const embedded = databaseUrl === null;
 
-  let adminToken = str(env, 'ADMIN_TOKEN');
-  let keyText = str(env, 'ENCRYPTION_KEY');
-  let secretsGenerated = false;
-  if (adminToken !== undefined && adminToken.length < 16) {
-    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
-  }
-  if (keyText !== undefined) encryptionKey('ENCRYPTION_KEY', keyText);
-  if (!embedded && adminToken === undefined) throw new ConfigError('ADMIN_TOKEN is required when DATABASE_URL is set');
-  if (!embedded && keyText === undefined) throw new ConfigError('ENCRYPTION_KEY is required when DATABASE_URL is set');
-  if (adminToken === undefined || keyText === undefined) {
-    const stored = embeddedSecrets(dataDir);
-    adminToken ??= stored.secrets.admin_token;
-    keyText ??= stored.secrets.encryption_key;
-    secretsGenerated = stored.generated;
-  }
-
   const pimRateLimitRead = int(env, 'PIM_RATE_LIMIT_READ', 600, 1, 10_000_000);
   const pimRateLimitWrite = int(env, 'PIM_RATE_LIMIT_WRITE', 120, 1, 10_000_000);
   if (pimRateLimitRead <= pimRateLimitWrite) {
@@ -138,22 +127,43 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
 
-  return Object.freeze({
+  const settings = {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '127.0.0.1',
-    dataDir,
-    databaseUrl,
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
-    adminToken,
-    encryptionKey: encryptionKey('ENCRYPTION_KEY', keyText),
-    secretsGenerated,
     shopifySandbox: bool(env, 'SHOPIFY_SANDBOX', embedded),
     seedDemo: bool(env, 'SEED_DEMO', embedded),
-    pimRateLimitRead,
-    pimRateLimitWrite,
     authRateLimit: int(env, 'AUTH_RATE_LIMIT', 300, 1, 10_000_000),
     mediaAllowPrivateNetworks: bool(env, 'MEDIA_ALLOW_PRIVATE_NETWORKS', false),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+  };
+
+  let adminToken = str(env, 'ADMIN_TOKEN');
+  let keyText = str(env, 'ENCRYPTION_KEY');
+  let secretsGenerated = false;
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+  }
+  if (keyText !== undefined) encryptionKey('ENCRYPTION_KEY', keyText);
+  if (!embedded && adminToken === undefined) throw new ConfigError('ADMIN_TOKEN is required when DATABASE_URL is set');
+  if (!embedded && keyText === undefined) throw new ConfigError('ENCRYPTION_KEY is required when DATABASE_URL is set');
+  // Generated last, so a start refused for another bad value leaves no files behind.
+  if (adminToken === undefined || keyText === undefined) {
+    const stored = embeddedSecrets(dataDir);
+    adminToken ??= stored.secrets.admin_token;
+    keyText ??= stored.secrets.encryption_key;
+    secretsGenerated = stored.generated;
+  }
+
+  return Object.freeze({
+    ...settings,
+    dataDir,
+    databaseUrl,
+    adminToken,
+    encryptionKey: encryptionKey('ENCRYPTION_KEY', keyText),
+    secretsGenerated,
+    pimRateLimitRead,
+    pimRateLimitWrite,
     logLevel: logLevel as Config['logLevel'],
   });
 }
@@ -171,7 +181,7 @@ export function loadClientConfig(env: Env = process.env, overrides: { url?: stri
   let adminToken = overrides.token ?? str(env, 'ADMIN_TOKEN') ?? null;
   if (adminToken === null) {
     const file = path.join(path.resolve(str(env, 'DATA_DIR') ?? './data'), SECRETS_FILE);
-    if (existsSync(file)) adminToken = (JSON.parse(readFileSync(file, 'utf8')) as StoredSecrets).admin_token;
+    if (existsSync(file)) adminToken = embeddedSecrets(path.dirname(file)).secrets.admin_token;
   }
   return { baseUrl: baseUrl.replace(/\/+$/, ''), adminToken };
 }

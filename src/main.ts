@@ -11,6 +11,8 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
   );
   let redis: Redis | null = null;
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  let seed: DemoSeed | null = null;
   try {
     await database.migrate();
     if (config.redisUrl) {
@@ -19,14 +21,16 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
       redis.on('error', () => {});
       await redis.connect();
     }
+    app = await buildApp({ config, database, redis });
+    if (config.seedDemo && (await app.services.organizations.count()) === 0) seed = await seedDemo(app.services);
+    await app.listen({ port: config.port, host: config.host });
   } catch (err) {
-    await database.close();
+    // Whatever was opened is closed again, so the lock file and connections do not outlive a failed start.
+    await app?.close().catch(() => {});
     redis?.disconnect();
+    await database.close();
     throw err;
   }
-  const app = await buildApp({ config, database, redis });
-  const seed = config.seedDemo && (await app.services.organizations.count()) === 0 ? await seedDemo(app.services) : null;
-  await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -21,8 +21,7 @@ export async function adminPlugin(app: App, opts: { adminToken: string; admin: A
   });
 
   app.addHook('onRequest', async (req) => {
-    const header = req.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    const token = /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (!token || !safeEqual(token, opts.adminToken)) throw new AppError('unauthorized', 'Missing or invalid admin token');
   });
 
@@ -39,7 +38,8 @@ export async function adminPlugin(app: App, opts: { adminToken: string; admin: A
     admin.setOrganizationActive(req.params.id, req.body.active),
   );
 
-  app.post('/admin/organizations/:id/api-keys', { schema: { tags, security, summary: 'Issue an API key pair (shown once)', params: IdParams, body: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false })), response: { 201: Type.Object({ id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }), ...errors } } }, async (req, reply) => {
+  // The body is optional (`{name?}`): a POST without one is taken as `{}` rather than failing validation.
+  app.post('/admin/organizations/:id/api-keys', { preValidation: async (req) => { req.body ??= {}; }, schema: { tags, security, summary: 'Issue an API key pair (shown once)', params: IdParams, body: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false })), response: { 201: Type.Object({ id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }), ...errors } } }, async (req, reply) => {
     reply.code(201);
     return admin.createApiKey(req.params.id, req.body?.name ?? null);
   });

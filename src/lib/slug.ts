@@ -1,6 +1,11 @@
 /** URL-safe slug: lower-case ASCII letters and digits joined by single hyphens. */
+// Letters that Unicode decomposition does not reduce to ASCII.
+const SPELLED: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', þ: 'th', ð: 'd' };
+
 export function slugify(text: string): string {
   const slug = text
+    .toLowerCase()
+    .replace(/[ßæœøłđþð]/g, (c) => SPELLED[c])
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()

@@ -16,8 +16,12 @@ export class CredentialCache {
   /** Listens for invalidations published by other nodes. */
   async listen(): Promise<void> {
     if (!this.publisher) return;
-    this.subscriber = this.publisher.duplicate();
+    // Connect explicitly before subscribing: the duplicate inherits the publisher's options, and with
+    // lazyConnect and no offline queue (as main.ts sets them) a SUBSCRIBE sent while connecting is refused.
+    this.subscriber = this.publisher.duplicate({ lazyConnect: true });
+    this.subscriber.on('error', () => {});
     this.subscriber.on('message', (_channel: string, message: string) => this.apply(message));
+    await this.subscriber.connect();
     await this.subscriber.subscribe(CHANNEL);
   }
 
