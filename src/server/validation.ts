@@ -3,6 +3,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { badRequest } from './errors.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -48,7 +49,29 @@ export function describeValidationError(error: ErrorObject, httpPart: string): s
   }
 }
 
+/** JSON path of the first string (or key) holding U+0000, which PostgreSQL text cannot store; null when none does. */
+function nulCharacterPath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000')) return path;
+    const found = nulCharacterPath(item, `${path}/${key}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 export function installValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(compiler);
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(describeValidationError(errors[0], dataVar)));
+  // A NUL character is refused as a 400 naming the field, before it can fail in the database as a 500.
+  app.addHook('preValidation', async (req) => {
+    for (const [httpPart, value] of [['body', req.body], ['querystring', req.query], ['params', req.params]] as const) {
+      const at = nulCharacterPath(value);
+      if (at === null) continue;
+      const name = fieldPath(at);
+      const subject = name ? `${PART_NAMES[httpPart]} '${name}'` : httpPart === 'body' ? 'the request body' : PART_NAMES[httpPart];
+      throw badRequest(`${subject} must not contain NUL (\\u0000) characters`);
+    }
+  });
 }

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { channels } from '../../db/schema/index.js';
+import { channels, organizations } from '../../db/schema/index.js';
 
 export interface ChannelRow {
   value: string;
@@ -22,6 +22,8 @@ export class ChannelRepository {
   /** Replaces the organization's configured channels in one transaction. */
   async replace(organizationId: number, rows: ChannelRow[]): Promise<void> {
     await this.db.transaction(async (tx) => {
+      // Concurrent replacements of one organization's list wait for each other (else both insert: duplicate key).
+      await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).for('no key update');
       await tx.delete(channels).where(eq(channels.organizationId, organizationId));
       if (rows.length > 0) {
         await tx.insert(channels).values(rows.map((row, position) => ({ ...row, organizationId, position })));

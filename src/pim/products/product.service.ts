@@ -52,15 +52,24 @@ export class ProductService {
 
   async create(organizationId: number, input: ProductCreateInput): Promise<ProductView> {
     await this.checkInput(organizationId, input);
-    const id = await this.writeUnique(async () =>
+    const insert = () =>
       this.db.transaction(async (tx) => {
         const repo = this.products.with(tx as unknown as Db);
         const slug = input.slug ?? firstFreeSlug(slugify(input.name), await repo.slugsLike(organizationId, slugify(input.name)));
         const productId = await repo.insert(organizationId, { ...toColumns(input), name: input.name, sku: input.sku, slug });
         if (input.category_ids) await repo.replaceCategories(productId, input.category_ids);
         return productId;
-      }),
-    );
+      });
+    const id = await this.writeUnique(async () => {
+      // A generated slug that a concurrent create took first is generated again; an explicit slug is the caller's to change.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await insert();
+        } catch (err) {
+          if (input.slug !== undefined || attempt >= 10 || !isUniqueViolation(err, 'products_org_slug_uq')) throw err;
+        }
+      }
+    });
     return this.get(organizationId, id);
   }
 

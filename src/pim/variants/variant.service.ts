@@ -58,8 +58,10 @@ export class VariantService {
   }
 
   async delete(organizationId: number, productId: number, id: number): Promise<void> {
-    const deleted = await this.write(productId, (repo) => repo.delete(organizationId, productId, id));
-    if (!deleted) throw notFound(`Variant ${id} of product ${productId} not found`);
+    // Thrown inside the transaction, so a miss does not bump the product's updated_at.
+    await this.write(productId, async (repo) => {
+      if (!(await repo.delete(organizationId, productId, id))) throw notFound(`Variant ${id} of product ${productId} not found`);
+    });
   }
 
   private async checkSku(organizationId: number, sku: string): Promise<void> {
