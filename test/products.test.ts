@@ -10,6 +10,7 @@ import {
   okData,
   PRODUCT_KEYS,
   productCount,
+  raw,
   sku,
   validEan,
   wrongCheckDigit,
@@ -692,6 +693,13 @@ for (const target of databaseTargets()) {
         const again = okData(await call('DELETE', `/api/products/${p.id}`));
         assert.equal(again.status, 'archived');
         assert.equal(okData(await call('GET', `/api/products/${p.id}`)).status, 'archived');
+      });
+
+      it('archives on a DELETE that declares a JSON body but sends none', async () => {
+        const p = await createProduct(call, { name: 'Empty-bodied delete' });
+        const res = await raw(call, 'DELETE', `/api/products/${p.id}`, '');
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.json().data.status, 'archived');
       });
 
       it('lets an archived product be edited and brought back', async () => {

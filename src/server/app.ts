@@ -56,6 +56,13 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);
+  // Fastify's JSON parser (prototype-poisoning checks included), except that an empty body is no body: clients that
+  // send `Content-Type: application/json` on a DELETE or an argument-less POST are not refused for it.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(req, body as string, done),
+  );
   const services = createServices(config, database.db, deps.redis ?? null);
   await services.credentials.listen();
   app.decorate('services', services);
