@@ -213,6 +213,15 @@ for (const target of databaseTargets()) {
         assert.equal(await productCount(call), before, 'no product was written');
       });
 
+      it('keeps one EAN per organization even for simultaneous creates (the database enforces it)', async () => {
+        const ean = validEan();
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => call('POST', '/api/products', { name: `Racing EAN ${i}`, sku: sku(), ean })),
+        );
+        assert.equal(results.filter((r) => r.statusCode === 201).length, 1, results.map((r) => r.statusCode).join(','));
+        for (const r of results.filter((r) => r.statusCode !== 201)) assertError(r, 400, /field 'ean'/);
+      });
+
       it('keeps EANs unique per organization', async () => {
         const other = await freshTenant();
         await createProduct(other, { ean: '4012345678901' });

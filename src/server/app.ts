@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { adminPlugin } from '../admin/admin.routes.js';
@@ -41,6 +41,17 @@ export const REDACTED_PATHS = [
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** One log line per request, at its end, instead of Fastify's two: half the logging cost on the hot path. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
+    const line = { method: req.method, url: req.url, ip: req.ip, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
+}
+
 export async function buildApp(deps: AppDeps): Promise<App & { services: Services }> {
   const { config, database } = deps;
   const app = Fastify({
@@ -53,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    logController: new OneLinePerRequest(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);

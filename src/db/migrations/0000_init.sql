@@ -148,7 +148,7 @@ CREATE UNIQUE INDEX "products_org_sku_uq" ON "products" USING btree ("organizati
 CREATE UNIQUE INDEX "products_org_slug_uq" ON "products" USING btree ("organization_id","slug");--> statement-breakpoint
 CREATE INDEX "products_org_id_idx" ON "products" USING btree ("organization_id","id");--> statement-breakpoint
 CREATE INDEX "products_org_updated_idx" ON "products" USING btree ("organization_id","updated_at","id");--> statement-breakpoint
-CREATE INDEX "products_org_ean_idx" ON "products" USING btree ("organization_id","ean");--> statement-breakpoint
+CREATE UNIQUE INDEX "products_org_ean_uq" ON "products" USING btree ("organization_id","ean");--> statement-breakpoint
 CREATE INDEX "products_search_trgm_idx" ON "products" USING gin ("search_text" gin_trgm_ops);--> statement-breakpoint
 CREATE UNIQUE INDEX "suppliers_org_name_uq" ON "suppliers" USING btree ("organization_id","name");--> statement-breakpoint
 CREATE UNIQUE INDEX "variants_org_sku_uq" ON "variants" USING btree ("organization_id","sku");--> statement-breakpoint
