@@ -1,7 +1,7 @@
 // The only place with SQL for products and their translations.
 import { and, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { runPrepared } from '../../db/prepared.js';
 import { brands, categories, productCategories, products, productTranslations, suppliers, vatRates } from '../../db/schema/index.js';
 import { containsPattern, isoUtc, rowsOf } from '../sql.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
@@ -46,10 +46,6 @@ function joins(locale: string | null): SQL {
   return locale ? sql`LEFT JOIN product_translations tr ON tr.product_id = p.id AND tr.locale = ${locale}` : sql``;
 }
 
-const dialect = new PgDialect();
-/** Statement text → name; the texts come from a bounded set (filter combinations × locale or not). */
-const statementNames = new Map<string, string>();
-
 export class ProductRepository {
   constructor(private readonly db: Db) {}
 
@@ -58,16 +54,9 @@ export class ProductRepository {
     return new ProductRepository(tx);
   }
 
-  /**
-   * Runs a read as a named prepared statement: on PostgreSQL each pooled connection parses and analyses the text
-   * once instead of on every request (PGlite ignores the name). Only for texts from a bounded set: values go in
-   * as parameters, never into the text.
-   */
+  /** Reads run as named prepared statements (see db/prepared.ts). */
   private run(statement: SQL): Promise<unknown> {
-    const query = dialect.sqlToQuery(statement);
-    let name = statementNames.get(query.sql);
-    if (name === undefined) statementNames.set(query.sql, (name = `pim_products_${statementNames.size + 1}`));
-    return this.db._.session.prepareQuery(query, undefined, name, false).execute();
+    return runPrepared(this.db, statement);
   }
 
   async find(organizationId: number, id: number, locale: string | null = null): Promise<ProductView | null> {
