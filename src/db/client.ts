@@ -7,11 +7,13 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleLite } from 'drizzle-orm/pglite';
 import { migrate as migrateLite } from 'drizzle-orm/pglite/migrator';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
 import * as schema from './schema/index.js';
 import { acquireDataDirLock } from './lock.js';
+import { pgliteTemplateFile, readPgliteTemplate } from './pglite-template.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -27,10 +29,12 @@ export interface Database {
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number }
-  | { kind: 'pglite'; dataDir: string | null }; // null: in memory (tests)
+  | { kind: 'pglite'; dataDir: string | null; templateFile?: string }; // dataDir null: in memory (tests)
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 20) : openPglite(target.dataDir);
+  return target.kind === 'postgres'
+    ? openPostgres(target.url, target.poolSize ?? 20)
+    : openPglite(target.dataDir, target.templateFile ?? pgliteTemplateFile);
 }
 
 function openPostgres(url: string, poolSize: number): Database {
@@ -47,13 +51,10 @@ function openPostgres(url: string, poolSize: number): Database {
   };
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, templateFile: string): Promise<Database> {
   const release = dataDir === null ? () => {} : acquireDataDirLock(dataDir);
   try {
-    const client = await PGlite.create({
-      dataDir: dataDir === null ? undefined : path.join(dataDir, 'pglite'),
-      extensions: { pg_trgm },
-    });
+    const client = await createPglite(dataDir === null ? undefined : path.join(dataDir, 'pglite'), templateFile);
     const db = drizzleLite(client, { schema }) as unknown as Db;
     return {
       kind: 'pglite',
@@ -72,6 +73,19 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     release();
     throw err;
   }
+}
+
+/** Opens PGlite; a data directory that does not exist yet starts from the build's template when there is one. */
+async function createPglite(dir: string | undefined, templateFile: string): Promise<PGlite> {
+  const template = dir !== undefined && !existsSync(path.join(dir, 'PG_VERSION')) ? readPgliteTemplate(templateFile) : undefined;
+  if (template) {
+    try {
+      return await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, loadDataDir: template });
+    } catch {
+      rmSync(dir!, { recursive: true, force: true }); // a damaged template: fall back to a plain initdb
+    }
+  }
+  return PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
 }
 
 async function ping(db: Db): Promise<boolean> {
