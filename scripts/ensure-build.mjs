@@ -1,4 +1,6 @@
-// Builds dist/ with tsc when it is missing or older than any source file; fast no-op otherwise.
+// The one build of Pimbridge: tsc into dist/, then the embedded-database template, then a stamp.
+// `ensureBuild` (npm start, bin/pimbridge.js) builds only when dist/ is missing or older than a source file;
+// `node scripts/ensure-build.mjs` (npm run build) always builds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,6 +13,11 @@ export function ensureBuild(root) {
   const sources = readdirSync(path.join(root, 'src'), { recursive: true }).map((f) => path.join(root, 'src', String(f)));
   sources.push(path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), path.join(root, 'package.json'));
   if (built > 0 && sources.every((f) => statSync(f).mtimeMs <= built)) return;
+  build(root);
+}
+
+export function build(root) {
+  const stamp = path.join(root, 'dist', '.build-stamp');
   let tsc;
   try {
     tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
@@ -29,4 +36,13 @@ export function ensureBuild(root) {
   });
   if (made.status !== 0) process.stderr.write('Could not prepare the embedded database template; continuing without it.\n');
   writeFileSync(stamp, new Date().toISOString());
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    build(path.resolve(import.meta.dirname, '..'));
+  } catch (err) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
 }

@@ -1,7 +1,9 @@
 // `npm test`: Node's test runner over test/**/*.test.ts through tsx (Node 20's --test takes no globs).
-// Every suite runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set.
+// Every suite runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. `npm test -- name` runs only
+// the files whose path contains `name`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -11,6 +13,16 @@ const files = readdirSync(path.join(root, 'test'), { recursive: true })
   .filter((f) => f.endsWith('.test.ts') && (filter.length === 0 || filter.some((x) => f.includes(x))))
   .sort()
   .map((f) => path.join('test', f));
+
+// The whole run typechecks first (tsx itself does not); a filtered run skips it to stay quick.
+if (filter.length === 0) {
+  const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
+  const typecheck = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
+  if (typecheck.status !== 0) {
+    process.stderr.write('Typecheck failed.\n');
+    process.exit(typecheck.status ?? 1);
+  }
+}
 
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   cwd: root,

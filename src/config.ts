@@ -180,8 +180,8 @@ export function loadClientConfig(env: Env = process.env, overrides: { url?: stri
   const baseUrl = overrides.url ?? url(env, 'PIMBRIDGE_URL', ['http', 'https']) ?? `http://${host}:${port}`;
   let adminToken = overrides.token ?? str(env, 'ADMIN_TOKEN') ?? null;
   if (adminToken === null) {
-    const file = path.join(path.resolve(str(env, 'DATA_DIR') ?? './data'), SECRETS_FILE);
-    if (existsSync(file)) adminToken = embeddedSecrets(path.dirname(file)).secrets.admin_token;
+    const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
+    if (existsSync(path.join(dataDir, SECRETS_FILE))) adminToken = embeddedSecrets(dataDir).secrets.admin_token;
   }
   return { baseUrl: baseUrl.replace(/\/+$/, ''), adminToken };
 }

@@ -39,9 +39,9 @@ export async function adminPlugin(app: App, opts: { adminToken: string; admin: A
   );
 
   // The body is optional (`{name?}`): a POST without one is taken as `{}` rather than failing validation.
-  app.post('/admin/organizations/:id/api-keys', { preValidation: async (req) => { req.body ??= {}; }, schema: { tags, security, summary: 'Issue an API key pair (shown once)', params: IdParams, body: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false })), response: { 201: Type.Object({ id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }), ...errors } } }, async (req, reply) => {
+  app.post('/admin/organizations/:id/api-keys', { preValidation: async (req) => { req.body ??= {}; }, schema: { tags, security, summary: 'Issue an API key pair (shown once)', params: IdParams, body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false }), response: { 201: Type.Object({ id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }), ...errors } } }, async (req, reply) => {
     reply.code(201);
-    return admin.createApiKey(req.params.id, req.body?.name ?? null);
+    return admin.createApiKey(req.params.id, req.body.name ?? null);
   });
 
   app.delete('/admin/api-keys/:id', { schema: { tags, security, summary: 'Revoke an API key', params: IdParams, response: { 204: Type.Null(), ...errors } } }, async (req, reply) => {
