@@ -1,6 +1,7 @@
 // The PIM core's tables. Every row carries organization_id (directly or through its product) for tenant isolation.
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -174,4 +175,83 @@ export const channels = pgTable(
     position: integer('position').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.value] })],
+);
+
+/** Product attribute definitions; a product's `attributes` object is keyed by `code` and validated against them. */
+export const productAttributes = pgTable(
+  'product_attributes',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: orgId(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    /** Allowed values of select and multiselect attributes; empty for the other types. */
+    options: text('options').array().notNull().default(sql`'{}'::text[]`),
+    isRequired: boolean('is_required').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('product_attributes_org_code_uq').on(t.organizationId, t.code)],
+);
+
+export const warehouses = pgTable(
+  'warehouses',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: orgId(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    countryCode: text('country_code'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('warehouses_org_code_uq').on(t.organizationId, t.code)],
+);
+
+/** Stock per product and warehouse; a product with rows here has `products.stock` = their sum (kept in the same transaction). */
+export const productStock = pgTable(
+  'product_stock',
+  {
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    warehouseId: integer('warehouse_id')
+      .notNull()
+      .references(() => warehouses.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.warehouseId] }), index('product_stock_warehouse_idx').on(t.warehouseId)],
+);
+
+/**
+ * A product's images. The file lives in the media storage under `storage_key` (content-addressed); `sha256` keeps one
+ * product from holding the same image twice; `phash` is the 64-bit perceptual hash (signed int8) used by image search.
+ */
+export const productMedia = pgTable(
+  'product_media',
+  {
+    id: serial('id').primaryKey(),
+    organizationId: orgId(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    storageKey: text('storage_key').notNull(),
+    sourceUrl: text('source_url'),
+    altText: text('alt_text'),
+    position: integer('position').notNull().default(0),
+    mimeType: text('mime_type').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    phash: bigint('phash', { mode: 'bigint' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('product_media_product_sha_uq').on(t.productId, t.sha256),
+    index('product_media_product_idx').on(t.productId, t.position, t.id),
+    index('product_media_org_idx').on(t.organizationId, t.id),
+  ],
 );
