@@ -10,6 +10,9 @@ export interface LoadSpec {
   /** The path of each request (called once per request, so ids and pages can vary). */
   path: () => string;
   headers?: Record<string, string>;
+  /** GET unless told; a body is sent with every request (the image-search upload). */
+  method?: 'GET' | 'POST';
+  body?: Buffer;
   connections: number;
   seconds: number;
   /** Requests per second over all connections; unset for a closed loop (as fast as the server answers). */
@@ -45,6 +48,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
         connections: spec.connections,
         duration: spec.seconds,
         headers: spec.headers,
+        method: spec.method ?? 'GET',
+        body: spec.body,
         overallRate: spec.overallRate,
         requests: [{ setupRequest: (req) => ({ ...req, path: spec.path() }) }],
       },
@@ -94,13 +99,14 @@ export async function runPaced(spec: Omit<LoadSpec, 'connections' | 'overallRate
       if (!sending && inFlight.size === 0) resolve();
     };
     const send = (due: number) => {
-      const req = http.get({ agent, host: target.hostname, port: target.port, path: spec.path(), headers: spec.headers }, (res) => {
+      const req = http.request({ agent, method: spec.method ?? 'GET', host: target.hostname, port: target.port, path: spec.path(), headers: spec.headers }, (res) => {
         res.resume(); // the body is read and dropped
         res.on('end', () => settle(req, res.statusCode !== undefined && res.statusCode < 300 ? performance.now() - due : null));
         res.on('error', () => settle(req, null));
       });
       req.on('error', () => settle(req, null));
       inFlight.add(req);
+      req.end(spec.body);
     };
     const stopSending = () => {
       sending = false;

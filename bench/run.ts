@@ -10,7 +10,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { benchCategoryTree } from './category-tree.js';
 import { killAllNow, rssMb, start, stop, stopAll, waitFor200, type Child } from './children.js';
+import { benchImageSearch } from './image-search.js';
 import { watchForeignCpu } from './cpu.js';
 import { loadCatalogue, RARE_TERM } from './load.js';
 import { runLoad, runPaced, type LoadResult, type LoadSpec } from './measure.js';
@@ -204,6 +206,10 @@ async function main(): Promise<BenchResults> {
 
   await sleep(IDLE_MS);
   const rssPgLoaded = rssMb(server.pid);
+  // After the memory figure, which its 2.6 MB answers would inflate: the category tree, in an organization of its own.
+  const categoryTree = await benchCategoryTree({ url: ours, adminHeaders: admin, dbUrl: BENCH_URL, ownPids: ownPids(server, baseline), log });
+  // Image search over 100,000 stored images, in an organization of its own, against a decode-only baseline of its own.
+  const imageSearch = await benchImageSearch({ url: ours, adminHeaders: admin, dbUrl: BENCH_URL, root: ROOT, logDir: tmp, ownPids: ownPids(server, baseline), log });
   await monitor.end();
   await stop(baseline);
   await stop(server);
@@ -242,6 +248,8 @@ async function main(): Promise<BenchResults> {
     catalogue: { ...catalogue, loadSeconds, rareTerm: RARE_TERM },
     throughput,
     fixed,
+    categoryTree,
+    imageSearch,
     rss: { pgWarm: rssPgWarm, pgLoaded: rssPgLoaded, pglite: rssLite },
     ready: { pgFirst: readyPgFirst, pg: readyPg, pgliteFirst: readyLiteFirst, pglite: readyLite },
     wallSeconds: (performance.now() - started) / 1000,

@@ -21,6 +21,8 @@ export interface Config {
   pimRateLimitWrite: number;
   authRateLimit: number;
   mediaAllowPrivateNetworks: boolean;
+  /** Where clients and storefronts reach this server (no trailing slash); absolute media URLs start with it. */
+  publicUrl: string;
   trustProxy: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -65,6 +67,18 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   }
   if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+/** PUBLIC_URL: an http(s) URL, optionally with a path, without a trailing slash; default http://HOST:PORT. */
+function publicUrl(env: Env, host: string, port: number): string {
+  const raw = url(env, 'PUBLIC_URL', ['http', 'https']);
+  if (raw === null) return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const parsed = new URL(raw);
+  if (raw.endsWith('/')) throw new ConfigError(`PUBLIC_URL must not end with a slash, got "${raw}"`);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) {
+    throw new ConfigError('PUBLIC_URL must be a plain http(s) URL, without credentials, query or fragment');
   }
   return raw;
 }
@@ -137,6 +151,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     mediaAllowPrivateNetworks: bool(env, 'MEDIA_ALLOW_PRIVATE_NETWORKS', false),
     trustProxy: bool(env, 'TRUST_PROXY', false),
   };
+  const publicBaseUrl = publicUrl(env, settings.host, settings.port);
 
   let adminToken = str(env, 'ADMIN_TOKEN');
   let keyText = str(env, 'ENCRYPTION_KEY');
@@ -157,6 +172,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   return Object.freeze({
     ...settings,
+    publicUrl: publicBaseUrl,
     dataDir,
     databaseUrl,
     adminToken,

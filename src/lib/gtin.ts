@@ -13,3 +13,13 @@ export function withGtinCheckDigit(data: string): string {
   for (let d = 0; d <= 9; d++) if (isValidGtin(`${data}${d}`)) return `${data}${d}`;
   throw new Error(`no check digit for ${data}`);
 }
+
+/**
+ * The GTIN-8/12/13/14 spellings of the trade item a scanned code of 8 to 14 digits names: the code zero-padded to
+ * 14 digits, and that with its leading zeros dropped down to each shorter GTIN length (a UPC-A `036000291452` is the
+ * EAN-13 `0036000291452`). Check digits are not verified.
+ */
+export function gtinForms(code: string): string[] {
+  const padded = code.padStart(14, '0');
+  return [8, 12, 13, 14].filter((length) => /^0*$/.test(padded.slice(0, 14 - length))).map((length) => padded.slice(14 - length));
+}

@@ -4,9 +4,17 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, classifyError } from '../server/errors.js';
 import type { RateLimiter } from '../server/rate-limiter.js';
+import { attributeRoutes } from './attributes/attribute.routes.js';
+import type { AttributeService } from './attributes/attribute.service.js';
 import type { ApiKeyAuthService } from './auth/api-key-auth.service.js';
+import { categoryRoutes } from './categories/category.routes.js';
+import type { CategoryService } from './categories/category.service.js';
 import { channelRoutes } from './channels/channel.routes.js';
+import { imageSearchRoutes } from './image-search/image-search.routes.js';
+import type { ImageSearchService } from './image-search/image-search.service.js';
 import type { ChannelService } from './channels/channel.service.js';
+import { mediaRoutes } from './media/media.routes.js';
+import type { MediaService } from './media/media.service.js';
 import { pimResponses } from './pim.schemas.js';
 import { ok, type App } from './pim.types.js';
 import { productRoutes } from './products/product.routes.js';
@@ -15,13 +23,23 @@ import { referenceRoutes } from './reference/reference.routes.js';
 import type { NamedListService, VatRateService } from './reference/reference.service.js';
 import { variantRoutes } from './variants/variant.routes.js';
 import type { VariantService } from './variants/variant.service.js';
+import { stockRoutes } from './stock/stock.routes.js';
+import type { StockService } from './stock/stock.service.js';
+import { warehouseRoutes } from './warehouses/warehouse.routes.js';
+import type { WarehouseService } from './warehouses/warehouse.service.js';
 
 export interface PimDeps {
   auth: ApiKeyAuthService;
   readLimiter: RateLimiter;
   writeLimiter: RateLimiter;
   products: ProductService;
+  imageSearch: ImageSearchService;
+  attributes: AttributeService;
+  warehouses: WarehouseService;
+  stock: StockService;
   variants: VariantService;
+  categories: CategoryService;
+  media: MediaService;
   channels: ChannelService;
   brands: NamedListService;
   suppliers: NamedListService;
@@ -72,6 +90,13 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
   );
 
   productRoutes(app, deps.products);
+  // Its own scope: the only route that parses multipart/form-data.
+  await app.register(async (scope) => imageSearchRoutes(scope as App, deps.imageSearch));
+  attributeRoutes(app, deps.attributes);
+  warehouseRoutes(app, deps.warehouses);
+  stockRoutes(app, deps.stock);
+  categoryRoutes(app, deps.categories);
+  mediaRoutes(app, deps.media);
   variantRoutes(app, deps.variants);
   channelRoutes(app, deps.channels);
   referenceRoutes(app, { brands: deps.brands, suppliers: deps.suppliers, vatRates: deps.vatRates });

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { adminPlugin } from '../admin/admin.routes.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import { mediaFileRoutes } from '../pim/media/media.routes.js';
 import { sendPimError, pimPlugin } from '../pim/pim.plugin.js';
 import { PimErrorEnvelope } from '../pim/pim.schemas.js';
 import type { App } from '../pim/pim.types.js';
@@ -119,6 +120,11 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
 
   await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin }));
   await app.register(async (scope) => pimPlugin(scope as App, services.pim));
+  // Public, outside the PIM scope (no API key, no rate limit): storefronts fetch product images by URL.
+  await app.register(async (scope) => {
+    scope.setErrorHandler(sendPimError);
+    mediaFileRoutes(scope as App, services.pim.media);
+  });
 
   // Unknown routes and errors outside the scoped handlers answer in the PIM envelope, never with a stack trace.
   app.setNotFoundHandler((req, reply) => sendPimError(new AppError('not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`), req, reply));

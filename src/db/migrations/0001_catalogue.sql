@@ -55,5 +55,10 @@ CREATE UNIQUE INDEX "product_attributes_org_code_uq" ON "product_attributes" USI
 CREATE UNIQUE INDEX "product_media_product_sha_uq" ON "product_media" USING btree ("product_id","sha256");--> statement-breakpoint
 CREATE INDEX "product_media_product_idx" ON "product_media" USING btree ("product_id","position","id");--> statement-breakpoint
 CREATE INDEX "product_media_org_idx" ON "product_media" USING btree ("organization_id","id");--> statement-breakpoint
+CREATE INDEX "product_media_storage_key_idx" ON "product_media" USING btree ("storage_key");--> statement-breakpoint
+CREATE INDEX "product_media_phash_chunk0_idx" ON "product_media" USING btree ("organization_id",((phash >> 48) & 65535));--> statement-breakpoint
+CREATE INDEX "product_media_phash_chunk1_idx" ON "product_media" USING btree ("organization_id",((phash >> 32) & 65535));--> statement-breakpoint
+CREATE INDEX "product_media_phash_chunk2_idx" ON "product_media" USING btree ("organization_id",((phash >> 16) & 65535));--> statement-breakpoint
+CREATE INDEX "product_media_phash_chunk3_idx" ON "product_media" USING btree ("organization_id",((phash >> 0) & 65535));--> statement-breakpoint
 CREATE INDEX "product_stock_warehouse_idx" ON "product_stock" USING btree ("warehouse_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "warehouses_org_code_uq" ON "warehouses" USING btree ("organization_id","code");

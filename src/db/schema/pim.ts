@@ -226,6 +226,15 @@ export const productStock = pgTable(
 );
 
 /**
+ * Image search's multi-index hashing: the 64-bit pHash cut into four 16-bit chunks, each behind an expression index.
+ * Two hashes within Hamming distance d differ in at most floor(d / 4) bits of at least one chunk (pigeonhole), so a
+ * search looks up the chunk values within that radius of the query's and checks the exact distance of those rows only.
+ * The repository must write the same expression for PostgreSQL to use the index.
+ */
+export const PHASH_CHUNK_SHIFTS = [48, 32, 16, 0] as const;
+export const phashChunk = (column: string, shift: number): SQL => sql.raw(`((${column} >> ${shift}) & 65535)`);
+
+/**
  * A product's images. The file lives in the media storage under `storage_key` (content-addressed); `sha256` keeps one
  * product from holding the same image twice; `phash` is the 64-bit perceptual hash (signed int8) used by image search.
  */
@@ -253,5 +262,8 @@ export const productMedia = pgTable(
     uniqueIndex('product_media_product_sha_uq').on(t.productId, t.sha256),
     index('product_media_product_idx').on(t.productId, t.position, t.id),
     index('product_media_org_idx').on(t.organizationId, t.id),
+    // Deleting a media asks whether any other row still uses its file.
+    index('product_media_storage_key_idx').on(t.storageKey),
+    ...PHASH_CHUNK_SHIFTS.map((shift, i) => index(`product_media_phash_chunk${i}_idx`).on(t.organizationId, phashChunk('phash', shift))),
   ],
 );

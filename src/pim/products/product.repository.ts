@@ -2,6 +2,7 @@
 import { and, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { runPrepared } from '../../db/prepared.js';
+import { gtinForms } from '../../lib/gtin.js';
 import { brands, categories, productCategories, products, productTranslations, suppliers, vatRates } from '../../db/schema/index.js';
 import { containsPattern, isoUtc, rowsOf } from '../sql.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
@@ -12,17 +13,23 @@ export interface ProductFilters {
   brandId?: number;
   channel?: string;
   updatedSince?: string;
+  /** Only the products assigned to this category. */
+  categoryId?: number;
 }
 
 /** Column values of a product write, already validated by the service. */
 export type ProductColumns = Partial<typeof products.$inferInsert>;
+
+/** `attributes` after a merge patch onto the current value (or onto `{}` for a new product): a null removes a key. */
+export const patchedAttributes = (patch: Record<string, unknown>, onto: 'current' | 'empty' = 'current'): SQL =>
+  sql`jsonb_strip_nulls(${onto === 'empty' ? sql`'{}'::jsonb` : sql`${products.attributes}`} || ${JSON.stringify(patch)}::jsonb)`;
 
 /**
  * The full Product of the API, built in one statement; `tr` is the requested translation, if any.
  * Brand, supplier and VAT rate are scalar subqueries rather than LEFT JOINs: same result (at most one row each), but
  * PostgreSQL plans a four-table join in about twice the time, and planning dominated the cost of reading one product.
  */
-function projection(locale: string | null): SQL {
+function projection(locale: string | null, mediaBaseUrl: string): SQL {
   const text = (col: string) => (locale ? sql.raw(`coalesce(tr.${col}, p.${col})`) : sql.raw(`p.${col}`));
   return sql`
     p.id, p.sku, p.slug, ${text('name')} AS name, ${text('description')} AS description,
@@ -35,7 +42,7 @@ function projection(locale: string | null): SQL {
     (SELECT json_build_object('id', s.id, 'name', s.name) FROM suppliers s WHERE s.id = p.supplier_id) AS supplier,
     coalesce((SELECT json_agg(json_build_object('id', c.id, 'name', c.name) ORDER BY c.id)
               FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = p.id), '[]'::json) AS categories,
-    '[]'::json AS images,
+    array(SELECT ${mediaBaseUrl}::text || m.storage_key FROM product_media m WHERE m.product_id = p.id ORDER BY m.position, m.id) AS images,
     p.publishing_channels,
     array(SELECT t.locale FROM product_translations t WHERE t.product_id = p.id ORDER BY t.locale) AS available_translations,
     p.product_condition, p.attributes,
@@ -47,11 +54,15 @@ function joins(locale: string | null): SQL {
 }
 
 export class ProductRepository {
-  constructor(private readonly db: Db) {}
+  /** `mediaBaseUrl`: PUBLIC_URL + '/media/'; a product's `images` are that plus each media file's key. */
+  constructor(
+    private readonly db: Db,
+    private readonly mediaBaseUrl: string,
+  ) {}
 
   /** The same repository working inside a transaction. */
   with(tx: Db): ProductRepository {
-    return new ProductRepository(tx);
+    return new ProductRepository(tx, this.mediaBaseUrl);
   }
 
   /** Reads run as named prepared statements (see db/prepared.ts). */
@@ -61,9 +72,19 @@ export class ProductRepository {
 
   async find(organizationId: number, id: number, locale: string | null = null): Promise<ProductView | null> {
     const result = await this.run(sql`
-      SELECT ${projection(locale)} FROM products p ${joins(locale)}
+      SELECT ${projection(locale, this.mediaBaseUrl)} FROM products p ${joins(locale)}
       WHERE p.organization_id = ${organizationId} AND p.id = ${id}`);
     return rowsOf<ProductView>(result)[0] ?? null;
+  }
+
+  /** The organization's products among `ids`, in one statement (one statement text whatever the number of ids); unknown ids are left out, order is by id. */
+  async findMany(organizationId: number, ids: number[], locale: string | null = null): Promise<ProductView[]> {
+    if (ids.length === 0) return [];
+    const result = await this.run(sql`
+      SELECT ${projection(locale, this.mediaBaseUrl)} FROM products p ${joins(locale)}
+      WHERE p.organization_id = ${organizationId} AND p.id = ANY(${`{${ids.map((id) => Math.trunc(id)).join(',')}}`}::int[])
+      ORDER BY p.id`);
+    return rowsOf<ProductView>(result);
   }
 
   async list(
@@ -85,7 +106,7 @@ export class ProductRepository {
           ORDER BY p.id LIMIT ${page.limit} OFFSET ${page.offset})`;
     const result = await this.run(sql`
       WITH ${ids}
-      SELECT ${projection(locale)}, page.total::int AS total_items
+      SELECT ${projection(locale, this.mediaBaseUrl)}, page.total::int AS total_items
       FROM page JOIN products p ON p.id = page.id ${joins(locale)}
       ORDER BY p.id`);
     const rows = rowsOf<ProductView & { total_items: number }>(result);
@@ -111,6 +132,7 @@ export class ProductRepository {
     if (f.brandId !== undefined) parts.push(sql`p.brand_id = ${f.brandId}`);
     if (f.channel) parts.push(sql`p.publishing_channels @> ARRAY[${f.channel}]::text[]`);
     if (f.updatedSince) parts.push(sql`p.updated_at >= ${f.updatedSince}::timestamptz`);
+    if (f.categoryId !== undefined) parts.push(sql`p.id IN (SELECT pc.product_id FROM product_categories pc WHERE pc.category_id = ${f.categoryId})`);
     return sql.join(parts, sql` AND `);
   }
 
@@ -147,13 +169,13 @@ export class ProductRepository {
     }
   }
 
-  /** The product (other than `exceptId`) holding this SKU / slug / EAN, if any. */
+  /** The product (other than `exceptId`) holding this SKU / slug / EAN (in any GTIN spelling: UPC-A = EAN-13 `0…`), if any. */
   async holderOf(organizationId: number, field: 'sku' | 'slug' | 'ean', value: string, exceptId?: number): Promise<number | null> {
     const column = { sku: products.sku, slug: products.slug, ean: products.ean }[field];
     const rows = await this.db
       .select({ id: products.id })
       .from(products)
-      .where(and(eq(products.organizationId, organizationId), eq(column, value)));
+      .where(and(eq(products.organizationId, organizationId), field === 'ean' ? inArray(column, gtinForms(value)) : eq(column, value)));
     const other = rows.find((r) => r.id !== exceptId);
     return other?.id ?? null;
   }

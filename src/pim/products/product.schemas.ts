@@ -68,6 +68,10 @@ const productFields = {
   category_ids: Type.Array(Id(), { maxItems: 500, uniqueItems: true }),
   publishing_channels: Type.Array(Channel, { maxItems: 6, uniqueItems: true }),
   product_condition: StringEnum(PRODUCT_CONDITIONS),
+  attributes: Type.Record(Type.String(), Type.Unknown(), {
+    maxProperties: 200,
+    description: 'values keyed by product attribute code, checked against the definitions; in a PATCH the keys given are merged in and null removes one',
+  }),
 };
 
 const { name, sku, ...optional } = productFields;

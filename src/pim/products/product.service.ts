@@ -4,7 +4,9 @@ import type { Db } from '../../db/client.js';
 import { isValidGtin } from '../../lib/gtin.js';
 import { firstFreeSlug, slugify } from '../../lib/slug.js';
 import { badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
-import type { ProductColumns, ProductFilters, ProductRepository } from './product.repository.js';
+import type { AttributeService } from '../attributes/attribute.service.js';
+import type { StockService } from '../stock/stock.service.js';
+import { patchedAttributes, type ProductColumns, type ProductFilters, type ProductRepository } from './product.repository.js';
 import type { ProductCreateInput, ProductListQueryInput, ProductPatchInput, ProductView, TranslationInput } from './product.schemas.js';
 
 const UNIQUE_FIELDS = [
@@ -17,6 +19,8 @@ export class ProductService {
   constructor(
     private readonly db: Db,
     private readonly products: ProductRepository,
+    private readonly attributes: AttributeService,
+    private readonly stock: StockService,
   ) {}
 
   async get(organizationId: number, id: number, locale: string | null = null): Promise<ProductView> {
@@ -55,8 +59,10 @@ export class ProductService {
     const insert = () =>
       this.db.transaction(async (tx) => {
         const repo = this.products.with(tx as unknown as Db);
+        if (input.attributes) await this.attributes.confirmProductValues(tx as unknown as Db, organizationId, input.attributes);
         const slug = input.slug ?? firstFreeSlug(slugify(input.name), await repo.slugsLike(organizationId, slugify(input.name)));
-        const productId = await repo.insert(organizationId, { ...toColumns(input), name: input.name, sku: input.sku, slug });
+        const attributes = input.attributes && { attributes: patchedAttributes(input.attributes, 'empty') };
+        const productId = await repo.insert(organizationId, { ...toColumns(input), ...attributes, name: input.name, sku: input.sku, slug });
         if (input.category_ids) await repo.replaceCategories(productId, input.category_ids);
         return productId;
       });
@@ -79,7 +85,8 @@ export class ProductService {
     await this.writeUnique(() =>
       this.db.transaction(async (tx) => {
         const repo = this.products.with(tx as unknown as Db);
-        await repo.update(organizationId, id, toColumns(input));
+        if (input.attributes) await this.attributes.confirmProductValues(tx as unknown as Db, organizationId, input.attributes);
+        await repo.update(organizationId, id, { ...toColumns(input), ...(input.attributes && { attributes: patchedAttributes(input.attributes) }) });
         if (input.category_ids) await repo.replaceCategories(id, input.category_ids);
       }),
     );
@@ -117,6 +124,8 @@ export class ProductService {
     if (input.ean && !isValidGtin(input.ean)) {
       throw badRequest(`field 'ean' has an invalid check digit or length (GTIN-8, -12, -13 or -14 expected)`);
     }
+    if (input.attributes || selfId === undefined) await this.attributes.checkProductValues(organizationId, input.attributes ?? {}, selfId === undefined);
+    if (input.stock !== undefined && selfId !== undefined) await this.stock.checkDirectStockWrite(selfId);
     const missing = await this.products.missingReferences(organizationId, {
       brandId: input.brand_id,
       supplierId: input.supplier_id,

@@ -1,0 +1,166 @@
+// Product media: a file_url is downloaded under the SSRF rules of SafeDownloader, must decode as JPEG, PNG, WebP or
+// GIF, and is stored once per content (key = sha256). Positions of a product's media stay 0..n-1. Adding or removing
+// a media bumps the product's updated_at in the same transaction, so delta syncs see it.
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/client.js';
+import { DownloadError, type SafeDownloader } from '../../lib/safe-download.js';
+import { badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
+import { decodeImage, ImageDecodeError } from '../images/image-decoder.js';
+import type { ProductRepository } from '../products/product.repository.js';
+import type { MediaRepository, MediaRow } from './media.repository.js';
+import type { MediaCreateInput, MediaView } from './media.schemas.js';
+import { mediaKey, mimeOfKey, type MediaStorage, type StoredFile } from './storage.js';
+
+export interface MediaServiceOptions {
+  /** PUBLIC_URL: the media URLs are `${publicUrl}/media/${key}`. */
+  publicUrl: string;
+}
+
+export class MediaService {
+  private readonly fileBaseUrl: string;
+
+  constructor(
+    private readonly db: Db,
+    private readonly media: MediaRepository,
+    private readonly products: ProductRepository,
+    private readonly storage: MediaStorage,
+    private readonly downloader: SafeDownloader,
+    options: MediaServiceOptions,
+  ) {
+    this.fileBaseUrl = `${options.publicUrl}/media/`;
+  }
+
+  async list(organizationId: number, productId: number) {
+    if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
+    const media = (await this.media.listByProduct(organizationId, productId)).map((r) => this.view(r));
+    return { product_id: productId, media, total: media.length };
+  }
+
+  async get(organizationId: number, productId: number, id: number): Promise<MediaView> {
+    const found = await this.media.find(organizationId, productId, id);
+    if (!found) throw notFound(`Media ${id} of product ${productId} not found`);
+    return this.view(found);
+  }
+
+  /**
+   * Downloads, checks and attaches an image. `created` is false when the product already has the same file (same
+   * bytes): that media is returned unchanged and nothing is stored twice.
+   */
+  async add(organizationId: number, productId: number, input: MediaCreateInput): Promise<{ media: MediaView; created: boolean }> {
+    // Nothing is downloaded for a product the caller cannot see.
+    if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
+    const bytes = await this.download(input.file_url);
+    let image;
+    try {
+      image = await decodeImage(bytes);
+    } catch (err) {
+      if (err instanceof ImageDecodeError) throw badRequest(`file_url: ${err.message}`);
+      throw err;
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const key = mediaKey(sha256, image.mimeType);
+
+    const attach = () =>
+      this.db.transaction(async (tx) => {
+        const repo = this.media.with(tx as unknown as Db);
+        if (!(await repo.lockProduct(organizationId, productId))) throw notFound(`Product ${productId} not found`);
+        // Under the file lock, a concurrent delete of the file's last other reference cannot remove it between this
+        // check and the insert. A missing file is (re)written, also for a duplicate.
+        await repo.lockFile(key);
+        if (!(await this.storage.exists(key))) await this.storage.put(key, bytes);
+        const existing = await repo.findBySha(productId, sha256);
+        if (existing) return { id: existing.id, created: false };
+        const count = await repo.countByProduct(productId);
+        const position = input.position === undefined || input.position >= count ? count : input.position;
+        if (position < count) await repo.makeRoomAt(productId, position);
+        const id = await repo.insert({
+          organizationId,
+          productId,
+          storageKey: key,
+          sourceUrl: input.file_url,
+          altText: input.alt_text ?? null,
+          position,
+          mimeType: image.mimeType,
+          width: image.width,
+          height: image.height,
+          sizeBytes: bytes.length,
+          sha256,
+          phash: image.phash,
+        });
+        await this.products.with(tx as unknown as Db).touch(productId);
+        return { id, created: true };
+      });
+
+    let result: { id: number; created: boolean };
+    try {
+      result = await attach();
+    } catch (err) {
+      // The product row lock makes this unreachable in practice; should the unique index still win a race, the
+      // answer is the same as for a duplicate.
+      if (!isUniqueViolation(err, 'product_media_product_sha_uq')) throw err;
+      const existing = await this.media.findBySha(productId, sha256);
+      if (!existing) throw err;
+      result = { id: existing.id, created: false };
+    }
+    return { media: await this.get(organizationId, productId, result.id), created: result.created };
+  }
+
+  async delete(organizationId: number, productId: number, id: number): Promise<void> {
+    const storageKey = await this.db.transaction(async (tx) => {
+      const repo = this.media.with(tx as unknown as Db);
+      if (!(await repo.lockProduct(organizationId, productId))) throw notFound(`Product ${productId} not found`);
+      // Thrown inside the transaction, so a miss does not bump the product's updated_at.
+      const deleted = await repo.delete(organizationId, productId, id);
+      if (!deleted) throw notFound(`Media ${id} of product ${productId} not found`);
+      await repo.closeGapAt(productId, deleted.position);
+      await this.products.with(tx as unknown as Db).touch(productId);
+      return deleted.storageKey;
+    });
+    await this.releaseFile(storageKey);
+  }
+
+  /** The stored file behind a public media URL; 404 for anything that is not a key of a stored file. */
+  async openFile(key: string): Promise<StoredFile & { mimeType: string }> {
+    const mimeType = mimeOfKey(key);
+    const file = mimeType ? await this.storage.get(key) : null;
+    if (!mimeType || !file) throw notFound('Media file not found');
+    return { ...file, mimeType };
+  }
+
+  /** Removes a stored file once no media row refers to it any more (media of other products may share it). */
+  private async releaseFile(storageKey: string): Promise<void> {
+    try {
+      await this.db.transaction(async (tx) => {
+        const repo = this.media.with(tx as unknown as Db);
+        await repo.lockFile(storageKey);
+        if (!(await repo.isReferenced(storageKey))) await this.storage.delete(storageKey);
+      });
+    } catch {
+      // The media is already gone; a file left behind only costs disk space and is reused if the image comes back.
+    }
+  }
+
+  private async download(fileUrl: string): Promise<Buffer> {
+    try {
+      return (await this.downloader.fetch(fileUrl)).bytes;
+    } catch (err) {
+      if (err instanceof DownloadError) throw badRequest(`file_url: ${err.message}`);
+      throw err;
+    }
+  }
+
+  private view(r: MediaRow): MediaView {
+    return {
+      id: r.id,
+      product_id: r.product_id,
+      url: this.fileBaseUrl + r.storage_key,
+      alt_text: r.alt_text,
+      position: r.position,
+      mime_type: r.mime_type,
+      width: r.width,
+      height: r.height,
+      size_bytes: r.size_bytes,
+      created_at: r.created_at,
+    };
+  }
+}
