@@ -1,5 +1,5 @@
-// First start of an empty database: a demo organization with an API key and ten sample products with variants,
-// created through the same services the API uses.
+// First start of an empty database: a demo organization with an API key, a small category tree and ten sample
+// products with variants, created through the same services the API uses.
 import { withGtinCheckDigit } from '../lib/gtin.js';
 import type { Services } from '../server/services.js';
 
@@ -30,6 +30,13 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
   const brands = [await pim.brands.create(org.id, 'Northwind Outfitters'), await pim.brands.create(org.id, 'Acme Apparel')];
   const supplier = await pim.suppliers.create(org.id, 'Contoso Textiles');
   const vat = await pim.vatRates.create(org.id, { name: 'Standard', rate: '19.0000', country_code: 'DE' });
+  // Clothing > Tops, Bottoms, Knitwear, Outerwear; Footwear; Accessories — products go under their type's category.
+  const clothing = await pim.categories.create(org.id, { name: 'Clothing' });
+  const categoryOf = new Map<string, number>();
+  for (const type of ['Tops', 'Bottoms', 'Knitwear', 'Outerwear']) {
+    categoryOf.set(type, (await pim.categories.create(org.id, { name: type, parent_id: clothing.id })).id);
+  }
+  for (const type of ['Footwear', 'Accessories']) categoryOf.set(type, (await pim.categories.create(org.id, { name: type })).id);
 
   let firstProductId = 0;
   for (const [i, item] of CATALOGUE.entries()) {
@@ -52,6 +59,7 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
       supplier_id: supplier.id,
       vat_rate_id: vat.id,
       publishing_channels: i % 2 === 0 ? ['web', 'mobile'] : ['web'],
+      category_ids: [categoryOf.get(item.type)!],
     });
     firstProductId ||= product.id;
     let position = 0;

@@ -1,2 +1,3 @@
 export * from './admin.js';
 export * from './pim.js';
+export * from './connector.js';

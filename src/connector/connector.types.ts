@@ -1,0 +1,29 @@
+// Who is calling a connector route, once the bearer token has been checked (see connector.plugin.ts).
+export const SCOPES = ['read', 'write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Scopes nest: admin ⊃ write ⊃ read. */
+export function scopeAllows(granted: Scope, required: Scope): boolean {
+  return SCOPES.indexOf(granted) >= SCOPES.indexOf(required);
+}
+
+export interface ConnectorPrincipal {
+  integrationId: number;
+  tokenId: number;
+  scope: Scope;
+}
+
+/**
+ * Route access, declared in each route's `config`: `{ access: 'public' }` or `{ access: 'read' | 'write' | 'admin' }`
+ * (the role the spec's Access column names). The authentication hook reads it; a route without it is refused.
+ */
+export type RouteAccess = 'public' | Scope;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    connector: ConnectorPrincipal | null;
+  }
+}

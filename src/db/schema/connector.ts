@@ -1,0 +1,134 @@
+// The connector's tables: shops where the app is installed, integrations (shop ↔ PIM account), their bearer tokens,
+// product mappings and sync logs. Every row hangs off a shop or an integration.
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** A storefront where the app is installed (admin API). Only shops listed here can connect. */
+export const shops = pgTable(
+  'shops',
+  {
+    id: serial('id').primaryKey(),
+    /** Lower-cased shop domain, e.g. `acme.myshopify.com`. */
+    domain: text('domain').notNull(),
+    /** `shopify` or `sandbox`. */
+    platform: text('platform').notNull(),
+    /** Overrides `https://{domain}` (sandbox, test servers); null for a real shop. */
+    apiBaseUrl: text('api_base_url'),
+    /** The Admin API access token, encrypted with ENCRYPTION_KEY (AES-256-GCM, see lib/secret-box.ts). */
+    accessTokenEncrypted: text('access_token_encrypted').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('shops_domain_uq').on(t.domain)],
+);
+
+/** One shop linked to one PIM account. Deactivated on disconnect, reactivated (same id) on reconnect. */
+export const integrations = pgTable(
+  'integrations',
+  {
+    id: serial('id').primaryKey(),
+    shopId: integer('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    pimBaseUrl: text('pim_base_url').notNull(),
+    /** PIM credentials, encrypted with ENCRYPTION_KEY; never logged, never returned. */
+    pimApiKeyEncrypted: text('pim_api_key_encrypted').notNull(),
+    pimApiSecretEncrypted: text('pim_api_secret_encrypted').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
+    /** The latest live checks (the spec's pim_status / storefront_status objects) and when they ran: the public status reads these, never calling out. */
+    pimStatus: jsonb('pim_status'),
+    storefrontStatus: jsonb('storefront_status'),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    /** The latest sync or check error, for the public status's last_error. */
+    lastError: text('last_error'),
+    lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('integrations_shop_uq').on(t.shopId)],
+);
+
+/** Opaque bearer tokens, stored as SHA-256 hashes. Scopes nest: admin ⊃ write ⊃ read. */
+export const connectorTokens = pgTable(
+  'connector_tokens',
+  {
+    id: serial('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    /** `read`, `write` or `admin`. */
+    scope: text('scope').notNull(),
+    name: text('name'),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('connector_tokens_hash_uq').on(t.tokenHash), index('connector_tokens_integration_idx').on(t.integrationId)],
+);
+
+/** PIM product ↔ storefront product, per integration (filled by the push). */
+export const productMappings = pgTable(
+  'product_mappings',
+  {
+    id: serial('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    pimProductId: integer('pim_product_id').notNull(),
+    /** Shopify's numeric ids exceed 2^31: int8, returned as JSON numbers (below 2^53). */
+    storefrontProductId: bigint('storefront_product_id', { mode: 'number' }),
+    storefrontVariantId: bigint('storefront_variant_id', { mode: 'number' }),
+    /** `pending`, `synced` or `error`. */
+    syncStatus: text('sync_status').notNull().default('pending'),
+    syncError: text('sync_error'),
+    metadata: jsonb('metadata').notNull().default(sql`'{}'::jsonb`),
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('product_mappings_integration_product_uq').on(t.integrationId, t.pimProductId),
+    index('product_mappings_integration_status_idx').on(t.integrationId, t.syncStatus, t.id),
+  ],
+);
+
+/** One row per sync operation (a push, a delta or full sync, a failed check). */
+export const syncLogs = pgTable(
+  'sync_logs',
+  {
+    id: serial('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    /** e.g. `products.push`. */
+    operation: text('operation').notNull(),
+    /** `running`, `success`, `partial` or `error`. */
+    status: text('status').notNull(),
+    recordsProcessed: integer('records_processed').notNull().default(0),
+    recordsFailed: integer('records_failed').notNull().default(0),
+    error: text('error'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('sync_logs_integration_started_idx').on(t.integrationId, t.startedAt)],
+);
+
+/** The built-in Shopify sandbox's stores (a product feature: try Pimbridge without a real shop). */
+export const sandboxStores = pgTable(
+  'sandbox_stores',
+  {
+    id: serial('id').primaryKey(),
+    domain: text('domain').notNull(),
+    name: text('name').notNull(),
+    /** SHA-256 of the store's Admin API access token (`shpat_…`), shown once when the store is made. */
+    accessTokenHash: text('access_token_hash').notNull(),
+    planName: text('plan_name').notNull().default('Basic'),
+    currencyCode: text('currency_code').notNull().default('EUR'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sandbox_stores_domain_uq').on(t.domain)],
+);
