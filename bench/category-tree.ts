@@ -3,15 +3,11 @@
 // GET /api/categories/tree measured one request at a time (latency, the target) and under autocannon (throughput).
 // run.ts runs it against its PostgreSQL server; `tsx bench/category-tree.ts [--smoke]` runs it alone against a scratch
 // database and a server started from src/ (--smoke: 30 requests and a 2 s load run; --requests=N: N requests).
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { watchForeignCpu } from './cpu.js';
 import { runLoad, type LoadResult } from './measure.js';
+import { runIfMain, withScratchServer } from './scratch.js';
 
 export const TREE_PATH = '/api/categories/tree';
 export const TREE_TARGET_MS = 100;
@@ -198,72 +194,21 @@ export function categoryTreeDetails(r: CategoryTreeResult): string[] {
   ];
 }
 
-/** Alone: a scratch database, a server from src/ (through tsx), the scenario, everything removed afterwards. */
-async function standalone(smoke: boolean, requests: number | undefined): Promise<void> {
-  const { start, stopAll, waitFor200 } = await import('./children.js');
-  const root = path.resolve(import.meta.dirname, '..');
-  const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = 'pimbridge_bench_tree';
-  const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
-  const adminSql = async (statement: string) => {
-    const client = new pg.Client(adminUrl);
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'pimbridge-tree-'));
-  const log = (msg: string) => process.stdout.write(`[category-tree] ${msg}\n`);
-  await adminSql(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await adminSql(`CREATE DATABASE ${dbName}`);
-  let ok = false;
-  try {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const adminToken = `bench-${randomBytes(16).toString('hex')}`;
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      PIM_RATE_LIMIT_READ: '10000000',
-      PIM_RATE_LIMIT_WRITE: '9999999',
-      DATABASE_URL: dbUrl,
-      ADMIN_TOKEN: adminToken,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      PORT: String(port),
-    };
-    const server = start('pimbridge-tree', ['--import', 'tsx', 'src/cli/main.ts', 'serve'], env, path.join(tmp, 'server.log'), root);
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor200(server, `${url}/readyz`);
+/** Alone (`npx tsx bench/category-tree.ts [--smoke] [--requests=N]`): on a scratch database and server. */
+runIfMain(import.meta.url, 'category-tree', () => {
+  const smoke = process.argv.includes('--smoke');
+  const requests = process.argv.find((a) => a.startsWith('--requests='))?.slice('--requests='.length);
+  return withScratchServer('tree', async ({ url, adminHeaders, dbUrl, log }) => {
     const r = await benchCategoryTree({
       url,
-      adminHeaders: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      adminHeaders,
       dbUrl,
-      sequentialRequests: requests ?? (smoke ? 30 : 200),
+      sequentialRequests: requests === undefined ? (smoke ? 30 : 200) : Number(requests),
       loadSeconds: smoke ? 2 : 10,
       loadConnections: smoke ? 2 : 10,
       log,
     });
     const t = categoryTreeTarget(r);
-    process.stdout.write(`\n| ${t.what} | ${t.target} | ${t.measured} | ${t.pass ? 'pass' : '**FAIL**'} |\n\n${categoryTreeDetails(r).join('\n')}\n`);
-    ok = true;
-  } finally {
-    await stopAll();
-    await adminSql(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    if (ok) rmSync(tmp, { recursive: true, force: true });
-    else process.stderr.write(`server log kept in ${tmp}\n`);
-  }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const requests = process.argv.find((a) => a.startsWith('--requests='))?.slice('--requests='.length);
-  standalone(process.argv.includes('--smoke'), requests === undefined ? undefined : Number(requests)).then(
-    () => process.exit(0),
-    (err: Error) => {
-      process.stderr.write(`category-tree failed: ${err.stack ?? err.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+    return `\n| ${t.what} | ${t.target} | ${t.measured} | ${t.pass ? 'pass' : '**FAIL**'} |\n\n${categoryTreeDetails(r).join('\n')}\n`;
+  });
+});

@@ -6,11 +6,7 @@
 // search (bench/image-search-baseline.ts), so the difference is the search (and auth, rate limit, logging, product read).
 // run.ts runs it against its PostgreSQL server; `tsx bench/image-search.ts [--smoke]` runs it alone against a scratch
 // database and a server started from src/ (--smoke: short load runs at a low rate; the 100,000 images stay).
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { searchStatement } from '../src/pim/image-search/image-search.repository.js';
@@ -18,6 +14,7 @@ import { decodeImage, hammingDistance } from '../src/pim/images/image-decoder.js
 import { asWebp, croppedJpeg, resizedJpeg, syntheticPhoto } from '../test/helpers/synthetic-photo.js';
 import { start, stop, waitFor200 } from './children.js';
 import { runLoad, runPaced, type LoadResult } from './measure.js';
+import { runIfMain, withScratchServer } from './scratch.js';
 
 export const IMAGE_SEARCH_PATH = '/api/products/image-search';
 export const IMAGE_SEARCH_TARGET_MS = 50;
@@ -302,44 +299,10 @@ export function imageSearchDetails(r: ImageSearchResult): string[] {
   ];
 }
 
-/** Alone: a scratch database, a server from src/ (through tsx), the scenario, everything removed afterwards. */
-async function standalone(smoke: boolean): Promise<void> {
-  const { stopAll } = await import('./children.js');
-  const root = path.resolve(import.meta.dirname, '..');
-  const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = 'pimbridge_bench_images';
-  const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
-  const adminSql = async (statement: string) => {
-    const client = new pg.Client(adminUrl);
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'pimbridge-images-'));
-  const log = (msg: string) => process.stdout.write(`[image-search] ${msg}\n`);
-  await adminSql(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await adminSql(`CREATE DATABASE ${dbName}`);
-  try {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const adminToken = `bench-${randomBytes(16).toString('hex')}`;
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      PIM_RATE_LIMIT_READ: '10000000',
-      PIM_RATE_LIMIT_WRITE: '9999999',
-      DATABASE_URL: dbUrl,
-      ADMIN_TOKEN: adminToken,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      PORT: String(port),
-    };
-    const server = start('pimbridge-images', ['--import', 'tsx', 'src/cli/main.ts', 'serve'], env, path.join(tmp, 'server.log'), root);
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor200(server, `${url}/readyz`);
+/** Alone (`npx tsx bench/image-search.ts [--smoke]`): on a scratch database and server. */
+runIfMain(import.meta.url, 'image-search', () => {
+  const smoke = process.argv.includes('--smoke');
+  return withScratchServer('images', async ({ url, adminHeaders, dbUrl, dbName, root, logDir, server, log }) => {
     // The server and the scratch database's backends are ours; anything else on the machine counts as others.
     const monitor = new pg.Client(dbUrl);
     monitor.on('error', () => {});
@@ -348,28 +311,14 @@ async function standalone(smoke: boolean): Promise<void> {
     const r = await benchImageSearch({
       url,
       ownPids,
-      adminHeaders: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      adminHeaders,
       dbUrl,
       root,
-      logDir: tmp,
+      logDir,
       ...(smoke && { rate: 20, seconds: 2, warmupSeconds: 1, connections: 2, queryRuns: 60 }),
       log,
     }).finally(() => monitor.end());
     const t = imageSearchTarget(r);
-    process.stdout.write(`\n| ${t.what} | ${t.target} | ${t.measured} | ${t.pass ? 'pass' : '**FAIL**'} |\n\n${imageSearchDetails(r).join('\n')}\n`);
-  } finally {
-    await stopAll();
-    await adminSql(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    rmSync(tmp, { recursive: true, force: true });
-  }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  standalone(process.argv.includes('--smoke')).then(
-    () => process.exit(0),
-    (err: Error) => {
-      process.stderr.write(`image-search failed: ${err.stack ?? err.message}\n`);
-      process.exit(1);
-    },
-  );
-}
+    return `\n| ${t.what} | ${t.target} | ${t.measured} | ${t.pass ? 'pass' : '**FAIL**'} |\n\n${imageSearchDetails(r).join('\n')}\n`;
+  });
+});
