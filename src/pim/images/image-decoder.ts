@@ -1,6 +1,10 @@
 // Decodes untrusted image bytes: only JPEG, PNG, WebP and GIF are accepted, whatever a header or file name claims,
 // and the whole image must decode. Also computes the 64-bit perceptual hash that image search compares.
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
+
+/** sharp (libvips) is loaded on the first image, not at start: it costs ~15 MB of resident memory that most processes never need. */
+let sharpModule: Promise<typeof SharpModule> | undefined;
+const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
 export type ImageMime = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';
 
@@ -23,6 +27,7 @@ export async function decodeImage(bytes: Buffer): Promise<DecodedImage> {
   let format: string | undefined;
   let width: number | undefined;
   let height: number | undefined;
+  const sharp = await loadSharp();
   try {
     ({ format, width, height } = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata());
   } catch {
@@ -51,6 +56,7 @@ const COS = Array.from({ length: LOW }, (_, u) =>
  * of the median so overall brightness does not shift every bit.
  */
 export async function perceptualHash(bytes: Buffer): Promise<bigint> {
+  const sharp = await loadSharp();
   const pixels = await sharp(bytes, { limitInputPixels: MAX_PIXELS, animated: false })
     .flatten({ background: '#ffffff' })
     .greyscale()
