@@ -21,6 +21,8 @@ export interface Config {
   pimRateLimitWrite: number;
   authRateLimit: number;
   mediaAllowPrivateNetworks: boolean;
+  /** Let the connector's PIM calls (pim_base_url) reach loopback and private ranges; PUBLIC_URL's origin is always allowed. */
+  connectorAllowPrivateNetworks: boolean;
   /** Where clients and storefronts reach this server (no trailing slash); absolute media URLs start with it. */
   publicUrl: string;
   trustProxy: boolean;
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     seedDemo: bool(env, 'SEED_DEMO', embedded),
     authRateLimit: int(env, 'AUTH_RATE_LIMIT', 300, 1, 10_000_000),
     mediaAllowPrivateNetworks: bool(env, 'MEDIA_ALLOW_PRIVATE_NETWORKS', false),
+    connectorAllowPrivateNetworks: bool(env, 'CONNECTOR_ALLOW_PRIVATE_NETWORKS', embedded),
     trustProxy: bool(env, 'TRUST_PROXY', false),
   };
   const publicBaseUrl = publicUrl(env, settings.host, settings.port);
@@ -205,4 +208,27 @@ export function loadClientConfig(env: Env = process.env, overrides: { url?: stri
 /** TEST_DATABASE_URL: read by the test suite only, kept here so every variable has one home. */
 export function testDatabaseUrl(env: Env = process.env): string | null {
   return url(env, 'TEST_DATABASE_URL', ['postgres', 'postgresql']);
+}
+
+/** `pimbridge sandbox`: what the standalone Shopify sandbox reads (its stores only; no admin token or encryption key). */
+export interface SandboxConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  logLevel: Config['logLevel'];
+}
+
+export function loadSandboxConfig(env: Env = process.env, overrides: { port?: number; host?: string } = {}): Readonly<SandboxConfig> {
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  return Object.freeze({
+    port: overrides.port ?? int(env, 'PORT', 8080, 0, 65535),
+    host: overrides.host ?? str(env, 'HOST') ?? '127.0.0.1',
+    dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    logLevel: logLevel as Config['logLevel'],
+  });
 }

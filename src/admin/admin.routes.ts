@@ -4,6 +4,8 @@ import { safeEqual } from '../lib/crypto.js';
 import type { App } from '../pim/pim.types.js';
 import { AppError, classifyError } from '../server/errors.js';
 import type { AdminService } from './admin.service.js';
+import { shopRoutes } from './shop.routes.js';
+import type { ShopService } from './shop.service.js';
 
 const Organization = Type.Object({ id: Type.Integer(), name: Type.String(), active: Type.Boolean() });
 const AdminError = Type.Object({ error: Type.String() });
@@ -12,7 +14,7 @@ const errors = { '4xx': AdminError, '5xx': AdminError };
 const tags = ['Admin'];
 const security = [{ adminToken: [] }];
 
-export async function adminPlugin(app: App, opts: { adminToken: string; admin: AdminService }): Promise<void> {
+export async function adminPlugin(app: App, opts: { adminToken: string; admin: AdminService; shops?: ShopService }): Promise<void> {
   const { admin } = opts;
   app.setErrorHandler((err, req, reply) => {
     const { statusCode, message } = classifyError(err);
@@ -48,4 +50,6 @@ export async function adminPlugin(app: App, opts: { adminToken: string; admin: A
     await admin.revokeApiKey(req.params.id);
     return reply.code(204).send(null);
   });
+
+  if (opts.shops) shopRoutes(app, opts.shops);
 }

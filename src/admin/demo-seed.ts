@@ -1,5 +1,5 @@
 // First start of an empty database: a demo organization with an API key, a small category tree and ten sample
-// products with variants, created through the same services the API uses.
+// products with variants, created through the same services the API uses, and a sandbox shop (when the sandbox is on).
 import { withGtinCheckDigit } from '../lib/gtin.js';
 import type { Services } from '../server/services.js';
 
@@ -8,7 +8,11 @@ export interface DemoSeed {
   apiKey: string;
   apiSecret: string;
   firstProductId: number;
+  /** The demo sandbox shop (null when the sandbox is off). */
+  shopDomain: string | null;
 }
+
+export const DEMO_SHOP_DOMAIN = 'demo-store.myshopify.com';
 
 const CATALOGUE = [
   { name: 'Merino Crew Sweater', type: 'Knitwear', price: '89.0000', sizes: ['S', 'M', 'L'], colors: ['Navy', 'Oat'] },
@@ -79,5 +83,7 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
       }
     }
   }
-  return { organizationId: org.id, apiKey: key.api_key, apiSecret: key.api_secret, firstProductId };
+  // A sandbox shop to connect the demo organization to (POST /api/connect), when the sandbox is on.
+  const shop = services.shops.sandboxAvailable ? await services.shops.add({ domain: DEMO_SHOP_DOMAIN, platform: 'sandbox' }) : null;
+  return { organizationId: org.id, apiKey: key.api_key, apiSecret: key.api_secret, firstProductId, shopDomain: shop?.domain ?? null };
 }

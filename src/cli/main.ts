@@ -1,9 +1,10 @@
 // The `pimbridge` command: serve (default), migrate, and thin clients of the admin API.
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, loadClientConfig, loadConfig } from '../config.js';
+import { ConfigError, loadClientConfig, loadConfig, loadSandboxConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { startServer } from '../main.js';
+import { startSandboxServer } from '../storefront/sandbox/sandbox.server.js';
 import { AdminClientError, adminRequest } from './admin-client.js';
 
 const positiveInt = (value: string) => {
@@ -35,6 +36,18 @@ program
   .description('start the HTTP server (embedded database in DATA_DIR unless DATABASE_URL is set)')
   .action(async () => {
     await startServer(loadConfig());
+  });
+
+program
+  .command('sandbox')
+  .description('run only the Shopify sandbox (same database as serve; with the embedded database, not while serve runs)')
+  .option('--port <port>', 'port (default PORT or 8080; 0 picks a free one)', (v: string) => {
+    if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('must be a port number (0-65535)');
+    return Number(v);
+  })
+  .option('--host <host>', 'interface to listen on (default HOST or 127.0.0.1)')
+  .action(async (o: { port?: number; host?: string }) => {
+    await startSandboxServer(loadSandboxConfig(process.env, { port: o.port, host: o.host }));
   });
 
 program
@@ -90,6 +103,33 @@ key
   .action(async (id: string) => {
     await adminRequest(client(), 'DELETE', `/admin/api-keys/${positiveInt(id)}`);
     process.stdout.write(`API key ${id} revoked.\n`);
+  });
+
+const shop = program.command('shop').description('storefront shops where the app is installed (only these can connect)');
+shop
+  .command('add <domain>')
+  .requiredOption('--platform <platform>', 'shopify or sandbox')
+  .option('--access-token <token>', 'shopify: the Admin API access token')
+  .option('--api-base-url <url>', 'shopify: overrides https://{domain}')
+  .option('--json', 'print JSON')
+  .action(async (domain: string, o: { platform: string; accessToken?: string; apiBaseUrl?: string; json?: boolean }) => {
+    const body = { domain, platform: o.platform, ...(o.accessToken !== undefined && { access_token: o.accessToken }), ...(o.apiBaseUrl !== undefined && { api_base_url: o.apiBaseUrl }) };
+    show(await adminRequest(client(), 'POST', '/admin/shops', body), o.json);
+  });
+shop
+  .command('list')
+  .option('--json', 'print JSON')
+  .action(async (o: { json?: boolean }) => {
+    const { shops } = await adminRequest<{ shops: object[] }>(client(), 'GET', '/admin/shops');
+    if (o.json) show({ shops }, true);
+    else for (const row of shops) show(row, false);
+  });
+shop
+  .command('remove <id>')
+  .description("uninstall: the shop's integration, tokens and mappings are deleted with it")
+  .action(async (id: string) => {
+    await adminRequest(client(), 'DELETE', `/admin/shops/${positiveInt(id)}`);
+    process.stdout.write(`Shop ${id} removed.\n`);
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

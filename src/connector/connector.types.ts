@@ -22,6 +22,8 @@ export type RouteAccess = 'public' | Scope;
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** The HTTP status of VALIDATION_FAILED on this route when not 400: the spec answers it with 503 on integration/update. */
+    validationFailedStatus?: number;
   }
   interface FastifyRequest {
     connector: ConnectorPrincipal | null;

@@ -7,12 +7,14 @@ import Fastify, { LogController, type FastifyReply, type FastifyRequest, type Fa
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { adminPlugin } from '../admin/admin.routes.js';
+import { connectorPlugin } from '../connector/connector.plugin.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { mediaFileRoutes } from '../pim/media/media.routes.js';
 import { sendPimError, pimPlugin } from '../pim/pim.plugin.js';
 import { PimErrorEnvelope } from '../pim/pim.schemas.js';
 import type { App } from '../pim/pim.types.js';
+import { SANDBOX_PREFIX, sandboxRoutes } from '../storefront/sandbox/sandbox.routes.js';
 import { Product } from '../pim/products/product.schemas.js';
 import { Variant } from '../pim/variants/variant.schemas.js';
 import { AppError } from './errors.js';
@@ -35,6 +37,7 @@ export const REDACTED_PATHS = [
   '*.api_key',
   '*.api_secret',
   '*.pim_api_secret',
+  '*.pim_api_key',
   '*.access_token',
   '*.api_token',
   '*.password',
@@ -101,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
           adminToken: { type: 'http', scheme: 'bearer' },
+          connectorToken: { type: 'http', scheme: 'bearer', description: 'connector api_token' },
         },
       },
       security: [{ apiKey: [] }],
@@ -118,8 +122,11 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     return { status: up ? 'ready' : 'unavailable', database: database.kind };
   });
 
-  await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin }));
+  await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
   await app.register(async (scope) => pimPlugin(scope as App, services.pim));
+  await app.register(async (scope) => connectorPlugin(scope as App, services.connector));
+  // The built-in Shopify sandbox: a scope of its own whose answers and errors are in Shopify's shapes.
+  if (config.shopifySandbox) await app.register(async (scope) => sandboxRoutes(scope, services.sandbox.graphql), { prefix: SANDBOX_PREFIX });
   // Public, outside the PIM scope (no API key, no rate limit): storefronts fetch product images by URL.
   await app.register(async (scope) => {
     scope.setErrorHandler(sendPimError);

@@ -33,11 +33,26 @@ import { WarehouseService } from '../pim/warehouses/warehouse.service.js';
 import { anyAddress, publicAddressesOnly } from '../lib/address-policy.js';
 import { SafeDownloader } from '../lib/safe-download.js';
 import { createRateLimiter } from './rate-limiter.js';
+import { ShopRepository } from '../admin/shop.repository.js';
+import { ShopService } from '../admin/shop.service.js';
+import { SecretBox } from '../lib/secret-box.js';
+import { ConnectorAuthService } from '../connector/auth/connector-auth.service.js';
+import { TokenRepository } from '../connector/auth/token.repository.js';
+import { IntegrationRepository } from '../connector/integrations/integration.repository.js';
+import { IntegrationService } from '../connector/integrations/integration.service.js';
+import { PimClient } from '../connector/pim/pim-client.js';
+import { PimClientProbe } from '../connector/status/connectivity.js';
+import { createStatusService } from '../connector/status/status.service.js';
+import { SandboxGraphqlService } from '../storefront/sandbox/sandbox-graphql.service.js';
+import { SandboxStoreRepository } from '../storefront/sandbox/sandbox-store.repository.js';
+import { SandboxStoreService } from '../storefront/sandbox/sandbox-store.service.js';
+import { ShopifyAdapter } from '../storefront/shopify/shopify.adapter.js';
 
 export type Services = ReturnType<typeof createServices>;
 
 export function createServices(
-  config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'>,
+  config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
+    Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'>,
   db: Db,
   redis: Redis | null,
 ) {
@@ -48,10 +63,32 @@ export function createServices(
   const stockLevels = new StockRepository(db);
   const attributes = new AttributeService(db, new AttributeRepository(db));
   const stock = new StockService(db, stockLevels, products);
+  const secretBox = new SecretBox(config.encryptionKey);
+  const connectorTokens = new TokenRepository(db);
+  const sandboxStores = new SandboxStoreService(new SandboxStoreRepository(db));
+  const storefront = new ShopifyAdapter();
+  const pimClient = new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl });
   return {
     credentials,
     admin: new AdminService(new OrganizationRepository(db), apiKeys, credentials),
     organizations: new OrganizationRepository(db),
+    shops: new ShopService(new ShopRepository(db), secretBox, { publicUrl: config.publicUrl, sandboxEnabled: config.shopifySandbox }, sandboxStores),
+    /** The connector's StorefrontPort (Shopify Admin GraphQL; the sandbox answers it too). */
+    storefront,
+    /** The built-in Shopify sandbox: its stores, and its GraphQL endpoint (routes only when config.shopifySandbox). */
+    sandbox: { stores: sandboxStores, graphql: new SandboxGraphqlService(sandboxStores, db) },
+    connector: {
+      pimClient,
+      auth: new ConnectorAuthService(connectorTokens, createRateLimiter({ name: 'connector-auth', points: config.authRateLimit, durationSeconds: 60, redis })),
+      integrations: new IntegrationService(db, new IntegrationRepository(db), connectorTokens, pimClient, secretBox),
+      // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.
+      status: createStatusService({
+        db,
+        secretBox,
+        storefront,
+        pim: new PimClientProbe(new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl, timeoutMs: 3_000 })),
+      }),
+    },
     pim: {
       auth: new ApiKeyAuthService(apiKeys, credentials),
       readLimiter: createRateLimiter({ name: 'pim-read', points: config.pimRateLimitRead, durationSeconds: 60, redis }),

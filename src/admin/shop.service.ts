@@ -1,0 +1,126 @@
+// Shops: a storefront where the app is installed; only shops listed here can connect (SHOP_NOT_FOUND otherwise).
+// A `shopify` shop brings its Admin API access token (stored sealed with ENCRYPTION_KEY); a `sandbox` shop gets a store
+// in the built-in Shopify sandbox, whose token is returned once and stored sealed too. Deleting a shop uninstalls it:
+// its integration, tokens, mappings and sync logs are deleted with it (ON DELETE CASCADE), and a sandbox shop's store.
+import type { SecretBox } from '../lib/secret-box.js';
+import { badRequest, notFound } from '../server/errors.js';
+import type { ShopRepository, ShopRow } from './shop.repository.js';
+
+/** The sandbox's store service (storefront/sandbox/sandbox-store.service.ts), as the shop service needs it. */
+export interface SandboxStores {
+  create(domain: string): Promise<{ accessToken: string }>;
+  remove(domain: string): Promise<void>;
+}
+
+export const PLATFORMS = ['shopify', 'sandbox'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export interface AddShopInput {
+  domain: string;
+  platform: Platform;
+  access_token?: string;
+  api_base_url?: string;
+}
+
+export interface ShopView {
+  id: number;
+  domain: string;
+  platform: string;
+  api_base_url: string | null;
+  created_at: string;
+}
+
+/** A conflict (the admin API's plain 409), carried as Fastify-style statusCode so the admin error handler keeps it. */
+const conflict = (message: string) => Object.assign(new Error(message), { statusCode: 409 });
+
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** Lower-cased host name with at least two labels (e.g. acme.myshopify.com); 400 otherwise. */
+export function normaliseShopDomain(raw: string): string {
+  const domain = raw.trim().toLowerCase().replace(/\.$/, '');
+  const labels = domain.split('.');
+  if (domain.length > 253 || labels.length < 2 || !labels.every((l) => HOST_LABEL.test(l)) || /^\d+$/.test(labels.at(-1)!)) {
+    throw badRequest(`field 'domain' must be a host name such as acme.myshopify.com, got "${raw}"`);
+  }
+  return domain;
+}
+
+function normaliseApiBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badRequest("field 'api_base_url' must be an absolute http(s) URL");
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest("field 'api_base_url' must use http or https");
+  if (url.username || url.password || url.search || url.hash) throw badRequest("field 'api_base_url' must not carry credentials, a query or a fragment");
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+const view = (row: ShopRow): ShopView => ({
+  id: row.id,
+  domain: row.domain,
+  platform: row.platform,
+  api_base_url: row.apiBaseUrl,
+  created_at: row.createdAt.toISOString(),
+});
+
+export class ShopService {
+  constructor(
+    private readonly shops: ShopRepository,
+    private readonly box: SecretBox,
+    private readonly options: { publicUrl: string; sandboxEnabled: boolean },
+    /** Absent when the sandbox is not wired in: platform `sandbox` is then refused. */
+    private readonly sandbox: SandboxStores | null,
+  ) {}
+
+  async add(input: AddShopInput): Promise<ShopView & { access_token?: string }> {
+    const domain = normaliseShopDomain(input.domain);
+    if (input.platform === 'shopify') {
+      if (input.access_token === undefined) throw badRequest("field 'access_token' is required for platform shopify");
+      const apiBaseUrl = input.api_base_url === undefined ? null : normaliseApiBaseUrl(input.api_base_url);
+      const row = await this.shops.create({ domain, platform: 'shopify', apiBaseUrl, accessTokenEncrypted: this.box.seal(input.access_token) });
+      if (!row) throw conflict(`Shop ${domain} already exists`);
+      return view(row);
+    }
+    if (input.access_token !== undefined || input.api_base_url !== undefined) {
+      throw badRequest("fields 'access_token' and 'api_base_url' are not allowed for platform sandbox: the sandbox makes its own");
+    }
+    if (!this.options.sandboxEnabled) throw badRequest('platform sandbox is not available: the Shopify sandbox is off (SHOPIFY_SANDBOX=false)');
+    if (!this.sandbox) throw badRequest('platform sandbox is not available in this build');
+    if (await this.shops.findByDomain(domain)) throw conflict(`Shop ${domain} already exists`);
+    const { accessToken } = await this.sandbox.create(domain);
+    let row: ShopRow | null;
+    try {
+      row = await this.shops.create({
+        domain,
+        platform: 'sandbox',
+        apiBaseUrl: `${this.options.publicUrl}/sandbox/shopify/${domain}`,
+        accessTokenEncrypted: this.box.seal(accessToken),
+      });
+    } catch (err) {
+      await this.sandbox.remove(domain).catch(() => {});
+      throw err;
+    }
+    if (!row) {
+      // Another request added the domain between the check and the insert; this store is not its.
+      throw conflict(`Shop ${domain} already exists`);
+    }
+    return { ...view(row), access_token: accessToken };
+  }
+
+  /** Whether platform `sandbox` can be added (the sandbox is on and wired in). */
+  get sandboxAvailable(): boolean {
+    return this.options.sandboxEnabled && this.sandbox !== null;
+  }
+
+  async list(): Promise<ShopView[]> {
+    return (await this.shops.list()).map(view);
+  }
+
+  async remove(id: number): Promise<void> {
+    const row = await this.shops.delete(id);
+    if (!row) throw notFound(`Shop ${id} not found`);
+    if (row.platform === 'sandbox' && this.sandbox) await this.sandbox.remove(row.domain);
+  }
+}

@@ -1,0 +1,81 @@
+// The connector API (spec/connector-api.md): an encapsulated scope with its own envelope, error handler and bearer-token
+// authentication. Every route declares `config.access` ('public' | 'read' | 'write' | 'admin'); a route without it is
+// refused when registered, and answered 500 should one slip through (fail closed). Authentication, the IP limit and
+// the scope check run in onRequest, before the body is parsed.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../pim/pim.types.js';
+import type { ConnectorAuthService } from './auth/connector-auth.service.js';
+import { ConnectorError } from './connector.errors.js';
+import './connector.types.js';
+import { integrationRoutes } from './integrations/integration.routes.js';
+import type { IntegrationService } from './integrations/integration.service.js';
+import { statusRoutes } from './status/status.routes.js';
+import type { StatusService } from './status/status.service.js';
+
+export interface ConnectorDeps {
+  auth: ConnectorAuthService;
+  integrations: IntegrationService;
+  status: StatusService;
+}
+
+/** Any error → the connector's error envelope with the code's HTTP status; details of 5xx go to the log only. */
+export function toConnectorError(err: unknown, req: FastifyRequest): ConnectorError {
+  if (err instanceof ConnectorError) return err;
+  const e = err as { name?: string; statusCode?: number; code?: string; message?: string; validation?: { keyword: string }[]; validationContext?: string };
+  if (e?.validation) {
+    const body = req.body;
+    if (e.validationContext === 'body' && (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))) {
+      return body === undefined
+        ? new ConnectorError('MISSING_FIELD', 'A JSON request body is required')
+        : new ConnectorError('VALIDATION_FAILED', 'The request body must be a JSON object');
+    }
+    if (e.validation[0]?.keyword === 'required') return new ConnectorError('MISSING_FIELD', e.message ?? 'A required field is missing');
+    return new ConnectorError('VALIDATION_FAILED', e.message ?? 'Validation failed');
+  }
+  switch (e?.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ConnectorError('INVALID_JSON', 'The request body is not valid JSON');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ConnectorError('INVALID_JSON', 'The request body must be JSON (Content-Type: application/json)');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ConnectorError('VALIDATION_FAILED', 'The request body is larger than 1 MB');
+  }
+  if (e?.name === 'SyntaxError' && e.statusCode === 400) return new ConnectorError('INVALID_JSON', 'The request body is not valid JSON');
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ConnectorError('VALIDATION_FAILED', e.message ?? 'Bad request', 400);
+  }
+  return new ConnectorError('INTERNAL_ERROR', 'An unexpected error occurred');
+}
+
+export function sendConnectorError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const error = toConnectorError(err, req);
+  if (error.statusCode >= 500 && error.code === 'INTERNAL_ERROR') req.log.error({ err }, 'connector request failed');
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  const routeStatus = error.code === 'VALIDATION_FAILED' ? req.routeOptions.config?.validationFailedStatus : undefined;
+  return reply.code(routeStatus ?? error.statusCode).send({ status: 'error', message: error.message, code: error.code });
+}
+
+export async function connectorPlugin(app: App, deps: ConnectorDeps): Promise<void> {
+  app.decorateRequest('connector', null);
+  app.setErrorHandler(sendConnectorError);
+
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as { access?: unknown } | undefined)?.access;
+    if (!['public', 'read', 'write', 'admin'].includes(access as string)) {
+      throw new Error(`connector route ${String(route.method)} ${route.url} must declare config.access ('public', 'read', 'write' or 'admin')`);
+    }
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const access = req.routeOptions.config.access;
+    if (access === 'public') return;
+    if (access !== 'read' && access !== 'write' && access !== 'admin') {
+      throw new ConnectorError('INTERNAL_ERROR', 'An unexpected error occurred');
+    }
+    req.connector = await deps.auth.authenticate(req.headers.authorization, req.ip, access);
+  });
+
+  integrationRoutes(app, deps.integrations);
+  statusRoutes(app, { status: deps.status });
+}

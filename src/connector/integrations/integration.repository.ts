@@ -1,0 +1,117 @@
+// The only place with SQL for integrations (and the shop lookups the connector needs).
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { integrations, shops } from '../../db/schema/index.js';
+
+export interface IntegrationRow {
+  id: number;
+  shopId: number;
+  shopDomain: string;
+  pimBaseUrl: string;
+  pimApiKeyEncrypted: string;
+  pimApiSecretEncrypted: string;
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SealedConnection {
+  pimBaseUrl: string;
+  pimApiKeyEncrypted: string;
+  pimApiSecretEncrypted: string;
+}
+
+const columns = {
+  id: integrations.id,
+  shopId: integrations.shopId,
+  shopDomain: shops.domain,
+  pimBaseUrl: integrations.pimBaseUrl,
+  pimApiKeyEncrypted: integrations.pimApiKeyEncrypted,
+  pimApiSecretEncrypted: integrations.pimApiSecretEncrypted,
+  isActive: integrations.isActive,
+  createdAt: integrations.createdAt,
+  updatedAt: integrations.updatedAt,
+};
+
+export class IntegrationRepository {
+  constructor(private readonly db: Db) {}
+
+  with(tx: Db): IntegrationRepository {
+    return new IntegrationRepository(tx);
+  }
+
+  async findShopByDomain(domain: string): Promise<{ id: number; domain: string } | null> {
+    const [row] = await this.db.select({ id: shops.id, domain: shops.domain }).from(shops).where(eq(shops.domain, domain));
+    return row ?? null;
+  }
+
+  async find(id: number): Promise<IntegrationRow | null> {
+    const [row] = await this.db.select(columns).from(integrations).innerJoin(shops, eq(shops.id, integrations.shopId)).where(eq(integrations.id, id));
+    return row ?? null;
+  }
+
+  async findByShop(shopId: number): Promise<IntegrationRow | null> {
+    const [row] = await this.db.select(columns).from(integrations).innerJoin(shops, eq(shops.id, integrations.shopId)).where(eq(integrations.shopId, shopId));
+    return row ?? null;
+  }
+
+  /** Locks the integration row until the transaction ends (update, disconnect, reactivation). */
+  async lock(id: number): Promise<IntegrationRow | null> {
+    const [row] = await this.db
+      .select(columns)
+      .from(integrations)
+      .innerJoin(shops, eq(shops.id, integrations.shopId))
+      .where(eq(integrations.id, id))
+      .for('update', { of: integrations });
+    return row ?? null;
+  }
+
+  /** A new active integration; null when the shop already has one (the unique index decided a race). */
+  async insert(shopId: number, connection: SealedConnection): Promise<{ id: number; createdAt: Date } | null> {
+    const rows = await this.db
+      .insert(integrations)
+      .values({ shopId, ...connection, isActive: true })
+      .onConflictDoNothing({ target: integrations.shopId })
+      .returning({ id: integrations.id, createdAt: integrations.createdAt });
+    return rows[0] ?? null;
+  }
+
+  /** Reactivates an inactive integration with new connection data; null when it is not (or no longer) inactive. */
+  async reactivate(id: number, connection: SealedConnection): Promise<{ id: number; createdAt: Date } | null> {
+    const rows = await this.db
+      .update(integrations)
+      .set({ ...connection, isActive: true, updatedAt: sql`now()` })
+      .where(and(eq(integrations.id, id), eq(integrations.isActive, false)))
+      .returning({ id: integrations.id, createdAt: integrations.createdAt });
+    return rows[0] ?? null;
+  }
+
+  async updateConnection(id: number, connection: SealedConnection): Promise<Date> {
+    const [row] = await this.db
+      .update(integrations)
+      .set({ ...connection, updatedAt: sql`now()` })
+      .where(eq(integrations.id, id))
+      .returning({ updatedAt: integrations.updatedAt });
+    return row.updatedAt;
+  }
+
+  /** Marks the integration inactive; returns when, or null when it was not active. */
+  async deactivate(id: number): Promise<Date | null> {
+    const rows = await this.db
+      .update(integrations)
+      .set({ isActive: false, updatedAt: sql`now()` })
+      .where(and(eq(integrations.id, id), eq(integrations.isActive, true)))
+      .returning({ updatedAt: integrations.updatedAt });
+    return rows[0]?.updatedAt ?? null;
+  }
+
+  /** The storefront side of an integration: its shop's domain, API base URL and sealed access token. */
+  async shopOf(integrationId: number): Promise<{ domain: string; apiBaseUrl: string | null; accessTokenEncrypted: string } | null> {
+    const [row] = await this.db
+      .select({ domain: shops.domain, apiBaseUrl: shops.apiBaseUrl, accessTokenEncrypted: shops.accessTokenEncrypted })
+      .from(integrations)
+      .innerJoin(shops, eq(shops.id, integrations.shopId))
+      .where(eq(integrations.id, integrationId));
+    return row ?? null;
+  }
+}

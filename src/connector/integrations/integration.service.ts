@@ -1,0 +1,148 @@
+// Integrations (a shop linked to a PIM account) and their tokens: connect, update, disconnect, mint/list/revoke.
+// Credentials are checked live against the PIM before anything is stored; PIM credentials are sealed with
+// ENCRYPTION_KEY (SecretBox), tokens stored as SHA-256 hashes. Every multi-row write is one transaction.
+import type { Db } from '../../db/client.js';
+import { randomCredential, sha256Hex } from '../../lib/crypto.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { StorefrontShop } from '../../storefront/storefront.port.js';
+import type { TokenRepository } from '../auth/token.repository.js';
+import { ConnectorError } from '../connector.errors.js';
+import type { Scope } from '../connector.types.js';
+import { normalisePimBaseUrl, PimUrlError, type PimClient } from '../pim/pim-client.js';
+import { ymdHis } from '../timestamps.js';
+import type { IntegrationRepository, SealedConnection } from './integration.repository.js';
+
+/** Readable prefix of connector tokens ("Pimbridge token"), then 256 random bits. */
+export const TOKEN_PREFIX = 'pbt_';
+
+export interface ConnectInput {
+  shop_domain: string;
+  pim_base_url: string;
+  pim_api_key: string;
+  pim_api_secret: string;
+}
+
+export type UpdateInput = Partial<Pick<ConnectInput, 'pim_base_url' | 'pim_api_key' | 'pim_api_secret'>>;
+
+export class IntegrationService {
+  constructor(
+    private readonly db: Db,
+    private readonly integrations: IntegrationRepository,
+    private readonly tokens: TokenRepository,
+    private readonly pim: PimClient,
+    private readonly box: SecretBox,
+  ) {}
+
+  async connect(input: ConnectInput) {
+    const pimBaseUrl = this.baseUrl(input.pim_base_url, 400);
+    const domain = input.shop_domain.trim().toLowerCase();
+    const shop = await this.integrations.findShopByDomain(domain);
+    if (!shop) throw new ConnectorError('SHOP_NOT_FOUND', `Shop ${domain || '(empty)'} not found: install the app on the shop first`);
+    const existing = await this.integrations.findByShop(shop.id);
+    if (existing?.isActive) throw integrationExists(domain);
+    await this.verify(pimBaseUrl, input.pim_api_key, input.pim_api_secret, 'connect');
+
+    const connection = this.seal(pimBaseUrl, input.pim_api_key, input.pim_api_secret);
+    const apiToken = randomCredential(TOKEN_PREFIX);
+    const result = await this.db.transaction(async (tx) => {
+      const integrations = this.integrations.with(tx as unknown as Db);
+      const row = existing ? await integrations.reactivate(existing.id, connection) : await integrations.insert(shop.id, connection);
+      // Another connect won the race between the check above and this write.
+      if (!row) return null;
+      await this.tokens.with(tx as unknown as Db).create({ integrationId: row.id, tokenHash: sha256Hex(apiToken), scope: 'admin', name: 'connect' });
+      return row;
+    });
+    if (!result) throw integrationExists(domain);
+    return { integration_id: result.id, shop_domain: shop.domain, api_token: apiToken, created_at: ymdHis(result.createdAt)! };
+  }
+
+  async update(integrationId: number, input: UpdateInput) {
+    const given = (['pim_base_url', 'pim_api_key', 'pim_api_secret'] as const).filter((f) => input[f] !== undefined);
+    if (given.length === 0) {
+      throw new ConnectorError('NO_UPDATES', 'Nothing to update: send at least one of pim_base_url, pim_api_key, pim_api_secret');
+    }
+    const current = await this.integrations.find(integrationId);
+    if (!current) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
+    const merged = {
+      baseUrl: input.pim_base_url !== undefined ? this.baseUrl(input.pim_base_url, 400) : current.pimBaseUrl,
+      key: input.pim_api_key ?? this.box.open(current.pimApiKeyEncrypted),
+      secret: input.pim_api_secret ?? this.box.open(current.pimApiSecretEncrypted),
+    };
+    // The credentials are checked again whenever any of the three is sent: the merged set must work together.
+    await this.verify(merged.baseUrl, merged.key, merged.secret, 'update');
+    const updatedAt = await this.integrations.updateConnection(integrationId, this.seal(merged.baseUrl, merged.key, merged.secret));
+    return { integration_id: integrationId, updated_at: ymdHis(updatedAt)! };
+  }
+
+  async disconnect(integrationId: number) {
+    const disconnectedAt = await this.db.transaction(async (tx) => {
+      const at = await this.integrations.with(tx as unknown as Db).deactivate(integrationId);
+      await this.tokens.with(tx as unknown as Db).revokeAll(integrationId);
+      return at;
+    });
+    // Only an active integration's token authenticates, so a null here means a concurrent disconnect already ran.
+    return { integration_id: integrationId, status: 'inactive' as const, disconnected_at: ymdHis(disconnectedAt ?? new Date())! };
+  }
+
+  async mintToken(integrationId: number, scope: Scope, name: string | null) {
+    const apiToken = randomCredential(TOKEN_PREFIX);
+    const row = await this.tokens.create({ integrationId, tokenHash: sha256Hex(apiToken), scope, name });
+    return { id: row.id, api_token: apiToken, scope, name, created_at: ymdHis(row.createdAt)! };
+  }
+
+  async listTokens(integrationId: number) {
+    const rows = await this.tokens.listLive(integrationId);
+    return {
+      tokens: rows.map((t) => ({ id: t.id, scope: t.scope, name: t.name, created_at: ymdHis(t.createdAt)!, last_used_at: ymdHis(t.lastUsedAt) })),
+    };
+  }
+
+  async revokeToken(integrationId: number, tokenId: number) {
+    const revokedAt = await this.tokens.revoke(integrationId, tokenId);
+    // Another integration's token is indistinguishable from a missing one.
+    if (!revokedAt) throw new ConnectorError('NOT_FOUND', `Token ${tokenId} not found`);
+    return { id: tokenId, revoked_at: ymdHis(revokedAt)! };
+  }
+
+  /** The storefront side of an integration with its access token decrypted (for StorefrontPort calls); null if unknown. */
+  async storefrontShopOf(integrationId: number): Promise<StorefrontShop | null> {
+    const shop = await this.integrations.shopOf(integrationId);
+    return shop ? { domain: shop.domain, apiBaseUrl: shop.apiBaseUrl, accessToken: this.box.open(shop.accessTokenEncrypted) } : null;
+  }
+
+  /** The integration's PIM connection with its credentials decrypted (for calls to the PIM); null if unknown. */
+  async pimConnectionOf(integrationId: number): Promise<{ baseUrl: string; apiKey: string; apiSecret: string } | null> {
+    const row = await this.integrations.find(integrationId);
+    return row ? { baseUrl: row.pimBaseUrl, apiKey: this.box.open(row.pimApiKeyEncrypted), apiSecret: this.box.open(row.pimApiSecretEncrypted) } : null;
+  }
+
+  private baseUrl(raw: string, status: number): string {
+    try {
+      return normalisePimBaseUrl(raw);
+    } catch (err) {
+      if (err instanceof PimUrlError) throw new ConnectorError('VALIDATION_FAILED', err.message, status);
+      throw err;
+    }
+  }
+
+  /**
+   * The live check. Wrong pair → INVALID_CREDENTIALS (401). A refused address: VALIDATION_FAILED (400 on connect; the
+   * update route answers every VALIDATION_FAILED with 503, as the spec says). PIM unreachable: CONNECTION_FAILED (503) on
+   * connect, VALIDATION_FAILED on update.
+   */
+  private async verify(baseUrl: string, key: string, secret: string, route: 'connect' | 'update'): Promise<void> {
+    const result = await this.pim.verifyCredentials(baseUrl, key, secret);
+    if (result.ok) return;
+    if (result.reason === 'invalid_credentials') throw new ConnectorError('INVALID_CREDENTIALS', 'Invalid PIM credentials: the PIM refused the API key or secret');
+    if (result.reason === 'refused') throw new ConnectorError('VALIDATION_FAILED', result.message, 400);
+    if (route === 'connect') throw new ConnectorError('CONNECTION_FAILED', result.message);
+    throw new ConnectorError('VALIDATION_FAILED', `The PIM credentials could not be validated: ${result.message}`, 503);
+  }
+
+  private seal(baseUrl: string, key: string, secret: string): SealedConnection {
+    return { pimBaseUrl: baseUrl, pimApiKeyEncrypted: this.box.seal(key), pimApiSecretEncrypted: this.box.seal(secret) };
+  }
+}
+
+const integrationExists = (domain: string) =>
+  new ConnectorError('INTEGRATION_EXISTS', `Shop ${domain} already has an active integration: disconnect it first`);

@@ -1,0 +1,159 @@
+// GET /api/status (enveloped, any authenticated role), GET /api/status/{integrationId} and GET /api/system/status
+// (public, raw: their errors use the spec's raw shapes, never the envelope).
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { App } from '../../pim/pim.types.js';
+import { success } from '../connector.envelope.js';
+import { ConnectorError } from '../connector.errors.js';
+import { bearer, connectorResponses, connectorTags as tags } from '../connector.schemas.js';
+import { iso8601 } from '../timestamps.js';
+import { IntegrationNotFound, type StatusService } from './status.service.js';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Timestamp = Nullable(Type.String());
+
+const QueueStats = Type.Object({
+  pending_messages: Type.Integer(),
+  processing_messages: Type.Integer(),
+  failed_messages: Type.Integer(),
+  note: Type.String(),
+});
+
+const HealthScore = Type.Object({
+  score: Type.Integer(),
+  status: Type.String({ enum: ['excellent', 'good', 'fair', 'poor'] }),
+  factors: Type.Array(Type.String()),
+});
+
+const Connectivity = Type.Object({
+  status: Type.String({ enum: ['connected', 'error'] }),
+  error: Type.Optional(Type.String()),
+  shop_name: Type.Optional(Type.String()),
+  shop_id: Type.Optional(Type.String()),
+  plan: Type.Optional(Type.String()),
+});
+
+const OwnStatus = Type.Object({
+  integration_id: Type.Integer(),
+  shop_domain: Type.String(),
+  pim_base_url: Type.String(),
+  status: Type.String({ enum: ['active', 'inactive'] }),
+  is_active: Type.Boolean(),
+  created_at: Timestamp,
+  last_sync_at: Timestamp,
+  updated_at: Timestamp,
+  product_mapping_stats: Type.Record(Type.String(), Type.Integer()),
+  recent_syncs: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      operation: Type.String(),
+      status: Type.String(),
+      records_processed: Type.Integer(),
+      records_failed: Type.Integer(),
+      duration: Type.String(),
+      started_at: Timestamp,
+      completed_at: Timestamp,
+    }),
+  ),
+  pim_status: Connectivity,
+  storefront_status: Connectivity,
+  active_tokens: Type.Integer(),
+  queue_stats: QueueStats,
+  health_score: HealthScore,
+});
+
+const PublicStatus = Type.Object({
+  integration_id: Type.Integer(),
+  shop_domain: Type.String(),
+  is_active: Type.Boolean(),
+  is_connected: Type.Boolean(),
+  last_error: Nullable(Type.String()),
+  created_at: Timestamp,
+  last_sync_at: Timestamp,
+  sync_stats: Type.Object({
+    last_24h: Type.Object({ total_syncs: Type.Integer(), successful_syncs: Type.Integer(), failed_syncs: Type.Integer() }),
+    product_mappings: Type.Object({ total: Type.Integer(), synced: Type.Integer(), pending: Type.Integer(), failed: Type.Integer() }),
+  }),
+  queue_stats: QueueStats,
+  health_score: HealthScore,
+});
+
+const SystemStatus = Type.Object({
+  status: Type.String(),
+  timestamp: Timestamp,
+  stats: Type.Object({
+    total_integrations: Type.Integer(),
+    active_integrations: Type.Integer(),
+    recent_syncs: Type.Object({ total_syncs_24h: Type.Integer(), successful_syncs_24h: Type.Integer(), failed_syncs_24h: Type.Integer() }),
+    system_health: Type.Object({ database: Type.String(), php_version: Type.String(), memory_usage: Type.String(), memory_peak: Type.String() }),
+  }),
+});
+
+const RawError = Type.Object({ error: Type.String() });
+const SystemError = Type.Object({ status: Type.String(), timestamp: Timestamp, error: Type.String() });
+
+export interface StatusRouteDeps {
+  status: StatusService;
+}
+
+export function statusRoutes(app: App, deps: StatusRouteDeps): void {
+  app.get(
+    '/api/status',
+    {
+      config: { access: 'read' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: "The caller's integration: stats, recent syncs, live PIM and storefront checks (cached 30 s), health score",
+        response: connectorResponses(OwnStatus),
+      },
+    },
+    async (req) => {
+      if (!req.connector) throw new ConnectorError('AUTHENTICATION_FAILED', 'Authentication required');
+      return success('Integration status retrieved', await deps.status.ownStatus(req.connector.integrationId));
+    },
+  );
+
+  app.get(
+    '/api/status/:integrationId',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        security: [],
+        summary: 'Public, raw: one integration from stored state and the stored last checks (never a live call)',
+        params: Type.Object({ integrationId: Type.String() }),
+        response: { 200: PublicStatus, 404: RawError, 500: RawError },
+      },
+    },
+    async (req, reply) => {
+      try {
+        return await deps.status.publicStatus(req.params.integrationId);
+      } catch (err) {
+        if (err instanceof IntegrationNotFound) return reply.code(404).send({ error: 'Integration not found' });
+        req.log.error({ err }, 'public status check failed');
+        return reply.code(500).send({ error: 'Status check failed' });
+      }
+    },
+  );
+
+  app.get(
+    '/api/system/status',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        security: [],
+        summary: 'Public, raw: system health, integration and 24 h sync counts, database, runtime and memory',
+        response: { 200: SystemStatus, 500: SystemError },
+      },
+    },
+    async (req, reply) => {
+      try {
+        return await deps.status.systemStatus();
+      } catch (err) {
+        req.log.error({ err }, 'system status check failed');
+        return reply.code(500).send({ status: 'error', timestamp: iso8601(new Date()), error: 'System status check failed' });
+      }
+    },
+  );
+}

@@ -1,0 +1,20 @@
+// How resolver modules plug into the sandbox: each module contributes root fields of Query and Mutation, keyed by the
+// schema's field names. Below the root, plain objects answer by property (graphql-js's default resolver calls a
+// property that is a function with (args, context, info)); a field no module provides answers NOT_IMPLEMENTED.
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Db } from '../../../db/client.js';
+import type { SandboxStore } from '../sandbox-store.repository.js';
+
+export interface SandboxContext {
+  /** The authenticated store. */
+  store: SandboxStore;
+  /** For resolvers that read the sandbox's own tables (issue 5: products, variants, media, locations). */
+  db: Db;
+}
+
+export type RootResolver = (args: Record<string, unknown>, context: SandboxContext, info: GraphQLResolveInfo) => unknown;
+
+export interface ResolverModule {
+  query?: Record<string, RootResolver>;
+  mutation?: Record<string, RootResolver>;
+}

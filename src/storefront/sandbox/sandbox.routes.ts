@@ -1,0 +1,37 @@
+// The sandbox over HTTP: `POST /sandbox/shopify/{domain}/admin/api/{version}/graphql.json`, an encapsulated scope with
+// its own not-found and error handlers answering in Shopify's shapes (never the PIM envelope).
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { NOT_FOUND_BODY, type SandboxGraphqlService } from './sandbox-graphql.service.js';
+
+export const SANDBOX_PREFIX = '/sandbox/shopify';
+
+/** Registered with `{ prefix: SANDBOX_PREFIX }`. */
+export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGraphqlService): Promise<void> {
+  // Shopify also takes a bare GraphQL document as application/graphql.
+  scope.addContentTypeParser('application/graphql', { parseAs: 'string' }, (_req, body, done) => done(null, { query: body }));
+
+  scope.post<{ Params: { domain: string; version: string } }>(
+    '/:domain/admin/api/:version/graphql.json',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const token = req.headers['x-shopify-access-token'];
+      const answer = await graphql.handle({
+        domain: req.params.domain,
+        apiVersion: req.params.version,
+        accessToken: typeof token === 'string' ? token : undefined,
+        body: req.body,
+      });
+      return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+    },
+  );
+
+  scope.setNotFoundHandler((_req, reply) => reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND_BODY));
+  scope.setErrorHandler((error: FastifyError, req, reply) => {
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) req.log.error({ err: error }, 'sandbox request failed');
+    const message = status === 500 ? 'Internal Server Error' : status === 413 ? 'Payload Too Large' : status === 415 ? 'Unsupported Media Type' : 'Bad Request';
+    // A body that is not JSON is what Shopify calls a missing query.
+    const body = status === 400 ? { errors: { query: 'Required parameter missing or invalid' } } : { errors: message };
+    return reply.code(status).type('application/json; charset=utf-8').send(body);
+  });
+}

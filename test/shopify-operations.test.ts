@@ -1,0 +1,43 @@
+// Every GraphQL document the Shopify adapter sends validates against Shopify's real Admin API 2026-10 schema, with no
+// deprecated field or argument; and the committed schema is the published package's file, byte for byte.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { NoDeprecatedCustomRule, parse, validate } from 'graphql';
+import { adminSchema, adminSchemaFile } from '../src/storefront/shopify/admin-schema.js';
+import * as operations from '../src/storefront/shopify/operations.js';
+
+const documents = (Object.entries(operations) as [string, unknown][]).filter((e): e is [string, string] => typeof e[1] === 'string');
+
+describe('Shopify adapter operations', () => {
+  it('exports at least the shop health check', () => {
+    assert.ok(documents.some(([name]) => name === 'ShopHealth'));
+  });
+
+  for (const [name, text] of documents) {
+    it(`${name} is valid against Admin API 2026-10`, () => {
+      const document = parse(text);
+      assert.deepEqual(validate(adminSchema(), document).map((e) => e.message), []);
+      const op = document.definitions.find((d) => d.kind === 'OperationDefinition');
+      assert.equal(op && 'name' in op ? op.name?.value : undefined, name, 'the operation is named like its constant');
+    });
+
+    it(`${name} uses no deprecated field, argument or enum value`, () => {
+      assert.deepEqual(validate(adminSchema(), parse(text), [NoDeprecatedCustomRule]).map((e) => e.message), []);
+    });
+  }
+
+  it('the deprecation check does catch a deprecated field (plan.displayName)', () => {
+    const errors = validate(adminSchema(), parse('query { shop { plan { displayName } } }'), [NoDeprecatedCustomRule]);
+    assert.match(errors[0]?.message ?? '', /ShopPlan\.displayName is deprecated/);
+  });
+
+  it('the committed schema is @shopify/dev-mcp\'s file (scripts/update-shopify-schema.mjs --check compares it with the registry)', () => {
+    const source = JSON.parse(readFileSync(path.join(path.dirname(adminSchemaFile), 'source.json'), 'utf8'));
+    assert.equal(source.package, '@shopify/dev-mcp');
+    assert.equal(source.file, `dist/data/${path.basename(adminSchemaFile)}`);
+    assert.equal(createHash('sha256').update(readFileSync(adminSchemaFile)).digest('hex'), source.sha256);
+  });
+});
