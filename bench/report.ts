@@ -3,6 +3,7 @@ import { categoryTreeDetails, categoryTreeTarget, type CategoryTreeResult } from
 import { imageSearchDetails, imageSearchTarget, type ImageSearchResult } from './image-search.js';
 import type { LoadedCatalogue } from './load.js';
 import type { LoadResult } from './measure.js';
+import { pushDetails, pushTargets, type PushBenchResult } from './push.js';
 
 export interface BenchResults {
   date: string;
@@ -23,6 +24,8 @@ export interface BenchResults {
   categoryTree: CategoryTreeResult;
   /** POST /api/products/image-search over 100,000 images (bench/image-search.ts). */
   imageSearch: ImageSearchResult;
+  /** POST /api/products/push to the Shopify sandbox (bench/push.ts). */
+  push: PushBenchResult;
   wallSeconds: number;
 }
 
@@ -81,6 +84,7 @@ function targets(r: BenchResults): Target[] {
   out.push({ what: 'ready (spawn → 200 from /readyz), embedded', target: '≤ 3 s', measured: `${secs(r.ready.pgliteFirst)} first start, ${secs(r.ready.pglite)} restart`, pass: readyLite <= 3000 });
   out.push(categoryTreeTarget(r.categoryTree));
   out.push(imageSearchTarget(r.imageSearch));
+  out.push(...pushTargets(r.push));
   return out;
 }
 
@@ -158,6 +162,7 @@ export function renderReport(r: BenchResults): string {
     '',
     ...categoryTreeDetails(r.categoryTree),
     ...imageSearchDetails(r.imageSearch),
+    ...pushDetails(r.push),
   ];
   return lines.join('\n');
 }

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { benchCategoryTree } from './category-tree.js';
 import { killAllNow, rssMb, start, stop, stopAll, waitFor200, type Child } from './children.js';
 import { benchImageSearch } from './image-search.js';
+import { benchPush } from './push.js';
 import { watchForeignCpu } from './cpu.js';
 import { loadCatalogue, RARE_TERM } from './load.js';
 import { runLoad, runPaced, type LoadResult, type LoadSpec } from './measure.js';
@@ -213,6 +214,9 @@ async function main(): Promise<BenchResults> {
   await monitor.end();
   await stop(baseline);
   await stop(server);
+  // The bridge's push to the Shopify sandbox: its own two processes on scratch databases of their own (bench/push.ts).
+  log('push to the Shopify sandbox');
+  const push = await benchPush({ pgBaseUrl: PG_ADMIN_URL, log });
 
   log('embedded (PGlite): first start, restart, idle memory');
   const litePort = await freePort();
@@ -250,6 +254,7 @@ async function main(): Promise<BenchResults> {
     fixed,
     categoryTree,
     imageSearch,
+    push,
     rss: { pgWarm: rssPgWarm, pgLoaded: rssPgLoaded, pglite: rssLite },
     ready: { pgFirst: readyPgFirst, pg: readyPg, pgliteFirst: readyLiteFirst, pglite: readyLite },
     wallSeconds: (performance.now() - started) / 1000,

@@ -21,7 +21,7 @@ import { StatusRepository } from '../src/connector/status/status.repository.js';
 import { statusRoutes } from '../src/connector/status/status.routes.js';
 import { createStatusService, humanBytes, syncDuration, type StatusService } from '../src/connector/status/status.service.js';
 import type { App } from '../src/pim/pim.types.js';
-import { StorefrontError, type ShopHealth, type StorefrontPort, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { StorefrontError, type ProductUpsertResult, type ShopHealth, type StorefrontPort, type StorefrontShop } from '../src/storefront/storefront.port.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 
 const PIM_KEY = 'pk_status_test_key';
@@ -115,6 +115,11 @@ class FakeStorefront implements StorefrontPort {
     if (this.gate) await this.gate;
     if (this.fail) throw new StorefrontError('unavailable', `${shop.domain} is unavailable (HTTP 503)`);
     return { id: 'gid://shopify/Shop/42', name: 'Fake Shop', myshopifyDomain: shop.domain, plan: 'Basic' };
+  }
+
+  /** The status endpoints never push: a call here is a bug in them. */
+  async upsertProduct(): Promise<ProductUpsertResult> {
+    throw new Error('the status endpoints must not push products');
   }
 }
 
@@ -386,7 +391,7 @@ for (const target of databaseTargets()) {
       });
 
       it('a storefront that never answers is cut off by the check timeout', async () => {
-        const hung: StorefrontPort = { shopHealth: () => new Promise<never>(() => {}) };
+        const hung: StorefrontPort = { shopHealth: () => new Promise<never>(() => {}), upsertProduct: () => Promise.reject(new Error('not used')) };
         const seeded = await seedIntegration(db, box, { pimBaseUrl: pim.url });
         const own = await createStatusService({ db, secretBox: box, storefront: hung, pim: probe, clock: clock0(), timeoutMs: 50 }).ownStatus(seeded.id);
         assert.deepEqual(own.pim_status, { status: 'connected' });

@@ -162,7 +162,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a field the sandbox does not emulate yet answers NOT_IMPLEMENTED, and its cost is refunded', async () => {
-      const res = await post(graphqlUrl(base, shop.domain), shop.accessToken, { query: '{ products(first: 10) { nodes { id } } }' });
+      const res = await post(graphqlUrl(base, shop.domain), shop.accessToken, { query: '{ orders(first: 10) { nodes { id } } }' });
       assert.equal(res.status, 200);
       assert.equal(res.body.errors[0].extensions.code, 'NOT_IMPLEMENTED');
       assert.equal(res.body.data, null);

@@ -46,6 +46,45 @@ export function shopRoutes(app: App, shops: ShopService): void {
     shops: await shops.list(),
   }));
 
+  const rate = (description: string) => Type.Optional(Type.Number({ minimum: 0, maximum: 1, description }));
+  const SandboxConfig = Type.Object({
+    id: Type.Integer(),
+    domain: Type.String(),
+    plan: Type.String(),
+    bucket_size: Type.Integer(),
+    restore_rate: Type.Integer(),
+    error_rate: Type.Number(),
+    timeout_rate: Type.Number(),
+    fail_after_commit_rate: Type.Number(),
+    latency_ms: Type.Integer(),
+    fault_seed: Type.Integer(),
+  });
+  app.patch(
+    '/admin/shops/:id/sandbox',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A sandbox shop's cost bucket and injected faults (for tests and benchmarks)",
+        params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
+        body: Type.Object(
+          {
+            bucket_size: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()], { description: "points; null: the plan's" })),
+            restore_rate: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()], { description: "points per second; null: the plan's" })),
+            error_rate: rate('share of calls answered 500/502/503 before running'),
+            timeout_rate: rate('share of calls held until the client gives up, before running'),
+            fail_after_commit_rate: rate('share of calls that run (and commit) but answer 503'),
+            latency_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+            fault_seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'seeds the fault sequence (reproducible tests)' })),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: SandboxConfig, ...errors },
+      },
+    },
+    async (req) => shops.configureSandbox(req.params.id, req.body),
+  );
+
   app.delete(
     '/admin/shops/:id',
     {

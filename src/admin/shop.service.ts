@@ -4,12 +4,14 @@
 // its integration, tokens, mappings and sync logs are deleted with it (ON DELETE CASCADE), and a sandbox shop's store.
 import type { SecretBox } from '../lib/secret-box.js';
 import { badRequest, notFound } from '../server/errors.js';
+import type { SandboxConfigInput, SandboxConfigView } from '../storefront/sandbox/sandbox-store.service.js';
 import type { ShopRepository, ShopRow } from './shop.repository.js';
 
 /** The sandbox's store service (storefront/sandbox/sandbox-store.service.ts), as the shop service needs it. */
 export interface SandboxStores {
   create(domain: string): Promise<{ accessToken: string }>;
   remove(domain: string): Promise<void>;
+  configure(domain: string, settings: SandboxConfigInput): Promise<SandboxConfigView | null>;
 }
 
 export const PLATFORMS = ['shopify', 'sandbox'] as const;
@@ -116,6 +118,16 @@ export class ShopService {
 
   async list(): Promise<ShopView[]> {
     return (await this.shops.list()).map(view);
+  }
+
+  /** A sandbox shop's throttle and fault settings (PATCH /admin/shops/{id}/sandbox). */
+  async configureSandbox(id: number, settings: SandboxConfigInput): Promise<SandboxConfigView & { id: number }> {
+    const row = (await this.shops.list()).find((s) => s.id === id);
+    if (!row) throw notFound(`Shop ${id} not found`);
+    if (row.platform !== 'sandbox' || !this.sandbox) throw badRequest(`Shop ${id} is not a sandbox shop`);
+    const view = await this.sandbox.configure(row.domain, settings);
+    if (!view) throw notFound(`Shop ${id} has no sandbox store`);
+    return { id, ...view };
   }
 
   async remove(id: number): Promise<void> {

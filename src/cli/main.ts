@@ -125,6 +125,31 @@ shop
     else for (const row of shops) show(row, false);
   });
 shop
+  .command('sandbox-config <id>')
+  .description("a sandbox shop's cost bucket and injected faults")
+  .option('--bucket-size <n>', 'bucket size in points', positiveInt)
+  .option('--restore-rate <n>', 'points restored per second', positiveInt)
+  .option('--plan-bucket', "use the plan's bucket again")
+  .option('--error-rate <r>', 'share of calls answered 500/502/503 (0–1)', Number)
+  .option('--timeout-rate <r>', 'share of calls held until the client gives up (0–1)', Number)
+  .option('--fail-after-commit-rate <r>', 'share of calls that run but answer 503 (0–1)', Number)
+  .option('--latency-ms <n>', 'added latency per call', Number)
+  .option('--fault-seed <n>', 'seed of the fault sequence', Number)
+  .option('--json', 'print JSON')
+  .action(async (id: string, o: { bucketSize?: number; restoreRate?: number; planBucket?: boolean; errorRate?: number; timeoutRate?: number; failAfterCommitRate?: number; latencyMs?: number; faultSeed?: number; json?: boolean }) => {
+    const body = {
+      ...(o.planBucket && { bucket_size: null, restore_rate: null }),
+      ...(o.bucketSize !== undefined && { bucket_size: o.bucketSize }),
+      ...(o.restoreRate !== undefined && { restore_rate: o.restoreRate }),
+      ...(o.errorRate !== undefined && { error_rate: o.errorRate }),
+      ...(o.timeoutRate !== undefined && { timeout_rate: o.timeoutRate }),
+      ...(o.failAfterCommitRate !== undefined && { fail_after_commit_rate: o.failAfterCommitRate }),
+      ...(o.latencyMs !== undefined && { latency_ms: o.latencyMs }),
+      ...(o.faultSeed !== undefined && { fault_seed: o.faultSeed }),
+    };
+    show(await adminRequest(client(), 'PATCH', `/admin/shops/${positiveInt(id)}/sandbox`, body), o.json);
+  });
+shop
   .command('remove <id>')
   .description("uninstall: the shop's integration, tokens and mappings are deleted with it")
   .action(async (id: string) => {

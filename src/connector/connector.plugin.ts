@@ -10,12 +10,18 @@ import './connector.types.js';
 import { integrationRoutes } from './integrations/integration.routes.js';
 import type { IntegrationService } from './integrations/integration.service.js';
 import { statusRoutes } from './status/status.routes.js';
+import { mappingRoutes } from './mappings/mapping.routes.js';
+import type { MappingService } from './mappings/mapping.service.js';
+import { pushRoutes } from './push/push.routes.js';
+import type { PushService } from './push/push.service.js';
 import type { StatusService } from './status/status.service.js';
 
 export interface ConnectorDeps {
   auth: ConnectorAuthService;
   integrations: IntegrationService;
   status: StatusService;
+  push: PushService;
+  mappings: MappingService;
 }
 
 /** Any error → the connector's error envelope with the code's HTTP status; details of 5xx go to the log only. */
@@ -78,4 +84,6 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps): Promise<vo
 
   integrationRoutes(app, deps.integrations);
   statusRoutes(app, { status: deps.status });
+  pushRoutes(app, deps.push);
+  mappingRoutes(app, deps.mappings);
 }

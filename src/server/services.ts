@@ -42,6 +42,10 @@ import { IntegrationRepository } from '../connector/integrations/integration.rep
 import { IntegrationService } from '../connector/integrations/integration.service.js';
 import { PimClient } from '../connector/pim/pim-client.js';
 import { PimClientProbe } from '../connector/status/connectivity.js';
+import { MappingRepository } from '../connector/mappings/mapping.repository.js';
+import { MappingService } from '../connector/mappings/mapping.service.js';
+import { PushService } from '../connector/push/push.service.js';
+import { SyncLogRepository } from '../connector/push/sync-log.repository.js';
 import { createStatusService } from '../connector/status/status.service.js';
 import { SandboxGraphqlService } from '../storefront/sandbox/sandbox-graphql.service.js';
 import { SandboxStoreRepository } from '../storefront/sandbox/sandbox-store.repository.js';
@@ -68,6 +72,8 @@ export function createServices(
   const sandboxStores = new SandboxStoreService(new SandboxStoreRepository(db));
   const storefront = new ShopifyAdapter();
   const pimClient = new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl });
+  const integrations = new IntegrationService(db, new IntegrationRepository(db), connectorTokens, pimClient, secretBox);
+  const mappings = new MappingRepository(db);
   return {
     credentials,
     admin: new AdminService(new OrganizationRepository(db), apiKeys, credentials),
@@ -80,7 +86,9 @@ export function createServices(
     connector: {
       pimClient,
       auth: new ConnectorAuthService(connectorTokens, createRateLimiter({ name: 'connector-auth', points: config.authRateLimit, durationSeconds: 60, redis })),
-      integrations: new IntegrationService(db, new IntegrationRepository(db), connectorTokens, pimClient, secretBox),
+      integrations,
+      push: new PushService(db, integrations, pimClient, mappings, new SyncLogRepository(db), storefront),
+      mappings: new MappingService(mappings),
       // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.
       status: createStatusService({
         db,

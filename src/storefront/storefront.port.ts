@@ -28,7 +28,102 @@ export class StorefrontError extends Error {
   }
 }
 
+/** A PIM variant as the PIM core API returns it (spec: Variant). */
+export interface PimVariant {
+  id: number;
+  sku: string;
+  name: string;
+  price: string | null;
+  sale_price: string | null;
+  cost: string | null;
+  weight: string | null;
+  stock_quantity: number;
+  stock_status: string;
+  is_enabled: boolean;
+  position: number;
+  image: string | null;
+  attributes: { attribute_name: string; value: string }[];
+}
+
+/**
+ * What a push sends to a storefront: the PIM's Product (spec: Product, as GET /api/products/{id} answers it) with its
+ * variants and, when the PIM has them, its per-warehouse stock levels.
+ */
+export interface PimProductSnapshot {
+  id: number;
+  sku: string;
+  slug?: string;
+  name: string;
+  description?: string | null;
+  short_description?: string | null;
+  product_type?: string | null;
+  price?: string | null;
+  sale_price?: string | null;
+  cost_price?: string | null;
+  currency?: string;
+  status?: string;
+  stock?: number;
+  in_stock?: boolean;
+  ean?: string | null;
+  brand?: { id: number; name: string } | null;
+  supplier?: { id: number; name: string } | null;
+  categories?: { id: number; name: string }[];
+  images?: string[];
+  publishing_channels?: string[];
+  product_condition?: string;
+  attributes?: Record<string, unknown>;
+  variants: PimVariant[];
+  warehouse_stock?: { warehouse_id: number; code: string; name: string; quantity: number }[];
+}
+
+/** What our mapping remembers of the storefront side of one product, so a push updates instead of creating. */
+export interface KnownStorefrontProduct {
+  /** The storefront product (Shopify GID), or null when there is no mapping yet. */
+  productId: string | null;
+  /** Storefront variant ids by PIM variant SKU (or by the product SKU for a product without variants). */
+  variantIds: Record<string, string>;
+  /** Storefront media ids by PIM image URL: images already there are sent by id, never uploaded again. */
+  mediaIds: Record<string, string>;
+  /**
+   * True when no push of this product to this shop was ever attempted (we had no mapping row before this push): nothing
+   * of ours can be on the storefront, so the adapter skips looking for a product an interrupted push may have made.
+   */
+  neverPushed?: boolean;
+}
+
+export interface ProductUpsertResult {
+  method: 'create' | 'update';
+  /** Shopify GID, e.g. `gid://shopify/Product/1001`, and its numeric part. */
+  productId: string;
+  productNumericId: number;
+  handle: string;
+  title: string;
+  /** The first variant's numeric id (the spec's mapping has one storefront_variant_id). */
+  firstVariantNumericId: number | null;
+  variantIds: Record<string, string>;
+  mediaIds: Record<string, string>;
+  variantCount: number;
+  imageCount: number;
+}
+
+/** The storefront (or our pre-flight of its rules) refused the product: one readable line per problem. */
+export class StorefrontValidationError extends Error {
+  constructor(readonly errors: string[]) {
+    super(errors.join('; '));
+    this.name = 'StorefrontValidationError';
+  }
+}
+
 export interface StorefrontPort {
   /** The shop's identity and plan; throws StorefrontError when the shop cannot be reached or refuses the token. */
   shopHealth(shop: StorefrontShop, options?: { timeoutMs?: number }): Promise<ShopHealth>;
+
+  /**
+   * Creates or updates one product (Shopify: one productSet), idempotently: with `known.productId` it updates that
+   * product; without, it finds a product made by an earlier push whose mapping was lost (a crash between the
+   * storefront's answer and our write) and updates it, so a retry never duplicates. Throws StorefrontValidationError
+   * for the platform's rules (pre-flight and the storefront's userErrors) and StorefrontError for everything else;
+   * waiting out throttles and retrying transient failures is the adapter's job.
+   */
+  upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct): Promise<ProductUpsertResult>;
 }

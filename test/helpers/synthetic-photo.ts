@@ -2,22 +2,11 @@
 // noise, all drawn from a seeded generator so that a seed always gives the same picture (and different seeds clearly
 // different ones). Used by the image-search tests and benchmark.
 import sharp from 'sharp';
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../src/lib/prng.js';
 
 /** A JPEG (quality 92) of `width` × `height` pixels. */
 export async function syntheticPhoto(seed: number, width = 800, height = 600): Promise<Buffer> {
-  const r = prng(seed);
+  const r = mulberry32(seed);
   const color = () => `rgb(${Math.floor(r() * 256)},${Math.floor(r() * 256)},${Math.floor(r() * 256)})`;
   const gradients = [0, 1, 2].map(
     (i) => `<linearGradient id="g${i}" x1="${r()}" y1="${r()}" x2="${r()}" y2="${r()}"><stop offset="0" stop-color="${color()}"/><stop offset="1" stop-color="${color()}"/></linearGradient>`,

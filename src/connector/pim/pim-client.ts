@@ -1,5 +1,5 @@
-// The connector's HTTP client of a PIM (spec/pim-core-api.md), for now the live credential check behind connect and
-// update: GET {pim_base_url}/api/auth/verify with X-API-KEY and X-API-SECRET. pim_base_url comes from an
+// The connector's HTTP client of a PIM (spec/pim-core-api.md): the live credential check behind connect and update
+// (GET {pim_base_url}/api/auth/verify with X-API-KEY and X-API-SECRET), and the product reads of a push. pim_base_url comes from an
 // unauthenticated caller, so every call goes through the address policy with the connection-level check of
 // lib/safe-download.ts (IP literal, every DNS answer, and the socket actually connected, before a byte is sent):
 // private and loopback ranges are refused unless CONNECTOR_ALLOW_PRIVATE_NETWORKS, except this server's own
@@ -10,6 +10,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../../lib/address-policy.js';
 import { connectChecked, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
+import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
 
 /** The outcome of a credential check, as a value: callers map it to their own error codes. */
 export type VerifyResult =
@@ -32,6 +33,19 @@ export interface PimClientOptions {
 }
 
 const MAX_ANSWER_BYTES = 256 * 1024;
+/** A product read for a push: up to 2,048 variants and their attributes. */
+const MAX_PRODUCT_BYTES = 16 * 1024 * 1024;
+
+/** Reading a product from the PIM failed; `kind` says why (its message is the push result's message). */
+export class PimReadError extends Error {
+  override name = 'PimReadError';
+  constructor(
+    readonly kind: 'not_found' | 'unauthorized' | 'unavailable',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export class PimUrlError extends Error {
   override name = 'PimUrlError';
@@ -102,8 +116,63 @@ export class PimClient {
     return { ok: true, organizationId: typeof id === 'number' ? id : null };
   }
 
-  /** One GET, no redirects followed, the answer capped at 256 KB, all within timeoutMs. */
-  private async get(url: URL, headers: Record<string, string>): Promise<{ status: number; body: Buffer; contentType: string }> {
+  /**
+   * A product as a push sends it: GET {baseUrl}/api/products/{id}, …/variants and …/stock (warehouse levels; a PIM
+   * without that route, or answering it 404, gives no warehouse_stock) with X-API-KEY, over HTTP even when the PIM is
+   * this same server. Throws PimReadError: `not_found` (the product), `unauthorized` (401/403), `unavailable`.
+   */
+  async productSnapshot(conn: { baseUrl: string; apiKey: string }, id: number): Promise<PimProductSnapshot> {
+    const base = `${conn.baseUrl}/api/products/${id}`;
+    const [product, variants, stock] = await Promise.all([
+      this.readPim(`${base}`, conn.apiKey, id),
+      this.readPim(`${base}/variants`, conn.apiKey, id),
+      this.readPim(`${base}/stock`, conn.apiKey, id, true),
+    ]);
+    const p = product as Record<string, unknown>;
+    if (!p || typeof p !== 'object' || typeof p.name !== 'string') throw new PimReadError('unavailable', `The PIM answered GET /api/products/${id} without a product`);
+    const list = (variants as { variants?: unknown } | null)?.variants;
+    if (!Array.isArray(list)) throw new PimReadError('unavailable', `The PIM answered GET /api/products/${id}/variants without a variant list`);
+    const levels = (stock as { warehouse_stock?: unknown } | null)?.warehouse_stock;
+    const snapshot = { ...p, id, sku: typeof p.sku === 'string' ? p.sku : '', variants: list } as PimProductSnapshot;
+    if (Array.isArray(levels)) snapshot.warehouse_stock = levels as PimProductSnapshot['warehouse_stock'];
+    else delete snapshot.warehouse_stock;
+    return snapshot;
+  }
+
+  /** One GET of the PIM core API → its `data`; `optional` turns a 404 into null. */
+  private async readPim(raw: string, apiKey: string, id: number, optional = false): Promise<unknown> {
+    const url = new URL(raw);
+    const what = `GET ${url.pathname}`;
+    let answer: { status: number; body: Buffer };
+    try {
+      answer = await this.get(url, { 'x-api-key': apiKey, accept: 'application/json' }, MAX_PRODUCT_BYTES);
+    } catch (err) {
+      if (err instanceof DownloadError && /is not a public address/.test(err.message)) {
+        throw new PimReadError('unavailable', `The PIM at ${url.host} is not allowed: ${err.message}`);
+      }
+      throw new PimReadError('unavailable', `The PIM at ${url.host} could not be reached: ${describe(err, url)}`);
+    }
+    if (answer.status === 404) {
+      if (optional) return null;
+      throw new PimReadError('not_found', `PIM product ${id} not found`);
+    }
+    if (answer.status === 401 || answer.status === 403) throw new PimReadError('unauthorized', "the PIM refused the integration's credentials");
+    if (answer.status === 429) throw new PimReadError('unavailable', `The PIM at ${url.host} rate-limited ${what} (HTTP 429)`);
+    if (answer.status !== 200) throw new PimReadError('unavailable', `The PIM at ${url.host} answered HTTP ${answer.status} to ${what}`);
+    let payload: { status?: unknown; data?: unknown };
+    try {
+      payload = JSON.parse(answer.body.toString('utf8')) as typeof payload;
+    } catch {
+      throw new PimReadError('unavailable', `The PIM at ${url.host} did not answer JSON to ${what}`);
+    }
+    if (!payload || typeof payload !== 'object' || (payload.status !== 1 && payload.status !== true) || !payload.data || typeof payload.data !== 'object') {
+      throw new PimReadError('unavailable', `The PIM at ${url.host} did not answer a PIM envelope to ${what}`);
+    }
+    return payload.data;
+  }
+
+  /** One GET, no redirects followed, the answer capped (256 KB by default), all within timeoutMs. */
+  private async get(url: URL, headers: Record<string, string>, maxBytes = MAX_ANSWER_BYTES): Promise<{ status: number; body: Buffer; contentType: string }> {
     const policy = url.origin === this.ownOrigin ? anyAddress : this.policy;
     const lookup = filteredLookup(policy, this.resolve);
     const deadline = new AbortController();
@@ -141,9 +210,9 @@ export class PimClient {
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
+          if (size > maxBytes) {
             res.destroy();
-            reject(new DownloadError('the answer was larger than 256 KB'));
+            reject(new DownloadError(`the answer was larger than ${Math.round(maxBytes / 1024)} KB`));
           } else chunks.push(chunk);
         });
         res.once('end', () => resolve(Buffer.concat(chunks)));

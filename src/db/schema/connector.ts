@@ -1,7 +1,7 @@
 // The connector's tables: shops where the app is installed, integrations (shop ↔ PIM account), their bearer tokens,
 // product mappings and sync logs. Every row hangs off a shop or an integration.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -86,6 +86,8 @@ export const productMappings = pgTable(
     syncStatus: text('sync_status').notNull().default('pending'),
     syncError: text('sync_error'),
     metadata: jsonb('metadata').notNull().default(sql`'{}'::jsonb`),
+    /** KnownStorefrontProduct (storefront/storefront.port.ts): the storefront ids of the product's variants and images. */
+    storefrontState: jsonb('storefront_state').notNull().default(sql`'{}'::jsonb`),
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -128,6 +130,16 @@ export const sandboxStores = pgTable(
     accessTokenHash: text('access_token_hash').notNull(),
     planName: text('plan_name').notNull().default('Basic'),
     currencyCode: text('currency_code').notNull().default('EUR'),
+    /** Throttle and fault settings (PATCH /admin/shops/{id}/sandbox); null bucket values follow the plan. */
+    bucketSize: integer('bucket_size'),
+    restoreRate: integer('restore_rate'),
+    errorRate: doublePrecision('error_rate').notNull().default(0),
+    timeoutRate: doublePrecision('timeout_rate').notNull().default(0),
+    failAfterCommitRate: doublePrecision('fail_after_commit_rate').notNull().default(0),
+    latencyMs: integer('latency_ms').notNull().default(0),
+    faultSeed: integer('fault_seed').notNull().default(1),
+    /** Bumped by each configuration change: a fresh bucket and a re-seeded fault sequence. */
+    configVersion: integer('config_version').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('sandbox_stores_domain_uq').on(t.domain)],

@@ -1,7 +1,8 @@
 // Query cost, the way the sandbox emulates Shopify's calculated cost. Shopify keeps its exact formula closed; this is the
 // best public fit (../shared/notes/shopify.md), computed on the document with the schema's types:
 // - scalar and enum fields 0; an object field 1 plus its selection; a plain list of objects is charged like one object;
-// - a mutation's root field 10 plus its payload's selection (the payload object itself is not charged again);
+// - a mutation's root field 10 plus its payload's selection (the payload object itself is not charged again); productSet
+//   adds `0.2·variants + 0.6·variant files + 0.4·variant metafields + 0.4·product metafields + 1.9·product files`, rounded up;
 // - a connection (a field whose type is `…Connection`) `2 + (cost of one node's selection) × floor(2·ln(max(2, n)))`,
 //   n = `first`/`last` (capped at 250); inside it `edges` is free (its `node` counts) and so is `pageInfo`;
 // - an interface or union field: 1 plus the maximum over its possible types;
@@ -171,6 +172,29 @@ function returnedNodes(data: unknown): number {
   return Math.max(d?.nodes?.length ?? 0, d?.edges?.length ?? 0);
 }
 
+/**
+ * What a mutation's input adds to its cost. productSet (since 2025-10): 0.2 per variant, 0.6 per variant file, 0.4 per
+ * variant metafield, 0.4 per product metafield, 1.9 per product file, rounded up to whole points.
+ */
+function inputCost(ctx: Ctx, field: GraphQLField<unknown, unknown>, node: FieldNode): number {
+  if (field.name !== 'productSet') return 0;
+  const argNode = node.arguments?.find((a) => a.name.value === 'input');
+  const argDef = field.args.find((a) => a.name === 'input');
+  if (!argNode || !argDef) return 0;
+  const input = valueFromAST(argNode.value, argDef.type, ctx.variables) as Record<string, unknown> | undefined;
+  return input ? productSetInputCost(input) : 0;
+}
+
+export function productSetInputCost(input: { variants?: unknown; files?: unknown; metafields?: unknown }): number {
+  const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? (v as Record<string, unknown>[]) : []);
+  const variants = list(input.variants);
+  const variantFiles = variants.filter((v) => v?.file != null).length;
+  const variantMetafields = variants.reduce((n, v) => n + list(v?.metafields).length, 0);
+  // Tenths, in integers, so that 0.2 × 5 is exactly 1.
+  const tenths = 2 * variants.length + 6 * variantFiles + 4 * variantMetafields + 4 * list(input.metafields).length + 19 * list(input.files).length;
+  return Math.ceil(tenths / 10);
+}
+
 function context(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>): Ctx {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
@@ -189,7 +213,7 @@ function rootCost(ctx: Ctx, operation: OperationDefinitionNode, data: unknown, m
       if (!field) continue;
       if (measured && value == null) continue;
       const payload = getNamedType(field.type);
-      sum += MUTATION_COST + (isLeafType(payload) ? 0 : selectionCost(ctx, payload as GraphQLCompositeType, group, value, measured));
+      sum += MUTATION_COST + inputCost(ctx, field, group[0]) + (isLeafType(payload) ? 0 : selectionCost(ctx, payload as GraphQLCompositeType, group, value, measured));
     } else {
       sum += fieldCost(ctx, root, group, value, measured);
     }

@@ -18,7 +18,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { adminSchema } from '../shopify/admin-schema.js';
 import { actualQueryCost, MAX_QUERY_COST, requestedQueryCost } from './cost.js';
-import { planLimits, type LeakyBuckets, type ThrottleSnapshot } from './leaky-bucket.js';
+import type { BucketLimits, LeakyBuckets, ThrottleSnapshot } from './leaky-bucket.js';
 import { mutationRoot, queryRoot } from './resolvers/index.js';
 import type { SandboxContext } from './resolvers/types.js';
 
@@ -92,6 +92,9 @@ export interface OperationInput {
   operationName: string | undefined;
   context: SandboxContext;
   buckets: LeakyBuckets;
+  /** The store's bucket (its own settings or its plan's) and the key it is kept under. */
+  limits: BucketLimits;
+  bucketKey: string;
 }
 
 /** Runs one operation for an authenticated store; the answer is the JSON body (HTTP 200). */
@@ -111,9 +114,7 @@ export async function runOperation(input: OperationInput): Promise<unknown> {
     return { errors: coerced.errors.map((e) => ({ ...e.toJSON(), extensions: { code: 'INVALID_VARIABLE' } })) };
   }
 
-  const { store } = input.context;
-  const limits = planLimits(store.planName);
-  const key = String(store.id);
+  const { limits, bucketKey: key } = input;
   const requested = requestedQueryCost(schema, document, operation, coerced.coerced);
   if (requested > MAX_QUERY_COST) {
     return {

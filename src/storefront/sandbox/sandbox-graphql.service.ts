@@ -2,14 +2,19 @@
 // GraphQL work (parse and validate against Shopify's real 2026-10 schema, price, charge the bucket, execute, refund)
 // lives in sandbox-executor.ts, imported on the first authenticated call so that graphql-js (~11 MB) and the schema
 // (~50 MB) stay out of an idle server. Every answer is in Shopify's shapes (never the PIM envelope).
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { ADMIN_API_VERSION } from '../shopify/api-version.js';
 import { LeakyBuckets } from './leaky-bucket.js';
+import { SandboxProductRepository } from './sandbox-product.repository.js';
+import { SandboxProductService } from './sandbox-product.service.js';
 import type { SandboxStoreService } from './sandbox-store.service.js';
 
 export interface SandboxAnswer {
   status: number;
   body: unknown;
+  /** A timeout fault: the route holds the request until the client gives up (or `holdMs`, or shutdown), then answers 504. */
+  hold?: true;
 }
 
 export interface SandboxRequest {
@@ -26,6 +31,26 @@ const MISSING_QUERY = { errors: { query: 'Required parameter missing or invalid'
 export interface SandboxGraphqlOptions {
   /** The clock of the cost buckets (tests freeze it). */
   now?: () => number;
+  /** How long a timeout fault holds a request whose client never gives up (default 60 s). */
+  holdMs?: number;
+}
+
+export const TIMEOUT_BODY = { errors: 'Gateway Timeout' };
+
+/** Shopify-like bodies of the 5xx faults. */
+function errorBody(status: 500 | 502 | 503): unknown {
+  if (status === 500) {
+    const requestId = randomUUID();
+    return {
+      errors: [
+        {
+          message: `Internal error. Looks like something went wrong on our end.\nRequest ID: ${requestId} (include this in support requests).`,
+          extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
+        },
+      ],
+    };
+  }
+  return { errors: status === 502 ? 'Bad Gateway' : 'Service Unavailable' };
 }
 
 let executor: Promise<typeof import('./sandbox-executor.js')> | null = null;
@@ -33,6 +58,11 @@ const loadExecutor = () => (executor ??= import('./sandbox-executor.js'));
 
 export class SandboxGraphqlService {
   readonly buckets: LeakyBuckets;
+  readonly holdMs: number;
+  private readonly productRepo: SandboxProductRepository;
+  private readonly products: SandboxProductService;
+  /** Requests held by a timeout fault, released on shutdown. */
+  private readonly held = new Set<() => void>();
 
   constructor(
     private readonly stores: SandboxStoreService,
@@ -40,6 +70,40 @@ export class SandboxGraphqlService {
     options: SandboxGraphqlOptions = {},
   ) {
     this.buckets = new LeakyBuckets(options.now);
+    this.holdMs = options.holdMs ?? 60_000;
+    this.productRepo = new SandboxProductRepository(db);
+    this.products = new SandboxProductService(db, this.productRepo);
+  }
+
+  /**
+   * Holds a request (timeout fault) until `signal` says the client went away, `holdMs` passed, or the service closes;
+   * says which came first (`expired`: the caller answers 504). Never leaves a timer or listener behind.
+   */
+  hold(signal: { once(event: 'close', fn: () => void): unknown; off(event: 'close', fn: () => void): unknown }, gone = () => false): Promise<'closed' | 'expired' | 'shutdown'> {
+    return new Promise((resolve) => {
+      if (gone()) return resolve('closed'); // the client left before the hold began (e.g. during latency_ms)
+      const done = (why: 'closed' | 'expired' | 'shutdown') => {
+        clearTimeout(timer);
+        signal.off('close', closed);
+        this.held.delete(release);
+        resolve(why);
+      };
+      const closed = () => done('closed');
+      const release = () => done('shutdown');
+      const timer = setTimeout(() => done('expired'), this.holdMs);
+      signal.once('close', closed);
+      this.held.add(release);
+    });
+  }
+
+  /** Requests currently held by a timeout fault. */
+  get heldCount(): number {
+    return this.held.size;
+  }
+
+  /** Releases every held request (server shutdown). */
+  releaseHeld(): void {
+    for (const release of [...this.held]) release();
   }
 
   async handle(req: SandboxRequest): Promise<SandboxAnswer> {
@@ -57,14 +121,25 @@ export class SandboxGraphqlService {
       return { status: 400, body: { errors: { variables: 'Required parameter missing or invalid' } } };
     }
     const operationName = typeof body.operationName === 'string' && body.operationName !== '' ? body.operationName : undefined;
+
+    // Faults come before anything runs: a failed call changed nothing (fail_after_commit aside).
+    if (store.latencyMs > 0) await new Promise((r) => setTimeout(r, store.latencyMs));
+    const fault = this.stores.drawFault(store);
+    if (fault.kind === 'error') return { status: fault.status, body: errorBody(fault.status) };
+    if (fault.kind === 'timeout') return { status: 504, body: TIMEOUT_BODY, hold: true };
+
     const { runOperation } = await loadExecutor();
-    const answer = await runOperation({
+    const answer = (await runOperation({
       query: body.query,
       variables: variables as Record<string, unknown>,
       operationName,
-      context: { store, db: this.db },
+      context: { store, db: this.db, products: this.products, productRepo: this.productRepo },
       buckets: this.buckets,
-    });
+      limits: this.stores.bucketLimits(store),
+      bucketKey: `${store.id}:${store.configVersion}`,
+    })) as { data?: unknown };
+    // "The storefront did it, the answer was lost": the operation ran (and committed), the client sees a 503.
+    if (answer.data !== undefined && this.stores.drawFailAfterCommit(store)) return { status: 503, body: errorBody(503) };
     return { status: 200, body: answer };
   }
 }

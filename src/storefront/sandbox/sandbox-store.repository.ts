@@ -1,4 +1,4 @@
-// SQL for the sandbox's stores (its own table, sandbox_stores; issue 5 adds its product tables beside it).
+// SQL for the sandbox's stores (its own table, sandbox_stores, with each store's throttle and fault settings).
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sandboxStores } from '../../db/schema/index.js';
@@ -10,8 +10,19 @@ export interface SandboxStore {
   accessTokenHash: string;
   planName: string;
   currencyCode: string;
+  /** Throttle and fault settings (null bucket values: the plan's). */
+  bucketSize: number | null;
+  restoreRate: number | null;
+  errorRate: number;
+  timeoutRate: number;
+  failAfterCommitRate: number;
+  latencyMs: number;
+  faultSeed: number;
+  configVersion: number;
   createdAt: Date;
 }
+
+export type SandboxSettings = Pick<SandboxStore, 'bucketSize' | 'restoreRate' | 'errorRate' | 'timeoutRate' | 'failAfterCommitRate' | 'latencyMs' | 'faultSeed'>;
 
 const columns = {
   id: sandboxStores.id,
@@ -20,6 +31,14 @@ const columns = {
   accessTokenHash: sandboxStores.accessTokenHash,
   planName: sandboxStores.planName,
   currencyCode: sandboxStores.currencyCode,
+  bucketSize: sandboxStores.bucketSize,
+  restoreRate: sandboxStores.restoreRate,
+  errorRate: sandboxStores.errorRate,
+  timeoutRate: sandboxStores.timeoutRate,
+  failAfterCommitRate: sandboxStores.failAfterCommitRate,
+  latencyMs: sandboxStores.latencyMs,
+  faultSeed: sandboxStores.faultSeed,
+  configVersion: sandboxStores.configVersion,
   createdAt: sandboxStores.createdAt,
 };
 
@@ -48,6 +67,16 @@ export class SandboxStoreRepository {
   async deleteByDomain(domain: string): Promise<boolean> {
     const rows = await this.db.delete(sandboxStores).where(eq(sandboxStores.domain, domain)).returning({ id: sandboxStores.id });
     return rows.length > 0;
+  }
+
+  /** Changes throttle and fault settings (and bumps config_version); null when the store does not exist. */
+  async configure(domain: string, settings: Partial<SandboxSettings>): Promise<SandboxStore | null> {
+    const [row] = await this.db
+      .update(sandboxStores)
+      .set({ ...settings, configVersion: sql`${sandboxStores.configVersion} + 1` })
+      .where(eq(sandboxStores.domain, domain))
+      .returning(columns);
+    return row ?? null;
   }
 
   async setPlan(domain: string, planName: string): Promise<boolean> {

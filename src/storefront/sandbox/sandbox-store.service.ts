@@ -3,9 +3,41 @@
 // and stored as a SHA-256 hash.
 import { randomBytes } from 'node:crypto';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
-import type { SandboxStore, SandboxStoreRepository } from './sandbox-store.repository.js';
+import { mulberry32 } from '../../lib/prng.js';
+import { planLimits, type BucketLimits } from './leaky-bucket.js';
+import type { SandboxSettings, SandboxStore, SandboxStoreRepository } from './sandbox-store.repository.js';
+
+/** What happens to one call before it runs (faults are drawn from the store's seeded sequence). */
+export type FaultDraw = { kind: 'none' } | { kind: 'error'; status: 500 | 502 | 503 } | { kind: 'timeout' };
+
+/** A store's effective throttle and fault settings, as the admin API shows them. */
+export interface SandboxConfigView {
+  domain: string;
+  plan: string;
+  bucket_size: number;
+  restore_rate: number;
+  error_rate: number;
+  timeout_rate: number;
+  fail_after_commit_rate: number;
+  latency_ms: number;
+  fault_seed: number;
+}
+
+export interface SandboxConfigInput {
+  bucket_size?: number | null;
+  restore_rate?: number | null;
+  error_rate?: number;
+  timeout_rate?: number;
+  fail_after_commit_rate?: number;
+  latency_ms?: number;
+  fault_seed?: number;
+}
+
 
 export class SandboxStoreService {
+  /** Fault sequences by store and configuration version (a new configuration restarts the sequence from its seed). */
+  private readonly sequences = new Map<string, () => number>();
+
   constructor(private readonly stores: SandboxStoreRepository) {}
 
   /** Makes the store (or, if one with this domain is left over, issues it a new token) and returns its token, once. */
@@ -28,6 +60,70 @@ export class SandboxStoreService {
   /** True when `token` is the store's token (compared in constant time). */
   tokenMatches(store: SandboxStore, token: string | undefined): boolean {
     return typeof token === 'string' && token.length > 0 && safeEqual(sha256Hex(token), store.accessTokenHash);
+  }
+
+  /** The store's cost bucket: its own size and restore rate where set, else its plan's. */
+  bucketLimits(store: SandboxStore): BucketLimits {
+    const plan = planLimits(store.planName);
+    return { maximumAvailable: store.bucketSize ?? plan.maximumAvailable, restoreRate: store.restoreRate ?? plan.restoreRate };
+  }
+
+  /** The next number of the store's fault sequence (seeded by fault_seed, restarted by each configuration change). */
+  private next(store: SandboxStore): number {
+    const key = `${store.id}:${store.configVersion}:${store.faultSeed}`;
+    let rng = this.sequences.get(key);
+    if (!rng) {
+      for (const k of this.sequences.keys()) if (k.startsWith(`${store.id}:`)) this.sequences.delete(k);
+      rng = mulberry32(store.faultSeed);
+      this.sequences.set(key, rng);
+    }
+    return rng();
+  }
+
+  /** Draws the fault of one call, before it runs: an error (500/502/503) with error_rate, a hang with timeout_rate. */
+  drawFault(store: SandboxStore): FaultDraw {
+    if (store.errorRate <= 0 && store.timeoutRate <= 0) return { kind: 'none' };
+    const r = this.next(store);
+    if (r < store.errorRate) {
+      const statuses = [500, 502, 503] as const;
+      return { kind: 'error', status: statuses[Math.floor(this.next(store) * 3) % 3] };
+    }
+    if (r < store.errorRate + store.timeoutRate) return { kind: 'timeout' };
+    return { kind: 'none' };
+  }
+
+  /** Whether a call that ran (and committed) answers 503 anyway, with fail_after_commit_rate. */
+  drawFailAfterCommit(store: SandboxStore): boolean {
+    return store.failAfterCommitRate > 0 && this.next(store) < store.failAfterCommitRate;
+  }
+
+  /** Changes the store's throttle and fault settings; null when it does not exist. */
+  async configure(domain: string, input: SandboxConfigInput): Promise<SandboxConfigView | null> {
+    const settings: Partial<SandboxSettings> = {};
+    if (input.bucket_size !== undefined) settings.bucketSize = input.bucket_size;
+    if (input.restore_rate !== undefined) settings.restoreRate = input.restore_rate;
+    if (input.error_rate !== undefined) settings.errorRate = input.error_rate;
+    if (input.timeout_rate !== undefined) settings.timeoutRate = input.timeout_rate;
+    if (input.fail_after_commit_rate !== undefined) settings.failAfterCommitRate = input.fail_after_commit_rate;
+    if (input.latency_ms !== undefined) settings.latencyMs = input.latency_ms;
+    if (input.fault_seed !== undefined) settings.faultSeed = input.fault_seed;
+    const store = await this.stores.configure(normalizeDomain(domain), settings);
+    return store ? this.configView(store) : null;
+  }
+
+  configView(store: SandboxStore): SandboxConfigView {
+    const limits = this.bucketLimits(store);
+    return {
+      domain: store.domain,
+      plan: store.planName,
+      bucket_size: limits.maximumAvailable,
+      restore_rate: limits.restoreRate,
+      error_rate: store.errorRate,
+      timeout_rate: store.timeoutRate,
+      fail_after_commit_rate: store.failAfterCommitRate,
+      latency_ms: store.latencyMs,
+      fault_seed: store.faultSeed,
+    };
   }
 
   /** Changes the plan (`Basic`, `Advanced`, `Plus`, …), which sets the cost bucket. Not exposed over HTTP yet. */

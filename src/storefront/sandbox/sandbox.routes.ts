@@ -21,9 +21,22 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
         accessToken: typeof token === 'string' ? token : undefined,
         body: req.body,
       });
+      // A timeout fault: say nothing until the client gives up (its socket closes), or answer 504 after the hold.
+      if (answer.hold) {
+        const why = await graphql.hold(reply.raw, () => req.raw.socket.destroyed);
+        if (why !== 'expired') {
+          // The client is gone, or the server is stopping: drop the connection without an answer.
+          reply.hijack();
+          reply.raw.destroy();
+          return reply;
+        }
+      }
       return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
     },
   );
+
+  scope.addHook('onClose', async () => graphql.releaseHeld());
+  scope.addHook('preClose', async () => graphql.releaseHeld());
 
   scope.setNotFoundHandler((_req, reply) => reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND_BODY));
   scope.setErrorHandler((error: FastifyError, req, reply) => {

@@ -2,10 +2,34 @@
 // (the sandbox, test servers) replaces `https://{domain}`: the client only knows https origins, so `customFetchApi`
 // rewrites each URL it is given (origin and path prefix) before calling fetch.
 import { createAdminApiClient } from '@shopify/admin-api-client';
-import { StorefrontError, type ShopHealth, type StorefrontPort, type StorefrontShop } from '../storefront.port.js';
+import {
+  StorefrontError,
+  StorefrontValidationError,
+  type KnownStorefrontProduct,
+  type PimProductSnapshot,
+  type ProductUpsertResult,
+  type ShopHealth,
+  type StorefrontPort,
+  type StorefrontShop,
+} from '../storefront.port.js';
 import { ADMIN_API_VERSION } from './api-version.js';
-import { ShopHealth as ShopHealthQuery, type ShopHealthData } from './operations.js';
-import { readQueryCost, ShopBudgets } from './shop-budget.js';
+import {
+  Locations as LocationsQuery,
+  MetafieldDefinitionCreate,
+  ProductLookup,
+  ProductRecoveryLookup,
+  ProductSetSync,
+  ShopHealth as ShopHealthQuery,
+  type LocationsData,
+  type MetafieldDefinitionCreateData,
+  type ProductLookupData,
+  type ProductSetSyncData,
+  type ShopHealthData,
+} from './operations.js';
+import { preflight, userErrorLines, type ShopLimits } from './preflight.js';
+import { CATEGORY_TAGS_KEY, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation, type StorefrontTags } from './product-mapper.js';
+import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';
+import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type RetryPolicy, type ThrottleClock } from './throttle.js';
 
 export interface ShopifyAdapterOptions {
   /** Per-call timeout unless the caller gives one (default 5 s). */
@@ -14,7 +38,13 @@ export interface ShopifyAdapterOptions {
   fetch?: typeof fetch;
   /** Where observed throttle statuses go (shared with issue 5's throttle). */
   budgets?: ShopBudgets;
+  /** Clock, sleep and jitter of the throttle and retries (tests inject a fake). */
+  clock?: ThrottleClock;
+  retry?: Partial<RetryPolicy>;
 }
+
+/** How a product without a mapping is found again: a unique metafield (`customId`) or the deterministic handle. */
+type IdentifierMode = 'customId' | 'handle';
 
 interface GraphqlAnswer<T> {
   data?: T | null;
@@ -26,13 +56,19 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 
 export class ShopifyAdapter implements StorefrontPort {
   readonly budgets: ShopBudgets;
+  readonly throttle: ShopThrottle;
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
+  /** Per shop domain, for the life of the process (a failed read is not cached). */
+  private readonly locationCache = new Map<string, Promise<ShopLocation[]>>();
+  private readonly identifierModes = new Map<string, Promise<IdentifierMode>>();
+  private readonly limits = new Map<string, ShopLimits>();
 
   constructor(options: ShopifyAdapterOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? ((...args) => fetch(...args));
     this.budgets = options.budgets ?? new ShopBudgets();
+    this.throttle = new ShopThrottle(options.clock ?? systemClock, { ...DEFAULT_RETRY_POLICY, ...options.retry });
   }
 
   async shopHealth(shop: StorefrontShop, options: { timeoutMs?: number } = {}): Promise<ShopHealth> {
@@ -41,11 +77,203 @@ export class ShopifyAdapter implements StorefrontPort {
     if (!s || typeof s.id !== 'string' || typeof s.name !== 'string' || typeof s.plan?.publicDisplayName !== 'string') {
       throw new StorefrontError('invalid_response', 'Shopify answered ShopHealth without the shop fields');
     }
+    if (s.resourceLimits) this.limits.set(shop.domain, s.resourceLimits);
     return { id: s.id, name: s.name, myshopifyDomain: s.myshopifyDomain, plan: s.plan.publicDisplayName };
   }
 
+  async upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct): Promise<ProductUpsertResult> {
+    // Shopify's rules first: a product it would refuse costs no call at all.
+    const early = preflight(product, mapProduct(product, known, { locations: [], current: null }).input, this.limits.get(shop.domain));
+    if (early.length > 0) throw new StorefrontValidationError(early);
+    let locations = await this.locations(shop);
+    // A productSet that failed with a 5xx or a timeout may have been applied (the answer was lost): the next attempt
+    // looks the product up again, with its variants and media, so it neither duplicates the product nor re-uploads
+    // images sent by the failed attempt. Hence productSet is retried here, not inside the throttle.
+    let creating: boolean | undefined;
+    let failures = 0;
+    let healed = false;
+    for (;;) {
+      try {
+        const result = await this.upsertOnce(shop, product, known, locations, failures > 0 || healed);
+        creating ??= result.method === 'create';
+        return { ...result, method: creating ? 'create' : 'update' };
+      } catch (err) {
+        if (err instanceof StaleIds) {
+          // Ids we stored are gone on the storefront (a variant, an image or a location deleted there): once, read the
+          // product and the locations again and resend; a second refusal is the product's validation error.
+          if (healed) throw err.refusal;
+          healed = true;
+          if (err.locations) {
+            this.locationCache.delete(shop.domain);
+            locations = await this.locations(shop);
+          }
+          continue;
+        }
+        if (err instanceof AmbiguousFailure) {
+          creating ??= err.creating;
+          failures++;
+          if (failures >= this.throttle.policy.maxAttempts) throw err.failure;
+          await this.throttle.backoff(failures);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  private async upsertOnce(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, locations: ShopLocation[], afterFailure: boolean): Promise<ProductUpsertResult> {
+    let effective: KnownStorefrontProduct = known;
+    let current: StorefrontTags | null = null;
+    let sendHandle: string | undefined;
+    let identifier: Record<string, unknown>;
+
+    const byId = known.productId ? await this.lookup(shop, { id: known.productId }, afterFailure) : null;
+    if (byId) {
+      current = tagsOf(byId);
+      identifier = { id: byId.id };
+      if (afterFailure) effective = recovered(byId, product, known);
+    } else {
+      // No mapping (or the mapped product was deleted on the storefront): find what an earlier push may have made.
+      const mode = await this.identifierMode(shop);
+      const handle = deterministicHandle(product);
+      const stable = mode === 'customId' ? { customId: { namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY, value: String(product.id) } } : { handle };
+      // A product never pushed before cannot be there yet: skip the round trip (most of a first push's cost).
+      const found = known.neverPushed && !afterFailure ? null : await this.lookup(shop, stable, true);
+      if (found) {
+        current = tagsOf(found);
+        effective = recovered(found, product);
+        identifier = { id: found.id };
+      } else {
+        effective = { productId: null, variantIds: {}, mediaIds: {} };
+        identifier = stable;
+        // A new product always gets the deterministic handle, so it can be found by either identifier later.
+        sendHandle = handle;
+      }
+    }
+
+    const { input, imageUrls } = mapProduct(product, effective, { locations, current, handle: sendHandle });
+    const problems = preflight(product, input, this.limits.get(shop.domain));
+    if (problems.length > 0) throw new StorefrontValidationError(problems);
+
+    const variants = Math.min(250, Math.max(1, input.variants.length));
+    const media = Math.min(250, Math.max(1, input.files?.length ?? 0));
+    let data: ProductSetSyncData;
+    try {
+      data = await this.call<ProductSetSyncData>(shop, ProductSetSync, { identifier, input, variants, media }, productSetCost(input.variants.length, input.files?.length ?? 0, input.metafields?.length ?? 0), false);
+    } catch (err) {
+      if (err instanceof StorefrontError && err.kind === 'unavailable') throw new AmbiguousFailure(err, !effective.productId);
+      throw err;
+    }
+    const payload = data.productSet;
+    if (!payload) throw new StorefrontError('invalid_response', `${shop.domain} answered productSet without a payload`);
+    if (payload.userErrors.length > 0) {
+      const refusal = new StorefrontValidationError(userErrorLines(payload.userErrors));
+      const stale = staleIdKinds(payload.userErrors);
+      if (!afterFailure && stale.any) throw new StaleIds(refusal, stale.locations);
+      throw refusal;
+    }
+    const p = payload.product;
+    if (!p || typeof p.id !== 'string') throw new StorefrontError('invalid_response', `${shop.domain} answered productSet without the product`);
+
+    const variantIds: Record<string, string> = {};
+    for (const v of p.variants?.nodes ?? []) if (v.sku) variantIds[v.sku] = v.id;
+    // Media come back in the order the files were sent: position i is imageUrls[i]. Files not sent: the ids we had.
+    const mediaIds: Record<string, string> = {};
+    const nodes = p.media?.nodes ?? [];
+    imageUrls.forEach((url, i) => {
+      const id = input.files ? nodes[i]?.id : effective.mediaIds[url];
+      if (id) mediaIds[url] = id;
+    });
+    const firstVariant = p.variants?.nodes?.[0]?.id;
+    return {
+      method: effective.productId ? 'update' : 'create',
+      productId: p.id,
+      productNumericId: numericId(p.id),
+      handle: p.handle,
+      title: p.title,
+      firstVariantNumericId: firstVariant ? numericId(firstVariant) : null,
+      variantIds,
+      mediaIds,
+      variantCount: input.variants.length,
+      imageCount: imageUrls.length,
+    };
+  }
+
+  /** The shop's locations, read once per shop (all pages) and cached. */
+  async locations(shop: StorefrontShop): Promise<ShopLocation[]> {
+    let cached = this.locationCache.get(shop.domain);
+    if (!cached) {
+      cached = (async () => {
+        const out: ShopLocation[] = [];
+        let after: string | null = null;
+        for (let page = 0; page < 20; page++) {
+          const data: LocationsData = await this.call<LocationsData>(shop, LocationsQuery, { first: 50, after }, 2 + 1 * connectionMultiplier(50));
+          out.push(...data.locations.nodes);
+          if (!data.locations.pageInfo.hasNextPage) break;
+          after = data.locations.pageInfo.endCursor;
+        }
+        return out;
+      })();
+      this.locationCache.set(shop.domain, cached);
+      cached.catch(() => this.locationCache.delete(shop.domain));
+    }
+    return cached;
+  }
+
+  /**
+   * `customId` when the shop has (or now gets) a unique-values definition for `pimbridge.pim_product_id`, else the
+   * deterministic handle. Decided once per shop; a refused or unsupported definition falls back to the handle.
+   */
+  private identifierMode(shop: StorefrontShop): Promise<IdentifierMode> {
+    let mode = this.identifierModes.get(shop.domain);
+    if (!mode) {
+      mode = (async (): Promise<IdentifierMode> => {
+        try {
+          const data = await this.call<MetafieldDefinitionCreateData>(
+            shop,
+            MetafieldDefinitionCreate,
+            {
+              definition: {
+                name: 'PIM product id',
+                namespace: METAFIELD_NAMESPACE,
+                key: PIM_ID_KEY,
+                type: 'single_line_text_field',
+                ownerType: 'PRODUCT',
+                capabilities: { uniqueValues: { enabled: true } },
+              },
+            },
+            12,
+          );
+          const payload = data.metafieldDefinitionCreate;
+          if (payload?.createdDefinition) return 'customId';
+          if (payload?.userErrors.some((e) => e.code === 'TAKEN')) return 'customId';
+          return 'handle';
+        } catch (err) {
+          if (err instanceof StorefrontError && (err.kind === 'invalid_response' || err.kind === 'forbidden')) return 'handle';
+          throw err;
+        }
+      })();
+      this.identifierModes.set(shop.domain, mode);
+      mode.catch(() => this.identifierModes.delete(shop.domain));
+    }
+    return mode;
+  }
+
+  private async lookup(shop: StorefrontShop, identifier: Record<string, unknown>, recover: boolean): Promise<NonNullable<ProductLookupData['productByIdentifier']> | null> {
+    // product 1 + metafields 2 + 1×11; with recovery also variants 2 + 1×11 and media 2 + 2×11.
+    const data = recover
+      ? await this.call<ProductLookupData>(shop, ProductRecoveryLookup, { identifier }, 14 + 13 + 24)
+      : await this.call<ProductLookupData>(shop, ProductLookup, { identifier }, 14);
+    return data.productByIdentifier ?? null;
+  }
+
+  /** One call under the shop's throttle and the retry policy. */
+  private call<T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number, retryUnavailable = true): Promise<T> {
+    return this.throttle.run(shop.domain, expectedCost, (observe) => this.request<T>(shop, document, variables, this.timeoutMs, observe), { retryUnavailable });
+  }
+
   /** One GraphQL call; every failure becomes a StorefrontError whose kind says why. */
-  async request<T>(shop: StorefrontShop, document: string, variables?: Record<string, unknown>, timeoutMs = this.timeoutMs): Promise<T> {
+  async request<T>(shop: StorefrontShop, document: string, variables?: Record<string, unknown>, timeoutMs = this.timeoutMs, observe?: (status: ThrottleStatus) => void): Promise<T> {
     const signal = AbortSignal.timeout(timeoutMs);
     const client = createAdminApiClient({
       storeDomain: shop.domain,
@@ -79,7 +307,11 @@ export class ShopifyAdapter implements StorefrontPort {
     }
 
     const cost = readQueryCost(answer?.extensions);
-    if (cost) this.budgets.record(shop.domain, cost.throttleStatus);
+    if (cost) {
+      this.budgets.record(shop.domain, cost.throttleStatus);
+      if (observe) observe(cost.throttleStatus);
+      else this.throttle.observe(shop.domain, cost.throttleStatus);
+    }
 
     const errors = Array.isArray(answer?.errors) ? (answer.errors as { message?: unknown; extensions?: { code?: unknown } }[]) : [];
     if (errors.some((e) => e?.extensions?.code === 'THROTTLED')) {
@@ -112,4 +344,94 @@ function statusFailure(status: number, domain: string): StorefrontError | null {
   if (status === 404) return new StorefrontError('unavailable', `${domain} was not found (HTTP 404)`);
   if (status >= 500) return new StorefrontError('unavailable', `${domain} is unavailable (HTTP ${status})`);
   return new StorefrontError('invalid_response', `${domain} answered HTTP ${status}`);
+}
+
+/** floor(2·ln(max(2, n))), n capped at 250: Shopify's connection multiplier (the public fit, see notes). */
+function connectionMultiplier(n: number): number {
+  return Math.floor(2 * Math.log(Math.max(2, Math.min(n, 250))));
+}
+
+/**
+ * Expected cost of ProductSetSync: `10 + 0.2·variants + 1.9·files + 0.4·product metafields` plus its selection
+ * (product 1, variants 2 + 1×m(v), media 2 + 1×m(f), userErrors 1).
+ */
+export function productSetCost(variants: number, files: number, metafields: number): number {
+  const v = Math.max(1, variants);
+  const f = Math.max(1, files);
+  return Math.ceil(10 + 0.2 * variants + 1.9 * files + 0.4 * metafields) + 1 + 2 + connectionMultiplier(Math.min(v, 250)) + 2 + connectionMultiplier(Math.min(f, 250)) + 1;
+}
+
+function numericId(gid: string): number {
+  const m = /(\d+)(?:\?.*)?$/.exec(gid);
+  return m ? Number(m[1]) : 0;
+}
+
+function tagsOf(found: NonNullable<ProductLookupData['productByIdentifier']>): StorefrontTags {
+  const metafields = Array.isArray(found.metafields?.nodes) ? found.metafields.nodes : [];
+  const sent = metafields.find((m) => m.namespace === METAFIELD_NAMESPACE && m.key === CATEGORY_TAGS_KEY)?.value;
+  let previous: string[] | null = null;
+  if (sent) {
+    try {
+      const parsed: unknown = JSON.parse(sent);
+      if (Array.isArray(parsed)) previous = parsed.filter((t): t is string => typeof t === 'string');
+    } catch {
+      previous = null;
+    }
+  }
+  return { tags: Array.isArray(found.tags) ? found.tags : [], previousCategoryTags: previous, metafields };
+}
+
+/**
+ * What a lost mapping knew, recovered from the storefront product: variant ids by SKU, media ids by original source URL;
+ * when no original source matches (Shopify may report its CDN copy) and the counts agree, by position — the files were
+ * sent in the product's image order.
+ */
+function recovered(found: NonNullable<ProductLookupData['productByIdentifier']>, product: PimProductSnapshot, known?: KnownStorefrontProduct): KnownStorefrontProduct {
+  const variantIds: Record<string, string> = {};
+  for (const v of found.variants?.nodes ?? []) if (v.sku) variantIds[v.sku] = v.id;
+  const images = [...new Set(product.images ?? [])];
+  const nodes = found.media?.nodes ?? [];
+  const mediaIds: Record<string, string> = {};
+  // Ids we knew that are still on the product, then sources we recognise.
+  const present = new Set(nodes.map((n) => n.id));
+  for (const [url, id] of Object.entries(known?.mediaIds ?? {})) if (present.has(id) && images.includes(url)) mediaIds[url] = id;
+  for (const n of nodes) {
+    const url = n.originalSource?.url;
+    if (url && images.includes(url) && !mediaIds[url] && !Object.values(mediaIds).includes(n.id)) mediaIds[url] = n.id;
+  }
+  if (Object.keys(mediaIds).length === 0 && nodes.length === images.length) images.forEach((url, i) => (mediaIds[url] = nodes[i].id));
+  return { productId: found.id, variantIds, mediaIds };
+}
+
+/** productSet failed in a way that may have been applied (5xx, timeout): upsertProduct looks again before retrying. */
+class AmbiguousFailure extends Error {
+  constructor(
+    readonly failure: StorefrontError,
+    /** The attempt was creating (no product found before it). */
+    readonly creating: boolean,
+  ) {
+    super(failure.message);
+  }
+}
+
+/** productSet refused ids we sent from our records: a variant or file id not (any more) the product's, a location gone. */
+class StaleIds extends Error {
+  constructor(
+    readonly refusal: StorefrontValidationError,
+    readonly locations: boolean,
+  ) {
+    super(refusal.message);
+  }
+}
+
+function staleIdKinds(userErrors: { field: string[] | null; code: string | null }[]): { any: boolean; locations: boolean } {
+  let any = false;
+  let locations = false;
+  for (const e of userErrors) {
+    const f = e.field ?? [];
+    const last = f[f.length - 1];
+    if (last === 'locationId') any = locations = true;
+    else if (e.code === 'PRODUCT_VARIANT_DOES_NOT_EXIST' || (last === 'id' && (f.includes('variants') || f.includes('files')))) any = true;
+  }
+  return { any, locations };
 }

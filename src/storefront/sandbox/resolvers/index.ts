@@ -1,9 +1,11 @@
-// Every resolver module of the sandbox. Issue 5 adds products (productSet, productByIdentifier, productDelete) and
-// locations as modules of their own here.
+// Every resolver module of the sandbox: the shop; products (productSet, productByIdentifier, product, products,
+// productsCount, productVariant, productDelete, metafieldDefinitionCreate); locations.
+import { locationResolvers } from './locations.js';
+import { productResolvers } from './products.js';
 import { shopResolvers } from './shop.js';
 import type { ResolverModule, RootResolver } from './types.js';
 
-const modules: ResolverModule[] = [shopResolvers];
+const modules: ResolverModule[] = [shopResolvers, productResolvers, locationResolvers];
 
 function merge(kind: 'query' | 'mutation'): Readonly<Record<string, RootResolver>> {
   const out: Record<string, RootResolver> = {};

@@ -3,6 +3,8 @@
 // property that is a function with (args, context, info)); a field no module provides answers NOT_IMPLEMENTED.
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Db } from '../../../db/client.js';
+import type { SandboxProductRepository } from '../sandbox-product.repository.js';
+import type { SandboxProductService } from '../sandbox-product.service.js';
 import type { SandboxStore } from '../sandbox-store.repository.js';
 
 export interface SandboxContext {
@@ -10,6 +12,9 @@ export interface SandboxContext {
   store: SandboxStore;
   /** For resolvers that read the sandbox's own tables (issue 5: products, variants, media, locations). */
   db: Db;
+  /** The catalogue: productSet's rules, and reads of products, variants, media, metafields and locations. */
+  products: SandboxProductService;
+  productRepo: SandboxProductRepository;
 }
 
 export type RootResolver = (args: Record<string, unknown>, context: SandboxContext, info: GraphQLResolveInfo) => unknown;

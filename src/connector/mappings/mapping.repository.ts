@@ -1,0 +1,116 @@
+// The only place with SQL for product mappings (PIM product ↔ storefront product, per integration).
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { productMappings } from '../../db/schema/connector.js';
+import type { KnownStorefrontProduct } from '../../storefront/storefront.port.js';
+
+export const MAPPING_STATUSES = ['pending', 'synced', 'error'] as const;
+export type MappingStatus = (typeof MAPPING_STATUSES)[number];
+
+export interface MappingRow {
+  id: number;
+  pimProductId: number;
+  storefrontProductId: number | null;
+  storefrontVariantId: number | null;
+  syncStatus: string;
+  syncError: string | null;
+  metadata: unknown;
+  storefrontState: unknown;
+  lastSyncedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface MappingMetadata {
+  storefront_handle: string;
+  storefront_title: string;
+  variant_count: number;
+  image_count: number;
+  last_push_method: 'create' | 'update';
+}
+
+export interface SyncedMapping {
+  storefrontProductId: number;
+  storefrontVariantId: number | null;
+  metadata: MappingMetadata;
+  state: KnownStorefrontProduct;
+  at: Date;
+}
+
+const columns = {
+  id: productMappings.id,
+  pimProductId: productMappings.pimProductId,
+  storefrontProductId: productMappings.storefrontProductId,
+  storefrontVariantId: productMappings.storefrontVariantId,
+  syncStatus: productMappings.syncStatus,
+  syncError: productMappings.syncError,
+  metadata: productMappings.metadata,
+  storefrontState: productMappings.storefrontState,
+  lastSyncedAt: productMappings.lastSyncedAt,
+  createdAt: productMappings.createdAt,
+  updatedAt: productMappings.updatedAt,
+};
+
+const target = [productMappings.integrationId, productMappings.pimProductId];
+
+export class MappingRepository {
+  constructor(private readonly db: Db) {}
+
+  with(tx: Db): MappingRepository {
+    return new MappingRepository(tx);
+  }
+
+  async find(integrationId: number, pimProductId: number): Promise<MappingRow | null> {
+    const [row] = await this.db
+      .select(columns)
+      .from(productMappings)
+      .where(and(eq(productMappings.integrationId, integrationId), eq(productMappings.pimProductId, pimProductId)));
+    return row ?? null;
+  }
+
+  async findMany(integrationId: number, pimProductIds: number[]): Promise<MappingRow[]> {
+    if (pimProductIds.length === 0) return [];
+    return this.db
+      .select(columns)
+      .from(productMappings)
+      .where(and(eq(productMappings.integrationId, integrationId), inArray(productMappings.pimProductId, pimProductIds)));
+  }
+
+  /** A page ordered by id, and the total under the same filter. */
+  async page(integrationId: number, status: MappingStatus | undefined, limit: number, offset: number): Promise<{ rows: MappingRow[]; total: number }> {
+    const where = and(eq(productMappings.integrationId, integrationId), status ? eq(productMappings.syncStatus, status) : undefined);
+    const rows = await this.db.select(columns).from(productMappings).where(where).orderBy(asc(productMappings.id)).limit(limit).offset(offset);
+    const [count] = await this.db.select({ n: sql<number>`count(*)::int` }).from(productMappings).where(where);
+    return { rows, total: Number(count.n) };
+  }
+
+  /** A `pending` mapping for a product pushed for the first time; an existing mapping is left as it is. */
+  async insertPending(integrationId: number, pimProductId: number): Promise<void> {
+    await this.db.insert(productMappings).values({ integrationId, pimProductId, syncStatus: 'pending' }).onConflictDoNothing({ target });
+  }
+
+  async saveSynced(integrationId: number, pimProductId: number, m: SyncedMapping): Promise<void> {
+    const values = {
+      storefrontProductId: m.storefrontProductId,
+      storefrontVariantId: m.storefrontVariantId,
+      syncStatus: 'synced',
+      syncError: null,
+      metadata: m.metadata,
+      storefrontState: m.state,
+      lastSyncedAt: m.at,
+      updatedAt: m.at,
+    };
+    await this.db
+      .insert(productMappings)
+      .values({ integrationId, pimProductId, ...values })
+      .onConflictDoUpdate({ target, set: values });
+  }
+
+  /** `error` with its reason; storefront ids and state already known are kept (the next push updates, never duplicates). */
+  async saveError(integrationId: number, pimProductId: number, error: string, at: Date): Promise<void> {
+    await this.db
+      .insert(productMappings)
+      .values({ integrationId, pimProductId, syncStatus: 'error', syncError: error, updatedAt: at })
+      .onConflictDoUpdate({ target, set: { syncStatus: 'error', syncError: error, updatedAt: at } });
+  }
+}

@@ -1,0 +1,83 @@
+// GET /api/products/mappings and GET /api/products/mapping/{pimProductId} (read scope): the caller's integration's
+// product mappings.
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { App } from '../../pim/pim.types.js';
+import { success } from '../connector.envelope.js';
+import { bearer, connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
+import { MAPPING_STATUSES, type MappingStatus } from './mapping.repository.js';
+import type { MappingService } from './mapping.service.js';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const Mapping = Type.Object({
+  id: Type.Integer(),
+  pim_product_id: Type.Integer(),
+  storefront_product_id: Nullable(Type.Integer()),
+  storefront_variant_id: Nullable(Type.Integer()),
+  sync_status: Type.String({ description: 'pending, synced or error' }),
+  sync_error: Nullable(Type.String()),
+  last_synced_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const MappingWithMetadata = Type.Object({
+  ...Mapping.properties,
+  metadata: Type.Object({
+    storefront_handle: Nullable(Type.String()),
+    storefront_title: Nullable(Type.String()),
+    variant_count: Type.Integer(),
+    image_count: Type.Integer(),
+    last_push_method: Nullable(Type.String({ description: 'create or update' })),
+  }),
+});
+
+const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: '1-100, default 20' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'default 0' })),
+    status: Type.Optional(Type.Unsafe<MappingStatus>({ type: 'string', enum: [...MAPPING_STATUSES], description: 'pending, synced or error' })),
+  },
+  { additionalProperties: true },
+);
+
+export function mappingRoutes(app: App, mappings: MappingService): void {
+  app.get(
+    '/api/products/mappings',
+    {
+      config: { access: 'read' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: "The integration's product mappings, by id (without metadata)",
+        querystring: ListQuery,
+        response: connectorResponses(
+          Type.Object({
+            mappings: Type.Array(Mapping),
+            pagination: Type.Object({ total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), has_more: Type.Boolean() }),
+          }),
+        ),
+      },
+    },
+    async (req) => {
+      const q = req.query as { limit?: number; offset?: number; status?: MappingStatus };
+      const data = await mappings.list(req.connector!.integrationId, { limit: q.limit ?? 20, offset: q.offset ?? 0, status: q.status });
+      return success('Product mappings retrieved successfully', data);
+    },
+  );
+
+  app.get(
+    '/api/products/mapping/:pimProductId',
+    {
+      config: { access: 'read' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'One product mapping by PIM product id, with metadata',
+        params: Type.Object({ pimProductId: Type.String() }),
+        response: connectorResponses(MappingWithMetadata),
+      },
+    },
+    async (req) => success('Product mapping retrieved successfully', await mappings.get(req.connector!.integrationId, req.params.pimProductId)),
+  );
+}

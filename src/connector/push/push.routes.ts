@@ -1,0 +1,57 @@
+// POST /api/products/push (write scope): a product object or {products: [...]} (≤ 50). 200 when every product
+// succeeded; 207 with envelope status `partial` (and no top-level code) when at least one failed.
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { App } from '../../pim/pim.types.js';
+import { ConnectorError } from '../connector.errors.js';
+import { bearer, connectorOk, ConnectorErrorEnvelope, connectorTags as tags } from '../connector.schemas.js';
+import type { PushService } from './push.service.js';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Both result kinds in one object schema (success: handle and method; error: validation_errors). */
+const Result = Type.Object({
+  status: Type.String({ enum: ['success', 'error'] }),
+  message: Type.String(),
+  pim_product_id: Nullable(Type.Integer()),
+  storefront_product_id: Nullable(Type.Integer()),
+  storefront_handle: Type.Optional(Type.String()),
+  method: Type.Optional(Type.String({ enum: ['create', 'update'] })),
+  validation_errors: Type.Optional(Type.Array(Type.String())),
+});
+
+const PushData = Type.Object({
+  sync_log_id: Type.Integer(),
+  total_products: Type.Integer(),
+  successful_count: Type.Integer(),
+  failed_count: Type.Integer(),
+  results: Type.Array(Result),
+});
+
+export function pushRoutes(app: App, push: PushService): void {
+  app.post(
+    '/api/products/push',
+    {
+      config: { access: 'write' },
+      // Fastify parses text/plain too: a body that did not come as JSON is not JSON.
+      preValidation: async (req) => {
+        if (req.body !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '')) {
+          throw new ConnectorError('INVALID_JSON', 'The request body must be JSON (Content-Type: application/json)');
+        }
+      },
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Push a product or a batch of at most 50 to the storefront (one sync log per push)',
+        description:
+          'Body: a product object or {products: [...]}. A product object with only `id` is read from the PIM; one with more fields is taken as the full PIM product.',
+        response: { 200: connectorOk(PushData), 207: connectorOk(PushData), '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
+      },
+    },
+    async (req, reply) => {
+      const { data, partial } = await push.push(req.connector!.integrationId, req.body, req.log);
+      if (!partial) return { status: 'success' as const, message: `${data.total_products} product(s) pushed successfully`, data };
+      reply.code(207);
+      return { status: 'partial' as const, message: `${data.failed_count} of ${data.total_products} product(s) failed`, data };
+    },
+  );
+}

@@ -1,0 +1,285 @@
+// POST /api/products/push: a product or a batch of ≤ 50 goes to the integration's storefront, one StorefrontPort upsert
+// per product, with the product mapping kept in step and one sync log per push. Expected per-product outcomes (a PIM
+// product not found, the storefront's validation errors) are result values, never exceptions; only a failure of the
+// whole request (no product data, too many, our own database) is an error envelope. No transaction is held across an
+// outbound call: the PIM read and the storefront upsert run between short writes.
+import type { Db } from '../../db/client.js';
+import {
+  StorefrontError,
+  StorefrontValidationError,
+  type KnownStorefrontProduct,
+  type PimProductSnapshot,
+  type StorefrontPort,
+  type StorefrontShop,
+} from '../../storefront/storefront.port.js';
+import { ConnectorError } from '../connector.errors.js';
+import type { IntegrationService } from '../integrations/integration.service.js';
+import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
+import { PimReadError, type PimClient } from '../pim/pim-client.js';
+import type { SyncLogRepository, SyncOutcome } from './sync-log.repository.js';
+
+/** At most this many products per request (spec). */
+export const MAX_PUSH_BATCH = 50;
+/**
+ * Products of one batch pushed at the same time; the adapter's per-shop throttle paces the storefront calls, so this
+ * only bounds the round trips in flight (PIM reads and productSet calls; 8 keeps a 50-product push within ~7 rounds).
+ */
+export const PUSH_CONCURRENCY = 8;
+/** A `running` sync log older than this belongs to a push whose process ended; the next push closes it as `error`. */
+const ABANDONED_AFTER_MS = 30 * 60_000;
+/** The largest PIM product id (int4). */
+const MAX_PIM_ID = 2_147_483_647;
+const LOG_ERROR_MAX = 500;
+
+export type PushResult =
+  | { status: 'success'; message: string; pim_product_id: number; storefront_product_id: number; storefront_handle: string; method: 'create' | 'update' }
+  | { status: 'error'; message: string; pim_product_id: number | null; storefront_product_id: null; validation_errors: string[] };
+
+export interface PushData {
+  sync_log_id: number;
+  total_products: number;
+  successful_count: number;
+  failed_count: number;
+  results: PushResult[];
+}
+
+interface Logger {
+  error(obj: object, msg: string): void;
+}
+
+/** One item of the request, checked: either a PIM id to read, a full snapshot, or the reason it cannot be pushed. */
+type Item =
+  | { kind: 'read'; id: number }
+  | { kind: 'snapshot'; id: number; snapshot: PimProductSnapshot }
+  | { kind: 'invalid'; id: number | null; errors: string[] };
+
+export class PushService {
+  constructor(
+    private readonly db: Db,
+    private readonly integrations: Pick<IntegrationService, 'pimConnectionOf' | 'storefrontShopOf'>,
+    private readonly pim: Pick<PimClient, 'productSnapshot'>,
+    private readonly mappings: MappingRepository,
+    private readonly syncLogs: SyncLogRepository,
+    /** Public so tests can put a counting double in place of the Shopify adapter. */
+    public storefront: StorefrontPort,
+    private readonly now: () => Date = () => new Date(),
+    private readonly concurrency = PUSH_CONCURRENCY,
+  ) {}
+
+  /** `body` is the parsed JSON body (undefined when there was none). `partial` is true when at least one product failed. */
+  async push(integrationId: number, body: unknown, log?: Logger): Promise<{ data: PushData; partial: boolean }> {
+    const items = parseBody(body);
+    const [conn, shop] = await Promise.all([this.integrations.pimConnectionOf(integrationId), this.integrations.storefrontShopOf(integrationId)]);
+    if (!conn || !shop) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
+
+    const startedAt = this.now();
+    await this.syncLogs.closeAbandoned(integrationId, new Date(startedAt.getTime() - ABANDONED_AFTER_MS), startedAt);
+    const syncLogId = await this.syncLogs.start(integrationId, 'products.push', startedAt);
+    let results: PushResult[];
+    try {
+      const ids = [...new Set(items.flatMap((i) => (i.kind === 'invalid' ? [] : [i.id])))];
+      const known = new Map((await this.mappings.findMany(integrationId, ids)).map((m) => [m.pimProductId, m]));
+      const run = new BatchRun({ mappings: this.mappings, pim: this.pim, storefront: this.storefront, now: this.now }, integrationId, conn, shop, known, log);
+      results = await mapLimit(items, this.concurrency, (item) => run.pushOne(item));
+    } catch (err) {
+      // Our own failure (the database): the log still ends, in `error`, and the request is an INTERNAL_ERROR.
+      await this.finish(integrationId, syncLogId, items.length, items.length, 'The push failed with an internal error').catch(() => undefined);
+      throw err;
+    }
+    const failed = results.filter((r) => r.status === 'error');
+    await this.finish(integrationId, syncLogId, items.length, failed.length, summarise(failed, items.length));
+    return {
+      data: { sync_log_id: syncLogId, total_products: items.length, successful_count: items.length - failed.length, failed_count: failed.length, results },
+      partial: failed.length > 0,
+    };
+  }
+
+  private async finish(integrationId: number, syncLogId: number, processed: number, failed: number, error: string | null) {
+    const status: SyncOutcome = failed === 0 ? 'success' : failed === processed ? 'error' : 'partial';
+    const at = this.now();
+    await this.db.transaction(async (tx) => {
+      await this.syncLogs.with(tx as unknown as Db).complete(syncLogId, { status, processed, failed, error, at });
+      await this.syncLogs.with(tx as unknown as Db).touchLastSync(integrationId, at);
+    });
+  }
+}
+
+/** The state of one push: who it is for, what the mappings knew, and whether the shop has refused us already. */
+class BatchRun {
+  private readonly seen = new Map<number, number>();
+  /** Set when the storefront refused the shop's token: the remaining products fail at once with the same message. */
+  private refused: string | null = null;
+
+  constructor(
+    private readonly deps: { mappings: MappingRepository; pim: Pick<PimClient, 'productSnapshot'>; storefront: StorefrontPort; now: () => Date },
+    private readonly integrationId: number,
+    private readonly conn: { baseUrl: string; apiKey: string },
+    private readonly shop: StorefrontShop,
+    private readonly known: Map<number, MappingRow>,
+    private readonly log?: Logger,
+  ) {}
+
+  async pushOne(item: Item & { position?: number }): Promise<PushResult> {
+    if (item.kind === 'invalid') return failure(item.id, item.errors.join('; '), item.errors);
+    const first = this.seen.get(item.id);
+    if (first !== undefined) {
+      const message = `PIM product ${item.id} appears more than once in this batch: it is pushed once, as item ${first + 1}`;
+      return failure(item.id, message, [message]);
+    }
+    this.seen.set(item.id, item.position ?? 0);
+    try {
+      return await this.pushProduct(item);
+    } catch (err) {
+      this.log?.error({ err, pimProductId: item.id }, 'push of one product failed unexpectedly');
+      return failure(item.id, `PIM product ${item.id} could not be pushed: an unexpected error occurred`, []);
+    }
+  }
+
+  private async pushProduct(item: Extract<Item, { kind: 'read' | 'snapshot' }>): Promise<PushResult> {
+    const { mappings, now } = this.deps;
+    let snapshot: PimProductSnapshot;
+    if (item.kind === 'snapshot') snapshot = item.snapshot;
+    else {
+      try {
+        snapshot = await this.deps.pim.productSnapshot(this.conn, item.id);
+      } catch (err) {
+        // Nothing reached the storefront: the mapping (if any) is left as it was.
+        if (err instanceof PimReadError) return failure(item.id, err.message, []);
+        throw err;
+      }
+    }
+    if (this.refused) {
+      await mappings.saveError(this.integrationId, item.id, this.refused, now());
+      return failure(item.id, this.refused, []);
+    }
+
+    const mapping = this.known.get(item.id);
+    // The pending row is written before the storefront call: should we crash after the storefront made the product, the
+    // next push finds the row and lets the adapter look for that product instead of assuming there is none.
+    if (!mapping) await mappings.insertPending(this.integrationId, item.id);
+    const known = mapping ? knownOf(mapping) : { ...knownOf(undefined), neverPushed: true };
+    try {
+      const r = await this.deps.storefront.upsertProduct(this.shop, snapshot, known);
+      await mappings.saveSynced(this.integrationId, item.id, {
+        storefrontProductId: r.productNumericId,
+        storefrontVariantId: r.firstVariantNumericId,
+        metadata: { storefront_handle: r.handle, storefront_title: r.title, variant_count: r.variantCount, image_count: r.imageCount, last_push_method: r.method },
+        state: { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds },
+        at: now(),
+      });
+      return {
+        status: 'success',
+        message: r.method === 'create' ? 'Product created on the storefront' : 'Product updated on the storefront',
+        pim_product_id: item.id,
+        storefront_product_id: r.productNumericId,
+        storefront_handle: r.handle,
+        method: r.method,
+      };
+    } catch (err) {
+      if (err instanceof StorefrontValidationError) {
+        const message = `The storefront refused PIM product ${item.id}: ${err.message}`;
+        await mappings.saveError(this.integrationId, item.id, clip(message), now());
+        return failure(item.id, message, err.errors);
+      }
+      if (err instanceof StorefrontError) {
+        const message = `The storefront could not take PIM product ${item.id}: ${err.message}`;
+        if (err.kind === 'unauthorized' || err.kind === 'forbidden') this.refused ??= `The storefront refused the shop's access token: ${err.message}`;
+        await mappings.saveError(this.integrationId, item.id, clip(message), now());
+        return failure(item.id, message, []);
+      }
+      throw err;
+    }
+  }
+}
+
+function knownOf(mapping: MappingRow | undefined): KnownStorefrontProduct {
+  const s = (mapping?.storefrontState ?? {}) as Partial<KnownStorefrontProduct>;
+  const record = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {});
+  return { productId: typeof s.productId === 'string' ? s.productId : null, variantIds: record(s.variantIds), mediaIds: record(s.mediaIds) };
+}
+
+const failure = (id: number | null, message: string, validationErrors: string[]): PushResult => ({
+  status: 'error',
+  message,
+  pim_product_id: id,
+  storefront_product_id: null,
+  validation_errors: validationErrors,
+});
+
+const clip = (s: string) => (s.length > LOG_ERROR_MAX ? `${s.slice(0, LOG_ERROR_MAX - 1)}…` : s);
+
+/** The sync log's error: the one reason when every failure shares it, else a count and the first reason. */
+function summarise(failed: PushResult[], total: number): string | null {
+  if (failed.length === 0) return null;
+  const reasons = [...new Set(failed.map((f) => f.message))];
+  if (reasons.length === 1 && failed.length === total) return clip(reasons[0]);
+  return clip(`${failed.length} of ${total} products failed; first: ${failed[0].message}`);
+}
+
+/**
+ * The body → items, in request order. No product data at all is NO_PRODUCTS, more than 50 BATCH_SIZE_EXCEEDED; an
+ * item that is not a pushable product (no integer id, a malformed snapshot) is that item's error, the others still go.
+ */
+export function parseBody(body: unknown): (Item & { position: number })[] {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ConnectorError('NO_PRODUCTS', 'No product data provided: send a product object with an integer id, or {products: [...]}');
+  }
+  const obj = body as Record<string, unknown>;
+  let list: unknown[];
+  if ('products' in obj) {
+    if (!Array.isArray(obj.products) || obj.products.length === 0) {
+      throw new ConnectorError('NO_PRODUCTS', 'No product data provided: products must be a non-empty array of product objects');
+    }
+    list = obj.products;
+  } else if (Object.keys(obj).length === 0) {
+    throw new ConnectorError('NO_PRODUCTS', 'No product data provided: send a product object with an integer id, or {products: [...]}');
+  } else list = [obj];
+  if (list.length > MAX_PUSH_BATCH) {
+    throw new ConnectorError('BATCH_SIZE_EXCEEDED', `At most ${MAX_PUSH_BATCH} products per push, got ${list.length}`);
+  }
+  return list.map((raw, position) => ({ ...parseItem(raw, position), position }));
+}
+
+function parseItem(raw: unknown, position: number): Item {
+  const where = `product ${position + 1}`;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { kind: 'invalid', id: null, errors: [`${where} must be an object with an integer id`] };
+  const p = raw as Record<string, unknown>;
+  if (!Number.isInteger(p.id) || (p.id as number) < 1 || (p.id as number) > MAX_PIM_ID) {
+    const id = Number.isSafeInteger(p.id) ? (p.id as number) : null;
+    return { kind: 'invalid', id, errors: [`${where}: id is required and must be a positive integer (the PIM product id)`] };
+  }
+  const id = p.id as number;
+  if (Object.keys(p).length === 1) return { kind: 'read', id };
+  const errors: string[] = [];
+  if (typeof p.name !== 'string') errors.push(`${where}: name must be a string (a product with more fields than id is taken as the full PIM product)`);
+  if (p.sku !== undefined && typeof p.sku !== 'string') errors.push(`${where}: sku must be a string`);
+  if (p.variants !== undefined && !Array.isArray(p.variants)) errors.push(`${where}: variants must be an array`);
+  else if (Array.isArray(p.variants)) {
+    p.variants.forEach((v, i) => {
+      if (v === null || typeof v !== 'object' || Array.isArray(v) || typeof (v as { sku?: unknown }).sku !== 'string') {
+        errors.push(`${where}: variants[${i}] must be a variant object with a string sku`);
+      }
+    });
+  }
+  for (const list of ['images', 'categories', 'warehouse_stock'] as const) {
+    if (p[list] !== undefined && p[list] !== null && !Array.isArray(p[list])) errors.push(`${where}: ${list} must be an array`);
+  }
+  if (errors.length > 0) return { kind: 'invalid', id, errors };
+  const snapshot = { ...p, id, sku: typeof p.sku === 'string' ? p.sku : '', variants: (p.variants as unknown[] | undefined) ?? [] } as PimProductSnapshot;
+  if (p.warehouse_stock === null) delete snapshot.warehouse_stock;
+  return { kind: 'snapshot', id, snapshot };
+}
+
+/** `fn` over `items` with at most `limit` running at once; results in the items' order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

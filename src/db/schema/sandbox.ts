@@ -1,0 +1,124 @@
+// The built-in Shopify sandbox's catalogue (issue 5): products, variants, media, locations, product metafields and
+// metafield definitions, each hanging off a sandbox store (sandbox_stores, connector.ts). Ids are bigserial: they become
+// Shopify GIDs (`gid://shopify/Product/{id}`). Only the sandbox's repositories touch these tables.
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sandboxStores } from './connector.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true }).notNull().defaultNow();
+const storeId = () =>
+  integer('store_id')
+    .notNull()
+    .references(() => sandboxStores.id, { onDelete: 'cascade' });
+const productId = () =>
+  bigint('product_id', { mode: 'number' })
+    .notNull()
+    .references(() => sandboxProducts.id, { onDelete: 'cascade' });
+
+/** A store's locations; every store gets one active "Shop location" (made lazily on first use). */
+export const sandboxLocations = pgTable(
+  'sandbox_locations',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: storeId(),
+    name: text('name').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: ts('created_at'),
+  },
+  (t) => [index('sandbox_locations_store_idx').on(t.storeId, t.id)],
+);
+
+export const sandboxProducts = pgTable(
+  'sandbox_products',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: storeId(),
+    handle: text('handle').notNull(),
+    title: text('title').notNull(),
+    descriptionHtml: text('description_html').notNull().default(''),
+    vendor: text('vendor').notNull().default(''),
+    productType: text('product_type').notNull().default(''),
+    /** ACTIVE, ARCHIVED, DRAFT (Shopify's ProductStatus). */
+    status: text('status').notNull().default('ACTIVE'),
+    tags: jsonb('tags').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    seo: jsonb('seo').$type<{ title: string | null; description: string | null }>().notNull().default(sql`'{"title":null,"description":null}'::jsonb`),
+    /** [{name, values: [..]}] in position order. */
+    options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: ts('created_at'),
+    updatedAt: ts('updated_at'),
+  },
+  (t) => [uniqueIndex('sandbox_products_store_handle_uq').on(t.storeId, t.handle), index('sandbox_products_store_id_idx').on(t.storeId, t.id)],
+);
+
+export const sandboxVariants = pgTable(
+  'sandbox_variants',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productId: productId(),
+    sku: text('sku'),
+    /** Decimal strings, as Shopify's Money scalar. */
+    price: text('price').notNull().default('0.00'),
+    compareAtPrice: text('compare_at_price'),
+    barcode: text('barcode'),
+    /** [{optionName, name}] in the product's option order. */
+    optionValues: jsonb('option_values').$type<{ optionName: string; name: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Available quantity by location id. */
+    inventory: jsonb('inventory').$type<Record<string, number>>().notNull().default(sql`'{}'::jsonb`),
+    position: integer('position').notNull(),
+    createdAt: ts('created_at'),
+    updatedAt: ts('updated_at'),
+  },
+  (t) => [index('sandbox_variants_product_idx').on(t.productId, t.position)],
+);
+
+export const sandboxMedia = pgTable(
+  'sandbox_media',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productId: productId(),
+    originalSource: text('original_source').notNull(),
+    alt: text('alt'),
+    position: integer('position').notNull(),
+    /** Always READY: the sandbox does not process images. */
+    status: text('status').notNull().default('READY'),
+    createdAt: ts('created_at'),
+  },
+  (t) => [index('sandbox_media_product_idx').on(t.productId, t.position)],
+);
+
+export const sandboxProductMetafields = pgTable(
+  'sandbox_product_metafields',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productId: productId(),
+    /** Denormalised for the customId lookup (store, namespace, key, value). */
+    storeId: storeId(),
+    namespace: text('namespace').notNull(),
+    key: text('key').notNull(),
+    type: text('type').notNull(),
+    value: text('value').notNull(),
+    createdAt: ts('created_at'),
+    updatedAt: ts('updated_at'),
+  },
+  (t) => [
+    uniqueIndex('sandbox_product_metafields_product_key_uq').on(t.productId, t.namespace, t.key),
+    index('sandbox_product_metafields_lookup_idx').on(t.storeId, t.namespace, t.key, t.value),
+  ],
+);
+
+export const sandboxMetafieldDefinitions = pgTable(
+  'sandbox_metafield_definitions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: storeId(),
+    /** Shopify's MetafieldOwnerType, e.g. PRODUCT. */
+    ownerType: text('owner_type').notNull(),
+    namespace: text('namespace').notNull(),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    uniqueValues: boolean('unique_values').notNull().default(false),
+    createdAt: ts('created_at'),
+  },
+  (t) => [uniqueIndex('sandbox_metafield_definitions_uq').on(t.storeId, t.ownerType, t.namespace, t.key)],
+);

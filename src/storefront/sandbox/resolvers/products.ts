@@ -1,0 +1,325 @@
+// Products: productSet (rules in sandbox-product.service.ts), productByIdentifier, product, products, productsCount,
+// productVariant, productDelete, metafieldDefinitionCreate. Objects are plain; nested lists load on demand.
+import { GraphQLError } from 'graphql';
+import type { MediaRow, MetafieldRow, ProductFilter, ProductRow, VariantRow } from '../sandbox-product.repository.js';
+import { gidNumber, type ProductSetArgs } from '../sandbox-product.service.js';
+import { connection, dateTime, page, type PageArgs } from './connection.js';
+import { locationObject } from './locations.js';
+import type { ResolverModule, SandboxContext } from './types.js';
+
+const gid = (type: string, id: number) => `gid://shopify/${type}/${id}`;
+
+/** `<p>Hi <b>there</b></p>` → `Hi there`. */
+function plainText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function optionValueId(product: ProductRow, option: number, value: number): string {
+  return gid('ProductOptionValue', product.id * 1000 + option * 100 + value);
+}
+
+function metafieldObject(row: MetafieldRow): Record<string, unknown> {
+  return {
+    __typename: 'Metafield',
+    id: gid('Metafield', row.id),
+    legacyResourceId: String(row.id),
+    namespace: row.namespace,
+    key: row.key,
+    type: row.type,
+    value: row.value,
+    jsonValue: (() => {
+      try {
+        return row.type.startsWith('list.') || row.type === 'json' || /integer|decimal|boolean/.test(row.type) ? JSON.parse(row.value) : row.value;
+      } catch {
+        return row.value;
+      }
+    })(),
+    ownerType: 'PRODUCT',
+    description: null,
+    createdAt: dateTime(row.createdAt),
+    updatedAt: dateTime(row.updatedAt),
+  };
+}
+
+export function mediaObject(row: MediaRow): Record<string, unknown> {
+  const image = { __typename: 'Image', id: gid('ImageSource', row.id), url: row.originalSource, src: row.originalSource, originalSrc: row.originalSource, altText: row.alt, width: null, height: null };
+  return {
+    __typename: 'MediaImage',
+    id: gid('MediaImage', row.id),
+    alt: row.alt,
+    status: row.status,
+    fileStatus: row.status,
+    mediaContentType: 'IMAGE',
+    mimeType: null,
+    image,
+    preview: { image, status: row.status },
+    originalSource: { url: row.originalSource, fileSize: null },
+    mediaErrors: [],
+    mediaWarnings: [],
+    fileErrors: [],
+    createdAt: dateTime(row.createdAt),
+    updatedAt: dateTime(row.createdAt),
+  };
+}
+
+function variantObject(product: ProductRow, row: VariantRow, ctx: SandboxContext): Record<string, unknown> {
+  const title = row.optionValues.length ? row.optionValues.map((o) => o.name).join(' / ') : 'Default Title';
+  const total = Object.values(row.inventory).reduce((a, b) => a + b, 0);
+  const levels = async () => {
+    const locations = await ctx.productRepo.locations(ctx.store.id, 0, 1000);
+    return locations.map((loc, i) => ({
+      __typename: 'InventoryLevel',
+      id: `gid://shopify/InventoryLevel/${loc.id}?inventory_item_id=${row.id}`,
+      isActive: true,
+      canDeactivate: false,
+      deactivationAlert: null,
+      location: locationObject(loc, i === 0),
+      quantities: ({ names }: { names: string[] }) =>
+        names.map((name) => ({
+          id: `gid://shopify/InventoryQuantity/${loc.id}?inventory_item_id=${row.id}&name=${name}`,
+          name,
+          quantity: name === 'available' || name === 'on_hand' ? (row.inventory[String(loc.id)] ?? 0) : 0,
+          updatedAt: dateTime(row.updatedAt),
+        })),
+      createdAt: dateTime(row.createdAt),
+      updatedAt: dateTime(row.updatedAt),
+    }));
+  };
+  const inventoryItem = {
+    __typename: 'InventoryItem',
+    id: gid('InventoryItem', row.id),
+    legacyResourceId: String(row.id),
+    sku: row.sku,
+    tracked: true,
+    requiresShipping: true,
+    duplicateSkuCount: 0,
+    createdAt: dateTime(row.createdAt),
+    updatedAt: dateTime(row.updatedAt),
+    inventoryLevels: async (args: PageArgs) => {
+      const p = page(args);
+      const all = await levels();
+      return connection(p, all.slice(p.afterKey, p.afterKey + p.fetch), (l) => all.indexOf(l) + 1, (l) => l, p.afterKey > 0);
+    },
+    inventoryLevel: async ({ locationId }: { locationId: string }) => (await levels()).find((l) => (l.location as { id: string }).id === locationId) ?? null,
+  };
+  return {
+    __typename: 'ProductVariant',
+    id: gid('ProductVariant', row.id),
+    legacyResourceId: String(row.id),
+    title,
+    displayName: `${product.title} - ${title}`,
+    sku: row.sku,
+    price: row.price,
+    compareAtPrice: row.compareAtPrice,
+    barcode: row.barcode,
+    position: row.position,
+    inventoryQuantity: total,
+    availableForSale: total > 0,
+    inventoryPolicy: 'DENY',
+    taxable: true,
+    taxCode: null,
+    selectedOptions: row.optionValues.map((o) => {
+      const oi = product.options.findIndex((p) => p.name === o.optionName);
+      const vi = oi >= 0 ? product.options[oi].values.indexOf(o.name) : -1;
+      return { name: o.optionName, value: o.name, optionValue: { id: optionValueId(product, oi + 1, vi + 1), name: o.name, hasVariants: true, linkedMetafieldValue: null } };
+    }),
+    inventoryItem,
+    product: async () => productObject((await ctx.productRepo.product(ctx.store.id, product.id)) ?? product, ctx),
+    createdAt: dateTime(row.createdAt),
+    updatedAt: dateTime(row.updatedAt),
+  };
+}
+
+export function productObject(row: ProductRow, ctx: SandboxContext): Record<string, unknown> {
+  const repo = ctx.productRepo;
+  let variantRows: Promise<VariantRow[]> | null = null;
+  const allVariants = () => (variantRows ??= repo.variants(row.id, 0, 100_000));
+  return {
+    __typename: 'Product',
+    id: gid('Product', row.id),
+    legacyResourceId: String(row.id),
+    handle: row.handle,
+    title: row.title,
+    description: ({ truncateAt }: { truncateAt?: number | null }) => {
+      const text = plainText(row.descriptionHtml);
+      return truncateAt != null && text.length > truncateAt ? `${text.slice(0, truncateAt)}…` : text;
+    },
+    descriptionHtml: row.descriptionHtml,
+    vendor: row.vendor,
+    productType: row.productType,
+    status: row.status,
+    tags: row.tags,
+    seo: row.seo,
+    onlineStoreUrl: null,
+    onlineStorePreviewUrl: `https://${ctx.store.domain}/products/${row.handle}`,
+    templateSuffix: null,
+    isGiftCard: false,
+    requiresSellingPlan: false,
+    tracksInventory: true,
+    createdAt: dateTime(row.createdAt),
+    updatedAt: dateTime(row.updatedAt),
+    publishedAt: row.status === 'ACTIVE' ? dateTime(row.createdAt) : null,
+    options: ({ first }: { first?: number | null }) =>
+      row.options.slice(0, first ?? undefined).map((o, i) => ({
+        __typename: 'ProductOption',
+        id: gid('ProductOption', row.id * 10 + i + 1),
+        name: o.name,
+        position: i + 1,
+        values: o.values,
+        linkedMetafield: null,
+        optionValues: o.values.map((v, j) => ({ id: optionValueId(row, i + 1, j + 1), name: v, hasVariants: true, linkedMetafieldValue: null, swatch: null })),
+      })),
+    hasOnlyDefaultVariant: row.options.length === 1 && row.options[0].name === 'Title' && row.options[0].values.length === 1 && row.options[0].values[0] === 'Default Title',
+    totalInventory: async () => (await allVariants()).reduce((sum, v) => sum + Object.values(v.inventory).reduce((a, b) => a + b, 0), 0),
+    variants: async (args: PageArgs) => {
+      const p = page(args);
+      const rows = await repo.variants(row.id, p.afterKey, p.fetch);
+      return connection(p, rows, (v) => v.position, (v) => variantObject(row, v, ctx), p.afterKey > 0);
+    },
+    variantsCount: async () => ({ count: await repo.countVariants(row.id), precision: 'EXACT' }),
+    media: async (args: PageArgs) => {
+      const p = page(args);
+      const rows = await repo.media(row.id, p.afterKey, p.fetch);
+      return connection(p, rows, (m) => m.position, mediaObject, p.afterKey > 0);
+    },
+    mediaCount: async () => ({ count: await repo.countMedia(row.id), precision: 'EXACT' }),
+    metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
+      const ns = namespace ?? '$app';
+      const m = (await repo.metafields(row.id)).find((x) => x.namespace === ns && x.key === key);
+      return m ? metafieldObject(m) : null;
+    },
+    metafields: async (args: PageArgs & { namespace?: string | null; keys?: string[] | null }) => {
+      const p = page(args);
+      const all = (await repo.metafields(row.id)).filter(
+        (m) => (args.namespace == null || m.namespace === args.namespace) && (args.keys == null || args.keys.includes(`${m.namespace}.${m.key}`)),
+      );
+      const rows = all.filter((m) => m.id > p.afterKey).slice(0, p.fetch);
+      return connection(p, rows, (m) => m.id, metafieldObject, p.afterKey > 0);
+    },
+  };
+}
+
+/** `products(query:)` as far as the sandbox understands it: `handle:`, `title:`, `status:`, `sku:` and free text. */
+export function parseProductQuery(query: string | null | undefined): ProductFilter {
+  const filter: ProductFilter = {};
+  if (!query) return filter;
+  const text: string[] = [];
+  for (const m of query.matchAll(/(\w+):(?:"([^"]*)"|'([^']*)'|(\S+))|"([^"]*)"|(\S+)/g)) {
+    const [, field, dq, sq, bare, quoted, word] = m;
+    const value = dq ?? sq ?? bare;
+    if (field && ['handle', 'title', 'status', 'sku'].includes(field.toLowerCase())) filter[field.toLowerCase() as 'handle' | 'title' | 'status' | 'sku'] = value;
+    else text.push(quoted ?? word ?? `${field}:${value}`);
+  }
+  if (text.length) filter.text = text.join(' ');
+  return filter;
+}
+
+async function findByIdentifier(identifier: { id?: string | null; handle?: string | null; customId?: { namespace?: string | null; key: string; value: string } | null }, ctx: SandboxContext) {
+  const repo = ctx.productRepo;
+  if (identifier.id != null) {
+    const id = gidNumber(identifier.id, 'Product');
+    return id === null ? null : repo.product(ctx.store.id, id);
+  }
+  if (identifier.handle != null) return repo.productByHandle(ctx.store.id, identifier.handle);
+  if (identifier.customId != null) return repo.productByMetafield(ctx.store.id, identifier.customId.namespace ?? '$app', identifier.customId.key, identifier.customId.value);
+  return null;
+}
+
+export const productResolvers: ResolverModule = {
+  query: {
+    product: async (args, ctx) => {
+      const id = gidNumber(args.id, 'Product');
+      const row = id === null ? null : await ctx.productRepo.product(ctx.store.id, id);
+      return row ? productObject(row, ctx) : null;
+    },
+    productByIdentifier: async (args, ctx) => {
+      const row = await findByIdentifier(args.identifier as Parameters<typeof findByIdentifier>[0], ctx);
+      return row ? productObject(row, ctx) : null;
+    },
+    products: async (args, ctx) => {
+      const p = page(args as PageArgs);
+      if (args.sortKey != null && args.sortKey !== 'ID') {
+        throw new GraphQLError(`The Pimbridge sandbox does not emulate products(sortKey: ${String(args.sortKey)}) yet`, { extensions: { code: 'NOT_IMPLEMENTED' } });
+      }
+      const rows = await ctx.productRepo.products(ctx.store.id, parseProductQuery(args.query as string | null), p.afterKey, p.fetch);
+      return connection(p, rows, (r) => r.id, (r) => productObject(r, ctx), p.afterKey > 0);
+    },
+    productsCount: async (args, ctx) => {
+      const limit = typeof args.limit === 'number' ? args.limit : 10_000;
+      const n = await ctx.productRepo.countProducts(ctx.store.id, parseProductQuery(args.query as string | null));
+      return n > limit ? { count: limit, precision: 'AT_LEAST' } : { count: n, precision: 'EXACT' };
+    },
+    productVariant: async (args, ctx) => {
+      const id = gidNumber(args.id, 'ProductVariant');
+      if (id === null) return null;
+      const found = await ctx.productRepo.variantWithProduct(ctx.store.id, id);
+      return found ? variantObject(found.product, found.variant, ctx) : null;
+    },
+  },
+  mutation: {
+    productSet: async (args, ctx) => {
+      const result = await ctx.products.productSet(ctx.store.id, args as unknown as ProductSetArgs);
+      return { product: result.product ? productObject(result.product, ctx) : null, productSetOperation: null, userErrors: result.userErrors };
+    },
+    productDelete: async (args, ctx) => {
+      const input = args.input as { id: string };
+      const id = gidNumber(input.id, 'Product');
+      const deleted = id !== null && (await ctx.productRepo.deleteProduct(ctx.store.id, id));
+      return {
+        deletedProductId: deleted ? input.id : null,
+        productDeleteOperation: null,
+        userErrors: deleted ? [] : [{ field: ['id'], message: 'Product does not exist' }],
+      };
+    },
+    metafieldDefinitionCreate: async (args, ctx) => {
+      const d = args.definition as { namespace?: string | null; key: string; name: string; type: string; ownerType: string; capabilities?: { uniqueValues?: { enabled: boolean } | null } | null };
+      const namespace = d.namespace ?? '$app';
+      if (d.ownerType !== 'PRODUCT') {
+        return { createdDefinition: null, userErrors: [{ field: ['definition', 'ownerType'], message: `The sandbox keeps metafield definitions for PRODUCT only.`, code: 'INCLUSION', elementIndex: null, elementKey: null }] };
+      }
+      const row = await ctx.productRepo.insertDefinition({
+        storeId: ctx.store.id,
+        ownerType: d.ownerType,
+        namespace,
+        key: d.key,
+        name: d.name,
+        type: d.type,
+        uniqueValues: d.capabilities?.uniqueValues?.enabled ?? false,
+      });
+      if (!row) {
+        return {
+          createdDefinition: null,
+          userErrors: [{ field: ['definition', 'key'], message: `Key is in use for Product metafields on the '${namespace}' namespace.`, code: 'TAKEN', elementIndex: null, elementKey: null }],
+        };
+      }
+      return {
+        createdDefinition: {
+          __typename: 'MetafieldDefinition',
+          id: gid('MetafieldDefinition', row.id),
+          name: row.name,
+          namespace: row.namespace,
+          key: row.key,
+          ownerType: row.ownerType,
+          description: null,
+          type: { name: row.type, category: null, supportsDefinitionMigrations: false, supportedValidations: [], valueType: 'STRING' },
+          capabilities: {
+            uniqueValues: { enabled: row.uniqueValues, eligible: true },
+            adminFilterable: { enabled: false, eligible: true, status: 'NOT_FILTERABLE' },
+            smartCollectionCondition: { enabled: false, eligible: true },
+          },
+          pinnedPosition: null,
+          useAsCollectionCondition: false,
+          validations: [],
+        },
+        userErrors: [],
+      };
+    },
+  },
+};

@@ -1,0 +1,314 @@
+// SQL for the sandbox's catalogue: products, variants, media, product metafields, metafield definitions, locations.
+import { and, asc, count, eq, gt, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  sandboxLocations,
+  sandboxMedia,
+  sandboxMetafieldDefinitions,
+  sandboxProductMetafields,
+  sandboxProducts,
+  sandboxVariants,
+} from '../../db/schema/index.js';
+
+export type ProductRow = typeof sandboxProducts.$inferSelect;
+export type VariantRow = typeof sandboxVariants.$inferSelect;
+export type MediaRow = typeof sandboxMedia.$inferSelect;
+export type MetafieldRow = typeof sandboxProductMetafields.$inferSelect;
+export type DefinitionRow = typeof sandboxMetafieldDefinitions.$inferSelect;
+export type LocationRow = typeof sandboxLocations.$inferSelect;
+
+export type ProductValues = Pick<ProductRow, 'handle' | 'title' | 'descriptionHtml' | 'vendor' | 'productType' | 'status' | 'tags' | 'seo' | 'options'>;
+export type VariantValues = Pick<VariantRow, 'sku' | 'price' | 'compareAtPrice' | 'barcode' | 'optionValues' | 'inventory' | 'position'>;
+
+/** Filters of `products(query:)`: `handle:x`, `title:x`, `status:x`, `sku:x`, or free text on the title. */
+export interface ProductFilter {
+  handle?: string;
+  title?: string;
+  status?: string;
+  sku?: string;
+  text?: string;
+}
+
+export class SandboxProductRepository {
+  constructor(private readonly db: Db) {}
+
+  with(tx: Db): SandboxProductRepository {
+    return new SandboxProductRepository(tx);
+  }
+
+  /** Serialises writers on one key for the rest of the transaction (same customId, handle or product). */
+  async lock(key: string): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+  }
+
+  // Locations
+
+  async locations(storeId: number, afterId: number, limit: number): Promise<LocationRow[]> {
+    return this.db
+      .select()
+      .from(sandboxLocations)
+      .where(and(eq(sandboxLocations.storeId, storeId), gt(sandboxLocations.id, afterId)))
+      .orderBy(asc(sandboxLocations.id))
+      .limit(limit);
+  }
+
+  async location(storeId: number, id: number): Promise<LocationRow | null> {
+    const [row] = await this.db.select().from(sandboxLocations).where(and(eq(sandboxLocations.storeId, storeId), eq(sandboxLocations.id, id)));
+    return row ?? null;
+  }
+
+  /** Adds the store's "Shop location" unless it has a location (call under lock). */
+  async ensureLocation(storeId: number): Promise<void> {
+    const [row] = await this.db.select({ id: sandboxLocations.id }).from(sandboxLocations).where(eq(sandboxLocations.storeId, storeId)).limit(1);
+    if (!row) await this.db.insert(sandboxLocations).values({ storeId, name: 'Shop location' });
+  }
+
+  // Products
+
+  async product(storeId: number, id: number): Promise<ProductRow | null> {
+    const [row] = await this.db.select().from(sandboxProducts).where(and(eq(sandboxProducts.storeId, storeId), eq(sandboxProducts.id, id)));
+    return row ?? null;
+  }
+
+  async productByHandle(storeId: number, handle: string): Promise<ProductRow | null> {
+    const [row] = await this.db.select().from(sandboxProducts).where(and(eq(sandboxProducts.storeId, storeId), eq(sandboxProducts.handle, handle)));
+    return row ?? null;
+  }
+
+  async productByMetafield(storeId: number, namespace: string, key: string, value: string): Promise<ProductRow | null> {
+    const [row] = await this.db
+      .select({ product: sandboxProducts })
+      .from(sandboxProductMetafields)
+      .innerJoin(sandboxProducts, eq(sandboxProducts.id, sandboxProductMetafields.productId))
+      .where(
+        and(
+          eq(sandboxProductMetafields.storeId, storeId),
+          eq(sandboxProductMetafields.namespace, namespace),
+          eq(sandboxProductMetafields.key, key),
+          eq(sandboxProductMetafields.value, value),
+        ),
+      )
+      .orderBy(asc(sandboxProducts.id))
+      .limit(1);
+    return row?.product ?? null;
+  }
+
+  /** Handles of the store equal to `base` or `base-N`, except the product's own. */
+  async handlesLike(storeId: number, base: string, exceptId: number | null): Promise<Set<string>> {
+    const rows = await this.db
+      .select({ handle: sandboxProducts.handle })
+      .from(sandboxProducts)
+      .where(
+        and(
+          eq(sandboxProducts.storeId, storeId),
+          sql`(${sandboxProducts.handle} = ${base} or ${sandboxProducts.handle} ~ ${`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9]+$`})`,
+          exceptId === null ? undefined : ne(sandboxProducts.id, exceptId),
+        ),
+      );
+    return new Set(rows.map((r) => r.handle));
+  }
+
+  async insertProduct(storeId: number, values: ProductValues): Promise<ProductRow> {
+    const [row] = await this.db.insert(sandboxProducts).values({ storeId, ...values }).returning();
+    return row;
+  }
+
+  async updateProduct(id: number, values: Partial<ProductValues>): Promise<ProductRow> {
+    const [row] = await this.db
+      .update(sandboxProducts)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(sandboxProducts.id, id))
+      .returning();
+    return row;
+  }
+
+  async deleteProduct(storeId: number, id: number): Promise<boolean> {
+    const rows = await this.db.delete(sandboxProducts).where(and(eq(sandboxProducts.storeId, storeId), eq(sandboxProducts.id, id))).returning({ id: sandboxProducts.id });
+    return rows.length > 0;
+  }
+
+  private filter(storeId: number, f: ProductFilter): SQL | undefined {
+    return and(
+      eq(sandboxProducts.storeId, storeId),
+      f.handle !== undefined ? eq(sandboxProducts.handle, f.handle) : undefined,
+      f.title !== undefined ? ilike(sandboxProducts.title, f.title.replace(/[%_\\]/g, '\\$&')) : undefined,
+      f.status !== undefined ? eq(sandboxProducts.status, f.status.toUpperCase()) : undefined,
+      f.text !== undefined ? ilike(sandboxProducts.title, `%${f.text.replace(/[%_\\]/g, '\\$&')}%`) : undefined,
+      f.sku !== undefined
+        ? inArray(sandboxProducts.id, this.db.select({ id: sandboxVariants.productId }).from(sandboxVariants).where(eq(sandboxVariants.sku, f.sku)))
+        : undefined,
+    );
+  }
+
+  async products(storeId: number, f: ProductFilter, afterId: number, limit: number): Promise<ProductRow[]> {
+    return this.db
+      .select()
+      .from(sandboxProducts)
+      .where(and(this.filter(storeId, f), gt(sandboxProducts.id, afterId)))
+      .orderBy(asc(sandboxProducts.id))
+      .limit(limit);
+  }
+
+  async countProducts(storeId: number, f: ProductFilter): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(sandboxProducts).where(this.filter(storeId, f));
+    return Number(row.n);
+  }
+
+  // Variants
+
+  async variants(productId: number, afterPosition: number, limit: number): Promise<VariantRow[]> {
+    return this.db
+      .select()
+      .from(sandboxVariants)
+      .where(and(eq(sandboxVariants.productId, productId), gt(sandboxVariants.position, afterPosition)))
+      .orderBy(asc(sandboxVariants.position))
+      .limit(limit);
+  }
+
+  async variantWithProduct(storeId: number, variantId: number): Promise<{ variant: VariantRow; product: ProductRow } | null> {
+    const [row] = await this.db
+      .select({ variant: sandboxVariants, product: sandboxProducts })
+      .from(sandboxVariants)
+      .innerJoin(sandboxProducts, eq(sandboxProducts.id, sandboxVariants.productId))
+      .where(and(eq(sandboxVariants.id, variantId), eq(sandboxProducts.storeId, storeId)));
+    return row ?? null;
+  }
+
+  async variantIds(productId: number): Promise<number[]> {
+    const rows = await this.db.select({ id: sandboxVariants.id }).from(sandboxVariants).where(eq(sandboxVariants.productId, productId));
+    return rows.map((r) => r.id);
+  }
+
+  async countVariants(productId: number): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(sandboxVariants).where(eq(sandboxVariants.productId, productId));
+    return Number(row.n);
+  }
+
+  /** Replaces the product's variants: kept ones (with `id`) updated in one statement, new ones inserted, the rest deleted. */
+  async replaceVariants(productId: number, variants: (VariantValues & { id?: number })[]): Promise<void> {
+    const kept = variants.filter((v) => v.id !== undefined);
+    await this.db.delete(sandboxVariants).where(
+      and(
+        eq(sandboxVariants.productId, productId),
+        kept.length ? notInArray(sandboxVariants.id, kept.map((v) => v.id!)) : undefined,
+      ),
+    );
+    if (kept.length) {
+      const rows = JSON.stringify(
+        kept.map((v) => ({ id: v.id, sku: v.sku, price: v.price, compare_at_price: v.compareAtPrice, barcode: v.barcode, option_values: v.optionValues, inventory: v.inventory, position: v.position })),
+      );
+      await this.db.execute(sql`
+        update sandbox_variants v set sku = x.sku, price = x.price, compare_at_price = x.compare_at_price, barcode = x.barcode,
+          option_values = x.option_values, inventory = x.inventory, position = x.position, updated_at = now()
+        from jsonb_to_recordset(${rows}::jsonb) as x(id bigint, sku text, price text, compare_at_price text, barcode text, option_values jsonb, inventory jsonb, position int)
+        where v.id = x.id and v.product_id = ${productId}`);
+    }
+    const fresh = variants.filter((v) => v.id === undefined).map(({ id: _id, ...values }) => ({ productId, ...values }));
+    if (fresh.length) await this.db.insert(sandboxVariants).values(fresh);
+  }
+
+  // Media
+
+  async media(productId: number, afterPosition: number, limit: number): Promise<MediaRow[]> {
+    return this.db
+      .select()
+      .from(sandboxMedia)
+      .where(and(eq(sandboxMedia.productId, productId), gt(sandboxMedia.position, afterPosition)))
+      .orderBy(asc(sandboxMedia.position))
+      .limit(limit);
+  }
+
+  async mediaIds(productId: number): Promise<number[]> {
+    const rows = await this.db.select({ id: sandboxMedia.id }).from(sandboxMedia).where(eq(sandboxMedia.productId, productId));
+    return rows.map((r) => r.id);
+  }
+
+  async countMedia(productId: number): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(sandboxMedia).where(eq(sandboxMedia.productId, productId));
+    return Number(row.n);
+  }
+
+  /** Replaces the product's media: `{id}` keeps (and re-positions) a media, `{originalSource}` adds a new one. */
+  async replaceMedia(productId: number, files: ({ id: number; alt?: string | null } | { originalSource: string; alt: string | null })[]): Promise<void> {
+    const kept = files.flatMap((f, i) => ('id' in f ? [{ id: f.id, position: i + 1, alt: f.alt, setAlt: f.alt !== undefined }] : []));
+    await this.db.delete(sandboxMedia).where(and(eq(sandboxMedia.productId, productId), kept.length ? notInArray(sandboxMedia.id, kept.map((k) => k.id)) : undefined));
+    if (kept.length) {
+      await this.db.execute(sql`
+        update sandbox_media m set position = x.position, alt = case when x.set_alt then x.alt else m.alt end
+        from jsonb_to_recordset(${JSON.stringify(kept.map((k) => ({ id: k.id, position: k.position, alt: k.alt ?? null, set_alt: k.setAlt })))}::jsonb)
+          as x(id bigint, position int, alt text, set_alt boolean)
+        where m.id = x.id and m.product_id = ${productId}`);
+    }
+    const fresh = files.flatMap((f, i) => ('originalSource' in f ? [{ productId, originalSource: f.originalSource, alt: f.alt, position: i + 1 }] : []));
+    if (fresh.length) await this.db.insert(sandboxMedia).values(fresh);
+  }
+
+  // Metafields and definitions
+
+  async metafields(productId: number): Promise<MetafieldRow[]> {
+    return this.db.select().from(sandboxProductMetafields).where(eq(sandboxProductMetafields.productId, productId)).orderBy(asc(sandboxProductMetafields.id));
+  }
+
+  /** Replaces the product's metafields (by namespace and key: an unchanged key keeps its id). */
+  async replaceMetafields(storeId: number, productId: number, fields: { namespace: string; key: string; type: string; value: string }[]): Promise<void> {
+    const wanted = [...new Map(fields.map((f) => [`${f.namespace}\u0000${f.key}`, f])).values()];
+    await this.db.execute(sql`
+      delete from sandbox_product_metafields m where m.product_id = ${productId}
+        and not exists (select 1 from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as x(namespace text, key text) where x.namespace = m.namespace and x.key = m.key)`);
+    if (wanted.length) {
+      await this.db
+        .insert(sandboxProductMetafields)
+        .values(wanted.map((f) => ({ storeId, productId, ...f })))
+        .onConflictDoUpdate({
+          target: [sandboxProductMetafields.productId, sandboxProductMetafields.namespace, sandboxProductMetafields.key],
+          set: { type: sql`excluded.type`, value: sql`excluded.value`, updatedAt: sql`now()` },
+        });
+    }
+  }
+
+  /** Another product of the store holding this metafield value. */
+  async metafieldValueTaken(storeId: number, namespace: string, key: string, value: string, exceptProductId: number | null): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: sandboxProductMetafields.id })
+      .from(sandboxProductMetafields)
+      .where(
+        and(
+          eq(sandboxProductMetafields.storeId, storeId),
+          eq(sandboxProductMetafields.namespace, namespace),
+          eq(sandboxProductMetafields.key, key),
+          eq(sandboxProductMetafields.value, value),
+          exceptProductId === null ? undefined : ne(sandboxProductMetafields.productId, exceptProductId),
+        ),
+      )
+      .limit(1);
+    return !!row;
+  }
+
+  async definition(storeId: number, ownerType: string, namespace: string, key: string): Promise<DefinitionRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(sandboxMetafieldDefinitions)
+      .where(
+        and(
+          eq(sandboxMetafieldDefinitions.storeId, storeId),
+          eq(sandboxMetafieldDefinitions.ownerType, ownerType),
+          eq(sandboxMetafieldDefinitions.namespace, namespace),
+          eq(sandboxMetafieldDefinitions.key, key),
+        ),
+      );
+    return row ?? null;
+  }
+
+  async definitions(storeId: number, ownerType: string): Promise<DefinitionRow[]> {
+    return this.db
+      .select()
+      .from(sandboxMetafieldDefinitions)
+      .where(and(eq(sandboxMetafieldDefinitions.storeId, storeId), eq(sandboxMetafieldDefinitions.ownerType, ownerType)));
+  }
+
+  /** A new definition; null when (owner type, namespace, key) is taken. */
+  async insertDefinition(values: Omit<DefinitionRow, 'id' | 'createdAt'>): Promise<DefinitionRow | null> {
+    const rows = await this.db.insert(sandboxMetafieldDefinitions).values(values).onConflictDoNothing().returning();
+    return rows[0] ?? null;
+  }
+}

@@ -1,0 +1,378 @@
+// productSet with Shopify's semantics (../shared/notes/shopify.md), as the sandbox emulates them:
+// - `identifier` {id} | {handle} | {customId} updates the match or creates (an unknown {id}: PRODUCT_DOES_NOT_EXIST;
+//   {customId} needs a PRODUCT metafield definition with unique values); `input.id` beside an identifier: ID_NOT_ALLOWED;
+// - lists that are sent replace what is there (variants, metafields, files left out are deleted); a list not sent is kept;
+// - a title-derived handle that is taken gets `-1`, `-2`, …; an explicit taken handle: HANDLE_NOT_UNIQUE;
+// - `files[].originalSource` always adds a new media (APPEND_UUID); `files[{id}]` keeps that media;
+// - limits: 3 options, 2048 variants, unique option values, title required, prices as decimals.
+// The whole upsert is one transaction, serialised per identifier with an advisory lock; any userError rolls it back.
+import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../server/errors.js';
+import type { ProductRow, SandboxProductRepository, VariantValues } from './sandbox-product.repository.js';
+
+export const MAX_OPTIONS = 3;
+export const MAX_VARIANTS = 2048;
+
+export interface UserError {
+  field: string[] | null;
+  message: string;
+  code: string;
+}
+
+export interface ProductSetArgs {
+  identifier?: { id?: string | null; handle?: string | null; customId?: { namespace?: string | null; key: string; value: string } | null } | null;
+  input: ProductSetInput;
+}
+
+interface FileInput {
+  id?: string | null;
+  originalSource?: string | null;
+  alt?: string | null;
+}
+
+interface VariantInput {
+  id?: string | null;
+  sku?: string | null;
+  price?: unknown;
+  compareAtPrice?: unknown;
+  barcode?: string | null;
+  position?: number | null;
+  optionValues?: { name?: string | null; optionName?: string | null; optionId?: string | null; id?: string | null }[];
+  inventoryQuantities?: { locationId: string; name: string; quantity: number }[] | null;
+  file?: FileInput | null;
+  metafields?: unknown[] | null;
+}
+
+export interface ProductSetInput {
+  id?: string | null;
+  title?: string | null;
+  handle?: string | null;
+  descriptionHtml?: string | null;
+  vendor?: string | null;
+  productType?: string | null;
+  status?: string | null;
+  tags?: string[] | null;
+  seo?: { title?: string | null; description?: string | null } | null;
+  productOptions?: { name?: string | null; values?: { name?: string | null }[] | null }[] | null;
+  variants?: VariantInput[] | null;
+  files?: FileInput[] | null;
+  metafields?: { namespace?: string | null; key?: string | null; type?: string | null; value?: string | null }[] | null;
+}
+
+export type ProductSetResult = { product: ProductRow; userErrors: [] } | { product: null; userErrors: UserError[] };
+
+/** Thrown inside the transaction to roll it back with userErrors. */
+class Rejected extends Error {
+  constructor(readonly errors: UserError[]) {
+    super('rejected');
+  }
+}
+
+const DEFAULT_NAMESPACE = '$app';
+const MONEY = /^-?\d{1,15}(\.\d{1,4})?$/;
+
+/** `gid://shopify/Product/12` → 12 (null for another type or a malformed id). */
+export function gidNumber(gid: unknown, type: string): number | null {
+  if (typeof gid !== 'string') return null;
+  const m = new RegExp(`^gid://shopify/${type}/(\\d{1,15})$`).exec(gid);
+  return m ? Number(m[1]) : null;
+}
+
+/** Shopify's handle from a title: lower case, runs of anything but letters and digits become one dash. */
+export function handleize(title: string): string {
+  const h = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  return h.slice(0, 255) || 'product';
+}
+
+const err = (field: string[] | null, message: string, code: string): UserError => ({ field, message, code });
+
+export class SandboxProductService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: SandboxProductRepository,
+  ) {}
+
+  /** Location ids by store, once they are known to exist (locations are never added or removed after the first). */
+  private readonly located = new Map<number, Set<number>>();
+
+  /** The store's locations exist (one "Shop location" for a store made before locations, or a new one); their ids. */
+  async ensureLocation(storeId: number): Promise<Set<number>> {
+    const known = this.located.get(storeId);
+    if (known) return known;
+    const ids = await this.db.transaction(async (tx) => {
+      const repo = this.repo.with(tx);
+      await repo.lock(`sandbox-location:${storeId}`);
+      await repo.ensureLocation(storeId);
+      return new Set((await repo.locations(storeId, 0, 1000)).map((l) => l.id));
+    });
+    this.located.set(storeId, ids);
+    return ids;
+  }
+
+  /** Checks that need no database (run before the transaction). */
+  private checkInput(args: ProductSetArgs): UserError[] {
+    const { input, identifier } = args;
+    const errors: UserError[] = [];
+    if (identifier && input.id != null) errors.push(err(['input', 'id'], 'The id field is not allowed if identifier is provided.', 'ID_NOT_ALLOWED'));
+    if (identifier) {
+      const given = ['id', 'handle', 'customId'].filter((k) => (identifier as Record<string, unknown>)[k] != null);
+      if (given.length !== 1) errors.push(err(['identifier'], 'Exactly one of id, handle or customId must be provided.', 'INVALID_INPUT'));
+    }
+    if (input.title !== undefined && input.title !== null && input.title.trim() === '') errors.push(err(['input', 'title'], "Title can't be blank", 'INVALID_INPUT'));
+    if (input.status != null && !['ACTIVE', 'ARCHIVED', 'DRAFT', 'UNLISTED'].includes(input.status)) errors.push(err(['input', 'status'], 'Status is invalid', 'INVALID_INPUT'));
+    const options = input.productOptions ?? [];
+    if (options.length > MAX_OPTIONS) errors.push(err(['input', 'productOptions'], `Options over limit: a product can have at most ${MAX_OPTIONS} options.`, 'OPTIONS_OVER_LIMIT'));
+    const names = new Set<string>();
+    options.forEach((o, i) => {
+      const name = (o.name ?? '').trim();
+      if (!name) errors.push(err(['input', 'productOptions', String(i), 'name'], 'Option name is required.', 'INVALID_INPUT'));
+      if (names.has(name.toLowerCase())) errors.push(err(['input', 'productOptions', String(i), 'name'], `Duplicated option name '${name}'.`, 'DUPLICATED_OPTION_NAME'));
+      names.add(name.toLowerCase());
+      const seen = new Set<string>();
+      (o.values ?? []).forEach((v, j) => {
+        const value = (v.name ?? '').trim();
+        if (seen.has(value.toLowerCase())) {
+          errors.push(err(['input', 'productOptions', String(i), 'values', String(j)], `Duplicated option value '${value}'.`, 'DUPLICATED_OPTION_VALUE'));
+        }
+        seen.add(value.toLowerCase());
+      });
+      if (!(o.values ?? []).length) errors.push(err(['input', 'productOptions', String(i), 'values'], `Option '${name}' must have at least one value.`, 'OPTION_VALUES_MISSING'));
+    });
+    const variants = input.variants;
+    if (variants && variants.length > MAX_VARIANTS) errors.push(err(['input', 'variants'], `Variants over limit: a product can have at most ${MAX_VARIANTS} variants.`, 'VARIANTS_OVER_LIMIT'));
+    if (variants && variants.length > 0 && options.length === 0 && variants.some((v) => (v.optionValues ?? []).length > 0)) {
+      errors.push(err(['input', 'productOptions'], 'Product options input is required when updating variants.', 'PRODUCT_OPTIONS_INPUT_MISSING'));
+    }
+    if (options.length > 0 && variants == null) errors.push(err(['input', 'variants'], 'Variants input is required when updating options.', 'VARIANTS_INPUT_MISSING'));
+    if (errors.length || !variants) return errors;
+
+    const combos = new Set<string>();
+    variants.forEach((v, i) => {
+      const at = (...rest: string[]) => ['input', 'variants', String(i), ...rest];
+      for (const [key, value] of [
+        ['price', v.price],
+        ['compareAtPrice', v.compareAtPrice],
+      ] as const) {
+        if (value != null && !MONEY.test(String(value))) errors.push(err(at(key), `${key === 'price' ? 'Price' : 'Compare at price'} is invalid.`, 'INVALID_INPUT'));
+      }
+      const ov = v.optionValues ?? [];
+      if (options.length && ov.length !== options.length) {
+        errors.push(err(at('optionValues'), 'The variant must have exactly one value for each option.', 'INVALID_VARIANT'));
+        return;
+      }
+      const chosen: string[] = [];
+      for (const [k, value] of ov.entries()) {
+        const option = options.find((o) => (o.name ?? '').trim().toLowerCase() === (value.optionName ?? '').trim().toLowerCase());
+        if (!option) {
+          errors.push(err(at('optionValues', String(k)), `Option '${value.optionName ?? ''}' does not exist.`, 'OPTION_DOES_NOT_EXIST'));
+          continue;
+        }
+        if (!(option.values ?? []).some((x) => (x.name ?? '').trim() === (value.name ?? '').trim())) {
+          errors.push(err(at('optionValues', String(k)), `Option value '${value.name ?? ''}' does not exist.`, 'OPTION_VALUE_DOES_NOT_EXIST'));
+          continue;
+        }
+        chosen.push(`${(option.name ?? '').trim().toLowerCase()}=${(value.name ?? '').trim()}`);
+      }
+      const combo = chosen.sort().join('/');
+      if (combos.has(combo)) errors.push(err(at('optionValues'), `The variant '${chosen.join(' / ') || 'Default Title'}' already exists.`, 'INVALID_VARIANT'));
+      combos.add(combo);
+      for (const [k, q] of (v.inventoryQuantities ?? []).entries()) {
+        if (q.name !== 'available') errors.push(err(at('inventoryQuantities', String(k), 'name'), `Inventory quantity name '${q.name}' is not supported; use 'available'.`, 'INVALID_INPUT'));
+      }
+    });
+    (input.files ?? []).forEach((f, i) => {
+      if ((f.id == null) === (f.originalSource == null)) errors.push(err(['input', 'files', String(i)], 'A file needs either an id or an originalSource.', 'INVALID_INPUT'));
+    });
+    (input.metafields ?? []).forEach((m, i) => {
+      if (!m.key || m.value == null || !m.type) errors.push(err(['input', 'metafields', String(i)], 'A metafield needs a key, a type and a value.', 'INVALID_METAFIELD'));
+    });
+    return errors;
+  }
+
+  async productSet(storeId: number, args: ProductSetArgs): Promise<ProductSetResult> {
+    const errors = this.checkInput(args);
+    if (errors.length) return { product: null, userErrors: errors };
+    const locations = await this.ensureLocation(storeId);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const product = await this.db.transaction((tx) => this.write(this.repo.with(tx), storeId, locations, args));
+        return { product, userErrors: [] };
+      } catch (e) {
+        if (e instanceof Rejected) return { product: null, userErrors: e.errors };
+        // Two creates raced for one derived handle: the loser derives again.
+        if (attempt < 5 && isUniqueViolation(e, 'sandbox_products_store_handle_uq')) continue;
+        throw e;
+      }
+    }
+  }
+
+  private async write(repo: SandboxProductRepository, storeId: number, locations: Set<number>, args: ProductSetArgs): Promise<ProductRow> {
+    const { input, identifier } = args;
+    const customId = identifier?.customId ?? null;
+    const ns = customId ? (customId.namespace ?? DEFAULT_NAMESPACE) : null;
+    const definitions = customId || input.metafields != null ? await repo.definitions(storeId, 'PRODUCT') : [];
+
+    // Find the target, serialising writers of the same identifier.
+    let target: ProductRow | null = null;
+    if (identifier?.id != null) {
+      const id = gidNumber(identifier.id, 'Product');
+      await repo.lock(`sandbox-product:${storeId}:id:${id}`);
+      target = id === null ? null : await repo.product(storeId, id);
+      if (!target) throw new Rejected([err(['identifier', 'id'], 'Product does not exist', 'PRODUCT_DOES_NOT_EXIST')]);
+    } else if (identifier?.handle != null) {
+      await repo.lock(`sandbox-product:${storeId}:handle:${identifier.handle}`);
+      target = await repo.productByHandle(storeId, identifier.handle);
+    } else if (customId) {
+      const definition = definitions.find((d) => d.namespace === ns && d.key === customId.key);
+      if (!definition?.uniqueValues) {
+        throw new Rejected([
+          err(['identifier', 'customId'], `The metafield definition '${ns}.${customId.key}' must exist and have the unique values capability enabled.`, 'INVALID_INPUT'),
+        ]);
+      }
+      await repo.lock(`sandbox-product:${storeId}:custom:${ns}.${customId.key}=${customId.value}`);
+      target = await repo.productByMetafield(storeId, ns!, customId.key, customId.value);
+    } else if (input.id != null) {
+      const id = gidNumber(input.id, 'Product');
+      target = id === null ? null : await repo.product(storeId, id);
+      if (!target) throw new Rejected([err(['input', 'id'], 'Product does not exist', 'PRODUCT_DOES_NOT_EXIST')]);
+    }
+    if (target) await repo.lock(`sandbox-product:${storeId}:row:${target.id}`);
+
+    // Product fields.
+    const values: Partial<Parameters<SandboxProductRepository['insertProduct']>[1]> = {};
+    if (input.title != null) values.title = input.title.trim();
+    if (input.descriptionHtml != null) values.descriptionHtml = input.descriptionHtml;
+    if (input.vendor != null) values.vendor = input.vendor;
+    if (input.productType != null) values.productType = input.productType;
+    if (input.status != null) values.status = input.status;
+    if (input.tags != null) values.tags = [...new Set(input.tags.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
+    if (input.seo != null) values.seo = { title: input.seo.title ?? target?.seo.title ?? null, description: input.seo.description ?? target?.seo.description ?? null };
+    if (input.productOptions != null) {
+      values.options = input.productOptions.map((o) => ({ name: (o.name ?? '').trim(), values: (o.values ?? []).map((v) => (v.name ?? '').trim()) }));
+    }
+    if (!target && !values.title) throw new Rejected([err(['input', 'title'], 'Title is required to create a product.', 'MISSING_FIELD_REQUIRED')]);
+
+    // Handle: explicit (input.handle, or the identifier's handle for a create) must be free; derived ones get a suffix.
+    const explicit = input.handle ?? (!target ? (identifier?.handle ?? null) : null);
+    if (explicit != null && explicit !== target?.handle) {
+      const handle = explicit.trim().toLowerCase();
+      if (!/^[\p{L}\p{N}][\p{L}\p{N}_-]*$/u.test(handle)) throw new Rejected([err(['input', 'handle'], 'Handle is invalid', 'INVALID_INPUT')]);
+      if ((await repo.handlesLike(storeId, handle, target?.id ?? null)).has(handle)) {
+        throw new Rejected([err(['input', 'handle'], `Handle '${handle}' already in use. Please provide a new handle.`, 'HANDLE_NOT_UNIQUE')]);
+      }
+      values.handle = handle;
+    } else if (!target) {
+      const base = handleize(values.title!);
+      await repo.lock(`sandbox-product:${storeId}:handle:${base}`);
+      const taken = await repo.handlesLike(storeId, base, null);
+      let handle = base;
+      for (let n = 1; taken.has(handle); n++) handle = `${base}-${n}`;
+      values.handle = handle;
+    }
+
+    // A product whose variants carry no options has Shopify's single `Title` option.
+    if ((input.variants != null || !target) && (values.options ?? target?.options ?? []).length === 0) {
+      values.options = [{ name: 'Title', values: ['Default Title'] }];
+    }
+
+    const product = target
+      ? await repo.updateProduct(target.id, values)
+      : await repo.insertProduct(storeId, {
+          handle: values.handle!,
+          title: values.title!,
+          descriptionHtml: values.descriptionHtml ?? '',
+          vendor: values.vendor ?? '',
+          productType: values.productType ?? '',
+          status: values.status ?? 'ACTIVE',
+          tags: values.tags ?? [],
+          seo: values.seo ?? { title: null, description: null },
+          options: values.options ?? [],
+        });
+
+    // Variants: the sent list replaces the product's; ids must be the product's own.
+    if (input.variants != null || !target) {
+      const own = new Set(target ? await repo.variantIds(target.id) : []);
+      const sent = input.variants ?? [];
+      const rows: (VariantValues & { id?: number })[] = [];
+      for (const [i, v] of sent.entries()) {
+        let id: number | undefined;
+        if (v.id != null) {
+          const n = gidNumber(v.id, 'ProductVariant');
+          if (n === null || !own.has(n)) throw new Rejected([err(['input', 'variants', String(i), 'id'], 'Variant does not exist', 'INVALID_VARIANT')]);
+          id = n;
+        }
+        const inventory: Record<string, number> = {};
+        for (const [k, q] of (v.inventoryQuantities ?? []).entries()) {
+          const loc = gidNumber(q.locationId, 'Location');
+          if (loc === null || !locations.has(loc)) {
+            throw new Rejected([err(['input', 'variants', String(i), 'inventoryQuantities', String(k), 'locationId'], 'Location does not exist', 'NOT_FOUND')]);
+          }
+          inventory[String(loc)] = q.quantity;
+        }
+        const order = product.options.map((o) => o.name.toLowerCase());
+        const optionValues = (v.optionValues ?? [])
+          .map((o) => ({ optionName: product.options.find((p) => p.name.toLowerCase() === (o.optionName ?? '').trim().toLowerCase())?.name ?? '', name: (o.name ?? '').trim() }))
+          .sort((a, b) => order.indexOf(a.optionName.toLowerCase()) - order.indexOf(b.optionName.toLowerCase()));
+        rows.push({
+          id,
+          sku: v.sku ?? null,
+          price: v.price != null ? formatMoney(String(v.price)) : '0.00',
+          compareAtPrice: v.compareAtPrice != null ? formatMoney(String(v.compareAtPrice)) : null,
+          barcode: v.barcode ?? null,
+          optionValues,
+          inventory,
+          position: i + 1,
+        });
+      }
+      if (rows.length === 0) {
+        rows.push({ sku: null, price: '0.00', compareAtPrice: null, barcode: null, optionValues: [], inventory: {}, position: 1 });
+      }
+      await repo.replaceVariants(product.id, rows);
+    }
+
+    // Files: {id} keeps the product's own media, {originalSource} always adds one.
+    if (input.files != null) {
+      const own = new Set(target ? await repo.mediaIds(target.id) : []);
+      const files = input.files.map((f, i) => {
+        if (f.id != null) {
+          const n = gidNumber(f.id, 'MediaImage') ?? gidNumber(f.id, 'Media');
+          if (n === null || !own.has(n)) throw new Rejected([err(['input', 'files', String(i), 'id'], 'File does not exist', 'INVALID_INPUT')]);
+          return { id: n, ...(f.alt !== undefined ? { alt: f.alt } : {}) };
+        }
+        return { originalSource: f.originalSource!, alt: f.alt ?? null };
+      });
+      await repo.replaceMedia(product.id, files);
+    }
+
+    // Metafields: the sent list replaces the product's; the customId's metafield is always kept; unique values enforced.
+    if (input.metafields != null || (customId && !target)) {
+      const fields = (input.metafields ?? []).map((m) => ({ namespace: m.namespace ?? DEFAULT_NAMESPACE, key: m.key!, type: m.type!, value: m.value! }));
+      if (customId && !fields.some((f) => f.namespace === ns && f.key === customId.key)) {
+        const definition = definitions.find((d) => d.namespace === ns && d.key === customId.key);
+        fields.push({ namespace: ns!, key: customId.key, type: definition?.type ?? 'single_line_text_field', value: customId.value });
+      }
+      const unique = definitions.filter((d) => d.uniqueValues);
+      for (const [i, f] of fields.entries()) {
+        if (!unique.some((d) => d.namespace === f.namespace && d.key === f.key)) continue;
+        if (await repo.metafieldValueTaken(storeId, f.namespace, f.key, f.value, product.id)) {
+          throw new Rejected([err(['input', 'metafields', String(i), 'value'], `Value '${f.value}' is already taken for ${f.namespace}.${f.key}.`, 'DUPLICATED_METAFIELD_VALUE')]);
+        }
+      }
+      await repo.replaceMetafields(storeId, product.id, fields);
+    }
+
+    return product;
+  }
+}
+
+/** Shopify answers Money with two decimals at least (`10` → `10.00`, `9.5` → `9.50`, `1.2345` kept). */
+export function formatMoney(value: string): string {
+  const [int, frac = ''] = value.split('.');
+  return `${int}.${frac.padEnd(2, '0')}`;
+}

@@ -1,0 +1,120 @@
+// Shopify's limits, checked before anything is sent: each failure is one readable line of a StorefrontValidationError
+// (the product's `validation_errors`), so a product Shopify would refuse — or silently truncate — costs no call.
+import type { PimProductSnapshot } from '../storefront.port.js';
+import { productOptions, sortedVariants, toMoney, variantOptionValues, type ProductSetInput } from './product-mapper.js';
+
+export const LIMITS = {
+  titleLength: 255,
+  options: 3,
+  variants: 2048,
+  optionNameLength: 255,
+  optionValueLength: 255,
+  skuLength: 255,
+  barcodeLength: 255,
+  seoTitleLength: 70,
+  seoDescriptionLength: 320,
+  tags: 250,
+  tagLength: 255,
+  files: 250,
+} as const;
+
+export interface ShopLimits {
+  maxProductOptions: number;
+  maxProductVariants: number;
+}
+
+/** Every problem of the product, or [] when Shopify should accept it. `input` is the mapped productSet input. */
+export function preflight(product: PimProductSnapshot, input: ProductSetInput, limits: ShopLimits = { maxProductOptions: LIMITS.options, maxProductVariants: LIMITS.variants }): string[] {
+  const errors: string[] = [];
+  const maxOptions = Math.min(limits.maxProductOptions, LIMITS.options);
+  const maxVariants = limits.maxProductVariants;
+
+  if (!product.name || product.name.trim() === '') errors.push('title: is required');
+  else if (input.title.length > LIMITS.titleLength) errors.push(`title: is ${input.title.length} characters, Shopify allows at most ${LIMITS.titleLength}`);
+
+  const options = productOptions(product);
+  if (options.length > maxOptions) errors.push(`options: ${options.length} options (${options.map((o) => o.name).join(', ')}), Shopify allows at most ${maxOptions}`);
+  for (const o of options) {
+    if (o.name.length > LIMITS.optionNameLength) errors.push(`options: option name '${o.name.slice(0, 40)}…' is longer than ${LIMITS.optionNameLength} characters`);
+    for (const v of o.values) if (v.length > LIMITS.optionValueLength) errors.push(`options: a value of '${o.name}' is longer than ${LIMITS.optionValueLength} characters`);
+    if (o.values.some((v) => v.trim() === '')) errors.push(`options: option '${o.name}' has an empty value`);
+  }
+
+  const variantCount = Math.max(1, product.variants.length);
+  if (variantCount > maxVariants) errors.push(`variants: ${variantCount} variants, Shopify allows at most ${maxVariants}`);
+
+  const skus = new Set<string>();
+  const combos = new Map<string, string>();
+  const variants = product.variants.length === 0 ? [] : sortedVariants(product);
+  if (!product.sku || product.sku.trim() === '') errors.push('sku: is required');
+  for (const v of variants) {
+    const label = `variant ${v.sku || `#${v.id}`}`;
+    if (!v.sku || v.sku.trim() === '') errors.push(`variant #${v.id}: sku is required`);
+    else if (skus.has(v.sku)) errors.push(`${label}: sku is used by another variant of the product`);
+    skus.add(v.sku);
+    if (v.sku && v.sku.length > LIMITS.skuLength) errors.push(`${label}: sku is longer than ${LIMITS.skuLength} characters`);
+    if (options.length <= maxOptions) {
+      const values = variantOptionValues(product, v, options);
+      const missing = options.filter((o) => !values.some((x) => x.optionName === o.name)).map((o) => o.name);
+      if (missing.length > 0) errors.push(`${label}: has no value for option ${missing.map((m) => `'${m}'`).join(', ')}`);
+      else {
+        const key = JSON.stringify(values.map((x) => x.name));
+        const other = combos.get(key);
+        if (other !== undefined) errors.push(`${label}: has the same option values (${values.map((x) => x.name).join(' / ')}) as variant ${other}`);
+        else combos.set(key, v.sku);
+      }
+    }
+  }
+  if (product.sku && product.sku.length > LIMITS.skuLength && variants.length === 0) errors.push(`sku: is longer than ${LIMITS.skuLength} characters`);
+
+  // Prices: non-negative decimals with at most 2 places (trailing zeros of the PIM's 4 places are fine); nothing is rounded.
+  const checkPrice = (label: string, field: string, value: string | null | undefined, required: boolean) => {
+    if (value === null || value === undefined) {
+      if (required) errors.push(`${label}: ${field} is required for an active product`);
+      return;
+    }
+    if (toMoney(value) === null) errors.push(`${label}: ${field} '${value}' is not a non-negative decimal with at most 2 decimal places`);
+  };
+  const active = input.status === 'ACTIVE';
+  if (variants.length === 0) {
+    checkPrice('product', 'price', product.price, active);
+    checkPrice('product', 'sale_price', product.sale_price, false);
+    if (product.ean && product.ean.length > LIMITS.barcodeLength) errors.push(`product: ean is longer than ${LIMITS.barcodeLength} characters`);
+  } else {
+    for (const v of variants) {
+      const label = `variant ${v.sku || `#${v.id}`}`;
+      checkPrice(label, 'price', v.price ?? product.price, active);
+      checkPrice(label, 'sale_price', v.sale_price, false);
+    }
+  }
+
+  if (input.seo.title !== undefined && input.seo.title.length > LIMITS.seoTitleLength) {
+    errors.push(`seo.title: is ${input.seo.title.length} characters, Shopify allows at most ${LIMITS.seoTitleLength}`);
+  }
+  if (input.seo.description !== undefined && input.seo.description.length > LIMITS.seoDescriptionLength) {
+    errors.push(`seo.description: is ${input.seo.description.length} characters, Shopify allows at most ${LIMITS.seoDescriptionLength}`);
+  }
+
+  if (input.tags.length > LIMITS.tags) errors.push(`tags: ${input.tags.length} tags, Shopify allows at most ${LIMITS.tags}`);
+  for (const t of input.tags) if (t.length > LIMITS.tagLength) errors.push(`tags: '${t.slice(0, 40)}…' is longer than ${LIMITS.tagLength} characters`);
+
+  const files = input.files ?? [];
+  if (files.length > LIMITS.files) errors.push(`images: ${files.length} images, Shopify allows at most ${LIMITS.files}`);
+  for (const f of files) {
+    if (f.originalSource === undefined) continue;
+    let ok = false;
+    try {
+      const u = new URL(f.originalSource);
+      ok = u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      ok = false;
+    }
+    if (!ok) errors.push(`images: '${f.originalSource}' is not an absolute http(s) URL`);
+  }
+  return errors;
+}
+
+/** productSet's userErrors as validation lines: `field: message (CODE)`. */
+export function userErrorLines(userErrors: { field: string[] | null; message: string; code: string | null }[]): string[] {
+  return userErrors.map((e) => `${e.field && e.field.length > 0 ? `${e.field.join('.')}: ` : ''}${e.message}${e.code ? ` (${e.code})` : ''}`);
+}

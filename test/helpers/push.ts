@@ -1,0 +1,90 @@
+// Push test doubles and helpers: a counting in-memory StorefrontPort (the service's rules are tested against it; the
+// end-to-end tests use the real adapter and the sandbox), PIM products made through the PIM API, and the error check.
+import assert from 'node:assert/strict';
+import {
+  StorefrontError,
+  StorefrontValidationError,
+  type KnownStorefrontProduct,
+  type PimProductSnapshot,
+  type ProductUpsertResult,
+  type StorefrontPort,
+  type StorefrontShop,
+} from '../../src/storefront/storefront.port.js';
+import type { ConnectorHarness } from './connector.js';
+import type { Tenant } from './harness.js';
+
+/** A storefront in memory: products by handle `pim-{id}`, numeric ids from 9_000_000_001; counts calls and concurrency. */
+export class FakeStorefront implements StorefrontPort {
+  calls: { pimId: number; known: KnownStorefrontProduct; snapshot: PimProductSnapshot }[] = [];
+  products = new Map<string, { id: number; handle: string; title: string; variantIds: Record<string, string> }>();
+  inFlight = 0;
+  maxInFlight = 0;
+  /** Set to refuse every call as Shopify does with a revoked token. */
+  refuseToken = false;
+  /** When set, each call waits for it (to observe a push while it runs). */
+  gate: Promise<void> | null = null;
+  private nextId = 9_000_000_001;
+
+  async shopHealth(): Promise<never> {
+    throw new StorefrontError('unavailable', 'not used');
+  }
+
+  async upsertProduct(_shop: StorefrontShop, snapshot: PimProductSnapshot, known: KnownStorefrontProduct): Promise<ProductUpsertResult> {
+    this.calls.push({ pimId: snapshot.id, known: structuredClone(known), snapshot: structuredClone(snapshot) });
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+      if (this.gate) await this.gate;
+      if (this.refuseToken) throw new StorefrontError('unauthorized', 'Shopify refused the access token (HTTP 401)');
+      const problems: string[] = [];
+      if (!snapshot.name.trim()) problems.push('title: Title can\'t be blank');
+      if (snapshot.name.includes('TOO MANY OPTIONS')) problems.push('options: a product has at most 3 options');
+      if (problems.length) throw new StorefrontValidationError(problems);
+      const handle = `pim-${snapshot.id}`;
+      const byId = known.productId ? [...this.products.values()].find((p) => `gid://shopify/Product/${p.id}` === known.productId) : undefined;
+      const existing = byId ?? this.products.get(handle);
+      const id = existing?.id ?? this.nextId++;
+      const skus = snapshot.variants.length ? snapshot.variants.map((v) => v.sku) : [snapshot.sku];
+      const variantIds = Object.fromEntries(skus.map((sku, i) => [sku, existing?.variantIds[sku] ?? `gid://shopify/ProductVariant/${id * 10 + i}`]));
+      this.products.set(handle, { id, handle, title: snapshot.name, variantIds });
+      const first = variantIds[skus[0]];
+      return {
+        method: existing ? 'update' : 'create',
+        productId: `gid://shopify/Product/${id}`,
+        productNumericId: id,
+        handle,
+        title: snapshot.name,
+        firstVariantNumericId: first ? Number(first.split('/').pop()) : null,
+        variantIds,
+        mediaIds: Object.fromEntries((snapshot.images ?? []).map((url, i) => [url, `gid://shopify/MediaImage/${id * 100 + i}`])),
+        variantCount: skus.length,
+        imageCount: (snapshot.images ?? []).length,
+      };
+    } finally {
+      this.inFlight--;
+    }
+  }
+}
+
+export function assertError(res: { statusCode: number; json(): any }, status: number, code: string) {
+  assert.equal(res.statusCode, status, JSON.stringify(res.json()));
+  const body = res.json();
+  assert.equal(body.status, 'error');
+  assert.equal(body.code, code);
+  assert.ok(typeof body.message === 'string' && body.message.length > 0);
+}
+
+/** A PIM product made through the PIM API (with variants), returning its id. */
+export async function pimProduct(h: ConnectorHarness, tenant: Tenant, name: string, variants = 0): Promise<number> {
+  const pim = h.as(tenant);
+  const sku = `SKU-${name.replace(/\W+/g, '-')}-${Math.random().toString(36).slice(2, 8)}`;
+  const res = await pim('POST', '/api/products', { name, sku, price: '19.99', status: 'active' });
+  assert.equal(res.statusCode, 201, res.body);
+  const id = res.json().data.id as number;
+  for (let i = 1; i <= variants; i++) {
+    const v = await pim('POST', `/api/products/${id}/variants`, { sku: `${sku}-V${i}`, name: `${name} ${i}`, price: '21.00' });
+    assert.equal(v.statusCode, 201, v.body);
+  }
+  return id;
+}

@@ -1,0 +1,608 @@
+// The Shopify adapter's upsertProduct: the PIM → productSet mapping field by field, Shopify's limits checked before
+// sending, the identifier (mapped id, else customId or the deterministic handle), recovery after a lost mapping —
+// against a fake Shopify that records what it is sent — and end to end against the built-in sandbox on both databases.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
+import { preflight, userErrorLines } from '../src/storefront/shopify/preflight.js';
+import { deterministicHandle, inventoryAt, mapProduct, mapStatus, mergeTags, pricing, toMoney } from '../src/storefront/shopify/product-mapper.js';
+import { StorefrontError, StorefrontValidationError, type KnownStorefrontProduct, type PimProductSnapshot, type PimVariant, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { freePort } from './helpers/connector.js';
+import { databaseTargets, harness, type Harness } from './helpers/harness.js';
+import { serveHttp, type TestServer } from './helpers/servers.js';
+
+const NONE: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
+const LOCATIONS = [
+  { id: 'gid://shopify/Location/1', name: 'Main warehouse', isActive: true },
+  { id: 'gid://shopify/Location/2', name: 'Berlin', isActive: true },
+  { id: 'gid://shopify/Location/3', name: 'Closed', isActive: false },
+];
+
+function variant(id: number, sku: string, attrs: Record<string, string>, extra: Partial<PimVariant> = {}): PimVariant {
+  return {
+    id,
+    sku,
+    name: Object.values(attrs).join(' / ') || sku,
+    price: '25.0000',
+    sale_price: null,
+    cost: null,
+    weight: null,
+    stock_quantity: 4,
+    stock_status: 'in_stock',
+    is_enabled: true,
+    position: id,
+    image: null,
+    attributes: Object.entries(attrs).map(([attribute_name, value]) => ({ attribute_name, value })),
+    ...extra,
+  };
+}
+
+const TEE: PimProductSnapshot = {
+  id: 42,
+  sku: 'TEE',
+  slug: 'organic-tee',
+  name: 'Organic Tee',
+  description: '<p>Soft</p>',
+  short_description: 'A soft tee',
+  product_type: 'variable',
+  price: '25.0000',
+  sale_price: null,
+  status: 'active',
+  stock: 8,
+  ean: '4006381333931',
+  brand: { id: 1, name: 'Acme' },
+  categories: [
+    { id: 1, name: 'Shirts' },
+    { id: 2, name: 'Organic' },
+  ],
+  images: ['https://pim.example/media/a.jpg', 'https://pim.example/media/b.jpg'],
+  variants: [variant(1, 'TEE-S-RED', { Size: 'S', Color: 'Red' }, { sale_price: '19.9000' }), variant(2, 'TEE-M-RED', { Size: 'M', Color: 'Red' })],
+};
+
+const SIMPLE: PimProductSnapshot = {
+  id: 7,
+  sku: 'MUG',
+  slug: 'mug',
+  name: 'Mug',
+  price: '12.5000',
+  sale_price: '9.9900',
+  status: 'draft',
+  stock: 11,
+  ean: '4006381333931',
+  variants: [],
+  warehouse_stock: [
+    { warehouse_id: 1, code: 'BER', name: 'Berlin', quantity: 5 },
+    { warehouse_id: 2, code: 'MAIN', name: 'Elsewhere', quantity: 4 },
+    { warehouse_id: 3, code: 'X', name: 'Unknown', quantity: 2 },
+  ],
+};
+
+describe('product mapper (PIM → productSet input)', () => {
+  it('maps every field of a product with variants', () => {
+    const { input, imageUrls } = mapProduct(TEE, { productId: 'gid://shopify/Product/9', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91' }, mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/5' } }, { locations: LOCATIONS, current: null });
+    assert.equal(input.title, 'Organic Tee');
+    assert.equal(input.descriptionHtml, '<p>Soft</p>');
+    assert.equal(input.vendor, 'Acme');
+    assert.equal(input.productType, 'variable');
+    assert.deepEqual(input.tags, ['Shirts', 'Organic']);
+    assert.equal(input.status, 'ACTIVE');
+    assert.deepEqual(input.seo, { title: 'Organic Tee', description: 'A soft tee' });
+    assert.equal(input.handle, undefined, 'an update never sends the handle: a merchant-edited handle survives');
+    assert.deepEqual(input.productOptions, [
+      { name: 'Size', values: [{ name: 'S' }, { name: 'M' }] },
+      { name: 'Color', values: [{ name: 'Red' }] },
+    ]);
+    assert.deepEqual(input.variants, [
+      {
+        id: 'gid://shopify/ProductVariant/91',
+        sku: 'TEE-S-RED',
+        price: '19.90',
+        compareAtPrice: '25.00',
+        optionValues: [
+          { optionName: 'Size', name: 'S' },
+          { optionName: 'Color', name: 'Red' },
+        ],
+        inventoryItem: { sku: 'TEE-S-RED', tracked: true },
+        inventoryQuantities: [{ locationId: 'gid://shopify/Location/1', name: 'available', quantity: 4 }],
+      },
+      {
+        sku: 'TEE-M-RED',
+        price: '25.00',
+        compareAtPrice: null,
+        optionValues: [
+          { optionName: 'Size', name: 'M' },
+          { optionName: 'Color', name: 'Red' },
+        ],
+        inventoryItem: { sku: 'TEE-M-RED', tracked: true },
+        inventoryQuantities: [{ locationId: 'gid://shopify/Location/1', name: 'available', quantity: 4 }],
+      },
+    ]);
+    assert.deepEqual(input.files, [{ id: 'gid://shopify/MediaImage/5' }, { originalSource: 'https://pim.example/media/b.jpg', alt: 'Organic Tee', contentType: 'IMAGE' }]);
+    assert.deepEqual(imageUrls, TEE.images);
+    assert.deepEqual(input.metafields, [
+      { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
+      { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' },
+    ]);
+  });
+
+  it('a product without variants becomes one "Default Title" variant with its sku, sale price, EAN and warehouse stock', () => {
+    const { input } = mapProduct(SIMPLE, { productId: null, variantIds: { MUG: 'gid://shopify/ProductVariant/3' }, mediaIds: {} }, { locations: LOCATIONS, current: null, handle: 'mug-7' });
+    assert.deepEqual(input.productOptions, [{ name: 'Title', values: [{ name: 'Default Title' }] }]);
+    assert.equal(input.handle, 'mug-7');
+    assert.equal(input.status, 'DRAFT');
+    assert.deepEqual(input.variants, [
+      {
+        id: 'gid://shopify/ProductVariant/3',
+        sku: 'MUG',
+        price: '9.99',
+        compareAtPrice: '12.50',
+        barcode: '4006381333931',
+        optionValues: [{ optionName: 'Title', name: 'Default Title' }],
+        inventoryItem: { sku: 'MUG', tracked: true },
+        // Berlin by name, MAIN by code (name "Main warehouse"? no: code MAIN ≠ "Main warehouse") → first active; Unknown → first active
+        inventoryQuantities: [
+          { locationId: 'gid://shopify/Location/2', name: 'available', quantity: 5 },
+          { locationId: 'gid://shopify/Location/1', name: 'available', quantity: 6 },
+        ],
+      },
+    ]);
+    assert.deepEqual(input.files, []);
+  });
+
+  it('statuses: active/out_of_stock → ACTIVE, draft → DRAFT, archived → ARCHIVED, anything else → DRAFT', () => {
+    assert.deepEqual(['active', 'out_of_stock', 'draft', 'archived', undefined, 'weird'].map((s) => mapStatus(s)), ['ACTIVE', 'ACTIVE', 'DRAFT', 'ARCHIVED', 'DRAFT', 'DRAFT']);
+  });
+
+  it('prices: 4-place decimals become Money, a lower sale price is the price with the regular one as compare-at', () => {
+    assert.equal(toMoney('19.9900'), '19.99');
+    assert.equal(toMoney('0'), '0.00');
+    assert.equal(toMoney('19.995'), null);
+    assert.equal(toMoney('-1.00'), null);
+    assert.equal(toMoney('abc'), null);
+    assert.deepEqual(pricing('20.0000', '15.0000'), { price: '15.00', compareAtPrice: '20.00' });
+    assert.deepEqual(pricing('20.0000', '25.0000'), { price: '20.00', compareAtPrice: null });
+    assert.deepEqual(pricing('20.0000', null), { price: '20.00', compareAtPrice: null });
+    assert.deepEqual(pricing(null, '5.00'), { compareAtPrice: null });
+  });
+
+  it('tags: category names, plus the storefront tags that are not category tags we sent before', () => {
+    assert.deepEqual(mergeTags(['Shirts', 'Organic'], null), ['Shirts', 'Organic']);
+    assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale', 'shirts'], previousCategoryTags: ['Shirts', 'Organic'] }), ['summer-sale', 'Shirts']);
+    // Without a record of what we sent, no existing tag is taken for ours.
+    assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale'], previousCategoryTags: null }), ['Organic', 'summer-sale', 'Shirts']);
+  });
+
+  it('inventory: without active locations nothing is sent; without warehouse levels the total goes to the first active one', () => {
+    assert.equal(inventoryAt([{ id: 'x', name: 'a', isActive: false }], 5, undefined), undefined);
+    assert.deepEqual(inventoryAt(LOCATIONS, 5, []), [{ locationId: 'gid://shopify/Location/1', name: 'available', quantity: 5 }]);
+    assert.deepEqual(inventoryAt(LOCATIONS, 0, [{ warehouse_id: 1, code: 'berlin', name: 'x', quantity: 3 }]), [{ locationId: 'gid://shopify/Location/2', name: 'available', quantity: 3 }]);
+  });
+
+  it('variants without attributes get one "Title" option valued by their names', () => {
+    const p: PimProductSnapshot = { ...TEE, variants: [variant(1, 'A', {}, { name: 'Small' }), variant(2, 'B', {}, { name: 'Large' })] };
+    const { input } = mapProduct(p, NONE, { locations: [], current: null });
+    assert.deepEqual(input.productOptions, [{ name: 'Title', values: [{ name: 'Small' }, { name: 'Large' }] }]);
+    assert.deepEqual(input.variants.map((v) => v.optionValues), [[{ optionName: 'Title', name: 'Small' }], [{ optionName: 'Title', name: 'Large' }]]);
+    assert.equal(input.variants[0].inventoryQuantities, undefined);
+  });
+
+  it('the deterministic handle is {slug}-{id}', () => {
+    assert.equal(deterministicHandle({ id: 42, slug: 'organic-tee', name: 'x' }), 'organic-tee-42');
+    assert.equal(deterministicHandle({ id: 3, name: 'Crème Brûlée 2' }), 'creme-brulee-2-3');
+  });
+});
+
+describe('pre-flight (Shopify limits before sending)', () => {
+  const check = (p: PimProductSnapshot, limits?: { maxProductOptions: number; maxProductVariants: number }) => preflight(p, mapProduct(p, NONE, { locations: [], current: null }).input, limits);
+
+  it('a valid product passes', () => {
+    assert.deepEqual(check(TEE), []);
+    assert.deepEqual(check(SIMPLE), []);
+  });
+
+  it('title required', () => {
+    assert.deepEqual(check({ ...SIMPLE, name: '  ' }), ['title: is required']);
+  });
+
+  it('at most 3 options', () => {
+    const p = { ...TEE, variants: [variant(1, 'A', { Size: 'S', Color: 'Red', Fit: 'Slim', Sleeve: 'Long' })] };
+    assert.deepEqual(check(p), ['options: 4 options (Size, Color, Fit, Sleeve), Shopify allows at most 3']);
+  });
+
+  it('at most 2048 variants (or the shop\'s own limit)', () => {
+    const many = Array.from({ length: 2049 }, (_, i) => variant(i + 1, `V${i}`, { N: String(i) }));
+    assert.deepEqual(check({ ...TEE, variants: many }), ['variants: 2049 variants, Shopify allows at most 2048']);
+    assert.deepEqual(check(TEE, { maxProductOptions: 3, maxProductVariants: 1 }), ['variants: 2 variants, Shopify allows at most 1']);
+  });
+
+  it('unique option-value combinations, a value for every option, unique SKUs', () => {
+    const p = { ...TEE, variants: [variant(1, 'A', { Size: 'S' }), variant(2, 'B', { Size: 'S' }), variant(3, 'A', { Size: 'M' }), variant(4, 'C', { Color: 'Red' })] };
+    const errs = check(p);
+    assert.ok(errs.includes('variant A: sku is used by another variant of the product'));
+    assert.ok(errs.includes("variant C: has no value for option 'Size'"));
+    assert.ok(errs.includes("variant A: has no value for option 'Color'"));
+    const dup = { ...TEE, variants: [variant(1, 'A', { Size: 'S' }), variant(2, 'B', { Size: 'S' })] };
+    assert.deepEqual(check(dup), ['variant B: has the same option values (S) as variant A']);
+  });
+
+  it('price format: non-negative decimal with at most 2 places; required when active', () => {
+    assert.deepEqual(check({ ...SIMPLE, price: '1.999' }), ["product: price '1.999' is not a non-negative decimal with at most 2 decimal places"]);
+    assert.deepEqual(check({ ...SIMPLE, status: 'active', price: null, sale_price: null }), ['product: price is required for an active product']);
+    assert.deepEqual(check({ ...SIMPLE, price: null, sale_price: null }), [], 'a draft without a price is fine');
+    assert.deepEqual(check({ ...TEE, variants: [variant(1, 'A', { Size: 'S' }, { price: '-3' })] }), ["variant A: price '-3' is not a non-negative decimal with at most 2 decimal places"]);
+  });
+
+  it('SEO title ≤ 70 and description ≤ 320 characters', () => {
+    const errs = check({ ...SIMPLE, name: 'x'.repeat(71), short_description: 'y'.repeat(321) });
+    assert.deepEqual(errs, ['seo.title: is 71 characters, Shopify allows at most 70', 'seo.description: is 321 characters, Shopify allows at most 320']);
+    assert.deepEqual(check({ ...SIMPLE, name: 'x'.repeat(71), attributes: { seo_title: 'Short title' } }), [], 'an explicit seo_title attribute is used instead of the name');
+  });
+
+  it('image URLs must be absolute http(s)', () => {
+    assert.deepEqual(check({ ...SIMPLE, images: ['ftp://x/a.jpg'] }), ["images: 'ftp://x/a.jpg' is not an absolute http(s) URL"]);
+  });
+
+  it('userErrors become lines `field: message (CODE)`', () => {
+    assert.deepEqual(userErrorLines([{ field: ['input', 'variants', '0', 'price'], message: 'Price is invalid', code: 'INVALID_VARIANT' }, { field: null, message: 'Oops', code: null }]), ['input.variants.0.price: Price is invalid (INVALID_VARIANT)', 'Oops']);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Identifier choice and recovery, against a fake Shopify that records the variables of every call.
+
+interface Seen {
+  op: string;
+  variables: Record<string, any>;
+}
+
+describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
+  let server: TestServer;
+  const seen: Seen[] = [];
+  let definition: 'created' | 'taken' | 'unsupported' = 'created';
+  let lookup: (v: Record<string, any>) => unknown = () => null;
+  let failNextProductSet: (() => void) | null = null;
+  const cost = { requestedQueryCost: 10, actualQueryCost: 10, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1990, restoreRate: 100 } };
+
+  before(async () => {
+    server = await serveHttp((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const { query, variables } = JSON.parse(body) as { query: string; variables: Record<string, any> };
+        const op = /(?:query|mutation) (\w+)/.exec(query)?.[1] ?? '?';
+        seen.push({ op, variables });
+        let data: unknown;
+        let errors: unknown;
+        if (op === 'Locations') data = { locations: { nodes: LOCATIONS, pageInfo: { hasNextPage: false, endCursor: null } } };
+        else if (op === 'MetafieldDefinitionCreate') {
+          if (definition === 'unsupported') errors = [{ message: 'metafieldDefinitionCreate is not emulated', extensions: { code: 'NOT_IMPLEMENTED' } }];
+          else data = { metafieldDefinitionCreate: definition === 'created' ? { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } : { createdDefinition: null, userErrors: [{ field: ['definition', 'key'], message: 'Key is in use', code: 'TAKEN' }] } };
+        } else if (op === 'ProductLookup' || op === 'ProductRecoveryLookup') data = { productByIdentifier: lookup(variables) };
+        else if (op === 'ProductSetSync' && failNextProductSet) {
+          failNextProductSet();
+          failNextProductSet = null;
+          res.writeHead(503, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ errors: 'Service Unavailable' }));
+          return;
+        } else if (op === 'ProductSetSync') {
+          const input = variables.input;
+          data = {
+            productSet: {
+              product: {
+                id: variables.identifier?.id ?? 'gid://shopify/Product/500',
+                handle: input.handle ?? 'organic-tee',
+                title: input.title,
+                variants: { nodes: input.variants.map((v: any, i: number) => ({ id: v.id ?? `gid://shopify/ProductVariant/${600 + i}`, sku: v.sku })) },
+                media: { nodes: (input.files ?? []).map((f: any, i: number) => ({ id: f.id ?? `gid://shopify/MediaImage/${700 + i}` })) },
+              },
+              userErrors: [],
+            },
+          };
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errors ? { errors, extensions: { cost } } : { data, extensions: { cost } }));
+      });
+    });
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    seen.length = 0;
+    definition = 'created';
+    lookup = () => null;
+    failNextProductSet = null;
+  });
+
+  const shop = (): StorefrontShop => ({ domain: 'fake.myshopify.com', apiBaseUrl: `${server.url}/s/fake.myshopify.com`, accessToken: 'shpat_x' });
+  const ops = () => seen.map((s) => s.op);
+  const productSet = () => seen.find((s) => s.op === 'ProductSetSync')!.variables;
+
+  it('with a mapping: looks the product up by id (tags only), productSet by {id}, method update', async () => {
+    const adapter = new ShopifyAdapter();
+    lookup = () => ({ id: 'gid://shopify/Product/9', handle: 'my-own-handle', tags: ['Shirts', 'merchant-tag'], metafields: { nodes: [{ namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' }, { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }, { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Old category"]' }] } });
+    const r = await adapter.upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/9', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' }, mediaIds: {} });
+    assert.deepEqual(ops(), ['Locations', 'ProductLookup', 'ProductSetSync']);
+    assert.deepEqual(seen[1].variables, { identifier: { id: 'gid://shopify/Product/9' } });
+    assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/9' });
+    assert.equal(productSet().input.id, undefined, 'input.id is deprecated');
+    assert.equal(productSet().input.handle, undefined);
+    assert.deepEqual(productSet().input.tags, ['merchant-tag', 'Shirts', 'Organic']);
+    // Our category tags changed: the metafield list is sent, the merchant's metafield in it.
+    assert.deepEqual(productSet().input.metafields, [
+      { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' },
+      { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
+      { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' },
+    ]);
+    assert.deepEqual(productSet().input.variants.map((v: any) => v.id), ['gid://shopify/ProductVariant/91', 'gid://shopify/ProductVariant/92']);
+    assert.equal(r.method, 'update');
+    assert.equal(r.productNumericId, 9);
+    assert.equal(r.firstVariantNumericId, 91);
+    assert.deepEqual(r.mediaIds, { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/700', 'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/701' });
+    assert.equal(r.variantCount, 2);
+    assert.equal(r.imageCount, 2);
+  });
+
+  it('without a mapping: ensures the unique pim_product_id definition once per shop, then creates by customId', async () => {
+    const adapter = new ShopifyAdapter();
+    const r = await adapter.upsertProduct(shop(), TEE, NONE);
+    await adapter.upsertProduct(shop(), SIMPLE, NONE);
+    assert.deepEqual(ops(), ['Locations', 'MetafieldDefinitionCreate', 'ProductRecoveryLookup', 'ProductSetSync', 'ProductRecoveryLookup', 'ProductSetSync']);
+    assert.deepEqual(seen[1].variables.definition, { name: 'PIM product id', namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', ownerType: 'PRODUCT', capabilities: { uniqueValues: { enabled: true } } });
+    assert.deepEqual(seen[2].variables, { identifier: { customId: { namespace: 'pimbridge', key: 'pim_product_id', value: '42' } } });
+    assert.deepEqual(seen[3].variables.identifier, { customId: { namespace: 'pimbridge', key: 'pim_product_id', value: '42' } });
+    assert.equal(seen[3].variables.input.handle, 'organic-tee-42', 'a new product gets the deterministic handle too');
+    assert.equal(r.method, 'create');
+    assert.deepEqual(r.variantIds, { 'TEE-S-RED': 'gid://shopify/ProductVariant/600', 'TEE-M-RED': 'gid://shopify/ProductVariant/601' });
+  });
+
+  it('a definition that already exists (TAKEN) still means customId', async () => {
+    definition = 'taken';
+    await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE);
+    assert.ok('customId' in productSet().identifier);
+  });
+
+  it('a shop that cannot make the definition falls back to the deterministic handle (sent as identifier and handle)', async () => {
+    definition = 'unsupported';
+    await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE);
+    assert.deepEqual(seen.find((s) => s.op === 'ProductRecoveryLookup')!.variables.identifier, { handle: 'organic-tee-42' });
+    assert.deepEqual(productSet().identifier, { handle: 'organic-tee-42' });
+    assert.equal(productSet().input.handle, 'organic-tee-42');
+  });
+
+  it('a lost mapping: the product found by customId is updated by id, its variant ids recovered by SKU and images by source (not uploaded again)', async () => {
+    lookup = (v) =>
+      v.identifier.customId
+        ? {
+            id: 'gid://shopify/Product/77',
+            handle: 'organic-tee',
+            tags: ['Shirts', 'Organic'],
+            metafields: { nodes: [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }, { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' }] },
+            variants: { nodes: [{ id: 'gid://shopify/ProductVariant/771', sku: 'TEE-S-RED' }, { id: 'gid://shopify/ProductVariant/772', sku: 'TEE-M-RED' }] },
+            media: { nodes: [{ id: 'gid://shopify/MediaImage/881', originalSource: { url: 'https://pim.example/media/a.jpg' } }, { id: 'gid://shopify/MediaImage/882', originalSource: { url: 'https://pim.example/media/b.jpg' } }] },
+          }
+        : null;
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE);
+    assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/77' });
+    assert.deepEqual(productSet().input.variants.map((v: any) => v.id), ['gid://shopify/ProductVariant/771', 'gid://shopify/ProductVariant/772']);
+    assert.equal(productSet().input.files, undefined, 'the product has exactly our images: the list is not sent (none uploaded again)');
+    assert.deepEqual(r.mediaIds, { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/881', 'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/882' });
+    assert.equal(productSet().input.metafields, undefined, 'our metafields are unchanged: the list is not sent (and so kept)');
+    assert.equal(r.method, 'update');
+  });
+
+  it('recovery by position when the storefront reports other source URLs and the count matches', async () => {
+    lookup = () => ({
+      id: 'gid://shopify/Product/78',
+      handle: 'x',
+      tags: [],
+      metafields: { nodes: [] },
+      variants: { nodes: [] },
+      media: { nodes: [{ id: 'gid://shopify/MediaImage/1', originalSource: { url: 'https://cdn.shopify.com/1.jpg' } }, { id: 'gid://shopify/MediaImage/2', originalSource: null }] },
+    });
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE);
+    assert.equal(productSet().input.files, undefined);
+    assert.deepEqual(r.mediaIds, { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/1', 'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/2' });
+  });
+
+  it('recovery with a new image: the known ones by id, the new one uploaded', async () => {
+    lookup = () => ({
+      id: 'gid://shopify/Product/79',
+      handle: 'x',
+      tags: [],
+      metafields: { nodes: [] },
+      variants: { nodes: [] },
+      media: { nodes: [{ id: 'gid://shopify/MediaImage/1', originalSource: { url: 'https://pim.example/media/a.jpg' } }, { id: 'gid://shopify/MediaImage/2', originalSource: { url: 'https://pim.example/media/b.jpg' } }] },
+    });
+    const r = await new ShopifyAdapter().upsertProduct(shop(), { ...TEE, images: [...TEE.images!, 'https://pim.example/media/new.jpg'] }, NONE);
+    assert.deepEqual(productSet().input.files, [{ id: 'gid://shopify/MediaImage/1' }, { id: 'gid://shopify/MediaImage/2' }, { originalSource: 'https://pim.example/media/new.jpg', alt: 'Organic Tee', contentType: 'IMAGE' }]);
+    assert.equal(Object.keys(r.mediaIds).length, 3);
+  });
+
+  it('a mapped product deleted on the storefront is found again or created, never updated by a stale id', async () => {
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/404', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/1' }, mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/1' } });
+    assert.ok('customId' in productSet().identifier);
+    assert.ok(productSet().input.variants.every((v: any) => v.id === undefined));
+    assert.ok(productSet().input.files.length === 2 && productSet().input.files.every((f: any) => f.id === undefined));
+    assert.equal(r.method, 'create');
+  });
+
+  it('a productSet that failed with a 503 after being applied is looked up again: no second upload, method create', async () => {
+    let applied = false;
+    lookup = () =>
+      applied
+        ? {
+            id: 'gid://shopify/Product/500',
+            handle: 'organic-tee',
+            tags: ['Shirts', 'Organic'],
+            metafields: { nodes: [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }, { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' }] },
+            variants: { nodes: [{ id: 'gid://shopify/ProductVariant/600', sku: 'TEE-S-RED' }, { id: 'gid://shopify/ProductVariant/601', sku: 'TEE-M-RED' }] },
+            media: { nodes: [{ id: 'gid://shopify/MediaImage/700', originalSource: { url: 'https://pim.example/media/a.jpg' } }, { id: 'gid://shopify/MediaImage/701', originalSource: { url: 'https://pim.example/media/b.jpg' } }] },
+          }
+        : null;
+    failNextProductSet = () => {
+      applied = true;
+    };
+    const adapter = new ShopifyAdapter({ clock: { now: () => 0, sleep: async () => {}, random: () => 0 } });
+    const r = await adapter.upsertProduct(shop(), TEE, NONE);
+    const sets = seen.filter((s) => s.op === 'ProductSetSync');
+    assert.equal(sets.length, 2);
+    assert.deepEqual(sets[0].variables.input.files.map((f: any) => f.originalSource), TEE.images);
+    assert.deepEqual(sets[1].variables.identifier, { id: 'gid://shopify/Product/500' });
+    assert.equal(sets[1].variables.input.files, undefined, 'the images the failed attempt uploaded are there: none sent again');
+    assert.deepEqual(sets[1].variables.input.variants.map((v: any) => v.id), ['gid://shopify/ProductVariant/600', 'gid://shopify/ProductVariant/601']);
+    assert.equal(r.method, 'create', 'this push made the product');
+  });
+
+  it('a pre-flight failure sends no productSet', async () => {
+    await assert.rejects(new ShopifyAdapter().upsertProduct(shop(), { ...SIMPLE, name: '' }, NONE), (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === 'title: is required');
+    assert.ok(!ops().includes('ProductSetSync'));
+  });
+
+  it('locations are read once per shop', async () => {
+    const adapter = new ShopifyAdapter();
+    await adapter.upsertProduct(shop(), SIMPLE, NONE);
+    await adapter.upsertProduct(shop(), SIMPLE, NONE);
+    assert.equal(ops().filter((o) => o === 'Locations').length, 1);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
+// End to end against the built-in sandbox (real HTTP, real schema validation, real productSet semantics).
+
+for (const target of databaseTargets()) {
+  describe(`upsertProduct against the sandbox (${target.name})`, () => {
+    let h: Harness;
+    let shop: StorefrontShop;
+    const adapter = new ShopifyAdapter();
+
+    before(async () => {
+      const port = await freePort();
+      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
+      await h.app.listen({ port, host: '127.0.0.1' });
+      const domain = 'upsert-e2e.myshopify.com';
+      const { accessToken } = await h.app.services.sandbox.stores.create(domain);
+      shop = { domain, apiBaseUrl: `http://127.0.0.1:${port}/sandbox/shopify/${domain}`, accessToken };
+    });
+    after(async () => h.close());
+
+    async function gql(query: string, variables: Record<string, unknown> = {}): Promise<any> {
+      return adapter.request<any>(shop, query, variables);
+    }
+
+    let first: Awaited<ReturnType<ShopifyAdapter['upsertProduct']>>;
+
+    it('creates, then updates by id: same product, same variant ids, images sent by id the second time', async () => {
+      first = await adapter.upsertProduct(shop, TEE, NONE);
+      assert.equal(first.method, 'create');
+      assert.equal(first.variantCount, 2);
+      assert.equal(Object.keys(first.variantIds).length, 2);
+      assert.equal(Object.keys(first.mediaIds).length, 2);
+      const second = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds });
+      assert.equal(second.method, 'update');
+      assert.equal(second.productId, first.productId);
+      assert.deepEqual(second.variantIds, first.variantIds);
+      assert.deepEqual(second.mediaIds, first.mediaIds);
+      // A third image: the two known ones go by id, only the new one is uploaded.
+      const images = [...TEE.images!, 'https://pim.example/media/c.jpg'];
+      const third = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2', images }, { productId: first.productId, variantIds: second.variantIds, mediaIds: second.mediaIds });
+      assert.equal(third.mediaIds[TEE.images![0]], first.mediaIds[TEE.images![0]]);
+      assert.equal(third.mediaIds[TEE.images![1]], first.mediaIds[TEE.images![1]]);
+      assert.equal(Object.keys(third.mediaIds).length, 3);
+      let data = await gql(`query Check($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } }`, { id: first.productId });
+      assert.equal(data.product.media.nodes.length, 3);
+      // Back to two: the removed image goes.
+      await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: third.variantIds, mediaIds: third.mediaIds });
+      data = await gql(`query Check($id: ID!) { product(id: $id) { title tags status media(first: 10) { nodes { id } } } products(first: 10) { nodes { id } } }`, { id: first.productId });
+      assert.equal(data.product.title, 'Organic Tee v2');
+      assert.deepEqual(data.product.media.nodes.map((n: any) => n.id).sort(), Object.values(first.mediaIds).sort(), 'images were not uploaded again');
+      assert.equal(data.products.nodes.length, 1);
+      assert.equal(data.product.status, 'ACTIVE');
+    });
+
+    it('a variant and an image deleted in Shopify: the stale ids are refreshed once and the push succeeds', async () => {
+      const data = await gql(`query V($id: ID!) { product(id: $id) { variants(first: 5) { nodes { id sku selectedOptions { name value } } } media(first: 5) { nodes { id } } } }`, { id: first.productId });
+      const keep = data.product.variants.nodes[1];
+      // The merchant deletes the first variant and the first image.
+      const edit = await gql(
+        `mutation Edit($id: ID!, $input: ProductSetInput!) { productSet(identifier: {id: $id}, input: $input) { userErrors { field message code } } }`,
+        {
+          id: first.productId,
+          input: {
+            productOptions: [{ name: 'Size', values: [{ name: keep.selectedOptions[0].value }] }, { name: 'Color', values: [{ name: 'Red' }] }],
+            variants: [{ id: keep.id, optionValues: keep.selectedOptions.map((o: any) => ({ optionName: o.name, name: o.value })) }],
+            files: [{ id: data.product.media.nodes[1].id }],
+          },
+        },
+      );
+      assert.deepEqual(edit.productSet.userErrors, []);
+      const r = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds });
+      assert.equal(r.variantCount, 2);
+      const after = await gql(`query V($id: ID!) { product(id: $id) { variants(first: 5) { nodes { id sku } } media(first: 5) { nodes { id } } } }`, { id: first.productId });
+      assert.deepEqual(after.product.variants.nodes.map((v: any) => v.sku).sort(), ['TEE-M-RED', 'TEE-S-RED']);
+      assert.equal(after.product.media.nodes.length, 2, 'the deleted image is uploaded again, the other kept');
+      first = { ...r, productId: first.productId };
+    });
+
+    it('a lost mapping recovers the product by customId: no duplicate, no image uploaded again', async () => {
+      const again = await adapter.upsertProduct(shop, TEE, NONE);
+      assert.equal(again.method, 'update');
+      assert.equal(again.productId, first.productId);
+      assert.deepEqual(again.variantIds, first.variantIds);
+      const data = await gql(`query Check($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } products(first: 10) { nodes { id } } }`, { id: first.productId });
+      assert.equal(data.products.nodes.length, 1);
+      assert.equal(data.product.media.nodes.length, 2);
+    });
+
+    it('a tag and a metafield the merchant added survive a push; a category removed in the PIM loses its tag', async () => {
+      // The merchant adds a tag and a metafield in the Shopify admin.
+      const before = await gql(`query Mf($id: ID!) { product(id: $id) { metafields(first: 50) { nodes { namespace key type value } } } }`, { id: first.productId });
+      const metafields = [...before.product.metafields.nodes, { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' }];
+      const edit = await gql(`mutation Edit($id: ID!, $metafields: [MetafieldInput!]) { productSet(identifier: {id: $id}, input: {tags: ["Shirts", "Organic", "merchant-pick"], metafields: $metafields}) { userErrors { message } } }`, { id: first.productId, metafields });
+      assert.deepEqual(edit.productSet.userErrors, []);
+      await adapter.upsertProduct(shop, { ...TEE, categories: [{ id: 1, name: 'Shirts' }] }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds });
+      const data = await gql(`query Check($id: ID!) { product(id: $id) { tags metafields(first: 50) { nodes { namespace key value } } } }`, { id: first.productId });
+      assert.deepEqual([...data.product.tags].sort(), ['Shirts', 'merchant-pick']);
+      const byKey = Object.fromEntries(data.product.metafields.nodes.map((m: any) => [`${m.namespace}.${m.key}`, m.value]));
+      assert.equal(byKey['custom.care'], 'Wash cold', "the merchant's metafield survived");
+      assert.deepEqual(JSON.parse(byKey['pimbridge.category_tags']), ['Shirts']);
+      assert.equal(byKey['pimbridge.pim_product_id'], '42');
+    });
+
+    it('under a tiny bucket, concurrent pushes wait instead of failing (no THROTTLED surfaces)', async () => {
+      await h.app.services.sandbox.stores.configure(shop.domain, { bucket_size: 60, restore_rate: 400 });
+      const throttled = new ShopifyAdapter();
+      const products = Array.from({ length: 8 }, (_, i) => ({ ...SIMPLE, id: 100 + i, sku: `THR-${i}`, slug: `thr-${i}`, name: `Throttled ${i}`, images: [] }));
+      const results = await Promise.all(products.map((p) => throttled.upsertProduct(shop, p, NONE)));
+      assert.equal(new Set(results.map((r) => r.productId)).size, 8);
+      assert.ok(throttled.throttle.stats.waits > 0, 'the throttle waited');
+      await h.app.services.sandbox.stores.configure(shop.domain, { bucket_size: null, restore_rate: null });
+    });
+
+    it('with failures after commit, pushing again never duplicates a product or re-uploads an image', async () => {
+      await h.app.services.sandbox.stores.configure(shop.domain, { fail_after_commit_rate: 0.5, error_rate: 0.1, fault_seed: 7 });
+      const faulty = new ShopifyAdapter({ retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+      const products = Array.from({ length: 6 }, (_, i) => ({ ...TEE, id: 200 + i, sku: `F-${i}`, slug: `f-${i}`, name: `Faulty ${i}`, images: [`https://pim.example/media/f${i}-1.jpg`, `https://pim.example/media/f${i}-2.jpg`], variants: TEE.variants.map((v) => ({ ...v, sku: `F-${i}-${v.sku}` })) }));
+      for (const p of products) {
+        await faulty.upsertProduct(shop, p, NONE).catch((e: unknown) => assert.ok(e instanceof StorefrontError && e.kind === 'unavailable', String(e)));
+      }
+      assert.ok(faulty.throttle.stats.waits > 0, 'faults happened and were retried');
+      await h.app.services.sandbox.stores.configure(shop.domain, { fail_after_commit_rate: 0, error_rate: 0 });
+      const healthy = new ShopifyAdapter();
+      for (const p of products) await healthy.upsertProduct(shop, p, NONE);
+      const data = await gql(`query All { products(first: 100) { nodes { title media(first: 10) { nodes { id } } variants(first: 5) { nodes { id } } } } }`);
+      const faultyNodes = data.products.nodes.filter((n: any) => n.title.startsWith('Faulty'));
+      assert.equal(faultyNodes.length, 6);
+      for (const n of faultyNodes) {
+        assert.equal(n.media.nodes.length, 2, `${n.title}: images uploaded once`);
+        assert.equal(n.variants.nodes.length, 2);
+      }
+    });
+
+    it('a product without variants and a draft: Default Title variant, DRAFT, price and compare-at price', async () => {
+      const r = await adapter.upsertProduct(shop, SIMPLE, NONE);
+      assert.equal(r.method, 'create');
+      const data = await gql(`query Check($id: ID!) { product(id: $id) { status variants(first: 5) { nodes { sku price compareAtPrice barcode title } } } }`, { id: r.productId });
+      assert.equal(data.product.status, 'DRAFT');
+      assert.deepEqual(data.product.variants.nodes, [{ sku: 'MUG', price: '9.99', compareAtPrice: '12.50', barcode: '4006381333931', title: 'Default Title' }]);
+    });
+  });
+}
