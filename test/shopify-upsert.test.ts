@@ -284,6 +284,8 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
           res.writeHead(503, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ errors: 'Service Unavailable' }));
           return;
+        } else if (op === 'ProductSetSync' && variables.identifier?.id === 'gid://shopify/Product/404') {
+          data = { productSet: { product: null, userErrors: [{ field: ['identifier', 'id'], message: 'Product does not exist', code: 'PRODUCT_DOES_NOT_EXIST' }] } };
         } else if (op === 'ProductSetSync') {
           const input = variables.input;
           data = {
@@ -339,6 +341,38 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     assert.deepEqual(r.mediaIds, { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/700', 'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/701' });
     assert.equal(r.variantCount, 2);
     assert.equal(r.imageCount, 2);
+  });
+
+  it('with a mapping and the category tags of the last push: no lookup, productSet by {id} leaving tags and metafields alone', async () => {
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, {
+      productId: 'gid://shopify/Product/9',
+      variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' },
+      mediaIds: {},
+      categoryTags: ['organic', 'Shirts'],
+    });
+    assert.deepEqual(ops(), ['Locations', 'ProductSetSync']);
+    assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/9' });
+    assert.equal(productSet().input.tags, undefined, 'tags left out: the storefront keeps its own');
+    assert.equal(productSet().input.metafields, undefined);
+    assert.equal(r.method, 'update');
+    assert.deepEqual(r.categoryTags, ['Shirts', 'Organic']);
+  });
+
+  it('with a mapping whose categories changed since the last push: the product is read first, so merchant tags survive', async () => {
+    lookup = () => ({ id: 'gid://shopify/Product/9', handle: 'h', tags: ['Shirts', 'merchant-tag'], metafields: { nodes: [] } });
+    await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/9', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts'] });
+    assert.deepEqual(ops(), ['Locations', 'ProductLookup', 'ProductSetSync']);
+    assert.deepEqual(productSet().input.tags, ['merchant-tag', 'Shirts', 'Organic']);
+  });
+
+  it('unchanged tags but the product was deleted in Shopify: PRODUCT_DOES_NOT_EXIST, then looked for and created again', async () => {
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/404', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts', 'Organic'] });
+    const sets = seen.filter((x) => x.op === 'ProductSetSync');
+    assert.equal(sets.length, 2);
+    assert.deepEqual(sets[0].variables.identifier, { id: 'gid://shopify/Product/404' });
+    assert.ok('customId' in sets[1].variables.identifier, JSON.stringify(sets[1].variables.identifier));
+    assert.ok(Array.isArray(sets[1].variables.input.tags), 'the new product gets its tags');
+    assert.equal(r.method, 'create');
   });
 
   it('without a mapping: ensures the unique pim_product_id definition once per shop, then creates by customId', async () => {
@@ -564,6 +598,19 @@ for (const target of databaseTargets()) {
       const byKey = Object.fromEntries(data.product.metafields.nodes.map((m: any) => [`${m.namespace}.${m.key}`, m.value]));
       assert.equal(byKey['custom.care'], 'Wash cold', "the merchant's metafield survived");
       assert.deepEqual(JSON.parse(byKey['pimbridge.category_tags']), ['Shirts']);
+      assert.equal(byKey['pimbridge.pim_product_id'], '42');
+    });
+
+    it('pushed again with the same categories (the tags known from the last push): merchant tags and metafields untouched, the title updated', async () => {
+      const last = { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds, categoryTags: ['Shirts'] };
+      const r = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v3', categories: [{ id: 1, name: 'Shirts' }] }, last);
+      assert.equal(r.method, 'update');
+      assert.deepEqual(r.categoryTags, ['Shirts']);
+      const data = await gql(`query Check($id: ID!) { product(id: $id) { title tags metafields(first: 50) { nodes { namespace key value } } } }`, { id: first.productId });
+      assert.equal(data.product.title, 'Organic Tee v3');
+      assert.deepEqual([...data.product.tags].sort(), ['Shirts', 'merchant-pick']);
+      const byKey = Object.fromEntries(data.product.metafields.nodes.map((m: any) => [`${m.namespace}.${m.key}`, m.value]));
+      assert.equal(byKey['custom.care'], 'Wash cold');
       assert.equal(byKey['pimbridge.pim_product_id'], '42');
     });
 

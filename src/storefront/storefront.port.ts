@@ -89,6 +89,11 @@ export interface KnownStorefrontProduct {
    * of ours can be on the storefront, so the adapter skips looking for a product an interrupted push may have made.
    */
   neverPushed?: boolean;
+  /**
+   * The category tags the last push sent. When the product's categories still give the same tags, the adapter leaves
+   * tags and its metafields as they are on the storefront and needs not read the product before updating it.
+   */
+  categoryTags?: string[];
 }
 
 export interface ProductUpsertResult {
@@ -104,6 +109,8 @@ export interface ProductUpsertResult {
   mediaIds: Record<string, string>;
   variantCount: number;
   imageCount: number;
+  /** The category tags of this push (kept with the mapping for the next one). */
+  categoryTags: string[];
 }
 
 /** The storefront (or our pre-flight of its rules) refused the product: one readable line per problem. */

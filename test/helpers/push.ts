@@ -60,6 +60,7 @@ export class FakeStorefront implements StorefrontPort {
         mediaIds: Object.fromEntries((snapshot.images ?? []).map((url, i) => [url, `gid://shopify/MediaImage/${id * 100 + i}`])),
         variantCount: skus.length,
         imageCount: (snapshot.images ?? []).length,
+        categoryTags: (snapshot.categories ?? []).map((c) => c.name),
       };
     } finally {
       this.inFlight--;

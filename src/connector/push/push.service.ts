@@ -164,7 +164,7 @@ class BatchRun {
         storefrontProductId: r.productNumericId,
         storefrontVariantId: r.firstVariantNumericId,
         metadata: { storefront_handle: r.handle, storefront_title: r.title, variant_count: r.variantCount, image_count: r.imageCount, last_push_method: r.method },
-        state: { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds },
+        state: { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, categoryTags: r.categoryTags },
         at: now(),
       });
       return {
@@ -195,7 +195,12 @@ class BatchRun {
 function knownOf(mapping: MappingRow | undefined): KnownStorefrontProduct {
   const s = (mapping?.storefrontState ?? {}) as Partial<KnownStorefrontProduct>;
   const record = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {});
-  return { productId: typeof s.productId === 'string' ? s.productId : null, variantIds: record(s.variantIds), mediaIds: record(s.mediaIds) };
+  return {
+    productId: typeof s.productId === 'string' ? s.productId : null,
+    variantIds: record(s.variantIds),
+    mediaIds: record(s.mediaIds),
+    ...(Array.isArray(s.categoryTags) && s.categoryTags.every((t) => typeof t === 'string') ? { categoryTags: s.categoryTags } : {}),
+  };
 }
 
 const failure = (id: number | null, message: string, validationErrors: string[]): PushResult => ({

@@ -95,8 +95,9 @@ export function preflight(product: PimProductSnapshot, input: ProductSetInput, l
     errors.push(`seo.description: is ${input.seo.description.length} characters, Shopify allows at most ${LIMITS.seoDescriptionLength}`);
   }
 
-  if (input.tags.length > LIMITS.tags) errors.push(`tags: ${input.tags.length} tags, Shopify allows at most ${LIMITS.tags}`);
-  for (const t of input.tags) if (t.length > LIMITS.tagLength) errors.push(`tags: '${t.slice(0, 40)}…' is longer than ${LIMITS.tagLength} characters`);
+  const tags = input.tags ?? [];
+  if (tags.length > LIMITS.tags) errors.push(`tags: ${tags.length} tags, Shopify allows at most ${LIMITS.tags}`);
+  for (const t of tags) if (t.length > LIMITS.tagLength) errors.push(`tags: '${t.slice(0, 40)}…' is longer than ${LIMITS.tagLength} characters`);
 
   const files = input.files ?? [];
   if (files.length > LIMITS.files) errors.push(`images: ${files.length} images, Shopify allows at most ${LIMITS.files}`);

@@ -57,7 +57,7 @@ export interface ProductSetInput {
   descriptionHtml?: string;
   vendor?: string;
   productType?: string;
-  tags: string[];
+  tags?: string[];
   status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
   seo: { title?: string; description?: string };
   handle?: string;
@@ -194,14 +194,23 @@ export function mergeTags(categoryNames: string[], current: StorefrontTags | nul
   return [...kept, ...ours];
 }
 
+/** The product's category names, as its tags: trimmed, distinct, in the PIM's order. */
+export function categoryNamesOf(product: PimProductSnapshot): string[] {
+  return [...new Set((product.categories ?? []).map((c) => c.name.trim()).filter(Boolean))];
+}
+
+/**
+ * `keepTagsAndMetafields`: the category tags are those of the last push, so `tags` and `metafields` are left out and
+ * stay as they are on the storefront (productSet keeps a list it is not sent).
+ */
 export function mapProduct(
   product: PimProductSnapshot,
   known: KnownStorefrontProduct,
-  context: { locations: ShopLocation[]; current: StorefrontTags | null; handle?: string },
+  context: { locations: ShopLocation[]; current: StorefrontTags | null; handle?: string; keepTagsAndMetafields?: boolean },
 ): MappedProduct {
   const status = mapStatus(product.status);
   const options = productOptions(product);
-  const categoryNames = [...new Set((product.categories ?? []).map((c) => c.name.trim()).filter(Boolean))];
+  const categoryNames = categoryNamesOf(product);
   const attrs = product.attributes ?? {};
   const seoTitle = typeof attrs.seo_title === 'string' && attrs.seo_title.trim() ? attrs.seo_title.trim() : product.name.trim();
   const seoDescription = typeof attrs.seo_description === 'string' && attrs.seo_description.trim() ? attrs.seo_description.trim() : product.short_description?.trim() || undefined;
@@ -239,14 +248,14 @@ export function mapProduct(
     ...(product.description != null ? { descriptionHtml: product.description } : {}),
     ...(product.brand?.name ? { vendor: product.brand.name } : {}),
     ...(product.product_type ? { productType: product.product_type } : {}),
-    tags: mergeTags(categoryNames, context.current),
+    ...(context.keepTagsAndMetafields ? {} : { tags: mergeTags(categoryNames, context.current) }),
     status,
     seo: { title: seoTitle, ...(seoDescription ? { description: seoDescription } : {}) },
     ...(context.handle ? { handle: context.handle } : {}),
     productOptions: options.map((o) => ({ name: o.name, values: o.values.map((name) => ({ name })) })),
     variants,
     ...(imagesUnchanged ? {} : { files }),
-    ...withMetafields(ourMetafields(product.id, categoryNames), context.current),
+    ...(context.keepTagsAndMetafields ? {} : withMetafields(ourMetafields(product.id, categoryNames), context.current)),
   };
   return { input, imageUrls };
 }

@@ -27,7 +27,7 @@ import {
   type ShopHealthData,
 } from './operations.js';
 import { preflight, userErrorLines, type ShopLimits } from './preflight.js';
-import { CATEGORY_TAGS_KEY, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation, type StorefrontTags } from './product-mapper.js';
+import { CATEGORY_TAGS_KEY, categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation, type StorefrontTags } from './product-mapper.js';
 import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';
 import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type RetryPolicy, type ThrottleClock } from './throttle.js';
 
@@ -126,9 +126,15 @@ export class ShopifyAdapter implements StorefrontPort {
     let current: StorefrontTags | null = null;
     let sendHandle: string | undefined;
     let identifier: Record<string, unknown>;
+    const categoryTags = categoryNamesOf(product);
+    // The mapped product with the category tags of the last push: nothing to merge, so no read before the productSet.
+    // A product deleted in Shopify meanwhile answers PRODUCT_DOES_NOT_EXIST, and the retry takes the reading path.
+    const keepTagsAndMetafields = !afterFailure && known.productId !== null && sameTags(known.categoryTags, categoryTags);
 
-    const byId = known.productId ? await this.lookup(shop, { id: known.productId }, afterFailure) : null;
-    if (byId) {
+    const byId = known.productId && !keepTagsAndMetafields ? await this.lookup(shop, { id: known.productId }, afterFailure) : null;
+    if (keepTagsAndMetafields) {
+      identifier = { id: known.productId };
+    } else if (byId) {
       current = tagsOf(byId);
       identifier = { id: byId.id };
       if (afterFailure) effective = recovered(byId, product, known);
@@ -151,7 +157,7 @@ export class ShopifyAdapter implements StorefrontPort {
       }
     }
 
-    const { input, imageUrls } = mapProduct(product, effective, { locations, current, handle: sendHandle });
+    const { input, imageUrls } = mapProduct(product, effective, { locations, current, handle: sendHandle, keepTagsAndMetafields });
     const problems = preflight(product, input, this.limits.get(shop.domain));
     if (problems.length > 0) throw new StorefrontValidationError(problems);
 
@@ -196,6 +202,7 @@ export class ShopifyAdapter implements StorefrontPort {
       mediaIds,
       variantCount: input.variants.length,
       imageCount: imageUrls.length,
+      categoryTags,
     };
   }
 
@@ -431,7 +438,14 @@ function staleIdKinds(userErrors: { field: string[] | null; code: string | null 
     const f = e.field ?? [];
     const last = f[f.length - 1];
     if (last === 'locationId') any = locations = true;
-    else if (e.code === 'PRODUCT_VARIANT_DOES_NOT_EXIST' || (last === 'id' && (f.includes('variants') || f.includes('files')))) any = true;
+    else if (e.code === 'PRODUCT_DOES_NOT_EXIST' || e.code === 'PRODUCT_VARIANT_DOES_NOT_EXIST' || (last === 'id' && (f.includes('variants') || f.includes('files')))) any = true;
   }
   return { any, locations };
+}
+
+/** Same tags, whatever the order and case (a mapping from before categoryTags were kept has none: not the same). */
+function sameTags(previous: string[] | undefined, now: string[]): boolean {
+  if (!previous) return false;
+  const norm = (tags: string[]) => [...new Set(tags.map((t) => t.toLowerCase()))].sort().join('\n');
+  return norm(previous) === norm(now);
 }
