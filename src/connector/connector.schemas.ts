@@ -6,6 +6,9 @@ export const ConnectorErrorEnvelope = Type.Object(
   { description: 'Error envelope of the connector API' },
 );
 
+/** `T | null`. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
 export const connectorOk = <T extends TSchema>(data: T) =>
   Type.Object({ status: Type.Union([Type.Literal('success'), Type.Literal('partial')]), message: Type.String(), data });
 

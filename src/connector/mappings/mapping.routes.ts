@@ -1,13 +1,11 @@
 // GET /api/products/mappings and GET /api/products/mapping/{pimProductId} (read scope): the caller's integration's
 // product mappings.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { App } from '../../pim/pim.types.js';
 import { success } from '../connector.envelope.js';
-import { bearer, connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
+import { bearer, connectorResponses, connectorTags as tags, Nullable, Timestamp } from '../connector.schemas.js';
 import { MAPPING_STATUSES, type MappingStatus } from './mapping.repository.js';
 import type { MappingService } from './mapping.service.js';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const Mapping = Type.Object({
   id: Type.Integer(),

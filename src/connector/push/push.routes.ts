@@ -1,12 +1,10 @@
 // POST /api/products/push (write scope): a product object or {products: [...]} (≤ 50). 200 when every product
 // succeeded; 207 with envelope status `partial` (and no top-level code) when at least one failed.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { App } from '../../pim/pim.types.js';
 import { ConnectorError } from '../connector.errors.js';
-import { bearer, connectorOk, ConnectorErrorEnvelope, connectorTags as tags } from '../connector.schemas.js';
+import { bearer, connectorOk, ConnectorErrorEnvelope, connectorTags as tags, Nullable } from '../connector.schemas.js';
 import type { PushService } from './push.service.js';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Both result kinds in one object schema (success: handle and method; error: validation_errors). */
 const Result = Type.Object({

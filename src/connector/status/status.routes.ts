@@ -1,14 +1,13 @@
 // GET /api/status (enveloped, any authenticated role), GET /api/status/{integrationId} and GET /api/system/status
 // (public, raw: their errors use the spec's raw shapes, never the envelope).
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { App } from '../../pim/pim.types.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
-import { bearer, connectorResponses, connectorTags as tags } from '../connector.schemas.js';
+import { bearer, connectorResponses, connectorTags as tags, Nullable } from '../connector.schemas.js';
 import { iso8601 } from '../timestamps.js';
 import { IntegrationNotFound, type StatusService } from './status.service.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Nullable(Type.String());
 
 const QueueStats = Type.Object({

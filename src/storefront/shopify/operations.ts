@@ -80,6 +80,23 @@ export interface MetafieldDefinitionCreateData {
   } | null;
 }
 
+/** What both lookups read of a product: what a push must merge with (tags and metafields). */
+const ProductMergeFields = /* GraphQL */ `
+  fragment ProductMergeFields on Product {
+    id
+    handle
+    tags
+    metafields(first: 250) {
+      nodes {
+        namespace
+        key
+        type
+        value
+      }
+    }
+  }
+`;
+
 /**
  * Before every push of a mapped product: its current tags and metafields (with the category tags we sent last time),
  * so the merchant's tags and metafields survive the push (productSet replaces those lists). Also tells us the product
@@ -88,20 +105,10 @@ export interface MetafieldDefinitionCreateData {
 export const ProductLookup = /* GraphQL */ `
   query ProductLookup($identifier: ProductIdentifierInput!) {
     productByIdentifier(identifier: $identifier) {
-      id
-      handle
-      tags
-      metafields(first: 250) {
-        nodes {
-          namespace
-          key
-          type
-          value
-        }
-      }
+      ...ProductMergeFields
     }
   }
-`;
+  ${ProductMergeFields}`;
 
 export interface ProductLookupData {
   productByIdentifier: {
@@ -122,17 +129,7 @@ export interface ProductLookupData {
 export const ProductRecoveryLookup = /* GraphQL */ `
   query ProductRecoveryLookup($identifier: ProductIdentifierInput!) {
     productByIdentifier(identifier: $identifier) {
-      id
-      handle
-      tags
-      metafields(first: 250) {
-        nodes {
-          namespace
-          key
-          type
-          value
-        }
-      }
+      ...ProductMergeFields
       variants(first: 250) {
         nodes {
           id
@@ -151,7 +148,7 @@ export const ProductRecoveryLookup = /* GraphQL */ `
       }
     }
   }
-`;
+  ${ProductMergeFields}`;
 
 /**
  * The upsert. The selection is kept small (it is charged): ids and SKUs of the variants, media ids in the order of the
