@@ -121,7 +121,7 @@ export async function loadCatalogue(db: pg.Client, organizationId: number, count
     `INSERT INTO variants (organization_id, product_id, sku, name, price, stock_quantity, stock_status, position, attributes)
      SELECT $1, p.id, p.sku || '-' || s.size, p.name || ' / ' || s.size, p.price, (p.stock + s.n) % 40,
        CASE WHEN (p.stock + s.n) % 40 = 0 THEN 'out_of_stock' ELSE 'in_stock' END, s.n,
-       jsonb_build_array(jsonb_build_object('name', 'Size', 'value', s.size))
+       jsonb_build_array(jsonb_build_object('attribute_name', 'Size', 'value', s.size))
      FROM products p CROSS JOIN unnest(${SIZES}) WITH ORDINALITY AS s(size, n)
      WHERE p.organization_id = $1 AND p.id % 5 = 1`,
     [org],

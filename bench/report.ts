@@ -4,6 +4,7 @@ import { imageSearchDetails, imageSearchTarget, type ImageSearchResult } from '.
 import type { LoadedCatalogue } from './load.js';
 import type { LoadResult } from './measure.js';
 import { pushDetails, pushTargets, type PushBenchResult } from './push.js';
+import { fullSyncDetails, fullSyncTargets, type FullSyncBenchResult } from './full-sync.js';
 
 export interface BenchResults {
   date: string;
@@ -26,6 +27,8 @@ export interface BenchResults {
   imageSearch: ImageSearchResult;
   /** POST /api/products/push to the Shopify sandbox (bench/push.ts). */
   push: PushBenchResult;
+  /** A full sync of 10,000 products into the sandbox under a Standard budget, then the PATCH → store delay (bench/full-sync.ts). */
+  fullSync: FullSyncBenchResult;
   wallSeconds: number;
 }
 
@@ -85,6 +88,7 @@ function targets(r: BenchResults): Target[] {
   out.push(categoryTreeTarget(r.categoryTree));
   out.push(imageSearchTarget(r.imageSearch));
   out.push(...pushTargets(r.push));
+  out.push(...fullSyncTargets(r.fullSync));
   return out;
 }
 
@@ -163,6 +167,7 @@ export function renderReport(r: BenchResults): string {
     ...categoryTreeDetails(r.categoryTree),
     ...imageSearchDetails(r.imageSearch),
     ...pushDetails(r.push),
+    ...fullSyncDetails(r.fullSync),
   ];
   return lines.join('\n');
 }

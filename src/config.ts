@@ -26,6 +26,21 @@ export interface Config {
   /** Where clients and storefronts reach this server (no trailing slash); absolute media URLs start with it. */
   publicUrl: string;
   trustProxy: boolean;
+  /** What `serve` runs: `api` (HTTP, sends jobs), `worker` (jobs and the delta poller; /healthz and /readyz only) or `all`. */
+  role: Role;
+  /** Jobs of one queue run at once per worker node (sync.product; the other queues take less). */
+  syncConcurrency: number;
+  /** The delta sync's poll interval per integration. */
+  syncPollSeconds: number;
+  /** A full sync of at least this many products uses bulk mutations; below it, one productSet per product. */
+  syncBulkThreshold: number;
+  /** Products per bulk operation of a full sync (one sync.bulk job each). */
+  syncBulkChunk: number;
+  /** sync.product: tries after the first, spaced by SYNC_RETRY_DELAY_SECONDS with exponential back-off (0: at once). */
+  syncRetryLimit: number;
+  syncRetryDelaySeconds: number;
+  /** A job left active this long by a dead worker (no heartbeat) is retried by another (PostgreSQL; maintenance). */
+  syncJobExpireSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -33,6 +48,9 @@ export interface Config {
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
+
+export const ROLES = ['api', 'worker', 'all'] as const;
+export type Role = (typeof ROLES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -143,7 +161,21 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
 
+  const role = (str(env, 'ROLE') ?? 'all') as Role;
+  if (!ROLES.includes(role)) throw new ConfigError(`ROLE (--role) must be one of ${ROLES.join(', ')}, got "${role}"`);
+  if (embedded && role !== 'all') {
+    throw new ConfigError(`role ${role} needs DATABASE_URL: the embedded database opens in one process only, which runs role all`);
+  }
+
   const settings = {
+    role,
+    syncConcurrency: int(env, 'SYNC_CONCURRENCY', 8, 1, 256),
+    syncPollSeconds: int(env, 'SYNC_POLL_SECONDS', 30, 0, 86_400),
+    syncBulkThreshold: int(env, 'SYNC_BULK_THRESHOLD', 200, 1, 10_000_000),
+    syncBulkChunk: int(env, 'SYNC_BULK_CHUNK', 1_000, 1, 10_000),
+    syncRetryLimit: int(env, 'SYNC_RETRY_LIMIT', 5, 0, 50),
+    syncRetryDelaySeconds: int(env, 'SYNC_RETRY_DELAY_SECONDS', 5, 0, 3_600),
+    syncJobExpireSeconds: int(env, 'SYNC_JOB_EXPIRE_SECONDS', 120, 10, 86_400),
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '127.0.0.1',
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),

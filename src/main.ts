@@ -2,7 +2,7 @@
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
-import { seedDemo, type DemoSeed } from './admin/demo-seed.js';
+import { connectDemo, seedDemo, type DemoBridge, type DemoSeed } from './admin/demo-seed.js';
 import { buildApp } from './server/app.js';
 
 export async function startServer(config: Readonly<Config>): Promise<{ close: () => Promise<void>; url: string }> {
@@ -13,6 +13,7 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   let redis: Redis | null = null;
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let seed: DemoSeed | null = null;
+  let readyMs = 0;
   try {
     await database.migrate();
     if (config.redisUrl) {
@@ -22,8 +23,11 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
       await redis.connect();
     }
     app = await buildApp({ config, database, redis });
-    if (config.seedDemo && (await app.services.organizations.count()) === 0) seed = await seedDemo(app.services);
+    if (config.role !== 'worker' && config.seedDemo && (await app.services.organizations.count()) === 0) seed = await seedDemo(app.services);
     await app.listen({ port: config.port, host: config.host });
+    readyMs = Date.now() - started; // serving HTTP from here; the workers below are background work
+    // Roles worker and all run the queue's jobs and the delta poller; an api node only sends jobs.
+    if (config.role !== 'api') await app.services.jobs.workers.start();
   } catch (err) {
     // Whatever was opened is closed again, so the lock file and connections do not outlive a failed start.
     await app?.close().catch(() => {});
@@ -34,12 +38,16 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  printWelcome(config, url, database.kind, seed, Date.now() - started);
+  // The demo bridge needs the server listening (the connector reaches the PIM and the sandbox over HTTP); a failure
+  // leaves the demo without it, never the server down.
+  let bridge: DemoBridge | null = null;
+  if (seed) bridge = await connectDemo(app.services, seed, config.publicUrl).catch((err: unknown) => (app.log.warn({ err }, 'the demo shop could not be connected and pushed'), null));
+  printWelcome(config, url, database.kind, seed, bridge, readyMs);
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      await app.close(); // stops accepting, waits for in-flight requests
+      await app.close(); // stops accepting, waits for in-flight requests; workers finish or release their jobs
       await redis?.quit().catch(() => {});
       await database.close();
     })());
@@ -59,13 +67,20 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   return { close, url };
 }
 
-function printWelcome(config: Readonly<Config>, url: string, kind: string, seed: DemoSeed | null, ms: number): void {
+function printWelcome(config: Readonly<Config>, url: string, kind: string, seed: DemoSeed | null, bridge: DemoBridge | null, ms: number): void {
   const lines = [
     '',
-    `Pimbridge is running at ${url} (${kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}, ready in ${ms} ms)`,
+    `Pimbridge is running at ${url} (${kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}, role ${config.role}, ready in ${ms} ms)`,
+  ];
+  if (config.role === 'worker') {
+    // A worker serves only /healthz and /readyz: the API, its docs and the quick start are the API nodes'.
+    process.stdout.write([...lines, `  Running jobs (concurrency ${config.syncConcurrency}); health: ${url}/healthz`].join('\n') + '\n\n');
+    return;
+  }
+  lines.push(
     `  API docs:    ${url}/docs`,
     `  Admin token: ${config.secretsGenerated ? config.adminToken : config.databaseUrl ? '(ADMIN_TOKEN)' : `in ${config.dataDir}/secrets.json`}`,
-  ];
+  );
   if (seed) {
     const key = `-H 'X-API-KEY: ${seed.apiKey}'`;
     lines.push(
@@ -79,6 +94,19 @@ function printWelcome(config: Readonly<Config>, url: string, kind: string, seed:
       `  curl -s ${url}/api/products/${seed.firstProductId}/variants ${key}`,
       `  curl -s -X POST ${url}/api/products ${key} -H 'Content-Type: application/json' -d '{"name":"My first product","sku":"MY-001","price":"9.99"}'`,
     );
+    if (bridge) {
+      const bearer = `-H 'Authorization: Bearer ${bridge.apiToken}'`;
+      lines.push(
+        '',
+        `The sandbox shop ${bridge.shopDomain} is connected to it and the products were pushed (${bridge.pushed} of ${bridge.pushed + bridge.failed});`,
+        `${config.syncPollSeconds > 0 ? `changes in the PIM now reach the shop by themselves (every ${config.syncPollSeconds} s)` : 'the delta sync is off (SYNC_POLL_SECONDS=0)'}. Its connector token (admin scope, shown once):`,
+        `  Connector token: ${bridge.apiToken}`,
+        '',
+        'Push a product and see the bridge status:',
+        `  curl -s -X POST ${url}/api/products/push ${bearer} -H 'Content-Type: application/json' -d '{"id":${seed.firstProductId}}'`,
+        `  curl -s ${url}/api/status ${bearer}`,
+      );
+    }
   } else {
     lines.push(`  New credentials: npx pimbridge org create --name "My shop" && npx pimbridge key create --org <id>`);
   }

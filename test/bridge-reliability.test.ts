@@ -118,7 +118,8 @@ describe('bridge reliability over real processes', { concurrency: true }, () => 
       let imageProduct: SeededProduct;
 
       before(async () => {
-        s = await startBridgeStack({ kind: target.kind, pgBaseUrl: target.pgBaseUrl, recordCalls: true });
+        // Push-only: with the delta sync on, the bridge would also sync the other seeded products by itself.
+        s = await startBridgeStack({ kind: target.kind, pgBaseUrl: target.pgBaseUrl, recordCalls: true, bridgeEnv: { SYNC_POLL_SECONDS: '0' } });
         crashBatch = await s.seedProducts(50, { prefix: 'CRASH', variants: 2, images: 1 });
         commitBatch = await s.seedProducts(10, { prefix: 'COMMIT', variants: 2, images: 1 });
         faultBatch = await s.seedProducts(50, { prefix: 'FAULT', variants: 2, images: 1 });

@@ -72,7 +72,7 @@ for (const target of databaseTargets()) {
         assert.ok(!JSON.stringify(tokens).includes(body.data.api_token));
         // The stored secret opens back to the original (used for later PIM calls).
         const conn = await h.app.services.connector.integrations.pimConnectionOf(body.data.integration_id);
-        assert.deepEqual(conn, { baseUrl: h.pimUrl, apiKey: tenant.apiKey, apiSecret: tenant.apiSecret });
+        assert.deepEqual(conn, { baseUrl: h.pimUrl, apiKey: tenant.apiKey, apiSecret: tenant.apiSecret, isActive: true });
       });
 
       it('INVALID_JSON, MISSING_FIELD and VALIDATION_FAILED (400) for bad bodies', async () => {

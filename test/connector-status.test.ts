@@ -16,7 +16,7 @@ import { sha256Hex } from '../src/lib/crypto.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { PimClient } from '../src/connector/pim/pim-client.js';
 import { ConnectivityChecker, PimClientProbe, type Clock } from '../src/connector/status/connectivity.js';
-import { INLINE_QUEUE_NOTE } from '../src/connector/status/queue-stats.js';
+import { INLINE_QUEUE_NOTE, JOB_QUEUE_NOTE } from '../src/connector/status/queue-stats.js';
 import { StatusRepository } from '../src/connector/status/status.repository.js';
 import { statusRoutes } from '../src/connector/status/status.routes.js';
 import { createStatusService, humanBytes, syncDuration, type StatusService } from '../src/connector/status/status.service.js';
@@ -119,6 +119,18 @@ class FakeStorefront implements StorefrontPort {
 
   /** The status endpoints never push: a call here is a bug in them. */
   async upsertProduct(): Promise<ProductUpsertResult> {
+    throw new Error('the status endpoints must not push products');
+  }
+
+  preflight(): string[] {
+    return [];
+  }
+
+  async startBulkUpsert(): Promise<never> {
+    throw new Error('the status endpoints must not push products');
+  }
+
+  async bulkUpsertState(): Promise<never> {
     throw new Error('the status endpoints must not push products');
   }
 }
@@ -391,7 +403,8 @@ for (const target of databaseTargets()) {
       });
 
       it('a storefront that never answers is cut off by the check timeout', async () => {
-        const hung: StorefrontPort = { shopHealth: () => new Promise<never>(() => {}), upsertProduct: () => Promise.reject(new Error('not used')) };
+        const unused = () => Promise.reject(new Error('not used'));
+        const hung: StorefrontPort = { shopHealth: () => new Promise<never>(() => {}), upsertProduct: unused, preflight: () => [], startBulkUpsert: unused, bulkUpsertState: unused };
         const seeded = await seedIntegration(db, box, { pimBaseUrl: pim.url });
         const own = await createStatusService({ db, secretBox: box, storefront: hung, pim: probe, clock: clock0(), timeoutMs: 50 }).ownStatus(seeded.id);
         assert.deepEqual(own.pim_status, { status: 'connected' });
@@ -591,7 +604,7 @@ for (const target of databaseTargets()) {
         assert.deepEqual(data.pim_status, { status: 'connected' });
         assert.deepEqual(data.storefront_status, { status: 'connected', shop_name: 'Graph Shop', shop_id: 'gid://shopify/Shop/77', plan: 'Advanced' });
         assert.equal(data.active_tokens, 1);
-        assert.deepEqual(data.queue_stats, { pending_messages: 0, processing_messages: 0, failed_messages: 0, note: INLINE_QUEUE_NOTE });
+        assert.deepEqual(data.queue_stats, { pending_messages: 0, processing_messages: 0, failed_messages: 0, note: JOB_QUEUE_NOTE });
         assert.deepEqual(data.health_score, { score: 100, status: 'excellent', factors: [] });
         assert.ok(!/pim_api|secret|access_token/.test(res.body), 'no credential in the answer');
       });
@@ -659,7 +672,7 @@ for (const target of databaseTargets()) {
           last_24h: { total_syncs: 0, successful_syncs: 0, failed_syncs: 0 },
           product_mappings: { total: 4, synced: 1, pending: 1, failed: 1 },
         });
-        assert.equal(body.queue_stats.note, INLINE_QUEUE_NOTE);
+        assert.equal(body.queue_stats.note, JOB_QUEUE_NOTE);
         assert.deepEqual(Object.keys(body.health_score).sort(), ['factors', 'score', 'status']);
 
         const neverBody = (await get(`/api/status/${never.id}`)).json();
@@ -682,7 +695,8 @@ for (const target of databaseTargets()) {
         assert.deepEqual(Object.keys(body).sort(), ['stats', 'status', 'timestamp']);
         assert.equal(body.status, 'operational');
         assert.match(body.timestamp, ISO);
-        assert.deepEqual(Object.keys(body.stats).sort(), ['active_integrations', 'recent_syncs', 'system_health', 'total_integrations']);
+        assert.deepEqual(Object.keys(body.stats).sort(), ['active_integrations', 'queue_stats', 'recent_syncs', 'system_health', 'total_integrations']);
+        assert.deepEqual(body.stats.queue_stats, { pending_messages: 0, processing_messages: 0, failed_messages: 0, note: JOB_QUEUE_NOTE });
         assert.ok(Number.isInteger(body.stats.total_integrations) && body.stats.total_integrations >= body.stats.active_integrations);
         assert.deepEqual(Object.keys(body.stats.recent_syncs).sort(), ['failed_syncs_24h', 'successful_syncs_24h', 'total_syncs_24h']);
         const health = body.stats.system_health;

@@ -110,8 +110,8 @@ async function startServer(env: Record<string, string>): Promise<{ proc: Proc; b
   const proc = spawnNode([...CLI, 'serve'], { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env });
   const base = `http://127.0.0.1:${port}`;
   await waitFor('/readyz', proc, () => ready(base));
-  // The banner's last line: the third curl command after a demo seed, else the hint for new credentials.
-  await waitFor('the welcome banner', proc, () => /^ {2}(curl -s -X POST|New credentials:) .*\n/m.test(proc.out()));
+  // The banner's last line: the status curl after a demo seed (its shop connected and pushed), else the hint for new credentials.
+  await waitFor('the welcome banner', proc, () => /^ {2}(curl -s \S+\/api\/status |New credentials:).*\n/m.test(proc.out()));
   return { proc, base, port };
 }
 
@@ -176,7 +176,7 @@ describe('end to end: embedded database', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('prints the admin token, the demo credentials and three curl commands that work', STEP, async () => {
+  it('prints the admin token, the demo credentials, the demo shop\'s token and five curl commands that work', STEP, async () => {
     const out = server.proc.out();
     assert.match(out, new RegExp(`Pimbridge is running at ${server.base} \\(embedded database in ${dataDir}`));
     assert.ok(out.includes(`Admin token: ${adminToken}`), out);
@@ -187,8 +187,25 @@ describe('end to end: embedded database', () => {
     demoKey = key[1];
 
     const curls = out.split('\n').filter((l) => /^\s+curl /.test(l));
-    assert.equal(curls.length, 3, out);
-    for (const line of curls) assert.ok(line.includes(`X-API-KEY: ${demoKey}`), line);
+    assert.equal(curls.length, 5, out);
+    for (const line of curls.slice(0, 3)) assert.ok(line.includes(`X-API-KEY: ${demoKey}`), line);
+    const token = /Connector token:\s+(pbt_\S+)/.exec(out);
+    assert.ok(token, out);
+    for (const line of curls.slice(3)) assert.ok(line.includes(`Authorization: Bearer ${token[1]}`), line);
+    assert.match(out, /The sandbox shop demo-store\.myshopify\.com is connected to it and the products were pushed \(10 of 10\)/);
+
+    // The demo shop was connected and the ten products pushed before the banner: pushing one again updates it.
+    const push = await runCurl(curls[3]);
+    assert.equal(push.status, 200, JSON.stringify(push.body));
+    assert.equal(push.body.status, 'success');
+    assert.equal(push.body.data.results[0].method, 'update');
+    const status = await runCurl(curls[4]);
+    assert.equal(status.status, 200, JSON.stringify(status.body));
+    assert.equal(status.body.status, 'success');
+    assert.equal(status.body.data.shop_domain, 'demo-store.myshopify.com');
+    assert.equal(status.body.data.product_mapping_stats.synced, 10);
+    assert.equal(status.body.data.pim_status.status, 'connected', JSON.stringify(status.body.data));
+    assert.equal(status.body.data.storefront_status.status, 'connected', JSON.stringify(status.body.data));
 
     const list = await runCurl(curls[0]);
     assert.equal(list.status, 200);
@@ -430,7 +447,7 @@ if (postgresUrl) {
 
     it('starts on PostgreSQL without demo data and without touching DATA_DIR', STEP, async () => {
       const out = server.proc.out();
-      assert.match(out, /\(PostgreSQL, ready in \d+ ms\)/);
+      assert.match(out, /\(PostgreSQL, role all, ready in \d+ ms\)/);
       assert.ok(out.includes('Admin token: (ADMIN_TOKEN)'), out);
       assert.ok(!out.includes(adminToken), 'the given admin token is not printed');
       assert.ok(!out.includes('demo organization'), out);

@@ -66,7 +66,8 @@ for (const target of databaseTargets()) {
         assert.deepEqual(p.available_translations, []);
         assert.equal(typeof p.id, 'number');
         assert.match(p.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-        assert.match(p.updated_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+        // updated_at to the millisecond: the delta sync's cursor (updated_since + after_id) continues from it.
+        assert.match(p.updated_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       });
 
       it('rejects a duplicate SKU with 400 naming the field', async () => {

@@ -1,5 +1,7 @@
 // First start of an empty database: a demo organization with an API key, a small category tree and ten sample
 // products with variants, created through the same services the API uses, and a sandbox shop (when the sandbox is on).
+// Once the server listens, connectDemo links that shop to the organization and pushes the products to it: over HTTP
+// through this server's own PIM API and sandbox, exactly as a real PIM and a real shop would be reached.
 import { withGtinCheckDigit } from '../lib/gtin.js';
 import type { Services } from '../server/services.js';
 
@@ -8,6 +10,7 @@ export interface DemoSeed {
   apiKey: string;
   apiSecret: string;
   firstProductId: number;
+  productIds: number[];
   /** The demo sandbox shop (null when the sandbox is off). */
   shopDomain: string | null;
 }
@@ -42,7 +45,7 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
   }
   for (const type of ['Footwear', 'Accessories']) categoryOf.set(type, (await pim.categories.create(org.id, { name: type })).id);
 
-  let firstProductId = 0;
+  const productIds: number[] = [];
   for (const [i, item] of CATALOGUE.entries()) {
     const sku = `DEMO-${String(i + 1).padStart(3, '0')}`;
     const variantCount = item.sizes.length * item.colors.length;
@@ -65,7 +68,7 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
       publishing_channels: i % 2 === 0 ? ['web', 'mobile'] : ['web'],
       category_ids: [categoryOf.get(item.type)!],
     });
-    firstProductId ||= product.id;
+    productIds.push(product.id);
     let position = 0;
     for (const color of item.colors) {
       for (const size of item.sizes) {
@@ -85,5 +88,31 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
   }
   // A sandbox shop to connect the demo organization to (POST /api/connect), when the sandbox is on.
   const shop = services.shops.sandboxAvailable ? await services.shops.add({ domain: DEMO_SHOP_DOMAIN, platform: 'sandbox' }) : null;
-  return { organizationId: org.id, apiKey: key.api_key, apiSecret: key.api_secret, firstProductId, shopDomain: shop?.domain ?? null };
+  return { organizationId: org.id, apiKey: key.api_key, apiSecret: key.api_secret, firstProductId: productIds[0], productIds, shopDomain: shop?.domain ?? null };
+}
+
+export interface DemoBridge {
+  shopDomain: string;
+  integrationId: number;
+  /** The integration's admin token (shown once). */
+  apiToken: string;
+  pushed: number;
+  failed: number;
+}
+
+/**
+ * After listen: POST /api/connect's service connects the demo shop to the demo organization (PIM base URL = this
+ * server's PUBLIC_URL, checked live like any PIM), then one push sends the sample products to the sandbox store.
+ * Null when there is no demo shop (sandbox off).
+ */
+export async function connectDemo(services: Services, seed: DemoSeed, publicUrl: string): Promise<DemoBridge | null> {
+  if (!seed.shopDomain) return null;
+  const connected = await services.connector.integrations.connect({
+    shop_domain: seed.shopDomain,
+    pim_base_url: publicUrl,
+    pim_api_key: seed.apiKey,
+    pim_api_secret: seed.apiSecret,
+  });
+  const { data } = await services.connector.push.push(connected.integration_id, { products: seed.productIds.map((id) => ({ id })) });
+  return { shopDomain: seed.shopDomain, integrationId: connected.integration_id, apiToken: connected.api_token, pushed: data.successful_count, failed: data.failed_count };
 }

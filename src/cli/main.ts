@@ -34,8 +34,9 @@ function show(value: object, json: boolean | undefined): void {
 program
   .command('serve', { isDefault: true })
   .description('start the HTTP server (embedded database in DATA_DIR unless DATABASE_URL is set)')
-  .action(async () => {
-    await startServer(loadConfig());
+  .option('--role <role>', 'api (HTTP, sends jobs), worker (runs jobs and the delta poller) or all (default ROLE or all); api and worker need DATABASE_URL')
+  .action(async (o: { role?: string }) => {
+    await startServer(loadConfig(o.role === undefined ? process.env : { ...process.env, ROLE: o.role }));
   });
 
 program

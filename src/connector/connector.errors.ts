@@ -18,6 +18,8 @@ export const CONNECTOR_ERROR_STATUS = {
   // Beyond the spec (documented in the README): a valid token whose scope is too narrow, and unknown token ids.
   INSUFFICIENT_SCOPE: 403,
   NOT_FOUND: 404,
+  /** POST /api/sync/full while one is queued or running (the answer carries it in `data`). */
+  SYNC_IN_PROGRESS: 409,
 } as const;
 
 export type ConnectorErrorCode = keyof typeof CONNECTOR_ERROR_STATUS;

@@ -15,6 +15,8 @@ import type { MappingService } from './mappings/mapping.service.js';
 import { pushRoutes } from './push/push.routes.js';
 import type { PushService } from './push/push.service.js';
 import type { StatusService } from './status/status.service.js';
+import { fullSyncRoutes } from './sync/full-sync.routes.js';
+import type { FullSyncService } from './sync/full-sync.service.js';
 
 export interface ConnectorDeps {
   auth: ConnectorAuthService;
@@ -22,6 +24,7 @@ export interface ConnectorDeps {
   status: StatusService;
   push: PushService;
   mappings: MappingService;
+  fullSync: FullSyncService;
 }
 
 /** Any error → the connector's error envelope with the code's HTTP status; details of 5xx go to the log only. */
@@ -86,4 +89,5 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps): Promise<vo
   statusRoutes(app, { status: deps.status });
   pushRoutes(app, deps.push);
   mappingRoutes(app, deps.mappings);
+  fullSyncRoutes(app, deps.fullSync);
 }

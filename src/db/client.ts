@@ -14,6 +14,7 @@ import { migrationsFolder } from '../paths.js';
 import * as schema from './schema/index.js';
 import { acquireDataDirLock } from './lock.js';
 import { pgliteTemplateFile, readPgliteTemplate } from './pglite-template.js';
+import type { SqlExecutor } from '../jobs/job-types.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -24,6 +25,8 @@ export interface Database {
   migrate(): Promise<void>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /** Raw SQL outside any transaction (the job queue's `db`); inside a transaction use `executorOf(tx)` (jobs/queue.ts). */
+  executor: SqlExecutor;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,7 @@ function openPostgres(url: string, poolSize: number): Database {
     db,
     migrate: () => migratePg(db as never, { migrationsFolder }),
     ping: () => ping(db),
+    executor: clientExecutor(pool),
     close: () => pool.end(),
   };
 }
@@ -61,6 +65,7 @@ async function openPglite(dataDir: string | null, templateFile: string): Promise
       db,
       migrate: () => migrateLite(db as never, { migrationsFolder }),
       ping: () => ping(db),
+      executor: clientExecutor(client),
       close: async () => {
         try {
           await client.close();
@@ -86,6 +91,31 @@ async function createPglite(dir: string | undefined, templateFile: string): Prom
     }
   }
   return PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
+}
+
+/** What both drivers' clients (and their transactions) offer: a pg Pool/PoolClient, a PGlite or a PGlite Transaction. */
+interface QueryClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  exec?(text: string): Promise<{ rows: any[] }[]>;
+}
+
+/**
+ * A SqlExecutor on a driver client. PGlite's `query` takes one statement (extended protocol): parameterless SQL, which
+ * may be several statements (pg-boss's migrations), goes through `exec` and answers the last statement's rows.
+ */
+export function clientExecutor(client: QueryClient): SqlExecutor {
+  const exec = client.exec?.bind(client);
+  return {
+    async executeSql(text, values) {
+      if (exec && (values === undefined || values.length === 0)) {
+        const results = await exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      }
+      const result = (await client.query(text, values)) as { rows: any[] } | { rows: any[] }[];
+      // pg answers several statements sent at once with one result each.
+      return { rows: (Array.isArray(result) ? result.at(-1)?.rows : result.rows) ?? [] };
+    },
+  };
 }
 
 async function ping(db: Db): Promise<boolean> {

@@ -8,6 +8,9 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { migrationsFolder, projectRoot } from '../paths.js';
+import { DEFAULT_QUEUE_TUNING } from '../jobs/queue-definitions.js';
+import { PgBossQueue } from '../jobs/queue.js';
+import { clientExecutor } from './client.js';
 
 export const pgliteTemplateFile = path.join(projectRoot, 'dist', 'pglite-template.tar.gz');
 
@@ -15,6 +18,10 @@ export async function writePgliteTemplate(file: string = pgliteTemplateFile): Pr
   const client = await PGlite.create({ extensions: { pg_trgm } });
   try {
     await migrate(drizzle(client) as never, { migrationsFolder });
+    // The job queue's schema (pg-boss) and queues too, at the default settings: on PGlite it takes ~0.1-1 s to create.
+    const queue = new PgBossQueue(clientExecutor(client), DEFAULT_QUEUE_TUNING);
+    await queue.start();
+    await queue.stop(0);
     const dump = await client.dumpDataDir('gzip');
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   } finally {

@@ -17,8 +17,10 @@ import type { App } from '../pim/pim.types.js';
 import { SANDBOX_PREFIX, sandboxRoutes } from '../storefront/sandbox/sandbox.routes.js';
 import { Product } from '../pim/products/product.schemas.js';
 import { Variant } from '../pim/variants/variant.schemas.js';
+import { ProductWithIncludes } from '../pim/products/product-with-includes.schema.js';
 import { AppError } from './errors.js';
 import { createServices, type Services } from './services.js';
+import { PgBossQueue, type QueueOptions } from '../jobs/queue.js';
 import { installValidation } from './validation.js';
 
 export interface AppDeps {
@@ -27,7 +29,12 @@ export interface AppDeps {
   redis?: Redis | null;
   /** Fastify logger options; defaults to JSON logs at config.logLevel with secrets redacted. */
   logger?: FastifyServerOptions['logger'];
+  /** Job queue settings beyond the config (tests: a short poll interval). */
+  queue?: Partial<QueueOptions>;
 }
+
+/** Running jobs get this long to finish when the app closes; then they go back to the queue. */
+const WORKER_STOP_MS = 7_000;
 
 export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
@@ -79,9 +86,21 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
     body === '' ? done(null, undefined) : parseJson(req, body as string, done),
   );
-  const services = createServices(config, database.db, deps.redis ?? null);
+  // The queue is there for sending on every node (schema and queues made at start); workers start separately.
+  const queue = new PgBossQueue(
+    database.executor,
+    { retryLimit: config.syncRetryLimit, retryDelaySeconds: config.syncRetryDelaySeconds, expireInSeconds: config.syncJobExpireSeconds, ...deps.queue },
+    app.log,
+  );
+  await queue.start();
+  const services = createServices(config, database.db, deps.redis ?? null, { queue, databaseKind: database.kind, log: app.log });
   await services.credentials.listen();
   app.decorate('services', services);
+  // Before the database closes: workers stop (running jobs finish or go back to the queue), then the queue.
+  app.addHook('onClose', async () => {
+    await services.jobs.workers.stop(WORKER_STOP_MS);
+    await queue.stop(0);
+  });
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
@@ -91,8 +110,11 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   app.addSchema(PimErrorEnvelope);
   app.addSchema(Product);
   app.addSchema(Variant);
+  app.addSchema(ProductWithIncludes);
 
-  await app.register(swagger, {
+  // A worker node (role worker) serves only /healthz and /readyz: its work is the queue's.
+  const fullSurface = config.role !== 'worker';
+  if (fullSurface) await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -110,8 +132,8 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
       security: [{ apiKey: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  if (fullSurface) await app.register(swaggerUi, { routePrefix: '/docs' });
+  if (fullSurface) app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get('/healthz', { schema: { tags: ['Health'], security: [], summary: 'The process is up', response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({
     status: 'ok',
@@ -122,13 +144,13 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     return { status: up ? 'ready' : 'unavailable', database: database.kind };
   });
 
-  await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
-  await app.register(async (scope) => pimPlugin(scope as App, services.pim));
-  await app.register(async (scope) => connectorPlugin(scope as App, services.connector));
+  if (fullSurface) await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
+  if (fullSurface) await app.register(async (scope) => pimPlugin(scope as App, services.pim));
+  if (fullSurface) await app.register(async (scope) => connectorPlugin(scope as App, services.connector));
   // The built-in Shopify sandbox: a scope of its own whose answers and errors are in Shopify's shapes.
-  if (config.shopifySandbox) await app.register(async (scope) => sandboxRoutes(scope, services.sandbox.graphql), { prefix: SANDBOX_PREFIX });
+  if (fullSurface && config.shopifySandbox) await app.register(async (scope) => sandboxRoutes(scope, services.sandbox.graphql), { prefix: SANDBOX_PREFIX });
   // Public, outside the PIM scope (no API key, no rate limit): storefronts fetch product images by URL.
-  await app.register(async (scope) => {
+  if (fullSurface) await app.register(async (scope) => {
     scope.setErrorHandler(sendPimError);
     mediaFileRoutes(scope as App, services.pim.media);
   });

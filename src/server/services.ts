@@ -51,14 +51,28 @@ import { SandboxGraphqlService } from '../storefront/sandbox/sandbox-graphql.ser
 import { SandboxStoreRepository } from '../storefront/sandbox/sandbox-store.repository.js';
 import { SandboxStoreService } from '../storefront/sandbox/sandbox-store.service.js';
 import { ShopifyAdapter } from '../storefront/shopify/shopify.adapter.js';
+import { JOB } from '../jobs/job-types.js';
+import type { PgBossQueue } from '../jobs/queue.js';
+import { Workers, type JobHandlers } from '../jobs/workers.js';
+import { JobQueueStats } from '../connector/status/queue-stats.js';
+import { syncProductHandler } from '../connector/sync/sync-product.handler.js';
+import { FullSyncRepository } from '../connector/sync/full-sync.repository.js';
+import { FullSyncService } from '../connector/sync/full-sync.service.js';
+import { fullSyncHandler, syncBulkHandler } from '../connector/sync/full-sync.handlers.js';
+import { executorOf } from '../jobs/queue.js';
+import { DeltaPoller } from '../connector/sync/delta-poller.js';
+import { DeltaSyncRepository } from '../connector/sync/delta-sync.repository.js';
+import { DeltaSyncService } from '../connector/sync/delta-sync.service.js';
 
 export type Services = ReturnType<typeof createServices>;
 
 export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
-    Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'>,
+    Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
+    Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk'>,
   db: Db,
   redis: Redis | null,
+  jobs: { queue: PgBossQueue; databaseKind: 'postgres' | 'pglite'; log?: ConstructorParameters<typeof Workers>[2]['log'] },
 ) {
   const apiKeys = new ApiKeyRepository(db);
   const credentials = new CredentialCache(redis);
@@ -74,7 +88,48 @@ export function createServices(
   const pimClient = new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl });
   const integrations = new IntegrationService(db, new IntegrationRepository(db), connectorTokens, pimClient, secretBox);
   const mappings = new MappingRepository(db);
+  const push = new PushService(db, integrations, pimClient, mappings, new SyncLogRepository(db), storefront);
+  const fullSync = new FullSyncService(
+    {
+      db,
+      repo: new FullSyncRepository(db),
+      queue: jobs.queue,
+      txExecutor: executorOf,
+      liveJobs: async (integrationId) => {
+        const c = await jobs.queue.counts(integrationId);
+        return c.pending + c.processing;
+      },
+      integrations,
+      pim: pimClient,
+      mappings,
+      syncLogs: new SyncLogRepository(db),
+      storefront,
+      log: jobs.log,
+    },
+    { bulkThreshold: config.syncBulkThreshold, chunkSize: config.syncBulkChunk },
+  );
+  const deltaRepo = new DeltaSyncRepository(db);
+  const delta = new DeltaSyncService({ db, repo: deltaRepo, integrations, pim: pimClient, mappings, queue: jobs.queue, executorOf });
+  // The queues' handlers (a worker node runs them; see jobs/workers.ts). Each part adds its queue's entry here.
+  const handlers: JobHandlers = {
+    [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log: jobs.log }), concurrency: config.syncConcurrency },
+    // Fan-outs are light (PIM pages, inserts); bulk jobs run one per shop (singletonKey), these many shops at once.
+    [JOB.syncFull]: { handler: fullSyncHandler(fullSync), concurrency: 2 },
+    [JOB.syncBulk]: { handler: syncBulkHandler(fullSync), concurrency: 4 },
+    // A poll that throws (PIM unreachable) is retried by the queue; the watermark stays where it was.
+    [JOB.syncPoll]: { handler: async (job) => void (await delta.poll(job.data.integrationId)), concurrency: 2 },
+  };
+  const workers = new Workers(jobs.queue, handlers, {
+    concurrency: config.syncConcurrency,
+    releaseOrphans: jobs.databaseKind === 'pglite',
+    // PostgreSQL: a dead worker's jobs come back within expiry + this; PGlite has only this process (orphans are
+    // released at start), so maintenance there only archives.
+    maintenanceIntervalSeconds: jobs.databaseKind === 'pglite' ? 300 : 30,
+    log: jobs.log,
+  }, new DeltaPoller(deltaRepo, jobs.queue, config.syncPollSeconds, jobs.log));
   return {
+    /** The job queue (send from anywhere) and this node's workers (started by `serve` for roles worker/all, or by tests). */
+    jobs: { queue: jobs.queue, workers, handlers },
     credentials,
     admin: new AdminService(new OrganizationRepository(db), apiKeys, credentials),
     organizations: new OrganizationRepository(db),
@@ -87,7 +142,9 @@ export function createServices(
       pimClient,
       auth: new ConnectorAuthService(connectorTokens, createRateLimiter({ name: 'connector-auth', points: config.authRateLimit, durationSeconds: 60, redis })),
       integrations,
-      push: new PushService(db, integrations, pimClient, mappings, new SyncLogRepository(db), storefront),
+      push,
+      fullSync,
+      delta,
       mappings: new MappingService(mappings),
       // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.
       status: createStatusService({
@@ -95,6 +152,7 @@ export function createServices(
         secretBox,
         storefront,
         pim: new PimClientProbe(new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl, timeoutMs: 3_000 })),
+        queue: new JobQueueStats(jobs.queue),
       }),
     },
     pim: {

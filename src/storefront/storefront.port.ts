@@ -74,6 +74,8 @@ export interface PimProductSnapshot {
   attributes?: Record<string, unknown>;
   variants: PimVariant[];
   warehouse_stock?: { warehouse_id: number; code: string; name: string; quantity: number }[];
+  /** The PIM's version of the product (ISO 8601); the mapping remembers the one synced (delta sync skips it). */
+  updated_at?: string;
 }
 
 /** What our mapping remembers of the storefront side of one product, so a push updates instead of creating. */
@@ -133,4 +135,35 @@ export interface StorefrontPort {
    * waiting out throttles and retrying transient failures is the adapter's job.
    */
   upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct): Promise<ProductUpsertResult>;
+
+  /** The platform's rules checked before sending (Shopify: title, ≤ 3 options, ≤ 2048 variants, prices, SEO); empty = sendable. */
+  preflight(product: PimProductSnapshot): string[];
+
+  /**
+   * Starts one bulk upsert of many products (Shopify: stagedUploadsCreate → JSONL of productSet variables, one line per
+   * item, in order → bulkOperationRunMutation). Every item must have passed `preflight`. Identity as in upsertProduct
+   * (`known.productId`, else the product's stable custom id), so running the same items again never duplicates.
+   * Throws StorefrontError (e.g. another bulk operation is running on the shop: kind `unavailable`).
+   */
+  startBulkUpsert(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ operationId: string }>;
+
+  /**
+   * Where a bulk upsert stands; once completed, the outcome of every item, in the items' order (`items` must be the list
+   * given to startBulkUpsert). Throws StorefrontError when the storefront cannot be asked.
+   */
+  bulkUpsertState(shop: StorefrontShop, operationId: string, items: BulkUpsertItem[]): Promise<BulkUpsertState>;
 }
+
+export interface BulkUpsertItem {
+  product: PimProductSnapshot;
+  known: KnownStorefrontProduct;
+}
+
+/** One item of a completed bulk upsert: the same result as upsertProduct, or the storefront's userErrors. */
+export type BulkItemOutcome = { ok: true; result: ProductUpsertResult } | { ok: false; errors: string[] };
+
+export type BulkUpsertState =
+  | { state: 'running'; objectCount: number }
+  | { state: 'completed'; outcomes: BulkItemOutcome[] }
+  /** The operation failed or was cancelled as a whole (nothing, or only some lines, applied): run the items again. */
+  | { state: 'failed'; message: string };

@@ -254,6 +254,8 @@ export interface BridgeStack {
   /** With recordCalls: the bridge's storefront calls, in the order their answers came back. */
   calls: StorefrontCall[];
   sandboxToken: string;
+  /** PostgreSQL only: the bridge's own database (benchmarks bulk-load a catalogue there); null on PGlite. */
+  bridgeDatabaseUrl: string | null;
   /** The connector's admin-scope bearer token (admin ⊃ write ⊃ read). */
   connectorToken: string;
   integrationId: number;
@@ -443,6 +445,7 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
       apiBaseUrl,
       calls,
       sandboxToken,
+      bridgeDatabaseUrl: bridgeStorage.env.DATABASE_URL ?? null,
       connectorToken,
       integrationId: connect.data.integration_id,
       shopId: shop.id,

@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import {
   StorefrontError,
   StorefrontValidationError,
+  type BulkItemOutcome,
+  type BulkUpsertItem,
+  type BulkUpsertState,
   type KnownStorefrontProduct,
   type PimProductSnapshot,
   type ProductUpsertResult,
@@ -13,7 +16,11 @@ import {
 import type { ConnectorHarness } from './connector.js';
 import type { Tenant } from './harness.js';
 
-/** A storefront in memory: products by handle `pim-{id}`, numeric ids from 9_000_000_001; counts calls and concurrency. */
+/**
+ * A storefront in memory: products by handle `pim-{id}`, numeric ids from 9_000_000_001; counts calls and concurrency.
+ * Bulk upserts apply their items (same rules as upsertProduct) when the operation is first polled, unless `holdBulk`;
+ * one unfinished bulk operation at a time, as Shopify.
+ */
 export class FakeStorefront implements StorefrontPort {
   calls: { pimId: number; known: KnownStorefrontProduct; snapshot: PimProductSnapshot }[] = [];
   products = new Map<string, { id: number; handle: string; title: string; variantIds: Record<string, string> }>();
@@ -24,6 +31,69 @@ export class FakeStorefront implements StorefrontPort {
   /** When set, each call waits for it (to observe a push while it runs). */
   gate: Promise<void> | null = null;
   private nextId = 9_000_000_001;
+  /** Bulk operations by id; `outcomes` once applied. */
+  bulkOps = new Map<string, { items: BulkUpsertItem[]; outcomes?: BulkItemOutcome[] }>();
+  /** While true, started bulk operations stay running. */
+  holdBulk = false;
+  private nextBulk = 1;
+
+  preflight(snapshot: PimProductSnapshot): string[] {
+    return this.problems(snapshot);
+  }
+
+  async startBulkUpsert(_shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ operationId: string }> {
+    if (this.refuseToken) throw new StorefrontError('unauthorized', 'Shopify refused the access token (HTTP 401)');
+    const running = [...this.bulkOps].find(([, op]) => !op.outcomes);
+    if (running) throw new StorefrontError('unavailable', `another bulk mutation is running (${running[0]}): OPERATION_IN_PROGRESS`);
+    const operationId = `gid://shopify/BulkOperation/${this.nextBulk++}`;
+    this.bulkOps.set(operationId, { items: structuredClone(items) });
+    return { operationId };
+  }
+
+  async bulkUpsertState(_shop: StorefrontShop, operationId: string, _items?: BulkUpsertItem[]): Promise<BulkUpsertState> {
+    const op = this.bulkOps.get(operationId);
+    if (!op) return { state: 'failed', message: `no bulk operation ${operationId}` };
+    if (!op.outcomes) {
+      if (this.holdBulk) return { state: 'running', objectCount: 0 };
+      op.outcomes = op.items.map((item): BulkItemOutcome => {
+        const problems = this.problems(item.product);
+        return problems.length ? { ok: false, errors: problems } : { ok: true, result: this.apply(item.product, item.known) };
+      });
+    }
+    return { state: 'completed', outcomes: op.outcomes };
+  }
+
+  private problems(snapshot: PimProductSnapshot): string[] {
+    const problems: string[] = [];
+    if (!snapshot.name.trim()) problems.push('title: Title can\'t be blank');
+    if (snapshot.name.includes('TOO MANY OPTIONS')) problems.push('options: a product has at most 3 options');
+    return problems;
+  }
+
+  /** Creates or updates the product in memory (the rules both paths share). */
+  private apply(snapshot: PimProductSnapshot, known: KnownStorefrontProduct): ProductUpsertResult {
+    const handle = `pim-${snapshot.id}`;
+    const byId = known.productId ? [...this.products.values()].find((p) => `gid://shopify/Product/${p.id}` === known.productId) : undefined;
+    const existing = byId ?? this.products.get(handle);
+    const id = existing?.id ?? this.nextId++;
+    const skus = snapshot.variants.length ? snapshot.variants.map((v) => v.sku) : [snapshot.sku];
+    const variantIds = Object.fromEntries(skus.map((sku, i) => [sku, existing?.variantIds[sku] ?? `gid://shopify/ProductVariant/${id * 10 + i}`]));
+    this.products.set(handle, { id, handle, title: snapshot.name, variantIds });
+    const first = variantIds[skus[0]];
+    return {
+      method: existing ? 'update' : 'create',
+      productId: `gid://shopify/Product/${id}`,
+      productNumericId: id,
+      handle,
+      title: snapshot.name,
+      firstVariantNumericId: first ? Number(first.split('/').pop()) : null,
+      variantIds,
+      mediaIds: Object.fromEntries((snapshot.images ?? []).map((url, i) => [url, `gid://shopify/MediaImage/${id * 100 + i}`])),
+      variantCount: skus.length,
+      imageCount: (snapshot.images ?? []).length,
+      categoryTags: (snapshot.categories ?? []).map((c) => c.name),
+    };
+  }
 
   async shopHealth(): Promise<never> {
     throw new StorefrontError('unavailable', 'not used');
@@ -37,31 +107,9 @@ export class FakeStorefront implements StorefrontPort {
       for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
       if (this.gate) await this.gate;
       if (this.refuseToken) throw new StorefrontError('unauthorized', 'Shopify refused the access token (HTTP 401)');
-      const problems: string[] = [];
-      if (!snapshot.name.trim()) problems.push('title: Title can\'t be blank');
-      if (snapshot.name.includes('TOO MANY OPTIONS')) problems.push('options: a product has at most 3 options');
+      const problems = this.problems(snapshot);
       if (problems.length) throw new StorefrontValidationError(problems);
-      const handle = `pim-${snapshot.id}`;
-      const byId = known.productId ? [...this.products.values()].find((p) => `gid://shopify/Product/${p.id}` === known.productId) : undefined;
-      const existing = byId ?? this.products.get(handle);
-      const id = existing?.id ?? this.nextId++;
-      const skus = snapshot.variants.length ? snapshot.variants.map((v) => v.sku) : [snapshot.sku];
-      const variantIds = Object.fromEntries(skus.map((sku, i) => [sku, existing?.variantIds[sku] ?? `gid://shopify/ProductVariant/${id * 10 + i}`]));
-      this.products.set(handle, { id, handle, title: snapshot.name, variantIds });
-      const first = variantIds[skus[0]];
-      return {
-        method: existing ? 'update' : 'create',
-        productId: `gid://shopify/Product/${id}`,
-        productNumericId: id,
-        handle,
-        title: snapshot.name,
-        firstVariantNumericId: first ? Number(first.split('/').pop()) : null,
-        variantIds,
-        mediaIds: Object.fromEntries((snapshot.images ?? []).map((url, i) => [url, `gid://shopify/MediaImage/${id * 100 + i}`])),
-        variantCount: skus.length,
-        imageCount: (snapshot.images ?? []).length,
-        categoryTags: (snapshot.categories ?? []).map((c) => c.name),
-      };
+      return this.apply(snapshot, known);
     } finally {
       this.inFlight--;
     }

@@ -111,9 +111,11 @@ export class IntegrationService {
   }
 
   /** The integration's PIM connection with its credentials decrypted (for calls to the PIM); null if unknown. */
-  async pimConnectionOf(integrationId: number): Promise<{ baseUrl: string; apiKey: string; apiSecret: string } | null> {
+  async pimConnectionOf(integrationId: number): Promise<{ baseUrl: string; apiKey: string; apiSecret: string; isActive: boolean } | null> {
     const row = await this.integrations.find(integrationId);
-    return row ? { baseUrl: row.pimBaseUrl, apiKey: this.box.open(row.pimApiKeyEncrypted), apiSecret: this.box.open(row.pimApiSecretEncrypted) } : null;
+    return row
+      ? { baseUrl: row.pimBaseUrl, apiKey: this.box.open(row.pimApiKeyEncrypted), apiSecret: this.box.open(row.pimApiSecretEncrypted), isActive: row.isActive }
+      : null;
   }
 
   private baseUrl(raw: string, status: number): string {

@@ -35,6 +35,8 @@ export interface SyncedMapping {
   metadata: MappingMetadata;
   state: KnownStorefrontProduct;
   at: Date;
+  /** The PIM product's updated_at in the snapshot synced (null: unknown, e.g. a snapshot sent in the push body). */
+  pimUpdatedAt?: Date | null;
 }
 
 const columns = {
@@ -76,6 +78,16 @@ export class MappingRepository {
       .where(and(eq(productMappings.integrationId, integrationId), inArray(productMappings.pimProductId, pimProductIds)));
   }
 
+  /** The PIM version (updated_at) last synced of each of these products that has a mapping (null: not known). */
+  async syncedVersions(integrationId: number, pimProductIds: number[]): Promise<Map<number, Date | null>> {
+    if (pimProductIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ pimProductId: productMappings.pimProductId, pimUpdatedAt: productMappings.pimUpdatedAt })
+      .from(productMappings)
+      .where(and(eq(productMappings.integrationId, integrationId), inArray(productMappings.pimProductId, pimProductIds)));
+    return new Map(rows.map((r) => [r.pimProductId, r.pimUpdatedAt]));
+  }
+
   /** A page ordered by id, and the total under the same filter. */
   async page(integrationId: number, status: MappingStatus | undefined, limit: number, offset: number): Promise<{ rows: MappingRow[]; total: number }> {
     const where = and(eq(productMappings.integrationId, integrationId), status ? eq(productMappings.syncStatus, status) : undefined);
@@ -99,6 +111,7 @@ export class MappingRepository {
       storefrontState: m.state,
       lastSyncedAt: m.at,
       updatedAt: m.at,
+      pimUpdatedAt: m.pimUpdatedAt ?? null,
     };
     await this.db
       .insert(productMappings)

@@ -47,6 +47,19 @@ export class PimReadError extends Error {
   }
 }
 
+/** A product in the PIM's change list: what the delta sync needs to decide and to move its cursor. */
+export interface PimChange {
+  id: number;
+  /** ISO 8601 with milliseconds, as the PIM shows it. */
+  updated_at: string;
+  status: string;
+}
+
+/** The reads of a sync ask the PIM for the product with its variants and levels in one answer (include, beyond the spec). */
+const INCLUDE = 'include=variants,warehouse_stock';
+/** The most products per page the PIM answers (spec: limit 1-100). */
+export const PIM_PAGE_LIMIT = 100;
+
 export class PimUrlError extends Error {
   override name = 'PimUrlError';
 }
@@ -72,6 +85,11 @@ export function normalisePimBaseUrl(raw: string): string {
 export class PimClient {
   /** Public so tests can lower it; 5 s in production. */
   timeoutMs: number;
+  /**
+   * A 429 is waited out as its Retry-After says (1 s without one) and the read retried, while the waits of one read stay
+   * within this; a longer wait fails the read at once as `unavailable` (a sync job is retried later anyway).
+   */
+  rateLimitWaitMs = 30_000;
   private readonly ownOrigin: string;
   private readonly policy: AddressPolicy;
   private readonly resolve: Resolver;
@@ -117,47 +135,121 @@ export class PimClient {
   }
 
   /**
-   * A product as a push sends it: GET {baseUrl}/api/products/{id}, …/variants and …/stock (warehouse levels; a PIM
-   * without that route, or answering it 404, gives no warehouse_stock) with X-API-KEY, over HTTP even when the PIM is
-   * this same server. Throws PimReadError: `not_found` (the product), `unauthorized` (401/403), `unavailable`.
+   * A product as a push sends it, over HTTP even when the PIM is this same server: GET {baseUrl}/api/products/{id} with
+   * `include=variants,warehouse_stock` (one read); a PIM that ignores `include` (no `variants` in the answer) is read
+   * the spec's way, adding GET …/variants and …/stock (warehouse levels; a PIM without that route, or answering it 404,
+   * gives no warehouse_stock). Throws PimReadError: `not_found` (the product), `unauthorized` (401/403), `unavailable`.
    */
   async productSnapshot(conn: { baseUrl: string; apiKey: string }, id: number): Promise<PimProductSnapshot> {
-    const base = `${conn.baseUrl}/api/products/${id}`;
-    const [product, variants, stock] = await Promise.all([
-      this.readPim(`${base}`, conn.apiKey, id),
-      this.readPim(`${base}/variants`, conn.apiKey, id),
-      this.readPim(`${base}/stock`, conn.apiKey, id, true),
-    ]);
+    const product = await this.readPim(`${conn.baseUrl}/api/products/${id}?${INCLUDE}`, conn.apiKey, { notFound: `PIM product ${id} not found` });
     const p = product as Record<string, unknown>;
     if (!p || typeof p !== 'object' || typeof p.name !== 'string') throw new PimReadError('unavailable', `The PIM answered GET /api/products/${id} without a product`);
-    const list = (variants as { variants?: unknown } | null)?.variants;
-    if (!Array.isArray(list)) throw new PimReadError('unavailable', `The PIM answered GET /api/products/${id}/variants without a variant list`);
-    const levels = (stock as { warehouse_stock?: unknown } | null)?.warehouse_stock;
-    const snapshot = { ...p, id, sku: typeof p.sku === 'string' ? p.sku : '', variants: list } as PimProductSnapshot;
+    return this.completeSnapshot(conn, { ...p, id });
+  }
+
+  /**
+   * One page of the PIM account's products by id (keyset: `after_id`, beyond the spec), whole (variants and levels
+   * included), and `total`: the products after `afterId`, this page's included. A PIM that ignores `after_id` answers
+   * products at or before the cursor: refused as `unavailable` rather than paged forever.
+   */
+  async productPage(conn: { baseUrl: string; apiKey: string }, page: { afterId: number; limit: number }): Promise<{ products: PimProductSnapshot[]; total: number }> {
+    const limit = Math.min(Math.max(1, page.limit), PIM_PAGE_LIMIT);
+    const url = `${conn.baseUrl}/api/products?after_id=${page.afterId}&limit=${limit}&${INCLUDE}`;
+    const { products, total } = await this.readList(url, conn.apiKey);
+    let last = page.afterId;
+    for (const p of products) {
+      if (!Number.isInteger(p.id) || (p.id as number) <= last || typeof p.name !== 'string') throw keysetUnsupported(url, 'after_id');
+      last = p.id as number;
+    }
+    const snapshots = await mapLimit(products, 4, (p) => this.completeSnapshot(conn, { ...p, id: p.id as number }));
+    return { products: snapshots, total };
+  }
+
+  /**
+   * The products changed at or after `since` and after (`since`, `afterId`) in the PIM's (updated_at, id) order, at most
+   * `limit` (≤ 100), with what a delta poll needs of each. A PIM that does not keep that order (no `after_id`) is
+   * refused as `unavailable`: paging it by offset while it changes would skip products.
+   */
+  async changedProducts(conn: { baseUrl: string; apiKey: string }, cursor: { since: string; afterId: number; limit: number }): Promise<PimChange[]> {
+    const limit = Math.min(Math.max(1, cursor.limit), PIM_PAGE_LIMIT);
+    const url = `${conn.baseUrl}/api/products?updated_since=${encodeURIComponent(cursor.since)}&after_id=${cursor.afterId}&limit=${limit}`;
+    const { products } = await this.readList(url, conn.apiKey);
+    let lastAt = Date.parse(cursor.since);
+    let lastId = cursor.afterId;
+    return products.map((p) => {
+      const at = typeof p.updated_at === 'string' ? Date.parse(p.updated_at) : NaN;
+      if (!Number.isInteger(p.id) || Number.isNaN(at) || at < lastAt || (at === lastAt && (p.id as number) <= lastId)) throw keysetUnsupported(url, 'updated_since with after_id');
+      lastAt = at;
+      lastId = p.id as number;
+      return { id: p.id as number, updated_at: new Date(at).toISOString(), status: typeof p.status === 'string' ? p.status : '' };
+    });
+  }
+
+  /** A product read with `include` → the push's snapshot; the variants and levels read apart when the PIM left them out. */
+  private async completeSnapshot(conn: { baseUrl: string; apiKey: string }, p: Record<string, unknown> & { id: number }): Promise<PimProductSnapshot> {
+    const { id } = p;
+    let variants = p.variants;
+    let levels = p.warehouse_stock;
+    if (!Array.isArray(variants)) {
+      const base = `${conn.baseUrl}/api/products/${id}`;
+      const [list, stock] = await Promise.all([
+        this.readPim(`${base}/variants`, conn.apiKey, { notFound: `PIM product ${id} not found` }),
+        this.readPim(`${base}/stock`, conn.apiKey, { optional: true }),
+      ]);
+      variants = (list as { variants?: unknown } | null)?.variants;
+      if (!Array.isArray(variants)) throw new PimReadError('unavailable', `The PIM answered GET /api/products/${id}/variants without a variant list`);
+      levels = (stock as { warehouse_stock?: unknown } | null)?.warehouse_stock;
+    }
+    const snapshot = { ...p, id, sku: typeof p.sku === 'string' ? p.sku : '', variants } as PimProductSnapshot;
     if (Array.isArray(levels)) snapshot.warehouse_stock = levels as PimProductSnapshot['warehouse_stock'];
     else delete snapshot.warehouse_stock;
+    if (typeof snapshot.updated_at !== 'string') delete snapshot.updated_at;
     return snapshot;
   }
 
-  /** One GET of the PIM core API → its `data`; `optional` turns a 404 into null. */
-  private async readPim(raw: string, apiKey: string, id: number, optional = false): Promise<unknown> {
+  /** GET of a product list → its products (objects) and pagination.total_items. */
+  private async readList(url: string, apiKey: string): Promise<{ products: Record<string, unknown>[]; total: number }> {
+    const data = (await this.readPim(url, apiKey, {})) as { products?: unknown; pagination?: { total_items?: unknown } };
+    const products = data.products;
+    if (!Array.isArray(products) || products.some((p) => !p || typeof p !== 'object')) {
+      throw new PimReadError('unavailable', `The PIM answered GET ${new URL(url).pathname} without a product list`);
+    }
+    const total = data.pagination?.total_items;
+    return { products: products as Record<string, unknown>[], total: Number.isInteger(total) ? (total as number) : products.length };
+  }
+
+  /**
+   * One GET of the PIM core API → its `data`. A 404 is null when `optional`, else `not_found` with the `notFound` text
+   * (`unavailable` without one: a list route the PIM does not have). A 429 is waited out within rateLimitWaitMs.
+   */
+  private async readPim(raw: string, apiKey: string, options: { notFound?: string; optional?: boolean }): Promise<unknown> {
     const url = new URL(raw);
     const what = `GET ${url.pathname}`;
-    let answer: { status: number; body: Buffer };
-    try {
-      answer = await this.get(url, { 'x-api-key': apiKey, accept: 'application/json' }, MAX_PRODUCT_BYTES);
-    } catch (err) {
-      if (err instanceof DownloadError && /is not a public address/.test(err.message)) {
-        throw new PimReadError('unavailable', `The PIM at ${url.host} is not allowed: ${err.message}`);
+    let answer: { status: number; body: Buffer; retryAfter: string | undefined };
+    let waited = 0;
+    for (;;) {
+      try {
+        answer = await this.get(url, { 'x-api-key': apiKey, accept: 'application/json' }, MAX_PRODUCT_BYTES);
+      } catch (err) {
+        if (err instanceof DownloadError && /is not a public address/.test(err.message)) {
+          throw new PimReadError('unavailable', `The PIM at ${url.host} is not allowed: ${err.message}`);
+        }
+        throw new PimReadError('unavailable', `The PIM at ${url.host} could not be reached: ${describe(err, url)}`);
       }
-      throw new PimReadError('unavailable', `The PIM at ${url.host} could not be reached: ${describe(err, url)}`);
+      if (answer.status !== 429) break;
+      const wait = retryAfterMs(answer.retryAfter);
+      if (waited + wait > this.rateLimitWaitMs) {
+        throw new PimReadError('unavailable', `The PIM at ${url.host} rate-limited ${what} (HTTP 429, retry after ${Math.ceil(wait / 1000)} s)`);
+      }
+      waited += wait;
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
     if (answer.status === 404) {
-      if (optional) return null;
-      throw new PimReadError('not_found', `PIM product ${id} not found`);
+      if (options.optional) return null;
+      if (options.notFound) throw new PimReadError('not_found', options.notFound);
+      throw new PimReadError('unavailable', `The PIM at ${url.host} answered HTTP 404 to ${what}`);
     }
     if (answer.status === 401 || answer.status === 403) throw new PimReadError('unauthorized', "the PIM refused the integration's credentials");
-    if (answer.status === 429) throw new PimReadError('unavailable', `The PIM at ${url.host} rate-limited ${what} (HTTP 429)`);
     if (answer.status !== 200) throw new PimReadError('unavailable', `The PIM at ${url.host} answered HTTP ${answer.status} to ${what}`);
     let payload: { status?: unknown; data?: unknown };
     try {
@@ -172,7 +264,11 @@ export class PimClient {
   }
 
   /** One GET, no redirects followed, the answer capped (256 KB by default), all within timeoutMs. */
-  private async get(url: URL, headers: Record<string, string>, maxBytes = MAX_ANSWER_BYTES): Promise<{ status: number; body: Buffer; contentType: string }> {
+  private async get(
+    url: URL,
+    headers: Record<string, string>,
+    maxBytes = MAX_ANSWER_BYTES,
+  ): Promise<{ status: number; body: Buffer; contentType: string; retryAfter: string | undefined }> {
     const policy = url.origin === this.ownOrigin ? anyAddress : this.policy;
     const lookup = filteredLookup(policy, this.resolve);
     const deadline = new AbortController();
@@ -221,13 +317,39 @@ export class PimClient {
           if (!res.complete) reject(signal.aborted ? signal.reason : new DownloadError('the connection was closed before the answer arrived'));
         });
       });
-      return { status: res.statusCode ?? 0, body, contentType: String(res.headers['content-type'] ?? '') };
+      const retryAfter = res.headers['retry-after'];
+      return { status: res.statusCode ?? 0, body, contentType: String(res.headers['content-type'] ?? ''), retryAfter: retryAfter === undefined ? undefined : String(retryAfter) };
     } catch (err) {
       throw signal.aborted ? timeout : err;
     } finally {
       clearTimeout(timer);
     }
   }
+}
+
+/** Retry-After (seconds or an HTTP date) → ms; 1 s when absent or unreadable. */
+function retryAfterMs(value: string | undefined): number {
+  if (value === undefined) return 1_000;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1_000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? 1_000 : Math.max(0, at - Date.now());
+}
+
+const keysetUnsupported = (url: string, what: string) =>
+  new PimReadError('unavailable', `The PIM at ${new URL(url).host} does not page by ${what} (beyond the spec; Pimbridge's PIM does): its list came back out of order`);
+
+/** `fn` over `items`, at most `limit` at once; results in the items' order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 function describe(err: unknown, url: URL): string {

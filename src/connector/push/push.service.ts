@@ -47,6 +47,18 @@ interface Logger {
   error(obj: object, msg: string): void;
 }
 
+/** sync.product could not finish for a reason that may pass (PIM or storefront unavailable): the queue retries it. */
+export class TransientSyncError extends Error {
+  override name = 'TransientSyncError';
+}
+
+/** How one sync.product ended (a transient failure throws TransientSyncError instead). */
+export type SyncProductOutcome =
+  | { status: 'synced'; method: 'create' | 'update'; storefrontProductId: number }
+  | { status: 'failed'; error: string }
+  /** The integration is gone or inactive: nothing was done. */
+  | { status: 'skipped'; reason: string };
+
 /** One item of the request, checked: either a PIM id to read, a full snapshot, or the reason it cannot be pushed. */
 type Item =
   | { kind: 'read'; id: number }
@@ -94,6 +106,27 @@ export class PushService {
     };
   }
 
+  /**
+   * sync.product: one product read from the PIM (its current state, whatever the job was queued for) and upserted,
+   * the mapping written as a push writes it; no sync log (a job is not a push), last_sync_at touched on success.
+   * Permanent outcomes (PIM 404, the storefront's validation, a refused token) are written on the mapping and
+   * returned; transient ones throw TransientSyncError for the queue to retry, recorded on the mapping on the last try.
+   */
+  async syncProduct(integrationId: number, pimProductId: number, options: { finalAttempt?: boolean; log?: Logger } = {}): Promise<SyncProductOutcome> {
+    const [conn, shop] = await Promise.all([this.integrations.pimConnectionOf(integrationId), this.integrations.storefrontShopOf(integrationId)]);
+    if (!conn || !shop) return { status: 'skipped', reason: `integration ${integrationId} no longer exists` };
+    if (conn.isActive === false) return { status: 'skipped', reason: `integration ${integrationId} is inactive` };
+    const mapping = await this.mappings.find(integrationId, pimProductId);
+    const known = new Map(mapping ? [[pimProductId, mapping]] : []);
+    const run = new BatchRun({ mappings: this.mappings, pim: this.pim, storefront: this.storefront, now: this.now }, integrationId, conn, shop, known, options.log, {
+      finalAttempt: options.finalAttempt ?? true,
+    });
+    const result = await run.pushOne({ kind: 'read', id: pimProductId });
+    if (result.status === 'error') return { status: 'failed', error: result.message };
+    await this.syncLogs.touchLastSync(integrationId, this.now());
+    return { status: 'synced', method: result.method, storefrontProductId: result.storefront_product_id };
+  }
+
   private async finish(integrationId: number, syncLogId: number, processed: number, failed: number, error: string | null) {
     const status: SyncOutcome = failed === 0 ? 'success' : failed === processed ? 'error' : 'partial';
     const at = this.now();
@@ -117,6 +150,8 @@ class BatchRun {
     private readonly shop: StorefrontShop,
     private readonly known: Map<number, MappingRow>,
     private readonly log?: Logger,
+    /** Set when a sync.product job runs this: transient failures are thrown for the queue to retry (see syncProduct). */
+    private readonly job?: { finalAttempt: boolean },
   ) {}
 
   async pushOne(item: Item & { position?: number }): Promise<PushResult> {
@@ -130,6 +165,8 @@ class BatchRun {
     try {
       return await this.pushProduct(item);
     } catch (err) {
+      // A job lets the queue retry whatever was not a product's own outcome (the database, a transient failure).
+      if (this.job) throw err;
       this.log?.error({ err, pimProductId: item.id }, 'push of one product failed unexpectedly');
       return failure(item.id, `PIM product ${item.id} could not be pushed: an unexpected error occurred`, []);
     }
@@ -144,7 +181,10 @@ class BatchRun {
         snapshot = await this.deps.pim.productSnapshot(this.conn, item.id);
       } catch (err) {
         // Nothing reached the storefront: the mapping (if any) is left as it was.
-        if (err instanceof PimReadError) return failure(item.id, err.message, []);
+        if (err instanceof PimReadError) {
+          if (this.job) return this.jobFailure(item.id, err.message, err.kind === 'unavailable');
+          return failure(item.id, err.message, []);
+        }
         throw err;
       }
     }
@@ -166,6 +206,8 @@ class BatchRun {
         metadata: { storefront_handle: r.handle, storefront_title: r.title, variant_count: r.variantCount, image_count: r.imageCount, last_push_method: r.method },
         state: { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, categoryTags: r.categoryTags },
         at: now(),
+        // The PIM version now in the store, for the delta sync; unknown for a snapshot the caller sent.
+        pimUpdatedAt: item.kind === 'read' ? pimVersion(snapshot.updated_at) : null,
       });
       return {
         status: 'success',
@@ -183,6 +225,8 @@ class BatchRun {
       }
       if (err instanceof StorefrontError) {
         const message = `The storefront could not take PIM product ${item.id}: ${err.message}`;
+        // The adapter has retried already; for a job the queue tries again later (a refused token is not retried).
+        if (this.job && err.kind !== 'unauthorized' && err.kind !== 'forbidden') return this.jobFailure(item.id, message, true);
         if (err.kind === 'unauthorized' || err.kind === 'forbidden') this.refused ??= `The storefront refused the shop's access token: ${err.message}`;
         await mappings.saveError(this.integrationId, item.id, clip(message), now());
         return failure(item.id, message, []);
@@ -190,9 +234,26 @@ class BatchRun {
       throw err;
     }
   }
+
+  /**
+   * A job's failure: permanent ones (not retried) and the last try's transient one are written on the mapping; a
+   * transient one throws TransientSyncError so the queue retries it (after the last try the job ends `failed`).
+   */
+  private async jobFailure(id: number, message: string, transient: boolean): Promise<PushResult> {
+    if (!transient || this.job!.finalAttempt) await this.deps.mappings.saveError(this.integrationId, id, clip(message), this.deps.now());
+    if (transient) throw new TransientSyncError(message);
+    return failure(id, message, []);
+  }
 }
 
-function knownOf(mapping: MappingRow | undefined): KnownStorefrontProduct {
+/** A PIM updated_at → Date; null when missing or unreadable (a PIM beyond our own). */
+function pimVersion(updatedAt: unknown): Date | null {
+  const ms = typeof updatedAt === 'string' ? Date.parse(updatedAt) : NaN;
+  return Number.isNaN(ms) ? null : new Date(ms);
+}
+
+/** What a mapping knows of the storefront side (sent back to the adapter). */
+export function knownOf(mapping: MappingRow | undefined): KnownStorefrontProduct {
   const s = (mapping?.storefrontState ?? {}) as Partial<KnownStorefrontProduct>;
   const record = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {});
   return {

@@ -1,6 +1,6 @@
-// The queue_stats seam. The status endpoints ask a QueueStatsSource; until the job queue lands, the implementation
-// below counts what exists for real (pushes run inline, so a `running` sync log is the only "message in flight").
-// The job-queue issue replaces it with one that counts the queue's jobs for the integration.
+// The queue_stats seam. The status endpoints ask a QueueStatsSource: JobQueueStats counts the job queue's jobs of the
+// integration (the app's default); InlineQueueStats, from before the queue, counts running sync logs (kept for tests
+// of the status service without a queue).
 import type { StatusRepository } from './status.repository.js';
 
 export interface QueueStats {
@@ -28,5 +28,17 @@ export class InlineQueueStats implements QueueStatsSource {
       failed_messages: 0,
       note: INLINE_QUEUE_NOTE,
     };
+  }
+}
+
+export const JOB_QUEUE_NOTE = 'pg-boss jobs (sync.product, sync.full, sync.bulk, sync.poll): pending = queued or waiting for a retry; failed = failed for good in the last 24 h';
+
+/** The job queue's counts for the integration's jobs (or all jobs). */
+export class JobQueueStats implements QueueStatsSource {
+  constructor(private readonly queue: { counts(integrationId: number | null): Promise<{ pending: number; processing: number; failed24h: number }> }) {}
+
+  async stats(integrationId: number | null): Promise<QueueStats> {
+    const c = await this.queue.counts(integrationId);
+    return { pending_messages: c.pending, processing_messages: c.processing, failed_messages: c.failed24h, note: JOB_QUEUE_NOTE };
   }
 }

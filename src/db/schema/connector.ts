@@ -1,7 +1,7 @@
 // The connector's tables: shops where the app is installed, integrations (shop ↔ PIM account), their bearer tokens,
 // product mappings and sync logs. Every row hangs off a shop or an integration.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -45,6 +45,12 @@ export const integrations = pgTable(
     /** The latest sync or check error, for the public status's last_error. */
     lastError: text('last_error'),
     lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+    /**
+     * The delta sync's cursor: the (updated_at, id) of the last PIM product it enqueued, in the PIM's list order for
+     * `updated_since` + `after_id`. Null until the first poll, which starts from the integration's creation.
+     */
+    syncWatermarkAt: timestamp('sync_watermark_at', { withTimezone: true, precision: 3 }),
+    syncWatermarkId: integer('sync_watermark_id').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -89,6 +95,8 @@ export const productMappings = pgTable(
     /** KnownStorefrontProduct (storefront/storefront.port.ts): the storefront ids of the product's variants and images. */
     storefrontState: jsonb('storefront_state').notNull().default(sql`'{}'::jsonb`),
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    /** The PIM product's updated_at of the snapshot last synced: the delta sync skips products not changed since. */
+    pimUpdatedAt: timestamp('pim_updated_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -117,6 +125,72 @@ export const syncLogs = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (t) => [index('sync_logs_integration_started_idx').on(t.integrationId, t.startedAt)],
+);
+
+/**
+ * A full catalogue sync (POST /api/sync/full). Its id is the id of its `sync.full` job. The fan-out pages the PIM by id
+ * and records where it is (`cursor_id`), so a restarted job goes on from there instead of starting again.
+ */
+export const fullSyncs = pgTable(
+  'full_syncs',
+  {
+    id: uuid('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    /** `queued`, `running` (fanning out or products in flight), `completed` or `failed`. */
+    status: text('status').notNull().default('queued'),
+    /** `per_call` (one sync.product job per product) or `bulk` (sync.bulk jobs of bulk mutations); null until known. */
+    mode: text('mode'),
+    /** Products in the PIM account when the fan-out started. */
+    totalProducts: integer('total_products'),
+    /** The last PIM product id fanned out (keyset paging by id). */
+    cursorId: integer('cursor_id').notNull().default(0),
+    fannedOut: boolean('fanned_out').notNull().default(false),
+    error: text('error'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('full_syncs_integration_idx').on(t.integrationId, t.createdAt)],
+);
+
+/** One product of a full sync and how it ended; progress is counted from here (idempotent, unlike counters). */
+export const fullSyncItems = pgTable(
+  'full_sync_items',
+  {
+    fullSyncId: uuid('full_sync_id')
+      .notNull()
+      .references(() => fullSyncs.id, { onDelete: 'cascade' }),
+    pimProductId: integer('pim_product_id').notNull(),
+    /** `queued`, `synced` or `failed`. */
+    status: text('status').notNull().default('queued'),
+    error: text('error'),
+    /** The bulk batch carrying it (bulk mode). */
+    batchId: integer('batch_id'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.fullSyncId, t.pimProductId] }), index('full_sync_items_status_idx').on(t.fullSyncId, t.status)],
+);
+
+/** A chunk of a bulk-mode full sync: one storefront bulk operation (sync.bulk job). */
+export const fullSyncBatches = pgTable(
+  'full_sync_batches',
+  {
+    id: serial('id').primaryKey(),
+    fullSyncId: uuid('full_sync_id')
+      .notNull()
+      .references(() => fullSyncs.id, { onDelete: 'cascade' }),
+    productIds: integer('product_ids').array().notNull(),
+    /** The storefront's bulk operation (GID), recorded before waiting on it so a restarted job resumes it. */
+    operationId: text('operation_id'),
+    /** `queued`, `running`, `completed` or `failed`. */
+    status: text('status').notNull().default('queued'),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('full_sync_batches_sync_idx').on(t.fullSyncId, t.id)],
 );
 
 /** The built-in Shopify sandbox's stores (a product feature: try Pimbridge without a real shop). */

@@ -122,3 +122,40 @@ export const sandboxMetafieldDefinitions = pgTable(
   },
   (t) => [uniqueIndex('sandbox_metafield_definitions_uq').on(t.storeId, t.ownerType, t.namespace, t.key)],
 );
+
+/** Files posted to a store's staged-upload target (stagedUploadsCreate): bulk mutation variables as JSONL. */
+export const sandboxStagedUploads = pgTable(
+  'sandbox_staged_uploads',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: storeId(),
+    /** The `key` form parameter and the stagedUploadPath handed to bulkOperationRunMutation. */
+    path: text('path').notNull(),
+    /** Null until the file is posted. */
+    content: text('content'),
+    createdAt: ts('created_at'),
+  },
+  (t) => [uniqueIndex('sandbox_staged_uploads_path_uq').on(t.path)],
+);
+
+/** Bulk operations (bulkOperationRunMutation) and their result files. */
+export const sandboxBulkOperations = pgTable(
+  'sandbox_bulk_operations',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: storeId(),
+    /** Shopify's BulkOperationStatus: CREATED, RUNNING, COMPLETED, FAILED, CANCELING, CANCELED, EXPIRED. */
+    status: text('status').notNull().default('CREATED'),
+    /** Shopify's BulkOperationErrorCode when FAILED. */
+    errorCode: text('error_code'),
+    mutation: text('mutation').notNull(),
+    stagedUploadPath: text('staged_upload_path').notNull(),
+    objectCount: integer('object_count').notNull().default(0),
+    rootObjectCount: integer('root_object_count').notNull().default(0),
+    /** The result JSONL, served at the operation's `url` once COMPLETED. */
+    result: text('result'),
+    createdAt: ts('created_at'),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('sandbox_bulk_operations_store_idx').on(t.storeId, t.id)],
+);

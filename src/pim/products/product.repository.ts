@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.js';
 import { runPrepared } from '../../db/prepared.js';
 import { gtinForms } from '../../lib/gtin.js';
 import { brands, categories, productCategories, products, productTranslations, suppliers, vatRates } from '../../db/schema/index.js';
-import { containsPattern, isoUtc, rowsOf } from '../sql.js';
+import { containsPattern, isoUtc, isoUtcMs, rowsOf } from '../sql.js';
+import { NO_INCLUDES, type ProductIncludes } from './product-include.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
 
 export interface ProductFilters {
@@ -15,6 +16,16 @@ export interface ProductFilters {
   updatedSince?: string;
   /** Only the products assigned to this category. */
   categoryId?: number;
+}
+
+/**
+ * Keyset paging: the products after `afterId` by id; with `updatedSince`, after (updatedSince, afterId) in the order
+ * (updated_at to the millisecond, id). Milliseconds because that is what the API shows: a client continues from the
+ * updated_at it was given, so ties within one millisecond are broken by id, whatever the microseconds stored.
+ */
+export interface ProductKeyset {
+  afterId: number;
+  limit: number;
 }
 
 /** Column values of a product write, already validated by the service. */
@@ -29,7 +40,7 @@ export const patchedAttributes = (patch: Record<string, unknown>, onto: 'current
  * Brand, supplier and VAT rate are scalar subqueries rather than LEFT JOINs: same result (at most one row each), but
  * PostgreSQL plans a four-table join in about twice the time, and planning dominated the cost of reading one product.
  */
-function projection(locale: string | null, mediaBaseUrl: string): SQL {
+function projection(locale: string | null, mediaBaseUrl: string, includes: ProductIncludes = NO_INCLUDES): SQL {
   const text = (col: string) => (locale ? sql.raw(`coalesce(tr.${col}, p.${col})`) : sql.raw(`p.${col}`));
   return sql`
     p.id, p.sku, p.slug, ${text('name')} AS name, ${text('description')} AS description,
@@ -46,8 +57,21 @@ function projection(locale: string | null, mediaBaseUrl: string): SQL {
     p.publishing_channels,
     array(SELECT t.locale FROM product_translations t WHERE t.product_id = p.id ORDER BY t.locale) AS available_translations,
     p.product_condition, p.attributes,
-    ${isoUtc('p.created_at')} AS created_at, ${isoUtc('p.updated_at')} AS updated_at`;
+    ${isoUtc('p.created_at')} AS created_at, ${isoUtcMs('p.updated_at')} AS updated_at${includes.variants ? sql`, ${VARIANTS}` : sql``}${
+      includes.warehouseStock ? sql`, ${WAREHOUSE_STOCK}` : sql``
+    }`;
 }
+
+/** `include=variants`: the product's variants as GET /api/products/{id}/variants lists them (by position, then id). */
+const VARIANTS = sql`coalesce((SELECT json_agg(json_build_object(
+      'id', v.id, 'product_id', v.product_id, 'sku', v.sku, 'name', v.name, 'price', v.price::text, 'sale_price', v.sale_price::text,
+      'cost', v.cost::text, 'weight', v.weight::text, 'stock_quantity', v.stock_quantity, 'stock_status', v.stock_status,
+      'is_enabled', v.is_enabled, 'position', v.position, 'image', v.image, 'attributes', v.attributes) ORDER BY v.position, v.id)
+    FROM variants v WHERE v.product_id = p.id), '[]'::json) AS variants`;
+
+/** `include=warehouse_stock`: the product's levels as GET /api/products/{id}/stock lists them (by warehouse code). */
+const WAREHOUSE_STOCK = sql`coalesce((SELECT json_agg(json_build_object('warehouse_id', w.id, 'code', w.code, 'name', w.name, 'quantity', s.quantity) ORDER BY w.code)
+    FROM product_stock s JOIN warehouses w ON w.id = s.warehouse_id WHERE s.product_id = p.id), '[]'::json) AS warehouse_stock`;
 
 function joins(locale: string | null): SQL {
   return locale ? sql`LEFT JOIN product_translations tr ON tr.product_id = p.id AND tr.locale = ${locale}` : sql``;
@@ -70,9 +94,9 @@ export class ProductRepository {
     return runPrepared(this.db, statement);
   }
 
-  async find(organizationId: number, id: number, locale: string | null = null): Promise<ProductView | null> {
+  async find(organizationId: number, id: number, locale: string | null = null, includes: ProductIncludes = NO_INCLUDES): Promise<ProductView | null> {
     const result = await this.run(sql`
-      SELECT ${projection(locale, this.mediaBaseUrl)} FROM products p ${joins(locale)}
+      SELECT ${projection(locale, this.mediaBaseUrl, includes)} FROM products p ${joins(locale)}
       WHERE p.organization_id = ${organizationId} AND p.id = ${id}`);
     return rowsOf<ProductView>(result)[0] ?? null;
   }
@@ -92,6 +116,7 @@ export class ProductRepository {
     filters: ProductFilters,
     page: { limit: number; offset: number },
     locale: string | null,
+    includes: ProductIncludes = NO_INCLUDES,
   ): Promise<{ products: ProductView[]; total: number }> {
     const where = this.where(organizationId, filters);
     // The page's ids and the total in one statement; the full projection only for the page's rows.
@@ -106,7 +131,7 @@ export class ProductRepository {
           ORDER BY p.id LIMIT ${page.limit} OFFSET ${page.offset})`;
     const result = await this.run(sql`
       WITH ${ids}
-      SELECT ${projection(locale, this.mediaBaseUrl)}, page.total::int AS total_items
+      SELECT ${projection(locale, this.mediaBaseUrl, includes)}, page.total::int AS total_items
       FROM page JOIN products p ON p.id = page.id ${joins(locale)}
       ORDER BY p.id`);
     const rows = rowsOf<ProductView & { total_items: number }>(result);
@@ -116,6 +141,44 @@ export class ProductRepository {
       return { products: [], total };
     }
     const total = rows[0].total_items;
+    for (const row of rows) delete (row as Partial<typeof row>).total_items;
+    return { products: rows, total };
+  }
+
+  /**
+   * One keyset page (see ProductKeyset) and `total`: the products after the cursor under the filters, this page
+   * included. Searching is not combined with a keyset (the service refuses it), so the walk is an index range.
+   */
+  async listAfter(
+    organizationId: number,
+    filters: ProductFilters,
+    keyset: ProductKeyset,
+    locale: string | null,
+    includes: ProductIncludes = NO_INCLUDES,
+  ): Promise<{ products: ProductView[]; total: number }> {
+    const { updatedSince, ...rest } = filters;
+    const base = this.where(organizationId, rest);
+    let after: SQL;
+    let order: SQL;
+    if (updatedSince) {
+      // (date_trunc(ms, updated_at), id) > (since at ms, afterId), written so the (organization_id, updated_at, id)
+      // index bounds the scan: a product of the cursor's millisecond comes after it only with a greater id.
+      after = sql`p.updated_at >= ${updatedSince}::timestamptz
+        AND (p.updated_at >= date_trunc('milliseconds', ${updatedSince}::timestamptz) + interval '1 millisecond' OR p.id > ${keyset.afterId})`;
+      order = sql`date_trunc('milliseconds', p.updated_at), p.id`;
+    } else {
+      after = sql`p.id > ${keyset.afterId}`;
+      order = sql`p.id`;
+    }
+    const where = sql`${base} AND ${after}`;
+    const result = await this.run(sql`
+      WITH page AS (SELECT p.id FROM products p WHERE ${where} ORDER BY ${order} LIMIT ${keyset.limit})
+      SELECT ${projection(locale, this.mediaBaseUrl, includes)}, (SELECT count(*) FROM products p WHERE ${where})::int AS total_items
+      FROM page JOIN products p ON p.id = page.id ${joins(locale)}
+      ORDER BY ${order}`);
+    // No row: nothing after the cursor, so the count is 0 too.
+    const rows = rowsOf<ProductView & { total_items: number }>(result);
+    const total = rows[0]?.total_items ?? 0;
     for (const row of rows) delete (row as Partial<typeof row>).total_items;
     return { products: rows, total };
   }

@@ -3,11 +3,11 @@ import type { App } from '../pim.types.js';
 import { ok } from '../pim.types.js';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import type { ProductService } from './product.service.js';
+import { ProductWithIncludes, ProductWithIncludesList } from './product-with-includes.schema.js';
 import {
-  LocaleQuery,
   Product,
   ProductCreate,
-  ProductList,
+  ProductGetQuery,
   ProductListQuery,
   ProductPatch,
   Translation,
@@ -18,12 +18,12 @@ import {
 const tags = ['Products'];
 
 export function productRoutes(app: App, products: ProductService): void {
-  app.get('/api/products', { schema: { tags, summary: 'List products', querystring: ProductListQuery, response: pimResponses(200, ProductList) } }, async (req) =>
+  app.get('/api/products', { schema: { tags, summary: 'List products', querystring: ProductListQuery, response: pimResponses(200, ProductWithIncludesList) } }, async (req) =>
     ok(await products.list(req.pim.organizationId, req.query)),
   );
 
-  app.get('/api/products/:id', { schema: { tags, summary: 'Get a product', params: IdParams, querystring: LocaleQuery, response: pimResponses(200, Type.Ref(Product)) } }, async (req) =>
-    ok(await products.get(req.pim.organizationId, req.params.id, req.query.locale ?? null)),
+  app.get('/api/products/:id', { schema: { tags, summary: 'Get a product', params: IdParams, querystring: ProductGetQuery, response: pimResponses(200, Type.Ref(ProductWithIncludes)) } }, async (req) =>
+    ok(await products.get(req.pim.organizationId, req.params.id, req.query.locale ?? null, req.query.include)),
   );
 
   app.post('/api/products', { schema: { tags, summary: 'Create a product', body: ProductCreate, response: pimResponses(201, Type.Ref(Product)) } }, async (req, reply) => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Channel, DecimalInput, Id, Locale, Nullable, Pagination, StringEnum, Text } from '../pim.schemas.js';
+import { IncludeParam } from './product-include.js';
 
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived', 'out_of_stock'] as const;
 export const PRODUCT_CONDITIONS = ['new', 'used', 'refurbished'] as const;
@@ -93,10 +94,21 @@ export const ProductListQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; products changed at or after it' })),
   locale: Type.Optional(Locale),
+  after_id: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 2_147_483_647,
+      description:
+        'keyset paging (beyond the spec; page must then be 1): the products after this id, by id; with updated_since, ordered by (updated_at to the millisecond, id) and after (updated_since, after_id)',
+      errorMessage: 'must be an integer >= 0',
+    }),
+  ),
+  include: Type.Optional(IncludeParam),
 });
 export type ProductListQueryInput = Static<typeof ProductListQuery>;
 
 export const LocaleQuery = Type.Object({ locale: Type.Optional(Locale) });
+export const ProductGetQuery = Type.Object({ locale: Type.Optional(Locale), include: Type.Optional(IncludeParam) });
 
 export const ProductList = Type.Object({ products: Type.Array(Type.Ref(Product)), pagination: Pagination });
 

@@ -6,6 +6,7 @@ import { firstFreeSlug, slugify } from '../../lib/slug.js';
 import { badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
 import type { AttributeService } from '../attributes/attribute.service.js';
 import type { StockService } from '../stock/stock.service.js';
+import { parseInclude } from './product-include.js';
 import { patchedAttributes, type ProductColumns, type ProductFilters, type ProductRepository } from './product.repository.js';
 import type { ProductCreateInput, ProductListQueryInput, ProductPatchInput, ProductView, TranslationInput } from './product.schemas.js';
 
@@ -23,8 +24,8 @@ export class ProductService {
     private readonly stock: StockService,
   ) {}
 
-  async get(organizationId: number, id: number, locale: string | null = null): Promise<ProductView> {
-    const product = await this.products.find(organizationId, id, locale);
+  async get(organizationId: number, id: number, locale: string | null = null, include?: string): Promise<ProductView> {
+    const product = await this.products.find(organizationId, id, locale, parseInclude(include));
     if (!product) throw notFound(`Product ${id} not found`);
     return product;
   }
@@ -37,11 +38,20 @@ export class ProductService {
       channel: q.channel,
       updatedSince: q.updated_since,
     };
+    const includes = parseInclude(q.include);
+    if (q.after_id !== undefined) {
+      // Keyset paging: each answer is the first page of what follows the cursor.
+      if (q.page !== 1) throw badRequest(`query parameter 'page' cannot be combined with 'after_id' (the page is always the one after it)`);
+      if (filters.search) throw badRequest(`query parameter 'search' cannot be combined with 'after_id'`);
+      const { products, total } = await this.products.listAfter(organizationId, filters, { afterId: q.after_id, limit: q.limit }, q.locale ?? null, includes);
+      return { products, pagination: { current_page: 1, total_pages: Math.ceil(total / q.limit), total_items: total, items_per_page: q.limit } };
+    }
     const { products, total } = await this.products.list(
       organizationId,
       filters,
       { limit: q.limit, offset: (q.page - 1) * q.limit },
       q.locale ?? null,
+      includes,
     );
     return {
       products,

@@ -75,7 +75,7 @@ const TAGGED_RULES: ValidationRule[] = specifiedRules.map((rule) => {
 type Prepared = { document: DocumentNode } | { errors: GraphQLFormattedError[] };
 
 /** Below the root, a field the sandbox's objects do not carry is reported as not emulated, never silently null. */
-const fieldResolver: GraphQLFieldResolver<unknown, SandboxContext> = (source, args, context, info) => {
+export const fieldResolver: GraphQLFieldResolver<unknown, SandboxContext> = (source, args, context, info) => {
   if (source !== null && typeof source === 'object' && info.fieldName in source) return defaultFieldResolver(source, args, context, info);
   throw new GraphQLError(`The Pimbridge sandbox does not emulate ${info.parentType.name}.${info.fieldName} yet`, { extensions: { code: 'NOT_IMPLEMENTED' } });
 };
@@ -84,7 +84,7 @@ const fieldResolver: GraphQLFieldResolver<unknown, SandboxContext> = (source, ar
 const documents = new LRUCache<string, Prepared>({ max: 256, maxSize: 1_000_000, sizeCalculation: (_value, key) => Math.max(1, key.length) });
 
 /** Parsing stops past this many tokens (a 1 MB body of tokens would otherwise cost seconds to validate). */
-const MAX_TOKENS = 20_000;
+export const MAX_TOKENS = 20_000;
 
 export interface OperationInput {
   query: string;
@@ -181,7 +181,7 @@ function costExtension(requested: number, actual: number | null, throttleStatus:
 }
 
 /** Execution errors keep graphql-js's message, locations and path, with a code (INTERNAL_SERVER_ERROR when a resolver failed unexpectedly). */
-function formatError(error: GraphQLError): GraphQLFormattedError {
+export function formatError(error: GraphQLError): GraphQLFormattedError {
   const json = error.toJSON();
   const known = error.originalError === undefined || error.originalError instanceof GraphQLError || error.extensions?.code !== undefined;
   if (!known) return { message: 'Internal error', locations: json.locations, path: json.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { ADMIN_API_VERSION } from '../shopify/api-version.js';
+import { SandboxBulkService } from './bulk-operation.service.js';
 import { LeakyBuckets } from './leaky-bucket.js';
 import { SandboxProductRepository } from './sandbox-product.repository.js';
 import { SandboxProductService } from './sandbox-product.service.js';
@@ -22,6 +23,8 @@ export interface SandboxRequest {
   apiVersion: string;
   accessToken: string | undefined;
   body: unknown;
+  /** `{scheme}://{host}/sandbox/shopify/{domain}` as the client reached it (bulk operations' URLs). */
+  baseUrl?: string;
 }
 
 export const UNAUTHORIZED_BODY = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
@@ -59,13 +62,15 @@ const loadExecutor = () => (executor ??= import('./sandbox-executor.js'));
 export class SandboxGraphqlService {
   readonly buckets: LeakyBuckets;
   readonly holdMs: number;
+  /** Staged uploads and bulk mutations (their HTTP routes are in bulk.routes.ts). */
+  readonly bulk: SandboxBulkService;
   private readonly productRepo: SandboxProductRepository;
   private readonly products: SandboxProductService;
   /** Requests held by a timeout fault, released on shutdown. */
   private readonly held = new Set<() => void>();
 
   constructor(
-    private readonly stores: SandboxStoreService,
+    readonly stores: SandboxStoreService,
     private readonly db: Db,
     options: SandboxGraphqlOptions = {},
   ) {
@@ -73,6 +78,7 @@ export class SandboxGraphqlService {
     this.holdMs = options.holdMs ?? 60_000;
     this.productRepo = new SandboxProductRepository(db);
     this.products = new SandboxProductService(db, this.productRepo);
+    this.bulk = new SandboxBulkService(db);
   }
 
   /**
@@ -133,7 +139,7 @@ export class SandboxGraphqlService {
       query: body.query,
       variables: variables as Record<string, unknown>,
       operationName,
-      context: { store, db: this.db, products: this.products, productRepo: this.productRepo },
+      context: { store, db: this.db, products: this.products, productRepo: this.productRepo, bulk: this.bulk, baseUrl: req.baseUrl },
       buckets: this.buckets,
       limits: this.stores.bucketLimits(store),
       bucketKey: `${store.id}:${store.configVersion}`,

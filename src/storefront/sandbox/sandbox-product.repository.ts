@@ -184,10 +184,13 @@ export class SandboxProductRepository {
     return Number(row.n);
   }
 
-  /** Replaces the product's variants: kept ones (with `id`) updated in one statement, new ones inserted, the rest deleted. */
-  async replaceVariants(productId: number, variants: (VariantValues & { id?: number })[]): Promise<void> {
+  /**
+   * Replaces the product's variants: kept ones (with `id`) updated in one statement, new ones inserted, the rest deleted.
+   * `isNew`: the product was just made, there is nothing to delete (one statement less per create, bulk runs).
+   */
+  async replaceVariants(productId: number, variants: (VariantValues & { id?: number })[], isNew = false): Promise<void> {
     const kept = variants.filter((v) => v.id !== undefined);
-    await this.db.delete(sandboxVariants).where(
+    if (!isNew) await this.db.delete(sandboxVariants).where(
       and(
         eq(sandboxVariants.productId, productId),
         kept.length ? notInArray(sandboxVariants.id, kept.map((v) => v.id!)) : undefined,
@@ -229,9 +232,9 @@ export class SandboxProductRepository {
   }
 
   /** Replaces the product's media: `{id}` keeps (and re-positions) a media, `{originalSource}` adds a new one. */
-  async replaceMedia(productId: number, files: ({ id: number; alt?: string | null } | { originalSource: string; alt: string | null })[]): Promise<void> {
+  async replaceMedia(productId: number, files: ({ id: number; alt?: string | null } | { originalSource: string; alt: string | null })[], isNew = false): Promise<void> {
     const kept = files.flatMap((f, i) => ('id' in f ? [{ id: f.id, position: i + 1, alt: f.alt, setAlt: f.alt !== undefined }] : []));
-    await this.db.delete(sandboxMedia).where(and(eq(sandboxMedia.productId, productId), kept.length ? notInArray(sandboxMedia.id, kept.map((k) => k.id)) : undefined));
+    if (!isNew) await this.db.delete(sandboxMedia).where(and(eq(sandboxMedia.productId, productId), kept.length ? notInArray(sandboxMedia.id, kept.map((k) => k.id)) : undefined));
     if (kept.length) {
       await this.db.execute(sql`
         update sandbox_media m set position = x.position, alt = case when x.set_alt then x.alt else m.alt end
@@ -250,9 +253,9 @@ export class SandboxProductRepository {
   }
 
   /** Replaces the product's metafields (by namespace and key: an unchanged key keeps its id). */
-  async replaceMetafields(storeId: number, productId: number, fields: { namespace: string; key: string; type: string; value: string }[]): Promise<void> {
+  async replaceMetafields(storeId: number, productId: number, fields: { namespace: string; key: string; type: string; value: string }[], isNew = false): Promise<void> {
     const wanted = [...new Map(fields.map((f) => [`${f.namespace}\u0000${f.key}`, f])).values()];
-    await this.db.execute(sql`
+    if (!isNew) await this.db.execute(sql`
       delete from sandbox_product_metafields m where m.product_id = ${productId}
         and not exists (select 1 from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as x(namespace text, key text) where x.namespace = m.namespace and x.key = m.key)`);
     if (wanted.length) {

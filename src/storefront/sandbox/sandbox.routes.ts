@@ -1,6 +1,8 @@
-// The sandbox over HTTP: `POST /sandbox/shopify/{domain}/admin/api/{version}/graphql.json`, an encapsulated scope with
+// The sandbox over HTTP: `POST /sandbox/shopify/{domain}/admin/api/{version}/graphql.json` (and the staged-upload and
+// bulk-result routes of bulk.routes.ts), an encapsulated scope with
 // its own not-found and error handlers answering in Shopify's shapes (never the PIM envelope).
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { bulkRoutes } from './bulk.routes.js';
 import { NOT_FOUND_BODY, type SandboxGraphqlService } from './sandbox-graphql.service.js';
 
 export const SANDBOX_PREFIX = '/sandbox/shopify';
@@ -20,6 +22,7 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
         apiVersion: req.params.version,
         accessToken: typeof token === 'string' ? token : undefined,
         body: req.body,
+        baseUrl: `${req.protocol}://${req.host}${SANDBOX_PREFIX}/${encodeURIComponent(req.params.domain)}`,
       });
       // A timeout fault: say nothing until the client gives up (its socket closes), or answer 504 after the hold.
       if (answer.hold) {
@@ -47,4 +50,7 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
     const body = status === 400 ? { errors: { query: 'Required parameter missing or invalid' } } : { errors: message };
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
+
+  // Last: registering a child scope loads the routes declared so far, with the error handler set by then.
+  await bulkRoutes(scope, graphql.bulk, graphql.stores);
 }

@@ -194,3 +194,154 @@ export interface ProductSetSyncData {
     userErrors: { field: string[] | null; message: string; code: string | null }[];
   } | null;
 }
+
+/**
+ * Bulk upserts: the productSet every line of the JSONL runs (variables as ProductSetSync's, one product per line).
+ * ProductSetSync's selection plus the product's `createdAt`, which tells a create from an update in the result file.
+ */
+export const ProductSetBulk = /* GraphQL */ `
+  mutation ProductSetBulk($identifier: ProductSetIdentifiers, $input: ProductSetInput!, $variants: Int!, $media: Int!) {
+    productSet(identifier: $identifier, input: $input, synchronous: true) {
+      product {
+        id
+        handle
+        title
+        createdAt
+        variants(first: $variants) {
+          nodes {
+            id
+            sku
+          }
+        }
+        media(first: $media) {
+          nodes {
+            id
+          }
+        }
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`;
+
+export interface ProductSetBulkLine {
+  data?: {
+    productSet: {
+      product: (NonNullable<NonNullable<ProductSetSyncData['productSet']>['product']> & { createdAt: string }) | null;
+      userErrors: { field: string[] | null; message: string; code: string | null }[];
+    } | null;
+  } | null;
+  errors?: { message?: string }[];
+  __lineNumber?: number;
+}
+
+/** Where to POST the JSONL of a bulk mutation (resource BULK_MUTATION_VARIABLES); the `key` parameter is its path. */
+export const StagedUploadsCreate = /* GraphQL */ `
+  mutation StagedUploadsCreate($input: [StagedUploadInput!]!) {
+    stagedUploadsCreate(input: $input) {
+      stagedTargets {
+        url
+        resourceUrl
+        parameters {
+          name
+          value
+        }
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export interface StagedUploadsCreateData {
+  stagedUploadsCreate: {
+    stagedTargets: { url: string | null; resourceUrl: string | null; parameters: { name: string; value: string }[] }[] | null;
+    userErrors: { field: string[] | null; message: string }[];
+  } | null;
+}
+
+/** The fields of a bulk operation the adapter follows. */
+const BulkOperationFields = /* GraphQL */ `
+  fragment BulkOperationFields on BulkOperation {
+    id
+    status
+    errorCode
+    createdAt
+    completedAt
+    objectCount
+    url
+    query
+  }
+`;
+
+/** Runs a mutation once per line of the staged file, in the background (one bulk mutation per shop at a time). */
+export const BulkOperationRunMutation = /* GraphQL */ `
+  mutation BulkOperationRunMutation($mutation: String!, $stagedUploadPath: String!) {
+    bulkOperationRunMutation(mutation: $mutation, stagedUploadPath: $stagedUploadPath) {
+      bulkOperation {
+        ...BulkOperationFields
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+  ${BulkOperationFields}`;
+
+export interface BulkOperationNode {
+  id: string;
+  status: 'CREATED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELING' | 'CANCELED' | 'EXPIRED';
+  errorCode: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  /** UnsignedInt64: a string in Shopify's JSON. */
+  objectCount: string | number;
+  url: string | null;
+  query: string;
+}
+
+export interface BulkOperationRunMutationData {
+  bulkOperationRunMutation: {
+    bulkOperation: BulkOperationNode | null;
+    userErrors: { field: string[] | null; message: string; code: string | null }[];
+  } | null;
+}
+
+/** One bulk operation by id (polled until it finishes). */
+export const BulkOperationState = /* GraphQL */ `
+  query BulkOperationState($id: ID!) {
+    bulkOperation(id: $id) {
+      ...BulkOperationFields
+    }
+  }
+  ${BulkOperationFields}`;
+
+export interface BulkOperationStateData {
+  bulkOperation: BulkOperationNode | null;
+}
+
+/**
+ * The shop's latest bulk mutation (newest first is the connection's default order): is one running, and did a start
+ * whose answer was lost create one? (currentBulkOperation is deprecated in 2026-10 in favour of this.)
+ */
+export const LatestBulkMutation = /* GraphQL */ `
+  query LatestBulkMutation {
+    bulkOperations(first: 1, query: "operation_type:mutation") {
+      nodes {
+        ...BulkOperationFields
+      }
+    }
+  }
+  ${BulkOperationFields}`;
+
+export interface LatestBulkMutationData {
+  bulkOperations: { nodes: BulkOperationNode[] };
+}

@@ -5,6 +5,8 @@ import { createAdminApiClient } from '@shopify/admin-api-client';
 import {
   StorefrontError,
   StorefrontValidationError,
+  type BulkUpsertItem,
+  type BulkUpsertState,
   type KnownStorefrontProduct,
   type PimProductSnapshot,
   type ProductUpsertResult,
@@ -13,6 +15,7 @@ import {
   type StorefrontShop,
 } from '../storefront.port.js';
 import { ADMIN_API_VERSION } from './api-version.js';
+import { ShopifyBulkUpserts } from './bulk-upsert.js';
 import {
   Locations as LocationsQuery,
   MetafieldDefinitionCreate,
@@ -41,6 +44,8 @@ export interface ShopifyAdapterOptions {
   /** Clock, sleep and jitter of the throttle and retries (tests inject a fake). */
   clock?: ThrottleClock;
   retry?: Partial<RetryPolicy>;
+  /** Deadline of a bulk file's upload or a bulk result's download (default 120 s). */
+  bulkTransferTimeoutMs?: number;
 }
 
 /** How a product without a mapping is found again: a unique metafield (`customId`) or the deterministic handle. */
@@ -63,12 +68,38 @@ export class ShopifyAdapter implements StorefrontPort {
   private readonly locationCache = new Map<string, Promise<ShopLocation[]>>();
   private readonly identifierModes = new Map<string, Promise<IdentifierMode>>();
   private readonly limits = new Map<string, ShopLimits>();
+  private readonly bulk: ShopifyBulkUpserts;
 
   constructor(options: ShopifyAdapterOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? ((...args) => fetch(...args));
     this.budgets = options.budgets ?? new ShopBudgets();
     this.throttle = new ShopThrottle(options.clock ?? systemClock, { ...DEFAULT_RETRY_POLICY, ...options.retry });
+    this.bulk = new ShopifyBulkUpserts({
+      call: (shop, document, variables, cost, retryUnavailable) => this.call(shop, document, variables, cost, retryUnavailable),
+      identifierMode: (shop) => this.identifierMode(shop),
+      locations: (shop) => this.locations(shop),
+      lookup: (shop, identifier, recover) => this.lookup(shop, identifier, recover),
+      limits: (shop) => this.limits.get(shop.domain),
+      throttle: this.throttle,
+      tagsOf,
+      recovered: (found, product) => recovered(found, product),
+      sameTags,
+      transferTimeoutMs: options.bulkTransferTimeoutMs ?? 120_000,
+    });
+  }
+
+  preflight(product: PimProductSnapshot): string[] {
+    return preflight(product, mapProduct(product, { productId: null, variantIds: {}, mediaIds: {} }, { locations: [], current: null }).input);
+  }
+
+  /** One bulk mutation of productSet lines (bulk-upsert.ts). */
+  startBulkUpsert(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ operationId: string }> {
+    return this.bulk.start(shop, items);
+  }
+
+  bulkUpsertState(shop: StorefrontShop, operationId: string, items: BulkUpsertItem[]): Promise<BulkUpsertState> {
+    return this.bulk.state(shop, operationId, items);
   }
 
   async shopHealth(shop: StorefrontShop, options: { timeoutMs?: number } = {}): Promise<ShopHealth> {

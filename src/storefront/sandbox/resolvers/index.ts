@@ -1,11 +1,13 @@
 // Every resolver module of the sandbox: the shop; products (productSet, productByIdentifier, product, products,
-// productsCount, productVariant, productDelete, metafieldDefinitionCreate); locations.
+// productsCount, productVariant, productDelete, metafieldDefinitionCreate); locations; bulk mutations
+// (stagedUploadsCreate, bulkOperationRunMutation, bulkOperation, currentBulkOperation).
+import { bulkResolvers } from '../bulk-resolvers.js';
 import { locationResolvers } from './locations.js';
 import { productResolvers } from './products.js';
 import { shopResolvers } from './shop.js';
 import type { ResolverModule, RootResolver } from './types.js';
 
-const modules: ResolverModule[] = [shopResolvers, productResolvers, locationResolvers];
+const modules: ResolverModule[] = [shopResolvers, productResolvers, locationResolvers, bulkResolvers];
 
 function merge(kind: 'query' | 'mutation'): Readonly<Record<string, RootResolver>> {
   const out: Record<string, RootResolver> = {};

@@ -3,6 +3,7 @@
 // property that is a function with (args, context, info)); a field no module provides answers NOT_IMPLEMENTED.
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Db } from '../../../db/client.js';
+import type { SandboxBulkService } from '../bulk-operation.service.js';
 import type { SandboxProductRepository } from '../sandbox-product.repository.js';
 import type { SandboxProductService } from '../sandbox-product.service.js';
 import type { SandboxStore } from '../sandbox-store.repository.js';
@@ -15,6 +16,10 @@ export interface SandboxContext {
   /** The catalogue: productSet's rules, and reads of products, variants, media, metafields and locations. */
   products: SandboxProductService;
   productRepo: SandboxProductRepository;
+  /** Bulk mutations (stagedUploadsCreate, bulkOperationRunMutation, bulkOperation); absent outside an HTTP request. */
+  bulk?: SandboxBulkService;
+  /** `{scheme}://{host}/sandbox/shopify/{domain}` as the client reached it: staged-upload targets and result URLs. */
+  baseUrl?: string;
 }
 
 export type RootResolver = (args: Record<string, unknown>, context: SandboxContext, info: GraphQLResolveInfo) => unknown;

@@ -1,0 +1,85 @@
+// POST /api/sync/full (admin scope) starts a full catalogue sync: 200 with its id and state (the connector answers 200
+// for success; the spec's statuses have no 202), or 409 SYNC_IN_PROGRESS with the running one's id in `data`.
+// GET /api/sync/full/{id} (read scope) reports its progress; another integration's id, or no id at all, is 404 NOT_FOUND.
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../pim/pim.types.js';
+import { success } from '../connector.envelope.js';
+import { ConnectorError } from '../connector.errors.js';
+import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, connectorTags as tags, Nullable, Timestamp } from '../connector.schemas.js';
+import { ymdHis } from '../timestamps.js';
+import type { FullSyncService, FullSyncView } from './full-sync.service.js';
+
+const FullSync = Type.Object({
+  id: Type.String({ description: 'uuid; also the id of its sync.full job' }),
+  status: Type.String({ enum: ['queued', 'running', 'completed', 'failed'] }),
+  mode: Nullable(Type.String({ enum: ['per_call', 'bulk'], description: 'per_call below SYNC_BULK_THRESHOLD products, else bulk; null until the first PIM page' })),
+  total: Type.Integer({ description: 'products of the PIM account (at the start; the products recorded once the fan-out is done)' }),
+  queued: Type.Integer(),
+  synced: Type.Integer(),
+  failed: Type.Integer(),
+  progress: Type.Number({ description: '(synced + failed) ÷ total in percent, one decimal' }),
+  created_at: Timestamp,
+  started_at: Nullable(Timestamp),
+  finished_at: Nullable(Timestamp),
+  error: Nullable(Type.String()),
+});
+
+const InProgress = Type.Object({
+  status: Type.Literal('error'),
+  message: Type.String(),
+  code: Type.Literal('SYNC_IN_PROGRESS'),
+  data: FullSync,
+});
+
+const render = (v: FullSyncView) => ({
+  ...v,
+  created_at: ymdHis(v.created_at)!,
+  started_at: ymdHis(v.started_at),
+  finished_at: ymdHis(v.finished_at),
+});
+
+export function fullSyncRoutes(app: App, fullSync: FullSyncService): void {
+  app.post(
+    '/api/sync/full',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Start a full catalogue sync of the PIM account to the storefront (one per integration at a time)',
+        description:
+          'No body. Runs in the background: per-call upserts below SYNC_BULK_THRESHOLD products, bulk mutations from it on. Poll GET /api/sync/full/{id}. While one is queued or running: 409 SYNC_IN_PROGRESS with that one in `data`.',
+        response: { 200: connectorOk(FullSync), 409: InProgress, '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body;
+      if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0)) {
+        throw new ConnectorError('VALIDATION_FAILED', 'POST /api/sync/full takes no body (it syncs every product of the PIM account)');
+      }
+      const result = await fullSync.start(req.connector!.integrationId);
+      if (result.started) return success('Full sync queued', render(result.sync));
+      return reply.code(409).send({
+        status: 'error' as const,
+        message: `A full sync of this integration is already ${result.sync.status} (${result.sync.id})`,
+        code: 'SYNC_IN_PROGRESS' as const,
+        data: render(result.sync),
+      });
+    },
+  );
+
+  app.get(
+    '/api/sync/full/:id',
+    {
+      config: { access: 'read' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Progress of a full sync of the caller’s integration',
+        params: Type.Object({ id: Type.String() }),
+        response: connectorResponses(FullSync),
+      },
+    },
+    async (req) => success('Full sync status retrieved', render(await fullSync.progress(req.connector!.integrationId, req.params.id))),
+  );
+}

@@ -1,0 +1,545 @@
+// A full catalogue sync (POST /api/sync/full): every product of the integration's PIM account to its storefront.
+// `start` records the full_syncs row and its sync.full job in one transaction. `fanOut` (the sync.full handler) pages
+// the PIM by id and, per page and in one transaction, records the items, queues their work and moves the cursor, so a
+// restarted fan-out goes on where it stopped and never queues a product twice. Below SYNC_BULK_THRESHOLD products the
+// work is one sync.product job per product (`productFinished` closes its item); from it on, chunks of products go to
+// sync.bulk jobs (`runBatch`), each one storefront bulk upsert whose operation id is recorded before it is waited on,
+// so a restarted job resumes that operation instead of starting another. The last item to finish closes the sync and
+// writes its one sync log. Long jobs are fine: the queue renews the lease of a running job (heartbeat), and a job of
+// a dead worker is retried, finding its place again in the rows.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/client.js';
+import { JOB, type JobQueue, type SqlExecutor, type SyncBulkJob, type SyncFullJob } from '../../jobs/job-types.js';
+import {
+  StorefrontError,
+  type BulkItemOutcome,
+  type BulkUpsertItem,
+  type BulkUpsertState,
+  type KnownStorefrontProduct,
+  type PimProductSnapshot,
+  type StorefrontPort,
+  type StorefrontShop,
+} from '../../storefront/storefront.port.js';
+import { ConnectorError } from '../connector.errors.js';
+import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
+import { PimReadError } from '../pim/pim-client.js';
+import { knownOf } from '../push/push.service.js';
+import type { SyncLogRepository, SyncOutcome } from '../push/sync-log.repository.js';
+import type { BatchRow, FullSyncRepository, FullSyncRow, ItemCounts, ItemOutcome } from './full-sync.repository.js';
+
+export interface PimConnection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** The PIM reads a full sync needs: full products (variants and stock included), by id, after a keyset cursor. */
+export interface PimPageReader {
+  productPage(conn: PimConnection, page: { afterId: number; limit: number }): Promise<{ products: PimProductSnapshot[]; total: number }>;
+}
+
+export interface FullSyncOptions {
+  /** A full sync of at least this many products uses bulk upserts (SYNC_BULK_THRESHOLD). */
+  bulkThreshold: number;
+  /** Products per bulk upsert (one sync.bulk job, one storefront bulk operation). */
+  chunkSize: number;
+  /** Products per PIM page (the PIM core API allows at most 100). */
+  pageSize: number;
+  /** First and longest wait between two polls of a bulk operation. */
+  pollMs: { first: number; max: number };
+  /** A bulk operation that failed as a whole is run again this many times in all before its items fail. */
+  bulkAttempts: number;
+  /** How long a start refused because another bulk operation runs on the shop is retried within one job. */
+  busyRetryMs: number;
+}
+
+export const DEFAULT_FULL_SYNC_OPTIONS: FullSyncOptions = {
+  bulkThreshold: 200,
+  chunkSize: 1_000,
+  pageSize: 100,
+  pollMs: { first: 1_000, max: 5_000 },
+  bulkAttempts: 3,
+  busyRetryMs: 120_000,
+};
+
+export type ProductOutcome = { ok: true } | { ok: false; error: string };
+
+/** What GET /api/sync/full/{id} answers. */
+export interface FullSyncView {
+  id: string;
+  status: FullSyncRow['status'];
+  mode: FullSyncRow['mode'];
+  total: number;
+  queued: number;
+  synced: number;
+  failed: number;
+  /** (synced + failed) ÷ total, in percent with one decimal; 100 once completed. */
+  progress: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  error: string | null;
+}
+
+export type StartResult = { started: true; sync: FullSyncView } | { started: false; sync: FullSyncView };
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface FullSyncDeps {
+  db: Db;
+  repo: FullSyncRepository;
+  queue: JobQueue;
+  /** The queue's executor inside a drizzle transaction (jobs/queue.ts executorOf): sends commit with the data. */
+  txExecutor: (tx: Db) => SqlExecutor;
+  integrations: {
+    pimConnectionOf(integrationId: number): Promise<PimConnection | null>;
+    storefrontShopOf(integrationId: number): Promise<StorefrontShop | null>;
+  };
+  pim: PimPageReader;
+  mappings: MappingRepository;
+  syncLogs: SyncLogRepository;
+  storefront: StorefrontPort;
+  /**
+   * The integration's jobs queued, waiting for a retry or running (the queue's counts). With none left, an open full
+   * sync can never finish (its last job failed for good before it could say so): a new start fails it instead of
+   * answering SYNC_IN_PROGRESS for ever. Read outside any transaction (the queue's own executor).
+   */
+  liveJobs?: (integrationId: number) => Promise<number>;
+  now?: () => Date;
+  log?: Logger;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ERROR_MAX = 500;
+/** Consecutive failed polls of one operation (each already retried by the adapter) before the job gives up for now. */
+const POLL_FAILURES = 5;
+
+const clip = (s: string) => (s.length > ERROR_MAX ? `${s.slice(0, ERROR_MAX - 1)}…` : s);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class FullSyncService {
+  /** Public so tests can put a double in place of the Shopify adapter (as PushService.storefront). */
+  storefront: StorefrontPort;
+  readonly options: FullSyncOptions;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly deps: FullSyncDeps,
+    options: Partial<FullSyncOptions> = {},
+  ) {
+    this.storefront = deps.storefront;
+    this.options = { ...DEFAULT_FULL_SYNC_OPTIONS, ...options };
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Starts a full sync unless one is queued or running for the integration (then that one is answered). */
+  async start(integrationId: number): Promise<StartResult> {
+    const { db, repo, queue, txExecutor, liveJobs } = this.deps;
+    const stale = await repo.findOpen(integrationId);
+    if (stale && liveJobs && (await liveJobs(integrationId)) === 0) {
+      await this.failSync(stale.id, 'Interrupted: no job was left to finish it');
+    }
+    return db.transaction(async (tx) => {
+      const r = repo.with(tx as unknown as Db);
+      // The lock makes check-then-insert safe against a concurrent start on another node.
+      const integration = await r.lockIntegration(integrationId);
+      if (!integration?.active) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
+      const open = await r.findOpen(integrationId);
+      if (open) return { started: false as const, sync: view(open, await r.counts(open.id)) };
+      const id = randomUUID();
+      const row = await r.create(id, integrationId, this.now());
+      await queue.send(JOB.syncFull, { integrationId, fullSyncId: id }, { id, db: txExecutor(tx as unknown as Db) });
+      return { started: true as const, sync: view(row, { queued: 0, synced: 0, failed: 0 }) };
+    });
+  }
+
+  /** One full sync of the integration; anything else (another integration's, not an id) is NOT_FOUND. */
+  async progress(integrationId: number, id: string): Promise<FullSyncView> {
+    const row = UUID.test(id) ? await this.deps.repo.find(id.toLowerCase(), integrationId) : null;
+    if (!row) throw new ConnectorError('NOT_FOUND', `Full sync ${id} not found`);
+    return view(row, await this.deps.repo.counts(row.id));
+  }
+
+  /** The sync.full handler: pages the PIM from the cursor and fans the products out. */
+  async fanOut(job: SyncFullJob, signal?: AbortSignal): Promise<void> {
+    const { repo, db, queue, txExecutor } = this.deps;
+    const { pageSize, bulkThreshold, chunkSize } = this.options;
+    const sync = await repo.find(job.fullSyncId, job.integrationId);
+    if (!sync || (sync.status !== 'queued' && sync.status !== 'running')) return;
+    if (!(await repo.integrationActive(sync.integrationId))) return this.failSync(sync.id, 'The integration was disconnected');
+    const conn = await this.deps.integrations.pimConnectionOf(sync.integrationId);
+    if (!conn) return this.failSync(sync.id, 'The integration was disconnected');
+    let state = await repo.markRunning(sync.id, this.now());
+    if (!state) return;
+
+    while (!state.fannedOut) {
+      signal?.throwIfAborted();
+      const afterId = state.cursorId;
+      let page: { products: PimProductSnapshot[]; total: number };
+      try {
+        page = await this.deps.pim.productPage(conn, { afterId, limit: pageSize });
+      } catch (err) {
+        // Refused credentials will not mend by retrying; anything else is retried by the queue with back-off.
+        if (err instanceof PimReadError && err.kind === 'unauthorized') return this.failSync(sync.id, `The PIM refused the integration's credentials`);
+        throw err;
+      }
+      const ids = [...new Set(page.products.map((p) => p.id).filter((id) => Number.isInteger(id) && id > afterId))].sort((a, b) => a - b);
+      const last = page.products.length < pageSize || ids.length === 0;
+      const next = await db.transaction(async (tx) => {
+        const r = repo.with(tx as unknown as Db);
+        const exec = txExecutor(tx as unknown as Db);
+        // Serialises fan-outs of this sync (should a retry overlap a run taken for dead): a page already recorded is skipped.
+        const current = await r.lockForFanOut(sync.id);
+        if (!current || current.status !== 'running' || current.cursorId !== afterId || current.fannedOut) return current;
+        let mode = current.mode;
+        if (!mode) {
+          mode = page.total < bulkThreshold ? 'per_call' : 'bulk';
+          await r.setMode(sync.id, mode, page.total);
+        }
+        await r.recordPage(sync.id, ids, ids.at(-1) ?? afterId);
+        if (mode === 'per_call') {
+          const jobs = ids.map((pimProductId) => ({
+            data: { integrationId: sync.integrationId, pimProductId, reason: 'full' as const, fullSyncId: sync.id },
+            singletonKey: `${sync.integrationId}:${pimProductId}`,
+          }));
+          if (jobs.length > 0) await queue.sendMany(JOB.syncProduct, jobs, { db: exec });
+        } else {
+          let open = await r.unbatchedCount(sync.id);
+          while (open >= chunkSize || (last && open > 0)) {
+            const batch = await r.createBatch(sync.id, chunkSize);
+            if (!batch) break;
+            open -= batch.productIds.length;
+            // One job per batch; the singletonKey runs one at a time per shop (each takes the sync's first open batch).
+            await queue.send(JOB.syncBulk, { integrationId: sync.integrationId, fullSyncId: sync.id, batchId: batch.id }, { singletonKey: String(sync.integrationId), db: exec });
+          }
+        }
+        if (last) await r.markFannedOut(sync.id);
+        return r.find(sync.id);
+      });
+      if (!next || next.status !== 'running') return;
+      state = next;
+    }
+    await this.closeIfDone(sync.id);
+  }
+
+  /** Called for each finished sync.product job: closes that product's open per-call items (and a sync they finish). */
+  async productFinished(integrationId: number, pimProductId: number, outcome: ProductOutcome): Promise<void> {
+    const ids = await this.deps.repo.finishProduct(
+      integrationId,
+      pimProductId,
+      outcome.ok ? { status: 'synced', error: null } : { status: 'failed', error: clip(outcome.error) },
+      this.now(),
+    );
+    for (const id of ids) await this.closeIfDone(id);
+  }
+
+  /** The sync.full job failed for good (its tries are spent): the full sync fails with the reason. */
+  async fanOutFailed(job: SyncFullJob, error: string): Promise<void> {
+    const sync = await this.deps.repo.find(job.fullSyncId, job.integrationId);
+    if (sync) await this.failSync(sync.id, `The full sync stopped: ${error}`);
+  }
+
+  /** The sync.bulk handler: the full sync's first open batch (the job's own, unless an earlier one is unfinished). */
+  async runBatch(job: SyncBulkJob, signal?: AbortSignal): Promise<void> {
+    const { repo } = this.deps;
+    const sync = await repo.find(job.fullSyncId, job.integrationId);
+    if (!sync || sync.status !== 'running') return;
+    // Always the sync's first open batch, whichever the job names: one started by a job that failed since (a crash, an
+    // error retried later) is resumed before another is started, as the shop runs one bulk operation at a time.
+    const batch = await repo.nextOpenBatch(sync.id);
+    if (!batch) return this.closeIfDone(sync.id);
+    if (!(await repo.integrationActive(sync.integrationId))) return this.failSync(sync.id, 'The integration was disconnected');
+    const [conn, shop] = await Promise.all([this.deps.integrations.pimConnectionOf(sync.integrationId), this.deps.integrations.storefrontShopOf(sync.integrationId)]);
+    if (!conn || !shop) return this.failSync(sync.id, 'The integration was disconnected');
+
+    await new BatchRun(this, this.deps, sync, batch, conn, shop, signal).run();
+    await this.closeIfDone(sync.id);
+  }
+
+  /**
+   * The sync.bulk job failed for good (its last try): the batch it was on (the sync's first open one) fails with the
+   * reason, items and mappings alike; the sync's other batches have jobs of their own.
+   */
+  async batchFailed(job: SyncBulkJob, error: string): Promise<void> {
+    const { repo, db, mappings } = this.deps;
+    const sync = await repo.find(job.fullSyncId, job.integrationId);
+    if (!sync || sync.status !== 'running') return;
+    const batch = await repo.nextOpenBatch(sync.id);
+    if (batch) {
+      const at = this.now();
+      const reason = clip(`The storefront's bulk upsert failed: ${error}`);
+      await db.transaction(async (tx) => {
+        const r = repo.with(tx as unknown as Db);
+        const m = mappings.with(tx as unknown as Db);
+        for (const id of await r.queuedItemsOfBatch(sync.id, batch.id)) await m.saveError(sync.integrationId, id, clip(`The storefront could not take PIM product ${id}: ${error}`), at);
+        await r.failQueuedItems(sync.id, reason, at, batch.id);
+        await r.setBatch(batch.id, { status: 'failed', error: reason }, at);
+      });
+    }
+    await this.closeIfDone(sync.id);
+  }
+
+  /** Completes the sync when its fan-out is done and no item is queued; the call that completes it writes the sync log. */
+  async closeIfDone(id: string): Promise<void> {
+    const { db, repo } = this.deps;
+    await db.transaction(async (tx) => {
+      const r = repo.with(tx as unknown as Db);
+      const done = await r.completeIfDone(id, this.now());
+      if (done) await this.writeLog(tx as unknown as Db, done, await r.counts(id), null);
+    });
+  }
+
+  /** Fails an open sync as a whole (its queued items with it) and writes its sync log. */
+  async failSync(id: string, error: string): Promise<void> {
+    const { db, repo } = this.deps;
+    const at = this.now();
+    await db.transaction(async (tx) => {
+      const r = repo.with(tx as unknown as Db);
+      const failed = await r.fail(id, clip(error), at);
+      if (!failed) return;
+      await r.failQueuedItems(id, clip(`Not synced: ${error}`), at);
+      await this.writeLog(tx as unknown as Db, failed, await r.counts(id), error);
+    });
+  }
+
+  /** The one `products.full_sync` sync log of a finished sync, and the integration's last_sync_at. */
+  private async writeLog(tx: Db, sync: FullSyncRow, counts: ItemCounts, failure: string | null): Promise<void> {
+    const logs = this.deps.syncLogs.with(tx);
+    const at = sync.finishedAt ?? this.now();
+    const processed = counts.synced + counts.failed + counts.queued;
+    const status: SyncOutcome = failure || (processed > 0 && counts.failed === processed) ? 'error' : counts.failed > 0 ? 'partial' : 'success';
+    let error: string | null = failure ? clip(failure) : null;
+    if (!error && counts.failed > 0) {
+      const first = await this.deps.repo.with(tx).firstFailure(sync.id);
+      error = clip(`${counts.failed} of ${processed} products failed; first: ${first ?? 'unknown'}`);
+    }
+    const logId = await logs.start(sync.integrationId, 'products.full_sync', sync.startedAt ?? sync.createdAt);
+    await logs.complete(logId, { status, processed, failed: counts.failed + counts.queued, error, at });
+    await logs.touchLastSync(sync.integrationId, at);
+  }
+
+  /** The service's clock (BatchRun writes with it). */
+  get clock(): () => Date {
+    return this.now;
+  }
+}
+
+/** One sync.bulk job's work on one batch: read, pre-flight, start or resume the bulk upsert, wait, write the outcome. */
+class BatchRun {
+  constructor(
+    private readonly service: FullSyncService,
+    private readonly deps: FullSyncDeps,
+    private readonly sync: FullSyncRow,
+    private batch: BatchRow,
+    private readonly conn: PimConnection,
+    private readonly shop: StorefrontShop,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  private get storefront(): StorefrontPort {
+    return this.service.storefront;
+  }
+
+  /** Runs the batch to its end: completed, or failed after `bulkAttempts` failed operations. */
+  async run(): Promise<void> {
+    const { bulkAttempts } = this.service.options;
+    for (let attempt = 1; ; attempt++) {
+      let started: { operationId: string; items: BulkUpsertItem[] } | null;
+      if (this.batch.operationId) started = { operationId: this.batch.operationId, items: await this.resumedItems() };
+      else started = await this.start();
+      if (!started) return; // nothing left to send
+      const state = await this.wait(started.operationId, started.items);
+      if (state.state === 'completed') return this.finish(started.items, state.outcomes);
+      // Failed or cancelled as a whole: some lines may have been applied; the upserts are idempotent, so run it again.
+      const at = this.service.clock();
+      if (attempt >= bulkAttempts) return this.failAll(started.items, `The storefront's bulk operation failed ${attempt} times; last: ${state.message}`);
+      await this.deps.repo.setBatch(this.batch.id, { operationId: null, status: 'queued', error: clip(state.message) }, at);
+      this.batch = { ...this.batch, operationId: null, status: 'queued' };
+    }
+  }
+
+  /** The batch's products from the PIM, by id (keyset pages over the batch's id range). */
+  private async readProducts(): Promise<Map<number, PimProductSnapshot>> {
+    const wanted = new Set(this.batch.productIds);
+    const max = Math.max(...this.batch.productIds);
+    const found = new Map<number, PimProductSnapshot>();
+    let afterId = Math.min(...this.batch.productIds) - 1;
+    const { pageSize } = this.service.options;
+    for (;;) {
+      const page = await this.deps.pim.productPage(this.conn, { afterId, limit: pageSize });
+      for (const p of page.products) if (wanted.has(p.id)) found.set(p.id, p);
+      const ids = page.products.map((p) => p.id).filter((id) => id > afterId);
+      if (page.products.length < pageSize || ids.length === 0 || Math.max(...ids) >= max) return found;
+      afterId = Math.max(...ids);
+    }
+  }
+
+  /** A fresh start: pre-flight, pending mappings, the bulk upsert started and its id recorded. null: nothing to send. */
+  private async start(): Promise<{ operationId: string; items: BulkUpsertItem[] } | null> {
+    const { db, repo, mappings } = this.deps;
+    const integrationId = this.sync.integrationId;
+    const products = await this.readProducts();
+    const failures: ItemOutcome[] = [];
+    const refused: { id: number; message: string }[] = [];
+    const sendable: PimProductSnapshot[] = [];
+    for (const id of this.batch.productIds) {
+      const product = products.get(id);
+      if (!product) {
+        failures.push({ pimProductId: id, status: 'failed', error: `PIM product ${id} not found` });
+        continue;
+      }
+      const problems = this.storefront.preflight(product);
+      if (problems.length > 0) {
+        const message = clip(`The storefront refused PIM product ${id}: ${problems.join('; ')}`);
+        failures.push({ pimProductId: id, status: 'failed', error: message });
+        refused.push({ id, message });
+      } else sendable.push(product);
+    }
+    const mapped = new Map((await mappings.findMany(integrationId, sendable.map((p) => p.id))).map((m) => [m.pimProductId, m]));
+    const at = this.service.clock();
+    await db.transaction(async (tx) => {
+      const r = repo.with(tx as unknown as Db);
+      const m = mappings.with(tx as unknown as Db);
+      // The refused fail with their reasons; the sent are queued (again, should an earlier try have failed them): a
+      // resumed operation's items are the batch's queued ones, so they must be exactly what is sent.
+      await r.finishItems(this.sync.id, [...failures, ...sendable.map((p) => ({ pimProductId: p.id, status: 'queued' as const, error: null }))], at);
+      for (const f of refused) await m.saveError(integrationId, f.id, f.message, at);
+      // Pending rows before the storefront is called: a crash leaves a trace, and the adapter then looks for the product.
+      for (const p of sendable) if (!mapped.has(p.id)) await m.insertPending(integrationId, p.id);
+      if (sendable.length === 0) await r.setBatch(this.batch.id, { status: 'completed' }, at);
+    });
+    if (sendable.length === 0) return null;
+    const items = sendable.map((product) => ({ product, known: known(mapped.get(product.id)) }));
+    const operationId = await this.startBulk(items);
+    await repo.setBatch(this.batch.id, { operationId, status: 'running', error: null }, this.service.clock());
+    this.batch = { ...this.batch, operationId, status: 'running' };
+    return { operationId, items };
+  }
+
+  /** The items a recorded operation carries: the batch's products still queued, in id order (as they were sent). */
+  private async resumedItems(): Promise<BulkUpsertItem[]> {
+    const ids = await this.deps.repo.queuedItemsOfBatch(this.sync.id, this.batch.id);
+    const products = await this.readProducts();
+    const mapped = new Map((await this.deps.mappings.findMany(this.sync.integrationId, ids)).map((m) => [m.pimProductId, m]));
+    // A product gone from the PIM since keeps its place, so the result lines still match the items by position.
+    return ids.map((id) => ({ product: products.get(id) ?? { id, sku: '', name: '', variants: [] }, known: known(mapped.get(id)) }));
+  }
+
+  /** startBulkUpsert, waiting while the shop runs another bulk operation (e.g. one a crashed job started). */
+  private async startBulk(items: BulkUpsertItem[]): Promise<string> {
+    const deadline = Date.now() + this.service.options.busyRetryMs;
+    let wait = 1_000;
+    for (;;) {
+      try {
+        return (await this.storefront.startBulkUpsert(this.shop, items)).operationId;
+      } catch (err) {
+        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || Date.now() + wait > deadline) throw err;
+        this.signal?.throwIfAborted();
+        await sleep(wait);
+        wait = Math.min(wait * 2, 10_000);
+      }
+    }
+  }
+
+  /** Polls until the operation ends (or the job is aborted: it is then retried and resumes the operation). */
+  private async wait(operationId: string, items: BulkUpsertItem[]): Promise<Exclude<BulkUpsertState, { state: 'running' }>> {
+    const { first, max } = this.service.options.pollMs;
+    let wait = first;
+    let failures = 0;
+    for (;;) {
+      let state: BulkUpsertState;
+      try {
+        state = await this.storefront.bulkUpsertState(this.shop, operationId, items);
+        failures = 0;
+      } catch (err) {
+        if (!(err instanceof StorefrontError) || err.kind === 'unauthorized' || err.kind === 'forbidden' || ++failures >= POLL_FAILURES) throw err;
+        state = { state: 'running', objectCount: 0 };
+      }
+      if (state.state !== 'running') return state;
+      this.signal?.throwIfAborted();
+      await sleep(wait);
+      wait = Math.min(Math.round(wait * 1.5), max);
+    }
+  }
+
+  /** The outcome of every item: mappings as a push writes them, the items, the batch, in one transaction. */
+  private async finish(items: BulkUpsertItem[], outcomes: BulkItemOutcome[]): Promise<void> {
+    const { db, repo, mappings } = this.deps;
+    const integrationId = this.sync.integrationId;
+    const at = this.service.clock();
+    const results: ItemOutcome[] = [];
+    await db.transaction(async (tx) => {
+      const m = mappings.with(tx as unknown as Db);
+      for (const [i, { product }] of items.entries()) {
+        const outcome = outcomes[i] ?? { ok: false as const, errors: ['the bulk operation answered no result for this product'] };
+        if (outcome.ok) {
+          const r = outcome.result;
+          await m.saveSynced(integrationId, product.id, {
+            storefrontProductId: r.productNumericId,
+            storefrontVariantId: r.firstVariantNumericId,
+            metadata: { storefront_handle: r.handle, storefront_title: r.title, variant_count: r.variantCount, image_count: r.imageCount, last_push_method: r.method },
+            state: { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, categoryTags: r.categoryTags },
+            at,
+            ...pimUpdatedAt(product),
+          });
+          results.push({ pimProductId: product.id, status: 'synced', error: null });
+        } else {
+          const message = clip(`The storefront refused PIM product ${product.id}: ${outcome.errors.join('; ')}`);
+          await m.saveError(integrationId, product.id, message, at);
+          results.push({ pimProductId: product.id, status: 'failed', error: message });
+        }
+      }
+      const r = repo.with(tx as unknown as Db);
+      await r.finishItems(this.sync.id, results, at);
+      await r.setBatch(this.batch.id, { status: 'completed', error: null }, at);
+    });
+  }
+
+  private async failAll(items: BulkUpsertItem[], reason: string): Promise<void> {
+    const { db, repo, mappings } = this.deps;
+    const at = this.service.clock();
+    await db.transaction(async (tx) => {
+      const m = mappings.with(tx as unknown as Db);
+      for (const { product } of items) {
+        await m.saveError(this.sync.integrationId, product.id, clip(`The storefront could not take PIM product ${product.id}: ${reason}`), at);
+      }
+      const r = repo.with(tx as unknown as Db);
+      await r.failQueuedItems(this.sync.id, clip(reason), at, this.batch.id);
+      await r.setBatch(this.batch.id, { status: 'failed', error: clip(reason) }, at);
+    });
+  }
+}
+
+/** The PIM's updated_at of the snapshot, for the mapping's pim_updated_at (the delta sync skips what is not newer). */
+function pimUpdatedAt(product: PimProductSnapshot): { pimUpdatedAt?: Date } {
+  const raw = (product as { updated_at?: unknown }).updated_at;
+  const at = typeof raw === 'string' ? new Date(raw) : null;
+  return at && !Number.isNaN(at.getTime()) ? { pimUpdatedAt: at } : {};
+}
+
+/** The mapping's storefront ids; none yet: never pushed (the adapter need not look for a product of an earlier push). */
+const known = (mapping: MappingRow | undefined): KnownStorefrontProduct => (mapping ? knownOf(mapping) : { ...knownOf(undefined), neverPushed: true });
+
+function view(row: FullSyncRow, counts: ItemCounts): FullSyncView {
+  const items = counts.queued + counts.synced + counts.failed;
+  // Until the fan-out is done, the PIM's count at the start is the better total (items are recorded page by page).
+  const total = row.fannedOut ? items : Math.max(row.totalProducts ?? 0, items);
+  const done = counts.synced + counts.failed;
+  const progress = row.status === 'completed' ? 100 : total === 0 ? 0 : Math.floor((done / total) * 1000) / 10;
+  return {
+    id: row.id,
+    status: row.status,
+    mode: row.mode,
+    total,
+    queued: total - done,
+    synced: counts.synced,
+    failed: counts.failed,
+    progress,
+    created_at: row.createdAt,
+    started_at: row.startedAt,
+    finished_at: row.finishedAt,
+    error: row.error,
+  };
+}

@@ -1,0 +1,35 @@
+// The sync.product handler: one PIM product to one integration's storefront (delta sync, per-call full sync). The
+// product's outcome goes to the mapping (PushService.syncProduct) and, when a full sync waits for it, to that sync.
+import type { JobContext, JobHandler } from '../../jobs/job-runner.js';
+import type { JOB } from '../../jobs/job-types.js';
+import { TransientSyncError, type PushService, type SyncProductOutcome } from '../push/push.service.js';
+
+type ProductOutcome = { ok: true } | { ok: false; error: string };
+
+export interface SyncProductHandlerDeps {
+  push: Pick<PushService, 'syncProduct'>;
+  /** FullSyncService (optional): told of every finished product so a waiting full sync can count it. */
+  fullSync?: { productFinished(integrationId: number, pimProductId: number, outcome: ProductOutcome): Promise<void> } | null;
+  log?: { error(obj: object, msg: string): void };
+}
+
+export function syncProductHandler(deps: SyncProductHandlerDeps): JobHandler<typeof JOB.syncProduct> {
+  return async (job: JobContext<typeof JOB.syncProduct>) => {
+    const { integrationId, pimProductId } = job.data;
+    let outcome: SyncProductOutcome;
+    try {
+      outcome = await deps.push.syncProduct(integrationId, pimProductId, { finalAttempt: job.finalAttempt, log: deps.log });
+    } catch (err) {
+      // Transient (or our own database): retried by the queue; after the last try the product is finished as failed.
+      if (job.finalAttempt) {
+        const error = err instanceof TransientSyncError ? err.message : `PIM product ${pimProductId} could not be synced: ${err instanceof Error ? err.message : String(err)}`;
+        await deps.fullSync?.productFinished(integrationId, pimProductId, { ok: false, error });
+      }
+      throw err;
+    }
+    // Skipped (integration inactive or gone): nothing was sent, but a full sync waiting for the product can still end.
+    const finished: ProductOutcome =
+      outcome.status === 'synced' ? { ok: true } : { ok: false, error: outcome.status === 'failed' ? outcome.error : outcome.reason };
+    await deps.fullSync?.productFinished(integrationId, pimProductId, finished);
+  };
+}

@@ -1,0 +1,181 @@
+// One queue's workers in this process: a single fetch loop that keeps up to `concurrency` jobs running, renews their
+// lease while they run, and completes or fails each one on its own (a slow job never holds up the others' results).
+import type { JobData, JobName } from './job-types.js';
+import type { FetchedJob, PgBossQueue } from './queue.js';
+
+export interface Logger {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  debug?(obj: object, msg: string): void;
+}
+
+export interface JobContext<N extends JobName> {
+  id: string;
+  name: N;
+  data: JobData[N];
+  /** Tries before this one (0 on the first). */
+  retryCount: number;
+  retryLimit: number;
+  /** True when a failure now is final: the handler writes the error where users see it (the mapping), then throws. */
+  finalAttempt: boolean;
+  /** Aborted when the job runs past its queue's maxRunSeconds or the process stops before it finished. */
+  signal: AbortSignal;
+}
+
+/** Returns → the job completes. Throws → pg-boss retries it with back-off, or marks it failed after the last try. */
+export type JobHandler<N extends JobName> = (job: JobContext<N>) => Promise<void>;
+
+export interface RunnerOptions {
+  concurrency: number;
+  /** Poll interval after work was found; each empty poll doubles it, up to maxIdleMs; a wake resets it. */
+  pollIntervalMs: number;
+  maxIdleMs: number;
+  /** Called after each job's outcome is recorded (its transaction committed): lets jobs it queued start at once. */
+  onJobDone?: () => void;
+  heartbeatMs: number;
+  maxRunMs: number;
+  log?: Logger;
+}
+
+type Backend = Pick<PgBossQueue, 'fetch' | 'complete' | 'fail' | 'heartbeat' | 'releaseActive'>;
+
+export class JobRunner {
+  private readonly running = new Map<string, { done: Promise<void>; abort: AbortController }>();
+  /** Jobs handed back to the queue by a stop that timed out: their late outcome is not written. */
+  private readonly released = new Set<string>();
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  private woken = false;
+  private idleMs: number;
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly name: JobName,
+    private readonly handler: JobHandler<JobName>,
+    private readonly options: RunnerOptions,
+  ) {
+    this.idleMs = options.pollIntervalMs;
+  }
+
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  start(): void {
+    this.loop = this.run();
+    this.heartbeat = setInterval(() => {
+      const ids = [...this.running.keys()];
+      if (ids.length) this.backend.heartbeat(this.name, ids).catch((err) => this.options.log?.warn({ err, queue: this.name }, 'job heartbeat failed'));
+    }, this.options.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Fetch now instead of at the next poll (a job was sent, or a slot freed). */
+  wake(): void {
+    this.idleMs = this.options.pollIntervalMs;
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true; // mid-fetch: the next idle() returns at once
+  }
+
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.loop;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    const all = Promise.all([...this.running.values()].map((r) => r.done));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs)))]);
+    clearTimeout(timer);
+    if (!timedOut) return;
+    const ids = [...this.running.keys()];
+    for (const id of ids) this.released.add(id);
+    for (const r of this.running.values()) r.abort.abort(new Error('the worker is stopping'));
+    await this.backend.releaseActive(this.name, ids).catch((err) => this.options.log?.error({ err, queue: this.name }, 'could not release running jobs'));
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      const free = this.options.concurrency - this.running.size;
+      let fetched = 0;
+      this.woken = false;
+      if (free > 0) {
+        try {
+          const jobs = await this.backend.fetch(this.name, free);
+          fetched = jobs.length;
+          for (const job of jobs) this.execute(job);
+        } catch (err) {
+          // Typically two nodes racing for one singleton key (unique index): the next poll sorts it out.
+          this.options.log?.warn({ err, queue: this.name }, 'job fetch failed');
+        }
+      }
+      if (this.stopping) break;
+      // An idle queue is polled less and less often (1 s, 2 s, 4 s … up to maxIdleMs): an idle node costs little.
+      if (fetched > 0) this.idleMs = this.options.pollIntervalMs;
+      else if (free > 0) this.idleMs = Math.min(this.idleMs * 2, this.options.maxIdleMs);
+      // All slots taken, or the queue was drained: wait for a freed slot, a local send or the poll interval.
+      if (free <= 0 || fetched < free) await this.idle(this.idleMs);
+    }
+  }
+
+  /** Waits `ms`, or until woken (a local send, a freed slot, a stop). */
+  private idle(ms: number): Promise<void> {
+    if (this.woken || this.stopping) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  private execute(job: FetchedJob): void {
+    const abort = new AbortController();
+    const ctx: JobContext<JobName> = {
+      id: job.id,
+      name: this.name,
+      data: job.data as JobData[JobName],
+      retryCount: job.retryCount,
+      retryLimit: job.retryLimit,
+      finalAttempt: job.retryCount >= job.retryLimit,
+      signal: abort.signal,
+    };
+    const limit = setTimeout(() => abort.abort(new Error(`the job ran longer than ${Math.round(this.options.maxRunMs / 1000)} s`)), this.options.maxRunMs);
+    const aborted = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }));
+    aborted.catch(() => {});
+    const done = (async () => {
+      let error: unknown = null;
+      try {
+        await Promise.race([this.handler(ctx), aborted]);
+      } catch (err) {
+        error = err ?? new Error('job failed');
+      } finally {
+        clearTimeout(limit);
+      }
+      if (this.released.has(job.id)) return;
+      try {
+        if (error === null) {
+          await this.backend.complete(this.name, job.id);
+          this.options.log?.debug?.({ queue: this.name, jobId: job.id, pid: process.pid }, 'job completed');
+        } else await this.backend.fail(this.name, job.id, error);
+      } catch (err) {
+        // The database is away: the job stays active and expiry (or the next PGlite start) hands it out again.
+        this.options.log?.error({ err, queue: this.name, jobId: job.id }, 'could not record a job outcome');
+      }
+      if (error !== null && ctx.finalAttempt) this.options.log?.warn({ err: error, queue: this.name, jobId: job.id, data: job.data }, 'job failed after its last try');
+    })().finally(() => {
+      this.running.delete(job.id);
+      this.released.delete(job.id);
+      this.wake();
+      this.options.onJobDone?.();
+    });
+    this.running.set(job.id, { done, abort });
+  }
+}

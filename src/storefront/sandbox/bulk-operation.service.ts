@@ -1,0 +1,378 @@
+// Bulk mutations in the sandbox, as Shopify runs them (../shared/notes/shopify.md, "Large syncs"):
+// - stagedUploadsCreate(BULK_MUTATION_VARIABLES) hands out a POST target served by the sandbox itself, with a signed
+//   policy in its form parameters (GCS-style); the upload route stores the posted JSONL (at most 100 MB);
+// - bulkOperationRunMutation(mutation, stagedUploadPath) checks the document (productSet only) and the file, refuses a
+//   second running bulk mutation on the store (OPERATION_IN_PROGRESS), and runs every line in the background through
+//   the same productSet resolver as the per-call endpoint, without charging the cost bucket per line;
+// - the result file (one `{"data": …, "__lineNumber": n}` per line) is served at a signed URL once COMPLETED.
+// Liveness: the process running an operation owns it. On PostgreSQL it holds a session advisory lock on the operation
+// for the whole run (taken in the transaction that creates it), so any process can tell a dead owner (the lock is
+// free) and mark the operation FAILED (INTERNAL_SERVER_ERROR) when the store is next used; on PGlite only one process
+// opens the database, so an unfinished operation this process does not run is dead.
+import { createHmac, randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Db } from '../../db/client.js';
+import * as schema from '../../db/schema/index.js';
+import { safeEqual } from '../../lib/crypto.js';
+import { SandboxBulkRepository, type BulkOperationRow } from './bulk-operation.repository.js';
+import type { SandboxContext } from './resolvers/types.js';
+import type { SandboxStore } from './sandbox-store.repository.js';
+
+/** Shopify's limit for a bulk mutation variables file. */
+export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+/** Advisory-lock class of the two-key locks an operation's owner holds (the second key is the operation id). */
+const OWNER_LOCK_CLASS = 1_651_001;
+const POLICY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface StagedUploadInput {
+  resource: string;
+  filename: string;
+  mimeType: string;
+  httpMethod?: string | null;
+  fileSize?: unknown;
+}
+
+export interface StagedTarget {
+  url: string;
+  resourceUrl: string | null;
+  parameters: { name: string; value: string }[];
+}
+
+export interface BulkUserError {
+  field: string[] | null;
+  message: string;
+  code: 'INTERNAL_FILE_SERVER_ERROR' | 'INVALID_MUTATION' | 'INVALID_STAGED_UPLOAD_FILE' | 'LIMIT_REACHED' | 'NO_SUCH_FILE' | 'OPERATION_IN_PROGRESS';
+}
+
+/** What the upload route answers, in a storage service's words (XML, as GCS and S3 answer form posts). */
+export interface UploadAnswer {
+  status: number;
+  xml: string;
+}
+
+/** How one line runs (bulk-runner.ts, loaded with graphql-js only when an operation starts). */
+export interface LineRunner {
+  run(line: string, lineNumber: number, context: SandboxContext): Promise<string>;
+}
+
+interface Running {
+  stop(): void;
+  done: Promise<void>;
+}
+
+/** A connection that can hold the owner's session lock (PostgreSQL), or the shared database (PGlite). */
+interface OwnerConnection {
+  db: Db;
+  lock(tx: Db, id: number): Promise<void>;
+  release(id: number | null): Promise<void>;
+}
+
+const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+export const storageError = (status: number, code: string, message: string): UploadAnswer => ({
+  status,
+  xml: `<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error>`,
+});
+
+export class SandboxBulkService {
+  /** Largest accepted upload (Shopify's 100 MB; tests lower it). */
+  maxUploadBytes = MAX_UPLOAD_BYTES;
+  /** Lines run at once: PostgreSQL overlaps their round trips and commits; PGlite runs one statement at a time anyway. */
+  concurrency: number;
+  /** Test seam: while set, the runner waits for it before each line (to observe a running operation). */
+  gate: Promise<void> | null = null;
+  private readonly repo: SandboxBulkRepository;
+  private readonly running = new Map<number, Running>();
+  private readonly pool: pg.Pool | null;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: { error(obj: unknown, msg: string): void } = { error: () => {} },
+  ) {
+    this.repo = new SandboxBulkRepository(db);
+    const client = (db as unknown as { $client?: unknown }).$client;
+    this.pool = client instanceof pg.Pool ? client : null;
+    // Half the pool at most, so that the API keeps connections while a run is on.
+    this.concurrency = this.pool ? Math.max(1, Math.min(8, Math.floor((this.pool.options.max ?? 10) / 2))) : 1;
+  }
+
+  /** The key that signs a store's upload policies and result URLs (its token hash never leaves the server). */
+  private sign(store: Pick<SandboxStore, 'accessTokenHash'>, what: string): string {
+    return createHmac('sha256', store.accessTokenHash).update(what).digest('hex');
+  }
+
+  // Staged uploads
+
+  async stagedUploads(store: SandboxStore, inputs: StagedUploadInput[], baseUrl: string): Promise<{ stagedTargets: StagedTarget[]; userErrors: { field: string[]; message: string }[] }> {
+    const userErrors: { field: string[]; message: string }[] = [];
+    inputs.forEach((input, i) => {
+      if (input.resource !== 'BULK_MUTATION_VARIABLES') {
+        userErrors.push({ field: ['input', String(i), 'resource'], message: `The Pimbridge sandbox stages BULK_MUTATION_VARIABLES files only, not ${input.resource}.` });
+      } else if (input.httpMethod === 'PUT') {
+        userErrors.push({ field: ['input', String(i), 'httpMethod'], message: 'The Pimbridge sandbox takes staged uploads by POST only.' });
+      } else if (!input.filename.trim()) {
+        userErrors.push({ field: ['input', String(i), 'filename'], message: "Filename can't be blank" });
+      }
+    });
+    if (userErrors.length) return { stagedTargets: [], userErrors };
+
+    const stagedTargets: StagedTarget[] = [];
+    for (const input of inputs) {
+      const key = `tmp/${store.id}/bulk/${randomUUID()}/${input.filename.replace(/[^\w.-]+/g, '_').slice(0, 100)}`;
+      await this.repo.createUpload(store.id, key);
+      const now = new Date();
+      const policy = Buffer.from(
+        JSON.stringify({
+          conditions: [{ key }, { 'Content-Type': input.mimeType }, { success_action_status: '201' }, { acl: 'private' }, ['content-length-range', 1, this.maxUploadBytes]],
+          expiration: new Date(now.getTime() + POLICY_TTL_MS).toISOString(),
+        }),
+      ).toString('base64');
+      const date = now.toISOString().replace(/[-:]|\.\d{3}/g, '');
+      stagedTargets.push({
+        url: `${baseUrl}/staged-uploads`,
+        resourceUrl: null,
+        parameters: [
+          { name: 'Content-Type', value: input.mimeType },
+          { name: 'success_action_status', value: '201' },
+          { name: 'acl', value: 'private' },
+          { name: 'key', value: key },
+          { name: 'x-goog-date', value: date },
+          { name: 'x-goog-credential', value: `pimbridge-sandbox/${date.slice(0, 8)}/auto/storage/goog4_request` },
+          { name: 'x-goog-algorithm', value: 'GOOG4-HMAC-SHA256' },
+          { name: 'x-goog-signature', value: this.sign(store, policy) },
+          { name: 'policy', value: policy },
+        ],
+      });
+    }
+    return { stagedTargets, userErrors: [] };
+  }
+
+  /** A file posted to a staged target: the form's fields (policy, signature, key) are checked like a storage service would. */
+  async acceptUpload(store: SandboxStore | null, fields: Record<string, string>, content: Buffer): Promise<UploadAnswer> {
+    if (!store) return storageError(404, 'NoSuchBucket', 'The specified bucket does not exist.');
+    const policy = fields.policy ?? '';
+    const signature = fields['x-goog-signature'] ?? '';
+    if (!policy || !signature || !safeEqual(signature, this.sign(store, policy))) {
+      return storageError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
+    }
+    let parsed: { expiration?: string; conditions?: unknown[] };
+    try {
+      parsed = JSON.parse(Buffer.from(policy, 'base64').toString('utf8')) as typeof parsed;
+    } catch {
+      return storageError(400, 'InvalidPolicyDocument', 'The content of the form does not meet the conditions specified in the policy document.');
+    }
+    if (!parsed.expiration || Date.parse(parsed.expiration) < Date.now()) return storageError(400, 'InvalidPolicyDocument', 'The policy has expired.');
+    for (const condition of parsed.conditions ?? []) {
+      if (Array.isArray(condition)) continue;
+      for (const [name, value] of Object.entries(condition as Record<string, string>)) {
+        if (fields[name] !== value) return storageError(400, 'InvalidPolicyDocument', `The content of the form does not meet the conditions specified in the policy document: ${name}.`);
+      }
+    }
+    if (content.length === 0) return storageError(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
+    if (content.length > this.maxUploadBytes) return storageError(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size.');
+    const text = content.toString('utf8');
+    if (text.includes('\u0000')) return storageError(400, 'InvalidArgument', 'The file is not text.');
+    if (!(await this.repo.saveUpload(store.id, fields.key, text))) return storageError(403, 'AccessDenied', 'Access denied.');
+    const etag = createHmac('md5', 'etag').update(content).digest('hex');
+    return {
+      status: 201,
+      xml: `<?xml version='1.0' encoding='UTF-8'?><PostResponse><Location>${xmlEscape(fields.key)}</Location><Bucket>pimbridge-sandbox</Bucket><Key>${xmlEscape(fields.key)}</Key><ETag>"${etag}"</ETag></PostResponse>`,
+    };
+  }
+
+  // Operations
+
+  /**
+   * Starts a bulk mutation: the document was checked by the caller (`runner` runs its lines). Refuses a missing or
+   * malformed file and a store with another unfinished bulk mutation; never charges the lines to the cost bucket.
+   */
+  async start(context: SandboxContext, stagedUploadPath: string, mutation: string, runner: LineRunner): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
+    const store = context.store;
+    const content = await this.repo.uploadContent(store.id, stagedUploadPath);
+    if (content === null) {
+      return { operation: null, userErrors: [{ field: ['stagedUploadPath'], message: `The JSONL file could not be found. Try uploading the file again, and check that you've entered the URL correctly for the stagedUploadPath mutation argument.`, code: 'NO_SUCH_FILE' }] };
+    }
+    const lines = content.split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        value = null;
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return { operation: null, userErrors: [{ field: null, message: 'Unexpected file structure - expected JSONL', code: 'INVALID_STAGED_UPLOAD_FILE' }] };
+      }
+    }
+    if (this.closed) throw new Error('the sandbox is shutting down');
+
+    const conn = await this.ownerConnection();
+    const made: { operation: BulkOperationRow | null; busy: number | null } = { operation: null, busy: null };
+    let committed: (ok: boolean) => void = () => {};
+    const ready = new Promise<boolean>((resolve) => (committed = resolve));
+    try {
+      await conn.db.transaction(async (tx) => {
+        const repo = this.repo.with(tx);
+        await repo.lockStore(store.id);
+        for (const id of await repo.activeIds(store.id)) {
+          if (this.running.has(id) || !(await this.ownerGone(tx, id))) {
+            made.busy = id;
+            return;
+          }
+          await repo.fail(id, 'INTERNAL_SERVER_ERROR');
+        }
+        made.operation = await repo.insertOperation(store.id, mutation, stagedUploadPath);
+        await conn.lock(tx, made.operation.id);
+        // Registered before the commit, so that a recovery in this process never takes it for a dead one; it starts
+        // once the commit is through.
+        this.launch(made.operation.id, lines, runner, context, conn, ready);
+      });
+    } catch (err) {
+      committed(false);
+      if (!made.operation) await conn.release(null);
+      throw err;
+    }
+    committed(true);
+    if (made.busy !== null) {
+      await conn.release(null);
+      return {
+        operation: null,
+        userErrors: [{ field: null, message: `A bulk mutation operation for this app and shop is already in progress: gid://shopify/BulkOperation/${made.busy}.`, code: 'OPERATION_IN_PROGRESS' }],
+      };
+    }
+    return { operation: made.operation, userErrors: [] };
+  }
+
+  /** One operation of the store (unfinished ones of a dead owner are marked FAILED first). */
+  async operation(store: SandboxStore, id: number): Promise<BulkOperationRow | null> {
+    await this.recover(store.id);
+    return this.repo.operation(store.id, id);
+  }
+
+  async latest(store: SandboxStore): Promise<BulkOperationRow | null> {
+    await this.recover(store.id);
+    return this.repo.latest(store.id);
+  }
+
+  /** The store's operations, newest first (bulkOperations). */
+  async list(store: SandboxStore, statuses: string[] | null, beforeId: number, limit: number): Promise<BulkOperationRow[]> {
+    await this.recover(store.id);
+    return this.repo.list(store.id, statuses, beforeId, limit);
+  }
+
+  /** The result file's URL: signed, so that anyone holding it can download it without the token (as Shopify's). */
+  resultUrl(store: SandboxStore, id: number, baseUrl: string): string {
+    return `${baseUrl}/bulk-operation-results/${id}.jsonl?signature=${this.sign(store, `result:${id}`)}`;
+  }
+
+  /** The result file behind a signed URL; null for a wrong signature, an unknown operation or one not completed. */
+  async resultFile(store: SandboxStore | null, id: number, signature: string): Promise<string | null> {
+    if (!store || !safeEqual(signature, this.sign(store, `result:${id}`))) return null;
+    return this.repo.result(store.id, id);
+  }
+
+  /** Marks the store's unfinished operations whose owner is gone FAILED. */
+  async recover(storeId: number | null): Promise<void> {
+    for (const id of await this.repo.activeIds(storeId)) {
+      if (this.running.has(id)) continue;
+      await this.db.transaction(async (tx) => {
+        if (await this.ownerGone(tx, id)) await this.repo.with(tx).fail(id, 'INTERNAL_SERVER_ERROR');
+      });
+    }
+  }
+
+  /** Stops the running operations (server shutdown): each is marked FAILED, as a killed process's would be later. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.running.values()];
+    for (const r of all) r.stop();
+    await Promise.all(all.map((r) => r.done));
+  }
+
+  /** Operations this process is running. */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  private async ownerGone(tx: Db, id: number): Promise<boolean> {
+    if (!this.pool) return true; // PGlite: one process; the operation is not in `running`
+    const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${OWNER_LOCK_CLASS}, ${id}::int) as free`);
+    return (result as unknown as { rows: { free: boolean }[] }).rows[0]?.free === true;
+  }
+
+  private async ownerConnection(): Promise<OwnerConnection> {
+    if (!this.pool) return { db: this.db, lock: async () => {}, release: async () => {} };
+    const client = await this.pool.connect();
+    let broken = false;
+    client.on('error', () => (broken = true));
+    return {
+      db: drizzle(client, { schema }) as unknown as Db,
+      lock: async (tx, id) => {
+        await tx.execute(sql`select pg_advisory_lock(${OWNER_LOCK_CLASS}, ${id}::int)`);
+      },
+      release: async (id) => {
+        try {
+          if (id !== null && !broken) await client.query('select pg_advisory_unlock($1, $2::int)', [OWNER_LOCK_CLASS, id]);
+        } catch {
+          broken = true;
+        }
+        client.release(broken);
+      },
+    };
+  }
+
+  private launch(id: number, lines: string[], runner: LineRunner, context: SandboxContext, conn: OwnerConnection, ready: Promise<boolean>): void {
+    let stopped = false;
+    let wake: () => void = () => {};
+    const stopping = new Promise<void>((resolve) => (wake = resolve));
+    const stop = () => {
+      stopped = true;
+      wake();
+    };
+    const done = (async () => {
+      if (!(await ready)) {
+        this.running.delete(id);
+        await conn.release(null);
+        return;
+      }
+      try {
+        await this.repo.setRunning(id);
+        const out: string[] = new Array(lines.length);
+        let processed = 0;
+        let reported = Date.now();
+        let next = 0;
+        const worker = async () => {
+          for (;;) {
+            const i = next++;
+            if (i >= lines.length) return;
+            if (this.gate) await Promise.race([this.gate, stopping]);
+            if (stopped) throw new Error('stopped');
+            if (lines[i].trim() === '') continue;
+            out[i] = await runner.run(lines[i], i, context);
+            processed++;
+            // PGlite answers without I/O: without this the run would hold the event loop (and every request) until done.
+            await new Promise((r) => setImmediate(r));
+            if (Date.now() - reported >= 500) {
+              reported = Date.now();
+              await this.repo.progress(id, processed);
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(this.concurrency, Math.max(1, lines.length)) }, worker));
+        const result = out.filter((l) => l !== undefined).join('\n');
+        await this.repo.complete(id, processed, result === '' ? '' : `${result}\n`);
+      } catch (err) {
+        if (!stopped) this.log.error({ err, bulkOperationId: id }, 'sandbox bulk operation failed');
+        await this.repo.fail(id, 'INTERNAL_SERVER_ERROR').catch(() => {});
+      } finally {
+        this.running.delete(id);
+        await conn.release(id);
+      }
+    })();
+    this.running.set(id, { stop, done });
+  }
+}

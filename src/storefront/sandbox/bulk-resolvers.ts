@@ -1,0 +1,87 @@
+// Bulk mutations in the sandbox's GraphQL: stagedUploadsCreate, bulkOperationRunMutation, bulkOperation(id) and
+// currentBulkOperation(type: MUTATION). The rules live in bulk-operation.service.ts; the line runner (bulk-runner.ts)
+// is loaded on the first bulk mutation.
+import { GraphQLError } from 'graphql';
+import type { BulkOperationRow } from './bulk-operation.repository.js';
+import type { StagedUploadInput } from './bulk-operation.service.js';
+import { connection, dateTime, page, type PageArgs } from './resolvers/connection.js';
+import type { ResolverModule, SandboxContext } from './resolvers/types.js';
+import { gidNumber } from './sandbox-product.service.js';
+
+function bulk(ctx: SandboxContext) {
+  if (!ctx.bulk || !ctx.baseUrl) throw new GraphQLError('The Pimbridge sandbox serves bulk operations over HTTP only', { extensions: { code: 'NOT_IMPLEMENTED' } });
+  return { service: ctx.bulk, baseUrl: ctx.baseUrl };
+}
+
+/** Shopify's BulkOperation; UnsignedInt64 fields are strings in Shopify's JSON. */
+function operationObject(row: BulkOperationRow, ctx: SandboxContext): Record<string, unknown> {
+  const { service, baseUrl } = bulk(ctx);
+  const hasFile = row.status === 'COMPLETED' && (row.fileSize ?? 0) > 0;
+  return {
+    __typename: 'BulkOperation',
+    id: `gid://shopify/BulkOperation/${row.id}`,
+    type: 'MUTATION',
+    status: row.status,
+    errorCode: row.errorCode,
+    query: row.mutation,
+    createdAt: dateTime(row.createdAt),
+    completedAt: row.completedAt ? dateTime(row.completedAt) : null,
+    objectCount: String(row.objectCount),
+    rootObjectCount: String(row.rootObjectCount),
+    fileSize: hasFile ? String(row.fileSize) : null,
+    url: hasFile ? service.resultUrl(ctx.store, row.id, baseUrl) : null,
+    partialDataUrl: null,
+  };
+}
+
+/** `bulkOperations(query:)` as far as the sandbox understands it: `operation_type:` and `status:` (terms joined by AND). */
+function parseFilter(query: string | null | undefined): { type: string | null; statuses: string[] | null } {
+  let type: string | null = null;
+  let statuses: string[] | null = null;
+  for (const m of (query ?? '').matchAll(/(\w+):(?:"([^"]*)"|'([^']*)'|(\S+))/g)) {
+    const value = (m[2] ?? m[3] ?? m[4]).toLowerCase();
+    if (m[1].toLowerCase() === 'operation_type') type = value;
+    else if (m[1].toLowerCase() === 'status') statuses = [...(statuses ?? []), value.toUpperCase()];
+  }
+  return { type, statuses };
+}
+
+export const bulkResolvers: ResolverModule = {
+  query: {
+    bulkOperation: async (args, ctx) => {
+      const id = gidNumber(args.id, 'BulkOperation');
+      const row = id === null ? null : await bulk(ctx).service.operation(ctx.store, id);
+      return row ? operationObject(row, ctx) : null;
+    },
+    bulkOperations: async (args, ctx) => {
+      const p = page(args as PageArgs);
+      if ((args.sortKey != null && args.sortKey !== 'CREATED_AT') || args.reverse === true) {
+        throw new GraphQLError('The Pimbridge sandbox lists bulk operations newest first only (sortKey CREATED_AT, no reverse)', { extensions: { code: 'NOT_IMPLEMENTED' } });
+      }
+      const filter = parseFilter(args.query as string | null | undefined);
+      // The sandbox runs no bulk queries: a filter on them finds nothing.
+      const rows = filter.type === 'query' ? [] : await bulk(ctx).service.list(ctx.store, filter.statuses, p.afterKey, p.fetch);
+      return connection(p, rows, (r) => r.id, (r) => operationObject(r, ctx), p.afterKey > 0);
+    },
+    currentBulkOperation: async (args, ctx) => {
+      if (args.type === 'QUERY') return null; // the sandbox runs no bulk queries
+      const row = await bulk(ctx).service.latest(ctx.store);
+      return row ? operationObject(row, ctx) : null;
+    },
+  },
+  mutation: {
+    stagedUploadsCreate: async (args, ctx) => {
+      const { service, baseUrl } = bulk(ctx);
+      return service.stagedUploads(ctx.store, args.input as StagedUploadInput[], baseUrl);
+    },
+    bulkOperationRunMutation: async (args, ctx) => {
+      const { service } = bulk(ctx);
+      const mutation = String(args.mutation);
+      const { prepareBulkMutation } = await import('./bulk-runner.js');
+      const prepared = prepareBulkMutation(mutation);
+      if ('error' in prepared) return { bulkOperation: null, userErrors: [{ field: ['mutation'], message: prepared.error, code: 'INVALID_MUTATION' }] };
+      const started = await service.start(ctx, String(args.stagedUploadPath), mutation, prepared.runner);
+      return { bulkOperation: started.operation ? operationObject(started.operation, ctx) : null, userErrors: started.userErrors };
+    },
+  },
+};

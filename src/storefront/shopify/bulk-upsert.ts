@@ -1,0 +1,278 @@
+// Bulk upserts through Shopify's bulk mutations (../shared/notes/shopify.md, "Large syncs"): one JSONL line of
+// productSet variables per item, in the items' order → stagedUploadsCreate → POST the file → bulkOperationRunMutation;
+// then bulkOperation(id) until it finishes and the result file, streamed, mapped back to the items by `__lineNumber`.
+// Identity is upsertProduct's: the mapped id, else the customId (or the deterministic handle) with the handle
+// `{slug}-{id}` on create, so the same items run twice never duplicate a product. The reads upsertProduct makes before
+// a write (tags to merge, a product whose mapping was lost) are made here too, per item, before the file is built.
+import { StorefrontError, StorefrontValidationError, type BulkItemOutcome, type BulkUpsertItem, type BulkUpsertState, type KnownStorefrontProduct, type ProductUpsertResult, type StorefrontShop } from '../storefront.port.js';
+import { readJsonl, uploadStaged } from './bulk-transfer.js';
+import {
+  BulkOperationRunMutation,
+  BulkOperationState,
+  LatestBulkMutation,
+  ProductSetBulk,
+  StagedUploadsCreate,
+  type BulkOperationNode,
+  type BulkOperationRunMutationData,
+  type BulkOperationStateData,
+  type LatestBulkMutationData,
+  type ProductLookupData,
+  type ProductSetBulkLine,
+  type StagedUploadsCreateData,
+} from './operations.js';
+import { preflight, userErrorLines, type ShopLimits } from './preflight.js';
+import { categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation, type StorefrontTags } from './product-mapper.js';
+import type { ShopThrottle } from './throttle.js';
+
+/** Shopify's limit for a bulk mutation variables file. */
+export const MAX_BULK_FILE_BYTES = 100 * 1024 * 1024;
+const ACTIVE = new Set(['CREATED', 'RUNNING', 'CANCELING']);
+const NONE: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
+/** Items whose reads before the write run at once (each read goes through the shop's throttle). */
+const READ_CONCURRENCY = 4;
+
+type Found = NonNullable<ProductLookupData['productByIdentifier']>;
+
+/** What the adapter lends the bulk path: its throttled calls, the shop's identifier mode, locations and limits. */
+export interface BulkDeps {
+  call<T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number, retryUnavailable?: boolean): Promise<T>;
+  identifierMode(shop: StorefrontShop): Promise<'customId' | 'handle'>;
+  locations(shop: StorefrontShop): Promise<ShopLocation[]>;
+  lookup(shop: StorefrontShop, identifier: Record<string, unknown>, recover: boolean): Promise<Found | null>;
+  limits(shop: StorefrontShop): ShopLimits | undefined;
+  throttle: ShopThrottle;
+  /** The upsert path's helpers, so both paths merge and recover alike. */
+  tagsOf(found: Found): StorefrontTags;
+  recovered(found: Found, product: BulkUpsertItem['product']): KnownStorefrontProduct;
+  sameTags(previous: string[] | undefined, now: string[]): boolean;
+  /** Deadline of one upload or result download. */
+  transferTimeoutMs: number;
+}
+
+type Method = ProductUpsertResult['method'];
+
+/** Operations whose per-line create/update this process remembers (the result file cannot tell them apart exactly). */
+const REMEMBERED_OPERATIONS = 64;
+
+export class ShopifyBulkUpserts {
+  /** What each line of an operation started here did: productSet by {id} is an update, by customId/handle a create. */
+  private readonly methods = new Map<string, Method[]>();
+
+  constructor(private readonly deps: BulkDeps) {}
+
+  async start(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ operationId: string }> {
+    if (items.length === 0) throw new StorefrontValidationError(['a bulk upsert needs at least one item']);
+    const before = await this.latest(shop);
+    if (before && ACTIVE.has(before.status)) throw new StorefrontError('unavailable', `${shop.domain} is running another bulk mutation (${before.id})`);
+    const built = await this.lines(shop, items);
+    const file = Buffer.from(`${built.map((b) => b.line).join('\n')}\n`, 'utf8');
+    if (file.length > MAX_BULK_FILE_BYTES) throw new StorefrontValidationError([`the bulk file is ${file.length} bytes, over Shopify's 100 MB: send fewer items at once`]);
+    const path = await this.stage(shop, file);
+    const operationId = await this.run(shop, path, before?.id ?? null);
+    this.methods.set(operationId, built.map((b) => b.method));
+    if (this.methods.size > REMEMBERED_OPERATIONS) this.methods.delete(this.methods.keys().next().value!);
+    return { operationId };
+  }
+
+  async state(shop: StorefrontShop, operationId: string, items: BulkUpsertItem[]): Promise<BulkUpsertState> {
+    const data = await this.deps.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2);
+    const op = data.bulkOperation;
+    if (!op) return { state: 'failed', message: `${shop.domain} knows no bulk operation ${operationId}` };
+    if (ACTIVE.has(op.status)) return { state: 'running', objectCount: Number(op.objectCount) || 0 };
+    if (op.status !== 'COMPLETED') return { state: 'failed', message: `bulk operation ${op.id} ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}` };
+
+    const lines: (ProductSetBulkLine | undefined)[] = new Array(items.length);
+    if (op.url) {
+      await readJsonl(
+        op.url,
+        (value) => {
+          const line = value as ProductSetBulkLine;
+          const n = line?.__lineNumber;
+          if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n < items.length) lines[n] = line;
+        },
+        { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
+      );
+    }
+    const methods = this.methods.get(operationId);
+    return { state: 'completed', outcomes: items.map((item, i) => outcome(item, lines[i], methods?.[i] ?? guessMethod(item, lines[i], op.createdAt))) };
+  }
+
+  /** The shop's latest bulk mutation, or null. */
+  private async latest(shop: StorefrontShop): Promise<BulkOperationNode | null> {
+    const data = await this.deps.call<LatestBulkMutationData>(shop, LatestBulkMutation, {}, 4);
+    return data.bulkOperations?.nodes?.[0] ?? null;
+  }
+
+  /** One JSONL line per item, in order (reads before writes as upsertProduct makes them, a few at a time). */
+  private async lines(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ line: string; method: Method }[]> {
+    const mode = items.some((i) => !i.known.productId) ? await this.deps.identifierMode(shop) : 'customId';
+    const locations = await this.deps.locations(shop);
+    const out: { line: string; method: Method }[] = new Array(items.length);
+    const problems: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < items.length; i = next++) {
+        const line = await this.line(shop, items[i], mode, locations);
+        if ('line' in line) out[i] = line;
+        else problems.push(...line.problems.map((p) => `product ${items[i].product.id}: ${p}`));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, items.length) }, worker));
+    // The port says every item passed pre-flight: one that does not now is the caller's mistake, refused as a whole.
+    if (problems.length) throw new StorefrontValidationError(problems);
+    return out;
+  }
+
+  private async line(shop: StorefrontShop, item: BulkUpsertItem, mode: 'customId' | 'handle', locations: ShopLocation[]): Promise<{ line: string; method: Method } | { problems: string[] }> {
+    const { product, known } = item;
+    const categoryTags = categoryNamesOf(product);
+    const keepTagsAndMetafields = known.productId !== null && this.deps.sameTags(known.categoryTags, categoryTags);
+    let effective = known;
+    let current: StorefrontTags | null = null;
+    let handle: string | undefined;
+    let identifier: Record<string, unknown>;
+    if (keepTagsAndMetafields) {
+      identifier = { id: known.productId };
+    } else {
+      const byId = known.productId ? await this.deps.lookup(shop, { id: known.productId }, false) : null;
+      if (byId) {
+        current = this.deps.tagsOf(byId);
+        identifier = { id: byId.id };
+      } else {
+        const stable = mode === 'customId' ? { customId: { namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY, value: String(product.id) } } : { handle: deterministicHandle(product) };
+        const found = known.neverPushed ? null : await this.deps.lookup(shop, stable, true);
+        if (found) {
+          current = this.deps.tagsOf(found);
+          effective = this.deps.recovered(found, product);
+          identifier = { id: found.id };
+        } else {
+          effective = NONE;
+          identifier = stable;
+          handle = deterministicHandle(product);
+        }
+      }
+    }
+    const { input, imageUrls } = mapProduct(product, effective, { locations, current, handle, keepTagsAndMetafields });
+    const problems = preflight(product, input, this.deps.limits(shop));
+    if (problems.length) return { problems };
+    // Bulk lines are not charged: select every image even when the files are not sent, so the result maps them all.
+    const variants = Math.min(250, Math.max(1, input.variants.length));
+    const media = Math.min(250, Math.max(1, imageUrls.length, input.files?.length ?? 0));
+    return { line: JSON.stringify({ identifier, input, variants, media }), method: 'id' in identifier ? 'update' : 'create' };
+  }
+
+  /** A staged target for the file, and the file posted to it; returns the stagedUploadPath (the `key` parameter). */
+  private async stage(shop: StorefrontShop, file: Buffer): Promise<string> {
+    const filename = 'pimbridge-products.jsonl';
+    const data = await this.deps.call<StagedUploadsCreateData>(
+      shop,
+      StagedUploadsCreate,
+      { input: [{ resource: 'BULK_MUTATION_VARIABLES', filename, mimeType: 'text/jsonl', httpMethod: 'POST' }] },
+      13,
+    );
+    const payload = data.stagedUploadsCreate;
+    if (payload?.userErrors.length) throw new StorefrontError('invalid_response', `${shop.domain} refused the staged upload: ${payload.userErrors.map((e) => e.message).join('; ')}`);
+    const target = payload?.stagedTargets?.[0];
+    const key = target?.parameters.find((p) => p.name === 'key')?.value;
+    if (!target || !key) throw new StorefrontError('invalid_response', `${shop.domain} answered stagedUploadsCreate without a target and key`);
+    // Posting the same file again is harmless: transient failures are retried like any call.
+    for (let failures = 0; ; ) {
+      try {
+        await uploadStaged(target.url, target.parameters, { filename, contentType: 'text/jsonl', content: file }, { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs });
+        return key;
+      } catch (err) {
+        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || ++failures >= this.deps.throttle.policy.maxAttempts) throw err;
+        await this.deps.throttle.backoff(failures);
+      }
+    }
+  }
+
+  /**
+   * bulkOperationRunMutation. It is not idempotent: after a failure that may have been applied (a 5xx or timeout), the
+   * shop's latest bulk mutation tells whether this start went through — a new one (not `beforeId`) running our
+   * document is ours — before it is tried again.
+   */
+  private async run(shop: StorefrontShop, stagedUploadPath: string, beforeId: string | null): Promise<string> {
+    for (let failures = 0; ; ) {
+      let data: BulkOperationRunMutationData;
+      try {
+        data = await this.deps.call<BulkOperationRunMutationData>(shop, BulkOperationRunMutation, { mutation: ProductSetBulk, stagedUploadPath }, 12, false);
+      } catch (err) {
+        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable') throw err;
+        const latest = await this.latest(shop);
+        if (latest && latest.id !== beforeId && sameDocument(latest.query, ProductSetBulk)) return latest.id;
+        if (++failures >= this.deps.throttle.policy.maxAttempts) throw err;
+        await this.deps.throttle.backoff(failures);
+        continue;
+      }
+      const payload = data.bulkOperationRunMutation;
+      const errors = payload?.userErrors ?? [];
+      if (errors.some((e) => e.code === 'OPERATION_IN_PROGRESS')) throw new StorefrontError('unavailable', `${shop.domain} is running another bulk mutation: ${errors.map((e) => e.message).join('; ')}`);
+      if (errors.length) throw new StorefrontError('invalid_response', `${shop.domain} refused the bulk mutation: ${userErrorLines(errors).join('; ')}`);
+      if (!payload?.bulkOperation?.id) throw new StorefrontError('invalid_response', `${shop.domain} answered bulkOperationRunMutation without an operation`);
+      return payload.bulkOperation.id;
+    }
+  }
+}
+
+function sameDocument(a: string, b: string): boolean {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+  return norm(a) === norm(b);
+}
+
+function numericId(gid: string): number {
+  const m = /(\d+)(?:\?.*)?$/.exec(gid);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Create or update, for an operation this process did not start (a restart between start and state): the mapped
+ * product is an update, a never-pushed one a create (as upsertProduct counts them); otherwise a product created before
+ * the operation is an update (DateTime has whole seconds: one made in the same second counts as a create).
+ */
+function guessMethod(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, operationCreatedAt: string): Method {
+  const p = line?.data?.productSet?.product;
+  if (item.known.productId && p?.id === item.known.productId) return 'update';
+  if (item.known.neverPushed || !p?.createdAt) return 'create';
+  return Date.parse(p.createdAt) < Date.parse(operationCreatedAt) ? 'update' : 'create';
+}
+
+/**
+ * One item's result line, parsed as upsertProduct parses productSet's answer: variant ids by SKU, media ids by position
+ * when the product has exactly the item's images (files are kept in the order sent), else the known ids still there.
+ */
+function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, method: Method): BulkItemOutcome {
+  if (!line) return { ok: false, errors: ['no result'] };
+  if (line.errors?.length) return { ok: false, errors: line.errors.map((e) => String(e?.message ?? 'error')) };
+  const payload = line.data?.productSet;
+  if (!payload) return { ok: false, errors: ['no result'] };
+  if (payload.userErrors.length) return { ok: false, errors: userErrorLines(payload.userErrors) };
+  const p = payload.product;
+  if (!p || typeof p.id !== 'string') return { ok: false, errors: ['the result has no product'] };
+
+  const { input, imageUrls } = mapProduct(item.product, item.known, { locations: [], current: null });
+  const variantIds: Record<string, string> = {};
+  for (const v of p.variants?.nodes ?? []) if (v.sku) variantIds[v.sku] = v.id;
+  const nodes = p.media?.nodes ?? [];
+  const mediaIds: Record<string, string> = {};
+  if (nodes.length === imageUrls.length) imageUrls.forEach((url, i) => (mediaIds[url] = nodes[i].id));
+  else {
+    const present = new Set(nodes.map((n) => n.id));
+    for (const [url, id] of Object.entries(item.known.mediaIds)) if (present.has(id) && imageUrls.includes(url)) mediaIds[url] = id;
+  }
+  const firstVariant = p.variants?.nodes?.[0]?.id;
+  const result: ProductUpsertResult = {
+    method,
+    productId: p.id,
+    productNumericId: numericId(p.id),
+    handle: p.handle,
+    title: p.title,
+    firstVariantNumericId: firstVariant ? numericId(firstVariant) : null,
+    variantIds,
+    mediaIds,
+    variantCount: input.variants.length,
+    imageCount: imageUrls.length,
+    categoryTags: categoryNamesOf(item.product),
+  };
+  return { ok: true, result };
+}

@@ -1,0 +1,305 @@
+// The Shopify adapter's bulk upserts: startBulkUpsert / bulkUpsertState against the built-in sandbox on both databases
+// (creates and updates by mapped id in one file, the same items again without duplicates, userErrors per item, one bulk
+// mutation per shop, an operation that died) and against a fake Shopify (a start whose answer was lost is adopted,
+// not run twice; result URLs off the shop's own host are refused unless public). A 1,000-item run is timed.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { sandboxBulkOperations } from '../src/db/schema/index.js';
+import { ProductSetBulk } from '../src/storefront/shopify/operations.js';
+import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
+import { StorefrontError, type BulkUpsertItem, type KnownStorefrontProduct, type PimProductSnapshot, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { freePort } from './helpers/connector.js';
+import { databaseTargets, harness, type Harness } from './helpers/harness.js';
+import { serveHttp, type TestServer } from './helpers/servers.js';
+
+const NEW: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {}, neverPushed: true };
+
+function snapshot(id: number, extra: Partial<PimProductSnapshot> = {}): PimProductSnapshot {
+  return {
+    id,
+    sku: `BK-${id}`,
+    slug: `bulk-item-${id}`,
+    name: `Bulk item ${id}`,
+    price: '12.5000',
+    status: 'active',
+    stock: 3,
+    categories: [{ id: 1, name: 'Bulk' }],
+    variants: [],
+    ...extra,
+  };
+}
+
+const TEE = snapshot(42, {
+  name: 'Bulk Tee',
+  slug: 'bulk-tee',
+  images: ['https://pim.example/media/tee-a.jpg', 'https://pim.example/media/tee-b.jpg'],
+  variants: ['S', 'M'].map((size, i) => ({
+    id: 420 + i,
+    sku: `TEE-${size}`,
+    name: size,
+    price: '25.0000',
+    sale_price: null,
+    cost: null,
+    weight: null,
+    stock_quantity: 2,
+    stock_status: 'in_stock',
+    is_enabled: true,
+    position: i + 1,
+    image: null,
+    attributes: [{ attribute_name: 'Size', value: size }],
+  })),
+});
+
+for (const target of databaseTargets()) {
+  describe(`bulk upserts against the sandbox (${target.name})`, () => {
+    let h: Harness;
+    let shop: StorefrontShop;
+    const adapter = new ShopifyAdapter({ timeoutMs: 30_000 });
+
+    before(async () => {
+      const port = await freePort();
+      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
+      await h.app.listen({ port, host: '127.0.0.1' });
+      const domain = 'bulk-adapter.myshopify.com';
+      const { accessToken } = await h.app.services.sandbox.stores.create(domain);
+      shop = { domain, apiBaseUrl: `http://127.0.0.1:${port}/sandbox/shopify/${domain}`, accessToken };
+    });
+    after(async () => h.close());
+
+    async function completed(operationId: string, items: BulkUpsertItem[]) {
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const state = await adapter.bulkUpsertState(shop, operationId, items);
+        if (state.state === 'completed') return state.outcomes;
+        assert.equal(state.state, 'running', JSON.stringify(state));
+        assert.ok(Date.now() < deadline, 'the operation did not finish');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    }
+
+    async function count(): Promise<number> {
+      return (await adapter.request<{ productsCount: { count: number } }>(shop, 'query { productsCount { count } }')).productsCount.count;
+    }
+
+    let first: Awaited<ReturnType<typeof completed>>;
+    const firstItems: BulkUpsertItem[] = [
+      { product: TEE, known: NEW },
+      { product: snapshot(1), known: NEW },
+      { product: snapshot(2), known: NEW },
+    ];
+
+    it('creates new products: results per item in order (ids, variant ids by SKU, media ids, handle {slug}-{id})', async () => {
+      const { operationId } = await adapter.startBulkUpsert(shop, firstItems);
+      assert.match(operationId, /^gid:\/\/shopify\/BulkOperation\/\d+$/);
+      first = await completed(operationId, firstItems);
+      assert.equal(first.length, 3);
+      for (const o of first) assert.ok(o.ok, JSON.stringify(o));
+      const tee = first[0].ok ? first[0].result : assert.fail();
+      assert.equal(tee.method, 'create');
+      assert.equal(tee.handle, 'bulk-tee-42');
+      assert.equal(tee.title, 'Bulk Tee');
+      assert.deepEqual(Object.keys(tee.variantIds).sort(), ['TEE-M', 'TEE-S']);
+      assert.equal(tee.firstVariantNumericId, Number(tee.variantIds['TEE-S'].split('/').pop()));
+      assert.deepEqual(Object.keys(tee.mediaIds), TEE.images);
+      assert.equal(tee.variantCount, 2);
+      assert.equal(tee.imageCount, 2);
+      assert.deepEqual(tee.categoryTags, ['Bulk']);
+      assert.equal(first[1].ok && first[1].result.handle, 'bulk-item-1-1');
+      assert.equal(await count(), 3);
+    });
+
+    it('updates mapped products by id and creates new ones in one file; the same products never duplicate', async () => {
+      const known = (i: number): KnownStorefrontProduct => {
+        const r = first[i].ok ? first[i].result : assert.fail();
+        return { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, categoryTags: r.categoryTags };
+      };
+      const items: BulkUpsertItem[] = [
+        { product: { ...TEE, name: 'Bulk Tee v2' }, known: known(0) },
+        { product: snapshot(3), known: NEW },
+        { product: { ...snapshot(1), name: 'Renamed one' }, known: known(1) },
+      ];
+      const { operationId } = await adapter.startBulkUpsert(shop, items);
+      const outcomes = await completed(operationId, items);
+      const [tee, three, one] = outcomes.map((o) => (o.ok ? o.result : assert.fail(JSON.stringify(o))));
+      assert.equal(tee.method, 'update');
+      assert.equal(tee.productId, (first[0].ok && first[0].result.productId) || '');
+      assert.equal(tee.title, 'Bulk Tee v2');
+      assert.deepEqual(tee.variantIds, first[0].ok && first[0].result.variantIds, 'variants kept by id');
+      assert.deepEqual(tee.mediaIds, first[0].ok && first[0].result.mediaIds, 'images kept, not uploaded again');
+      assert.equal(three.method, 'create');
+      assert.equal(one.method, 'update');
+      assert.equal(one.title, 'Renamed one');
+      assert.equal(await count(), 4);
+
+      // The first items again with their mappings lost: found again (by customId), updated, no new products.
+      const lost = firstItems.map((i) => ({ ...i, known: { productId: null, variantIds: {}, mediaIds: {} } }));
+      const again = await completed((await adapter.startBulkUpsert(shop, lost)).operationId, lost);
+      assert.deepEqual(
+        again.map((o) => (o.ok ? [o.result.productId, o.result.method] : o.errors)),
+        first.map((o) => (o.ok ? [o.result.productId, 'update'] : null)),
+      );
+      assert.equal(await count(), 4);
+
+      // Even never pushed as far as we know (no lookup first), the customId identifier finds them: still no duplicates.
+      const unknown = firstItems.map((i) => ({ ...i, known: NEW }));
+      const third = await completed((await adapter.startBulkUpsert(shop, unknown)).operationId, unknown);
+      assert.deepEqual(
+        third.map((o) => (o.ok ? o.result.productId : o.errors)),
+        first.map((o) => (o.ok ? o.result.productId : null)),
+      );
+      assert.equal(await count(), 4);
+    });
+
+    it('an item the storefront refuses gets its userErrors; the others go through', async () => {
+      const items: BulkUpsertItem[] = [
+        { product: snapshot(5), known: NEW },
+        // A mapping to a product deleted in Shopify: productSet by {id} answers PRODUCT_DOES_NOT_EXIST.
+        { product: snapshot(6), known: { productId: 'gid://shopify/Product/999999', variantIds: {}, mediaIds: {}, categoryTags: ['Bulk'] } },
+      ];
+      const outcomes = await completed((await adapter.startBulkUpsert(shop, items)).operationId, items);
+      assert.ok(outcomes[0].ok);
+      assert.equal(outcomes[1].ok, false);
+      assert.match(!outcomes[1].ok ? outcomes[1].errors.join() : '', /PRODUCT_DOES_NOT_EXIST/);
+    });
+
+    it('a second bulk upsert while one runs on the shop is refused as unavailable', async () => {
+      const bulk = h.app.services.sandbox.graphql.bulk;
+      let open!: () => void;
+      bulk.gate = new Promise<void>((r) => (open = r));
+      const items = [{ product: snapshot(7), known: NEW }];
+      try {
+        const { operationId } = await adapter.startBulkUpsert(shop, items);
+        const running = await adapter.bulkUpsertState(shop, operationId, items);
+        assert.equal(running.state, 'running');
+        await assert.rejects(adapter.startBulkUpsert(shop, [{ product: snapshot(8), known: NEW }]), (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable');
+        open();
+        assert.ok((await completed(operationId, items))[0].ok);
+      } finally {
+        bulk.gate = null;
+        open();
+      }
+    });
+
+    it('an operation whose process died reads as failed', async () => {
+      const store = (await h.app.services.sandbox.stores.find(shop.domain))!;
+      const [row] = await h.database.db.insert(sandboxBulkOperations).values({ storeId: store.id, status: 'RUNNING', mutation: ProductSetBulk, stagedUploadPath: 'tmp/x' }).returning({ id: sandboxBulkOperations.id });
+      const state = await adapter.bulkUpsertState(shop, `gid://shopify/BulkOperation/${row.id}`, [{ product: snapshot(9), known: NEW }]);
+      assert.equal(state.state, 'failed');
+      assert.match(state.state === 'failed' ? state.message : '', /INTERNAL_SERVER_ERROR/);
+      const unknown = await adapter.bulkUpsertState(shop, 'gid://shopify/BulkOperation/99999999', []);
+      assert.equal(unknown.state, 'failed');
+    });
+
+    it('1,000 items in one bulk upsert (timed, reported)', async (t) => {
+      const items: BulkUpsertItem[] = Array.from({ length: 1000 }, (_, i) => ({ product: snapshot(10_000 + i, { images: [`https://pim.example/media/${i}.jpg`] }), known: NEW }));
+      const t0 = performance.now();
+      const { operationId } = await adapter.startBulkUpsert(shop, items);
+      const t1 = performance.now();
+      const outcomes = await completed(operationId, items);
+      const t2 = performance.now();
+      assert.equal(outcomes.filter((o) => o.ok).length, 1000);
+      t.diagnostic(`${target.name}: 1,000 items — start ${Math.round(t1 - t0)} ms, run and results ${Math.round(t2 - t1)} ms (${Math.round(1000 / ((t2 - t1) / 1000))} items/s)`);
+    });
+  });
+}
+
+describe('bulk upserts against a fake Shopify', () => {
+  let server: TestServer;
+  let other: TestServer;
+  const seen: string[] = [];
+  let operations: { id: string; status: string; query: string; url: string | null; createdAt: string }[] = [];
+  let loseRunAnswer = false;
+  let resultUrl: () => string | null = () => null;
+  const cost = { requestedQueryCost: 10, actualQueryCost: 10, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1990, restoreRate: 100 } };
+
+  before(async () => {
+    other = await serveHttp((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/jsonl' });
+      res.end('{"data":{"productSet":{"product":null,"userErrors":[]}},"__lineNumber":0}\n');
+    });
+    server = await serveHttp((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        if (req.url?.endsWith('/result.jsonl')) {
+          res.writeHead(200, { 'content-type': 'application/jsonl' });
+          res.end('{"data":{"productSet":{"product":null,"userErrors":[]}},"__lineNumber":0}\n');
+          return;
+        }
+        if (req.url === '/upload') {
+          res.writeHead(201, { 'content-type': 'application/xml' });
+          res.end('<PostResponse/>');
+          return;
+        }
+        const { query, variables } = JSON.parse(body) as { query: string; variables: Record<string, any> };
+        const op = /(?:query|mutation) (\w+)/.exec(query)?.[1] ?? '?';
+        seen.push(op);
+        let data: unknown;
+        if (op === 'Locations') data = { locations: { nodes: [{ id: 'gid://shopify/Location/1', name: 'Main', isActive: true }], pageInfo: { hasNextPage: false, endCursor: null } } };
+        else if (op === 'MetafieldDefinitionCreate') data = { metafieldDefinitionCreate: { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } };
+        else if (op === 'LatestBulkMutation') data = { bulkOperations: { nodes: operations.slice(-1) } };
+        else if (op === 'StagedUploadsCreate') data = { stagedUploadsCreate: { stagedTargets: [{ url: `${server.url}/upload`, resourceUrl: null, parameters: [{ name: 'key', value: 'tmp/1/bulk/x/products.jsonl' }] }], userErrors: [] } };
+        else if (op === 'BulkOperationRunMutation') {
+          const created = { id: `gid://shopify/BulkOperation/${operations.length + 1}`, status: 'CREATED', query: variables.mutation, url: null, createdAt: new Date().toISOString(), errorCode: null, completedAt: null, objectCount: '0' };
+          operations.push(created);
+          if (loseRunAnswer) {
+            loseRunAnswer = false;
+            res.writeHead(503, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ errors: 'Service Unavailable' }));
+            return;
+          }
+          data = { bulkOperationRunMutation: { bulkOperation: created, userErrors: [] } };
+        } else if (op === 'BulkOperationState') {
+          data = { bulkOperation: { id: variables.id, status: 'COMPLETED', errorCode: null, createdAt: new Date().toISOString(), completedAt: null, objectCount: '1', url: resultUrl(), query: ProductSetBulk } };
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data, extensions: { cost } }));
+      });
+    });
+  });
+  after(async () => {
+    await server.close();
+    await other.close();
+  });
+  beforeEach(() => {
+    seen.length = 0;
+    operations = [];
+    loseRunAnswer = false;
+  });
+
+  const shop = (): StorefrontShop => ({ domain: 'fake.myshopify.com', apiBaseUrl: `${server.url}/s/fake.myshopify.com`, accessToken: 'shpat_x' });
+  const adapter = () => new ShopifyAdapter({ retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+  const items: BulkUpsertItem[] = [{ product: snapshot(1), known: NEW }];
+
+  it('a start whose answer was lost is found as the shop\'s newest bulk mutation and adopted, not run twice', async () => {
+    loseRunAnswer = true;
+    const { operationId } = await adapter().startBulkUpsert(shop(), items);
+    assert.equal(operationId, 'gid://shopify/BulkOperation/1');
+    assert.equal(seen.filter((s) => s === 'BulkOperationRunMutation').length, 1);
+    assert.equal(operations.length, 1);
+  });
+
+  it('a start while the shop runs another bulk mutation is refused before anything is uploaded', async () => {
+    operations.push({ id: 'gid://shopify/BulkOperation/77', status: 'RUNNING', query: 'mutation other', url: null, createdAt: new Date().toISOString() });
+    await assert.rejects(adapter().startBulkUpsert(shop(), items), (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable' && /BulkOperation\/77/.test(err.message));
+    assert.deepEqual(seen, ['LatestBulkMutation']);
+  });
+
+  it('reads a result file on the shop\'s own host (or under its base path); refuses another private host or scheme', async () => {
+    resultUrl = () => `${other.url}/result.jsonl`; // loopback, on another port than the shop's apiBaseUrl
+    await assert.rejects(adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items), (err: unknown) => err instanceof StorefrontError && err.kind === 'invalid_response' && /not a public address/.test(err.message));
+    resultUrl = () => 'file:///etc/passwd';
+    await assert.rejects(adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items), (err: unknown) => err instanceof StorefrontError && /only http and https/.test(err.message));
+    resultUrl = () => `${server.url}/result.jsonl`;
+    const state = await adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items);
+    assert.equal(state.state, 'completed');
+    assert.deepEqual(state.state === 'completed' && state.outcomes, [{ ok: false, errors: ['the result has no product'] }]);
+    // Under the shop's base path on another origin (a sandbox behind a proxy names its own host): sent to the shop's origin.
+    resultUrl = () => 'http://127.0.0.1:9/s/fake.myshopify.com/result.jsonl';
+    const proxied = await adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items);
+    assert.equal(proxied.state, 'completed');
+    resultUrl = () => null;
+    const empty = await adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items);
+    assert.deepEqual(empty.state === 'completed' && empty.outcomes, [{ ok: false, errors: ['no result'] }]);
+  });
+});
