@@ -228,11 +228,14 @@ async function main(): Promise<BenchResults> {
   const liteEnv = serverEnv({ DATA_DIR: path.join(tmp, 'pglite-data'), PORT: String(litePort) });
   let liteServer: Child = serve('pimbridge-pglite-first', liteEnv);
   const readyLiteFirst = await waitFor200(liteServer, `${lite}/readyz`);
+  // The welcome (with the demo API key) is printed once the demo shop is connected and pushed, after ready.
+  const firstLog = path.join(tmp, 'pimbridge-pglite-first.log');
+  for (const deadline = Date.now() + 60_000; !/API key:/.test(readFileSync(firstLog, 'utf8')) && Date.now() < deadline; ) await sleep(200);
   await stop(liteServer);
   liteServer = serve('pimbridge-pglite', liteEnv);
   const readyLite = await waitFor200(liteServer, `${lite}/readyz`);
   // The first start printed the demo organization's API key.
-  const demoKey = /API key:\s+(\S+)/.exec(readFileSync(path.join(tmp, 'pimbridge-pglite-first.log'), 'utf8'))?.[1];
+  const demoKey = /API key:\s+(\S+)/.exec(readFileSync(firstLog, 'utf8'))?.[1];
   if (!demoKey) throw new Error('the embedded first start printed no demo API key');
   const liteWarm = await runLoad({ url: lite, path: () => '/api/products?limit=20', headers: { 'x-api-key': demoKey }, connections: 10, seconds: 3 });
   if (liteWarm.failures > 0) throw new Error(`embedded warm-up: ${liteWarm.failures} failed requests`);
