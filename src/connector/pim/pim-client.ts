@@ -10,6 +10,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../../lib/address-policy.js';
 import { connectChecked, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
+import { mapLimit } from '../../lib/map-limit.js';
 import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
 
 /** The outcome of a credential check, as a value: callers map it to their own error codes. */
@@ -337,20 +338,6 @@ function retryAfterMs(value: string | undefined): number {
 
 const keysetUnsupported = (url: string, what: string) =>
   new PimReadError('unavailable', `The PIM at ${new URL(url).host} does not page by ${what} (beyond the spec; Pimbridge's PIM does): its list came back out of order`);
-
-/** `fn` over `items`, at most `limit` at once; results in the items' order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 function describe(err: unknown, url: URL): string {
   if (err instanceof DownloadError) return err.message;

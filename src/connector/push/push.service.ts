@@ -17,6 +17,7 @@ import type { IntegrationService } from '../integrations/integration.service.js'
 import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
 import { PimReadError, type PimClient } from '../pim/pim-client.js';
 import type { SyncLogRepository, SyncOutcome } from './sync-log.repository.js';
+import { mapLimit } from '../../lib/map-limit.js';
 
 /** At most this many products per request (spec). */
 export const MAX_PUSH_BATCH = 50;
@@ -334,18 +335,4 @@ function parseItem(raw: unknown, position: number): Item {
   const snapshot = { ...p, id, sku: typeof p.sku === 'string' ? p.sku : '', variants: (p.variants as unknown[] | undefined) ?? [] } as PimProductSnapshot;
   if (p.warehouse_stock === null) delete snapshot.warehouse_stock;
   return { kind: 'snapshot', id, snapshot };
-}
-
-/** `fn` over `items` with at most `limit` running at once; results in the items' order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
