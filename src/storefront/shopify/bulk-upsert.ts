@@ -21,6 +21,7 @@ import {
   type StagedUploadsCreateData,
 } from './operations.js';
 import { preflight, userErrorLines, type ShopLimits } from './preflight.js';
+import { upsertResultOf } from './product-set-result.js';
 import { categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation, type StorefrontTags } from './product-mapper.js';
 import type { ShopThrottle } from './throttle.js';
 
@@ -220,11 +221,6 @@ function sameDocument(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-function numericId(gid: string): number {
-  const m = /(\d+)(?:\?.*)?$/.exec(gid);
-  return m ? Number(m[1]) : 0;
-}
-
 /**
  * Create or update, for an operation this process did not start (a restart between start and state): the mapped
  * product is an update, a never-pushed one a create (as upsertProduct counts them); otherwise a product created before
@@ -251,8 +247,6 @@ function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, met
   if (!p || typeof p.id !== 'string') return { ok: false, errors: ['the result has no product'] };
 
   const { input, imageUrls } = mapProduct(item.product, item.known, { locations: [], current: null });
-  const variantIds: Record<string, string> = {};
-  for (const v of p.variants?.nodes ?? []) if (v.sku) variantIds[v.sku] = v.id;
   const nodes = p.media?.nodes ?? [];
   const mediaIds: Record<string, string> = {};
   if (nodes.length === imageUrls.length) imageUrls.forEach((url, i) => (mediaIds[url] = nodes[i].id));
@@ -260,19 +254,6 @@ function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, met
     const present = new Set(nodes.map((n) => n.id));
     for (const [url, id] of Object.entries(item.known.mediaIds)) if (present.has(id) && imageUrls.includes(url)) mediaIds[url] = id;
   }
-  const firstVariant = p.variants?.nodes?.[0]?.id;
-  const result: ProductUpsertResult = {
-    method,
-    productId: p.id,
-    productNumericId: numericId(p.id),
-    handle: p.handle,
-    title: p.title,
-    firstVariantNumericId: firstVariant ? numericId(firstVariant) : null,
-    variantIds,
-    mediaIds,
-    variantCount: input.variants.length,
-    imageCount: imageUrls.length,
-    categoryTags: categoryNamesOf(item.product),
-  };
+  const result = upsertResultOf(p, { method, mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags: categoryNamesOf(item.product) });
   return { ok: true, result };
 }

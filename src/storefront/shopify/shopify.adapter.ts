@@ -30,6 +30,7 @@ import {
   type ShopHealthData,
 } from './operations.js';
 import { preflight, userErrorLines, type ShopLimits } from './preflight.js';
+import { upsertResultOf } from './product-set-result.js';
 import { CATEGORY_TAGS_KEY, categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation, type StorefrontTags } from './product-mapper.js';
 import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';
 import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type RetryPolicy, type ThrottleClock } from './throttle.js';
@@ -212,8 +213,6 @@ export class ShopifyAdapter implements StorefrontPort {
     const p = payload.product;
     if (!p || typeof p.id !== 'string') throw new StorefrontError('invalid_response', `${shop.domain} answered productSet without the product`);
 
-    const variantIds: Record<string, string> = {};
-    for (const v of p.variants?.nodes ?? []) if (v.sku) variantIds[v.sku] = v.id;
     // Media come back in the order the files were sent: position i is imageUrls[i]. Files not sent: the ids we had.
     const mediaIds: Record<string, string> = {};
     const nodes = p.media?.nodes ?? [];
@@ -221,20 +220,7 @@ export class ShopifyAdapter implements StorefrontPort {
       const id = input.files ? nodes[i]?.id : effective.mediaIds[url];
       if (id) mediaIds[url] = id;
     });
-    const firstVariant = p.variants?.nodes?.[0]?.id;
-    return {
-      method: effective.productId ? 'update' : 'create',
-      productId: p.id,
-      productNumericId: numericId(p.id),
-      handle: p.handle,
-      title: p.title,
-      firstVariantNumericId: firstVariant ? numericId(firstVariant) : null,
-      variantIds,
-      mediaIds,
-      variantCount: input.variants.length,
-      imageCount: imageUrls.length,
-      categoryTags,
-    };
+    return upsertResultOf(p, { method: effective.productId ? 'update' : 'create', mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
   }
 
   /** The shop's locations, read once per shop (all pages) and cached. */
@@ -397,11 +383,6 @@ export function productSetCost(variants: number, files: number, metafields: numb
   const v = Math.max(1, variants);
   const f = Math.max(1, files);
   return Math.ceil(10 + 0.2 * variants + 1.9 * files + 0.4 * metafields) + 1 + 2 + connectionMultiplier(Math.min(v, 250)) + 2 + connectionMultiplier(Math.min(f, 250)) + 1;
-}
-
-function numericId(gid: string): number {
-  const m = /(\d+)(?:\?.*)?$/.exec(gid);
-  return m ? Number(m[1]) : 0;
 }
 
 function tagsOf(found: NonNullable<ProductLookupData['productByIdentifier']>): StorefrontTags {
