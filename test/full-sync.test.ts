@@ -36,6 +36,8 @@ class BulkFake extends FakeStorefront {
   /** Polls to answer with a non-storefront error (a crash of the job while it waits). */
   crashPolls = 0;
   starts = 0;
+  /** Runs at an operation's first poll, while it is "running" (e.g. a delta sync of a newer version meanwhile). */
+  whileRunning: (() => Promise<void>) | null = null;
 
   override preflight(product: PimProductSnapshot): string[] {
     return product.name.includes('BAD TITLE') ? ['title: is required'] : [];
@@ -61,6 +63,7 @@ class BulkFake extends FakeStorefront {
     op.polls++;
     if (op.fail) return op.polls < 2 ? { state: 'running', objectCount: 0 } : { state: 'failed', message: 'INTERNAL_SERVER_ERROR' };
     if (op.polls === 1) {
+      await this.whileRunning?.();
       op.outcomes = [];
       for (const item of items) {
         try {
@@ -266,6 +269,26 @@ for (const target of databaseTargets()) {
       assert.equal(fake.starts, 1, 'one operation started');
       assert.deepEqual(fake.operations.map((o) => o.pimIds), [ids]);
       assert.equal(fake.products.size, 3);
+    });
+
+    it('bulk: a product synced at a newer version while the operation ran is queued again, not left stale in the store', async () => {
+      fresh({ threshold: 2, chunk: 10 });
+      const c = await h.connected();
+      const ids = await products(c.tenant, ['Overtaken', 'Untouched']);
+      // A delta job syncs a newer version of the first product while the bulk operation (which carries the older one) runs.
+      fake.whileRunning = async () => {
+        await h.database.db.execute(sql`update product_mappings set pim_updated_at = now() + interval '1 hour' where integration_id = ${c.integrationId} and pim_product_id = ${ids[0]}`);
+      };
+      const res = await h.call('POST', '/api/sync/full', c.token);
+      const done = await finished(c.token, res.json().data.id);
+      assert.deepEqual([done.status, done.synced, done.failed], ['completed', 2, 0]);
+      const callsOf = (id: number) => fake.calls.filter((x) => x.pimId === id).length;
+      await until('the overtaken product synced again, per call', async () => callsOf(ids[0]) === 2);
+      assert.equal(callsOf(ids[1]), 1, 'the other product is not synced twice');
+      await until('its mapping back at the PIM version', async () => {
+        const [now] = (await mappingsOf(c.integrationId)).filter((x) => x.pim_product_id === ids[0]);
+        return now.sync_status === 'synced' && new Date(now.pim_updated_at).getTime() < Date.now() + 60_000;
+      });
     });
 
     it('the fan-out pages by id, goes on from its cursor after a failure, and never queues a product twice', async () => {

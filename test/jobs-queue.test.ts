@@ -214,9 +214,11 @@ for (const target of databaseTargets()) {
       const [orphan] = await q.fetch(JOB.syncProduct, 5);
       assert.ok(orphan, 'the job is active, as if its process had been killed');
       const ran: string[] = [];
-      const workers = new Workers(q, { [JOB.syncProduct]: { handler: async (job) => void ran.push(job.id) } }, { concurrency: 2, releaseOrphans: true, maintenanceIntervalSeconds: 300 });
+      const tries: number[] = [];
+      const workers = new Workers(q, { [JOB.syncProduct]: { handler: async (job) => void (ran.push(job.id), tries.push(job.retryCount)) } }, { concurrency: 2, releaseOrphans: true, maintenanceIntervalSeconds: 300 });
       await workers.start();
       await until('the orphan ran', () => ran.includes(orphan.id));
+      assert.deepEqual(tries, [1], 'the crashed run counts as a try (a job that kills its process cannot loop forever)');
       await until('and completed', async () => (await jobRows(h.database, JOB.syncProduct))[0].state === 'completed');
       await workers.stop(1_000);
     });
@@ -246,6 +248,7 @@ for (const target of databaseTargets()) {
       assert.equal(state(2), 'retry', 'released for another worker, at once');
       const again = await q.fetch(JOB.syncProduct, 5);
       assert.deepEqual(again.map((j) => j.data), [{ integrationId: 5, pimProductId: 2, reason: 'delta' }]);
+      assert.equal(again[0].retryCount, 0, 'a job handed back by a stop has not spent a try');
     });
   });
 }

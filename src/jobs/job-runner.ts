@@ -37,6 +37,14 @@ export interface RunnerOptions {
   log?: Logger;
 }
 
+/** The abort reason when the process stops before a job finished: the job goes back to the queue, it did not fail. */
+export class WorkerStopping extends Error {
+  override name = 'WorkerStopping';
+  constructor() {
+    super('the worker is stopping');
+  }
+}
+
 type Backend = Pick<PgBossQueue, 'fetch' | 'complete' | 'fail' | 'heartbeat' | 'releaseActive'>;
 
 export class JobRunner {
@@ -91,8 +99,8 @@ export class JobRunner {
     if (!timedOut) return;
     const ids = [...this.running.keys()];
     for (const id of ids) this.released.add(id);
-    for (const r of this.running.values()) r.abort.abort(new Error('the worker is stopping'));
-    await this.backend.releaseActive(this.name, ids).catch((err) => this.options.log?.error({ err, queue: this.name }, 'could not release running jobs'));
+    for (const r of this.running.values()) r.abort.abort(new WorkerStopping());
+    await this.backend.releaseActive(this.name, ids, false).catch((err) => this.options.log?.error({ err, queue: this.name }, 'could not release running jobs'));
   }
 
   private async run(): Promise<void> {

@@ -201,8 +201,12 @@ export class PgBossQueue implements JobQueue {
    * process that ran them is gone, as only one process can open the data directory). A stately job whose key already
    * has a retry waiting is cancelled instead: that retry does the same work.
    */
-  async releaseActive(name?: JobName, ids?: string[]): Promise<number> {
-    const { rows } = await this.executor.executeSql(RELEASE_SQL, [name ?? null, ids ?? null]);
+  /**
+   * Puts active jobs back in the queue. `countAsTry`: the next fetch counts this run as a try (after a crash, so a job
+   * that kills its process cannot loop forever); a graceful stop hands the job back without spending a try.
+   */
+  async releaseActive(name?: JobName, ids?: string[], countAsTry = true): Promise<number> {
+    const { rows } = await this.executor.executeSql(RELEASE_SQL, [name ?? null, ids ?? null, countAsTry]);
     return rows.reduce((n, r) => n + Number(r.count), 0);
   }
 
@@ -269,7 +273,7 @@ const RELEASE_SQL = `
     SELECT j.name, j.id, j.policy, j.singleton_key FROM ${SCHEMA}.job j
     WHERE j.state = 'active' AND ($1::text IS NULL OR j.name = $1) AND ($2::uuid[] IS NULL OR j.id = ANY($2::uuid[]))
   ), released AS (
-    UPDATE ${SCHEMA}.job j SET state = 'retry', start_after = now()
+    UPDATE ${SCHEMA}.job j SET state = 'retry', start_after = now(), started_on = CASE WHEN $3::boolean THEN j.started_on END
     FROM stuck s
     WHERE j.name = s.name AND j.id = s.id
       AND NOT (s.policy = 'stately' AND EXISTS (

@@ -472,10 +472,17 @@ class BatchRun {
     const results: ItemOutcome[] = [];
     await db.transaction(async (tx) => {
       const m = mappings.with(tx as unknown as Db);
+      // A bulk operation runs for minutes: a delta job may have synced a newer version of a product meanwhile, which
+      // this line has just overwritten in the store. Those products are queued again (read fresh) with the results.
+      const synced = await m.syncedVersions(integrationId, items.map((it) => it.product.id));
+      const overtaken: number[] = [];
       for (const [i, { product }] of items.entries()) {
         const outcome = outcomes[i] ?? { ok: false as const, errors: ['the bulk operation answered no result for this product'] };
         if (outcome.ok) {
           const r = outcome.result;
+          const newer = synced.get(product.id);
+          const sent = pimUpdatedAt(product).pimUpdatedAt;
+          if (newer && sent && newer.getTime() > sent.getTime()) overtaken.push(product.id);
           await m.saveSynced(integrationId, product.id, {
             storefrontProductId: r.productNumericId,
             storefrontVariantId: r.firstVariantNumericId,
@@ -494,6 +501,8 @@ class BatchRun {
       const r = repo.with(tx as unknown as Db);
       await r.finishItems(this.sync.id, results, at);
       await r.setBatch(this.batch.id, { status: 'completed', error: null }, at);
+      const jobs = overtaken.map((pimProductId) => ({ data: { integrationId, pimProductId, reason: 'delta' as const }, singletonKey: `${integrationId}:${pimProductId}` }));
+      if (jobs.length > 0) await this.deps.queue.sendMany(JOB.syncProduct, jobs, { db: this.deps.txExecutor(tx as unknown as Db) });
     });
   }
 

@@ -214,6 +214,7 @@ export class SandboxBulkService {
     const made: { operation: BulkOperationRow | null; busy: number | null } = { operation: null, busy: null };
     let committed: (ok: boolean) => void = () => {};
     const ready = new Promise<boolean>((resolve) => (committed = resolve));
+    let launched = false; // from then on the runner owns the connection (it releases it when `ready` says false)
     try {
       await conn.db.transaction(async (tx) => {
         const repo = this.repo.with(tx);
@@ -230,10 +231,11 @@ export class SandboxBulkService {
         // Registered before the commit, so that a recovery in this process never takes it for a dead one; it starts
         // once the commit is through.
         this.launch(made.operation.id, lines, runner, context, conn, ready);
+        launched = true;
       });
     } catch (err) {
       committed(false);
-      if (!made.operation) await conn.release(null);
+      if (!launched) await conn.release(null);
       throw err;
     }
     committed(true);
