@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { connectDemo, seedDemo, type DemoBridge, type DemoSeed } from './admin/demo-seed.js';
 import { buildApp } from './server/app.js';
+import { closeOnSignals } from './server/shutdown.js';
 
 export async function startServer(config: Readonly<Config>): Promise<{ close: () => Promise<void>; url: string }> {
   const started = Date.now();
@@ -51,19 +52,7 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
       await redis?.quit().catch(() => {});
       await database.close();
     })());
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      const force = setTimeout(() => process.exit(1), 10_000).unref();
-      close().then(
-        () => {
-          clearTimeout(force);
-          process.exit(0);
-        },
-        () => process.exit(1),
-      );
-    });
-  }
+  closeOnSignals(close, (signal) => app.log.info({ signal }, 'shutting down'));
   return { close, url };
 }
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testDatabaseUrl } from '../src/config.js';
-import { NO_FAULTS, sleep, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
+import { gql, NO_FAULTS, sleep, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
 
 const STEP = { timeout: 120_000 };
 const THROTTLED = /throttl/i;
@@ -26,17 +26,6 @@ interface StorefrontProduct {
   metafield: { value: string } | null;
 }
 
-/** The sandbox over GraphQL, waiting out its bucket when a check itself is throttled. */
-async function gql<T>(s: BridgeStack, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await s.graphql<T>(query, variables);
-    } catch (err) {
-      if (attempt >= 100 || !/THROTTLED/.test(String(err))) throw err;
-      await sleep(200);
-    }
-  }
-}
 
 const productsCount = async (s: BridgeStack) => (await gql<{ productsCount: { count: number } }>(s, '{ productsCount { count precision } }')).productsCount.count;
 

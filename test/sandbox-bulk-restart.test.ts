@@ -3,51 +3,17 @@
 // `pimbridge sandbox` as a real child process, on a PGlite data directory and on a fresh PostgreSQL database.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { testDatabaseUrl } from '../src/config.js';
-import { openDatabase, type Database } from '../src/db/client.js';
 import { MetafieldDefinitionCreate, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { SandboxStoreRepository } from '../src/storefront/sandbox/sandbox-store.repository.js';
 import { SandboxStoreService } from '../src/storefront/sandbox/sandbox-store.service.js';
+import { freshStorage, type Storage } from './helpers/bridge-processes.js';
 import { freePort } from './helpers/connector.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DOMAIN = 'bulk-restart.myshopify.com';
-
-interface Storage {
-  env: Record<string, string>;
-  open(): Promise<Database>;
-  drop(): Promise<void>;
-}
-
-async function storage(kind: 'pglite' | 'postgres'): Promise<Storage> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'pimbridge-bulk-restart-'));
-  if (kind === 'pglite') {
-    return { env: { DATA_DIR: dataDir }, open: () => openDatabase({ kind: 'pglite', dataDir }), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const base = testDatabaseUrl()!;
-  const name = `pimbridge_bulkrestart_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
-  return {
-    env: { DATABASE_URL: url, DATA_DIR: dataDir },
-    open: () => openDatabase({ kind: 'postgres', url, poolSize: 2 }),
-    drop: async () => {
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 function startSandbox(env: Record<string, string>, port: number): { child: ChildProcess; exited: Promise<unknown>; output: () => string } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'LOG_LEVEL', 'TEST_DATABASE_URL'].includes(k)));
@@ -87,7 +53,7 @@ for (const kind of kinds) {
     let proc: ReturnType<typeof startSandbox> | null = null;
 
     before(async () => {
-      store = await storage(kind);
+      store = await freshStorage(kind, 'bulkrestart', testDatabaseUrl() ?? undefined);
       const db = await store.open();
       try {
         await db.migrate();

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testDatabaseUrl } from '../src/config.js';
-import { NO_FAULTS, sleep, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
+import { gql, NO_FAULTS, sleep, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
 
 const STEP = { timeout: 300_000 };
 const THROTTLE = /throttl/i;
@@ -20,17 +20,6 @@ const targets: { kind: 'pglite' | 'postgres'; pgBaseUrl?: string }[] = [{ kind: 
 const pgUrl = testDatabaseUrl();
 if (pgUrl) targets.push({ kind: 'postgres', pgBaseUrl: pgUrl });
 
-/** The sandbox over GraphQL, waiting out its bucket when a check itself is throttled. */
-async function gql<T>(s: BridgeStack, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await s.graphql<T>(query, variables);
-    } catch (err) {
-      if (attempt >= 100 || !/THROTTLED/.test(String(err))) throw err;
-      await sleep(200);
-    }
-  }
-}
 
 /** Storefront products by PIM id (the metafield the bridge writes); fails on a PIM product there twice. */
 async function storeByPimId(s: BridgeStack): Promise<Map<number, string>> {

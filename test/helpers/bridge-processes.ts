@@ -96,13 +96,13 @@ async function stopProc(proc: Proc | null, signal: NodeJS.Signals = 'SIGTERM'): 
 }
 
 /** Where a process keeps its data: a fresh PostgreSQL database or a fresh PGlite data directory. */
-interface Storage {
+export interface Storage {
   env: Record<string, string>;
   open(): Promise<Database>;
   drop(): Promise<void>;
 }
 
-async function freshStorage(kind: 'pglite' | 'postgres', label: string, pgBaseUrl?: string): Promise<Storage> {
+export async function freshStorage(kind: 'pglite' | 'postgres', label: string, pgBaseUrl?: string): Promise<Storage> {
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(path.join(tmpdir(), `pimbridge-${label}-`));
     return {
@@ -523,5 +523,17 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
   } catch (err) {
     await close();
     throw err;
+  }
+}
+
+/** The sandbox over GraphQL, waiting out its bucket when a check itself is throttled. */
+export async function gql<T>(s: BridgeStack, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await s.graphql<T>(query, variables);
+    } catch (err) {
+      if (attempt >= 100 || !/THROTTLED/.test(String(err))) throw err;
+      await sleep(200);
+    }
   }
 }

@@ -8,6 +8,7 @@ import type { SandboxConfig } from '../../config.js';
 import { openDatabase, type Database } from '../../db/client.js';
 import { DataDirLockedError } from '../../db/lock.js';
 import { REDACTED_PATHS } from '../../server/app.js';
+import { closeOnSignals } from '../../server/shutdown.js';
 import { NOT_FOUND_BODY, SandboxGraphqlService, type SandboxGraphqlOptions } from './sandbox-graphql.service.js';
 import { SandboxStoreRepository } from './sandbox-store.repository.js';
 import { SandboxStoreService } from './sandbox-store.service.js';
@@ -81,17 +82,6 @@ export async function startSandboxServer(config: Readonly<SandboxConfig>): Promi
       await running.close();
       await database.close();
     })());
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      const force = setTimeout(() => process.exit(1), 10_000).unref();
-      close().then(
-        () => {
-          clearTimeout(force);
-          process.exit(0);
-        },
-        () => process.exit(1),
-      );
-    });
-  }
+  closeOnSignals(close);
   return { url, close };
 }
