@@ -695,8 +695,7 @@ for (const target of databaseTargets()) {
         assert.deepEqual(Object.keys(body).sort(), ['stats', 'status', 'timestamp']);
         assert.equal(body.status, 'operational');
         assert.match(body.timestamp, ISO);
-        assert.deepEqual(Object.keys(body.stats).sort(), ['active_integrations', 'queue_stats', 'recent_syncs', 'system_health', 'total_integrations']);
-        assert.deepEqual(body.stats.queue_stats, { pending_messages: 0, processing_messages: 0, failed_messages: 0, note: JOB_QUEUE_NOTE });
+        assert.deepEqual(Object.keys(body.stats).sort(), ['active_integrations', 'recent_syncs', 'system_health', 'total_integrations']);
         assert.ok(Number.isInteger(body.stats.total_integrations) && body.stats.total_integrations >= body.stats.active_integrations);
         assert.deepEqual(Object.keys(body.stats.recent_syncs).sort(), ['failed_syncs_24h', 'successful_syncs_24h', 'total_syncs_24h']);
         const health = body.stats.system_health;

@@ -90,9 +90,9 @@ for (const target of databaseTargets()) {
       const afterwards = await stats(a.token, a.integrationId);
       assert.deepEqual(afterwards.queue, { pending_messages: 0, processing_messages: 0, failed_messages: 2, note: JOB_QUEUE_NOTE });
       assert.deepEqual((await stats(b.token, b.integrationId)).queue.failed_messages, 0, "a's failures are not b's");
-      // System-wide (GET /api/system/status, beyond the spec): every integration's jobs (b's ran: a PIM 404, completed).
+      // GET /api/system/status keeps exactly the spec's stats: queue counts are per integration only.
       const system = await h.call('GET', '/api/system/status');
-      assert.deepEqual(system.json().stats.queue_stats, { pending_messages: 0, processing_messages: 0, failed_messages: 2, note: JOB_QUEUE_NOTE });
+      assert.deepEqual(Object.keys(system.json().stats).sort(), ['active_integrations', 'recent_syncs', 'system_health', 'total_integrations']);
     });
 
     it('a job waiting for its retry counts as pending', async () => {

@@ -84,8 +84,6 @@ const SystemStatus = Type.Object({
     active_integrations: Type.Integer(),
     recent_syncs: Type.Object({ total_syncs_24h: Type.Integer(), successful_syncs_24h: Type.Integer(), failed_syncs_24h: Type.Integer() }),
     system_health: Type.Object({ database: Type.String(), php_version: Type.String(), memory_usage: Type.String(), memory_peak: Type.String() }),
-    /** Beyond the spec: the job queue's counts over every integration. */
-    queue_stats: QueueStats,
   }),
 });
 

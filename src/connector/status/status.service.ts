@@ -69,8 +69,6 @@ export interface SystemStatus {
     active_integrations: number;
     recent_syncs: { total_syncs_24h: number; successful_syncs_24h: number; failed_syncs_24h: number };
     system_health: { database: 'healthy' | 'unhealthy'; php_version: string; memory_usage: string; memory_peak: string };
-    /** Beyond the spec: the job queue over every integration (zeros while the database is away). */
-    queue_stats: QueueStats;
   };
 }
 
@@ -192,9 +190,9 @@ export class StatusService {
   async systemStatus(): Promise<SystemStatus> {
     const healthy = await this.deps.ping().catch(() => false);
     const { repository } = this.deps;
-    const [integrationCounts, syncs, queue] = healthy
-      ? await Promise.all([repository.integrationCounts(), repository.syncCounts(null, this.since24h()), this.deps.queue.stats(null)])
-      : [{ total: 0, active: 0 }, { total: 0, successful: 0, failed: 0 }, { pending_messages: 0, processing_messages: 0, failed_messages: 0, note: 'the database does not answer' }];
+    const [integrationCounts, syncs] = healthy
+      ? await Promise.all([repository.integrationCounts(), repository.syncCounts(null, this.since24h())])
+      : [{ total: 0, active: 0 }, { total: 0, successful: 0, failed: 0 }];
     return {
       status: healthy ? 'operational' : 'degraded',
       timestamp: iso8601(this.clock.now()),
@@ -203,7 +201,6 @@ export class StatusService {
         active_integrations: integrationCounts.active,
         recent_syncs: { total_syncs_24h: syncs.total, successful_syncs_24h: syncs.successful, failed_syncs_24h: syncs.failed },
         system_health: { database: healthy ? 'healthy' : 'unhealthy', php_version: `node ${process.version}`, ...this.memory() },
-        queue_stats: queue,
       },
     };
   }
