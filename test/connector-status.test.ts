@@ -114,7 +114,16 @@ class FakeStorefront implements StorefrontPort {
     this.seen.push(shop);
     if (this.gate) await this.gate;
     if (this.fail) throw new StorefrontError('unavailable', `${shop.domain} is unavailable (HTTP 503)`);
-    return { id: 'gid://shopify/Shop/42', name: 'Fake Shop', myshopifyDomain: shop.domain, plan: 'Basic' };
+    return { id: 'gid://shopify/Shop/42', name: 'Fake Shop', myshopifyDomain: shop.domain, plan: 'Basic', currencyCode: 'EUR' };
+  }
+
+  /** The status endpoints read no publications or locations either. */
+  async publications(): Promise<never> {
+    throw new Error('the status endpoints must not read publications');
+  }
+
+  async locations(): Promise<never> {
+    throw new Error('the status endpoints must not read locations');
   }
 
   /** The status endpoints never push: a call here is a bug in them. */
@@ -404,7 +413,7 @@ for (const target of databaseTargets()) {
 
       it('a storefront that never answers is cut off by the check timeout', async () => {
         const unused = () => Promise.reject(new Error('not used'));
-        const hung: StorefrontPort = { shopHealth: () => new Promise<never>(() => {}), upsertProduct: unused, preflight: () => [], startBulkUpsert: unused, bulkUpsertState: unused };
+        const hung: StorefrontPort = { shopHealth: () => new Promise<never>(() => {}), upsertProduct: unused, preflight: () => [], startBulkUpsert: unused, bulkUpsertState: unused, publications: unused, locations: unused };
         const seeded = await seedIntegration(db, box, { pimBaseUrl: pim.url });
         const own = await createStatusService({ db, secretBox: box, storefront: hung, pim: probe, clock: clock0(), timeoutMs: 50 }).ownStatus(seeded.id);
         assert.deepEqual(own.pim_status, { status: 'connected' });
@@ -586,10 +595,13 @@ for (const target of databaseTargets()) {
         assert.equal(typeof body.message, 'string');
         assert.equal(body.code ?? null, null);
         const data = body.data;
+        // The spec's fields, plus channel_mapping (beyond the spec: where each PIM channel is published).
         assert.deepEqual(Object.keys(data).sort(), [
-          'active_tokens', 'created_at', 'health_score', 'integration_id', 'is_active', 'last_sync_at', 'pim_base_url', 'pim_status',
+          'active_tokens', 'channel_mapping', 'created_at', 'health_score', 'integration_id', 'is_active', 'last_sync_at', 'pim_base_url', 'pim_status',
           'product_mapping_stats', 'queue_stats', 'recent_syncs', 'shop_domain', 'status', 'storefront_status', 'updated_at',
         ]);
+        assert.deepEqual(data.channel_mapping.web, { source: 'default', publications: ['Online Store'] });
+        assert.deepEqual(data.channel_mapping.email, { source: 'default', publications: [] });
         assert.equal(data.integration_id, seeded.id);
         assert.equal(data.shop_domain, seeded.domain);
         assert.equal(data.pim_base_url, pim.url);

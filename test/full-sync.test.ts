@@ -315,6 +315,7 @@ for (const target of databaseTargets()) {
         mappings: new MappingRepository(h.database.db),
         syncLogs: new SyncLogRepository(h.database.db),
         storefront: new BulkFake(),
+        settings: services.settings,
       };
       const service = new FullSyncService(deps, { pageSize: 2, bulkThreshold: 100 });
       const id = crypto.randomUUID();

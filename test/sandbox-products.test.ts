@@ -188,7 +188,8 @@ for (const target of databaseTargets()) {
       assert.deepEqual(v1.inventoryItem.inventoryLevels.nodes, [{ location: { id: location }, quantities: [{ name: 'available', quantity: 7 }] }]);
       assert.equal(v2.inventoryQuantity, 0);
       assert.equal(p.media.nodes.length, 1);
-      assert.deepEqual({ ...p.media.nodes[0], id: undefined }, { id: undefined, alt: 'side', status: 'READY', mediaContentType: 'IMAGE', image: { url: 'https://cdn.example.com/tr-1.jpg' } });
+      // The sandbox's own URL, ending with the file name (the source's last segment), never the URL it was sent.
+      assert.deepEqual({ ...p.media.nodes[0], id: undefined }, { id: undefined, alt: 'side', status: 'READY', mediaContentType: 'IMAGE', image: { url: `${base}/sandbox/shopify/${domain}/cdn/files/${p.media.nodes[0].id.split('/').pop()}/tr-1.jpg` } });
       assert.deepEqual(p.metafields.nodes, [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '1' }]);
     });
 
@@ -377,7 +378,9 @@ for (const target of databaseTargets()) {
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json(), {
         id: shopId, domain, plan: 'Basic', bucket_size: 30, restore_rate: 1, error_rate: 0, timeout_rate: 0, fail_after_commit_rate: 0, latency_ms: 0, fault_seed: 1,
+        variant_throttle_limit: null, locations: res.json().locations,
       });
+      assert.deepEqual(res.json().locations.map((l: { name: string }) => l.name), ['Shop location']);
       const first = await gql(PRODUCT_SET_MIN, { input: { title: 'Bucket 1' } });
       assert.equal(first.body.extensions.cost.throttleStatus.maximumAvailable, 30);
       assert.equal(first.body.extensions.cost.throttleStatus.restoreRate, 1);
@@ -513,10 +516,11 @@ describe('pimbridge shop sandbox-config', () => {
     const cli = (...args: string[]) =>
       run(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], { cwd: ROOT, timeout: 60_000 });
     const out = JSON.parse(
-      (await cli('shop', 'sandbox-config', String(shop.id), '--bucket-size', '2000', '--restore-rate', '100', '--error-rate', '0.3', '--timeout-rate', '0.1', '--latency-ms', '5', '--fault-seed', '7', '--json')).stdout,
+      (await cli('shop', 'sandbox-config', String(shop.id), '--bucket-size', '2000', '--restore-rate', '100', '--error-rate', '0.3', '--timeout-rate', '0.1', '--latency-ms', '5', '--fault-seed', '7', '--variant-throttle-limit', '9', '--location', 'Berlin', '--json')).stdout,
     );
-    assert.deepEqual(out, {
+    assert.deepEqual({ ...out, locations: out.locations.map((l: { name: string }) => l.name) }, {
       id: shop.id, domain: 'cli-sandbox.myshopify.com', plan: 'Basic', bucket_size: 2000, restore_rate: 100, error_rate: 0.3, timeout_rate: 0.1, fail_after_commit_rate: 0, latency_ms: 5, fault_seed: 7,
+      variant_throttle_limit: 9, locations: ['Shop location', 'Berlin'],
     });
     await assert.rejects(cli('shop', 'sandbox-config', String(shop.id), '--error-rate', '3'), /400/);
   });

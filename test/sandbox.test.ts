@@ -78,7 +78,7 @@ for (const target of databaseTargets()) {
     it('answers the adapter\'s health check: id, name from the domain, plan; cost extensions recorded', async () => {
       const health = await adapter.shopHealth(shop);
       assert.match(health.id, /^gid:\/\/shopify\/Shop\/\d+$/);
-      assert.deepEqual({ ...health, id: undefined }, { id: undefined, name: 'Acme Outdoor', myshopifyDomain: 'acme-outdoor.myshopify.com', plan: 'Basic' });
+      assert.deepEqual({ ...health, id: undefined }, { id: undefined, name: 'Acme Outdoor', myshopifyDomain: 'acme-outdoor.myshopify.com', plan: 'Basic', currencyCode: 'EUR' });
       const budget = adapter.budgets.get(shop.domain);
       assert.equal(budget?.maximumAvailable, 2000);
       assert.equal(budget?.restoreRate, 100);

@@ -65,7 +65,7 @@ describe('ShopifyAdapter', () => {
     reply = { status: 200, body: { data: SHOP_DATA, extensions: { cost: COST } } };
     seen.length = 0;
     const health = await adapter.shopHealth(shop());
-    assert.deepEqual(health, { id: 'gid://shopify/Shop/42', name: 'Acme', myshopifyDomain: 'acme.myshopify.com', plan: 'Advanced' });
+    assert.deepEqual(health, { id: 'gid://shopify/Shop/42', name: 'Acme', myshopifyDomain: 'acme.myshopify.com', plan: 'Advanced', currencyCode: 'EUR' });
     assert.equal(seen[0].url, '/prefix/acme.myshopify.com/admin/api/2026-10/graphql.json');
     assert.equal(seen[0].token, 'shpat_test');
     assert.match(JSON.parse(seen[0].body).query, /query ShopHealth/);

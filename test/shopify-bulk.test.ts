@@ -7,12 +7,13 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { sandboxBulkOperations } from '../src/db/schema/index.js';
 import { ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
-import { StorefrontError, type BulkUpsertItem, type KnownStorefrontProduct, type PimProductSnapshot, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { StorefrontError, type BulkUpsertItem, type KnownStorefrontProduct, type PimProductSnapshot, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
 
 const NEW: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {}, neverPushed: true };
+const PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
 
 function snapshot(id: number, extra: Partial<PimProductSnapshot> = {}): PimProductSnapshot {
   return {
@@ -83,9 +84,9 @@ for (const target of databaseTargets()) {
 
     let first: Awaited<ReturnType<typeof completed>>;
     const firstItems: BulkUpsertItem[] = [
-      { product: TEE, known: NEW },
-      { product: snapshot(1), known: NEW },
-      { product: snapshot(2), known: NEW },
+      { product: TEE, known: NEW, placement: PLACEMENT },
+      { product: snapshot(1), known: NEW, placement: PLACEMENT },
+      { product: snapshot(2), known: NEW, placement: PLACEMENT },
     ];
 
     it('creates new products: results per item in order (ids, variant ids by SKU, media ids, handle {slug}-{id})', async () => {
@@ -114,9 +115,9 @@ for (const target of databaseTargets()) {
         return { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, categoryTags: r.categoryTags };
       };
       const items: BulkUpsertItem[] = [
-        { product: { ...TEE, name: 'Bulk Tee v2' }, known: known(0) },
-        { product: snapshot(3), known: NEW },
-        { product: { ...snapshot(1), name: 'Renamed one' }, known: known(1) },
+        { product: { ...TEE, name: 'Bulk Tee v2' }, known: known(0), placement: PLACEMENT },
+        { product: snapshot(3), known: NEW, placement: PLACEMENT },
+        { product: { ...snapshot(1), name: 'Renamed one' }, known: known(1), placement: PLACEMENT },
       ];
       const { operationId } = await adapter.startBulkUpsert(shop, items);
       const outcomes = await completed(operationId, items);
@@ -141,7 +142,7 @@ for (const target of databaseTargets()) {
       assert.equal(await count(), 4);
 
       // Even never pushed as far as we know (no lookup first), the customId identifier finds them: still no duplicates.
-      const unknown = firstItems.map((i) => ({ ...i, known: NEW }));
+      const unknown = firstItems.map((i) => ({ ...i, known: NEW, placement: PLACEMENT }));
       const third = await completed((await adapter.startBulkUpsert(shop, unknown)).operationId, unknown);
       assert.deepEqual(
         third.map((o) => (o.ok ? o.result.productId : o.errors)),
@@ -152,9 +153,9 @@ for (const target of databaseTargets()) {
 
     it('an item the storefront refuses gets its userErrors; the others go through', async () => {
       const items: BulkUpsertItem[] = [
-        { product: snapshot(5), known: NEW },
+        { product: snapshot(5), known: NEW, placement: PLACEMENT },
         // A mapping to a product deleted in Shopify: productSet by {id} answers PRODUCT_DOES_NOT_EXIST.
-        { product: snapshot(6), known: { productId: 'gid://shopify/Product/999999', variantIds: {}, mediaIds: {}, categoryTags: ['Bulk'] } },
+        { product: snapshot(6), known: { productId: 'gid://shopify/Product/999999', variantIds: {}, mediaIds: {}, categoryTags: ['Bulk'] }, placement: PLACEMENT },
       ];
       const outcomes = await completed((await adapter.startBulkUpsert(shop, items)).operationId, items);
       assert.ok(outcomes[0].ok);
@@ -166,12 +167,12 @@ for (const target of databaseTargets()) {
       const bulk = h.app.services.sandbox.graphql.bulk;
       let open!: () => void;
       bulk.gate = new Promise<void>((r) => (open = r));
-      const items = [{ product: snapshot(7), known: NEW }];
+      const items = [{ product: snapshot(7), known: NEW, placement: PLACEMENT }];
       try {
         const { operationId } = await adapter.startBulkUpsert(shop, items);
         const running = await adapter.bulkUpsertState(shop, operationId, items);
         assert.equal(running.state, 'running');
-        await assert.rejects(adapter.startBulkUpsert(shop, [{ product: snapshot(8), known: NEW }]), (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable');
+        await assert.rejects(adapter.startBulkUpsert(shop, [{ product: snapshot(8), known: NEW, placement: PLACEMENT }]), (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable');
         open();
         assert.ok((await completed(operationId, items))[0].ok);
       } finally {
@@ -183,7 +184,7 @@ for (const target of databaseTargets()) {
     it('an operation whose process died reads as failed', async () => {
       const store = (await h.app.services.sandbox.stores.find(shop.domain))!;
       const [row] = await h.database.db.insert(sandboxBulkOperations).values({ storeId: store.id, status: 'RUNNING', mutation: ProductSetBulk, stagedUploadPath: 'tmp/x' }).returning({ id: sandboxBulkOperations.id });
-      const state = await adapter.bulkUpsertState(shop, `gid://shopify/BulkOperation/${row.id}`, [{ product: snapshot(9), known: NEW }]);
+      const state = await adapter.bulkUpsertState(shop, `gid://shopify/BulkOperation/${row.id}`, [{ product: snapshot(9), known: NEW, placement: PLACEMENT }]);
       assert.equal(state.state, 'failed');
       assert.match(state.state === 'failed' ? state.message : '', /INTERNAL_SERVER_ERROR/);
       const unknown = await adapter.bulkUpsertState(shop, 'gid://shopify/BulkOperation/99999999', []);
@@ -191,7 +192,7 @@ for (const target of databaseTargets()) {
     });
 
     it('1,000 items in one bulk upsert (timed, reported)', async (t) => {
-      const items: BulkUpsertItem[] = Array.from({ length: 1000 }, (_, i) => ({ product: snapshot(10_000 + i, { images: [`https://pim.example/media/${i}.jpg`] }), known: NEW }));
+      const items: BulkUpsertItem[] = Array.from({ length: 1000 }, (_, i) => ({ product: snapshot(10_000 + i, { images: [`https://pim.example/media/${i}.jpg`] }), known: NEW, placement: PLACEMENT }));
       const t0 = performance.now();
       const { operationId } = await adapter.startBulkUpsert(shop, items);
       const t1 = performance.now();
@@ -239,7 +240,9 @@ describe('bulk upserts against a fake Shopify', () => {
         else if (op === 'MetafieldDefinitionCreate') data = { metafieldDefinitionCreate: { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } };
         else if (op === 'LatestBulkMutation') data = { bulkOperations: { nodes: operations.slice(-1) } };
         else if (op === 'StagedUploadsCreate') data = { stagedUploadsCreate: { stagedTargets: [{ url: `${server.url}/upload`, resourceUrl: null, parameters: [{ name: 'key', value: 'tmp/1/bulk/x/products.jsonl' }] }], userErrors: [] } };
-        else if (op === 'BulkOperationRunMutation') {
+        else if (op === 'BulkOperationRunMutation' && operations.filter((o) => o.status === 'RUNNING').length >= 5) {
+          data = { bulkOperationRunMutation: { bulkOperation: null, userErrors: [{ field: null, message: 'Bulk operations limit reached. Please try again later.', code: 'LIMIT_REACHED' }] } };
+        } else if (op === 'BulkOperationRunMutation') {
           const created = { id: `gid://shopify/BulkOperation/${operations.length + 1}`, status: 'CREATED', query: variables.mutation, url: null, createdAt: new Date().toISOString(), errorCode: null, completedAt: null, objectCount: '0' };
           operations.push(created);
           if (loseRunAnswer) {
@@ -269,7 +272,7 @@ describe('bulk upserts against a fake Shopify', () => {
 
   const shop = (): StorefrontShop => ({ domain: 'fake.myshopify.com', apiBaseUrl: `${server.url}/s/fake.myshopify.com`, accessToken: 'shpat_x' });
   const adapter = () => new ShopifyAdapter({ retry: { baseDelayMs: 1, maxDelayMs: 2 } });
-  const items: BulkUpsertItem[] = [{ product: snapshot(1), known: NEW }];
+  const items: BulkUpsertItem[] = [{ product: snapshot(1), known: NEW, placement: PLACEMENT }];
 
   it('a start whose answer was lost is found as the shop\'s newest bulk mutation and adopted, not run twice', async () => {
     loseRunAnswer = true;
@@ -279,10 +282,12 @@ describe('bulk upserts against a fake Shopify', () => {
     assert.equal(operations.length, 1);
   });
 
-  it('a start while the shop runs another bulk mutation is refused before anything is uploaded', async () => {
-    operations.push({ id: 'gid://shopify/BulkOperation/77', status: 'RUNNING', query: 'mutation other', url: null, createdAt: new Date().toISOString() });
-    await assert.rejects(adapter().startBulkUpsert(shop(), items), (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable' && /BulkOperation\/77/.test(err.message));
-    assert.deepEqual(seen, ['LatestBulkMutation']);
+  it('starts beside other running bulk mutations (five at once from 2026-01); a sixth is LIMIT_REACHED, answered as unavailable', async () => {
+    for (let i = 0; i < 4; i++) operations.push({ id: `gid://shopify/BulkOperation/7${i}`, status: 'RUNNING', query: 'mutation other', url: null, createdAt: new Date().toISOString() });
+    const { operationId } = await adapter().startBulkUpsert(shop(), items);
+    assert.equal(operationId, 'gid://shopify/BulkOperation/5');
+    operations[4].status = 'RUNNING';
+    await assert.rejects(adapter().startBulkUpsert(shop(), items), (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable' && /LIMIT_REACHED|limit reached/.test(err.message));
   });
 
   it('reads a result file on the shop\'s own host (or under its base path); refuses another private host or scheme', async () => {

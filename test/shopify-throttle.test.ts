@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { StorefrontError, StorefrontValidationError, type PimProductSnapshot, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { StorefrontError, StorefrontValidationError, type PimProductSnapshot, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
+
+const PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { ShopThrottle, type ThrottleClock } from '../src/storefront/shopify/throttle.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
@@ -250,7 +252,7 @@ describe('ShopifyAdapter retries over HTTP', () => {
     const clock = fakeClock();
     const adapter = new ShopifyAdapter({ clock });
     script = [throttled(3), throttled(3), ok];
-    const result = await adapter.upsertProduct(shop(), PRODUCT, known);
+    const result = await adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT);
     assert.equal(result.productId, 'gid://shopify/Product/1');
     assert.equal(productSetCalls, 3);
     assert.equal(clock.slept.length, 2);
@@ -262,7 +264,7 @@ describe('ShopifyAdapter retries over HTTP', () => {
     const clock = fakeClock();
     const adapter = new ShopifyAdapter({ clock });
     script = [{ status: 429, body: { errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }] } }, ok];
-    assert.equal((await adapter.upsertProduct(shop(), PRODUCT, known)).method, 'create');
+    assert.equal((await adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT)).method, 'create');
     assert.equal(productSetCalls, 2);
     assert.ok(clock.slept.length >= 1);
   });
@@ -271,7 +273,7 @@ describe('ShopifyAdapter retries over HTTP', () => {
     const clock = fakeClock();
     const adapter = new ShopifyAdapter({ clock });
     script = [{ status: 502, body: { errors: 'x' } }, { status: 503, body: { errors: 'x' } }, { status: 500, body: { errors: 'x' } }, { status: 500, body: { errors: 'x' } }];
-    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known), (e: unknown) => e instanceof StorefrontError && e.kind === 'unavailable');
+    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT), (e: unknown) => e instanceof StorefrontError && e.kind === 'unavailable');
     assert.equal(productSetCalls, 4);
     assert.deepEqual(clock.slept, [125, 250, 500]);
   });
@@ -279,21 +281,21 @@ describe('ShopifyAdapter retries over HTTP', () => {
   it('5xx then success', async () => {
     const adapter = new ShopifyAdapter({ clock: fakeClock() });
     script = [{ status: 503, body: { errors: 'x' } }, ok];
-    assert.equal((await adapter.upsertProduct(shop(), PRODUCT, known)).productNumericId, 1);
+    assert.equal((await adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT)).productNumericId, 1);
     assert.equal(productSetCalls, 2);
   });
 
   it('a timeout is retried, and bounded', async () => {
     const adapter = new ShopifyAdapter({ clock: fakeClock(), timeoutMs: 150, retry: { maxAttempts: 2 } });
     script = ['hang', 'hang'];
-    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known), (e: unknown) => e instanceof StorefrontError && e.kind === 'unavailable' && /within 150 ms/.test(e.message));
+    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT), (e: unknown) => e instanceof StorefrontError && e.kind === 'unavailable' && /within 150 ms/.test(e.message));
     assert.equal(productSetCalls, 2);
   });
 
   it('401 is not retried', async () => {
     const adapter = new ShopifyAdapter({ clock: fakeClock() });
     script = [{ status: 401, body: { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' } }, ok];
-    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known), (e: unknown) => e instanceof StorefrontError && e.kind === 'unauthorized');
+    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT), (e: unknown) => e instanceof StorefrontError && e.kind === 'unauthorized');
     assert.equal(productSetCalls, 1);
   });
 
@@ -303,7 +305,7 @@ describe('ShopifyAdapter retries over HTTP', () => {
       { status: 200, body: { data: { productSet: { product: null, userErrors: [{ field: ['input', 'handle'], message: "Handle 'tee-7' has already been taken", code: 'HANDLE_NOT_UNIQUE' }] } }, extensions: { cost: COST(1990) } } },
       ok,
     ];
-    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known), (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === "input.handle: Handle 'tee-7' has already been taken (HANDLE_NOT_UNIQUE)");
+    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT), (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === "input.handle: Handle 'tee-7' has already been taken (HANDLE_NOT_UNIQUE)");
     assert.equal(productSetCalls, 1);
   });
 });

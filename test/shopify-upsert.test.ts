@@ -5,13 +5,16 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { preflight, userErrorLines } from '../src/storefront/shopify/preflight.js';
-import { deterministicHandle, inventoryAt, mapProduct, mapStatus, mergeTags, pricing, toMoney } from '../src/storefront/shopify/product-mapper.js';
-import { StorefrontError, StorefrontValidationError, type KnownStorefrontProduct, type PimProductSnapshot, type PimVariant, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { deterministicHandle, mapProduct, mediaFilename, stockAt, mapStatus, mergeTags, pricing, toMoney } from '../src/storefront/shopify/product-mapper.js';
+import { StorefrontError, StorefrontValidationError, type KnownStorefrontProduct, type PimProductSnapshot, type PimVariant, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
 
 const NONE: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
+/** Where Shopify's CDN would serve an image we sent: its path ends with our file name plus a UUID. */
+const cdn = (url: string) => `https://cdn.shopify.com/s/files/1/0001/files/${mediaFilename(url).replace('.', '_0c9e1f.')}?v=1700000000`;
+const PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: 'gid://shopify/Location/1', pricesConvertedElsewhere: true };
 const LOCATIONS = [
   { id: 'gid://shopify/Location/1', name: 'Main warehouse', isActive: true },
   { id: 'gid://shopify/Location/2', name: 'Berlin', isActive: true },
@@ -79,14 +82,15 @@ const SIMPLE: PimProductSnapshot = {
 
 describe('product mapper (PIM → productSet input)', () => {
   it('maps every field of a product with variants', () => {
-    const { input, imageUrls } = mapProduct(TEE, { productId: 'gid://shopify/Product/9', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91' }, mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/5' } }, { locations: LOCATIONS, current: null });
+    const { input, imageUrls } = mapProduct(TEE, { productId: 'gid://shopify/Product/9', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91' }, mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/5' } }, { locations: LOCATIONS, placement: PLACEMENT, current: null });
     assert.equal(input.title, 'Organic Tee');
     assert.equal(input.descriptionHtml, '<p>Soft</p>');
     assert.equal(input.vendor, 'Acme');
     assert.equal(input.productType, 'variable');
     assert.deepEqual(input.tags, ['Shirts', 'Organic']);
     assert.equal(input.status, 'ACTIVE');
-    assert.deepEqual(input.seo, { title: 'Organic Tee', description: 'A soft tee' });
+    // No SEO attributes: no SEO fields (Shopify derives them; nothing is made from the name or short description).
+    assert.equal(input.seo, undefined);
     assert.equal(input.handle, undefined, 'an update never sends the handle: a merchant-edited handle survives');
     assert.deepEqual(input.productOptions, [
       { name: 'Size', values: [{ name: 'S' }, { name: 'M' }] },
@@ -102,22 +106,28 @@ describe('product mapper (PIM → productSet input)', () => {
           { optionName: 'Size', name: 'S' },
           { optionName: 'Color', name: 'Red' },
         ],
+        inventoryPolicy: 'DENY',
         inventoryItem: { sku: 'TEE-S-RED', tracked: true },
-        inventoryQuantities: [{ locationId: 'gid://shopify/Location/1', name: 'available', quantity: 4 }],
+        // An existing variant's stock moves by the inventory step, never set outright by productSet.
       },
       {
+        // No sale and no compare-at price we wrote before: left out, so a merchant's own stays.
         sku: 'TEE-M-RED',
         price: '25.00',
-        compareAtPrice: null,
         optionValues: [
           { optionName: 'Size', name: 'M' },
           { optionName: 'Color', name: 'Red' },
         ],
+        inventoryPolicy: 'DENY',
         inventoryItem: { sku: 'TEE-M-RED', tracked: true },
         inventoryQuantities: [{ locationId: 'gid://shopify/Location/1', name: 'available', quantity: 4 }],
       },
     ]);
-    assert.deepEqual(input.files, [{ id: 'gid://shopify/MediaImage/5' }, { originalSource: 'https://pim.example/media/b.jpg', alt: 'Organic Tee', contentType: 'IMAGE' }]);
+    assert.deepEqual(input.files, [
+      { id: 'gid://shopify/MediaImage/5' },
+      { originalSource: 'https://pim.example/media/b.jpg', alt: 'Organic Tee', contentType: 'IMAGE', filename: mediaFilename('https://pim.example/media/b.jpg') },
+    ]);
+    assert.match(mediaFilename('https://pim.example/media/b.jpg'), /^pim-[0-9a-f]{16}\.jpg$/);
     assert.deepEqual(imageUrls, TEE.images);
     assert.deepEqual(input.metafields, [
       { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
@@ -126,7 +136,7 @@ describe('product mapper (PIM → productSet input)', () => {
   });
 
   it('a product without variants becomes one "Default Title" variant with its sku, sale price, EAN and warehouse stock', () => {
-    const { input } = mapProduct(SIMPLE, { productId: null, variantIds: { MUG: 'gid://shopify/ProductVariant/3' }, mediaIds: {} }, { locations: LOCATIONS, current: null, handle: 'mug-7' });
+    const { input } = mapProduct(SIMPLE, { productId: null, variantIds: { MUG: 'gid://shopify/ProductVariant/3' }, mediaIds: {} }, { locations: LOCATIONS, placement: PLACEMENT, current: null, handle: 'mug-7' });
     assert.deepEqual(input.productOptions, [{ name: 'Title', values: [{ name: 'Default Title' }] }]);
     assert.equal(input.handle, 'mug-7');
     assert.equal(input.status, 'DRAFT');
@@ -138,14 +148,13 @@ describe('product mapper (PIM → productSet input)', () => {
         compareAtPrice: '12.50',
         barcode: '4006381333931',
         optionValues: [{ optionName: 'Title', name: 'Default Title' }],
+        inventoryPolicy: 'DENY',
         inventoryItem: { sku: 'MUG', tracked: true },
-        // Berlin by name, MAIN by code (name "Main warehouse"? no: code MAIN ≠ "Main warehouse") → first active; Unknown → first active
-        inventoryQuantities: [
-          { locationId: 'gid://shopify/Location/2', name: 'available', quantity: 5 },
-          { locationId: 'gid://shopify/Location/1', name: 'available', quantity: 6 },
-        ],
+        // (An existing variant: its stock is the inventory step's, see stockAt below.)
       },
     ]);
+    // Berlin by name; MAIN (named "Elsewhere") and Unknown match no location → the default location.
+    assert.deepEqual(stockAt(PLACEMENT, LOCATIONS, SIMPLE.stock!, SIMPLE.warehouse_stock), { 'gid://shopify/Location/2': 5, 'gid://shopify/Location/1': 6 });
     assert.deepEqual(input.files, []);
   });
 
@@ -172,15 +181,23 @@ describe('product mapper (PIM → productSet input)', () => {
     assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale'], previousCategoryTags: null }), ['Organic', 'summer-sale', 'Shirts']);
   });
 
-  it('inventory: without active locations nothing is sent; without warehouse levels the total goes to the first active one', () => {
-    assert.equal(inventoryAt([{ id: 'x', name: 'a', isActive: false }], 5, undefined), undefined);
-    assert.deepEqual(inventoryAt(LOCATIONS, 5, []), [{ locationId: 'gid://shopify/Location/1', name: 'available', quantity: 5 }]);
-    assert.deepEqual(inventoryAt(LOCATIONS, 0, [{ warehouse_id: 1, code: 'berlin', name: 'x', quantity: 3 }]), [{ locationId: 'gid://shopify/Location/2', name: 'available', quantity: 3 }]);
+  it('stock: nothing goes to an inactive location; without warehouse levels the total goes to the default location; a warehouse goes to the location of its name or code, an unmatched one to the default, an unsynced one nowhere', () => {
+    assert.deepEqual(stockAt({ ...PLACEMENT, variantStockLocation: 'x' }, [{ id: 'x', name: 'a', isActive: false }], 5, undefined), {});
+    assert.deepEqual(stockAt(PLACEMENT, LOCATIONS, 5, []), { 'gid://shopify/Location/1': 5 });
+    assert.deepEqual(stockAt(PLACEMENT, LOCATIONS, 0, [{ warehouse_id: 1, code: 'berlin', name: 'x', quantity: 3 }]), { 'gid://shopify/Location/2': 3 });
+    assert.deepEqual(
+      stockAt({ ...PLACEMENT, unsyncedWarehouses: ['gone'] }, LOCATIONS, 0, [
+        { warehouse_id: 1, code: 'nowhere', name: 'Nowhere', quantity: 4 },
+        { warehouse_id: 2, code: 'gone', name: 'Berlin', quantity: 9 },
+        { warehouse_id: 3, code: 'main', name: 'Main warehouse', quantity: 1 },
+      ]),
+      { 'gid://shopify/Location/1': 5 },
+    );
   });
 
   it('variants without attributes get one "Title" option valued by their names', () => {
     const p: PimProductSnapshot = { ...TEE, variants: [variant(1, 'A', {}, { name: 'Small' }), variant(2, 'B', {}, { name: 'Large' })] };
-    const { input } = mapProduct(p, NONE, { locations: [], current: null });
+    const { input } = mapProduct(p, NONE, { locations: [], placement: PLACEMENT, current: null });
     assert.deepEqual(input.productOptions, [{ name: 'Title', values: [{ name: 'Small' }, { name: 'Large' }] }]);
     assert.deepEqual(input.variants.map((v) => v.optionValues), [[{ optionName: 'Title', name: 'Small' }], [{ optionName: 'Title', name: 'Large' }]]);
     assert.equal(input.variants[0].inventoryQuantities, undefined);
@@ -193,7 +210,7 @@ describe('product mapper (PIM → productSet input)', () => {
 });
 
 describe('pre-flight (Shopify limits before sending)', () => {
-  const check = (p: PimProductSnapshot, limits?: { maxProductOptions: number; maxProductVariants: number }) => preflight(p, mapProduct(p, NONE, { locations: [], current: null }).input, limits);
+  const check = (p: PimProductSnapshot, limits?: { maxProductOptions: number; maxProductVariants: number }) => preflight(p, mapProduct(p, NONE, { locations: [], placement: PLACEMENT, current: null }).input, limits);
 
   it('a valid product passes', () => {
     assert.deepEqual(check(TEE), []);
@@ -232,10 +249,10 @@ describe('pre-flight (Shopify limits before sending)', () => {
     assert.deepEqual(check({ ...TEE, variants: [variant(1, 'A', { Size: 'S' }, { price: '-3' })] }), ["variant A: price '-3' is not a non-negative decimal with at most 2 decimal places"]);
   });
 
-  it('SEO title ≤ 70 and description ≤ 320 characters', () => {
-    const errs = check({ ...SIMPLE, name: 'x'.repeat(71), short_description: 'y'.repeat(321) });
-    assert.deepEqual(errs, ['seo.title: is 71 characters, Shopify allows at most 70', 'seo.description: is 321 characters, Shopify allows at most 320']);
-    assert.deepEqual(check({ ...SIMPLE, name: 'x'.repeat(71), attributes: { seo_title: 'Short title' } }), [], 'an explicit seo_title attribute is used instead of the name');
+  it('SEO lengths past the admin\'s 70/320 hints are not errors (the API takes them): a name of 71 and long SEO attributes pass', () => {
+    assert.deepEqual(check({ ...SIMPLE, name: 'x'.repeat(71), short_description: 'y'.repeat(321) }), []);
+    assert.deepEqual(check({ ...SIMPLE, name: 'x'.repeat(255), attributes: { seo_title: 't'.repeat(80), seo_description: 'd'.repeat(400) } }), []);
+    assert.match(check({ ...SIMPLE, name: 'x'.repeat(256) }).join(), /title: is 256 characters, Shopify allows at most 255/);
   });
 
   it('image URLs must be absolute http(s)', () => {
@@ -260,6 +277,8 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
   const seen: Seen[] = [];
   let definition: 'created' | 'taken' | 'unsupported' = 'created';
   let lookup: (v: Record<string, any>) => unknown = () => null;
+  /** The product's media as the last lookup answered them: productSet answers them when it is sent no files. */
+  let lookedUpMedia: unknown[] = [];
   let failNextProductSet: (() => void) | null = null;
   const cost = { requestedQueryCost: 10, actualQueryCost: 10, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1990, restoreRate: 100 } };
 
@@ -274,10 +293,16 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
         let data: unknown;
         let errors: unknown;
         if (op === 'Locations') data = { locations: { nodes: LOCATIONS, pageInfo: { hasNextPage: false, endCursor: null } } };
+        else if (op === 'ShopHealth') data = { shop: { id: 'gid://shopify/Shop/1', name: 'Test', myshopifyDomain: 'test.myshopify.com', currencyCode: 'EUR', plan: { publicDisplayName: 'Basic', shopifyPlus: false, partnerDevelopment: false }, resourceLimits: { maxProductVariants: 2048, maxProductOptions: 3 } } };
+        else if (op === 'MetafieldDefinitionCapabilities') data = { metafieldDefinition: { id: 'gid://shopify/MetafieldDefinition/1', capabilities: { uniqueValues: { enabled: true } } } };
         else if (op === 'MetafieldDefinitionCreate') {
           if (definition === 'unsupported') errors = [{ message: 'metafieldDefinitionCreate is not emulated', extensions: { code: 'NOT_IMPLEMENTED' } }];
           else data = { metafieldDefinitionCreate: definition === 'created' ? { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } : { createdDefinition: null, userErrors: [{ field: ['definition', 'key'], message: 'Key is in use', code: 'TAKEN' }] } };
-        } else if (op === 'ProductLookup' || op === 'ProductRecoveryLookup') data = { productByIdentifier: lookup(variables) };
+        } else if (op === 'ProductLookup' || op === 'ProductRecoveryLookup') {
+          const found = lookup(variables) as { media?: { nodes: unknown[] } } | null;
+          lookedUpMedia = found?.media?.nodes ?? [];
+          data = { productByIdentifier: found };
+        }
         else if (op === 'ProductSetSync' && failNextProductSet) {
           failNextProductSet();
           failNextProductSet = null;
@@ -295,7 +320,8 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
                 handle: input.handle ?? 'organic-tee',
                 title: input.title,
                 variants: { nodes: input.variants.map((v: any, i: number) => ({ id: v.id ?? `gid://shopify/ProductVariant/${600 + i}`, sku: v.sku })) },
-                media: { nodes: (input.files ?? []).map((f: any, i: number) => ({ id: f.id ?? `gid://shopify/MediaImage/${700 + i}` })) },
+                // Shopify answers the product's media: those sent, or (no files sent) those it has.
+                media: { nodes: input.files ? input.files.map((f: any, i: number) => ({ id: f.id ?? `gid://shopify/MediaImage/${700 + i}`, status: f.id ? 'READY' : 'UPLOADED', image: null })) : lookedUpMedia },
               },
               userErrors: [],
             },
@@ -321,7 +347,7 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
   it('with a mapping: looks the product up by id (tags only), productSet by {id}, method update', async () => {
     const adapter = new ShopifyAdapter();
     lookup = () => ({ id: 'gid://shopify/Product/9', handle: 'my-own-handle', tags: ['Shirts', 'merchant-tag'], metafields: { nodes: [{ namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' }, { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }, { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Old category"]' }] } });
-    const r = await adapter.upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/9', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' }, mediaIds: {} });
+    const r = await adapter.upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/9', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' }, mediaIds: {} }, PLACEMENT);
     assert.deepEqual(ops(), ['Locations', 'ProductLookup', 'ProductSetSync']);
     assert.deepEqual(seen[1].variables, { identifier: { id: 'gid://shopify/Product/9' } });
     assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/9' });
@@ -349,7 +375,7 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
       variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' },
       mediaIds: {},
       categoryTags: ['organic', 'Shirts'],
-    });
+    }, PLACEMENT);
     assert.deepEqual(ops(), ['Locations', 'ProductSetSync']);
     assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/9' });
     assert.equal(productSet().input.tags, undefined, 'tags left out: the storefront keeps its own');
@@ -360,13 +386,13 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
 
   it('with a mapping whose categories changed since the last push: the product is read first, so merchant tags survive', async () => {
     lookup = () => ({ id: 'gid://shopify/Product/9', handle: 'h', tags: ['Shirts', 'merchant-tag'], metafields: { nodes: [] } });
-    await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/9', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts'] });
+    await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/9', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts'] }, PLACEMENT);
     assert.deepEqual(ops(), ['Locations', 'ProductLookup', 'ProductSetSync']);
     assert.deepEqual(productSet().input.tags, ['merchant-tag', 'Shirts', 'Organic']);
   });
 
   it('unchanged tags but the product was deleted in Shopify: PRODUCT_DOES_NOT_EXIST, then looked for and created again', async () => {
-    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/404', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts', 'Organic'] });
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/404', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts', 'Organic'] }, PLACEMENT);
     const sets = seen.filter((x) => x.op === 'ProductSetSync');
     assert.equal(sets.length, 2);
     assert.deepEqual(sets[0].variables.identifier, { id: 'gid://shopify/Product/404' });
@@ -377,8 +403,8 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
 
   it('without a mapping: ensures the unique pim_product_id definition once per shop, then creates by customId', async () => {
     const adapter = new ShopifyAdapter();
-    const r = await adapter.upsertProduct(shop(), TEE, NONE);
-    await adapter.upsertProduct(shop(), SIMPLE, NONE);
+    const r = await adapter.upsertProduct(shop(), TEE, NONE, PLACEMENT);
+    await adapter.upsertProduct(shop(), SIMPLE, NONE, PLACEMENT);
     assert.deepEqual(ops(), ['Locations', 'MetafieldDefinitionCreate', 'ProductRecoveryLookup', 'ProductSetSync', 'ProductRecoveryLookup', 'ProductSetSync']);
     assert.deepEqual(seen[1].variables.definition, { name: 'PIM product id', namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', ownerType: 'PRODUCT', capabilities: { uniqueValues: { enabled: true } } });
     assert.deepEqual(seen[2].variables, { identifier: { customId: { namespace: 'pimbridge', key: 'pim_product_id', value: '42' } } });
@@ -390,19 +416,19 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
 
   it('a definition that already exists (TAKEN) still means customId', async () => {
     definition = 'taken';
-    await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE);
+    await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
     assert.ok('customId' in productSet().identifier);
   });
 
   it('a shop that cannot make the definition falls back to the deterministic handle (sent as identifier and handle)', async () => {
     definition = 'unsupported';
-    await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE);
+    await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
     assert.deepEqual(seen.find((s) => s.op === 'ProductRecoveryLookup')!.variables.identifier, { handle: 'organic-tee-42' });
     assert.deepEqual(productSet().identifier, { handle: 'organic-tee-42' });
     assert.equal(productSet().input.handle, 'organic-tee-42');
   });
 
-  it('a lost mapping: the product found by customId is updated by id, its variant ids recovered by SKU and images by source (not uploaded again)', async () => {
+  it('a lost mapping: the product found by customId is updated by id, its variant ids recovered by SKU and images by our file name in their CDN URL (not uploaded again)', async () => {
     lookup = (v) =>
       v.identifier.customId
         ? {
@@ -411,10 +437,11 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
             tags: ['Shirts', 'Organic'],
             metafields: { nodes: [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }, { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' }] },
             variants: { nodes: [{ id: 'gid://shopify/ProductVariant/771', sku: 'TEE-S-RED' }, { id: 'gid://shopify/ProductVariant/772', sku: 'TEE-M-RED' }] },
-            media: { nodes: [{ id: 'gid://shopify/MediaImage/881', originalSource: { url: 'https://pim.example/media/a.jpg' } }, { id: 'gid://shopify/MediaImage/882', originalSource: { url: 'https://pim.example/media/b.jpg' } }] },
+            // Shopify's CDN URLs end with the file name we gave (a UUID appended when the name was taken); never our URL.
+            media: { nodes: [{ id: 'gid://shopify/MediaImage/882', image: { url: cdn('https://pim.example/media/b.jpg') } }, { id: 'gid://shopify/MediaImage/881', image: { url: cdn('https://pim.example/media/a.jpg') } }] },
           }
         : null;
-    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE);
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
     assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/77' });
     assert.deepEqual(productSet().input.variants.map((v: any) => v.id), ['gid://shopify/ProductVariant/771', 'gid://shopify/ProductVariant/772']);
     assert.equal(productSet().input.files, undefined, 'the product has exactly our images: the list is not sent (none uploaded again)');
@@ -423,18 +450,17 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     assert.equal(r.method, 'update');
   });
 
-  it('recovery by position when the storefront reports other source URLs and the count matches', async () => {
+  it('recovery never matches images by position: media without our file name are not taken for ours', async () => {
     lookup = () => ({
       id: 'gid://shopify/Product/78',
       handle: 'x',
       tags: [],
       metafields: { nodes: [] },
       variants: { nodes: [] },
-      media: { nodes: [{ id: 'gid://shopify/MediaImage/1', originalSource: { url: 'https://cdn.shopify.com/1.jpg' } }, { id: 'gid://shopify/MediaImage/2', originalSource: null }] },
+      media: { nodes: [{ id: 'gid://shopify/MediaImage/1', image: { url: 'https://cdn.shopify.com/s/files/1/files/1.jpg' } }, { id: 'gid://shopify/MediaImage/2', image: null }] },
     });
-    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE);
-    assert.equal(productSet().input.files, undefined);
-    assert.deepEqual(r.mediaIds, { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/1', 'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/2' });
+    await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
+    assert.deepEqual(productSet().input.files.map((f: any) => f.originalSource), TEE.images);
   });
 
   it('recovery with a new image: the known ones by id, the new one uploaded', async () => {
@@ -444,15 +470,19 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
       tags: [],
       metafields: { nodes: [] },
       variants: { nodes: [] },
-      media: { nodes: [{ id: 'gid://shopify/MediaImage/1', originalSource: { url: 'https://pim.example/media/a.jpg' } }, { id: 'gid://shopify/MediaImage/2', originalSource: { url: 'https://pim.example/media/b.jpg' } }] },
+      media: { nodes: [{ id: 'gid://shopify/MediaImage/1', image: { url: cdn('https://pim.example/media/a.jpg') } }, { id: 'gid://shopify/MediaImage/2', image: { url: cdn('https://pim.example/media/b.jpg') } }] },
     });
-    const r = await new ShopifyAdapter().upsertProduct(shop(), { ...TEE, images: [...TEE.images!, 'https://pim.example/media/new.jpg'] }, NONE);
-    assert.deepEqual(productSet().input.files, [{ id: 'gid://shopify/MediaImage/1' }, { id: 'gid://shopify/MediaImage/2' }, { originalSource: 'https://pim.example/media/new.jpg', alt: 'Organic Tee', contentType: 'IMAGE' }]);
+    const r = await new ShopifyAdapter().upsertProduct(shop(), { ...TEE, images: [...TEE.images!, 'https://pim.example/media/new.jpg'] }, NONE, PLACEMENT);
+    assert.deepEqual(productSet().input.files, [
+      { id: 'gid://shopify/MediaImage/1' },
+      { id: 'gid://shopify/MediaImage/2' },
+      { originalSource: 'https://pim.example/media/new.jpg', alt: 'Organic Tee', contentType: 'IMAGE', filename: mediaFilename('https://pim.example/media/new.jpg') },
+    ]);
     assert.equal(Object.keys(r.mediaIds).length, 3);
   });
 
   it('a mapped product deleted on the storefront is found again or created, never updated by a stale id', async () => {
-    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/404', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/1' }, mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/1' } });
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/404', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/1' }, mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/1' } }, PLACEMENT);
     assert.ok('customId' in productSet().identifier);
     assert.ok(productSet().input.variants.every((v: any) => v.id === undefined));
     assert.ok(productSet().input.files.length === 2 && productSet().input.files.every((f: any) => f.id === undefined));
@@ -469,14 +499,16 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
             tags: ['Shirts', 'Organic'],
             metafields: { nodes: [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }, { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' }] },
             variants: { nodes: [{ id: 'gid://shopify/ProductVariant/600', sku: 'TEE-S-RED' }, { id: 'gid://shopify/ProductVariant/601', sku: 'TEE-M-RED' }] },
-            media: { nodes: [{ id: 'gid://shopify/MediaImage/700', originalSource: { url: 'https://pim.example/media/a.jpg' } }, { id: 'gid://shopify/MediaImage/701', originalSource: { url: 'https://pim.example/media/b.jpg' } }] },
+            // Still processing at the first look (no URL yet), processed at the next: the push waits for the names.
+            media: { nodes: looks++ === 0 ? [{ id: 'gid://shopify/MediaImage/700', status: 'PROCESSING', image: null }, { id: 'gid://shopify/MediaImage/701', status: 'UPLOADED', image: null }] : [{ id: 'gid://shopify/MediaImage/700', status: 'READY', image: { url: cdn('https://pim.example/media/a.jpg') } }, { id: 'gid://shopify/MediaImage/701', status: 'READY', image: { url: cdn('https://pim.example/media/b.jpg') } }] },
           }
         : null;
+    let looks = 0;
     failNextProductSet = () => {
       applied = true;
     };
     const adapter = new ShopifyAdapter({ clock: { now: () => 0, sleep: async () => {}, random: () => 0 } });
-    const r = await adapter.upsertProduct(shop(), TEE, NONE);
+    const r = await adapter.upsertProduct(shop(), TEE, NONE, PLACEMENT);
     const sets = seen.filter((s) => s.op === 'ProductSetSync');
     assert.equal(sets.length, 2);
     assert.deepEqual(sets[0].variables.input.files.map((f: any) => f.originalSource), TEE.images);
@@ -487,14 +519,14 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
   });
 
   it('a pre-flight failure sends no productSet', async () => {
-    await assert.rejects(new ShopifyAdapter().upsertProduct(shop(), { ...SIMPLE, name: '' }, NONE), (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === 'title: is required');
+    await assert.rejects(new ShopifyAdapter().upsertProduct(shop(), { ...SIMPLE, name: '' }, NONE, PLACEMENT), (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === 'title: is required');
     assert.ok(!ops().includes('ProductSetSync'));
   });
 
   it('locations are read once per shop', async () => {
     const adapter = new ShopifyAdapter();
-    await adapter.upsertProduct(shop(), SIMPLE, NONE);
-    await adapter.upsertProduct(shop(), SIMPLE, NONE);
+    await adapter.upsertProduct(shop(), SIMPLE, NONE, PLACEMENT);
+    await adapter.upsertProduct(shop(), SIMPLE, NONE, PLACEMENT);
     assert.equal(ops().filter((o) => o === 'Locations').length, 1);
   });
 });
@@ -525,26 +557,26 @@ for (const target of databaseTargets()) {
     let first: Awaited<ReturnType<ShopifyAdapter['upsertProduct']>>;
 
     it('creates, then updates by id: same product, same variant ids, images sent by id the second time', async () => {
-      first = await adapter.upsertProduct(shop, TEE, NONE);
+      first = await adapter.upsertProduct(shop, TEE, NONE, PLACEMENT);
       assert.equal(first.method, 'create');
       assert.equal(first.variantCount, 2);
       assert.equal(Object.keys(first.variantIds).length, 2);
       assert.equal(Object.keys(first.mediaIds).length, 2);
-      const second = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds });
+      const second = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
       assert.equal(second.method, 'update');
       assert.equal(second.productId, first.productId);
       assert.deepEqual(second.variantIds, first.variantIds);
       assert.deepEqual(second.mediaIds, first.mediaIds);
       // A third image: the two known ones go by id, only the new one is uploaded.
       const images = [...TEE.images!, 'https://pim.example/media/c.jpg'];
-      const third = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2', images }, { productId: first.productId, variantIds: second.variantIds, mediaIds: second.mediaIds });
+      const third = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2', images }, { productId: first.productId, variantIds: second.variantIds, mediaIds: second.mediaIds }, PLACEMENT);
       assert.equal(third.mediaIds[TEE.images![0]], first.mediaIds[TEE.images![0]]);
       assert.equal(third.mediaIds[TEE.images![1]], first.mediaIds[TEE.images![1]]);
       assert.equal(Object.keys(third.mediaIds).length, 3);
       let data = await gql(`query Check($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } }`, { id: first.productId });
       assert.equal(data.product.media.nodes.length, 3);
       // Back to two: the removed image goes.
-      await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: third.variantIds, mediaIds: third.mediaIds });
+      await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: third.variantIds, mediaIds: third.mediaIds }, PLACEMENT);
       data = await gql(`query Check($id: ID!) { product(id: $id) { title tags status media(first: 10) { nodes { id } } } products(first: 10) { nodes { id } } }`, { id: first.productId });
       assert.equal(data.product.title, 'Organic Tee v2');
       assert.deepEqual(data.product.media.nodes.map((n: any) => n.id).sort(), Object.values(first.mediaIds).sort(), 'images were not uploaded again');
@@ -568,7 +600,7 @@ for (const target of databaseTargets()) {
         },
       );
       assert.deepEqual(edit.productSet.userErrors, []);
-      const r = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds });
+      const r = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
       assert.equal(r.variantCount, 2);
       const after = await gql(`query V($id: ID!) { product(id: $id) { variants(first: 5) { nodes { id sku } } media(first: 5) { nodes { id } } } }`, { id: first.productId });
       assert.deepEqual(after.product.variants.nodes.map((v: any) => v.sku).sort(), ['TEE-M-RED', 'TEE-S-RED']);
@@ -577,7 +609,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a lost mapping recovers the product by customId: no duplicate, no image uploaded again', async () => {
-      const again = await adapter.upsertProduct(shop, TEE, NONE);
+      const again = await adapter.upsertProduct(shop, TEE, NONE, PLACEMENT);
       assert.equal(again.method, 'update');
       assert.equal(again.productId, first.productId);
       assert.deepEqual(again.variantIds, first.variantIds);
@@ -592,7 +624,7 @@ for (const target of databaseTargets()) {
       const metafields = [...before.product.metafields.nodes, { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' }];
       const edit = await gql(`mutation Edit($id: ID!, $metafields: [MetafieldInput!]) { productSet(identifier: {id: $id}, input: {tags: ["Shirts", "Organic", "merchant-pick"], metafields: $metafields}) { userErrors { message } } }`, { id: first.productId, metafields });
       assert.deepEqual(edit.productSet.userErrors, []);
-      await adapter.upsertProduct(shop, { ...TEE, categories: [{ id: 1, name: 'Shirts' }] }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds });
+      await adapter.upsertProduct(shop, { ...TEE, categories: [{ id: 1, name: 'Shirts' }] }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
       const data = await gql(`query Check($id: ID!) { product(id: $id) { tags metafields(first: 50) { nodes { namespace key value } } } }`, { id: first.productId });
       assert.deepEqual([...data.product.tags].sort(), ['Shirts', 'merchant-pick']);
       const byKey = Object.fromEntries(data.product.metafields.nodes.map((m: any) => [`${m.namespace}.${m.key}`, m.value]));
@@ -603,7 +635,7 @@ for (const target of databaseTargets()) {
 
     it('pushed again with the same categories (the tags known from the last push): merchant tags and metafields untouched, the title updated', async () => {
       const last = { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds, categoryTags: ['Shirts'] };
-      const r = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v3', categories: [{ id: 1, name: 'Shirts' }] }, last);
+      const r = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v3', categories: [{ id: 1, name: 'Shirts' }] }, last, PLACEMENT);
       assert.equal(r.method, 'update');
       assert.deepEqual(r.categoryTags, ['Shirts']);
       const data = await gql(`query Check($id: ID!) { product(id: $id) { title tags metafields(first: 50) { nodes { namespace key value } } } }`, { id: first.productId });
@@ -618,7 +650,7 @@ for (const target of databaseTargets()) {
       await h.app.services.sandbox.stores.configure(shop.domain, { bucket_size: 60, restore_rate: 400 });
       const throttled = new ShopifyAdapter();
       const products = Array.from({ length: 8 }, (_, i) => ({ ...SIMPLE, id: 100 + i, sku: `THR-${i}`, slug: `thr-${i}`, name: `Throttled ${i}`, images: [] }));
-      const results = await Promise.all(products.map((p) => throttled.upsertProduct(shop, p, NONE)));
+      const results = await Promise.all(products.map((p) => throttled.upsertProduct(shop, p, NONE, PLACEMENT)));
       assert.equal(new Set(results.map((r) => r.productId)).size, 8);
       assert.ok(throttled.throttle.stats.waits > 0, 'the throttle waited');
       await h.app.services.sandbox.stores.configure(shop.domain, { bucket_size: null, restore_rate: null });
@@ -629,12 +661,12 @@ for (const target of databaseTargets()) {
       const faulty = new ShopifyAdapter({ retry: { baseDelayMs: 5, maxDelayMs: 20 } });
       const products = Array.from({ length: 6 }, (_, i) => ({ ...TEE, id: 200 + i, sku: `F-${i}`, slug: `f-${i}`, name: `Faulty ${i}`, images: [`https://pim.example/media/f${i}-1.jpg`, `https://pim.example/media/f${i}-2.jpg`], variants: TEE.variants.map((v) => ({ ...v, sku: `F-${i}-${v.sku}` })) }));
       for (const p of products) {
-        await faulty.upsertProduct(shop, p, NONE).catch((e: unknown) => assert.ok(e instanceof StorefrontError && e.kind === 'unavailable', String(e)));
+        await faulty.upsertProduct(shop, p, NONE, PLACEMENT).catch((e: unknown) => assert.ok(e instanceof StorefrontError && e.kind === 'unavailable', String(e)));
       }
       assert.ok(faulty.throttle.stats.waits > 0, 'faults happened and were retried');
       await h.app.services.sandbox.stores.configure(shop.domain, { fail_after_commit_rate: 0, error_rate: 0 });
       const healthy = new ShopifyAdapter();
-      for (const p of products) await healthy.upsertProduct(shop, p, NONE);
+      for (const p of products) await healthy.upsertProduct(shop, p, NONE, PLACEMENT);
       const data = await gql(`query All { products(first: 100) { nodes { title media(first: 10) { nodes { id } } variants(first: 5) { nodes { id } } } } }`);
       const faultyNodes = data.products.nodes.filter((n: any) => n.title.startsWith('Faulty'));
       assert.equal(faultyNodes.length, 6);
@@ -645,7 +677,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a product without variants and a draft: Default Title variant, DRAFT, price and compare-at price', async () => {
-      const r = await adapter.upsertProduct(shop, SIMPLE, NONE);
+      const r = await adapter.upsertProduct(shop, SIMPLE, NONE, PLACEMENT);
       assert.equal(r.method, 'create');
       const data = await gql(`query Check($id: ID!) { product(id: $id) { status variants(first: 5) { nodes { sku price compareAtPrice barcode title } } } }`, { id: r.productId });
       assert.equal(data.product.status, 'DRAFT');

@@ -58,6 +58,8 @@ export function shopRoutes(app: App, shops: ShopService): void {
     fail_after_commit_rate: Type.Number(),
     latency_ms: Type.Integer(),
     fault_seed: Type.Integer(),
+    variant_throttle_limit: Type.Union([Type.Integer(), Type.Null()]),
+    locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
   });
   app.patch(
     '/admin/shops/:id/sandbox',
@@ -65,7 +67,7 @@ export function shopRoutes(app: App, shops: ShopService): void {
       schema: {
         tags,
         security,
-        summary: "A sandbox shop's cost bucket and injected faults (for tests and benchmarks)",
+        summary: "A sandbox shop's cost bucket, injected faults, variant throttle and locations (for tests and benchmarks)",
         params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
         body: Type.Object(
           {
@@ -76,6 +78,10 @@ export function shopRoutes(app: App, shops: ShopService): void {
             fail_after_commit_rate: rate('share of calls that run (and commit) but answer 503'),
             latency_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
             fault_seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'seeds the fault sequence (reproducible tests)' })),
+            variant_throttle_limit: Type.Optional(
+              Type.Union([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Null()], { description: 'VARIANT_THROTTLE_EXCEEDED once the store holds this many variants; null: never' }),
+            ),
+            locations: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 50, description: 'location names the store must have (added when missing)' })),
           },
           { additionalProperties: false, minProperties: 1 },
         ),
@@ -83,6 +89,25 @@ export function shopRoutes(app: App, shops: ShopService): void {
       },
     },
     async (req) => shops.configureSandbox(req.params.id, req.body),
+  );
+
+  app.post(
+    '/admin/shops/:id/sandbox/publications',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Add a publication (sales channel) to a sandbox shop's store, beside Online Store, Point of Sale and Shop",
+        params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 255, description: "the publication's catalog title" }) }, { additionalProperties: false }),
+        response: { 201: Type.Object({ id: Type.String({ description: 'gid://shopify/Publication/N' }), name: Type.String() }), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const added = await shops.addSandboxPublication(req.params.id, req.body.name);
+      reply.code(201);
+      return added;
+    },
   );
 
   app.delete(

@@ -14,6 +14,12 @@ export interface SandboxStores {
   configure(domain: string, settings: SandboxConfigInput): Promise<SandboxConfigView | null>;
 }
 
+/** The sandbox's sales channels (storefront/sandbox/sandbox-publication.service.ts), as the shop service needs them. */
+export interface SandboxPublications {
+  /** null: no such store; 'taken': the store has a publication of that name. */
+  addByDomain(domain: string, name: string): Promise<{ id: string; name: string } | 'taken' | null>;
+}
+
 export const PLATFORMS = ['shopify', 'sandbox'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
@@ -74,6 +80,8 @@ export class ShopService {
     private readonly options: { publicUrl: string; sandboxEnabled: boolean },
     /** Absent when the sandbox is not wired in: platform `sandbox` is then refused. */
     private readonly sandbox: SandboxStores | null,
+    /** The sandbox's publications (POST /admin/shops/{id}/sandbox/publications); absent: that route answers 400. */
+    private readonly sandboxPublications: SandboxPublications | null = null,
   ) {}
 
   async add(input: AddShopInput): Promise<ShopView & { access_token?: string }> {
@@ -128,6 +136,18 @@ export class ShopService {
     const view = await this.sandbox.configure(row.domain, settings);
     if (!view) throw notFound(`Shop ${id} has no sandbox store`);
     return { id, ...view };
+  }
+
+  /** Adds a publication (sales channel) to a sandbox shop's store, beside Online Store, Point of Sale and Shop. */
+  async addSandboxPublication(id: number, name: string): Promise<{ id: string; name: string }> {
+    const row = (await this.shops.list()).find((s) => s.id === id);
+    if (!row) throw notFound(`Shop ${id} not found`);
+    if (row.platform !== 'sandbox' || !this.sandboxPublications) throw badRequest(`Shop ${id} is not a sandbox shop`);
+    if (name.trim() === '') throw badRequest("field 'name' must not be blank");
+    const added = await this.sandboxPublications.addByDomain(row.domain, name);
+    if (!added) throw notFound(`Shop ${id} has no sandbox store`);
+    if (added === 'taken') throw conflict(`Shop ${id} already has a publication named ${name.trim()}`);
+    return added;
   }
 
   async remove(id: number): Promise<void> {

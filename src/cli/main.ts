@@ -136,8 +136,11 @@ shop
   .option('--fail-after-commit-rate <r>', 'share of calls that run but answer 503 (0–1)', Number)
   .option('--latency-ms <n>', 'added latency per call', Number)
   .option('--fault-seed <n>', 'seed of the fault sequence', Number)
+  .option('--variant-throttle-limit <n>', 'answer VARIANT_THROTTLE_EXCEEDED once the store holds this many variants', positiveInt)
+  .option('--no-variant-throttle', 'never answer VARIANT_THROTTLE_EXCEEDED')
+  .option('--location <name>', 'a location the store must have (repeatable)', (v: string, all: string[] = []) => [...all, v])
   .option('--json', 'print JSON')
-  .action(async (id: string, o: { bucketSize?: number; restoreRate?: number; planBucket?: boolean; errorRate?: number; timeoutRate?: number; failAfterCommitRate?: number; latencyMs?: number; faultSeed?: number; json?: boolean }) => {
+  .action(async (id: string, o: { bucketSize?: number; restoreRate?: number; planBucket?: boolean; errorRate?: number; timeoutRate?: number; failAfterCommitRate?: number; latencyMs?: number; faultSeed?: number; variantThrottleLimit?: number; variantThrottle?: boolean; location?: string[]; json?: boolean }) => {
     const body = {
       ...(o.planBucket && { bucket_size: null, restore_rate: null }),
       ...(o.bucketSize !== undefined && { bucket_size: o.bucketSize }),
@@ -147,9 +150,19 @@ shop
       ...(o.failAfterCommitRate !== undefined && { fail_after_commit_rate: o.failAfterCommitRate }),
       ...(o.latencyMs !== undefined && { latency_ms: o.latencyMs }),
       ...(o.faultSeed !== undefined && { fault_seed: o.faultSeed }),
+      ...(o.variantThrottleLimit !== undefined && { variant_throttle_limit: o.variantThrottleLimit }),
+      ...(o.variantThrottle === false && { variant_throttle_limit: null }),
+      ...(o.location && { locations: o.location }),
     };
     show(await adminRequest(client(), 'PATCH', `/admin/shops/${positiveInt(id)}/sandbox`, body), o.json);
   });
+shop
+  .command('sandbox-publication <id> <name>')
+  .description("add a publication (sales channel) to a sandbox shop's store, beside Online Store, Point of Sale and Shop")
+  .option('--json', 'print JSON')
+  .action(async (id: string, name: string, o: { json?: boolean }) =>
+    show(await adminRequest(client(), 'POST', `/admin/shops/${positiveInt(id)}/sandbox/publications`, { name }), o.json),
+  );
 shop
   .command('remove <id>')
   .description("uninstall: the shop's integration, tokens and mappings are deleted with it")

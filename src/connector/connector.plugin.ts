@@ -7,6 +7,8 @@ import type { App } from '../pim/pim.types.js';
 import type { ConnectorAuthService } from './auth/connector-auth.service.js';
 import { ConnectorError } from './connector.errors.js';
 import './connector.types.js';
+import { integrationSettingsRoutes } from './integrations/integration-settings.routes.js';
+import type { IntegrationSettingsService } from './integrations/integration-settings.service.js';
 import { integrationRoutes } from './integrations/integration.routes.js';
 import type { IntegrationService } from './integrations/integration.service.js';
 import { statusRoutes } from './status/status.routes.js';
@@ -21,6 +23,7 @@ import type { FullSyncService } from './sync/full-sync.service.js';
 export interface ConnectorDeps {
   auth: ConnectorAuthService;
   integrations: IntegrationService;
+  settings: IntegrationSettingsService;
   status: StatusService;
   push: PushService;
   mappings: MappingService;
@@ -86,6 +89,7 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps): Promise<vo
   });
 
   integrationRoutes(app, deps.integrations);
+  integrationSettingsRoutes(app, deps.settings);
   statusRoutes(app, { status: deps.status });
   pushRoutes(app, deps.push);
   mappingRoutes(app, deps.mappings);

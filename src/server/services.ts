@@ -44,12 +44,16 @@ import { PimClient } from '../connector/pim/pim-client.js';
 import { PimClientProbe } from '../connector/status/connectivity.js';
 import { MappingRepository } from '../connector/mappings/mapping.repository.js';
 import { MappingService } from '../connector/mappings/mapping.service.js';
+import { IntegrationSettingsService } from '../connector/integrations/integration-settings.service.js';
 import { PushService } from '../connector/push/push.service.js';
 import { SyncLogRepository } from '../connector/push/sync-log.repository.js';
 import { createStatusService } from '../connector/status/status.service.js';
 import { SandboxGraphqlService } from '../storefront/sandbox/sandbox-graphql.service.js';
 import { SandboxStoreRepository } from '../storefront/sandbox/sandbox-store.repository.js';
 import { SandboxStoreService } from '../storefront/sandbox/sandbox-store.service.js';
+import { SandboxProductRepository } from '../storefront/sandbox/sandbox-product.repository.js';
+import { SandboxPublicationRepository } from '../storefront/sandbox/sandbox-publication.repository.js';
+import { SandboxPublicationService } from '../storefront/sandbox/sandbox-publication.service.js';
 import { ShopifyAdapter } from '../storefront/shopify/shopify.adapter.js';
 import { JOB } from '../jobs/job-types.js';
 import type { PgBossQueue } from '../jobs/queue.js';
@@ -86,9 +90,11 @@ export function createServices(
   const sandboxStores = new SandboxStoreService(new SandboxStoreRepository(db));
   const storefront = new ShopifyAdapter();
   const pimClient = new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl });
-  const integrations = new IntegrationService(db, new IntegrationRepository(db), connectorTokens, pimClient, secretBox);
+  const integrationRepo = new IntegrationRepository(db);
+  const integrations = new IntegrationService(db, integrationRepo, connectorTokens, pimClient, secretBox);
+  const settings = new IntegrationSettingsService(integrationRepo, integrations, storefront);
   const mappings = new MappingRepository(db);
-  const push = new PushService(db, integrations, pimClient, mappings, new SyncLogRepository(db), storefront);
+  const push = new PushService(db, integrations, settings, pimClient, mappings, new SyncLogRepository(db), storefront, jobs.queue);
   const fullSync = new FullSyncService(
     {
       db,
@@ -104,6 +110,7 @@ export function createServices(
       mappings,
       syncLogs: new SyncLogRepository(db),
       storefront,
+      settings,
       log: jobs.log,
     },
     { bulkThreshold: config.syncBulkThreshold, chunkSize: config.syncBulkChunk },
@@ -113,9 +120,9 @@ export function createServices(
   // The queues' handlers (a worker node runs them; see jobs/workers.ts). Each part adds its queue's entry here.
   const handlers: JobHandlers = {
     [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log: jobs.log }), concurrency: config.syncConcurrency },
-    // Fan-outs are light (PIM pages, inserts); bulk jobs run one per shop (singletonKey), these many shops at once.
+    // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
     [JOB.syncFull]: { handler: fullSyncHandler(fullSync), concurrency: 2 },
-    [JOB.syncBulk]: { handler: syncBulkHandler(fullSync), concurrency: 4 },
+    [JOB.syncBulk]: { handler: syncBulkHandler(fullSync), concurrency: 5 },
     // A poll that throws (PIM unreachable) is retried by the queue; the watermark stays where it was.
     [JOB.syncPoll]: { handler: async (job) => void (await delta.poll(job.data.integrationId)), concurrency: 2 },
   };
@@ -133,7 +140,9 @@ export function createServices(
     credentials,
     admin: new AdminService(new OrganizationRepository(db), apiKeys, credentials),
     organizations: new OrganizationRepository(db),
-    shops: new ShopService(new ShopRepository(db), secretBox, { publicUrl: config.publicUrl, sandboxEnabled: config.shopifySandbox }, sandboxStores),
+    shops: new ShopService(new ShopRepository(db), secretBox, { publicUrl: config.publicUrl, sandboxEnabled: config.shopifySandbox }, sandboxStores,
+      // POST /admin/shops/{id}/sandbox/publications
+      new SandboxPublicationService(db, new SandboxPublicationRepository(db), new SandboxProductRepository(db), new SandboxStoreRepository(db))),
     /** The connector's StorefrontPort (Shopify Admin GraphQL; the sandbox answers it too). */
     storefront,
     /** The built-in Shopify sandbox: its stores, and its GraphQL endpoint (routes only when config.shopifySandbox). */
@@ -142,6 +151,7 @@ export function createServices(
       pimClient,
       auth: new ConnectorAuthService(connectorTokens, createRateLimiter({ name: 'connector-auth', points: config.authRateLimit, durationSeconds: 60, redis })),
       integrations,
+      settings,
       push,
       fullSync,
       delta,

@@ -15,6 +15,38 @@ export interface ShopHealth {
   myshopifyDomain: string;
   /** The plan's public display name, e.g. `Basic`. */
   plan: string;
+  /** The shop's currency (ISO 4217), in which it takes prices. */
+  currencyCode: string;
+}
+
+/** A sales channel's publication (Shopify: Publication, titled by its catalog). */
+export interface StorefrontPublication {
+  id: string;
+  name: string;
+}
+
+/** A place that stocks inventory (Shopify: Location). */
+export interface StorefrontLocation {
+  id: string;
+  name: string;
+  isActive: boolean;
+}
+
+/**
+ * Where one integration's push puts a product on the shop, resolved from the integration's settings and the shop's
+ * publications and locations (connector/integrations/integration-settings.ts).
+ */
+export interface SyncPlacement {
+  /** Publication ids per PIM channel; a channel not listed is not published anywhere. */
+  channelPublications: Record<string, string[]>;
+  /** Location id per PIM warehouse code mapped explicitly; other warehouses go to the location of the same name. */
+  warehouseLocations: Record<string, string>;
+  /** Warehouse codes mapped to no location: their stock is not synced. */
+  unsyncedWarehouses: string[];
+  /** Where a variant's stock goes (the PIM keeps variant stock without a warehouse); null: nowhere. */
+  variantStockLocation: string | null;
+  /** Prices are converted by something else (e.g. Shopify Markets): no currency check before sending. */
+  pricesConvertedElsewhere: boolean;
 }
 
 /** A storefront call failed; `kind` says why, so callers can tell a revoked token from an outage. */
@@ -96,6 +128,20 @@ export interface KnownStorefrontProduct {
    * tags and its metafields as they are on the storefront and needs not read the product before updating it.
    */
   categoryTags?: string[];
+  /**
+   * Storefront fields the last push wrote from PIM data, so a push clears only what it wrote before and never what the
+   * merchant set in the shop: the SKUs whose compare-at price came from a PIM sale price, and the SEO fields.
+   */
+  owned?: { compareAt?: string[]; seoTitle?: boolean; seoDescription?: boolean };
+  /** Inventory item ids by SKU. */
+  inventoryItemIds?: Record<string, string>;
+  /**
+   * The PIM quantities the last push brought to the shop, by SKU and location id: a push moves the shop's count by the
+   * PIM's change since then, so units sold in the shop meanwhile stay sold.
+   */
+  stock?: Record<string, Record<string, number>>;
+  /** The publications the bridge published the product on. */
+  publications?: string[];
 }
 
 export interface ProductUpsertResult {
@@ -113,6 +159,17 @@ export interface ProductUpsertResult {
   imageCount: number;
   /** The category tags of this push (kept with the mapping for the next one). */
   categoryTags: string[];
+  owned: NonNullable<KnownStorefrontProduct['owned']>;
+  inventoryItemIds: Record<string, string>;
+  stock: Record<string, Record<string, number>>;
+  publications: string[];
+  /**
+   * What the storefront took but could not finish for this product (a publish refused, an image it failed to process):
+   * the product is on the storefront with its ids, and its mapping is `error` with these lines until a push clears them.
+   */
+  problems: string[];
+  /** Values Shopify accepts but shortens or ignores (e.g. an SEO title past the admin's 70-character hint). */
+  warnings: string[];
 }
 
 /** The storefront (or our pre-flight of its rules) refused the product: one readable line per problem. */
@@ -120,6 +177,20 @@ export class StorefrontValidationError extends Error {
   constructor(readonly errors: string[]) {
     super(errors.join('; '));
     this.name = 'StorefrontValidationError';
+  }
+}
+
+/**
+ * The storefront will take the product later, not now (Shopify: VARIANT_THROTTLE_EXCEEDED, a store past 50,000 variants
+ * creating more than 1,000 a day): the product fails for now and is tried again after `retryAfterSeconds`.
+ */
+export class StorefrontDeferredError extends Error {
+  constructor(
+    readonly errors: string[],
+    readonly retryAfterSeconds: number,
+  ) {
+    super(errors.join('; '));
+    this.name = 'StorefrontDeferredError';
   }
 }
 
@@ -134,10 +205,16 @@ export interface StorefrontPort {
    * for the platform's rules (pre-flight and the storefront's userErrors) and StorefrontError for everything else;
    * waiting out throttles and retrying transient failures is the adapter's job.
    */
-  upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct): Promise<ProductUpsertResult>;
+  upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement): Promise<ProductUpsertResult>;
 
-  /** The platform's rules checked before sending (Shopify: title, ≤ 3 options, ≤ 2048 variants, prices, SEO); empty = sendable. */
+  /** The platform's rules checked before sending (Shopify: title, ≤ 3 options, ≤ 2048 variants, prices); empty = sendable. */
   preflight(product: PimProductSnapshot): string[];
+
+  /** The shop's publications (sales channels), cached a few minutes per shop; `fresh` reads them again now. */
+  publications(shop: StorefrontShop, options?: { fresh?: boolean }): Promise<StorefrontPublication[]>;
+
+  /** The shop's locations, cached a few minutes per shop; `fresh` reads them again now. */
+  locations(shop: StorefrontShop, options?: { fresh?: boolean }): Promise<StorefrontLocation[]>;
 
   /**
    * Starts one bulk upsert of many products (Shopify: stagedUploadsCreate → JSONL of productSet variables, one line per
@@ -157,6 +234,7 @@ export interface StorefrontPort {
 export interface BulkUpsertItem {
   product: PimProductSnapshot;
   known: KnownStorefrontProduct;
+  placement: SyncPlacement;
 }
 
 /** One item of a completed bulk upsert: the same result as upsertProduct, or the storefront's userErrors. */

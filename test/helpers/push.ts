@@ -12,6 +12,8 @@ import {
   type ProductUpsertResult,
   type StorefrontPort,
   type StorefrontShop,
+  type StorefrontLocation,
+  type StorefrontPublication,
 } from '../../src/storefront/storefront.port.js';
 import type { ConnectorHarness } from './connector.js';
 import type { Tenant } from './harness.js';
@@ -92,11 +94,27 @@ export class FakeStorefront implements StorefrontPort {
       variantCount: skus.length,
       imageCount: (snapshot.images ?? []).length,
       categoryTags: (snapshot.categories ?? []).map((c) => c.name),
+      owned: {},
+      inventoryItemIds: {},
+      stock: {},
+      publications: [],
+      problems: [],
+      warnings: [],
     };
   }
 
   async shopHealth(): Promise<never> {
     throw new StorefrontError('unavailable', 'not used');
+  }
+
+  async publications(): Promise<StorefrontPublication[]> {
+    if (this.refuseToken) throw new StorefrontError('unauthorized', 'Shopify refused the access token (HTTP 401)');
+    return [];
+  }
+
+  async locations(): Promise<StorefrontLocation[]> {
+    if (this.refuseToken) throw new StorefrontError('unauthorized', 'Shopify refused the access token (HTTP 401)');
+    return [{ id: 'gid://shopify/Location/1', name: 'Shop location', isActive: true }];
   }
 
   async upsertProduct(_shop: StorefrontShop, snapshot: PimProductSnapshot, known: KnownStorefrontProduct): Promise<ProductUpsertResult> {

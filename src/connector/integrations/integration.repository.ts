@@ -106,6 +106,16 @@ export class IntegrationRepository {
   }
 
   /** The storefront side of an integration: its shop's domain, API base URL and sealed access token. */
+  /** The integration's bridge settings as stored (integration-settings.ts parses them). */
+  async settings(id: number): Promise<unknown> {
+    const [row] = await this.db.select({ settings: integrations.settings }).from(integrations).where(eq(integrations.id, id));
+    return row?.settings ?? null;
+  }
+
+  async saveSettings(id: number, settings: object): Promise<void> {
+    await this.db.update(integrations).set({ settings, updatedAt: sql`now()` }).where(eq(integrations.id, id));
+  }
+
   async shopOf(integrationId: number): Promise<{ domain: string; apiBaseUrl: string | null; accessTokenEncrypted: string } | null> {
     const [row] = await this.db
       .select({ domain: shops.domain, apiBaseUrl: shops.apiBaseUrl, accessTokenEncrypted: shops.accessTokenEncrypted })

@@ -27,6 +27,8 @@ export interface MappingMetadata {
   variant_count: number;
   image_count: number;
   last_push_method: 'create' | 'update';
+  /** What Shopify took but may shorten (e.g. an SEO title past the admin's hint). */
+  warnings?: string[];
 }
 
 export interface SyncedMapping {
@@ -37,6 +39,8 @@ export interface SyncedMapping {
   at: Date;
   /** The PIM product's updated_at in the snapshot synced (null: unknown, e.g. a snapshot sent in the push body). */
   pimUpdatedAt?: Date | null;
+  /** Set when the product is on the storefront but a step after the upsert was refused: the mapping is `error`. */
+  error?: string | null;
 }
 
 const columns = {
@@ -105,8 +109,9 @@ export class MappingRepository {
     const values = {
       storefrontProductId: m.storefrontProductId,
       storefrontVariantId: m.storefrontVariantId,
-      syncStatus: 'synced',
-      syncError: null,
+      // On the storefront, with the ids kept; `error` when a step after the upsert was refused (the reason).
+      syncStatus: m.error ? 'error' : 'synced',
+      syncError: m.error ?? null,
       metadata: m.metadata,
       storefrontState: m.state,
       lastSyncedAt: m.at,

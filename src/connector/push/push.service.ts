@@ -5,14 +5,19 @@
 // outbound call: the PIM read and the storefront upsert run between short writes.
 import type { Db } from '../../db/client.js';
 import {
+  StorefrontDeferredError,
   StorefrontError,
   StorefrontValidationError,
   type KnownStorefrontProduct,
   type PimProductSnapshot,
+  type ProductUpsertResult,
   type StorefrontPort,
   type StorefrontShop,
+  type SyncPlacement,
 } from '../../storefront/storefront.port.js';
+import { JOB, type JobQueue } from '../../jobs/job-types.js';
 import { ConnectorError } from '../connector.errors.js';
+import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
 import type { IntegrationService } from '../integrations/integration.service.js';
 import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
 import { PimReadError, type PimClient } from '../pim/pim-client.js';
@@ -70,14 +75,27 @@ export class PushService {
   constructor(
     private readonly db: Db,
     private readonly integrations: Pick<IntegrationService, 'pimConnectionOf' | 'storefrontShopOf'>,
+    private readonly settings: Pick<IntegrationSettingsService, 'placement'>,
     private readonly pim: Pick<PimClient, 'productSnapshot'>,
     private readonly mappings: MappingRepository,
     private readonly syncLogs: SyncLogRepository,
     /** Public so tests can put a counting double in place of the Shopify adapter. */
     public storefront: StorefrontPort,
+    /** Where a product the storefront defers (VARIANT_THROTTLE_EXCEEDED) is queued again, later. */
+    private readonly queue: Pick<JobQueue, 'send'> | null = null,
     private readonly now: () => Date = () => new Date(),
     private readonly concurrency = PUSH_CONCURRENCY,
   ) {}
+
+  /** The shop's placement of this integration's products; a shop that cannot be read fails like its upserts would. */
+  private async placementOf(integrationId: number, shop: StorefrontShop): Promise<SyncPlacement | StorefrontError> {
+    try {
+      return await this.settings.placement(integrationId, shop, this.storefront);
+    } catch (err) {
+      if (err instanceof StorefrontError) return err;
+      throw err;
+    }
+  }
 
   /** `body` is the parsed JSON body (undefined when there was none). `partial` is true when at least one product failed. */
   async push(integrationId: number, body: unknown, log?: Logger): Promise<{ data: PushData; partial: boolean }> {
@@ -92,7 +110,8 @@ export class PushService {
     try {
       const ids = [...new Set(items.flatMap((i) => (i.kind === 'invalid' ? [] : [i.id])))];
       const known = new Map((await this.mappings.findMany(integrationId, ids)).map((m) => [m.pimProductId, m]));
-      const run = new BatchRun({ mappings: this.mappings, pim: this.pim, storefront: this.storefront, now: this.now }, integrationId, conn, shop, known, log);
+      const placement = await this.placementOf(integrationId, shop);
+      const run = new BatchRun(this.runDeps(), integrationId, conn, shop, placement, known, log);
       results = await mapLimit(items, this.concurrency, (item) => run.pushOne(item));
     } catch (err) {
       // Our own failure (the database): the log still ends, in `error`, and the request is an INTERNAL_ERROR.
@@ -119,13 +138,19 @@ export class PushService {
     if (conn.isActive === false) return { status: 'skipped', reason: `integration ${integrationId} is inactive` };
     const mapping = await this.mappings.find(integrationId, pimProductId);
     const known = new Map(mapping ? [[pimProductId, mapping]] : []);
-    const run = new BatchRun({ mappings: this.mappings, pim: this.pim, storefront: this.storefront, now: this.now }, integrationId, conn, shop, known, options.log, {
+    const placement = await this.placementOf(integrationId, shop);
+    if (placement instanceof StorefrontError && placement.kind !== 'unauthorized' && placement.kind !== 'forbidden') throw new TransientSyncError(`The storefront could not be read: ${placement.message}`);
+    const run = new BatchRun(this.runDeps(), integrationId, conn, shop, placement, known, options.log, {
       finalAttempt: options.finalAttempt ?? true,
     });
     const result = await run.pushOne({ kind: 'read', id: pimProductId });
     if (result.status === 'error') return { status: 'failed', error: result.message };
     await this.syncLogs.touchLastSync(integrationId, this.now());
     return { status: 'synced', method: result.method, storefrontProductId: result.storefront_product_id };
+  }
+
+  private runDeps(): BatchRunDeps {
+    return { mappings: this.mappings, pim: this.pim, storefront: this.storefront, now: this.now, queue: this.queue };
   }
 
   private async finish(integrationId: number, syncLogId: number, processed: number, failed: number, error: string | null) {
@@ -138,6 +163,14 @@ export class PushService {
   }
 }
 
+interface BatchRunDeps {
+  mappings: MappingRepository;
+  pim: Pick<PimClient, 'productSnapshot'>;
+  storefront: StorefrontPort;
+  now: () => Date;
+  queue: Pick<JobQueue, 'send'> | null;
+}
+
 /** The state of one push: who it is for, what the mappings knew, and whether the shop has refused us already. */
 class BatchRun {
   private readonly seen = new Map<number, number>();
@@ -145,10 +178,12 @@ class BatchRun {
   private refused: string | null = null;
 
   constructor(
-    private readonly deps: { mappings: MappingRepository; pim: Pick<PimClient, 'productSnapshot'>; storefront: StorefrontPort; now: () => Date },
+    private readonly deps: BatchRunDeps,
     private readonly integrationId: number,
     private readonly conn: { baseUrl: string; apiKey: string },
     private readonly shop: StorefrontShop,
+    /** The shop's placement, or why the shop could not be read (every product then fails with it). */
+    private readonly placement: SyncPlacement | StorefrontError,
     private readonly known: Map<number, MappingRow>,
     private readonly log?: Logger,
     /** Set when a sync.product job runs this: transient failures are thrown for the queue to retry (see syncProduct). */
@@ -189,9 +224,17 @@ class BatchRun {
         throw err;
       }
     }
+    if (this.placement instanceof StorefrontError && (this.placement.kind === 'unauthorized' || this.placement.kind === 'forbidden')) {
+      this.refused ??= `The storefront refused the shop's access token: ${this.placement.message}`;
+    }
     if (this.refused) {
       await mappings.saveError(this.integrationId, item.id, this.refused, now());
       return failure(item.id, this.refused, []);
+    }
+    if (this.placement instanceof StorefrontError) {
+      const message = `The storefront could not take PIM product ${item.id}: ${this.placement.message}`;
+      await mappings.saveError(this.integrationId, item.id, clip(message), now());
+      return failure(item.id, message, []);
     }
 
     const mapping = this.known.get(item.id);
@@ -200,16 +243,29 @@ class BatchRun {
     if (!mapping) await mappings.insertPending(this.integrationId, item.id);
     const known = mapping ? knownOf(mapping) : { ...knownOf(undefined), neverPushed: true };
     try {
-      const r = await this.deps.storefront.upsertProduct(this.shop, snapshot, known);
+      const r = await this.deps.storefront.upsertProduct(this.shop, snapshot, known, this.placement);
+      // The product is on the storefront: its ids are kept whatever else happened. A step the shop refused after the
+      // upsert (a publish, an image it could not process, a quantity) leaves the mapping in `error` with the reason, and
+      // the delta sync's version is not advanced, so the next sync tries again.
+      const message = r.problems.length > 0 ? clip(`PIM product ${item.id} is on the storefront, but: ${r.problems.join('; ')}`) : null;
       await mappings.saveSynced(this.integrationId, item.id, {
         storefrontProductId: r.productNumericId,
         storefrontVariantId: r.firstVariantNumericId,
-        metadata: { storefront_handle: r.handle, storefront_title: r.title, variant_count: r.variantCount, image_count: r.imageCount, last_push_method: r.method },
-        state: { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, categoryTags: r.categoryTags },
+        metadata: {
+          storefront_handle: r.handle,
+          storefront_title: r.title,
+          variant_count: r.variantCount,
+          image_count: r.imageCount,
+          last_push_method: r.method,
+          ...(r.warnings.length > 0 ? { warnings: r.warnings } : {}),
+        },
+        state: storefrontStateOf(r),
         at: now(),
         // The PIM version now in the store, for the delta sync; unknown for a snapshot the caller sent.
-        pimUpdatedAt: item.kind === 'read' ? pimVersion(snapshot.updated_at) : null,
+        pimUpdatedAt: item.kind === 'read' && !message ? pimVersion(snapshot.updated_at) : null,
+        error: message,
       });
+      if (message) return failure(item.id, message, r.problems);
       return {
         status: 'success',
         message: r.method === 'create' ? 'Product created on the storefront' : 'Product updated on the storefront',
@@ -219,6 +275,13 @@ class BatchRun {
         method: r.method,
       };
     } catch (err) {
+      if (err instanceof StorefrontDeferredError) {
+        // Not now, later: the product fails with the storefront's reason and is queued again after its delay.
+        const message = `The storefront deferred PIM product ${item.id}: ${err.message}`;
+        await mappings.saveError(this.integrationId, item.id, clip(message), now());
+        await this.deps.queue?.send(JOB.syncProduct, { integrationId: this.integrationId, pimProductId: item.id, reason: 'delta' }, { startAfter: err.retryAfterSeconds, singletonKey: `${this.integrationId}:${item.id}` });
+        return failure(item.id, message, err.errors);
+      }
       if (err instanceof StorefrontValidationError) {
         const message = `The storefront refused PIM product ${item.id}: ${err.message}`;
         await mappings.saveError(this.integrationId, item.id, clip(message), now());
@@ -253,15 +316,35 @@ function pimVersion(updatedAt: unknown): Date | null {
   return Number.isNaN(ms) ? null : new Date(ms);
 }
 
+/** What the mapping keeps of an upsert's result (KnownStorefrontProduct, read back by knownOf). */
+export function storefrontStateOf(r: ProductUpsertResult): KnownStorefrontProduct {
+  return {
+    productId: r.productId,
+    variantIds: r.variantIds,
+    mediaIds: r.mediaIds,
+    categoryTags: r.categoryTags,
+    owned: r.owned,
+    inventoryItemIds: r.inventoryItemIds,
+    stock: r.stock,
+    publications: r.publications,
+  };
+}
+
 /** What a mapping knows of the storefront side (sent back to the adapter). */
 export function knownOf(mapping: MappingRow | undefined): KnownStorefrontProduct {
   const s = (mapping?.storefrontState ?? {}) as Partial<KnownStorefrontProduct>;
-  const record = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {});
+  const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+  const record = (v: unknown) => (isRecord(v) ? (v as Record<string, string>) : {});
+  const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((t) => typeof t === 'string');
   return {
     productId: typeof s.productId === 'string' ? s.productId : null,
     variantIds: record(s.variantIds),
     mediaIds: record(s.mediaIds),
-    ...(Array.isArray(s.categoryTags) && s.categoryTags.every((t) => typeof t === 'string') ? { categoryTags: s.categoryTags } : {}),
+    ...(strings(s.categoryTags) ? { categoryTags: s.categoryTags } : {}),
+    ...(isRecord(s.owned) ? { owned: s.owned as KnownStorefrontProduct['owned'] } : {}),
+    ...(isRecord(s.inventoryItemIds) ? { inventoryItemIds: record(s.inventoryItemIds) } : {}),
+    ...(isRecord(s.stock) ? { stock: s.stock as KnownStorefrontProduct['stock'] } : {}),
+    ...(strings(s.publications) ? { publications: s.publications } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ export interface IntegrationState {
   checkedAt: Date | null;
   lastError: string | null;
   lastErrorAt: Date | null;
+  /** The bridge settings as stored (connector/integrations/integration-settings.ts). */
+  settings: unknown;
 }
 
 /** What a live check needs: sealed secrets, opened by the caller; and the stored checks, re-read just before calling out. */
@@ -88,6 +90,7 @@ export class StatusRepository {
         checkedAt: integrations.checkedAt,
         lastError: integrations.lastError,
         lastErrorAt: integrations.lastErrorAt,
+        settings: integrations.settings,
       })
       .from(integrations)
       .innerJoin(shops, eq(shops.id, integrations.shopId))

@@ -58,6 +58,11 @@ const OwnStatus = Type.Object({
   active_tokens: Type.Integer(),
   queue_stats: QueueStats,
   health_score: HealthScore,
+  channel_mapping: Type.Record(
+    Type.String(),
+    Type.Object({ source: Type.Union([Type.Literal('default'), Type.Literal('custom')]), publications: Type.Array(Type.String()) }),
+    { description: "beyond the spec: each PIM channel's publications (ids mapped explicitly, or the default's title)" },
+  ),
 });
 
 const PublicStatus = Type.Object({

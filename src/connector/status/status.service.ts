@@ -1,5 +1,6 @@
 // The three status views: the caller's own integration (live checks, cached), the public per-integration view (stored
 // state only: never an outbound call) and the system status.
+import { DEFAULT_CHANNEL_PUBLICATIONS, parseSettings, PIM_CHANNELS, type IntegrationSettings } from '../integrations/integration-settings.js';
 import { ConnectorError } from '../connector.errors.js';
 import { iso8601, ymdHis } from '../timestamps.js';
 import type { Db } from '../../db/client.js';
@@ -43,6 +44,11 @@ export interface OwnStatus {
   active_tokens: number;
   queue_stats: QueueStats;
   health_score: HealthScore;
+  /**
+   * Beyond the spec: where each PIM channel is published, from the stored settings (no live call): publication ids
+   * mapped explicitly, or the default publication's title (`Online Store`, `Shop`); [] = published nowhere.
+   */
+  channel_mapping: Record<string, { source: 'default' | 'custom'; publications: string[] }>;
 }
 
 export interface PublicStatus {
@@ -102,6 +108,18 @@ export function syncDuration(startedAt: Date, completedAt: Date | null, now: Dat
   return `${(ms / 1000).toFixed(2)}s`;
 }
 
+/** The channel mapping as stored: explicit publication ids, else the default publication's title. */
+function channelMappingOf(settings: IntegrationSettings): OwnStatus['channel_mapping'] {
+  return Object.fromEntries(
+    PIM_CHANNELS.map((c) => {
+      const explicit = settings.channels?.[c];
+      if (explicit) return [c, { source: 'custom' as const, publications: explicit }];
+      const title = DEFAULT_CHANNEL_PUBLICATIONS[c];
+      return [c, { source: 'default' as const, publications: title ? [title] : [] }];
+    }),
+  );
+}
+
 const checkState = (check: { status: string } | undefined): CheckState =>
   check === undefined ? 'unknown' : check.status === 'connected' ? 'connected' : 'error';
 
@@ -145,6 +163,7 @@ export class StatusService {
       active_tokens: tokens,
       queue_stats: queue,
       health_score: this.score(state, checkState(checks.pim), checkState(checks.storefront), failed24h.failed, counts, queue, now),
+      channel_mapping: channelMappingOf(parseSettings(state.settings)),
     };
   }
 

@@ -23,7 +23,8 @@ import {
 import { ConnectorError } from '../connector.errors.js';
 import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
 import { PimReadError } from '../pim/pim-client.js';
-import { knownOf } from '../push/push.service.js';
+import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
+import { knownOf, storefrontStateOf } from '../push/push.service.js';
 import type { SyncLogRepository, SyncOutcome } from '../push/sync-log.repository.js';
 import type { BatchRow, FullSyncRepository, FullSyncRow, ItemCounts, ItemOutcome } from './full-sync.repository.js';
 
@@ -101,6 +102,8 @@ export interface FullSyncDeps {
   mappings: MappingRepository;
   syncLogs: SyncLogRepository;
   storefront: StorefrontPort;
+  /** The integration's placement of products on its shop (publications, locations, currency). */
+  settings: Pick<IntegrationSettingsService, 'placement'>;
   /**
    * The integration's jobs queued, waiting for a retry or running (the queue's counts). With none left, an open full
    * sync can never finish (its last job failed for good before it could say so): a new start fails it instead of
@@ -247,7 +250,9 @@ export class FullSyncService {
     const sync = await repo.find(job.fullSyncId, job.integrationId);
     if (!sync || sync.status !== 'running') return;
     // Always the sync's first open batch, whichever the job names: one started by a job that failed since (a crash, an
-    // error retried later) is resumed before another is started, as the shop runs one bulk operation at a time.
+    // error retried later) is resumed before another is started. One bulk operation per shop at a time, though Shopify
+    // runs five from 2026-01: a start whose answer was lost is adopted as the shop's newest operation running our
+    // document, which is only unambiguous while this sync runs one.
     const batch = await repo.nextOpenBatch(sync.id);
     if (!batch) return this.closeIfDone(sync.id);
     if (!(await repo.integrationActive(sync.integrationId))) return this.failSync(sync.id, 'The integration was disconnected');
@@ -411,7 +416,8 @@ class BatchRun {
       if (sendable.length === 0) await r.setBatch(this.batch.id, { status: 'completed' }, at);
     });
     if (sendable.length === 0) return null;
-    const items = sendable.map((product) => ({ product, known: known(mapped.get(product.id)) }));
+    const placement = await this.deps.settings.placement(integrationId, this.shop, this.storefront);
+    const items = sendable.map((product) => ({ product, known: known(mapped.get(product.id)), placement }));
     const operationId = await this.startBulk(items);
     await repo.setBatch(this.batch.id, { operationId, status: 'running', error: null }, this.service.clock());
     this.batch = { ...this.batch, operationId, status: 'running' };
@@ -423,8 +429,9 @@ class BatchRun {
     const ids = await this.deps.repo.queuedItemsOfBatch(this.sync.id, this.batch.id);
     const products = await this.readProducts();
     const mapped = new Map((await this.deps.mappings.findMany(this.sync.integrationId, ids)).map((m) => [m.pimProductId, m]));
+    const placement = await this.deps.settings.placement(this.sync.integrationId, this.shop, this.storefront);
     // A product gone from the PIM since keeps its place, so the result lines still match the items by position.
-    return ids.map((id) => ({ product: products.get(id) ?? { id, sku: '', name: '', variants: [] }, known: known(mapped.get(id)) }));
+    return ids.map((id) => ({ product: products.get(id) ?? { id, sku: '', name: '', variants: [] }, known: known(mapped.get(id)), placement }));
   }
 
   /** startBulkUpsert, waiting while the shop runs another bulk operation (e.g. one a crashed job started). */
@@ -483,15 +490,17 @@ class BatchRun {
           const newer = synced.get(product.id);
           const sent = pimUpdatedAt(product).pimUpdatedAt;
           if (newer && sent && newer.getTime() > sent.getTime()) overtaken.push(product.id);
+          // On the storefront with its ids; a step after the upsert the shop refused leaves the mapping in `error`.
+          const error = r.problems.length > 0 ? clip(`PIM product ${product.id} is on the storefront, but: ${r.problems.join('; ')}`) : null;
           await m.saveSynced(integrationId, product.id, {
             storefrontProductId: r.productNumericId,
             storefrontVariantId: r.firstVariantNumericId,
             metadata: { storefront_handle: r.handle, storefront_title: r.title, variant_count: r.variantCount, image_count: r.imageCount, last_push_method: r.method },
-            state: { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, categoryTags: r.categoryTags },
+            state: storefrontStateOf(r),
             at,
-            ...pimUpdatedAt(product),
+            ...(error ? { pimUpdatedAt: null, error } : pimUpdatedAt(product)),
           });
-          results.push({ pimProductId: product.id, status: 'synced', error: null });
+          results.push({ pimProductId: product.id, status: error ? 'failed' : 'synced', error });
         } else {
           const message = clip(`The storefront refused PIM product ${product.id}: ${outcome.errors.join('; ')}`);
           await m.saveError(integrationId, product.id, message, at);

@@ -51,6 +51,11 @@ export const integrations = pgTable(
      */
     syncWatermarkAt: timestamp('sync_watermark_at', { withTimezone: true, precision: 3 }),
     syncWatermarkId: integer('sync_watermark_id').notNull().default(0),
+    /**
+     * How the bridge maps PIM data onto this shop (IntegrationSettings, connector/integrations): PIM channel →
+     * publications, warehouse → location, whether prices are converted elsewhere. Empty: the defaults.
+     */
+    settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -212,6 +217,11 @@ export const sandboxStores = pgTable(
     failAfterCommitRate: doublePrecision('fail_after_commit_rate').notNull().default(0),
     latencyMs: integer('latency_ms').notNull().default(0),
     faultSeed: integer('fault_seed').notNull().default(1),
+    /**
+     * VARIANT_THROTTLE_EXCEEDED past this many variants in the store (Shopify: non-Plus stores past 50,000 variants may
+     * create 1,000 a day); null: never.
+     */
+    variantThrottleLimit: integer('variant_throttle_limit'),
     /** Bumped by each configuration change: a fresh bucket and a re-seeded fault sequence. */
     configVersion: integer('config_version').notNull().default(0),
     createdAt: createdAt(),

@@ -2,7 +2,7 @@
 // metafield definitions, each hanging off a sandbox store (sandbox_stores, connector.ts). Ids are bigserial: they become
 // Shopify GIDs (`gid://shopify/Product/{id}`). Only the sandbox's repositories touch these tables.
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sandboxStores } from './connector.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true }).notNull().defaultNow();
@@ -62,9 +62,18 @@ export const sandboxVariants = pgTable(
     barcode: text('barcode'),
     /** [{optionName, name}] in the product's option order. */
     optionValues: jsonb('option_values').$type<{ optionName: string; name: string }[]>().notNull().default(sql`'[]'::jsonb`),
-    /** Available quantity by location id. */
+    /**
+     * Available quantity by location id. A location is a key exactly when the variant's inventory item is stocked there
+     * (has an inventory level): Shopify only takes quantities where the item is stocked.
+     */
     inventory: jsonb('inventory').$type<Record<string, number>>().notNull().default(sql`'{}'::jsonb`),
     position: integer('position').notNull(),
+    /** ProductVariantInventoryPolicy: DENY (the default) or CONTINUE. */
+    inventoryPolicy: text('inventory_policy').notNull().default('DENY'),
+    /** The inventory item's fields: InventoryItem.tracked, unitCost (Decimal string), measurement.weight. */
+    tracked: boolean('tracked').notNull().default(true),
+    unitCost: text('unit_cost'),
+    weight: jsonb('weight').$type<{ value: number; unit: string } | null>(),
     createdAt: ts('created_at'),
     updatedAt: ts('updated_at'),
   },
@@ -79,8 +88,13 @@ export const sandboxMedia = pgTable(
     originalSource: text('original_source').notNull(),
     alt: text('alt'),
     position: integer('position').notNull(),
-    /** Always READY: the sandbox does not process images. */
+    /** Shopify's MediaStatus; the sandbox does not fetch or process images yet, so always READY. */
     status: text('status').notNull().default('READY'),
+    /**
+     * FileSetInput.filename, else the last segment of originalSource: the last segment of the URL the sandbox answers
+     * for the image, as Shopify's CDN URLs end with the file name.
+     */
+    filename: text('filename'),
     createdAt: ts('created_at'),
   },
   (t) => [index('sandbox_media_product_idx').on(t.productId, t.position)],
@@ -158,4 +172,47 @@ export const sandboxBulkOperations = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (t) => [index('sandbox_bulk_operations_store_idx').on(t.storeId, t.id)],
+);
+
+/**
+ * A store's publications (sales channels' catalogues): every store gets Online Store, Point of Sale and Shop; tests and
+ * the admin API may add more. A product reaches a channel only by a row in sandbox_product_publications.
+ */
+export const sandboxPublications = pgTable(
+  'sandbox_publications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: storeId(),
+    /** The catalog's title (Publication.name is deprecated in 2026-10). */
+    name: text('name').notNull(),
+    autoPublish: boolean('auto_publish').notNull().default(false),
+    createdAt: ts('created_at'),
+  },
+  (t) => [uniqueIndex('sandbox_publications_store_name_uq').on(t.storeId, t.name)],
+);
+
+export const sandboxProductPublications = pgTable(
+  'sandbox_product_publications',
+  {
+    productId: productId(),
+    publicationId: bigint('publication_id', { mode: 'number' })
+      .notNull()
+      .references(() => sandboxPublications.id, { onDelete: 'cascade' }),
+    publishedAt: ts('published_at'),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.publicationId] })],
+);
+
+/** `@idempotent(key:)` of inventory mutations: a key seen again answers what it answered the first time. */
+export const sandboxIdempotencyKeys = pgTable(
+  'sandbox_idempotency_keys',
+  {
+    storeId: storeId(),
+    key: text('key').notNull(),
+    /** The mutation's root field, e.g. inventorySetQuantities. */
+    field: text('field').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: ts('created_at'),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.key] })],
 );

@@ -7,8 +7,13 @@ import type { Db } from '../../db/client.js';
 import { ADMIN_API_VERSION } from '../shopify/api-version.js';
 import { SandboxBulkService } from './bulk-operation.service.js';
 import { LeakyBuckets } from './leaky-bucket.js';
+import { SandboxInventoryRepository } from './sandbox-inventory.repository.js';
+import { SandboxInventoryService } from './sandbox-inventory.service.js';
 import { SandboxProductRepository } from './sandbox-product.repository.js';
 import { SandboxProductService } from './sandbox-product.service.js';
+import { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
+import { SandboxPublicationRepository } from './sandbox-publication.repository.js';
+import { SandboxPublicationService } from './sandbox-publication.service.js';
 import type { SandboxStoreService } from './sandbox-store.service.js';
 
 export interface SandboxAnswer {
@@ -66,6 +71,9 @@ export class SandboxGraphqlService {
   readonly bulk: SandboxBulkService;
   private readonly productRepo: SandboxProductRepository;
   private readonly products: SandboxProductService;
+  private readonly publications: SandboxPublicationService;
+  private readonly merchantEdits: SandboxMerchantEditService;
+  private readonly inventory: SandboxInventoryService;
   /** Requests held by a timeout fault, released on shutdown. */
   private readonly held = new Set<() => void>();
 
@@ -78,6 +86,9 @@ export class SandboxGraphqlService {
     this.holdMs = options.holdMs ?? 60_000;
     this.productRepo = new SandboxProductRepository(db);
     this.products = new SandboxProductService(db, this.productRepo);
+    this.publications = new SandboxPublicationService(db, new SandboxPublicationRepository(db), this.productRepo);
+    this.merchantEdits = new SandboxMerchantEditService(db, this.productRepo);
+    this.inventory = new SandboxInventoryService(db, new SandboxInventoryRepository(db), (storeId, id) => this.products.hasLocation(storeId, id));
     this.bulk = new SandboxBulkService(db);
   }
 
@@ -139,7 +150,7 @@ export class SandboxGraphqlService {
       query: body.query,
       variables: variables as Record<string, unknown>,
       operationName,
-      context: { store, db: this.db, products: this.products, productRepo: this.productRepo, bulk: this.bulk, baseUrl: req.baseUrl },
+      context: { store, db: this.db, products: this.products, productRepo: this.productRepo, publications: this.publications, merchantEdits: this.merchantEdits, inventory: this.inventory, bulk: this.bulk, baseUrl: req.baseUrl },
       buckets: this.buckets,
       limits: this.stores.bucketLimits(store),
       bucketKey: `${store.id}:${store.configVersion}`,

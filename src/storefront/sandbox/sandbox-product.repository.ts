@@ -18,7 +18,10 @@ export type DefinitionRow = typeof sandboxMetafieldDefinitions.$inferSelect;
 export type LocationRow = typeof sandboxLocations.$inferSelect;
 
 export type ProductValues = Pick<ProductRow, 'handle' | 'title' | 'descriptionHtml' | 'vendor' | 'productType' | 'status' | 'tags' | 'seo' | 'options'>;
-export type VariantValues = Pick<VariantRow, 'sku' | 'price' | 'compareAtPrice' | 'barcode' | 'optionValues' | 'inventory' | 'position'>;
+export type VariantValues = Pick<
+  VariantRow,
+  'sku' | 'price' | 'compareAtPrice' | 'barcode' | 'optionValues' | 'inventory' | 'position' | 'inventoryPolicy' | 'tracked' | 'unitCost' | 'weight'
+>;
 
 /** Filters of `products(query:)`: `handle:x`, `title:x`, `status:x`, `sku:x`, or free text on the title. */
 export interface ProductFilter {
@@ -156,6 +159,16 @@ export class SandboxProductRepository {
 
   // Variants
 
+  /** Every variant of the store (the variant throttle counts them). */
+  async countStoreVariants(storeId: number): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(sandboxVariants)
+      .innerJoin(sandboxProducts, eq(sandboxProducts.id, sandboxVariants.productId))
+      .where(eq(sandboxProducts.storeId, storeId));
+    return Number(row.n);
+  }
+
   async variants(productId: number, afterPosition: number, limit: number): Promise<VariantRow[]> {
     return this.db
       .select()
@@ -184,6 +197,20 @@ export class SandboxProductRepository {
     return Number(row.n);
   }
 
+  /** Changes only the given fields of one of the product's variants (productVariantsBulkUpdate); null when it is not the product's. */
+  async updateVariantFields(
+    productId: number,
+    id: number,
+    values: Partial<Pick<VariantRow, 'sku' | 'price' | 'compareAtPrice' | 'barcode' | 'inventoryPolicy' | 'tracked' | 'unitCost' | 'weight'>>,
+  ): Promise<VariantRow | null> {
+    const [row] = await this.db
+      .update(sandboxVariants)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(sandboxVariants.productId, productId), eq(sandboxVariants.id, id)))
+      .returning();
+    return row ?? null;
+  }
+
   /**
    * Replaces the product's variants: kept ones (with `id`) updated in one statement, new ones inserted, the rest deleted.
    * `isNew`: the product was just made, there is nothing to delete (one statement less per create, bulk runs).
@@ -198,12 +225,27 @@ export class SandboxProductRepository {
     );
     if (kept.length) {
       const rows = JSON.stringify(
-        kept.map((v) => ({ id: v.id, sku: v.sku, price: v.price, compare_at_price: v.compareAtPrice, barcode: v.barcode, option_values: v.optionValues, inventory: v.inventory, position: v.position })),
+        kept.map((v) => ({
+          id: v.id,
+          sku: v.sku,
+          price: v.price,
+          compare_at_price: v.compareAtPrice,
+          barcode: v.barcode,
+          option_values: v.optionValues,
+          inventory: v.inventory,
+          position: v.position,
+          inventory_policy: v.inventoryPolicy,
+          tracked: v.tracked,
+          unit_cost: v.unitCost,
+          weight: v.weight,
+        })),
       );
       await this.db.execute(sql`
         update sandbox_variants v set sku = x.sku, price = x.price, compare_at_price = x.compare_at_price, barcode = x.barcode,
-          option_values = x.option_values, inventory = x.inventory, position = x.position, updated_at = now()
-        from jsonb_to_recordset(${rows}::jsonb) as x(id bigint, sku text, price text, compare_at_price text, barcode text, option_values jsonb, inventory jsonb, position int)
+          option_values = x.option_values, inventory = x.inventory, position = x.position, inventory_policy = x.inventory_policy,
+          tracked = x.tracked, unit_cost = x.unit_cost, weight = x.weight, updated_at = now()
+        from jsonb_to_recordset(${rows}::jsonb) as x(id bigint, sku text, price text, compare_at_price text, barcode text, option_values jsonb,
+          inventory jsonb, position int, inventory_policy text, tracked boolean, unit_cost text, weight jsonb)
         where v.id = x.id and v.product_id = ${productId}`);
     }
     const fresh = variants.filter((v) => v.id === undefined).map(({ id: _id, ...values }) => ({ productId, ...values }));
@@ -232,7 +274,7 @@ export class SandboxProductRepository {
   }
 
   /** Replaces the product's media: `{id}` keeps (and re-positions) a media, `{originalSource}` adds a new one. */
-  async replaceMedia(productId: number, files: ({ id: number; alt?: string | null } | { originalSource: string; alt: string | null })[], isNew = false): Promise<void> {
+  async replaceMedia(productId: number, files: ({ id: number; alt?: string | null } | { originalSource: string; alt: string | null; filename: string })[], isNew = false): Promise<void> {
     const kept = files.flatMap((f, i) => ('id' in f ? [{ id: f.id, position: i + 1, alt: f.alt, setAlt: f.alt !== undefined }] : []));
     if (!isNew) await this.db.delete(sandboxMedia).where(and(eq(sandboxMedia.productId, productId), kept.length ? notInArray(sandboxMedia.id, kept.map((k) => k.id)) : undefined));
     if (kept.length) {
@@ -242,7 +284,7 @@ export class SandboxProductRepository {
           as x(id bigint, position int, alt text, set_alt boolean)
         where m.id = x.id and m.product_id = ${productId}`);
     }
-    const fresh = files.flatMap((f, i) => ('originalSource' in f ? [{ productId, originalSource: f.originalSource, alt: f.alt, position: i + 1 }] : []));
+    const fresh = files.flatMap((f, i) => ('originalSource' in f ? [{ productId, originalSource: f.originalSource, alt: f.alt, filename: f.filename, position: i + 1 }] : []));
     if (fresh.length) await this.db.insert(sandboxMedia).values(fresh);
   }
 

@@ -6,6 +6,7 @@
 // - `files[].originalSource` always adds a new media (APPEND_UUID); `files[{id}]` keeps that media;
 // - limits: 3 options, 2048 variants, unique option values, title required, prices as decimals.
 // The whole upsert is one transaction, serialised per identifier with an advisory lock; any userError rolls it back.
+import { GraphQLError } from 'graphql';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../server/errors.js';
 import type { ProductRow, SandboxProductRepository, VariantValues } from './sandbox-product.repository.js';
@@ -28,6 +29,7 @@ interface FileInput {
   id?: string | null;
   originalSource?: string | null;
   alt?: string | null;
+  filename?: string | null;
 }
 
 interface VariantInput {
@@ -39,6 +41,8 @@ interface VariantInput {
   position?: number | null;
   optionValues?: { name?: string | null; optionName?: string | null; optionId?: string | null; id?: string | null }[];
   inventoryQuantities?: { locationId: string; name: string; quantity: number }[] | null;
+  inventoryPolicy?: string | null;
+  inventoryItem?: { tracked?: boolean | null; cost?: unknown; sku?: string | null; measurement?: { weight?: { value: number; unit: string } | null } | null } | null;
   file?: FileInput | null;
   metafields?: unknown[] | null;
 }
@@ -115,6 +119,14 @@ export class SandboxProductService {
     return ids;
   }
 
+  /** Whether the store has this location; ids unknown to the cache are read again (locations added since). */
+  async hasLocation(storeId: number, id: number): Promise<boolean> {
+    const known = await this.ensureLocation(storeId);
+    if (known.has(id)) return true;
+    for (const l of await this.repo.locations(storeId, 0, 1000)) known.add(l.id);
+    return known.has(id);
+  }
+
   /** Checks that need no database (run before the transaction). */
   private checkInput(args: ProductSetArgs): UserError[] {
     const { input, identifier } = args;
@@ -183,7 +195,8 @@ export class SandboxProductService {
       if (combos.has(combo)) errors.push(err(at('optionValues'), `The variant '${chosen.join(' / ') || 'Default Title'}' already exists.`, 'INVALID_VARIANT'));
       combos.add(combo);
       for (const [k, q] of (v.inventoryQuantities ?? []).entries()) {
-        if (q.name !== 'available') errors.push(err(at('inventoryQuantities', String(k), 'name'), `Inventory quantity name '${q.name}' is not supported; use 'available'.`, 'INVALID_INPUT'));
+        // schema 2026-10, ProductSetInventoryInput.name: "Must be one of `available` or `on_hand`" (the sandbox keeps one count).
+        if (q.name !== 'available' && q.name !== 'on_hand') errors.push(err(at('inventoryQuantities', String(k), 'name'), `Inventory quantity name '${q.name}' must be one of available or on_hand.`, 'INVALID_INPUT'));
       }
     });
     (input.files ?? []).forEach((f, i) => {
@@ -195,13 +208,14 @@ export class SandboxProductService {
     return errors;
   }
 
-  async productSet(storeId: number, args: ProductSetArgs): Promise<ProductSetResult> {
+  /** `variantThrottleLimit`: the store's VARIANT_THROTTLE_EXCEEDED threshold (sandbox_stores.variant_throttle_limit). */
+  async productSet(storeId: number, args: ProductSetArgs, variantThrottleLimit: number | null = null): Promise<ProductSetResult> {
     const errors = this.checkInput(args);
     if (errors.length) return { product: null, userErrors: errors };
     const locations = await this.ensureLocation(storeId);
     for (let attempt = 0; ; attempt++) {
       try {
-        const product = await this.db.transaction((tx) => this.write(this.repo.with(tx), storeId, locations, args));
+        const product = await this.db.transaction((tx) => this.write(this.repo.with(tx), storeId, locations, args, variantThrottleLimit));
         return { product, userErrors: [] };
       } catch (e) {
         if (e instanceof Rejected) return { product: null, userErrors: e.errors };
@@ -212,7 +226,7 @@ export class SandboxProductService {
     }
   }
 
-  private async write(repo: SandboxProductRepository, storeId: number, locations: Set<number>, args: ProductSetArgs): Promise<ProductRow> {
+  private async write(repo: SandboxProductRepository, storeId: number, locations: Set<number>, args: ProductSetArgs, variantThrottleLimit: number | null): Promise<ProductRow> {
     const { input, identifier } = args;
     const customId = identifier?.customId ?? null;
     const ns = customId ? (customId.namespace ?? DEFAULT_NAMESPACE) : null;
@@ -297,23 +311,31 @@ export class SandboxProductService {
           options: values.options ?? [],
         });
 
-    // Variants: the sent list replaces the product's; ids must be the product's own.
+    // Variants: the sent list replaces the product's; ids must be the product's own. Within a kept variant, "for all other
+    // field types: updates only the included fields. Any omitted fields will remain unchanged" (schema 2026-10,
+    // Mutation.productSet): a price, compare-at price, barcode, policy or inventory-item field not sent stays.
     if (input.variants != null || !target) {
-      const own = new Set(target ? await repo.variantIds(target.id) : []);
+      const existing = new Map((target ? await repo.variants(target.id, 0, 100_000) : []).map((v) => [v.id, v]));
       const sent = input.variants ?? [];
       const rows: (VariantValues & { id?: number })[] = [];
       for (const [i, v] of sent.entries()) {
         let id: number | undefined;
         if (v.id != null) {
           const n = gidNumber(v.id, 'ProductVariant');
-          if (n === null || !own.has(n)) throw new Rejected([err(['input', 'variants', String(i), 'id'], 'Variant does not exist', 'INVALID_VARIANT')]);
+          if (n === null || !existing.has(n)) throw new Rejected([err(['input', 'variants', String(i), 'id'], 'Variant does not exist', 'INVALID_VARIANT')]);
           id = n;
         }
-        const inventory: Record<string, number> = {};
+        const before = id !== undefined ? existing.get(id) : undefined;
+        const inventory: Record<string, number> = { ...(before?.inventory ?? {}) };
         for (const [k, q] of (v.inventoryQuantities ?? []).entries()) {
+          const at = ['input', 'variants', String(i), 'inventoryQuantities', String(k), 'locationId'];
           const loc = gidNumber(q.locationId, 'Location');
-          if (loc === null || !locations.has(loc)) {
-            throw new Rejected([err(['input', 'variants', String(i), 'inventoryQuantities', String(k), 'locationId'], 'Location does not exist', 'NOT_FOUND')]);
+          if (loc !== null && !locations.has(loc)) for (const l of await repo.locations(storeId, 0, 1000)) locations.add(l.id);
+          if (loc === null || !locations.has(loc)) throw new Rejected([err(at, 'Location does not exist', 'NOT_FOUND')]);
+          // schema 2026-10, ProductVariantSetInput.inventoryQuantities: "If you're updating an existing variant, then you
+          // can only update the quantities at locations where the variant is already stocked" (inventoryActivate first).
+          if (before && !(String(loc) in before.inventory)) {
+            throw new Rejected([err(at, `The variant is not stocked at location ${q.locationId}: activate its inventory item there first.`, 'INVALID_INPUT')]);
           }
           inventory[String(loc)] = q.quantity;
         }
@@ -321,19 +343,33 @@ export class SandboxProductService {
         const optionValues = (v.optionValues ?? [])
           .map((o) => ({ optionName: product.options.find((p) => p.name.toLowerCase() === (o.optionName ?? '').trim().toLowerCase())?.name ?? '', name: (o.name ?? '').trim() }))
           .sort((a, b) => order.indexOf(a.optionName.toLowerCase()) - order.indexOf(b.optionName.toLowerCase()));
+        const item = v.inventoryItem;
         rows.push({
           id,
-          sku: v.sku ?? null,
-          price: v.price != null ? formatMoney(String(v.price)) : '0.00',
-          compareAtPrice: v.compareAtPrice != null ? formatMoney(String(v.compareAtPrice)) : null,
-          barcode: v.barcode ?? null,
+          sku: v.sku !== undefined ? (v.sku ?? null) : (before?.sku ?? null),
+          price: v.price != null ? formatMoney(String(v.price)) : (before?.price ?? '0.00'),
+          compareAtPrice: v.compareAtPrice !== undefined ? (v.compareAtPrice === null ? null : formatMoney(String(v.compareAtPrice))) : (before?.compareAtPrice ?? null),
+          barcode: v.barcode !== undefined ? (v.barcode ?? null) : (before?.barcode ?? null),
           optionValues,
           inventory,
           position: i + 1,
+          // ProductVariantSetInput.inventoryPolicy: "Defaults to `DENY`".
+          inventoryPolicy: v.inventoryPolicy ?? before?.inventoryPolicy ?? 'DENY',
+          tracked: item?.tracked ?? before?.tracked ?? true,
+          // InventoryItemInput.cost: "Unit cost associated with the inventory item, the currency is the shop's default currency."
+          unitCost: item && item.cost !== undefined ? (item.cost === null ? null : String(item.cost)) : (before?.unitCost ?? null),
+          weight: item?.measurement?.weight !== undefined ? (item.measurement.weight ?? null) : (before?.weight ?? null),
         });
       }
       if (rows.length === 0) {
-        rows.push({ sku: null, price: '0.00', compareAtPrice: null, barcode: null, optionValues: [], inventory: {}, position: 1 });
+        rows.push({ sku: null, price: '0.00', compareAtPrice: null, barcode: null, optionValues: [], inventory: {}, position: 1, inventoryPolicy: 'DENY', tracked: true, unitCost: null, weight: null });
+      }
+      // Stores past 50,000 variants may create 1,000 a day through the API (https://shopify.dev/changelog/api-call-limits-will-be-applied-to-variant-creation):
+      // the sandbox refuses creating variants past the store's configured count. VARIANT_THROTTLE_EXCEEDED is in no
+      // user-error enum of 2026-10 (ProductSetUserErrorCode lacks it), so it is a top-level error; nothing is written.
+      const created = rows.filter((r) => r.id === undefined).length;
+      if (variantThrottleLimit !== null && created > 0 && (await repo.countStoreVariants(storeId)) + created > variantThrottleLimit) {
+        throw new GraphQLError('Daily variant creation limit reached for this store: try again later.', { extensions: { code: 'VARIANT_THROTTLE_EXCEEDED' } });
       }
       await repo.replaceVariants(product.id, rows, !target);
     }
@@ -347,7 +383,9 @@ export class SandboxProductService {
           if (n === null || !own.has(n)) throw new Rejected([err(['input', 'files', String(i), 'id'], 'File does not exist', 'INVALID_INPUT')]);
           return { id: n, ...(f.alt !== undefined ? { alt: f.alt } : {}) };
         }
-        return { originalSource: f.originalSource!, alt: f.alt ?? null };
+        // FileSetInput.filename: "If provided, then the file is created with the specified filename. If not provided,
+        // then the filename from the `originalSource` is used" (schema 2026-10).
+        return { originalSource: f.originalSource!, alt: f.alt ?? null, filename: f.filename?.trim() || sourceFilename(f.originalSource!) };
       });
       await repo.replaceMedia(product.id, files, !target);
     }
@@ -370,6 +408,16 @@ export class SandboxProductService {
     }
 
     return product;
+  }
+}
+
+/** The last path segment of a source URL (`https://x/a/b.jpg?v=1` → `b.jpg`), or `file` when it has none. */
+export function sourceFilename(source: string): string {
+  try {
+    const last = decodeURIComponent(new URL(source).pathname.split('/').pop() ?? '');
+    return last.replace(/[^\w.-]+/g, '_').slice(0, 255) || 'file';
+  } catch {
+    return 'file';
   }
 }
 

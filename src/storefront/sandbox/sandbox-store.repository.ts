@@ -1,7 +1,7 @@
 // SQL for the sandbox's stores (its own table, sandbox_stores, with each store's throttle and fault settings).
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sandboxStores } from '../../db/schema/index.js';
+import { sandboxLocations, sandboxStores } from '../../db/schema/index.js';
 
 export interface SandboxStore {
   id: number;
@@ -18,11 +18,13 @@ export interface SandboxStore {
   failAfterCommitRate: number;
   latencyMs: number;
   faultSeed: number;
+  /** VARIANT_THROTTLE_EXCEEDED once the store holds this many variants (null: never). */
+  variantThrottleLimit: number | null;
   configVersion: number;
   createdAt: Date;
 }
 
-export type SandboxSettings = Pick<SandboxStore, 'bucketSize' | 'restoreRate' | 'errorRate' | 'timeoutRate' | 'failAfterCommitRate' | 'latencyMs' | 'faultSeed'>;
+export type SandboxSettings = Pick<SandboxStore, 'bucketSize' | 'restoreRate' | 'errorRate' | 'timeoutRate' | 'failAfterCommitRate' | 'latencyMs' | 'faultSeed' | 'variantThrottleLimit'>;
 
 const columns = {
   id: sandboxStores.id,
@@ -38,6 +40,7 @@ const columns = {
   failAfterCommitRate: sandboxStores.failAfterCommitRate,
   latencyMs: sandboxStores.latencyMs,
   faultSeed: sandboxStores.faultSeed,
+  variantThrottleLimit: sandboxStores.variantThrottleLimit,
   configVersion: sandboxStores.configVersion,
   createdAt: sandboxStores.createdAt,
 };
@@ -77,6 +80,21 @@ export class SandboxStoreRepository {
       .where(eq(sandboxStores.domain, domain))
       .returning(columns);
     return row ?? null;
+  }
+
+  /** Adds the named locations the store lacks (the first store location, "Shop location", is made on first use). */
+  async addLocations(storeId: number, names: string[]): Promise<void> {
+    const have = new Set((await this.locations(storeId)).map((l) => l.name.toLowerCase()));
+    if (have.size === 0) {
+      await this.db.insert(sandboxLocations).values({ storeId, name: 'Shop location' });
+      have.add('shop location');
+    }
+    const fresh = [...new Set(names.map((n) => n.trim()).filter((n) => n && !have.has(n.toLowerCase())))];
+    if (fresh.length) await this.db.insert(sandboxLocations).values(fresh.map((name) => ({ storeId, name })));
+  }
+
+  async locations(storeId: number): Promise<{ id: number; name: string }[]> {
+    return this.db.select({ id: sandboxLocations.id, name: sandboxLocations.name }).from(sandboxLocations).where(eq(sandboxLocations.storeId, storeId)).orderBy(asc(sandboxLocations.id));
   }
 
   async setPlan(domain: string, planName: string): Promise<boolean> {

@@ -21,6 +21,9 @@ export interface SandboxConfigView {
   fail_after_commit_rate: number;
   latency_ms: number;
   fault_seed: number;
+  variant_throttle_limit: number | null;
+  /** The store's locations, in the order they were made. */
+  locations: { id: string; name: string }[];
 }
 
 export interface SandboxConfigInput {
@@ -31,6 +34,9 @@ export interface SandboxConfigInput {
   fail_after_commit_rate?: number;
   latency_ms?: number;
   fault_seed?: number;
+  variant_throttle_limit?: number | null;
+  /** Location names the store must have (missing ones are added; none is removed). */
+  locations?: string[];
 }
 
 
@@ -107,12 +113,16 @@ export class SandboxStoreService {
     if (input.fail_after_commit_rate !== undefined) settings.failAfterCommitRate = input.fail_after_commit_rate;
     if (input.latency_ms !== undefined) settings.latencyMs = input.latency_ms;
     if (input.fault_seed !== undefined) settings.faultSeed = input.fault_seed;
+    if (input.variant_throttle_limit !== undefined) settings.variantThrottleLimit = input.variant_throttle_limit;
     const store = await this.stores.configure(normalizeDomain(domain), settings);
-    return store ? this.configView(store) : null;
+    if (!store) return null;
+    if (input.locations) await this.stores.addLocations(store.id, input.locations);
+    return this.configView(store);
   }
 
-  configView(store: SandboxStore): SandboxConfigView {
+  async configView(store: SandboxStore): Promise<SandboxConfigView> {
     const limits = this.bucketLimits(store);
+    const locations = (await this.stores.locations(store.id)).map((l) => ({ id: `gid://shopify/Location/${l.id}`, name: l.name }));
     return {
       domain: store.domain,
       plan: store.planName,
@@ -123,6 +133,8 @@ export class SandboxStoreService {
       fail_after_commit_rate: store.failAfterCommitRate,
       latency_ms: store.latencyMs,
       fault_seed: store.faultSeed,
+      variant_throttle_limit: store.variantThrottleLimit,
+      locations,
     };
   }
 

@@ -20,9 +20,10 @@ import {
   type ProductSetBulkLine,
   type StagedUploadsCreateData,
 } from './operations.js';
-import { preflight, userErrorLines, type ShopLimits } from './preflight.js';
-import { upsertResultOf } from './product-set-result.js';
-import { categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation, type StorefrontTags } from './product-mapper.js';
+import { mapLimit } from '../../lib/map-limit.js';
+import { preflight, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
+import { matchMedia, upsertResultOf } from './product-set-result.js';
+import { categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type MappedProduct, type ShopLocation, type StorefrontTags } from './product-mapper.js';
 import type { ShopThrottle } from './throttle.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
@@ -40,11 +41,13 @@ export interface BulkDeps {
   identifierMode(shop: StorefrontShop): Promise<'customId' | 'handle'>;
   locations(shop: StorefrontShop): Promise<ShopLocation[]>;
   lookup(shop: StorefrontShop, identifier: Record<string, unknown>, recover: boolean): Promise<Found | null>;
-  limits(shop: StorefrontShop): ShopLimits | undefined;
+  rules(shop: StorefrontShop, placement: BulkUpsertItem['placement']): Promise<{ limits?: ShopLimits; currency?: ShopCurrency }>;
   throttle: ShopThrottle;
-  /** The upsert path's helpers, so both paths merge and recover alike. */
+  /** The upsert path's helpers, so both paths merge, recover and finish alike. */
   tagsOf(found: Found): StorefrontTags;
-  recovered(found: Found, product: BulkUpsertItem['product']): KnownStorefrontProduct;
+  recovered(shop: StorefrontShop, found: Found, product: BulkUpsertItem['product']): Promise<KnownStorefrontProduct>;
+  /** Stock and publishing after a product's line ran (per call: bulk lines carry only the productSet). */
+  afterProductSet(shop: StorefrontShop, item: BulkUpsertItem, mapped: MappedProduct, base: ProductUpsertResult, mediaProblems: string[]): Promise<ProductUpsertResult>;
   sameTags(previous: string[] | undefined, now: string[]): boolean;
   /** Deadline of one upload or result download. */
   transferTimeoutMs: number;
@@ -63,8 +66,8 @@ export class ShopifyBulkUpserts {
 
   async start(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ operationId: string }> {
     if (items.length === 0) throw new StorefrontValidationError(['a bulk upsert needs at least one item']);
+    // Up to five bulk mutations run at once per shop from 2026-01 (a sixth is refused with LIMIT_REACHED, see run()).
     const before = await this.latest(shop);
-    if (before && ACTIVE.has(before.status)) throw new StorefrontError('unavailable', `${shop.domain} is running another bulk mutation (${before.id})`);
     const built = await this.lines(shop, items);
     const file = Buffer.from(`${built.map((b) => b.line).join('\n')}\n`, 'utf8');
     if (file.length > MAX_BULK_FILE_BYTES) throw new StorefrontValidationError([`the bulk file is ${file.length} bytes, over Shopify's 100 MB: send fewer items at once`]);
@@ -95,7 +98,12 @@ export class ShopifyBulkUpserts {
       );
     }
     const methods = this.methods.get(operationId);
-    return { state: 'completed', outcomes: items.map((item, i) => outcome(item, lines[i], methods?.[i] ?? guessMethod(item, lines[i], op.createdAt))) };
+    const outcomes = await mapLimit(items.map((item, i) => ({ item, i })), READ_CONCURRENCY, async ({ item, i }): Promise<BulkItemOutcome> => {
+      const parsed = outcome(item, lines[i], methods?.[i] ?? guessMethod(item, lines[i], op.createdAt));
+      if (!parsed.ok) return parsed;
+      return { ok: true, result: await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, parsed.mediaProblems) };
+    });
+    return { state: 'completed', outcomes };
   }
 
   /** The shop's latest bulk mutation, or null. */
@@ -144,7 +152,7 @@ export class ShopifyBulkUpserts {
         const found = known.neverPushed ? null : await this.deps.lookup(shop, stable, true);
         if (found) {
           current = this.deps.tagsOf(found);
-          effective = this.deps.recovered(found, product);
+          effective = await this.deps.recovered(shop, found, product);
           identifier = { id: found.id };
         } else {
           effective = NONE;
@@ -153,8 +161,9 @@ export class ShopifyBulkUpserts {
         }
       }
     }
-    const { input, imageUrls } = mapProduct(product, effective, { locations, current, handle, keepTagsAndMetafields });
-    const problems = preflight(product, input, this.deps.limits(shop));
+    const { input, imageUrls } = mapProduct(product, effective, { locations, placement: item.placement, current, handle, keepTagsAndMetafields });
+    const rules = await this.deps.rules(shop, item.placement);
+    const problems = preflight(product, input, rules.limits, rules.currency);
     if (problems.length) return { problems };
     // Bulk lines are not charged: select every image even when the files are not sent, so the result maps them all.
     const variants = Math.min(250, Math.max(1, input.variants.length));
@@ -208,7 +217,7 @@ export class ShopifyBulkUpserts {
       }
       const payload = data.bulkOperationRunMutation;
       const errors = payload?.userErrors ?? [];
-      if (errors.some((e) => e.code === 'OPERATION_IN_PROGRESS')) throw new StorefrontError('unavailable', `${shop.domain} is running another bulk mutation: ${errors.map((e) => e.message).join('; ')}`);
+      if (errors.some((e) => e.code === 'OPERATION_IN_PROGRESS' || e.code === 'LIMIT_REACHED')) throw new StorefrontError('unavailable', `${shop.domain} is running another bulk mutation: ${errors.map((e) => e.message).join('; ')}`);
       if (errors.length) throw new StorefrontError('invalid_response', `${shop.domain} refused the bulk mutation: ${userErrorLines(errors).join('; ')}`);
       if (!payload?.bulkOperation?.id) throw new StorefrontError('invalid_response', `${shop.domain} answered bulkOperationRunMutation without an operation`);
       return payload.bulkOperation.id;
@@ -234,10 +243,10 @@ function guessMethod(item: BulkUpsertItem, line: ProductSetBulkLine | undefined,
 }
 
 /**
- * One item's result line, parsed as upsertProduct parses productSet's answer: variant ids by SKU, media ids by position
- * when the product has exactly the item's images (files are kept in the order sent), else the known ids still there.
+ * One item's result line, parsed as upsertProduct parses productSet's answer: variant ids by SKU, media matched as
+ * matchMedia does (ids we knew, then our file names).
  */
-function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, method: Method): BulkItemOutcome {
+function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, method: Method): { ok: false; errors: string[] } | { ok: true; result: ProductUpsertResult; mapped: MappedProduct; mediaProblems: string[] } {
   if (!line) return { ok: false, errors: ['no result'] };
   if (line.errors?.length) return { ok: false, errors: line.errors.map((e) => String(e?.message ?? 'error')) };
   const payload = line.data?.productSet;
@@ -246,14 +255,9 @@ function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, met
   const p = payload.product;
   if (!p || typeof p.id !== 'string') return { ok: false, errors: ['the result has no product'] };
 
-  const { input, imageUrls } = mapProduct(item.product, item.known, { locations: [], current: null });
-  const nodes = p.media?.nodes ?? [];
-  const mediaIds: Record<string, string> = {};
-  if (nodes.length === imageUrls.length) imageUrls.forEach((url, i) => (mediaIds[url] = nodes[i].id));
-  else {
-    const present = new Set(nodes.map((n) => n.id));
-    for (const [url, id] of Object.entries(item.known.mediaIds)) if (present.has(id) && imageUrls.includes(url)) mediaIds[url] = id;
-  }
-  const result = upsertResultOf(p, { method, mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags: categoryNamesOf(item.product) });
-  return { ok: true, result };
+  // The line was built from what the mapping knew (or recovered): the variants it created are those without a known id.
+  const mapped = mapProduct(item.product, item.known, { locations: [], placement: item.placement, current: null });
+  const { mediaIds, problems } = matchMedia(mapped.imageUrls, item.known.mediaIds, p.media?.nodes ?? []);
+  const result = upsertResultOf(p, { method, mediaIds, variantCount: mapped.input.variants.length, imageCount: mapped.imageUrls.length, categoryTags: categoryNamesOf(item.product) });
+  return { ok: true, result, mapped, mediaProblems: problems };
 }

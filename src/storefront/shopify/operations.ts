@@ -80,6 +80,27 @@ export interface MetafieldDefinitionCreateData {
   } | null;
 }
 
+/**
+ * Whether an existing definition of `pimbridge.pim_product_id` has unique values (customId needs them; Shopify grants
+ * the capability only to a definition without values yet, so one made without it stays without it).
+ */
+export const MetafieldDefinitionCapabilities = /* GraphQL */ `
+  query MetafieldDefinitionCapabilities($identifier: MetafieldDefinitionIdentifierInput!) {
+    metafieldDefinition(identifier: $identifier) {
+      id
+      capabilities {
+        uniqueValues {
+          enabled
+        }
+      }
+    }
+  }
+`;
+
+export interface MetafieldDefinitionCapabilitiesData {
+  metafieldDefinition: { id: string; capabilities: { uniqueValues: { enabled: boolean } } } | null;
+}
+
 /** What both lookups read of a product: what a push must merge with (tags and metafields). */
 const ProductMergeFields = /* GraphQL */ `
   fragment ProductMergeFields on Product {
@@ -116,8 +137,8 @@ export interface ProductLookupData {
     handle: string;
     tags: string[];
     metafields: { nodes: { namespace: string; key: string; type: string; value: string }[] };
-    variants?: { nodes: { id: string; sku: string | null }[] };
-    media?: { nodes: { id: string; originalSource?: { url: string | null } | null }[] };
+    variants?: ProductSetProductData['variants'];
+    media?: { nodes: StorefrontMediaNode[] };
   } | null;
 }
 
@@ -135,12 +156,17 @@ export const ProductRecoveryLookup = /* GraphQL */ `
           id
           sku
         }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
       }
       media(first: 250) {
         nodes {
           id
+          status
           ... on MediaImage {
-            originalSource {
+            image {
               url
             }
           }
@@ -151,6 +177,46 @@ export const ProductRecoveryLookup = /* GraphQL */ `
   ${ProductMergeFields}`;
 
 /**
+ * What a productSet answers, per call and per bulk line: variant ids with their inventory items, and the media with
+ * their processing state (a FAILED image is reported on the mapping) and URLs (which carry our file name once READY).
+ */
+const ProductSetAnswerFields = /* GraphQL */ `
+  fragment ProductSetAnswer on Product {
+    id
+    handle
+    title
+    variants(first: $variants) {
+      nodes {
+        id
+        sku
+        inventoryItem {
+          id
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+    media(first: $media) {
+      nodes {
+        id
+        status
+        mediaErrors {
+          code
+          message
+        }
+        ... on MediaImage {
+          image {
+            url
+          }
+        }
+      }
+    }
+  }
+`;
+
+/**
  * The upsert. The selection is kept small (it is charged): ids and SKUs of the variants, media ids in the order of the
  * files sent (Shopify keeps that order), `$variants`/`$media` sized to what was sent.
  */
@@ -158,21 +224,152 @@ export const ProductSetSync = /* GraphQL */ `
   mutation ProductSetSync($identifier: ProductSetIdentifiers, $input: ProductSetInput!, $variants: Int!, $media: Int!) {
     productSet(identifier: $identifier, input: $input, synchronous: true) {
       product {
-        id
-        handle
-        title
-        variants(first: $variants) {
-          nodes {
+        ...ProductSetAnswer
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+  ${ProductSetAnswerFields}`;
+
+export interface ProductSetProductData {
+  id: string;
+  handle: string;
+  title: string;
+  variants: { nodes: { id: string; sku: string | null; inventoryItem: { id: string } | null }[]; pageInfo?: { hasNextPage: boolean; endCursor: string | null } };
+  media: { nodes: StorefrontMediaNode[] };
+}
+
+/**
+ * A product's media as the push reads it: status and errors (Shopify processes media asynchronously), and its CDN URL
+ * (null until processed), which ends with the file name we gave it.
+ */
+export interface StorefrontMediaNode {
+  id: string;
+  status?: string;
+  mediaErrors?: { code: string; message: string }[];
+  image?: { url: string | null } | null;
+}
+
+export interface ProductSetSyncData {
+  productSet: {
+    product: ProductSetProductData | null;
+    userErrors: { field: string[] | null; message: string; code: string | null }[];
+  } | null;
+}
+
+/** Variants past the first 250 of a product (Shopify caps `first` at 250): read page by page after the upsert. */
+export const ProductVariantsPage = /* GraphQL */ `
+  query ProductVariantsPage($id: ID!, $after: String) {
+    product(id: $id) {
+      variants(first: 250, after: $after) {
+        nodes {
+          id
+          sku
+          inventoryItem {
             id
-            sku
           }
         }
-        media(first: $media) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`;
+
+export interface ProductVariantsPageData {
+  product: { variants: ProductSetProductData['variants'] } | null;
+}
+
+/** The shop's publications (sales channels), titled by their catalog (Publication.name is deprecated in 2026-10). */
+export const Publications = /* GraphQL */ `
+  query Publications($first: Int!, $after: String) {
+    publications(first: $first, after: $after) {
+      nodes {
+        id
+        catalog {
+          title
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+export interface PublicationsData {
+  publications: { nodes: { id: string; catalog: { title: string } | null }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+}
+
+/** Publishes a product on publications: an ACTIVE product reaches a sales channel only this way. */
+export const PublishablePublish = /* GraphQL */ `
+  mutation PublishablePublish($id: ID!, $input: [PublicationInput!]!) {
+    publishablePublish(id: $id, input: $input) {
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export const PublishableUnpublish = /* GraphQL */ `
+  mutation PublishableUnpublish($id: ID!, $input: [PublicationInput!]!) {
+    publishableUnpublish(id: $id, input: $input) {
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export interface PublishableData {
+  publishablePublish?: { userErrors: { field: string[] | null; message: string }[] } | null;
+  publishableUnpublish?: { userErrors: { field: string[] | null; message: string }[] } | null;
+}
+
+/** Where inventory items are stocked and how many are available there (before a compare-and-swap). */
+export const InventoryLevels = /* GraphQL */ `
+  query InventoryLevels($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on InventoryItem {
+        id
+        inventoryLevels(first: 50) {
           nodes {
-            id
+            location {
+              id
+            }
+            quantities(names: ["available"]) {
+              name
+              quantity
+            }
           }
         }
       }
+    }
+  }
+`;
+
+export interface InventoryLevelsData {
+  nodes: ({ id: string; inventoryLevels: { nodes: { location: { id: string }; quantities: { name: string; quantity: number }[] }[] } } | null)[];
+}
+
+/**
+ * Sets available quantities with compare-and-swap (`changeFromQuantity`): a sale made in the shop between our read and
+ * this write fails it with CHANGE_FROM_QUANTITY_STALE instead of being overwritten. The idempotency key is required
+ * from 2026-04 (the mutation's description).
+ */
+export const InventorySetQuantities = /* GraphQL */ `
+  mutation InventorySetQuantities($input: InventorySetQuantitiesInput!, $key: String!) {
+    inventorySetQuantities(input: $input) @idempotent(key: $key) {
       userErrors {
         field
         message
@@ -182,17 +379,27 @@ export const ProductSetSync = /* GraphQL */ `
   }
 `;
 
-export interface ProductSetSyncData {
-  productSet: {
-    product: {
-      id: string;
-      handle: string;
-      title: string;
-      variants: { nodes: { id: string; sku: string | null }[] };
-      media: { nodes: { id: string }[] };
-    } | null;
-    userErrors: { field: string[] | null; message: string; code: string | null }[];
-  } | null;
+export interface InventorySetQuantitiesData {
+  inventorySetQuantities: { userErrors: { field: string[] | null; message: string; code: string | null }[] } | null;
+}
+
+/** Stocks an existing inventory item at a location (Shopify takes quantities only where an item is stocked). */
+export const InventoryActivate = /* GraphQL */ `
+  mutation InventoryActivate($inventoryItemId: ID!, $locationId: ID!, $available: Int, $key: String!) {
+    inventoryActivate(inventoryItemId: $inventoryItemId, locationId: $locationId, available: $available) @idempotent(key: $key) {
+      inventoryLevel {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export interface InventoryActivateData {
+  inventoryActivate: { inventoryLevel: { id: string } | null; userErrors: { field: string[] | null; message: string }[] } | null;
 }
 
 /**
@@ -203,21 +410,8 @@ export const ProductSetBulk = /* GraphQL */ `
   mutation ProductSetBulk($identifier: ProductSetIdentifiers, $input: ProductSetInput!, $variants: Int!, $media: Int!) {
     productSet(identifier: $identifier, input: $input, synchronous: true) {
       product {
-        id
-        handle
-        title
+        ...ProductSetAnswer
         createdAt
-        variants(first: $variants) {
-          nodes {
-            id
-            sku
-          }
-        }
-        media(first: $media) {
-          nodes {
-            id
-          }
-        }
       }
       userErrors {
         field
@@ -226,12 +420,12 @@ export const ProductSetBulk = /* GraphQL */ `
       }
     }
   }
-`;
+  ${ProductSetAnswerFields}`;
 
 export interface ProductSetBulkLine {
   data?: {
     productSet: {
-      product: (NonNullable<NonNullable<ProductSetSyncData['productSet']>['product']> & { createdAt: string }) | null;
+      product: (ProductSetProductData & { createdAt: string }) | null;
       userErrors: { field: string[] | null; message: string; code: string | null }[];
     } | null;
   } | null;

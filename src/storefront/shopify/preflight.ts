@@ -11,6 +11,7 @@ export const LIMITS = {
   optionValueLength: 255,
   skuLength: 255,
   barcodeLength: 255,
+  /** The admin's hints, not API rules: longer SEO fields are accepted and reported as warnings (search engines cut them). */
   seoTitleLength: 70,
   seoDescriptionLength: 320,
   tags: 250,
@@ -23,9 +24,24 @@ export interface ShopLimits {
   maxProductVariants: number;
 }
 
+/** The shop's currency, and whether prices are converted by something else (then any currency goes). */
+export interface ShopCurrency {
+  currencyCode: string;
+  pricesConvertedElsewhere: boolean;
+}
+
 /** Every problem of the product, or [] when Shopify should accept it. `input` is the mapped productSet input. */
-export function preflight(product: PimProductSnapshot, input: ProductSetInput, limits: ShopLimits = { maxProductOptions: LIMITS.options, maxProductVariants: LIMITS.variants }): string[] {
+export function preflight(
+  product: PimProductSnapshot,
+  input: ProductSetInput,
+  limits: ShopLimits = { maxProductOptions: LIMITS.options, maxProductVariants: LIMITS.variants },
+  currency?: ShopCurrency,
+): string[] {
   const errors: string[] = [];
+  // Shopify takes prices in the shop's currency and converts nothing: a EUR price in a USD shop would sell at the number.
+  if (currency && !currency.pricesConvertedElsewhere && product.currency && product.currency.toUpperCase() !== currency.currencyCode.toUpperCase()) {
+    errors.push(`currency: the product's prices are in ${product.currency.toUpperCase()}, the shop sells in ${currency.currencyCode.toUpperCase()} (set prices_converted_elsewhere on the integration if something else converts them)`);
+  }
   const maxOptions = Math.min(limits.maxProductOptions, LIMITS.options);
   const maxVariants = limits.maxProductVariants;
 
@@ -88,12 +104,6 @@ export function preflight(product: PimProductSnapshot, input: ProductSetInput, l
     }
   }
 
-  if (input.seo.title !== undefined && input.seo.title.length > LIMITS.seoTitleLength) {
-    errors.push(`seo.title: is ${input.seo.title.length} characters, Shopify allows at most ${LIMITS.seoTitleLength}`);
-  }
-  if (input.seo.description !== undefined && input.seo.description.length > LIMITS.seoDescriptionLength) {
-    errors.push(`seo.description: is ${input.seo.description.length} characters, Shopify allows at most ${LIMITS.seoDescriptionLength}`);
-  }
 
   const tags = input.tags ?? [];
   if (tags.length > LIMITS.tags) errors.push(`tags: ${tags.length} tags, Shopify allows at most ${LIMITS.tags}`);
@@ -113,6 +123,18 @@ export function preflight(product: PimProductSnapshot, input: ProductSetInput, l
     if (!ok) errors.push(`images: '${f.originalSource}' is not an absolute http(s) URL`);
   }
   return errors;
+}
+
+/** What Shopify takes but search engines or the admin shorten: reported with the push, never refused. */
+export function preflightWarnings(input: ProductSetInput): string[] {
+  const warnings: string[] = [];
+  const title = input.seo?.title;
+  const description = input.seo?.description;
+  if (title && title.length > LIMITS.seoTitleLength) warnings.push(`seo.title: ${title.length} characters; Shopify's admin suggests at most ${LIMITS.seoTitleLength} (search engines may cut it)`);
+  if (description && description.length > LIMITS.seoDescriptionLength) {
+    warnings.push(`seo.description: ${description.length} characters; Shopify's admin suggests at most ${LIMITS.seoDescriptionLength} (search engines may cut it)`);
+  }
+  return warnings;
 }
 
 /** productSet's userErrors as validation lines: `field: message (CODE)`. */

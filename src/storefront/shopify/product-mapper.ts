@@ -1,7 +1,8 @@
 // PIM product snapshot → Shopify `productSet` input, field by field (the table is in the README, "Push: PIM → Shopify
 // field mapping"). Pure: everything the mapping needs from the shop (locations, the product's current tags, the ids we
 // know) is passed in, so it is tested without a server. Shopify's limits are checked separately (preflight.ts).
-import type { KnownStorefrontProduct, PimProductSnapshot } from '../storefront.port.js';
+import { createHash } from 'node:crypto';
+import type { KnownStorefrontProduct, PimProductSnapshot, SyncPlacement } from '../storefront.port.js';
 
 export const METAFIELD_NAMESPACE = 'pimbridge';
 export const PIM_ID_KEY = 'pim_product_id';
@@ -39,16 +40,29 @@ export interface FileInput {
   originalSource?: string;
   alt?: string;
   contentType?: 'IMAGE';
+  /** Our stable key of the image (mediaFilename): Shopify names the file by it, so a lost mapping finds it again. */
+  filename?: string;
+}
+
+export interface InventoryItemInput {
+  sku: string;
+  tracked: boolean;
+  /** Unit cost, in the shop's currency (Decimal). */
+  cost?: string | null;
+  measurement?: { weight: { value: number; unit: 'KILOGRAMS' } };
 }
 
 export interface VariantInput {
   id?: string;
   sku: string;
   price?: string;
+  /** Left out when neither the PIM nor our last push set it: the merchant's own compare-at price stays. */
   compareAtPrice?: string | null;
   barcode?: string;
   optionValues: { optionName: string; name: string }[];
-  inventoryItem: { sku: string; tracked: boolean };
+  inventoryPolicy: 'DENY';
+  inventoryItem: InventoryItemInput;
+  /** Only for a variant the storefront does not have yet: an existing one's stock moves by the inventory step. */
   inventoryQuantities?: { locationId: string; name: 'available'; quantity: number }[];
 }
 
@@ -59,7 +73,8 @@ export interface ProductSetInput {
   productType?: string;
   tags?: string[];
   status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
-  seo: { title?: string; description?: string };
+  /** Left out when the PIM has no SEO fields and our last push wrote none: the merchant's own stay. */
+  seo?: { title?: string; description?: string };
   handle?: string;
   productOptions: { name: string; values: { name: string }[] }[];
   variants: VariantInput[];
@@ -71,8 +86,14 @@ export interface ProductSetInput {
 
 export interface MappedProduct {
   input: ProductSetInput;
-  /** The product's image URLs, in order: when `input.files` is sent, media ids come back in this order. */
+  /** The product's image URLs, in order. */
   imageUrls: string[];
+  /** What this input writes from PIM data (kept with the mapping: the next push clears only these). */
+  owned: NonNullable<KnownStorefrontProduct['owned']>;
+  /** The PIM quantity each variant should have per location id (by SKU). */
+  stock: Record<string, Record<string, number>>;
+  /** SKUs of disabled PIM variants: sent unsellable, their stock set to 0 outright rather than moved by a change. */
+  disabled: string[];
 }
 
 /** PIM status → Shopify status. `out_of_stock` stays ACTIVE (tracked inventory at 0 shows it sold out); unknown → DRAFT. */
@@ -129,15 +150,23 @@ export function productOptions(product: PimProductSnapshot): { name: string; val
   for (const v of sortedVariants(product)) {
     for (const a of v.attributes) {
       const values = options.get(a.attribute_name) ?? [];
-      if (!values.includes(a.value)) values.push(a.value);
+      // Shopify compares option values without case ("S" and "s" are one value): the first spelling is kept.
+      if (!values.some((x) => sameValue(x, a.value))) values.push(a.value);
       options.set(a.attribute_name, values);
     }
   }
   if (options.size === 0) {
     // Variants that carry no attributes differ by name: one "Title" option whose values are the variant names.
-    return [{ name: DEFAULT_OPTION, values: [...new Set(sortedVariants(product).map(variantTitle))] }];
+    const values: string[] = [];
+    for (const t of sortedVariants(product).map(variantTitle)) if (!values.some((x) => sameValue(x, t))) values.push(t);
+    return [{ name: DEFAULT_OPTION, values }];
   }
   return [...options].map(([name, values]) => ({ name, values }));
+}
+
+/** Option values as Shopify compares them: trimmed, case-insensitive. */
+export function sameValue(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
 function variantTitle(v: PimProductSnapshot['variants'][number]): string {
@@ -151,36 +180,49 @@ export function sortedVariants(product: PimProductSnapshot): PimProductSnapshot[
 /** The option values of one variant, in option order (an attribute it lacks is left out; pre-flight reports it). */
 export function variantOptionValues(product: PimProductSnapshot, v: PimProductSnapshot['variants'][number], options = productOptions(product)): { optionName: string; name: string }[] {
   if (options.length === 1 && options[0].name === DEFAULT_OPTION && !v.attributes.some((a) => a.attribute_name === DEFAULT_OPTION)) {
-    return [{ optionName: DEFAULT_OPTION, name: variantTitle(v) }];
+    const title = variantTitle(v);
+    return [{ optionName: DEFAULT_OPTION, name: options[0].values.find((x) => sameValue(x, title)) ?? title }];
   }
   const out: { optionName: string; name: string }[] = [];
   for (const o of options) {
     const a = v.attributes.find((x) => x.attribute_name === o.name);
-    if (a) out.push({ optionName: o.name, name: a.value });
+    if (a) out.push({ optionName: o.name, name: o.values.find((x) => sameValue(x, a.value)) ?? a.value });
   }
   return out;
 }
 
 /**
- * Stock per location. The product's warehouse levels go to the location whose name equals the warehouse's name or code
- * (case-insensitive); levels of unmatched warehouses are added at the first active location. Without warehouse levels,
- * `total` goes to the first active location. Inactive locations receive nothing; a shop without one gets no quantities.
+ * Stock per location id. A warehouse level goes to the location the integration maps its code to; a warehouse without
+ * a mapping goes to the active location whose name equals the warehouse's name or code (case-insensitive), else to the
+ * default location (levels add up); a warehouse mapped to null is not synced. Without warehouse levels, `total` goes to
+ * the default location. Nothing goes to an inactive location.
  */
-export function inventoryAt(locations: ShopLocation[], total: number, warehouses: PimProductSnapshot['warehouse_stock'] | undefined): { locationId: string; name: 'available'; quantity: number }[] | undefined {
-  const active = locations.filter((l) => l.isActive);
-  if (active.length === 0) return undefined;
-  const byLocation = new Map<string, number>();
-  const add = (id: string, q: number) => byLocation.set(id, (byLocation.get(id) ?? 0) + q);
+export function stockAt(
+  placement: Pick<SyncPlacement, 'warehouseLocations' | 'unsyncedWarehouses' | 'variantStockLocation'>,
+  locations: ShopLocation[],
+  total: number,
+  warehouses: PimProductSnapshot['warehouse_stock'] | undefined,
+): Record<string, number> {
+  const active = new Set(locations.filter((l) => l.isActive).map((l) => l.id));
+  const out: Record<string, number> = {};
+  const add = (id: string | null | undefined, q: number) => {
+    if (id && active.has(id)) out[id] = (out[id] ?? 0) + Math.trunc(q);
+  };
   if (warehouses && warehouses.length > 0) {
+    const key = (s: string) => s.trim().toLowerCase();
     for (const w of warehouses) {
-      const key = (s: string) => s.trim().toLowerCase();
-      const match = active.find((l) => key(l.name) === key(w.name) || key(l.name) === key(w.code));
-      add((match ?? active[0]).id, Math.trunc(w.quantity));
+      if (placement.unsyncedWarehouses.includes(w.code)) continue;
+      if (w.code in placement.warehouseLocations) {
+        add(placement.warehouseLocations[w.code], w.quantity);
+        continue;
+      }
+      const byName = locations.find((l) => l.isActive && (key(l.name) === key(w.name) || key(l.name) === key(w.code)));
+      add(byName?.id ?? placement.variantStockLocation, w.quantity);
     }
   } else {
-    add(active[0].id, Math.trunc(total));
+    add(placement.variantStockLocation, total);
   }
-  return [...byLocation].map(([locationId, quantity]) => ({ locationId, name: 'available' as const, quantity }));
+  return out;
 }
 
 /**
@@ -206,42 +248,88 @@ export function categoryNamesOf(product: PimProductSnapshot): string[] {
 export function mapProduct(
   product: PimProductSnapshot,
   known: KnownStorefrontProduct,
-  context: { locations: ShopLocation[]; current: StorefrontTags | null; handle?: string; keepTagsAndMetafields?: boolean },
+  context: { locations: ShopLocation[]; placement: SyncPlacement; current: StorefrontTags | null; handle?: string; keepTagsAndMetafields?: boolean },
 ): MappedProduct {
   const status = mapStatus(product.status);
   const options = productOptions(product);
   const categoryNames = categoryNamesOf(product);
-  const attrs = product.attributes ?? {};
-  const seoTitle = typeof attrs.seo_title === 'string' && attrs.seo_title.trim() ? attrs.seo_title.trim() : product.name.trim();
-  const seoDescription = typeof attrs.seo_description === 'string' && attrs.seo_description.trim() ? attrs.seo_description.trim() : product.short_description?.trim() || undefined;
+  const stock: MappedProduct['stock'] = {};
+  const disabled: string[] = [];
+  const compareAtOwned: string[] = [];
+  const previouslyOwned = new Set(known.owned?.compareAt ?? []);
+
+  const variant = (v: { sku: string; price: string | null | undefined; salePrice: string | null | undefined; barcode?: string | null; cost?: string | null; weight?: string | null; enabled: boolean; optionValues: VariantInput['optionValues']; levels: Record<string, number> }): VariantInput => {
+    const id = known.variantIds[v.sku];
+    const price = pricing(v.price, v.salePrice);
+    // The compare-at price is the PIM's while it has a sale; cleared when a sale we set ends; else the merchant's.
+    const compareAt = price.compareAtPrice !== null ? price.compareAtPrice : previouslyOwned.has(v.sku) ? null : undefined;
+    if (price.compareAtPrice !== null) compareAtOwned.push(v.sku);
+    // A disabled PIM variant stays on the storefront (its id, its orders) but cannot be sold: nothing available.
+    const levels = v.enabled ? v.levels : Object.fromEntries(Object.keys(v.levels).map((l) => [l, 0]));
+    if (!v.enabled) disabled.push(v.sku);
+    stock[v.sku] = levels;
+    const cost = toDecimal(v.cost);
+    const weight = toDecimal(v.weight);
+    return {
+      ...(id ? { id } : {}),
+      sku: v.sku,
+      ...(price.price !== undefined ? { price: price.price } : {}),
+      ...(compareAt !== undefined ? { compareAtPrice: compareAt } : {}),
+      ...(v.barcode ? { barcode: v.barcode } : {}),
+      optionValues: v.optionValues,
+      inventoryPolicy: 'DENY',
+      inventoryItem: {
+        sku: v.sku,
+        tracked: true,
+        ...(cost !== null ? { cost } : {}),
+        // The PIM's weights are kilograms (docs/shopify-fidelity.md).
+        ...(weight !== null ? { measurement: { weight: { value: Number(weight), unit: 'KILOGRAMS' as const } } } : {}),
+      },
+      ...(!id && Object.keys(levels).length > 0 ? { inventoryQuantities: Object.entries(levels).map(([locationId, quantity]) => ({ locationId, name: 'available' as const, quantity })) } : {}),
+    };
+  };
 
   const variants: VariantInput[] =
     product.variants.length === 0
       ? [
-          {
-            ...(known.variantIds[product.sku] ? { id: known.variantIds[product.sku] } : {}),
+          variant({
             sku: product.sku,
-            ...pricing(product.price, product.sale_price),
-            ...(product.ean ? { barcode: product.ean } : {}),
+            price: product.price,
+            salePrice: product.sale_price,
+            barcode: product.ean,
+            cost: product.cost_price,
+            enabled: true,
             optionValues: [{ optionName: DEFAULT_OPTION, name: DEFAULT_VALUE }],
-            inventoryItem: { sku: product.sku, tracked: true },
-            ...withInventory(inventoryAt(context.locations, product.stock ?? 0, product.warehouse_stock)),
-          },
+            levels: stockAt(context.placement, context.locations, product.stock ?? 0, product.warehouse_stock),
+          }),
         ]
-      : sortedVariants(product).map((v) => ({
-          ...(known.variantIds[v.sku] ? { id: known.variantIds[v.sku] } : {}),
-          sku: v.sku,
-          ...pricing(v.price ?? product.price, v.price !== null ? v.sale_price : (v.sale_price ?? product.sale_price)),
-          optionValues: variantOptionValues(product, v, options),
-          inventoryItem: { sku: v.sku, tracked: true },
-          ...withInventory(inventoryAt(context.locations, v.stock_quantity, undefined)),
-        }));
+      : sortedVariants(product).map((v) =>
+          variant({
+            sku: v.sku,
+            price: v.price ?? product.price,
+            salePrice: v.price !== null ? v.sale_price : (v.sale_price ?? product.sale_price),
+            cost: v.cost ?? product.cost_price,
+            weight: v.weight,
+            enabled: v.is_enabled !== false,
+            optionValues: variantOptionValues(product, v, options),
+            levels: stockAt(context.placement, context.locations, v.stock_quantity, undefined),
+          }),
+        );
 
   const imageUrls = [...new Set((product.images ?? []).filter((u) => typeof u === 'string' && u.trim() !== ''))];
   const files: FileInput[] = imageUrls.map((url) =>
-    known.mediaIds[url] ? { id: known.mediaIds[url] } : { originalSource: url, alt: product.name, contentType: 'IMAGE' as const },
+    known.mediaIds[url] ? { id: known.mediaIds[url] } : { originalSource: url, alt: product.name, contentType: 'IMAGE' as const, filename: mediaFilename(url) },
   );
   const imagesUnchanged = known.productId !== null && imageUrls.every((u) => known.mediaIds[u]) && Object.keys(known.mediaIds).every((u) => imageUrls.includes(u));
+
+  // SEO fields come only from the PIM's own SEO attributes (Shopify derives the rest from the title and description);
+  // one we wrote before and the PIM no longer has is cleared, one the merchant wrote is left alone.
+  const attrs = product.attributes ?? {};
+  const seoTitle = typeof attrs.seo_title === 'string' && attrs.seo_title.trim() ? attrs.seo_title.trim() : undefined;
+  const seoDescription = typeof attrs.seo_description === 'string' && attrs.seo_description.trim() ? attrs.seo_description.trim() : undefined;
+  const seo: NonNullable<ProductSetInput['seo']> = {};
+  if (seoTitle !== undefined || known.owned?.seoTitle) seo.title = seoTitle ?? '';
+  if (seoDescription !== undefined || known.owned?.seoDescription) seo.description = seoDescription ?? '';
 
   const input: ProductSetInput = {
     title: product.name.trim(),
@@ -250,14 +338,39 @@ export function mapProduct(
     ...(product.product_type ? { productType: product.product_type } : {}),
     ...(context.keepTagsAndMetafields ? {} : { tags: mergeTags(categoryNames, context.current) }),
     status,
-    seo: { title: seoTitle, ...(seoDescription ? { description: seoDescription } : {}) },
+    ...(Object.keys(seo).length > 0 ? { seo } : {}),
     ...(context.handle ? { handle: context.handle } : {}),
     productOptions: options.map((o) => ({ name: o.name, values: o.values.map((name) => ({ name })) })),
     variants,
     ...(imagesUnchanged ? {} : { files }),
     ...(context.keepTagsAndMetafields ? {} : withMetafields(ourMetafields(product.id, categoryNames), context.current)),
   };
-  return { input, imageUrls };
+  const owned = { compareAt: compareAtOwned, ...(seoTitle !== undefined ? { seoTitle: true } : {}), ...(seoDescription !== undefined ? { seoDescription: true } : {}) };
+  return { input, imageUrls, owned, stock, disabled };
+}
+
+/**
+ * The file name we give an image: `pim-` + 16 hex of the SHA-256 of its PIM URL + the URL's extension. Shopify names
+ * the file by it (FileSetInput.filename) and keeps it at the end of the image's CDN URL (with a UUID appended when the
+ * name is taken), so a product whose mapping was lost is matched to its images by name, not by URL or position.
+ */
+export function mediaFilename(url: string): string {
+  const ext = /\.(jpe?g|png|gif|webp|avif|heic|svg)(?:$|[?#])/i.exec(url)?.[1]?.toLowerCase() ?? 'jpg';
+  return `pim-${createHash('sha256').update(url).digest('hex').slice(0, 16)}.${ext}`;
+}
+
+/** Our key in a storefront file URL or name (`…/pim-0123456789abcdef_<uuid>.jpg?v=1` → `pim-0123456789abcdef`). */
+export function mediaKeyIn(urlOrName: string | null | undefined): string | null {
+  return urlOrName ? (/pim-[0-9a-f]{16}/.exec(urlOrName)?.[0] ?? null) : null;
+}
+
+/** A non-negative PIM decimal ("1.2500") → "1.25"; null when absent or not a decimal. */
+function toDecimal(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const m = /^(\d{1,15})(?:\.(\d+))?$/.exec(String(value).trim());
+  if (!m) return null;
+  const frac = (m[2] ?? '').replace(/0+$/, '');
+  return frac ? `${BigInt(m[1])}.${frac}` : `${BigInt(m[1])}`;
 }
 
 export function ourMetafields(pimId: number, categoryNames: string[]): StorefrontMetafield[] {
@@ -287,6 +400,3 @@ function jsonEqual(a: string, b: string): boolean {
   }
 }
 
-function withInventory(q: VariantInput['inventoryQuantities']): Pick<VariantInput, 'inventoryQuantities'> {
-  return q ? { inventoryQuantities: q } : {};
-}

@@ -1,5 +1,7 @@
 // productSet's answer → ProductUpsertResult, shared by the per-call upsert and the bulk result lines.
 import type { ProductUpsertResult } from '../storefront.port.js';
+import type { StorefrontMediaNode } from './operations.js';
+import { mediaFilename, mediaKeyIn } from './product-mapper.js';
 
 /** The numeric part of a GID (`gid://shopify/Product/1001` → 1001; 0 when there is none). */
 export function numericId(gid: string): number {
@@ -11,8 +13,11 @@ interface ProductSetProduct {
   id: string;
   handle: string;
   title: string;
-  variants?: { nodes?: { id: string; sku: string | null }[] };
+  variants?: { nodes?: { id: string; sku: string | null; inventoryItem?: { id: string } | null }[] };
 }
+
+/** What the steps after productSet add to its result (none yet: a bulk line before its steps have run). */
+const NO_STEPS = { owned: {}, stock: {}, publications: [], problems: [], warnings: [] } satisfies Partial<ProductUpsertResult>;
 
 /** Variant ids by SKU from the answer; media ids as the caller matched them (the two paths match them differently). */
 export function upsertResultOf(
@@ -20,7 +25,12 @@ export function upsertResultOf(
   o: { method: 'create' | 'update'; mediaIds: Record<string, string>; variantCount: number; imageCount: number; categoryTags: string[] },
 ): ProductUpsertResult {
   const variantIds: Record<string, string> = {};
-  for (const v of p.variants?.nodes ?? []) if (v.sku) variantIds[v.sku] = v.id;
+  const inventoryItemIds: Record<string, string> = {};
+  for (const v of p.variants?.nodes ?? []) {
+    if (!v.sku) continue;
+    variantIds[v.sku] = v.id;
+    if (v.inventoryItem?.id) inventoryItemIds[v.sku] = v.inventoryItem.id;
+  }
   const firstVariant = p.variants?.nodes?.[0]?.id;
   return {
     method: o.method,
@@ -34,5 +44,51 @@ export function upsertResultOf(
     variantCount: o.variantCount,
     imageCount: o.imageCount,
     categoryTags: o.categoryTags,
+    inventoryItemIds,
+    ...NO_STEPS,
   };
+}
+
+/** Our key of a storefront media: the file name we gave it, at the end of its URL once Shopify has processed it. */
+export function mediaKeyOf(node: StorefrontMediaNode): string | null {
+  return mediaKeyIn(node.image?.url ?? null);
+}
+
+/**
+ * The storefront media of each PIM image URL, from a productSet answer: ids we sent that are still there, then media
+ * whose URL carries the image's file name (mediaFilename); images just uploaded, whose URL Shopify does not show until
+ * it has processed them, take the remaining new media in the order they were sent (Shopify keeps the product's media
+ * in the order of `files`). A media that FAILED processing is a problem line with Shopify's reason; its id is kept, so
+ * the same broken URL is not uploaded again on every push.
+ */
+export function matchMedia(imageUrls: string[], knownIds: Record<string, string>, nodes: StorefrontMediaNode[]): { mediaIds: Record<string, string>; problems: string[] } {
+  const present = new Map(nodes.map((n) => [n.id, n]));
+  const taken = new Set<string>();
+  const mediaIds: Record<string, string> = {};
+  const assign = (url: string, node: StorefrontMediaNode) => {
+    mediaIds[url] = node.id;
+    taken.add(node.id);
+  };
+  for (const url of imageUrls) {
+    const node = knownIds[url] ? present.get(knownIds[url]) : undefined;
+    if (node) assign(url, node);
+  }
+  for (const url of imageUrls) {
+    if (mediaIds[url]) continue;
+    const key = mediaKeyIn(mediaFilename(url));
+    const node = nodes.find((n) => !taken.has(n.id) && mediaKeyOf(n) === key);
+    if (node) assign(url, node);
+  }
+  const fresh = nodes.filter((n) => !taken.has(n.id) && mediaKeyOf(n) === null);
+  imageUrls.filter((url) => !mediaIds[url]).forEach((url, i) => fresh[i] && assign(url, fresh[i]));
+
+  const problems: string[] = [];
+  for (const url of imageUrls) {
+    const node = present.get(mediaIds[url]);
+    if (node?.status === 'FAILED') {
+      const reason = (node.mediaErrors ?? []).map((e) => `${e.message} (${e.code})`).join('; ') || 'no reason given';
+      problems.push(`image ${url}: the shop could not process it: ${reason}`);
+    }
+  }
+  return { mediaIds, problems };
 }

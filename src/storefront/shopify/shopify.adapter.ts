@@ -2,7 +2,9 @@
 // (the sandbox, test servers) replaces `https://{domain}`: the client only knows https origins, so `customFetchApi`
 // rewrites each URL it is given (origin and path prefix) before calling fetch.
 import { createAdminApiClient } from '@shopify/admin-api-client';
+import { TtlCache } from '../../lib/ttl-cache.js';
 import {
+  StorefrontDeferredError,
   StorefrontError,
   StorefrontValidationError,
   type BulkUpsertItem,
@@ -12,26 +14,49 @@ import {
   type ProductUpsertResult,
   type ShopHealth,
   type StorefrontPort,
+  type StorefrontPublication,
   type StorefrontShop,
+  type SyncPlacement,
 } from '../storefront.port.js';
 import { ADMIN_API_VERSION } from './api-version.js';
 import { ShopifyBulkUpserts } from './bulk-upsert.js';
+import { syncInventory, type Call } from './inventory-sync.js';
 import {
   Locations as LocationsQuery,
+  MetafieldDefinitionCapabilities,
   MetafieldDefinitionCreate,
   ProductLookup,
   ProductRecoveryLookup,
   ProductSetSync,
+  ProductVariantsPage,
+  Publications as PublicationsQuery,
   ShopHealth as ShopHealthQuery,
   type LocationsData,
+  type MetafieldDefinitionCapabilitiesData,
   type MetafieldDefinitionCreateData,
   type ProductLookupData,
+  type ProductSetProductData,
   type ProductSetSyncData,
+  type ProductVariantsPageData,
+  type PublicationsData,
   type ShopHealthData,
 } from './operations.js';
-import { preflight, userErrorLines, type ShopLimits } from './preflight.js';
-import { upsertResultOf } from './product-set-result.js';
-import { CATEGORY_TAGS_KEY, categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation, type StorefrontTags } from './product-mapper.js';
+import { preflight, preflightWarnings, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
+import { matchMedia, mediaKeyOf, upsertResultOf } from './product-set-result.js';
+import {
+  CATEGORY_TAGS_KEY,
+  categoryNamesOf,
+  deterministicHandle,
+  mapProduct,
+  mediaFilename,
+  mediaKeyIn,
+  METAFIELD_NAMESPACE,
+  PIM_ID_KEY,
+  type MappedProduct,
+  type ShopLocation,
+  type StorefrontTags,
+} from './product-mapper.js';
+import { syncPublications, targetPublications } from './publication-sync.js';
 import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';
 import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type RetryPolicy, type ThrottleClock } from './throttle.js';
 
@@ -59,16 +84,37 @@ interface GraphqlAnswer<T> {
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
+/** A shop's locations, publications, limits and currency are read again after this long. */
+const SHOP_CACHE_MS = 5 * 60_000;
+/**
+ * A product refused with VARIANT_THROTTLE_EXCEEDED is tried again after this long (Shopify lets such a store create
+ * 1,000 variants a day; an hour spreads the retries without a tight loop).
+ */
+export const VARIANT_THROTTLE_RETRY_SECONDS = 3600;
+/** Looks at a recovered product's media while Shopify still processes them (with the retry back-off between). */
+const RECOVERY_MEDIA_LOOKS = 6;
+
+const NOTHING_KNOWN: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
+/** No integration: nothing published, stock nowhere, no currency check (pre-flight of the product alone). */
+const NO_PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
+
+interface ShopInfo {
+  limits: ShopLimits | null;
+  currencyCode: string;
+}
 
 export class ShopifyAdapter implements StorefrontPort {
   readonly budgets: ShopBudgets;
   readonly throttle: ShopThrottle;
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
-  /** Per shop domain, for the life of the process (a failed read is not cached). */
-  private readonly locationCache = new Map<string, Promise<ShopLocation[]>>();
+  /** Per shop domain (a failed read is not cached). */
+  private readonly locationCache = new TtlCache<ShopLocation[]>(SHOP_CACHE_MS);
+  private readonly publicationCache = new TtlCache<StorefrontPublication[]>(SHOP_CACHE_MS);
+  private readonly shopInfo = new TtlCache<ShopInfo>(SHOP_CACHE_MS);
+  /** The shop's resource limits as last read (ShopHealth). */
+  private readonly knownLimits = new Map<string, ShopLimits>();
   private readonly identifierModes = new Map<string, Promise<IdentifierMode>>();
-  private readonly limits = new Map<string, ShopLimits>();
   private readonly bulk: ShopifyBulkUpserts;
 
   constructor(options: ShopifyAdapterOptions = {}) {
@@ -81,17 +127,18 @@ export class ShopifyAdapter implements StorefrontPort {
       identifierMode: (shop) => this.identifierMode(shop),
       locations: (shop) => this.locations(shop),
       lookup: (shop, identifier, recover) => this.lookup(shop, identifier, recover),
-      limits: (shop) => this.limits.get(shop.domain),
+      rules: (shop, placement) => this.rules(shop, placement),
       throttle: this.throttle,
       tagsOf,
-      recovered: (found, product) => recovered(found, product),
+      recovered: (shop, found, product) => this.recovered(shop, found, product),
+      afterProductSet: (shop, item, mapped, base, mediaProblems) => this.afterProductSet(shop, item.product, item.placement, item.known, mapped, base, mediaProblems),
       sameTags,
       transferTimeoutMs: options.bulkTransferTimeoutMs ?? 120_000,
     });
   }
 
   preflight(product: PimProductSnapshot): string[] {
-    return preflight(product, mapProduct(product, { productId: null, variantIds: {}, mediaIds: {} }, { locations: [], current: null }).input);
+    return preflight(product, mapProduct(product, NOTHING_KNOWN, { locations: [], placement: NO_PLACEMENT, current: null }).input);
   }
 
   /** One bulk mutation of productSet lines (bulk-upsert.ts). */
@@ -109,13 +156,16 @@ export class ShopifyAdapter implements StorefrontPort {
     if (!s || typeof s.id !== 'string' || typeof s.name !== 'string' || typeof s.plan?.publicDisplayName !== 'string') {
       throw new StorefrontError('invalid_response', 'Shopify answered ShopHealth without the shop fields');
     }
-    if (s.resourceLimits) this.limits.set(shop.domain, s.resourceLimits);
-    return { id: s.id, name: s.name, myshopifyDomain: s.myshopifyDomain, plan: s.plan.publicDisplayName };
+    const health = { id: s.id, name: s.name, myshopifyDomain: s.myshopifyDomain, plan: s.plan.publicDisplayName, currencyCode: s.currencyCode };
+    this.shopInfo.set(shop.domain, Promise.resolve({ limits: s.resourceLimits ?? null, currencyCode: s.currencyCode }));
+    if (s.resourceLimits) this.knownLimits.set(shop.domain, s.resourceLimits);
+    return health;
   }
 
-  async upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct): Promise<ProductUpsertResult> {
+  async upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement): Promise<ProductUpsertResult> {
     // Shopify's rules first: a product it would refuse costs no call at all.
-    const early = preflight(product, mapProduct(product, known, { locations: [], current: null }).input, this.limits.get(shop.domain));
+    const rules = await this.rules(shop, placement);
+    const early = preflight(product, mapProduct(product, known, { locations: [], placement, current: null }).input, rules.limits, rules.currency);
     if (early.length > 0) throw new StorefrontValidationError(early);
     let locations = await this.locations(shop);
     // A productSet that failed with a 5xx or a timeout may have been applied (the answer was lost): the next attempt
@@ -126,7 +176,7 @@ export class ShopifyAdapter implements StorefrontPort {
     let healed = false;
     for (;;) {
       try {
-        const result = await this.upsertOnce(shop, product, known, locations, failures > 0 || healed);
+        const result = await this.upsertOnce(shop, product, known, placement, locations, failures > 0 || healed);
         creating ??= result.method === 'create';
         return { ...result, method: creating ? 'create' : 'update' };
       } catch (err) {
@@ -153,7 +203,7 @@ export class ShopifyAdapter implements StorefrontPort {
     }
   }
 
-  private async upsertOnce(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, locations: ShopLocation[], afterFailure: boolean): Promise<ProductUpsertResult> {
+  private async upsertOnce(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement, locations: ShopLocation[], afterFailure: boolean): Promise<ProductUpsertResult> {
     let effective: KnownStorefrontProduct = known;
     let current: StorefrontTags | null = null;
     let sendHandle: string | undefined;
@@ -169,7 +219,7 @@ export class ShopifyAdapter implements StorefrontPort {
     } else if (byId) {
       current = tagsOf(byId);
       identifier = { id: byId.id };
-      if (afterFailure) effective = recovered(byId, product, known);
+      if (afterFailure) effective = await this.recovered(shop, byId, product, known);
     } else {
       // No mapping (or the mapped product was deleted on the storefront): find what an earlier push may have made.
       const mode = await this.identifierMode(shop);
@@ -179,25 +229,27 @@ export class ShopifyAdapter implements StorefrontPort {
       const found = known.neverPushed && !afterFailure ? null : await this.lookup(shop, stable, true);
       if (found) {
         current = tagsOf(found);
-        effective = recovered(found, product);
+        effective = await this.recovered(shop, found, product);
         identifier = { id: found.id };
       } else {
-        effective = { productId: null, variantIds: {}, mediaIds: {} };
+        effective = NOTHING_KNOWN;
         identifier = stable;
         // A new product always gets the deterministic handle, so it can be found by either identifier later.
         sendHandle = handle;
       }
     }
 
-    const { input, imageUrls } = mapProduct(product, effective, { locations, current, handle: sendHandle, keepTagsAndMetafields });
-    const problems = preflight(product, input, this.limits.get(shop.domain));
+    const mapped = mapProduct(product, effective, { locations, placement, current, handle: sendHandle, keepTagsAndMetafields });
+    const { input, imageUrls } = mapped;
+    const rules = await this.rules(shop, placement);
+    const problems = preflight(product, input, rules.limits, rules.currency);
     if (problems.length > 0) throw new StorefrontValidationError(problems);
 
     const variants = Math.min(250, Math.max(1, input.variants.length));
-    const media = Math.min(250, Math.max(1, input.files?.length ?? 0));
+    const media = Math.min(250, Math.max(1, imageUrls.length));
     let data: ProductSetSyncData;
     try {
-      data = await this.call<ProductSetSyncData>(shop, ProductSetSync, { identifier, input, variants, media }, productSetCost(input.variants.length, input.files?.length ?? 0, input.metafields?.length ?? 0), false);
+      data = await this.call<ProductSetSyncData>(shop, ProductSetSync, { identifier, input, variants, media }, productSetCost(input.variants.length, input.files?.length ?? 0, input.metafields?.length ?? 0, imageUrls.length), false);
     } catch (err) {
       if (err instanceof StorefrontError && err.kind === 'unavailable') throw new AmbiguousFailure(err, !effective.productId);
       throw err;
@@ -213,35 +265,132 @@ export class ShopifyAdapter implements StorefrontPort {
     const p = payload.product;
     if (!p || typeof p.id !== 'string') throw new StorefrontError('invalid_response', `${shop.domain} answered productSet without the product`);
 
-    // Media come back in the order the files were sent: position i is imageUrls[i]. Files not sent: the ids we had.
-    const mediaIds: Record<string, string> = {};
-    const nodes = p.media?.nodes ?? [];
-    imageUrls.forEach((url, i) => {
-      const id = input.files ? nodes[i]?.id : effective.mediaIds[url];
-      if (id) mediaIds[url] = id;
-    });
-    return upsertResultOf(p, { method: effective.productId ? 'update' : 'create', mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
+    const allVariants = await this.remainingVariants(shop, p.id, p.variants);
+    const answer = { ...p, variants: { nodes: allVariants } };
+    const { mediaIds, problems: mediaProblems } = matchMedia(imageUrls, effective.mediaIds, p.media?.nodes ?? []);
+    const base = upsertResultOf(answer, { method: effective.productId ? 'update' : 'create', mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
+    return this.afterProductSet(shop, product, placement, effective, mapped, base, mediaProblems);
   }
 
-  /** The shop's locations, read once per shop (all pages) and cached. */
-  async locations(shop: StorefrontShop): Promise<ShopLocation[]> {
-    let cached = this.locationCache.get(shop.domain);
-    if (!cached) {
-      cached = (async () => {
-        const out: ShopLocation[] = [];
-        let after: string | null = null;
-        for (let page = 0; page < 20; page++) {
-          const data: LocationsData = await this.call<LocationsData>(shop, LocationsQuery, { first: 50, after }, 2 + 1 * connectionMultiplier(50));
-          out.push(...data.locations.nodes);
-          if (!data.locations.pageInfo.hasNextPage) break;
-          after = data.locations.pageInfo.endCursor;
-        }
-        return out;
-      })();
-      this.locationCache.set(shop.domain, cached);
-      cached.catch(() => this.locationCache.delete(shop.domain));
+  /**
+   * The steps after productSet: stock moved by the PIM's change (inventory-sync.ts) and the product published on its
+   * channels' publications (publication-sync.ts). A step the shop refuses is a problem on the result, not a throw: the
+   * product and its ids are on the storefront and must be kept.
+   */
+  private async afterProductSet(
+    shop: StorefrontShop,
+    product: PimProductSnapshot,
+    placement: SyncPlacement,
+    known: KnownStorefrontProduct,
+    mapped: MappedProduct,
+    base: ProductUpsertResult,
+    mediaProblems: string[],
+  ): Promise<ProductUpsertResult> {
+    const call: Call = (document, variables, cost) => this.call(shop, document, variables, cost);
+    const created = new Set(mapped.input.variants.filter((v) => !v.id).map((v) => v.sku));
+    const inventory = await syncInventory(call, {
+      pimProductId: product.id,
+      target: mapped.stock,
+      baseline: known.stock ?? {},
+      created,
+      disabled: new Set(mapped.disabled),
+      inventoryItemIds: base.inventoryItemIds,
+    });
+    const publishing = await syncPublications(call, base.productId, targetPublications(product, mapped.input.status, placement), known.publications ?? []);
+    return {
+      ...base,
+      owned: mapped.owned,
+      stock: inventory.stock,
+      publications: publishing.publications,
+      problems: [...mediaProblems, ...inventory.problems, ...publishing.problems],
+      warnings: preflightWarnings(mapped.input),
+    };
+  }
+
+  /** The variants of a productSet answer, with those past the first page read page by page. */
+  private async remainingVariants(shop: StorefrontShop, productId: string, first: ProductSetProductData['variants']): Promise<ProductSetProductData['variants']['nodes']> {
+    const nodes = [...(first?.nodes ?? [])];
+    let pageInfo = first?.pageInfo;
+    while (pageInfo?.hasNextPage && pageInfo.endCursor) {
+      const data: ProductVariantsPageData = await this.call<ProductVariantsPageData>(shop, ProductVariantsPage, { id: productId, after: pageInfo.endCursor }, 2 + 3 * connectionMultiplier(250));
+      const page: ProductSetProductData['variants'] | undefined = data.product?.variants;
+      nodes.push(...(page?.nodes ?? []));
+      pageInfo = page?.pageInfo;
     }
-    return cached;
+    return nodes;
+  }
+
+  /** The shop's locations, read once per shop (all pages) and cached for a few minutes. */
+  async locations(shop: StorefrontShop, options: { fresh?: boolean } = {}): Promise<ShopLocation[]> {
+    if (options.fresh) this.locationCache.delete(shop.domain);
+    return this.locationCache.get(shop.domain, () =>
+      this.allPages<LocationsData, ShopLocation>(shop, LocationsQuery, 2 + 1 * connectionMultiplier(50), (d) => d.locations),
+    );
+  }
+
+  /** The shop's publications, titled by their catalogs; read once per shop (all pages) and cached for a few minutes. */
+  async publications(shop: StorefrontShop, options: { fresh?: boolean } = {}): Promise<StorefrontPublication[]> {
+    if (options.fresh) this.publicationCache.delete(shop.domain);
+    return this.publicationCache.get(shop.domain, async () =>
+      (await this.allPages<PublicationsData, PublicationsData['publications']['nodes'][number]>(shop, PublicationsQuery, 2 + 2 * connectionMultiplier(50), (d) => d.publications)).map(
+        (n) => ({ id: n.id, name: n.catalog?.title ?? n.id }),
+      ),
+    );
+  }
+
+  /** Every node of a connection, 50 a page (at most 20 pages). */
+  private async allPages<T, N>(shop: StorefrontShop, document: string, cost: number, connectionOf: (data: T) => { nodes: N[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }): Promise<N[]> {
+    const out: N[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 20; page++) {
+      const connection = connectionOf(await this.call<T>(shop, document, { first: 50, after }, cost));
+      out.push(...connection.nodes);
+      if (!connection.pageInfo.hasNextPage) break;
+      after = connection.pageInfo.endCursor;
+    }
+    return out;
+  }
+
+  /**
+   * What pre-flight checks against the shop: its currency (ShopHealth, read once per shop and cached for a few minutes)
+   * unless prices are converted elsewhere, and its limits when known (read with the currency or by a health check).
+   */
+  private async rules(shop: StorefrontShop, placement: SyncPlacement): Promise<{ limits?: ShopLimits; currency?: ShopCurrency }> {
+    if (placement.pricesConvertedElsewhere) return { limits: this.knownLimits.get(shop.domain) };
+    const info = await this.shopInfo.get(shop.domain, async () => {
+      const data = await this.call<ShopHealthData>(shop, ShopHealthQuery, {}, 4);
+      if (data.shop?.resourceLimits) this.knownLimits.set(shop.domain, data.shop.resourceLimits);
+      return { limits: data.shop?.resourceLimits ?? null, currencyCode: data.shop?.currencyCode ?? '' };
+    });
+    return { limits: info.limits ?? undefined, currency: { currencyCode: info.currencyCode, pricesConvertedElsewhere: false } };
+  }
+
+  /**
+   * What a lost mapping knew, recovered from the storefront product: variant ids by SKU (all pages), media ids by our
+   * file name in their URLs, and ids we knew that are still there.
+   */
+  private async recovered(shop: StorefrontShop, found: NonNullable<ProductLookupData['productByIdentifier']>, product: PimProductSnapshot, known?: KnownStorefrontProduct): Promise<KnownStorefrontProduct> {
+    const variants = await this.remainingVariants(shop, found.id, found.variants ?? { nodes: [] });
+    const variantIds: Record<string, string> = {};
+    for (const v of variants) if (v.sku) variantIds[v.sku] = v.id;
+    const images = [...new Set(product.images ?? [])];
+    // Media still being processed show no URL (so no name) yet: wait a little for them, rather than upload them again.
+    let nodes = found.media?.nodes ?? [];
+    for (let attempt = 1; attempt < RECOVERY_MEDIA_LOOKS && nodes.some((n) => n.status === 'UPLOADED' || n.status === 'PROCESSING'); attempt++) {
+      await this.throttle.backoff(attempt);
+      nodes = (await this.lookup(shop, { id: found.id }, true))?.media?.nodes ?? [];
+    }
+    const present = new Set(nodes.map((n) => n.id));
+    const mediaIds: Record<string, string> = {};
+    for (const [url, id] of Object.entries(known?.mediaIds ?? {})) if (present.has(id) && images.includes(url)) mediaIds[url] = id;
+    for (const url of images) {
+      if (mediaIds[url]) continue;
+      const key = mediaKeyIn(mediaFilename(url));
+      const node = nodes.find((n) => mediaKeyOf(n) === key && !Object.values(mediaIds).includes(n.id));
+      if (node) mediaIds[url] = node.id;
+    }
+    // What we wrote and pushed before is unknown: the PIM's counts and publications are set as on a first push.
+    return { productId: found.id, variantIds, mediaIds, ...(known?.owned ? { owned: known.owned } : {}) };
   }
 
   /**
@@ -270,8 +419,15 @@ export class ShopifyAdapter implements StorefrontPort {
           );
           const payload = data.metafieldDefinitionCreate;
           if (payload?.createdDefinition) return 'customId';
-          if (payload?.userErrors.some((e) => e.code === 'TAKEN')) return 'customId';
-          return 'handle';
+          if (!payload?.userErrors.some((e) => e.code === 'TAKEN')) return 'handle';
+          // The definition exists: customId works only if it has unique values (it cannot be given them later).
+          const existing = await this.call<MetafieldDefinitionCapabilitiesData>(
+            shop,
+            MetafieldDefinitionCapabilities,
+            { identifier: { ownerType: 'PRODUCT', namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY } },
+            3,
+          );
+          return existing.metafieldDefinition?.capabilities.uniqueValues.enabled ? 'customId' : 'handle';
         } catch (err) {
           if (err instanceof StorefrontError && (err.kind === 'invalid_response' || err.kind === 'forbidden')) return 'handle';
           throw err;
@@ -284,9 +440,9 @@ export class ShopifyAdapter implements StorefrontPort {
   }
 
   private async lookup(shop: StorefrontShop, identifier: Record<string, unknown>, recover: boolean): Promise<NonNullable<ProductLookupData['productByIdentifier']> | null> {
-    // product 1 + metafields 2 + 1×11; with recovery also variants 2 + 1×11 and media 2 + 2×11.
+    // product 1 + metafields 2 + 1×11; with recovery also variants 2 + 1×11 + pageInfo 1 and media 2 + 2×11.
     const data = recover
-      ? await this.call<ProductLookupData>(shop, ProductRecoveryLookup, { identifier }, 14 + 13 + 24)
+      ? await this.call<ProductLookupData>(shop, ProductRecoveryLookup, { identifier }, 14 + 14 + 24)
       : await this.call<ProductLookupData>(shop, ProductLookup, { identifier }, 14);
     return data.productByIdentifier ?? null;
   }
@@ -341,6 +497,9 @@ export class ShopifyAdapter implements StorefrontPort {
     if (errors.some((e) => e?.extensions?.code === 'THROTTLED')) {
       throw new StorefrontError('throttled', `${shop.domain} throttled the call (cost budget exhausted)`);
     }
+    // Variant creation past the store's daily allowance: not a failure of the call, a product to try again later.
+    const variantThrottle = errors.find((e) => e?.extensions?.code === 'VARIANT_THROTTLE_EXCEEDED');
+    if (variantThrottle) throw new StorefrontDeferredError([`${String(variantThrottle.message ?? 'variant creation throttled')} (VARIANT_THROTTLE_EXCEEDED)`], VARIANT_THROTTLE_RETRY_SECONDS);
     if (errors.length > 0 || answer?.errors) {
       const messages = errors.map((e) => String(e?.message ?? 'error')).join('; ') || String(answer.errors);
       throw new StorefrontError('invalid_response', `${shop.domain} answered with GraphQL errors: ${messages}`);
@@ -379,10 +538,11 @@ function connectionMultiplier(n: number): number {
  * Expected cost of ProductSetSync: `10 + 0.2·variants + 1.9·files + 0.4·product metafields` plus its selection
  * (product 1, variants 2 + 1×m(v), media 2 + 1×m(f), userErrors 1).
  */
-export function productSetCost(variants: number, files: number, metafields: number): number {
-  const v = Math.max(1, variants);
-  const f = Math.max(1, files);
-  return Math.ceil(10 + 0.2 * variants + 1.9 * files + 0.4 * metafields) + 1 + 2 + connectionMultiplier(Math.min(v, 250)) + 2 + connectionMultiplier(Math.min(f, 250)) + 1;
+export function productSetCost(variants: number, files: number, metafields: number, images = files): number {
+  const v = Math.min(250, Math.max(1, variants));
+  const m = Math.min(250, Math.max(1, images));
+  // product 1; variants 2 + (variant 1 + inventoryItem 1) × m(v) + pageInfo 1; media 2 + (media 1 + mediaErrors 1 + image 1) × m(m); userErrors 1.
+  return Math.ceil(10 + 0.2 * variants + 1.9 * files + 0.4 * metafields) + 1 + 2 + 2 * connectionMultiplier(v) + 1 + 2 + 3 * connectionMultiplier(m) + 1;
 }
 
 function tagsOf(found: NonNullable<ProductLookupData['productByIdentifier']>): StorefrontTags {
@@ -398,28 +558,6 @@ function tagsOf(found: NonNullable<ProductLookupData['productByIdentifier']>): S
     }
   }
   return { tags: Array.isArray(found.tags) ? found.tags : [], previousCategoryTags: previous, metafields };
-}
-
-/**
- * What a lost mapping knew, recovered from the storefront product: variant ids by SKU, media ids by original source URL;
- * when no original source matches (Shopify may report its CDN copy) and the counts agree, by position — the files were
- * sent in the product's image order.
- */
-function recovered(found: NonNullable<ProductLookupData['productByIdentifier']>, product: PimProductSnapshot, known?: KnownStorefrontProduct): KnownStorefrontProduct {
-  const variantIds: Record<string, string> = {};
-  for (const v of found.variants?.nodes ?? []) if (v.sku) variantIds[v.sku] = v.id;
-  const images = [...new Set(product.images ?? [])];
-  const nodes = found.media?.nodes ?? [];
-  const mediaIds: Record<string, string> = {};
-  // Ids we knew that are still on the product, then sources we recognise.
-  const present = new Set(nodes.map((n) => n.id));
-  for (const [url, id] of Object.entries(known?.mediaIds ?? {})) if (present.has(id) && images.includes(url)) mediaIds[url] = id;
-  for (const n of nodes) {
-    const url = n.originalSource?.url;
-    if (url && images.includes(url) && !mediaIds[url] && !Object.values(mediaIds).includes(n.id)) mediaIds[url] = n.id;
-  }
-  if (Object.keys(mediaIds).length === 0 && nodes.length === images.length) images.forEach((url, i) => (mediaIds[url] = nodes[i].id));
-  return { productId: found.id, variantIds, mediaIds };
 }
 
 /** productSet failed in a way that may have been applied (5xx, timeout): upsertProduct looks again before retrying. */

@@ -1,13 +1,18 @@
 // Every resolver module of the sandbox: the shop; products (productSet, productByIdentifier, product, products,
 // productsCount, productVariant, productDelete, metafieldDefinitionCreate); locations; bulk mutations
-// (stagedUploadsCreate, bulkOperationRunMutation, bulkOperation, currentBulkOperation).
+// (stagedUploadsCreate, bulkOperationRunMutation, bulkOperation, currentBulkOperation); sales channels (publications,
+// publication, publishablePublish, publishableUnpublish); a merchant's edits (productUpdate, productVariantsBulkUpdate);
+// inventory (inventoryItem, nodes of inventory items, inventoryActivate, inventorySetQuantities, inventoryAdjustQuantities).
 import { bulkResolvers } from '../bulk-resolvers.js';
+import { inventoryResolvers } from './inventory.js';
 import { locationResolvers } from './locations.js';
+import { merchantEditResolvers } from './merchant-edits.js';
 import { productResolvers } from './products.js';
+import { publicationResolvers } from './publications.js';
 import { shopResolvers } from './shop.js';
 import type { ResolverModule, RootResolver } from './types.js';
 
-const modules: ResolverModule[] = [shopResolvers, productResolvers, locationResolvers, bulkResolvers];
+const modules: ResolverModule[] = [shopResolvers, productResolvers, locationResolvers, bulkResolvers, publicationResolvers, merchantEditResolvers, inventoryResolvers];
 
 function merge(kind: 'query' | 'mutation'): Readonly<Record<string, RootResolver>> {
   const out: Record<string, RootResolver> = {};

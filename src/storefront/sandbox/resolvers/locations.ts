@@ -29,12 +29,19 @@ export function locationObject(row: LocationRow, primary = true): Record<string,
   };
 }
 
+/**
+ * `locations(sortKey: LocationSortKeys = NAME)`: sorted by name unless `sortKey: ID` (schema 2026-10, QueryRoot.locations'
+ * default). A store has few locations: all are read and paged by position in that order.
+ */
 async function locations(args: Record<string, unknown>, ctx: SandboxContext) {
   const p = page(args as PageArgs);
   await ctx.products.ensureLocation(ctx.store.id);
-  const rows = await ctx.productRepo.locations(ctx.store.id, p.afterKey, p.fetch);
-  const [first] = await ctx.productRepo.locations(ctx.store.id, 0, 1);
-  return connection(p, rows, (r) => r.id, (r) => locationObject(r, r.id === first?.id), p.afterKey > 0);
+  const all = await ctx.productRepo.locations(ctx.store.id, 0, 1000);
+  const primary = all[0]?.id;
+  if (args.sortKey !== 'ID') all.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  if (args.reverse === true) all.reverse();
+  const rows = all.slice(p.afterKey, p.afterKey + p.fetch);
+  return connection(p, rows, (r) => all.indexOf(r) + 1, (r) => locationObject(r, r.id === primary), p.afterKey > 0);
 }
 
 async function location(args: Record<string, unknown>, ctx: SandboxContext) {

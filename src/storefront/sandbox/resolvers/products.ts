@@ -5,6 +5,7 @@ import type { MediaRow, MetafieldRow, ProductFilter, ProductRow, VariantRow } fr
 import { gidNumber, type ProductSetArgs } from '../sandbox-product.service.js';
 import { connection, dateTime, page, type PageArgs } from './connection.js';
 import { locationObject } from './locations.js';
+import { publishableFields } from './publishable.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 
 const gid = (type: string, id: number) => `gid://shopify/${type}/${id}`;
@@ -48,8 +49,15 @@ function metafieldObject(row: MetafieldRow): Record<string, unknown> {
   };
 }
 
-export function mediaObject(row: MediaRow): Record<string, unknown> {
-  const image = { __typename: 'Image', id: gid('ImageSource', row.id), url: row.originalSource, src: row.originalSource, originalSrc: row.originalSource, altText: row.alt, width: null, height: null };
+/**
+ * A product image. Shopify answers its own CDN URL, never the URL it was sent ("The MediaImage object represents an
+ * image hosted on Shopify's content delivery network", schema 2026-10), ending with the file's name: the sandbox's
+ * is `{base}/cdn/files/{id}/{filename}`. It takes images as READY at once (it does not fetch or process them).
+ */
+export function mediaObject(row: MediaRow, ctx: SandboxContext): Record<string, unknown> {
+  const base = ctx.baseUrl ?? `https://${ctx.store.domain}`;
+  const url = `${base}/cdn/files/${row.id}/${encodeURIComponent(row.filename ?? 'file')}`;
+  const image = { __typename: 'Image', id: gid('ImageSource', row.id), url, src: url, originalSrc: url, altText: row.alt, width: null, height: null };
   return {
     __typename: 'MediaImage',
     id: gid('MediaImage', row.id),
@@ -60,7 +68,7 @@ export function mediaObject(row: MediaRow): Record<string, unknown> {
     mimeType: null,
     image,
     preview: { image, status: row.status },
-    originalSource: { url: row.originalSource, fileSize: null },
+    originalSource: { url, fileSize: null },
     mediaErrors: [],
     mediaWarnings: [],
     fileErrors: [],
@@ -69,18 +77,21 @@ export function mediaObject(row: MediaRow): Record<string, unknown> {
   };
 }
 
-function variantObject(product: ProductRow, row: VariantRow, ctx: SandboxContext): Record<string, unknown> {
+export function variantObject(product: ProductRow, row: VariantRow, ctx: SandboxContext): Record<string, unknown> {
   const title = row.optionValues.length ? row.optionValues.map((o) => o.name).join(' / ') : 'Default Title';
   const total = Object.values(row.inventory).reduce((a, b) => a + b, 0);
+  // An item has an inventory level only where it is stocked (schema 2026-10, InventoryItem.inventoryLevels; a level is
+  // made by inventoryActivate or by the productSet that creates the variant with quantities there).
   const levels = async () => {
-    const locations = await ctx.productRepo.locations(ctx.store.id, 0, 1000);
-    return locations.map((loc, i) => ({
+    const all = await ctx.productRepo.locations(ctx.store.id, 0, 1000);
+    const primary = all[0]?.id;
+    return all.filter((loc) => String(loc.id) in row.inventory).map((loc) => ({
       __typename: 'InventoryLevel',
       id: `gid://shopify/InventoryLevel/${loc.id}?inventory_item_id=${row.id}`,
       isActive: true,
       canDeactivate: false,
       deactivationAlert: null,
-      location: locationObject(loc, i === 0),
+      location: locationObject(loc, loc.id === primary),
       quantities: ({ names }: { names: string[] }) =>
         names.map((name) => ({
           id: `gid://shopify/InventoryQuantity/${loc.id}?inventory_item_id=${row.id}&name=${name}`,
@@ -97,7 +108,10 @@ function variantObject(product: ProductRow, row: VariantRow, ctx: SandboxContext
     id: gid('InventoryItem', row.id),
     legacyResourceId: String(row.id),
     sku: row.sku,
-    tracked: true,
+    tracked: row.tracked,
+    // The shop's currency (schema 2026-10: InventoryItemInput.cost "the currency is the shop's default currency").
+    unitCost: row.unitCost === null ? null : { amount: row.unitCost, currencyCode: ctx.store.currencyCode },
+    measurement: { id: gid('InventoryItemMeasurement', row.id), weight: row.weight },
     requiresShipping: true,
     duplicateSkuCount: 0,
     createdAt: dateTime(row.createdAt),
@@ -122,7 +136,7 @@ function variantObject(product: ProductRow, row: VariantRow, ctx: SandboxContext
     position: row.position,
     inventoryQuantity: total,
     availableForSale: total > 0,
-    inventoryPolicy: 'DENY',
+    inventoryPolicy: row.inventoryPolicy,
     taxable: true,
     taxCode: null,
     selectedOptions: row.optionValues.map((o) => {
@@ -157,7 +171,6 @@ export function productObject(row: ProductRow, ctx: SandboxContext): Record<stri
     status: row.status,
     tags: row.tags,
     seo: row.seo,
-    onlineStoreUrl: null,
     onlineStorePreviewUrl: `https://${ctx.store.domain}/products/${row.handle}`,
     templateSuffix: null,
     isGiftCard: false,
@@ -165,7 +178,9 @@ export function productObject(row: ProductRow, ctx: SandboxContext): Record<stri
     tracksInventory: true,
     createdAt: dateTime(row.createdAt),
     updatedAt: dateTime(row.updatedAt),
-    publishedAt: row.status === 'ACTIVE' ? dateTime(row.createdAt) : null,
+    // publishedAt, onlineStoreUrl, publishedOnPublication, resourcePublicationsV2…: from the product's publications, not
+    // its status (ACTIVE publishes nothing by itself; publishable.ts).
+    ...publishableFields(row, ctx, (p) => productObject(p, ctx)),
     options: ({ first }: { first?: number | null }) =>
       row.options.slice(0, first ?? undefined).map((o, i) => ({
         __typename: 'ProductOption',
@@ -187,7 +202,7 @@ export function productObject(row: ProductRow, ctx: SandboxContext): Record<stri
     media: async (args: PageArgs) => {
       const p = page(args);
       const rows = await repo.media(row.id, p.afterKey, p.fetch);
-      return connection(p, rows, (m) => m.position, mediaObject, p.afterKey > 0);
+      return connection(p, rows, (m) => m.position, (m) => mediaObject(m, ctx), p.afterKey > 0);
     },
     mediaCount: async () => ({ count: await repo.countMedia(row.id), precision: 'EXACT' }),
     metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
@@ -265,7 +280,7 @@ export const productResolvers: ResolverModule = {
   },
   mutation: {
     productSet: async (args, ctx) => {
-      const result = await ctx.products.productSet(ctx.store.id, args as unknown as ProductSetArgs);
+      const result = await ctx.products.productSet(ctx.store.id, args as unknown as ProductSetArgs, ctx.store.variantThrottleLimit);
       return { product: result.product ? productObject(result.product, ctx) : null, productSetOperation: null, userErrors: result.userErrors };
     },
     productDelete: async (args, ctx) => {

@@ -6,6 +6,9 @@ import type { Db } from '../../../db/client.js';
 import type { SandboxBulkService } from '../bulk-operation.service.js';
 import type { SandboxProductRepository } from '../sandbox-product.repository.js';
 import type { SandboxProductService } from '../sandbox-product.service.js';
+import type { SandboxInventoryService } from '../sandbox-inventory.service.js';
+import type { SandboxMerchantEditService } from '../sandbox-merchant-edits.service.js';
+import type { SandboxPublicationService } from '../sandbox-publication.service.js';
 import type { SandboxStore } from '../sandbox-store.repository.js';
 
 export interface SandboxContext {
@@ -16,6 +19,12 @@ export interface SandboxContext {
   /** The catalogue: productSet's rules, and reads of products, variants, media, metafields and locations. */
   products: SandboxProductService;
   productRepo: SandboxProductRepository;
+  /** Sales channels: publications and what is published on them. */
+  publications: SandboxPublicationService;
+  /** Inventory levels and quantities: inventoryActivate, inventorySetQuantities, inventoryAdjustQuantities. */
+  inventory: SandboxInventoryService;
+  /** A merchant's edits: productUpdate, productVariantsBulkUpdate. */
+  merchantEdits: SandboxMerchantEditService;
   /** Bulk mutations (stagedUploadsCreate, bulkOperationRunMutation, bulkOperation); absent outside an HTTP request. */
   bulk?: SandboxBulkService;
   /** `{scheme}://{host}/sandbox/shopify/{domain}` as the client reached it: staged-upload targets and result URLs. */

@@ -1,0 +1,56 @@
+// A merchant's edits: productUpdate and productVariantsBulkUpdate (rules in sandbox-merchant-edits.service.ts). Input
+// fields the sandbox does not keep answer NOT_IMPLEMENTED rather than being dropped silently.
+import { GraphQLError } from 'graphql';
+import type { ProductUpdateArgs, VariantsBulkUpdateArgs } from '../sandbox-merchant-edits.service.js';
+import { productObject, variantObject } from './products.js';
+import type { ResolverModule } from './types.js';
+
+/** Fields taken as given; `redirectNewHandle` leaves nothing the sandbox shows (it has no URL redirects). */
+const PRODUCT_FIELDS = new Set(['id', 'title', 'handle', 'descriptionHtml', 'vendor', 'productType', 'status', 'tags', 'seo', 'metafields', 'redirectNewHandle']);
+/** Fields whose value is what the sandbox already answers, or the schema's default (so sending it changes nothing). */
+const PRODUCT_NO_OPS: Record<string, unknown> = { requiresSellingPlan: false, giftCard: false, deleteConflictingConstrainedMetafields: false };
+const VARIANT_FIELDS = new Set(['id', 'price', 'compareAtPrice', 'barcode', 'inventoryPolicy', 'inventoryItem', 'inventoryQuantities']);
+const VARIANT_NO_OPS: Record<string, unknown> = { taxable: true, requiresComponents: false };
+const ITEM_FIELDS = new Set(['sku', 'tracked', 'cost', 'measurement']);
+const ITEM_NO_OPS: Record<string, unknown> = { requiresShipping: true };
+
+function notEmulated(what: string): never {
+  throw new GraphQLError(`The Pimbridge sandbox does not emulate ${what} yet`, { extensions: { code: 'NOT_IMPLEMENTED' } });
+}
+
+function checkFields(where: string, input: Record<string, unknown> | null | undefined, kept: Set<string>, noOps: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(input ?? {})) {
+    if (value === undefined || kept.has(key) || (key in noOps && value === noOps[key])) continue;
+    if (value === null) continue;
+    notEmulated(`${where}.${key}`);
+  }
+}
+
+export const merchantEditResolvers: ResolverModule = {
+  mutation: {
+    productUpdate: async (args, ctx) => {
+      const a = args as ProductUpdateArgs & { media?: unknown[] | null };
+      if (a.media?.length) notEmulated('productUpdate(media:)');
+      checkFields('ProductUpdateInput', a.product as Record<string, unknown>, PRODUCT_FIELDS, PRODUCT_NO_OPS);
+      checkFields('ProductInput', a.input as Record<string, unknown>, PRODUCT_FIELDS, PRODUCT_NO_OPS);
+      const result = await ctx.merchantEdits.productUpdate(ctx.store.id, a);
+      return { product: result.product ? productObject(result.product, ctx) : null, userErrors: result.userErrors };
+    },
+    productVariantsBulkUpdate: async (args, ctx) => {
+      const a = args as unknown as VariantsBulkUpdateArgs & { media?: unknown[] | null };
+      if (a.media?.length) notEmulated('productVariantsBulkUpdate(media:)');
+      for (const v of a.variants) {
+        checkFields('ProductVariantsBulkInput', v as Record<string, unknown>, VARIANT_FIELDS, VARIANT_NO_OPS);
+        checkFields('InventoryItemInput', v.inventoryItem as Record<string, unknown>, ITEM_FIELDS, ITEM_NO_OPS);
+        if (v.inventoryItem?.measurement) checkFields('InventoryItemMeasurementInput', v.inventoryItem.measurement as Record<string, unknown>, new Set(['weight']), {});
+      }
+      const result = await ctx.merchantEdits.variantsBulkUpdate(ctx.store.id, a);
+      const product = result.product;
+      return {
+        product: product ? productObject(product, ctx) : null,
+        productVariants: product && result.variants ? result.variants.map((v) => variantObject(product, v, ctx)) : null,
+        userErrors: result.userErrors,
+      };
+    },
+  },
+};

@@ -1,0 +1,42 @@
+// SQL of the sandbox's inventory mutations: a variant's stock (sandbox_variants.inventory, location id → available; a key
+// exactly where the item is stocked) read under a row lock, written back, and the store's idempotency keys.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { sandboxIdempotencyKeys, sandboxProducts, sandboxVariants } from '../../db/schema/index.js';
+
+export class SandboxInventoryRepository {
+  constructor(private readonly db: Db) {}
+
+  with(tx: Db): SandboxInventoryRepository {
+    return new SandboxInventoryRepository(tx);
+  }
+
+  /** The item's stock by location, locked for this transaction; null when the store has no such item. */
+  async lockedStock(storeId: number, itemId: number): Promise<Record<string, number> | null> {
+    const rows = await this.db
+      .select({ inventory: sandboxVariants.inventory })
+      .from(sandboxVariants)
+      .innerJoin(sandboxProducts, eq(sandboxProducts.id, sandboxVariants.productId))
+      .where(and(eq(sandboxVariants.id, itemId), eq(sandboxProducts.storeId, storeId)))
+      .for('update');
+    return rows[0]?.inventory ?? null;
+  }
+
+  async setStock(itemId: number, inventory: Record<string, number>): Promise<void> {
+    await this.db.update(sandboxVariants).set({ inventory, updatedAt: sql`now()` }).where(eq(sandboxVariants.id, itemId));
+  }
+
+  /** The answer stored for an idempotency key, with the parameters it was given, or null. */
+  async idempotent(storeId: number, key: string): Promise<{ field: string; response: { params: string; payload: unknown } } | null> {
+    const [row] = await this.db.select().from(sandboxIdempotencyKeys).where(and(eq(sandboxIdempotencyKeys.storeId, storeId), eq(sandboxIdempotencyKeys.key, key)));
+    return row ? { field: row.field, response: row.response as { params: string; payload: unknown } } : null;
+  }
+
+  async remember(storeId: number, key: string, field: string, params: string, payload: unknown): Promise<void> {
+    await this.db.insert(sandboxIdempotencyKeys).values({ storeId, key, field, response: { params, payload } }).onConflictDoNothing();
+  }
+
+  async lock(key: string): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+  }
+}

@@ -1,0 +1,156 @@
+// Sales channels as the sandbox emulates them. Every store has the publications "Online Store", "Point of Sale" and "Shop"
+// (made on first use, as locations are), plus those a test adds through the admin API
+// (POST /admin/shops/{id}/sandbox/publications). Rules, with their sources:
+// - ACTIVE publishes nothing: a product reaches a channel only through publishablePublish on that channel's publication
+//   (schema 2026-10: ProductStatus.ACTIVE "Products with an active status aren't automatically published to sales
+//   channels, such as the online store, or apps"; https://shopify.dev/docs/api/admin-graphql/latest/mutations/publishablePublish).
+// - Only the online store supports future publishing: a publishDate ahead schedules the product there and is refused
+//   elsewhere (schema 2026-10: PublicationInput.publishDate "Only online store channels support future publishing").
+// - publishableUnpublish ignores publishDate (schema 2026-10: PublicationInput.publishDate "This field has no effect if
+//   you include it in the publishableUnpublish mutation").
+// - One call is all or nothing: an unknown publication or product is a userError and nothing is written (the payload's
+//   userErrors are plain UserError {field, message}: schema 2026-10 PublishablePublishPayload.userErrors, no code).
+import type { Db } from '../../db/client.js';
+import { isForeignKeyViolation } from '../../server/errors.js';
+import type { ProductRow, SandboxProductRepository } from './sandbox-product.repository.js';
+import type { ProductPublicationRow, PublicationRow, SandboxPublicationRepository } from './sandbox-publication.repository.js';
+import { gidNumber } from './sandbox-product.service.js';
+import type { SandboxStoreRepository } from './sandbox-store.repository.js';
+import { normalizeDomain } from './sandbox-store.service.js';
+
+export const ONLINE_STORE = 'Online Store';
+/** The sales channels every Shopify store starts with, in the order their ids are made. */
+export const DEFAULT_PUBLICATIONS = [ONLINE_STORE, 'Point of Sale', 'Shop'] as const;
+
+/** Shopify's plain UserError (no code). */
+export interface PlainUserError {
+  field: string[] | null;
+  message: string;
+}
+
+export interface PublicationInput {
+  publicationId?: string | null;
+  publishDate?: string | null;
+  channelId?: string | null;
+}
+
+export type PublishResult = { product: ProductRow; userErrors: [] } | { product: null; userErrors: PlainUserError[] };
+
+export const publicationGid = (id: number) => `gid://shopify/Publication/${id}`;
+
+export class SandboxPublicationService {
+  /** Stores whose default publications are known to exist (publications are never removed but with their store). */
+  private readonly ensured = new Set<number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: SandboxPublicationRepository,
+    private readonly products: SandboxProductRepository,
+    /** Only the admin API's side needs it (a publication added by shop domain). */
+    private readonly stores: Pick<SandboxStoreRepository, 'findByDomain'> | null = null,
+  ) {}
+
+  /** The store's default publications exist (Online Store, Point of Sale, Shop). */
+  async ensureDefaults(storeId: number): Promise<void> {
+    if (this.ensured.has(storeId)) return;
+    await this.repo.ensure(storeId, DEFAULT_PUBLICATIONS);
+    this.ensured.add(storeId);
+  }
+
+  /** Only the online store schedules (schema 2026-10: PublicationInput.publishDate). */
+  supportsFuturePublishing(row: PublicationRow): boolean {
+    return row.name === ONLINE_STORE;
+  }
+
+  isOnlineStore(row: PublicationRow): boolean {
+    return row.name === ONLINE_STORE;
+  }
+
+  async list(storeId: number, afterId: number, limit: number): Promise<PublicationRow[]> {
+    await this.ensureDefaults(storeId);
+    return this.repo.publications(storeId, afterId, limit);
+  }
+
+  async find(storeId: number, gid: unknown): Promise<PublicationRow | null> {
+    const id = gidNumber(gid, 'Publication');
+    if (id === null) return null;
+    await this.ensureDefaults(storeId);
+    const [row] = await this.repo.byIds(storeId, [id]);
+    return row ?? null;
+  }
+
+  ofProduct(productId: number): Promise<ProductPublicationRow[]> {
+    return this.repo.ofProduct(productId);
+  }
+
+  productsOn(storeId: number, publicationId: number, afterId: number, limit: number): Promise<ProductRow[]> {
+    return this.repo.products(storeId, publicationId, afterId, limit);
+  }
+
+  /**
+   * A publication added to a sandbox store by the admin API (after its defaults, so those keep the first ids);
+   * null when the store does not exist, 'taken' when it has a publication of that name.
+   */
+  async addByDomain(domain: string, name: string): Promise<{ id: string; name: string } | 'taken' | null> {
+    const store = await this.stores?.findByDomain(normalizeDomain(domain));
+    if (!store) return null;
+    await this.ensureDefaults(store.id);
+    const row = await this.repo.insert(store.id, name.trim());
+    return row ? { id: publicationGid(row.id), name: row.name } : 'taken';
+  }
+
+  publish(storeId: number, productGid: string, input: PublicationInput[]): Promise<PublishResult> {
+    return this.change(storeId, productGid, input, 'publish');
+  }
+
+  unpublish(storeId: number, productGid: string, input: PublicationInput[]): Promise<PublishResult> {
+    return this.change(storeId, productGid, input, 'unpublish');
+  }
+
+  private async change(storeId: number, productGid: string, input: PublicationInput[], action: 'publish' | 'unpublish'): Promise<PublishResult> {
+    const productId = gidNumber(productGid, 'Product');
+    const missing: PublishResult = { product: null, userErrors: [{ field: ['id'], message: 'Product does not exist' }] };
+    if (productId === null) return missing;
+    await this.ensureDefaults(storeId);
+    const ids = input.map((p) => gidNumber(p.publicationId, 'Publication'));
+    const known = new Map((await this.repo.byIds(storeId, ids.filter((id): id is number => id !== null))).map((r) => [r.id, r]));
+    const errors: PlainUserError[] = [];
+    const entries = new Map<number, Date | null>(); // by publication: a publication sent twice takes its last entry
+    input.forEach((p, i) => {
+      const at = (name: string) => ['input', String(i), name];
+      const publication = ids[i] === null ? undefined : known.get(ids[i]!);
+      if (p.publicationId == null) return void errors.push({ field: at('publicationId'), message: "Publication can't be blank" });
+      if (!publication) return void errors.push({ field: at('publicationId'), message: 'Publication does not exist' });
+      let date: Date | null = null;
+      if (action === 'publish' && p.publishDate != null) {
+        date = new Date(p.publishDate);
+        if (Number.isNaN(date.getTime())) return void errors.push({ field: at('publishDate'), message: 'Publish date is invalid' });
+        // schema 2026-10: PublicationInput.publishDate "Only online store channels support future publishing."
+        if (date.getTime() > Date.now() && !this.supportsFuturePublishing(publication)) {
+          return void errors.push({ field: at('publishDate'), message: `${publication.name} does not support future publishing` });
+        }
+      }
+      entries.set(publication.id, date);
+    });
+    if (errors.length) {
+      // An unknown product outranks the inputs' errors (nothing can be published on it anyway).
+      return (await this.products.product(storeId, productId)) ? { product: null, userErrors: errors } : missing;
+    }
+    try {
+      const product = await this.db.transaction(async (tx) => {
+        const products = this.products.with(tx);
+        await products.lock(`sandbox-product:${storeId}:row:${productId}`);
+        const row = await products.product(storeId, productId);
+        if (!row) return null;
+        const repo = this.repo.with(tx);
+        if (action === 'publish') await repo.publish(row.id, [...entries].map(([publicationId, publishDate]) => ({ publicationId, publishDate })));
+        else await repo.unpublish(row.id, [...entries.keys()]);
+        return row;
+      });
+      return product ? { product, userErrors: [] } : missing;
+    } catch (e) {
+      if (isForeignKeyViolation(e)) return missing; // the product was deleted meanwhile
+      throw e;
+    }
+  }
+}
