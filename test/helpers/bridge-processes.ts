@@ -284,8 +284,8 @@ export interface BridgeStack {
   push(ids: number[], init?: { signal?: AbortSignal }): Promise<{ status: number; body: any }>;
   /** The sandbox's Admin GraphQL API with the store's token; throws on transport errors or GraphQL errors. */
   graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
-  /** products with variants and images through the PIM API; `images` per product (distinct pictures). */
-  seedProducts(count: number, options?: { variants?: number; images?: number; prefix?: string }): Promise<SeededProduct[]>;
+  /** products with variants and images through the PIM API; `images` per product (distinct pictures), `channels` their publishing channels. */
+  seedProducts(count: number, options?: { variants?: number; images?: number; prefix?: string; channels?: string[] }): Promise<SeededProduct[]>;
   close(): Promise<void>;
 }
 
@@ -492,6 +492,7 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
               description: `<p>Product ${i + 1} of the bridge tests.</p>`,
               price: `${10 + (i % 50)}.99`,
               status: 'active',
+              ...(so.channels ? { publishing_channels: so.channels } : {}),
             }),
             201,
           ).data;
