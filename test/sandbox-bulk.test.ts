@@ -1,6 +1,6 @@
 // The sandbox's bulk mutations over real HTTP, on both databases: stagedUploadsCreate → multipart POST to the target
 // the sandbox serves → bulkOperationRunMutation → bulkOperation(id) polled until COMPLETED → the result JSONL at its
-// signed URL. Also: the same file twice makes no duplicates, one bulk mutation per store at a time, userErrors and
+// signed URL. Also: the same file twice makes no duplicates, five bulk mutations per store at a time, userErrors and
 // errors lines, the refusals (file, mutation, upload), lines not charged to the bucket, faults, and an operation left
 // RUNNING by a dead process marked FAILED when the store is next used.
 import assert from 'node:assert/strict';
@@ -194,31 +194,36 @@ for (const target of databaseTargets()) {
       assert.equal((await gql(COUNT)).data.productsCount.count, 2);
     });
 
-    it('runs one bulk mutation per store at a time: a second start answers OPERATION_IN_PROGRESS', async () => {
+    it('runs up to five bulk mutations per store at a time: a sixth start answers OPERATION_IN_PROGRESS', async () => {
       const bulk = h.app.services.sandbox.graphql.bulk;
       let open!: () => void;
       bulk.gate = new Promise<void>((r) => (open = r));
       try {
-        const first = await run(await staged(jsonl([line(10, 'Held'), line(11, 'Held too')])));
-        assert.deepEqual(first.userErrors, []);
-        const second = await run(await staged(jsonl([line(12, 'Refused')])));
-        assert.equal(second.bulkOperation, null);
-        assert.equal(second.userErrors[0].code, 'OPERATION_IN_PROGRESS');
-        assert.match(second.userErrors[0].message, new RegExp(first.bulkOperation.id));
+        const held: Json[] = [];
+        for (let i = 0; i < 5; i++) {
+          const started = await run(await staged(jsonl([line(10 + 2 * i, 'Held'), line(11 + 2 * i, 'Held too')])));
+          assert.deepEqual(started.userErrors, [], `start ${i + 1}`);
+          held.push(started.bulkOperation);
+        }
+        const sixth = await run(await staged(jsonl([line(40, 'Refused')])));
+        assert.equal(sixth.bulkOperation, null);
+        assert.equal(sixth.userErrors[0].code, 'OPERATION_IN_PROGRESS');
+        assert.equal(sixth.userErrors[0].field, null);
+        for (const op of held) assert.match(sixth.userErrors[0].message, new RegExp(op.id));
         const listed = await gql(LATEST);
         assert.ok(listed.data, JSON.stringify(listed));
         const latest = listed.data.bulkOperations.nodes[0];
-        assert.equal(latest.id, first.bulkOperation.id);
+        assert.equal(latest.id, held[4].id);
         assert.equal(latest.status, 'RUNNING');
         open();
-        assert.equal((await finished(first.bulkOperation.id)).status, 'COMPLETED');
+        for (const op of held) assert.equal((await finished(op.id)).status, 'COMPLETED');
       } finally {
         bulk.gate = null;
         open();
       }
-      const third = await run(await staged(jsonl([line(12, 'Now it runs')])));
-      assert.deepEqual(third.userErrors, []);
-      assert.equal((await finished(third.bulkOperation.id)).status, 'COMPLETED');
+      const again = await run(await staged(jsonl([line(40, 'Now it runs')])));
+      assert.deepEqual(again.userErrors, []);
+      assert.equal((await finished(again.bulkOperation.id)).status, 'COMPLETED');
     });
 
     it('refuses a missing file, an invalid file and a mutation it cannot run in bulk', async () => {
@@ -305,22 +310,24 @@ for (const target of databaseTargets()) {
 
     it('an operation left RUNNING by a process that died is FAILED (INTERNAL_SERVER_ERROR) when the store is next used', async () => {
       const store = (await h.app.services.sandbox.stores.find(domain))!;
-      const [row] = await h.database.db
+      // Five, so that live owners would fill the store's five places.
+      const rows = await h.database.db
         .insert(sandboxBulkOperations)
-        .values({ storeId: store.id, status: 'RUNNING', mutation: ProductSetBulk, stagedUploadPath: 'tmp/dead', objectCount: 7 })
+        .values(Array.from({ length: 5 }, () => ({ storeId: store.id, status: 'RUNNING', mutation: ProductSetBulk, stagedUploadPath: 'tmp/dead', objectCount: 7 })))
         .returning({ id: sandboxBulkOperations.id });
+      const row = rows[0];
       const id = `gid://shopify/BulkOperation/${row.id}`;
 
       if (target.name === 'postgres') {
-        // Its owner alive elsewhere (holding the owner lock): it stays RUNNING and blocks a new start.
+        // Their owner alive elsewhere (holding the owner locks): they stay RUNNING and block a new start.
         const other = new pg.Client({ connectionString: (h.database.db as Json).$client.options.connectionString });
         await other.connect();
         try {
-          await other.query('select pg_advisory_lock($1, $2)', [1_651_001, row.id]);
+          for (const r of rows) await other.query('select pg_advisory_lock($1, $2)', [1_651_001, r.id]);
           assert.equal((await gql(STATE, { id })).data.bulkOperation.status, 'RUNNING');
           assert.equal((await run(await staged(jsonl([line(200, 'x')])))).userErrors[0].code, 'OPERATION_IN_PROGRESS');
         } finally {
-          await other.end(); // the owner's process dies: its session lock goes with it
+          await other.end(); // the owner's process dies: its session locks go with it
         }
       }
 

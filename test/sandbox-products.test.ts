@@ -188,8 +188,13 @@ for (const target of databaseTargets()) {
       assert.deepEqual(v1.inventoryItem.inventoryLevels.nodes, [{ location: { id: location }, quantities: [{ name: 'available', quantity: 7 }] }]);
       assert.equal(v2.inventoryQuantity, 0);
       assert.equal(p.media.nodes.length, 1);
-      // The sandbox's own URL, ending with the file name (the source's last segment), never the URL it was sent.
-      assert.deepEqual({ ...p.media.nodes[0], id: undefined }, { id: undefined, alt: 'side', status: 'READY', mediaContentType: 'IMAGE', image: { url: `${base}/sandbox/shopify/${domain}/cdn/files/${p.media.nodes[0].id.split('/').pop()}/tr-1.jpg` } });
+      // Media are processed after the answer (UPLOADED → PROCESSING → READY or FAILED; sandbox-media.test.ts): no image
+      // before READY; then the sandbox's own URL, ending with the file name (the source's last segment), never the URL sent.
+      const [m] = p.media.nodes;
+      assert.deepEqual([m.alt, m.mediaContentType], ['side', 'IMAGE']);
+      assert.ok(['UPLOADED', 'PROCESSING', 'READY', 'FAILED'].includes(m.status), m.status);
+      assert.deepEqual(m.image, m.status === 'READY' ? { url: `${base}/sandbox/shopify/${domain}/cdn/files/${m.id.split('/').pop()}/tr-1.jpg` } : null);
+      assert.ok(!JSON.stringify(p.media).includes('cdn.example.com'), 'never the URL it was sent');
       assert.deepEqual(p.metafields.nodes, [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '1' }]);
     });
 
@@ -318,8 +323,12 @@ for (const target of databaseTargets()) {
       const options = ['A', 'B', 'C', 'D'].map((name) => ({ name, values: [{ name: '1' }] }));
       const oneVariant = [{ optionValues: options.map((o) => ({ optionName: o.name, name: '1' })) }];
       assert.deepEqual(await codes({ title: 'x', productOptions: options, variants: oneVariant }), ['OPTIONS_OVER_LIMIT']);
+      // Past 2048 variants the input array itself is refused, before anything runs (input-limits.ts).
       const many = Array.from({ length: 2049 }, (_, i) => ({ sku: `S${i}`, optionValues: [] }));
-      assert.deepEqual(await codes({ title: 'x', variants: many }), ['VARIANTS_OVER_LIMIT']);
+      const tooMany = (await gql(PRODUCT_SET_FULL, { input: { title: 'x', variants: many } })).body;
+      assert.equal(tooMany.data, undefined);
+      assert.equal(tooMany.errors[0].extensions.code, 'MAX_INPUT_SIZE_EXCEEDED');
+      assert.deepEqual(tooMany.errors[0].path, ['productSet', 'input', 'variants']);
       assert.deepEqual(
         await codes({ title: 'x', productOptions: [{ name: 'Size', values: [{ name: 'M' }, { name: 'M' }] }], variants: [{ optionValues: [{ optionName: 'Size', name: 'M' }] }] }),
         ['DUPLICATED_OPTION_VALUE'],

@@ -1,16 +1,24 @@
 // The Shopify adapter's bulk upserts: startBulkUpsert / bulkUpsertState against the built-in sandbox on both databases
-// (creates and updates by mapped id in one file, the same items again without duplicates, userErrors per item, one bulk
-// mutation per shop, an operation that died) and against a fake Shopify (a start whose answer was lost is adopted,
+// (creates and updates by mapped id in one file, the same items again without duplicates, userErrors per item, five bulk
+// mutations per shop, an operation that died) and against a fake Shopify (a start whose answer was lost is adopted,
 // not run twice; result URLs off the shop's own host are refused unless public). A 1,000-item run is timed.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sandboxBulkOperations } from '../src/db/schema/index.js';
-import { ProductSetBulk } from '../src/storefront/shopify/operations.js';
+import { ProductSetBulk, productSetBulkTagged } from '../src/storefront/shopify/operations.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { StorefrontError, type BulkUpsertItem, type KnownStorefrontProduct, type PimProductSnapshot, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
-import { serveHttp, type TestServer } from './helpers/servers.js';
+import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
+
+// The PIM's images, on a local server: the sandbox fetches every image it is sent, as Shopify does.
+const picture = await makeImage('png', 8, 6);
+const images = await serveHttp((_req, res) => {
+  res.writeHead(200, { 'content-type': 'image/png' });
+  res.end(picture);
+});
+after(() => images.close());
 
 const NEW: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {}, neverPushed: true };
 const PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
@@ -33,7 +41,7 @@ function snapshot(id: number, extra: Partial<PimProductSnapshot> = {}): PimProdu
 const TEE = snapshot(42, {
   name: 'Bulk Tee',
   slug: 'bulk-tee',
-  images: ['https://pim.example/media/tee-a.jpg', 'https://pim.example/media/tee-b.jpg'],
+  images: [`${images.url}/media/tee-a.png`, `${images.url}/media/tee-b.png`],
   variants: ['S', 'M'].map((size, i) => ({
     id: 420 + i,
     sku: `TEE-${size}`,
@@ -163,18 +171,20 @@ for (const target of databaseTargets()) {
       assert.match(!outcomes[1].ok ? outcomes[1].errors.join() : '', /PRODUCT_DOES_NOT_EXIST/);
     });
 
-    it('a second bulk upsert while one runs on the shop is refused as unavailable', async () => {
+    it('a sixth bulk upsert while five run on the shop is refused as unavailable', async () => {
       const bulk = h.app.services.sandbox.graphql.bulk;
       let open!: () => void;
       bulk.gate = new Promise<void>((r) => (open = r));
-      const items = [{ product: snapshot(7), known: NEW, placement: PLACEMENT }];
+      // Five bulk mutations may run at once per shop (API 2026-01 and later).
+      const batches = [7, 70, 71, 72, 73].map((id) => [{ product: snapshot(id), known: NEW, placement: PLACEMENT }]);
       try {
-        const { operationId } = await adapter.startBulkUpsert(shop, items);
-        const running = await adapter.bulkUpsertState(shop, operationId, items);
+        const operationIds: string[] = [];
+        for (const items of batches) operationIds.push((await adapter.startBulkUpsert(shop, items)).operationId);
+        const running = await adapter.bulkUpsertState(shop, operationIds[0], batches[0]);
         assert.equal(running.state, 'running');
         await assert.rejects(adapter.startBulkUpsert(shop, [{ product: snapshot(8), known: NEW, placement: PLACEMENT }]), (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable');
         open();
-        assert.ok((await completed(operationId, items))[0].ok);
+        for (const [i, operationId] of operationIds.entries()) assert.ok((await completed(operationId, batches[i]))[0].ok);
       } finally {
         bulk.gate = null;
         open();
@@ -192,7 +202,7 @@ for (const target of databaseTargets()) {
     });
 
     it('1,000 items in one bulk upsert (timed, reported)', async (t) => {
-      const items: BulkUpsertItem[] = Array.from({ length: 1000 }, (_, i) => ({ product: snapshot(10_000 + i, { images: [`https://pim.example/media/${i}.jpg`] }), known: NEW, placement: PLACEMENT }));
+      const items: BulkUpsertItem[] = Array.from({ length: 1000 }, (_, i) => ({ product: snapshot(10_000 + i, { images: [`${images.url}/media/${i}.png`] }), known: NEW, placement: PLACEMENT }));
       const t0 = performance.now();
       const { operationId } = await adapter.startBulkUpsert(shop, items);
       const t1 = performance.now();
@@ -210,6 +220,8 @@ describe('bulk upserts against a fake Shopify', () => {
   const seen: string[] = [];
   let operations: { id: string; status: string; query: string; url: string | null; createdAt: string }[] = [];
   let loseRunAnswer = false;
+  /** A document another start runs right after the next one (its operation is the newest). */
+  let intruder: string | null = null;
   let resultUrl: () => string | null = () => null;
   const cost = { requestedQueryCost: 10, actualQueryCost: 10, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1990, restoreRate: 100 } };
 
@@ -238,13 +250,15 @@ describe('bulk upserts against a fake Shopify', () => {
         let data: unknown;
         if (op === 'Locations') data = { locations: { nodes: [{ id: 'gid://shopify/Location/1', name: 'Main', isActive: true }], pageInfo: { hasNextPage: false, endCursor: null } } };
         else if (op === 'MetafieldDefinitionCreate') data = { metafieldDefinitionCreate: { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } };
-        else if (op === 'LatestBulkMutation') data = { bulkOperations: { nodes: operations.slice(-1) } };
+        else if (op === 'RecentBulkMutations') data = { bulkOperations: { nodes: operations.slice(-10).reverse() } };
         else if (op === 'StagedUploadsCreate') data = { stagedUploadsCreate: { stagedTargets: [{ url: `${server.url}/upload`, resourceUrl: null, parameters: [{ name: 'key', value: 'tmp/1/bulk/x/products.jsonl' }] }], userErrors: [] } };
         else if (op === 'BulkOperationRunMutation' && operations.filter((o) => o.status === 'RUNNING').length >= 5) {
           data = { bulkOperationRunMutation: { bulkOperation: null, userErrors: [{ field: null, message: 'Bulk operations limit reached. Please try again later.', code: 'LIMIT_REACHED' }] } };
         } else if (op === 'BulkOperationRunMutation') {
           const created = { id: `gid://shopify/BulkOperation/${operations.length + 1}`, status: 'CREATED', query: variables.mutation, url: null, createdAt: new Date().toISOString(), errorCode: null, completedAt: null, objectCount: '0' };
           operations.push(created);
+          if (intruder) operations.push({ ...created, id: `gid://shopify/BulkOperation/${operations.length + 1}`, status: 'RUNNING', query: intruder });
+          intruder = null;
           if (loseRunAnswer) {
             loseRunAnswer = false;
             res.writeHead(503, { 'content-type': 'application/json' });
@@ -268,18 +282,30 @@ describe('bulk upserts against a fake Shopify', () => {
     seen.length = 0;
     operations = [];
     loseRunAnswer = false;
+    intruder = null;
   });
 
   const shop = (): StorefrontShop => ({ domain: 'fake.myshopify.com', apiBaseUrl: `${server.url}/s/fake.myshopify.com`, accessToken: 'shpat_x' });
   const adapter = () => new ShopifyAdapter({ retry: { baseDelayMs: 1, maxDelayMs: 2 } });
   const items: BulkUpsertItem[] = [{ product: snapshot(1), known: NEW, placement: PLACEMENT }];
 
-  it('a start whose answer was lost is found as the shop\'s newest bulk mutation and adopted, not run twice', async () => {
+  it('a start whose answer was lost is found by its own document among the shop\'s recent bulk mutations and adopted, not run twice', async () => {
     loseRunAnswer = true;
     const { operationId } = await adapter().startBulkUpsert(shop(), items);
     assert.equal(operationId, 'gid://shopify/BulkOperation/1');
     assert.equal(seen.filter((s) => s === 'BulkOperationRunMutation').length, 1);
     assert.equal(operations.length, 1);
+    assert.match(operations[0].query, /mutation ProductSetBulk_[0-9a-f]{16}\(/, 'each start runs a document of its own');
+  });
+
+  it('a lost start is not confused with a newer bulk mutation of another of our starts (five may run at once)', async () => {
+    loseRunAnswer = true;
+    // Started by another job just after ours: the same productSet under another tag, and the shop's newest.
+    intruder = productSetBulkTagged('0123456789abcdef');
+    const { operationId } = await adapter().startBulkUpsert(shop(), items);
+    assert.deepEqual(operations.map((o) => o.id), ['gid://shopify/BulkOperation/1', 'gid://shopify/BulkOperation/2']);
+    assert.equal(operationId, 'gid://shopify/BulkOperation/1', 'its own operation, not the newest');
+    assert.equal(seen.filter((s) => s === 'BulkOperationRunMutation').length, 1);
   });
 
   it('starts beside other running bulk mutations (five at once from 2026-01); a sixth is LIMIT_REACHED, answered as unavailable', async () => {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { NoDeprecatedCustomRule, parse, validate } from 'graphql';
+import { NoDeprecatedCustomRule, parse, specifiedRules, validate } from 'graphql';
 import { adminSchema, adminSchemaFile } from '../src/storefront/shopify/admin-schema.js';
 import * as operations from '../src/storefront/shopify/operations.js';
 
@@ -28,6 +28,13 @@ describe('Shopify adapter operations', () => {
       assert.deepEqual(validate(adminSchema(), parse(text), [NoDeprecatedCustomRule]).map((e) => e.message), []);
     });
   }
+
+  it('a tagged bulk productSet (productSetBulkTagged) is valid too, and a tag that is not a name part is refused', () => {
+    const text = operations.productSetBulkTagged('00ff00ff00ff00ff');
+    assert.deepEqual(validate(adminSchema(), parse(text), [...specifiedRules, NoDeprecatedCustomRule]).map((e) => e.message), []);
+    assert.match(text, /mutation ProductSetBulk_00ff00ff00ff00ff\(/);
+    assert.throws(() => operations.productSetBulkTagged('x) { shop { id } }'), /not a GraphQL name part/);
+  });
 
   it('the deprecation check does catch a deprecated field (plan.displayName)', () => {
     const errors = validate(adminSchema(), parse('query { shop { plan { displayName } } }'), [NoDeprecatedCustomRule]);

@@ -9,7 +9,7 @@ import { deterministicHandle, mapProduct, mediaFilename, stockAt, mapStatus, mer
 import { StorefrontError, StorefrontValidationError, type KnownStorefrontProduct, type PimProductSnapshot, type PimVariant, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
-import { serveHttp, type TestServer } from './helpers/servers.js';
+import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
 
 const NONE: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
 /** Where Shopify's CDN would serve an image we sent: its path ends with our file name plus a UUID. */
@@ -532,7 +532,16 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------------
-// End to end against the built-in sandbox (real HTTP, real schema validation, real productSet semantics).
+// End to end against the built-in sandbox (real HTTP, real schema validation, real productSet semantics). The sandbox
+// fetches every image it is sent, as Shopify does: the PIM's images are on a local server.
+
+const picture = await makeImage('jpeg', 8, 6);
+const images = await serveHttp((_req, res) => {
+  res.writeHead(200, { 'content-type': 'image/jpeg' });
+  res.end(picture);
+});
+after(() => images.close());
+const LOCAL_TEE: PimProductSnapshot = { ...TEE, images: TEE.images!.map((u) => u.replace('https://pim.example', images.url)) };
 
 for (const target of databaseTargets()) {
   describe(`upsertProduct against the sandbox (${target.name})`, () => {
@@ -557,26 +566,26 @@ for (const target of databaseTargets()) {
     let first: Awaited<ReturnType<ShopifyAdapter['upsertProduct']>>;
 
     it('creates, then updates by id: same product, same variant ids, images sent by id the second time', async () => {
-      first = await adapter.upsertProduct(shop, TEE, NONE, PLACEMENT);
+      first = await adapter.upsertProduct(shop, LOCAL_TEE, NONE, PLACEMENT);
       assert.equal(first.method, 'create');
       assert.equal(first.variantCount, 2);
       assert.equal(Object.keys(first.variantIds).length, 2);
       assert.equal(Object.keys(first.mediaIds).length, 2);
-      const second = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
+      const second = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
       assert.equal(second.method, 'update');
       assert.equal(second.productId, first.productId);
       assert.deepEqual(second.variantIds, first.variantIds);
       assert.deepEqual(second.mediaIds, first.mediaIds);
       // A third image: the two known ones go by id, only the new one is uploaded.
-      const images = [...TEE.images!, 'https://pim.example/media/c.jpg'];
-      const third = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2', images }, { productId: first.productId, variantIds: second.variantIds, mediaIds: second.mediaIds }, PLACEMENT);
-      assert.equal(third.mediaIds[TEE.images![0]], first.mediaIds[TEE.images![0]]);
-      assert.equal(third.mediaIds[TEE.images![1]], first.mediaIds[TEE.images![1]]);
+      const threeImages = [...LOCAL_TEE.images!, `${images.url}/media/c.jpg`];
+      const third = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v2', images: threeImages }, { productId: first.productId, variantIds: second.variantIds, mediaIds: second.mediaIds }, PLACEMENT);
+      assert.equal(third.mediaIds[LOCAL_TEE.images![0]], first.mediaIds[LOCAL_TEE.images![0]]);
+      assert.equal(third.mediaIds[LOCAL_TEE.images![1]], first.mediaIds[LOCAL_TEE.images![1]]);
       assert.equal(Object.keys(third.mediaIds).length, 3);
       let data = await gql(`query Check($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } }`, { id: first.productId });
       assert.equal(data.product.media.nodes.length, 3);
       // Back to two: the removed image goes.
-      await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: third.variantIds, mediaIds: third.mediaIds }, PLACEMENT);
+      await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: third.variantIds, mediaIds: third.mediaIds }, PLACEMENT);
       data = await gql(`query Check($id: ID!) { product(id: $id) { title tags status media(first: 10) { nodes { id } } } products(first: 10) { nodes { id } } }`, { id: first.productId });
       assert.equal(data.product.title, 'Organic Tee v2');
       assert.deepEqual(data.product.media.nodes.map((n: any) => n.id).sort(), Object.values(first.mediaIds).sort(), 'images were not uploaded again');
@@ -600,7 +609,7 @@ for (const target of databaseTargets()) {
         },
       );
       assert.deepEqual(edit.productSet.userErrors, []);
-      const r = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
+      const r = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
       assert.equal(r.variantCount, 2);
       const after = await gql(`query V($id: ID!) { product(id: $id) { variants(first: 5) { nodes { id sku } } media(first: 5) { nodes { id } } } }`, { id: first.productId });
       assert.deepEqual(after.product.variants.nodes.map((v: any) => v.sku).sort(), ['TEE-M-RED', 'TEE-S-RED']);
@@ -609,7 +618,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a lost mapping recovers the product by customId: no duplicate, no image uploaded again', async () => {
-      const again = await adapter.upsertProduct(shop, TEE, NONE, PLACEMENT);
+      const again = await adapter.upsertProduct(shop, LOCAL_TEE, NONE, PLACEMENT);
       assert.equal(again.method, 'update');
       assert.equal(again.productId, first.productId);
       assert.deepEqual(again.variantIds, first.variantIds);
@@ -624,7 +633,7 @@ for (const target of databaseTargets()) {
       const metafields = [...before.product.metafields.nodes, { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' }];
       const edit = await gql(`mutation Edit($id: ID!, $metafields: [MetafieldInput!]) { productSet(identifier: {id: $id}, input: {tags: ["Shirts", "Organic", "merchant-pick"], metafields: $metafields}) { userErrors { message } } }`, { id: first.productId, metafields });
       assert.deepEqual(edit.productSet.userErrors, []);
-      await adapter.upsertProduct(shop, { ...TEE, categories: [{ id: 1, name: 'Shirts' }] }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
+      await adapter.upsertProduct(shop, { ...LOCAL_TEE, categories: [{ id: 1, name: 'Shirts' }] }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
       const data = await gql(`query Check($id: ID!) { product(id: $id) { tags metafields(first: 50) { nodes { namespace key value } } } }`, { id: first.productId });
       assert.deepEqual([...data.product.tags].sort(), ['Shirts', 'merchant-pick']);
       const byKey = Object.fromEntries(data.product.metafields.nodes.map((m: any) => [`${m.namespace}.${m.key}`, m.value]));
@@ -635,7 +644,7 @@ for (const target of databaseTargets()) {
 
     it('pushed again with the same categories (the tags known from the last push): merchant tags and metafields untouched, the title updated', async () => {
       const last = { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds, categoryTags: ['Shirts'] };
-      const r = await adapter.upsertProduct(shop, { ...TEE, name: 'Organic Tee v3', categories: [{ id: 1, name: 'Shirts' }] }, last, PLACEMENT);
+      const r = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v3', categories: [{ id: 1, name: 'Shirts' }] }, last, PLACEMENT);
       assert.equal(r.method, 'update');
       assert.deepEqual(r.categoryTags, ['Shirts']);
       const data = await gql(`query Check($id: ID!) { product(id: $id) { title tags metafields(first: 50) { nodes { namespace key value } } } }`, { id: first.productId });
@@ -659,7 +668,7 @@ for (const target of databaseTargets()) {
     it('with failures after commit, pushing again never duplicates a product or re-uploads an image', async () => {
       await h.app.services.sandbox.stores.configure(shop.domain, { fail_after_commit_rate: 0.5, error_rate: 0.1, fault_seed: 7 });
       const faulty = new ShopifyAdapter({ retry: { baseDelayMs: 5, maxDelayMs: 20 } });
-      const products = Array.from({ length: 6 }, (_, i) => ({ ...TEE, id: 200 + i, sku: `F-${i}`, slug: `f-${i}`, name: `Faulty ${i}`, images: [`https://pim.example/media/f${i}-1.jpg`, `https://pim.example/media/f${i}-2.jpg`], variants: TEE.variants.map((v) => ({ ...v, sku: `F-${i}-${v.sku}` })) }));
+      const products = Array.from({ length: 6 }, (_, i) => ({ ...LOCAL_TEE, id: 200 + i, sku: `F-${i}`, slug: `f-${i}`, name: `Faulty ${i}`, images: [`${images.url}/media/f${i}-1.jpg`, `${images.url}/media/f${i}-2.jpg`], variants: LOCAL_TEE.variants.map((v) => ({ ...v, sku: `F-${i}-${v.sku}` })) }));
       for (const p of products) {
         await faulty.upsertProduct(shop, p, NONE, PLACEMENT).catch((e: unknown) => assert.ok(e instanceof StorefrontError && e.kind === 'unavailable', String(e)));
       }

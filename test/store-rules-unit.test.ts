@@ -165,9 +165,13 @@ describe('media matched by our file name', () => {
     assert.deepEqual(r.mediaIds, { [a]: 'M1', [b]: 'M2' });
     assert.deepEqual(r.problems, []);
   });
-  it('a FAILED image is a problem with Shopify\'s reason and keeps its id', () => {
-    const r = matchMedia([a], { [a]: 'M1' }, [{ id: 'M1', status: 'FAILED', mediaErrors: [{ code: 'IMAGE_DOWNLOAD_FAILURE', message: 'could not download' }] }]);
-    assert.equal(r.mediaIds[a], 'M1');
+  it('a FAILED image is a problem with Shopify\'s reason, and its id is dropped so the next push sends the source again', () => {
+    const r = matchMedia([a, b], { [a]: 'M1' }, [
+      { id: 'M1', status: 'FAILED', mediaErrors: [{ code: 'IMAGE_DOWNLOAD_FAILURE', message: 'could not download' }] },
+      { id: 'M2', status: 'FAILED', mediaErrors: [{ code: 'UNSUPPORTED_IMAGE_FILE_TYPE', message: 'unsupported' }] },
+    ]);
+    assert.deepEqual(r.mediaIds, {}, 'neither the known nor the fresh failed media is kept');
+    assert.equal(r.problems.length, 2);
     assert.match(r.problems[0], /could not download \(IMAGE_DOWNLOAD_FAILURE\)/);
   });
 });

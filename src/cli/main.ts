@@ -139,8 +139,10 @@ shop
   .option('--variant-throttle-limit <n>', 'answer VARIANT_THROTTLE_EXCEEDED once the store holds this many variants', positiveInt)
   .option('--no-variant-throttle', 'never answer VARIANT_THROTTLE_EXCEEDED')
   .option('--location <name>', 'a location the store must have (repeatable)', (v: string, all: string[] = []) => [...all, v])
+  .option('--locations <n>', 'the store has at least the locations "Shop location", "Location 2", … "Location N"', positiveInt)
   .option('--json', 'print JSON')
-  .action(async (id: string, o: { bucketSize?: number; restoreRate?: number; planBucket?: boolean; errorRate?: number; timeoutRate?: number; failAfterCommitRate?: number; latencyMs?: number; faultSeed?: number; variantThrottleLimit?: number; variantThrottle?: boolean; location?: string[]; json?: boolean }) => {
+  .action(async (id: string, o: { bucketSize?: number; restoreRate?: number; planBucket?: boolean; errorRate?: number; timeoutRate?: number; failAfterCommitRate?: number; latencyMs?: number; faultSeed?: number; variantThrottleLimit?: number; variantThrottle?: boolean; location?: string[]; locations?: number; json?: boolean }) => {
+    const locations = [...(o.locations ? ['Shop location', ...Array.from({ length: o.locations - 1 }, (_, i) => `Location ${i + 2}`)] : []), ...(o.location ?? [])];
     const body = {
       ...(o.planBucket && { bucket_size: null, restore_rate: null }),
       ...(o.bucketSize !== undefined && { bucket_size: o.bucketSize }),
@@ -152,7 +154,7 @@ shop
       ...(o.faultSeed !== undefined && { fault_seed: o.faultSeed }),
       ...(o.variantThrottleLimit !== undefined && { variant_throttle_limit: o.variantThrottleLimit }),
       ...(o.variantThrottle === false && { variant_throttle_limit: null }),
-      ...(o.location && { locations: o.location }),
+      ...(locations.length > 0 && { locations }),
     };
     show(await adminRequest(client(), 'PATCH', `/admin/shops/${positiveInt(id)}/sandbox`, body), o.json);
   });

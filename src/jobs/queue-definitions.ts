@@ -39,8 +39,8 @@ export function queueDefinitions(t: QueueTuning): Record<JobName, QueueDefinitio
     // A poll that fails is simply the next tick's job: one retry covers a blip.
     [JOB.syncPoll]: { policy: 'stately', retryLimit: 1, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 15 * 60 },
     [JOB.syncFull]: { policy: 'standard', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
-    // One bulk operation per shop at a time (Shopify runs one bulk mutation per shop): singletonKey = integration id,
-    // any number of chunks queued behind it.
+    // One job per singletonKey at a time: a full sync's batches take BULK_SLOTS keys per shop (full-sync.service.ts),
+    // so no more bulk mutations run at once than Shopify allows an app, any number of batches queued behind them.
     [JOB.syncBulk]: { policy: 'singleton', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
   };
 }

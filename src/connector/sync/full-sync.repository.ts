@@ -286,14 +286,13 @@ export class FullSyncRepository {
   }
 
   /** The full sync's first batch not finished yet (queued, or running after a restart). */
-  async nextOpenBatch(id: string): Promise<BatchRow | null> {
+  /** The sync's batch `batchId` while it is open (queued or running), else null. */
+  async openBatch(id: string, batchId: number): Promise<BatchRow | null> {
     const [row] = await this.db
       .select(batchColumns)
       .from(fullSyncBatches)
       .innerJoin(fullSyncs, eq(fullSyncs.id, fullSyncBatches.fullSyncId))
-      .where(and(eq(fullSyncBatches.fullSyncId, id), inArray(fullSyncBatches.status, OPEN)))
-      .orderBy(asc(fullSyncBatches.id))
-      .limit(1);
+      .where(and(eq(fullSyncBatches.fullSyncId, id), eq(fullSyncBatches.id, batchId), inArray(fullSyncBatches.status, OPEN)));
     return (row as BatchRow | undefined) ?? null;
   }
 

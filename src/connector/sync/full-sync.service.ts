@@ -4,7 +4,8 @@
 // restarted fan-out goes on where it stopped and never queues a product twice. Below SYNC_BULK_THRESHOLD products the
 // work is one sync.product job per product (`productFinished` closes its item); from it on, chunks of products go to
 // sync.bulk jobs (`runBatch`), each one storefront bulk upsert whose operation id is recorded before it is waited on,
-// so a restarted job resumes that operation instead of starting another. The last item to finish closes the sync and
+// so a restarted job resumes that operation instead of starting another; up to BULK_SLOTS of them run at once per
+// shop. The last item to finish closes the sync and
 // writes its one sync log. Long jobs are fine: the queue renews the lease of a running job (heartbeat), and a job of
 // a dead worker is retried, finding its place again in the rows.
 import { randomUUID } from 'node:crypto';
@@ -63,6 +64,17 @@ export const DEFAULT_FULL_SYNC_OPTIONS: FullSyncOptions = {
 };
 
 export type ProductOutcome = { ok: true } | { ok: false; error: string };
+
+/**
+ * Bulk mutations one app may run at once per shop: five from API 2026-01
+ * (https://shopify.dev/docs/api/usage/bulk-operations/imports). Each batch's sync.bulk job takes one of this many
+ * singleton keys per integration, so at most this many run at once and the rest wait their turn in the queue.
+ */
+export const BULK_SLOTS = 5;
+
+export function bulkSlotKey(integrationId: number, batchId: number): string {
+  return `${integrationId}:bulk:${batchId % BULK_SLOTS}`;
+}
 
 /** What GET /api/sync/full/{id} answers. */
 export interface FullSyncView {
@@ -214,8 +226,9 @@ export class FullSyncService {
             const batch = await r.createBatch(sync.id, chunkSize);
             if (!batch) break;
             open -= batch.productIds.length;
-            // One job per batch; the singletonKey runs one at a time per shop (each takes the sync's first open batch).
-            await queue.send(JOB.syncBulk, { integrationId: sync.integrationId, fullSyncId: sync.id, batchId: batch.id }, { singletonKey: String(sync.integrationId), db: exec });
+            // One job per batch, on one of the shop's BULK_SLOTS singleton keys: as many bulk operations at once as
+            // Shopify runs for an app, the other batches queued behind them.
+            await queue.send(JOB.syncBulk, { integrationId: sync.integrationId, fullSyncId: sync.id, batchId: batch.id }, { singletonKey: bulkSlotKey(sync.integrationId, batch.id), db: exec });
           }
         }
         if (last) await r.markFannedOut(sync.id);
@@ -244,16 +257,12 @@ export class FullSyncService {
     if (sync) await this.failSync(sync.id, `The full sync stopped: ${error}`);
   }
 
-  /** The sync.bulk handler: the full sync's first open batch (the job's own, unless an earlier one is unfinished). */
+  /** The sync.bulk handler: the job's batch, while it is open (a retried job resumes the operation it recorded). */
   async runBatch(job: SyncBulkJob, signal?: AbortSignal): Promise<void> {
     const { repo } = this.deps;
     const sync = await repo.find(job.fullSyncId, job.integrationId);
     if (!sync || sync.status !== 'running') return;
-    // Always the sync's first open batch, whichever the job names: one started by a job that failed since (a crash, an
-    // error retried later) is resumed before another is started. One bulk operation per shop at a time, though Shopify
-    // runs five from 2026-01: a start whose answer was lost is adopted as the shop's newest operation running our
-    // document, which is only unambiguous while this sync runs one.
-    const batch = await repo.nextOpenBatch(sync.id);
+    const batch = await repo.openBatch(sync.id, job.batchId);
     if (!batch) return this.closeIfDone(sync.id);
     if (!(await repo.integrationActive(sync.integrationId))) return this.failSync(sync.id, 'The integration was disconnected');
     const [conn, shop] = await Promise.all([this.deps.integrations.pimConnectionOf(sync.integrationId), this.deps.integrations.storefrontShopOf(sync.integrationId)]);
@@ -264,14 +273,14 @@ export class FullSyncService {
   }
 
   /**
-   * The sync.bulk job failed for good (its last try): the batch it was on (the sync's first open one) fails with the
-   * reason, items and mappings alike; the sync's other batches have jobs of their own.
+   * The sync.bulk job failed for good (its last try): its batch fails with the reason, items and mappings alike; the
+   * sync's other batches have jobs of their own.
    */
   async batchFailed(job: SyncBulkJob, error: string): Promise<void> {
     const { repo, db, mappings } = this.deps;
     const sync = await repo.find(job.fullSyncId, job.integrationId);
     if (!sync || sync.status !== 'running') return;
-    const batch = await repo.nextOpenBatch(sync.id);
+    const batch = await repo.openBatch(sync.id, job.batchId);
     if (batch) {
       const at = this.now();
       const reason = clip(`The storefront's bulk upsert failed: ${error}`);

@@ -2,8 +2,11 @@
 // metafield definitions, each hanging off a sandbox store (sandbox_stores, connector.ts). Ids are bigserial: they become
 // Shopify GIDs (`gid://shopify/Product/{id}`). Only the sandbox's repositories touch these tables.
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sandboxStores } from './connector.js';
+
+/** Binary column (pg answers a Buffer, PGlite a Uint8Array). */
+const bytea = customType<{ data: Uint8Array }>({ dataType: () => 'bytea' });
 
 const ts = (name: string) => timestamp(name, { withTimezone: true }).notNull().defaultNow();
 const storeId = () =>
@@ -88,8 +91,15 @@ export const sandboxMedia = pgTable(
     originalSource: text('original_source').notNull(),
     alt: text('alt'),
     position: integer('position').notNull(),
-    /** Shopify's MediaStatus; the sandbox does not fetch or process images yet, so always READY. */
-    status: text('status').notNull().default('READY'),
+    /**
+     * Shopify's MediaStatus: UPLOADED when made from originalSource, PROCESSING while the sandbox fetches it, then READY
+     * (content and mime_type hold the sandbox's copy) or FAILED (error_code is a MediaErrorCode, error_message the details).
+     */
+    status: text('status').notNull().default('UPLOADED'),
+    content: bytea('content'),
+    mimeType: text('mime_type'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
     /**
      * FileSetInput.filename, else the last segment of originalSource: the last segment of the URL the sandbox answers
      * for the image, as Shopify's CDN URLs end with the file name.

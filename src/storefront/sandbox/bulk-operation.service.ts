@@ -2,8 +2,8 @@
 // - stagedUploadsCreate(BULK_MUTATION_VARIABLES) hands out a POST target served by the sandbox itself, with a signed
 //   policy in its form parameters (GCS-style); the upload route stores the posted JSONL (at most 100 MB);
 // - bulkOperationRunMutation(mutation, stagedUploadPath) checks the document (productSet only) and the file, refuses a
-//   second running bulk mutation on the store (OPERATION_IN_PROGRESS), and runs every line in the background through
-//   the same productSet resolver as the per-call endpoint, without charging the cost bucket per line;
+//   sixth running bulk mutation on the store (OPERATION_IN_PROGRESS; five may run at once), and runs every line in the
+//   background through the same productSet resolver as the per-call endpoint, without charging the cost bucket per line;
 // - the result file (one `{"data": …, "__lineNumber": n}` per line) is served at a signed URL once COMPLETED.
 // Liveness: the process running an operation owns it. On PostgreSQL it holds a session advisory lock on the operation
 // for the whole run (taken in the transaction that creates it), so any process can tell a dead owner (the lock is
@@ -22,6 +22,11 @@ import type { SandboxStore } from './sandbox-store.repository.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+/**
+ * "In API versions 2026-01 and higher, you can run up to five bulk mutation operations at a time per shop"
+ * (https://shopify.dev/docs/api/usage/bulk-operations/imports; https://shopify.dev/changelog/faster-bulk-operations).
+ */
+export const MAX_RUNNING_BULK_MUTATIONS = 5;
 /** Advisory-lock class of the two-key locks an operation's owner holds (the second key is the operation id). */
 const OWNER_LOCK_CLASS = 1_651_001;
 const POLICY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -186,7 +191,7 @@ export class SandboxBulkService {
 
   /**
    * Starts a bulk mutation: the document was checked by the caller (`runner` runs its lines). Refuses a missing or
-   * malformed file and a store with another unfinished bulk mutation; never charges the lines to the cost bucket.
+   * malformed file and a store already running MAX_RUNNING_BULK_MUTATIONS; never charges the lines to the cost bucket.
    */
   async start(context: SandboxContext, stagedUploadPath: string, mutation: string, runner: LineRunner): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
     const store = context.store;
@@ -211,7 +216,7 @@ export class SandboxBulkService {
     if (this.closed) throw new Error('the sandbox is shutting down');
 
     const conn = await this.ownerConnection();
-    const made: { operation: BulkOperationRow | null; busy: number | null } = { operation: null, busy: null };
+    const made: { operation: BulkOperationRow | null; busy: number[] | null } = { operation: null, busy: null };
     let committed: (ok: boolean) => void = () => {};
     const ready = new Promise<boolean>((resolve) => (committed = resolve));
     let launched = false; // from then on the runner owns the connection (it releases it when `ready` says false)
@@ -219,12 +224,14 @@ export class SandboxBulkService {
       await conn.db.transaction(async (tx) => {
         const repo = this.repo.with(tx);
         await repo.lockStore(store.id);
+        const live: number[] = [];
         for (const id of await repo.activeIds(store.id)) {
-          if (this.running.has(id) || !(await this.ownerGone(tx, id))) {
-            made.busy = id;
-            return;
-          }
-          await repo.fail(id, 'INTERNAL_SERVER_ERROR');
+          if (this.running.has(id) || !(await this.ownerGone(tx, id))) live.push(id);
+          else await repo.fail(id, 'INTERNAL_SERVER_ERROR');
+        }
+        if (live.length >= MAX_RUNNING_BULK_MUTATIONS) {
+          made.busy = live.sort((a, b) => a - b);
+          return;
         }
         made.operation = await repo.insertOperation(store.id, mutation, stagedUploadPath);
         await conn.lock(tx, made.operation.id);
@@ -241,10 +248,9 @@ export class SandboxBulkService {
     committed(true);
     if (made.busy !== null) {
       await conn.release(null);
-      return {
-        operation: null,
-        userErrors: [{ field: null, message: `A bulk mutation operation for this app and shop is already in progress: gid://shopify/BulkOperation/${made.busy}.`, code: 'OPERATION_IN_PROGRESS' }],
-      };
+      // Shopify's live answer to a sixth: field null, the running operations' ids listed.
+      const ids = made.busy.map((id) => `gid://shopify/BulkOperation/${id}`).join(', ');
+      return { operation: null, userErrors: [{ field: null, message: `A bulk mutation operation for this app and shop is already in progress: ${ids}.`, code: 'OPERATION_IN_PROGRESS' }] };
     }
     return { operation: made.operation, userErrors: [] };
   }
@@ -308,9 +314,12 @@ export class SandboxBulkService {
 
   private async ownerConnection(): Promise<OwnerConnection> {
     if (!this.pool) return { db: this.db, lock: async () => {}, release: async () => {} };
-    const client = await this.pool.connect();
+    // A connection of its own, not the pool's: with up to five operations per store each holding one for its whole run,
+    // pooled ones could starve the lines and the API of connections.
+    const client = new pg.Client(this.pool.options);
     let broken = false;
     client.on('error', () => (broken = true));
+    await client.connect();
     return {
       db: drizzle(client, { schema }) as unknown as Db,
       lock: async (tx, id) => {
@@ -322,7 +331,7 @@ export class SandboxBulkService {
         } catch {
           broken = true;
         }
-        client.release(broken);
+        await client.end().catch(() => {});
       },
     };
   }

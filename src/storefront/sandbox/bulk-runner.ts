@@ -2,10 +2,11 @@
 // whose only root field is productSet, as far as the sandbox emulates bulk imports), then every JSONL line's variables
 // run through graphql-js with the same resolvers as the per-call endpoint — no cost bucket — and become one result line
 // in Shopify's format: `{"data": {...as selected...}, "__lineNumber": n}` (0-based), with `errors` for a line that
-// failed as a whole (variables that do not fit the document, a resolver failure).
-import { execute, getOperationAST, GraphQLError, Kind, parse, validate, type DocumentNode } from 'graphql';
+// failed as a whole (variables that do not fit the document or Shopify's input limits, a resolver failure).
+import { execute, getOperationAST, getVariableValues, GraphQLError, Kind, parse, validate, type DocumentNode } from 'graphql';
 import { adminSchema } from '../shopify/admin-schema.js';
 import type { LineRunner } from './bulk-operation.service.js';
+import { inputLimitErrors } from './input-limits.js';
 import { mutationRoot } from './resolvers/index.js';
 import type { SandboxContext } from './resolvers/types.js';
 import { fieldResolver, formatError, MAX_TOKENS } from './sandbox-executor.js';
@@ -36,9 +37,15 @@ export function prepareBulkMutation(text: string): PreparedMutation {
 
 function lineRunner(document: DocumentNode): LineRunner {
   const schema = adminSchema();
+  const operation = getOperationAST(document)!;
   return {
     async run(line: string, lineNumber: number, context: SandboxContext): Promise<string> {
       const variables = JSON.parse(line) as Record<string, unknown>; // each line was checked to be a JSON object
+      // A line is one execution of the mutation: Shopify's input limits apply to its variables (input-limits.ts); the
+      // number of lines is not an input array.
+      const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+      const oversized = coerced.coerced ? inputLimitErrors(schema, document, operation, coerced.coerced) : [];
+      if (oversized.length) return JSON.stringify({ errors: oversized, __lineNumber: lineNumber });
       let result: Awaited<ReturnType<typeof execute>>;
       try {
         result = await execute({ schema, document, variableValues: variables, rootValue: mutationRoot, contextValue: context, fieldResolver });

@@ -1,6 +1,7 @@
 // The GraphQL half of the sandbox (loaded lazily by sandbox-graphql.service.ts): parse and validate against Shopify's
 // real 2026-10 schema (graphql-js messages, Shopify-style codes), price the operation (cost.ts), charge the store's
-// bucket, execute with the database-backed resolvers, refund to the actual cost. Always HTTP 200, as Shopify answers.
+// bucket, refuse input arrays and page sizes past Shopify's limits (input-limits.ts), execute with the database-backed
+// resolvers, refund to the actual cost. Always HTTP 200, as Shopify answers.
 import {
   defaultFieldResolver,
   execute,
@@ -18,6 +19,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { adminSchema } from '../shopify/admin-schema.js';
 import { actualQueryCost, MAX_QUERY_COST, requestedQueryCost } from './cost.js';
+import { inputLimitErrors } from './input-limits.js';
 import type { BucketLimits, LeakyBuckets, ThrottleSnapshot } from './leaky-bucket.js';
 import { mutationRoot, queryRoot } from './resolvers/index.js';
 import type { SandboxContext } from './resolvers/types.js';
@@ -134,6 +136,10 @@ export async function runOperation(input: OperationInput): Promise<unknown> {
       extensions: costExtension(requested, null, charged.status),
     };
   }
+  // Input arrays past 250 and first/last past 250 (input-limits.ts): refused before anything runs, the requested cost
+  // kept (Shopify's live answers to such calls report actualQueryCost null and the bucket charged the requested cost).
+  const oversized = inputLimitErrors(schema, document, operation, coerced.coerced);
+  if (oversized.length) return { errors: oversized, extensions: costExtension(requested, null, charged.status) };
 
   let result: Awaited<ReturnType<typeof execute>>;
   try {

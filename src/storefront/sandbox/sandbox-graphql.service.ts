@@ -9,6 +9,7 @@ import { SandboxBulkService } from './bulk-operation.service.js';
 import { LeakyBuckets } from './leaky-bucket.js';
 import { SandboxInventoryRepository } from './sandbox-inventory.repository.js';
 import { SandboxInventoryService } from './sandbox-inventory.service.js';
+import { SandboxMediaService } from './sandbox-media.service.js';
 import { SandboxProductRepository } from './sandbox-product.repository.js';
 import { SandboxProductService } from './sandbox-product.service.js';
 import { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
@@ -69,6 +70,8 @@ export class SandboxGraphqlService {
   readonly holdMs: number;
   /** Staged uploads and bulk mutations (their HTTP routes are in bulk.routes.ts). */
   readonly bulk: SandboxBulkService;
+  /** The media lifecycle (its file route is in media.routes.ts). */
+  readonly media: SandboxMediaService;
   private readonly productRepo: SandboxProductRepository;
   private readonly products: SandboxProductService;
   private readonly publications: SandboxPublicationService;
@@ -85,10 +88,12 @@ export class SandboxGraphqlService {
     this.buckets = new LeakyBuckets(options.now);
     this.holdMs = options.holdMs ?? 60_000;
     this.productRepo = new SandboxProductRepository(db);
-    this.products = new SandboxProductService(db, this.productRepo);
+    this.media = new SandboxMediaService(db);
+    this.products = new SandboxProductService(db, this.productRepo, this.media);
     this.publications = new SandboxPublicationService(db, new SandboxPublicationRepository(db), this.productRepo);
     this.merchantEdits = new SandboxMerchantEditService(db, this.productRepo);
-    this.inventory = new SandboxInventoryService(db, new SandboxInventoryRepository(db), (storeId, id) => this.products.hasLocation(storeId, id));
+    this.inventory = new SandboxInventoryService(db, new SandboxInventoryRepository(db));
+    stores.onLocationsAdded((storeId) => this.products.forgetLocations(storeId));
     this.bulk = new SandboxBulkService(db);
   }
 
@@ -150,7 +155,7 @@ export class SandboxGraphqlService {
       query: body.query,
       variables: variables as Record<string, unknown>,
       operationName,
-      context: { store, db: this.db, products: this.products, productRepo: this.productRepo, publications: this.publications, merchantEdits: this.merchantEdits, inventory: this.inventory, bulk: this.bulk, baseUrl: req.baseUrl },
+      context: { store, db: this.db, products: this.products, productRepo: this.productRepo, publications: this.publications, merchantEdits: this.merchantEdits, inventory: this.inventory, media: this.media, bulk: this.bulk, baseUrl: req.baseUrl },
       buckets: this.buckets,
       limits: this.stores.bucketLimits(store),
       bucketKey: `${store.id}:${store.configVersion}`,

@@ -273,8 +273,15 @@ export class SandboxProductRepository {
     return Number(row.n);
   }
 
-  /** Replaces the product's media: `{id}` keeps (and re-positions) a media, `{originalSource}` adds a new one. */
-  async replaceMedia(productId: number, files: ({ id: number; alt?: string | null } | { originalSource: string; alt: string | null; filename: string })[], isNew = false): Promise<void> {
+  /**
+   * Replaces the product's media: `{id}` keeps (and re-positions) a media, `{originalSource}` adds a new one (with
+   * status UPLOADED, the column's default); the new media's ids.
+   */
+  async replaceMedia(
+    productId: number,
+    files: ({ id: number; alt?: string | null } | { originalSource: string; alt: string | null; filename: string })[],
+    isNew = false,
+  ): Promise<number[]> {
     const kept = files.flatMap((f, i) => ('id' in f ? [{ id: f.id, position: i + 1, alt: f.alt, setAlt: f.alt !== undefined }] : []));
     if (!isNew) await this.db.delete(sandboxMedia).where(and(eq(sandboxMedia.productId, productId), kept.length ? notInArray(sandboxMedia.id, kept.map((k) => k.id)) : undefined));
     if (kept.length) {
@@ -284,8 +291,11 @@ export class SandboxProductRepository {
           as x(id bigint, position int, alt text, set_alt boolean)
         where m.id = x.id and m.product_id = ${productId}`);
     }
-    const fresh = files.flatMap((f, i) => ('originalSource' in f ? [{ productId, originalSource: f.originalSource, alt: f.alt, filename: f.filename, position: i + 1 }] : []));
-    if (fresh.length) await this.db.insert(sandboxMedia).values(fresh);
+    const fresh = files.flatMap((f, i) =>
+      'originalSource' in f ? [{ productId, originalSource: f.originalSource, alt: f.alt, filename: f.filename, position: i + 1 }] : [],
+    );
+    if (!fresh.length) return [];
+    return (await this.db.insert(sandboxMedia).values(fresh).returning({ id: sandboxMedia.id })).map((r) => Number(r.id));
   }
 
   // Metafields and definitions
@@ -309,6 +319,16 @@ export class SandboxProductRepository {
           set: { type: sql`excluded.type`, value: sql`excluded.value`, updatedAt: sql`now()` },
         });
     }
+  }
+
+  /** Whether any product of the store has a metafield with this namespace and key. */
+  async hasMetafields(storeId: number, namespace: string, key: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: sandboxProductMetafields.id })
+      .from(sandboxProductMetafields)
+      .where(and(eq(sandboxProductMetafields.storeId, storeId), eq(sandboxProductMetafields.namespace, namespace), eq(sandboxProductMetafields.key, key)))
+      .limit(1);
+    return row !== undefined;
   }
 
   /** Another product of the store holding this metafield value. */

@@ -96,14 +96,29 @@ export function handleize(title: string): string {
 
 const err = (field: string[] | null, message: string, code: string): UserError => ({ field, message, code });
 
+/** Where media made from `originalSource` go once committed (SandboxMediaService: fetched, then READY or FAILED). */
+export interface MediaIntake {
+  accepted(ids: number[]): void;
+}
+
 export class SandboxProductService {
   constructor(
     private readonly db: Db,
     private readonly repo: SandboxProductRepository,
+    private readonly media: MediaIntake,
   ) {}
 
-  /** Location ids by store, once they are known to exist (locations are never added or removed after the first). */
+  /**
+   * Location ids by store, once they are known to exist. Locations are added (admin PATCH, sandbox-store.service.ts),
+   * never removed: an addition in this process forgets the store's entry (forgetLocations); one made by another process
+   * is found by productSet reading again on a miss.
+   */
   private readonly located = new Map<number, Set<number>>();
+
+  /** Drops the store's cached location ids (called when locations are added). */
+  forgetLocations(storeId: number): void {
+    this.located.delete(storeId);
+  }
 
   /** The store's locations exist (one "Shop location" for a store made before locations, or a new one); their ids. */
   async ensureLocation(storeId: number): Promise<Set<number>> {
@@ -117,14 +132,6 @@ export class SandboxProductService {
     });
     this.located.set(storeId, ids);
     return ids;
-  }
-
-  /** Whether the store has this location; ids unknown to the cache are read again (locations added since). */
-  async hasLocation(storeId: number, id: number): Promise<boolean> {
-    const known = await this.ensureLocation(storeId);
-    if (known.has(id)) return true;
-    for (const l of await this.repo.locations(storeId, 0, 1000)) known.add(l.id);
-    return known.has(id);
   }
 
   /** Checks that need no database (run before the transaction). */
@@ -213,9 +220,12 @@ export class SandboxProductService {
     const errors = this.checkInput(args);
     if (errors.length) return { product: null, userErrors: errors };
     const locations = await this.ensureLocation(storeId);
+    // Media from `originalSource` start UPLOADED and are processed after the commit (sandbox-media.service.ts).
     for (let attempt = 0; ; attempt++) {
       try {
-        const product = await this.db.transaction((tx) => this.write(this.repo.with(tx), storeId, locations, args, variantThrottleLimit));
+        const added: number[] = [];
+        const product = await this.db.transaction((tx) => this.write(this.repo.with(tx), storeId, locations, args, variantThrottleLimit, added));
+        this.media.accepted(added);
         return { product, userErrors: [] };
       } catch (e) {
         if (e instanceof Rejected) return { product: null, userErrors: e.errors };
@@ -226,7 +236,15 @@ export class SandboxProductService {
     }
   }
 
-  private async write(repo: SandboxProductRepository, storeId: number, locations: Set<number>, args: ProductSetArgs, variantThrottleLimit: number | null): Promise<ProductRow> {
+  /** `addedMedia`: where the ids of media made from `originalSource` are put (fetched after the commit). */
+  private async write(
+    repo: SandboxProductRepository,
+    storeId: number,
+    locations: Set<number>,
+    args: ProductSetArgs,
+    variantThrottleLimit: number | null,
+    addedMedia: number[] = [],
+  ): Promise<ProductRow> {
     const { input, identifier } = args;
     const customId = identifier?.customId ?? null;
     const ns = customId ? (customId.namespace ?? DEFAULT_NAMESPACE) : null;
@@ -333,7 +351,8 @@ export class SandboxProductService {
           if (loc !== null && !locations.has(loc)) for (const l of await repo.locations(storeId, 0, 1000)) locations.add(l.id);
           if (loc === null || !locations.has(loc)) throw new Rejected([err(at, 'Location does not exist', 'NOT_FOUND')]);
           // schema 2026-10, ProductVariantSetInput.inventoryQuantities: "If you're updating an existing variant, then you
-          // can only update the quantities at locations where the variant is already stocked" (inventoryActivate first).
+          // can only update the quantities at locations where the variant is already stocked" (inventoryActivate first;
+          // an inactive level is not stocked). ProductSetUserErrorCode has no code of its own for it: INVALID_INPUT.
           if (before && !(String(loc) in before.inventory)) {
             throw new Rejected([err(at, `The variant is not stocked at location ${q.locationId}: activate its inventory item there first.`, 'INVALID_INPUT')]);
           }
@@ -346,7 +365,8 @@ export class SandboxProductService {
         const item = v.inventoryItem;
         rows.push({
           id,
-          sku: v.sku !== undefined ? (v.sku ?? null) : (before?.sku ?? null),
+          // ProductVariantSetInput.sku, else InventoryItemInput.sku ("The SKU (stock keeping unit) of the inventory item").
+          sku: v.sku !== undefined ? (v.sku ?? null) : item?.sku !== undefined ? (item.sku ?? null) : (before?.sku ?? null),
           price: v.price != null ? formatMoney(String(v.price)) : (before?.price ?? '0.00'),
           compareAtPrice: v.compareAtPrice !== undefined ? (v.compareAtPrice === null ? null : formatMoney(String(v.compareAtPrice))) : (before?.compareAtPrice ?? null),
           barcode: v.barcode !== undefined ? (v.barcode ?? null) : (before?.barcode ?? null),
@@ -364,12 +384,22 @@ export class SandboxProductService {
       if (rows.length === 0) {
         rows.push({ sku: null, price: '0.00', compareAtPrice: null, barcode: null, optionValues: [], inventory: {}, position: 1, inventoryPolicy: 'DENY', tracked: true, unitCost: null, weight: null });
       }
-      // Stores past 50,000 variants may create 1,000 a day through the API (https://shopify.dev/changelog/api-call-limits-will-be-applied-to-variant-creation):
-      // the sandbox refuses creating variants past the store's configured count. VARIANT_THROTTLE_EXCEEDED is in no
-      // user-error enum of 2026-10 (ProductSetUserErrorCode lacks it), so it is a top-level error; nothing is written.
+      // "The following GraphQL Admin API types have an additional throttle that takes effect when a store has 50,000
+      // product variants. After this threshold is reached, no more than 1,000 new variants can be created per day"
+      // (https://shopify.dev/docs/api/usage/limits#resource-based-rate-limits): the sandbox refuses creating variants
+      // past the store's configured count. VARIANT_THROTTLE_EXCEEDED is in no user-error enum of 2026-10
+      // (ProductSetUserErrorCode lacks it): Shopify answers it as a top-level error on the field, with its message
+      // below; nothing is written. The count is taken under a per-store lock, so that concurrent calls (bulk lines, five
+      // bulk operations) cannot both pass it.
       const created = rows.filter((r) => r.id === undefined).length;
-      if (variantThrottleLimit !== null && created > 0 && (await repo.countStoreVariants(storeId)) + created > variantThrottleLimit) {
-        throw new GraphQLError('Daily variant creation limit reached for this store: try again later.', { extensions: { code: 'VARIANT_THROTTLE_EXCEEDED' } });
+      if (variantThrottleLimit !== null && created > 0) {
+        await repo.lock(`sandbox-variant-count:${storeId}`);
+        if ((await repo.countStoreVariants(storeId)) + created > variantThrottleLimit) {
+          throw new GraphQLError(
+            'Daily variant creation limit reached. Please try again later. See https://help.shopify.com/api/getting-started/api-call-limit for more information about rate limits and how to avoid them.',
+            { extensions: { code: 'VARIANT_THROTTLE_EXCEEDED' } },
+          );
+        }
       }
       await repo.replaceVariants(product.id, rows, !target);
     }
@@ -387,7 +417,7 @@ export class SandboxProductService {
         // then the filename from the `originalSource` is used" (schema 2026-10).
         return { originalSource: f.originalSource!, alt: f.alt ?? null, filename: f.filename?.trim() || sourceFilename(f.originalSource!) };
       });
-      await repo.replaceMedia(product.id, files, !target);
+      addedMedia.push(...(await repo.replaceMedia(product.id, files, !target)));
     }
 
     // Metafields: the sent list replaces the product's; the customId's metafield is always kept; unique values enforced.

@@ -82,15 +82,23 @@ export class SandboxStoreRepository {
     return row ?? null;
   }
 
-  /** Adds the named locations the store lacks (the first store location, "Shop location", is made on first use). */
-  async addLocations(storeId: number, names: string[]): Promise<void> {
-    const have = new Set((await this.locations(storeId)).map((l) => l.name.toLowerCase()));
-    if (have.size === 0) {
-      await this.db.insert(sandboxLocations).values({ storeId, name: 'Shop location' });
-      have.add('shop location');
-    }
-    const fresh = [...new Set(names.map((n) => n.trim()).filter((n) => n && !have.has(n.toLowerCase())))];
-    if (fresh.length) await this.db.insert(sandboxLocations).values(fresh.map((name) => ({ storeId, name })));
+  /**
+   * Adds the named locations the store lacks (the first store location, "Shop location", is made on first use); true
+   * when it added any. Under the lock the product service takes to make the first location, so that neither it nor two
+   * calls at once add a location twice.
+   */
+  async addLocations(storeId: number, names: string[]): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox-location:${storeId}`}))`);
+      const rows = await tx.select({ name: sandboxLocations.name }).from(sandboxLocations).where(eq(sandboxLocations.storeId, storeId));
+      const have = new Set(rows.map((l) => l.name.toLowerCase()));
+      const fresh: string[] = have.size === 0 ? ['Shop location'] : [];
+      for (const name of names.map((n) => n.trim())) {
+        if (name && !have.has(name.toLowerCase()) && !fresh.some((f) => f.toLowerCase() === name.toLowerCase())) fresh.push(name);
+      }
+      if (fresh.length) await tx.insert(sandboxLocations).values(fresh.map((name) => ({ storeId, name })));
+      return fresh.length > 0;
+    });
   }
 
   async locations(storeId: number): Promise<{ id: number; name: string }[]> {

@@ -44,7 +44,14 @@ export class SandboxStoreService {
   /** Fault sequences by store and configuration version (a new configuration restarts the sequence from its seed). */
   private readonly sequences = new Map<string, () => number>();
 
+  /** Told the store's id when locations were added (the product service's cache of location ids). */
+  private readonly locationListeners: ((storeId: number) => void)[] = [];
+
   constructor(private readonly stores: SandboxStoreRepository) {}
+
+  onLocationsAdded(listener: (storeId: number) => void): void {
+    this.locationListeners.push(listener);
+  }
 
   /** Makes the store (or, if one with this domain is left over, issues it a new token) and returns its token, once. */
   async create(domain: string): Promise<{ accessToken: string }> {
@@ -116,7 +123,7 @@ export class SandboxStoreService {
     if (input.variant_throttle_limit !== undefined) settings.variantThrottleLimit = input.variant_throttle_limit;
     const store = await this.stores.configure(normalizeDomain(domain), settings);
     if (!store) return null;
-    if (input.locations) await this.stores.addLocations(store.id, input.locations);
+    if (input.locations && (await this.stores.addLocations(store.id, input.locations))) for (const listener of this.locationListeners) listener(store.id);
     return this.configView(store);
   }
 

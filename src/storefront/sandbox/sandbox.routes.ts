@@ -1,8 +1,9 @@
 // The sandbox over HTTP: `POST /sandbox/shopify/{domain}/admin/api/{version}/graphql.json` (and the staged-upload and
-// bulk-result routes of bulk.routes.ts), an encapsulated scope with
+// bulk-result routes of bulk.routes.ts, the media files of media.routes.ts), an encapsulated scope with
 // its own not-found and error handlers answering in Shopify's shapes (never the PIM envelope).
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { bulkRoutes } from './bulk.routes.js';
+import { mediaRoutes } from './media.routes.js';
 import { NOT_FOUND_BODY, type SandboxGraphqlService } from './sandbox-graphql.service.js';
 
 export const SANDBOX_PREFIX = '/sandbox/shopify';
@@ -50,6 +51,9 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
     const body = status === 400 ? { errors: { query: 'Required parameter missing or invalid' } } : { errors: message };
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
+
+  // The media files' CDN route (media.routes.ts).
+  await mediaRoutes(scope, graphql.media, graphql.stores);
 
   // Last: registering a child scope loads the routes declared so far, with the error handler set by then.
   await bulkRoutes(scope, graphql.bulk, graphql.stores);

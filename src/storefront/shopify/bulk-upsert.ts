@@ -4,18 +4,18 @@
 // Identity is upsertProduct's: the mapped id, else the customId (or the deterministic handle) with the handle
 // `{slug}-{id}` on create, so the same items run twice never duplicate a product. The reads upsertProduct makes before
 // a write (tags to merge, a product whose mapping was lost) are made here too, per item, before the file is built.
+import { randomBytes } from 'node:crypto';
 import { StorefrontError, StorefrontValidationError, type BulkItemOutcome, type BulkUpsertItem, type BulkUpsertState, type KnownStorefrontProduct, type ProductUpsertResult, type StorefrontShop } from '../storefront.port.js';
 import { readJsonl, uploadStaged } from './bulk-transfer.js';
 import {
   BulkOperationRunMutation,
   BulkOperationState,
-  LatestBulkMutation,
-  ProductSetBulk,
+  productSetBulkTagged,
+  RecentBulkMutations,
   StagedUploadsCreate,
-  type BulkOperationNode,
   type BulkOperationRunMutationData,
   type BulkOperationStateData,
-  type LatestBulkMutationData,
+  type RecentBulkMutationsData,
   type ProductLookupData,
   type ProductSetBulkLine,
   type StagedUploadsCreateData,
@@ -67,12 +67,11 @@ export class ShopifyBulkUpserts {
   async start(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ operationId: string }> {
     if (items.length === 0) throw new StorefrontValidationError(['a bulk upsert needs at least one item']);
     // Up to five bulk mutations run at once per shop from 2026-01 (a sixth is refused with LIMIT_REACHED, see run()).
-    const before = await this.latest(shop);
     const built = await this.lines(shop, items);
     const file = Buffer.from(`${built.map((b) => b.line).join('\n')}\n`, 'utf8');
     if (file.length > MAX_BULK_FILE_BYTES) throw new StorefrontValidationError([`the bulk file is ${file.length} bytes, over Shopify's 100 MB: send fewer items at once`]);
     const path = await this.stage(shop, file);
-    const operationId = await this.run(shop, path, before?.id ?? null);
+    const operationId = await this.run(shop, path, productSetBulkTagged(randomBytes(8).toString('hex')));
     this.methods.set(operationId, built.map((b) => b.method));
     if (this.methods.size > REMEMBERED_OPERATIONS) this.methods.delete(this.methods.keys().next().value!);
     return { operationId };
@@ -106,10 +105,10 @@ export class ShopifyBulkUpserts {
     return { state: 'completed', outcomes };
   }
 
-  /** The shop's latest bulk mutation, or null. */
-  private async latest(shop: StorefrontShop): Promise<BulkOperationNode | null> {
-    const data = await this.deps.call<LatestBulkMutationData>(shop, LatestBulkMutation, {}, 4);
-    return data.bulkOperations?.nodes?.[0] ?? null;
+  /** The id of the shop's recent bulk mutation that runs exactly `document`, or null. */
+  private async startedWith(shop: StorefrontShop, document: string): Promise<string | null> {
+    const data = await this.deps.call<RecentBulkMutationsData>(shop, RecentBulkMutations, {}, 4);
+    return data.bulkOperations?.nodes?.find((op) => sameDocument(op.query, document))?.id ?? null;
   }
 
   /** One JSONL line per item, in order (reads before writes as upsertProduct makes them, a few at a time). */
@@ -198,19 +197,19 @@ export class ShopifyBulkUpserts {
   }
 
   /**
-   * bulkOperationRunMutation. It is not idempotent: after a failure that may have been applied (a 5xx or timeout), the
-   * shop's latest bulk mutation tells whether this start went through — a new one (not `beforeId`) running our
-   * document is ours — before it is tried again.
+   * bulkOperationRunMutation of `mutation`, a document no other start uses (productSetBulkTagged). It is not
+   * idempotent: after a failure that may have been applied (a 5xx or timeout), the shop's recent bulk mutations tell
+   * whether this start went through — one running this very document is ours — before it is tried again.
    */
-  private async run(shop: StorefrontShop, stagedUploadPath: string, beforeId: string | null): Promise<string> {
+  private async run(shop: StorefrontShop, stagedUploadPath: string, mutation: string): Promise<string> {
     for (let failures = 0; ; ) {
       let data: BulkOperationRunMutationData;
       try {
-        data = await this.deps.call<BulkOperationRunMutationData>(shop, BulkOperationRunMutation, { mutation: ProductSetBulk, stagedUploadPath }, 12, false);
+        data = await this.deps.call<BulkOperationRunMutationData>(shop, BulkOperationRunMutation, { mutation, stagedUploadPath }, 12, false);
       } catch (err) {
         if (!(err instanceof StorefrontError) || err.kind !== 'unavailable') throw err;
-        const latest = await this.latest(shop);
-        if (latest && latest.id !== beforeId && sameDocument(latest.query, ProductSetBulk)) return latest.id;
+        const adopted = await this.startedWith(shop, mutation);
+        if (adopted) return adopted;
         if (++failures >= this.deps.throttle.policy.maxAttempts) throw err;
         await this.deps.throttle.backoff(failures);
         continue;
@@ -257,6 +256,7 @@ function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, met
 
   // The line was built from what the mapping knew (or recovered): the variants it created are those without a known id.
   const mapped = mapProduct(item.product, item.known, { locations: [], placement: item.placement, current: null });
+  // A media that failed is reported; it is sent from its source again by the next push (the bulk line cannot resend).
   const { mediaIds, problems } = matchMedia(mapped.imageUrls, item.known.mediaIds, p.media?.nodes ?? []);
   const result = upsertResultOf(p, { method, mediaIds, variantCount: mapped.input.variants.length, imageCount: mapped.imageUrls.length, categoryTags: categoryNamesOf(item.product) });
   return { ok: true, result, mapped, mediaProblems: problems };

@@ -422,6 +422,16 @@ export const ProductSetBulk = /* GraphQL */ `
   }
   ${ProductSetAnswerFields}`;
 
+/**
+ * ProductSetBulk under an operation name of its own (`ProductSetBulk_{tag}`): the document a bulk operation reports in
+ * `BulkOperation.query` then tells which start made it, though several of ours run at once (a start whose answer was
+ * lost is adopted only if its document is exactly this one).
+ */
+export function productSetBulkTagged(tag: string): string {
+  if (!/^[A-Za-z0-9_]+$/.test(tag)) throw new Error(`not a GraphQL name part: ${tag}`);
+  return ProductSetBulk.replace('mutation ProductSetBulk(', `mutation ProductSetBulk_${tag}(`);
+}
+
 export interface ProductSetBulkLine {
   data?: {
     productSet: {
@@ -474,7 +484,7 @@ const BulkOperationFields = /* GraphQL */ `
   }
 `;
 
-/** Runs a mutation once per line of the staged file, in the background (one bulk mutation per shop at a time). */
+/** Runs a mutation once per line of the staged file, in the background (up to five per app and shop at once from 2026-01). */
 export const BulkOperationRunMutation = /* GraphQL */ `
   mutation BulkOperationRunMutation($mutation: String!, $stagedUploadPath: String!) {
     bulkOperationRunMutation(mutation: $mutation, stagedUploadPath: $stagedUploadPath) {
@@ -523,12 +533,13 @@ export interface BulkOperationStateData {
 }
 
 /**
- * The shop's latest bulk mutation (newest first is the connection's default order): is one running, and did a start
- * whose answer was lost create one? (currentBulkOperation is deprecated in 2026-10 in favour of this.)
+ * The shop's recent bulk mutations, newest first (the connection's default order): did a start whose answer was lost
+ * create one? Ten covers the five an app may run at once (https://shopify.dev/docs/api/usage/bulk-operations/imports)
+ * and a few just finished. (currentBulkOperation is deprecated in 2026-10 in favour of this.)
  */
-export const LatestBulkMutation = /* GraphQL */ `
-  query LatestBulkMutation {
-    bulkOperations(first: 1, query: "operation_type:mutation") {
+export const RecentBulkMutations = /* GraphQL */ `
+  query RecentBulkMutations {
+    bulkOperations(first: 10, query: "operation_type:mutation") {
       nodes {
         ...BulkOperationFields
       }
@@ -536,6 +547,6 @@ export const LatestBulkMutation = /* GraphQL */ `
   }
   ${BulkOperationFields}`;
 
-export interface LatestBulkMutationData {
+export interface RecentBulkMutationsData {
   bulkOperations: { nodes: BulkOperationNode[] };
 }

@@ -241,6 +241,11 @@ export function categoryNamesOf(product: PimProductSnapshot): string[] {
   return [...new Set((product.categories ?? []).map((c) => c.name.trim()).filter(Boolean))];
 }
 
+/** A PIM image sent for Shopify to fetch, under our stable file name (mediaFilename). */
+export function imageFile(url: string, product: PimProductSnapshot): FileInput {
+  return { originalSource: url, alt: product.name, contentType: 'IMAGE', filename: mediaFilename(url) };
+}
+
 /**
  * `keepTagsAndMetafields`: the category tags are those of the last push, so `tags` and `metafields` are left out and
  * stay as they are on the storefront (productSet keeps a list it is not sent).
@@ -317,9 +322,7 @@ export function mapProduct(
         );
 
   const imageUrls = [...new Set((product.images ?? []).filter((u) => typeof u === 'string' && u.trim() !== ''))];
-  const files: FileInput[] = imageUrls.map((url) =>
-    known.mediaIds[url] ? { id: known.mediaIds[url] } : { originalSource: url, alt: product.name, contentType: 'IMAGE' as const, filename: mediaFilename(url) },
-  );
+  const files: FileInput[] = imageUrls.map((url) => (known.mediaIds[url] ? { id: known.mediaIds[url] } : imageFile(url, product)));
   const imagesUnchanged = known.productId !== null && imageUrls.every((u) => known.mediaIds[u]) && Object.keys(known.mediaIds).every((u) => imageUrls.includes(u));
 
   // SEO fields come only from the PIM's own SEO attributes (Shopify derives the rest from the title and description);

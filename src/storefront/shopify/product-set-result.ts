@@ -54,19 +54,30 @@ export function mediaKeyOf(node: StorefrontMediaNode): string | null {
   return mediaKeyIn(node.image?.url ?? null);
 }
 
+/** matchMedia's answer: the media of each image, and the FAILED ones apart (with Shopify's reason). */
+export interface MatchedMedia {
+  /** Image URL → media id, for media not FAILED. */
+  mediaIds: Record<string, string>;
+  /** Image URL → id of its FAILED media. */
+  failed: Record<string, string>;
+  /** One line per FAILED media, with Shopify's reason. */
+  problems: string[];
+}
+
 /**
  * The storefront media of each PIM image URL, from a productSet answer: ids we sent that are still there, then media
  * whose URL carries the image's file name (mediaFilename); images just uploaded, whose URL Shopify does not show until
  * it has processed them, take the remaining new media in the order they were sent (Shopify keeps the product's media
- * in the order of `files`). A media that FAILED processing is a problem line with Shopify's reason; its id is kept, so
- * the same broken URL is not uploaded again on every push.
+ * in the order of `files`). A media that FAILED processing is a problem line with Shopify's reason and is kept apart
+ * from `mediaIds`: a FAILED media never becomes READY, so its image is sent from its source again (the failure may have
+ * been the source being down), and productSet's list replacement deletes the failed media.
  */
-export function matchMedia(imageUrls: string[], knownIds: Record<string, string>, nodes: StorefrontMediaNode[]): { mediaIds: Record<string, string>; problems: string[] } {
+export function matchMedia(imageUrls: string[], knownIds: Record<string, string>, nodes: StorefrontMediaNode[]): MatchedMedia {
   const present = new Map(nodes.map((n) => [n.id, n]));
   const taken = new Set<string>();
-  const mediaIds: Record<string, string> = {};
+  const matched: Record<string, string> = {};
   const assign = (url: string, node: StorefrontMediaNode) => {
-    mediaIds[url] = node.id;
+    matched[url] = node.id;
     taken.add(node.id);
   };
   for (const url of imageUrls) {
@@ -74,21 +85,26 @@ export function matchMedia(imageUrls: string[], knownIds: Record<string, string>
     if (node) assign(url, node);
   }
   for (const url of imageUrls) {
-    if (mediaIds[url]) continue;
+    if (matched[url]) continue;
     const key = mediaKeyIn(mediaFilename(url));
     const node = nodes.find((n) => !taken.has(n.id) && mediaKeyOf(n) === key);
     if (node) assign(url, node);
   }
   const fresh = nodes.filter((n) => !taken.has(n.id) && mediaKeyOf(n) === null);
-  imageUrls.filter((url) => !mediaIds[url]).forEach((url, i) => fresh[i] && assign(url, fresh[i]));
+  imageUrls.filter((url) => !matched[url]).forEach((url, i) => fresh[i] && assign(url, fresh[i]));
 
-  const problems: string[] = [];
+  const result: MatchedMedia = { mediaIds: {}, failed: {}, problems: [] };
   for (const url of imageUrls) {
-    const node = present.get(mediaIds[url]);
-    if (node?.status === 'FAILED') {
-      const reason = (node.mediaErrors ?? []).map((e) => `${e.message} (${e.code})`).join('; ') || 'no reason given';
-      problems.push(`image ${url}: the shop could not process it: ${reason}`);
+    const id = matched[url];
+    if (!id) continue;
+    const node = present.get(id)!;
+    if (node.status !== 'FAILED') {
+      result.mediaIds[url] = id;
+      continue;
     }
+    result.failed[url] = id;
+    const reason = (node.mediaErrors ?? []).map((e) => `${e.message} (${e.code})`).join('; ') || 'no reason given';
+    result.problems.push(`image ${url}: the shop could not process it: ${reason}`);
   }
-  return { mediaIds, problems };
+  return result;
 }

@@ -42,11 +42,12 @@ import {
   type ShopHealthData,
 } from './operations.js';
 import { preflight, preflightWarnings, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
-import { matchMedia, mediaKeyOf, upsertResultOf } from './product-set-result.js';
+import { matchMedia, mediaKeyOf, upsertResultOf, type MatchedMedia } from './product-set-result.js';
 import {
   CATEGORY_TAGS_KEY,
   categoryNamesOf,
   deterministicHandle,
+  imageFile,
   mapProduct,
   mediaFilename,
   mediaKeyIn,
@@ -267,9 +268,30 @@ export class ShopifyAdapter implements StorefrontPort {
 
     const allVariants = await this.remainingVariants(shop, p.id, p.variants);
     const answer = { ...p, variants: { nodes: allVariants } };
-    const { mediaIds, problems: mediaProblems } = matchMedia(imageUrls, effective.mediaIds, p.media?.nodes ?? []);
-    const base = upsertResultOf(answer, { method: effective.productId ? 'update' : 'create', mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
-    return this.afterProductSet(shop, product, placement, effective, mapped, base, mediaProblems);
+    let matched = matchMedia(imageUrls, effective.mediaIds, p.media?.nodes ?? []);
+    // A media that failed after an earlier push answered (Shopify processes images asynchronously): its image is sent
+    // from its source again, once, in this push (one failed in this very call is only reported: its source is broken now).
+    const earlierFailures = imageUrls.filter((url) => matched.failed[url] && matched.failed[url] === effective.mediaIds[url]);
+    if (earlierFailures.length > 0) matched = await this.resendImages(shop, p.id, product, imageUrls, matched, earlierFailures);
+    const base = upsertResultOf(answer, { method: effective.productId ? 'update' : 'create', mediaIds: matched.mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
+    return this.afterProductSet(shop, product, placement, effective, mapped, base, matched.problems);
+  }
+
+  /**
+   * A productSet of the product's media alone (the other lists are not sent, so they stay): `resend` from their
+   * source, the rest by id. A refusal is a problem on the product, which is written already.
+   */
+  private async resendImages(shop: StorefrontShop, productId: string, product: PimProductSnapshot, imageUrls: string[], before: MatchedMedia, resend: string[]): Promise<MatchedMedia> {
+    const kept = { ...before.mediaIds, ...before.failed };
+    const files = imageUrls.map((url) => (resend.includes(url) || !kept[url] ? imageFile(url, product) : { id: kept[url] }));
+    const media = Math.min(250, Math.max(1, imageUrls.length));
+    const data = await this.call<ProductSetSyncData>(shop, ProductSetSync, { identifier: { id: productId }, input: { files }, variants: 1, media }, productSetCost(0, files.length, 0, imageUrls.length));
+    const payload = data.productSet;
+    if (!payload?.product || payload.userErrors.length > 0) {
+      const why = payload ? userErrorLines(payload.userErrors).join('; ') || 'no product in the answer' : 'no answer';
+      return { ...before, problems: [...before.problems, `images sent again after they failed: ${why}`] };
+    }
+    return matchMedia(imageUrls, Object.fromEntries(Object.entries(kept).filter(([url]) => !resend.includes(url))), payload.product.media?.nodes ?? []);
   }
 
   /**

@@ -1,4 +1,5 @@
-// Shopify-style cursor connections over keyset pages: `first` (1–250) and `after`; `last`/`before` are not emulated.
+// Shopify-style cursor connections over keyset pages: `first` and `after` (the maximum page size is enforced before
+// execution, input-limits.ts); `last`/`before` are not emulated.
 import { GraphQLError } from 'graphql';
 
 export interface PageArgs {
@@ -35,7 +36,8 @@ export function page(args: PageArgs): Page {
     throw new GraphQLError('The Pimbridge sandbox does not emulate backward pagination (last/before) yet', { extensions: { code: 'NOT_IMPLEMENTED' } });
   }
   if (args.first == null) throw new GraphQLError('you must provide one of first or last', { extensions: { code: 'BAD_REQUEST' } });
-  if (args.first < 0 || args.first > 250) throw new GraphQLError('The first argument must be between 0 and 250', { extensions: { code: 'BAD_REQUEST' } });
+  // The maximum (250, or more where Shopify documents it) is checked before execution: input-limits.ts.
+  if (args.first < 0) throw new GraphQLError('The first argument must be between 0 and 250', { extensions: { code: 'BAD_REQUEST' } });
   const afterKey = args.after != null ? decodeCursor(args.after) : 0;
   return { afterKey, fetch: args.first + 1, size: args.first };
 }

@@ -3,8 +3,9 @@
 // `inventoryItem(id)` and `nodes(ids:)` for InventoryItem ids (an item's id is its variant's number, as the sandbox
 // keeps one inventory item per variant).
 import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from 'graphql';
-import type { InventoryUserError } from '../sandbox-inventory.service.js';
+import type { InventoryOutcome, InventoryUserError, RecordedChange } from '../sandbox-inventory.service.js';
 import { gidNumber } from '../sandbox-product.service.js';
+import { locationGid, locationObject } from './locations.js';
 import { variantObject } from './products.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 
@@ -13,7 +14,8 @@ function idempotencyKey(info: GraphQLResolveInfo): string {
   const directive = info.schema.getDirective('idempotent');
   const key = directive ? getDirectiveValues(directive, info.fieldNodes[0], info.variableValues)?.key : undefined;
   if (typeof key !== 'string' || key.trim() === '') {
-    // schema 2026-10, @idempotent: "The idempotency key cannot be an empty string or whitespace only."
+    // Shopify documents that the call fails at runtime, not the error's code; schema 2026-10, @idempotent: "The
+    // idempotency key cannot be an empty string or whitespace only."
     throw new GraphQLError(`${info.fieldName} requires the @idempotent(key:) directive from API version 2026-04, with a non-blank key.`, { extensions: { code: 'BAD_REQUEST' } });
   }
   return key;
@@ -25,13 +27,49 @@ async function inventoryItemObject(ctx: SandboxContext, itemId: number | null): 
   return found ? (variantObject(found.product, found.variant, ctx).inventoryItem as Record<string, unknown>) : null;
 }
 
-const mismatch = (message: string) => ({ userErrors: [{ field: null, message, code: 'IDEMPOTENCY_KEY_PARAMETER_MISMATCH' }] as InventoryUserError[] });
-
-function adjustmentGroup(reason: string, referenceDocumentUri: unknown, userErrors: InventoryUserError[]) {
-  return userErrors.length
-    ? null
-    : { __typename: 'InventoryAdjustmentGroup', id: `gid://shopify/InventoryAdjustmentGroup/${Date.now()}`, createdAt: new Date().toISOString(), reason, referenceDocumentUri: referenceDocumentUri ?? null, changes: [] };
+async function locationById(ctx: SandboxContext, id: number): Promise<Record<string, unknown> | null> {
+  const [primary] = await ctx.productRepo.locations(ctx.store.id, 0, 1);
+  const row = await ctx.productRepo.location(ctx.store.id, id);
+  return row ? locationObject(row, row.id === primary?.id) : null;
 }
+
+const mismatch = (message: string): InventoryOutcome => ({ userErrors: [{ field: null, message, code: 'IDEMPOTENCY_KEY_PARAMETER_MISMATCH' }], group: null });
+
+/** InventoryAdjustmentGroup of an applied call; `changes(inventoryItemIds, locationIds, quantityNames)` filters. */
+function adjustmentGroup(ctx: SandboxContext, outcome: InventoryOutcome, reason: string, referenceDocumentUri: unknown) {
+  const { group } = outcome;
+  if (!group) return null;
+  const changeObject = (c: RecordedChange) => ({
+    __typename: 'InventoryChange',
+    name: c.name,
+    delta: c.delta,
+    quantityAfterChange: c.quantityAfterChange,
+    ledgerDocumentUri: null,
+    item: () => inventoryItemObject(ctx, c.itemId),
+    location: () => locationById(ctx, c.locationId),
+  });
+  return {
+    __typename: 'InventoryAdjustmentGroup',
+    id: group.id,
+    createdAt: group.createdAt,
+    reason,
+    referenceDocumentUri: referenceDocumentUri ?? null,
+    app: null,
+    staffMember: null,
+    changes: (args: { inventoryItemIds?: string[] | null; locationIds?: string[] | null; quantityNames?: string[] | null }) =>
+      group.changes
+        .filter(
+          (c) =>
+            (args.inventoryItemIds == null || args.inventoryItemIds.includes(`gid://shopify/InventoryItem/${c.itemId}`)) &&
+            (args.locationIds == null || args.locationIds.includes(locationGid(c.locationId))) &&
+            (args.quantityNames == null || args.quantityNames.includes(c.name)),
+        )
+        .map(changeObject),
+  };
+}
+
+type SetInput = Parameters<SandboxContext['inventory']['setQuantities']>[2] & { referenceDocumentUri?: string | null };
+type AdjustInput = Parameters<SandboxContext['inventory']['adjustQuantities']>[2] & { referenceDocumentUri?: string | null };
 
 export const inventoryResolvers: ResolverModule = {
   query: {
@@ -55,26 +93,27 @@ export const inventoryResolvers: ResolverModule = {
         key,
         args,
         async (repo) => {
-          const r = await ctx.inventory.activate(repo, ctx.store.id, String(args.inventoryItemId), String(args.locationId), args.available as number | null | undefined);
-          return Array.isArray(r) ? { userErrors: r } : { userErrors: [] as InventoryUserError[], itemId: r.itemId, locationId: r.locationId };
+          const r = await ctx.inventory.activate(repo, ctx.store.id, String(args.inventoryItemId), String(args.locationId), args.available as number | null | undefined, args.onHand as number | null | undefined);
+          return Array.isArray(r) ? { userErrors: r, itemId: null } : { userErrors: [] as InventoryUserError[], itemId: r.itemId };
         },
-        mismatch,
+        (message): { userErrors: InventoryUserError[]; itemId: number | null } => ({ userErrors: [{ field: null, message }], itemId: null }),
       );
-      const level = 'itemId' in result && result.itemId !== undefined ? await ((await inventoryItemObject(ctx, result.itemId as number))?.inventoryLevel as (a: { locationId: string }) => Promise<unknown>)({ locationId: String(args.locationId) }) : null;
+      const item = await inventoryItemObject(ctx, result.itemId);
+      const level = item ? await (item.inventoryLevel as (a: { locationId: string }) => Promise<unknown>)({ locationId: String(args.locationId) }) : null;
       // InventoryActivatePayload.userErrors are UserError (field, message): no code.
       return { inventoryLevel: level, userErrors: result.userErrors.map(({ field, message }) => ({ field, message })) };
     },
     inventorySetQuantities: async (args, ctx, info) => {
-      const input = args.input as Parameters<SandboxContext['inventory']['setQuantities']>[2] & { referenceDocumentUri?: string | null; ignoreCompareQuantity?: boolean | null };
+      const input = args.input as SetInput;
       const key = idempotencyKey(info);
-      const result = await ctx.inventory.once(ctx.store.id, 'inventorySetQuantities', key, args, async (repo) => ({ userErrors: await ctx.inventory.setQuantities(repo, ctx.store.id, input, input.ignoreCompareQuantity === true) }), mismatch);
-      return { inventoryAdjustmentGroup: adjustmentGroup(input.reason, input.referenceDocumentUri, result.userErrors), userErrors: result.userErrors };
+      const outcome = await ctx.inventory.once(ctx.store.id, 'inventorySetQuantities', key, args, (repo) => ctx.inventory.setQuantities(repo, ctx.store.id, input), mismatch);
+      return { inventoryAdjustmentGroup: adjustmentGroup(ctx, outcome, input.reason, input.referenceDocumentUri), userErrors: outcome.userErrors };
     },
     inventoryAdjustQuantities: async (args, ctx, info) => {
-      const input = args.input as Parameters<SandboxContext['inventory']['adjustQuantities']>[2] & { referenceDocumentUri?: string | null };
+      const input = args.input as AdjustInput;
       const key = idempotencyKey(info);
-      const result = await ctx.inventory.once(ctx.store.id, 'inventoryAdjustQuantities', key, args, async (repo) => ({ userErrors: await ctx.inventory.adjustQuantities(repo, ctx.store.id, input) }), mismatch);
-      return { inventoryAdjustmentGroup: adjustmentGroup(input.reason, input.referenceDocumentUri, result.userErrors), userErrors: result.userErrors };
+      const outcome = await ctx.inventory.once(ctx.store.id, 'inventoryAdjustQuantities', key, args, (repo) => ctx.inventory.adjustQuantities(repo, ctx.store.id, input), mismatch);
+      return { inventoryAdjustmentGroup: adjustmentGroup(ctx, outcome, input.reason, input.referenceDocumentUri), userErrors: outcome.userErrors };
     },
   },
 };

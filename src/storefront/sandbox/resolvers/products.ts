@@ -1,10 +1,12 @@
 // Products: productSet (rules in sandbox-product.service.ts), productByIdentifier, product, products, productsCount,
 // productVariant, productDelete, metafieldDefinitionCreate. Objects are plain; nested lists load on demand.
 import { GraphQLError } from 'graphql';
-import type { MediaRow, MetafieldRow, ProductFilter, ProductRow, VariantRow } from '../sandbox-product.repository.js';
+import { inventoryLevels, sellableQuantity } from '../sandbox-inventory.service.js';
+import type { DefinitionRow, MetafieldRow, ProductFilter, ProductRow, VariantRow } from '../sandbox-product.repository.js';
 import { gidNumber, type ProductSetArgs } from '../sandbox-product.service.js';
 import { connection, dateTime, page, type PageArgs } from './connection.js';
 import { locationObject } from './locations.js';
+import { mediaObject } from './media.js';
 import { publishableFields } from './publishable.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 
@@ -49,61 +51,42 @@ function metafieldObject(row: MetafieldRow): Record<string, unknown> {
   };
 }
 
-/**
- * A product image. Shopify answers its own CDN URL, never the URL it was sent ("The MediaImage object represents an
- * image hosted on Shopify's content delivery network", schema 2026-10), ending with the file's name: the sandbox's
- * is `{base}/cdn/files/{id}/{filename}`. It takes images as READY at once (it does not fetch or process them).
- */
-export function mediaObject(row: MediaRow, ctx: SandboxContext): Record<string, unknown> {
-  const base = ctx.baseUrl ?? `https://${ctx.store.domain}`;
-  const url = `${base}/cdn/files/${row.id}/${encodeURIComponent(row.filename ?? 'file')}`;
-  const image = { __typename: 'Image', id: gid('ImageSource', row.id), url, src: url, originalSrc: url, altText: row.alt, width: null, height: null };
-  return {
-    __typename: 'MediaImage',
-    id: gid('MediaImage', row.id),
-    alt: row.alt,
-    status: row.status,
-    fileStatus: row.status,
-    mediaContentType: 'IMAGE',
-    mimeType: null,
-    image,
-    preview: { image, status: row.status },
-    originalSource: { url, fileSize: null },
-    mediaErrors: [],
-    mediaWarnings: [],
-    fileErrors: [],
-    createdAt: dateTime(row.createdAt),
-    updatedAt: dateTime(row.createdAt),
-  };
-}
-
 export function variantObject(product: ProductRow, row: VariantRow, ctx: SandboxContext): Record<string, unknown> {
   const title = row.optionValues.length ? row.optionValues.map((o) => o.name).join(' / ') : 'Default Title';
-  const total = Object.values(row.inventory).reduce((a, b) => a + b, 0);
-  // An item has an inventory level only where it is stocked (schema 2026-10, InventoryItem.inventoryLevels; a level is
-  // made by inventoryActivate or by the productSet that creates the variant with quantities there).
-  const levels = async () => {
+  // ProductVariant.inventoryQuantity: "The total sellable quantity of the variant" (active levels only).
+  const total = sellableQuantity(row.inventory);
+  // Levels from the item's counts (sandbox-inventory.service.ts): active where it is stocked (made by inventoryActivate
+  // or by the productSet that creates the variant with quantities there), inactive where a quantity was set without
+  // stocking it; inactive ones only with `includeInactive: true` (schema 2026-10, InventoryItem.inventoryLevels).
+  const levels = async (includeInactive: boolean | null | undefined) => {
     const all = await ctx.productRepo.locations(ctx.store.id, 0, 1000);
     const primary = all[0]?.id;
-    return all.filter((loc) => String(loc.id) in row.inventory).map((loc) => ({
-      __typename: 'InventoryLevel',
-      id: `gid://shopify/InventoryLevel/${loc.id}?inventory_item_id=${row.id}`,
-      isActive: true,
-      canDeactivate: false,
-      deactivationAlert: null,
-      location: locationObject(loc, loc.id === primary),
-      quantities: ({ names }: { names: string[] }) =>
-        names.map((name) => ({
-          id: `gid://shopify/InventoryQuantity/${loc.id}?inventory_item_id=${row.id}&name=${name}`,
-          name,
-          quantity: name === 'available' || name === 'on_hand' ? (row.inventory[String(loc.id)] ?? 0) : 0,
-          updatedAt: dateTime(row.updatedAt),
-        })),
-      createdAt: dateTime(row.createdAt),
-      updatedAt: dateTime(row.updatedAt),
-    }));
+    const byLocation = new Map(inventoryLevels(row.inventory).map((l) => [l.locationId, l]));
+    return all.flatMap((loc) => {
+      const level = byLocation.get(loc.id);
+      if (!level || (!level.active && includeInactive !== true)) return [];
+      return [{
+        __typename: 'InventoryLevel',
+        id: `gid://shopify/InventoryLevel/${loc.id}?inventory_item_id=${row.id}`,
+        isActive: level.active,
+        canDeactivate: false,
+        deactivationAlert: null,
+        location: locationObject(loc, loc.id === primary),
+        item: () => inventoryItem,
+        // The sandbox keeps one count: `available` and `on_hand` answer it, other quantity names 0.
+        quantities: ({ names }: { names: string[] }) =>
+          names.map((name) => ({
+            id: `gid://shopify/InventoryQuantity/${loc.id}?inventory_item_id=${row.id}&name=${name}`,
+            name,
+            quantity: name === 'available' || name === 'on_hand' ? level.quantity : 0,
+            updatedAt: dateTime(row.updatedAt),
+          })),
+        createdAt: dateTime(row.createdAt),
+        updatedAt: dateTime(row.updatedAt),
+      }];
+    });
   };
-  const inventoryItem = {
+  const inventoryItem: Record<string, unknown> = {
     __typename: 'InventoryItem',
     id: gid('InventoryItem', row.id),
     legacyResourceId: String(row.id),
@@ -116,12 +99,16 @@ export function variantObject(product: ProductRow, row: VariantRow, ctx: Sandbox
     duplicateSkuCount: 0,
     createdAt: dateTime(row.createdAt),
     updatedAt: dateTime(row.updatedAt),
-    inventoryLevels: async (args: PageArgs) => {
+    inventoryLevels: async (args: PageArgs & { includeInactive?: boolean | null }) => {
       const p = page(args);
-      const all = await levels();
+      const all = await levels(args.includeInactive);
       return connection(p, all.slice(p.afterKey, p.afterKey + p.fetch), (l) => all.indexOf(l) + 1, (l) => l, p.afterKey > 0);
     },
-    inventoryLevel: async ({ locationId }: { locationId: string }) => (await levels()).find((l) => (l.location as { id: string }).id === locationId) ?? null,
+    // Null where the item has no (active, unless includeInactive) level.
+    inventoryLevel: async ({ locationId, includeInactive }: { locationId: string; includeInactive?: boolean | null }) =>
+      (await levels(includeInactive)).find((l) => (l.location as { id: string }).id === locationId) ?? null,
+    // InventoryItem.locationsCount: "The number of locations where this inventory item is stocked."
+    locationsCount: { count: inventoryLevels(row.inventory).filter((l) => l.active).length, precision: 'EXACT' },
   };
   return {
     __typename: 'ProductVariant',
@@ -192,7 +179,7 @@ export function productObject(row: ProductRow, ctx: SandboxContext): Record<stri
         optionValues: o.values.map((v, j) => ({ id: optionValueId(row, i + 1, j + 1), name: v, hasVariants: true, linkedMetafieldValue: null, swatch: null })),
       })),
     hasOnlyDefaultVariant: row.options.length === 1 && row.options[0].name === 'Title' && row.options[0].values.length === 1 && row.options[0].values[0] === 'Default Title',
-    totalInventory: async () => (await allVariants()).reduce((sum, v) => sum + Object.values(v.inventory).reduce((a, b) => a + b, 0), 0),
+    totalInventory: async () => (await allVariants()).reduce((sum, v) => sum + sellableQuantity(v.inventory), 0),
     variants: async (args: PageArgs) => {
       const p = page(args);
       const rows = await repo.variants(row.id, p.afterKey, p.fetch);
@@ -202,7 +189,9 @@ export function productObject(row: ProductRow, ctx: SandboxContext): Record<stri
     media: async (args: PageArgs) => {
       const p = page(args);
       const rows = await repo.media(row.id, p.afterKey, p.fetch);
-      return connection(p, rows, (m) => m.position, (m) => mediaObject(m, ctx), p.afterKey > 0);
+      // Status, file and errors of the lifecycle (sandbox-media.service.ts); unfinished media of a dead process resume.
+      const details = await ctx.media.describe(rows);
+      return connection(p, rows, (m) => m.position, (m) => mediaObject(m, ctx, details.get(m.id)), p.afterKey > 0);
     },
     mediaCount: async () => ({ count: await repo.countMedia(row.id), precision: 'EXACT' }),
     metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
@@ -247,6 +236,32 @@ async function findByIdentifier(identifier: { id?: string | null; handle?: strin
   return null;
 }
 
+/** MetafieldCapabilityUniqueValues is available for these types (https://shopify.dev/changelog/adding-unique-values-to-metafields). */
+const UNIQUE_VALUE_TYPES = new Set(['single_line_text_field', 'number_integer', 'url', 'id']);
+
+async function definitionObject(row: DefinitionRow, ctx: SandboxContext): Promise<Record<string, unknown>> {
+  // eligible: the type allows it and, when not enabled, no product has a value yet (it can no longer be enabled).
+  const eligible = UNIQUE_VALUE_TYPES.has(row.type) && (row.uniqueValues || !(await ctx.productRepo.hasMetafields(ctx.store.id, row.namespace, row.key)));
+  return {
+    __typename: 'MetafieldDefinition',
+    id: gid('MetafieldDefinition', row.id),
+    name: row.name,
+    namespace: row.namespace,
+    key: row.key,
+    ownerType: row.ownerType,
+    description: null,
+    type: { name: row.type, category: null, supportsDefinitionMigrations: false, supportedValidations: [], valueType: 'STRING' },
+    capabilities: {
+      uniqueValues: { enabled: row.uniqueValues, eligible },
+      adminFilterable: { enabled: false, eligible: true, status: 'NOT_FILTERABLE' },
+      smartCollectionCondition: { enabled: false, eligible: true },
+    },
+    pinnedPosition: null,
+    useAsCollectionCondition: false,
+    validations: [],
+  };
+}
+
 export const productResolvers: ResolverModule = {
   query: {
     product: async (args, ctx) => {
@@ -270,6 +285,16 @@ export const productResolvers: ResolverModule = {
       const limit = typeof args.limit === 'number' ? args.limit : 10_000;
       const n = await ctx.productRepo.countProducts(ctx.store.id, parseProductQuery(args.query as string | null));
       return n > limit ? { count: limit, precision: 'AT_LEAST' } : { count: n, precision: 'EXACT' };
+    },
+    /** `metafieldDefinition(identifier: {ownerType, namespace, key})` or `(id:)`, for PRODUCT definitions. */
+    metafieldDefinition: async (args, ctx) => {
+      const identifier = args.identifier as { ownerType: string; namespace?: string | null; key: string } | null | undefined;
+      const id = args.id != null ? gidNumber(args.id, 'MetafieldDefinition') : null;
+      const rows = await ctx.productRepo.definitions(ctx.store.id, 'PRODUCT');
+      const row = identifier
+        ? rows.find((r) => r.ownerType === identifier.ownerType && r.namespace === (identifier.namespace ?? '$app') && r.key === identifier.key)
+        : rows.find((r) => r.id === id);
+      return row ? definitionObject(row, ctx) : null;
     },
     productVariant: async (args, ctx) => {
       const id = gidNumber(args.id, 'ProductVariant');
@@ -296,45 +321,21 @@ export const productResolvers: ResolverModule = {
     metafieldDefinitionCreate: async (args, ctx) => {
       const d = args.definition as { namespace?: string | null; key: string; name: string; type: string; ownerType: string; capabilities?: { uniqueValues?: { enabled: boolean } | null } | null };
       const namespace = d.namespace ?? '$app';
-      if (d.ownerType !== 'PRODUCT') {
-        return { createdDefinition: null, userErrors: [{ field: ['definition', 'ownerType'], message: `The sandbox keeps metafield definitions for PRODUCT only.`, code: 'INCLUSION', elementIndex: null, elementKey: null }] };
+      const refuse = (field: string[], message: string, code: string) => ({ createdDefinition: null, userErrors: [{ field, message, code, elementIndex: null, elementKey: null }] });
+      if (d.ownerType !== 'PRODUCT') return refuse(['definition', 'ownerType'], 'The sandbox keeps metafield definitions for PRODUCT only.', 'INCLUSION');
+      const unique = d.capabilities?.uniqueValues?.enabled ?? false;
+      if (unique && !UNIQUE_VALUE_TYPES.has(d.type)) {
+        // "This is available for single_line_text_field, number_integer, url, and id" (shopify.dev changelog, "Adding unique
+        // values to metafields", https://shopify.dev/changelog/adding-unique-values-to-metafields).
+        return refuse(['definition', 'capabilities', 'uniqueValues'], `The unique values capability is not available for the type ${d.type}.`, 'INVALID_CAPABILITY');
       }
-      const row = await ctx.productRepo.insertDefinition({
-        storeId: ctx.store.id,
-        ownerType: d.ownerType,
-        namespace,
-        key: d.key,
-        name: d.name,
-        type: d.type,
-        uniqueValues: d.capabilities?.uniqueValues?.enabled ?? false,
-      });
-      if (!row) {
-        return {
-          createdDefinition: null,
-          userErrors: [{ field: ['definition', 'key'], message: `Key is in use for Product metafields on the '${namespace}' namespace.`, code: 'TAKEN', elementIndex: null, elementKey: null }],
-        };
+      if (unique && (await ctx.productRepo.hasMetafields(ctx.store.id, namespace, d.key))) {
+        // "For now, this capability can only be set on metafield definitions that don't yet have associated metafields" (same page).
+        return refuse(['definition', 'capabilities', 'uniqueValues'], `The unique values capability can only be set on a definition whose metafields have no values yet: products already have ${namespace}.${d.key}.`, 'INVALID_CAPABILITY');
       }
-      return {
-        createdDefinition: {
-          __typename: 'MetafieldDefinition',
-          id: gid('MetafieldDefinition', row.id),
-          name: row.name,
-          namespace: row.namespace,
-          key: row.key,
-          ownerType: row.ownerType,
-          description: null,
-          type: { name: row.type, category: null, supportsDefinitionMigrations: false, supportedValidations: [], valueType: 'STRING' },
-          capabilities: {
-            uniqueValues: { enabled: row.uniqueValues, eligible: true },
-            adminFilterable: { enabled: false, eligible: true, status: 'NOT_FILTERABLE' },
-            smartCollectionCondition: { enabled: false, eligible: true },
-          },
-          pinnedPosition: null,
-          useAsCollectionCondition: false,
-          validations: [],
-        },
-        userErrors: [],
-      };
+      const row = await ctx.productRepo.insertDefinition({ storeId: ctx.store.id, ownerType: d.ownerType, namespace, key: d.key, name: d.name, type: d.type, uniqueValues: unique });
+      if (!row) return refuse(['definition', 'key'], `Key is in use for Product metafields on the '${namespace}' namespace.`, 'TAKEN');
+      return { createdDefinition: await definitionObject(row, ctx), userErrors: [] };
     },
   },
 };

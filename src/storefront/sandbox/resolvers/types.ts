@@ -7,6 +7,7 @@ import type { SandboxBulkService } from '../bulk-operation.service.js';
 import type { SandboxProductRepository } from '../sandbox-product.repository.js';
 import type { SandboxProductService } from '../sandbox-product.service.js';
 import type { SandboxInventoryService } from '../sandbox-inventory.service.js';
+import type { SandboxMediaService } from '../sandbox-media.service.js';
 import type { SandboxMerchantEditService } from '../sandbox-merchant-edits.service.js';
 import type { SandboxPublicationService } from '../sandbox-publication.service.js';
 import type { SandboxStore } from '../sandbox-store.repository.js';
@@ -25,6 +26,8 @@ export interface SandboxContext {
   inventory: SandboxInventoryService;
   /** A merchant's edits: productUpdate, productVariantsBulkUpdate. */
   merchantEdits: SandboxMerchantEditService;
+  /** The media lifecycle: fetching `originalSource`, status, files and errors. */
+  media: SandboxMediaService;
   /** Bulk mutations (stagedUploadsCreate, bulkOperationRunMutation, bulkOperation); absent outside an HTTP request. */
   bulk?: SandboxBulkService;
   /** `{scheme}://{host}/sandbox/shopify/{domain}` as the client reached it: staged-upload targets and result URLs. */
