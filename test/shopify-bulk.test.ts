@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sandboxBulkOperations } from '../src/db/schema/index.js';
-import { ProductSetBulk, productSetBulkTagged } from '../src/storefront/shopify/operations.js';
+import { bulkTagged, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { StorefrontError, type BulkUpsertItem, type KnownStorefrontProduct, type PimProductSnapshot, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
@@ -159,6 +159,29 @@ for (const target of databaseTargets()) {
       assert.equal(await count(), 4);
     });
 
+    it('active products are published on their channels by one bulk mutation of publishablePublish lines, not a call each', async () => {
+      const publications = (await adapter.request<{ publications: { nodes: { id: string; catalog: { title: string } }[] } }>(shop, '{ publications(first: 10) { nodes { id catalog { title } } } }')).publications.nodes;
+      const online = publications.find((p) => p.catalog.title === 'Online Store')!.id;
+      const placement: SyncPlacement = { ...PLACEMENT, channelPublications: { web: [online] } };
+      const items: BulkUpsertItem[] = [
+        { product: snapshot(501, { publishing_channels: ['web'] }), known: NEW, placement },
+        { product: snapshot(502, { publishing_channels: ['web'], status: 'draft' }), known: NEW, placement },
+        { product: snapshot(503, { publishing_channels: ['web'] }), known: NEW, placement },
+      ];
+      const operations = async () => (await adapter.request<{ bulkOperations: { nodes: { query: string }[] } }>(shop, '{ bulkOperations(first: 50) { nodes { query } } }')).bulkOperations.nodes;
+      const before = await operations();
+      const { operationId } = await adapter.startBulkUpsert(shop, items);
+      const results = (await completed(operationId, items)).map((o) => (o.ok ? o.result : assert.fail(JSON.stringify(o))));
+      assert.deepEqual(results.map((r) => r.publications), [[online], [], [online]]);
+      assert.deepEqual(results.map((r) => r.problems), [[], [], []]);
+      for (const [i, r] of results.entries()) {
+        const on = await adapter.request<{ product: { publishedOnPublication: boolean } }>(shop, 'query ($id: ID!, $p: ID!) { product(id: $id) { publishedOnPublication(publicationId: $p) } }', { id: r.productId, p: online });
+        assert.equal(on.product.publishedOnPublication, i !== 1, `product ${i}: only active products are published`);
+      }
+      const started = (await operations()).slice(0, (await operations()).length - before.length).map((o) => /mutation (\w+?)_/.exec(o.query)?.[1]);
+      assert.deepEqual(started.sort(), ['ProductSetBulk', 'PublishablePublish'], 'one bulk productSet and one bulk publish');
+    });
+
     it('an item the storefront refuses gets its userErrors; the others go through', async () => {
       const items: BulkUpsertItem[] = [
         { product: snapshot(5), known: NEW, placement: PLACEMENT },
@@ -301,7 +324,7 @@ describe('bulk upserts against a fake Shopify', () => {
   it('a lost start is not confused with a newer bulk mutation of another of our starts (five may run at once)', async () => {
     loseRunAnswer = true;
     // Started by another job just after ours: the same productSet under another tag, and the shop's newest.
-    intruder = productSetBulkTagged('0123456789abcdef');
+    intruder = bulkTagged(ProductSetBulk, '0123456789abcdef');
     const { operationId } = await adapter().startBulkUpsert(shop(), items);
     assert.deepEqual(operations.map((o) => o.id), ['gid://shopify/BulkOperation/1', 'gid://shopify/BulkOperation/2']);
     assert.equal(operationId, 'gid://shopify/BulkOperation/1', 'its own operation, not the newest');

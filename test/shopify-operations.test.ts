@@ -29,11 +29,13 @@ describe('Shopify adapter operations', () => {
     });
   }
 
-  it('a tagged bulk productSet (productSetBulkTagged) is valid too, and a tag that is not a name part is refused', () => {
-    const text = operations.productSetBulkTagged('00ff00ff00ff00ff');
-    assert.deepEqual(validate(adminSchema(), parse(text), [...specifiedRules, NoDeprecatedCustomRule]).map((e) => e.message), []);
-    assert.match(text, /mutation ProductSetBulk_00ff00ff00ff00ff\(/);
-    assert.throws(() => operations.productSetBulkTagged('x) { shop { id } }'), /not a GraphQL name part/);
+  it('the bulk documents under a tag of their own (bulkTagged) are valid too; a tag that is not a name part is refused', () => {
+    for (const [document, name] of [[operations.ProductSetBulk, 'ProductSetBulk'], [operations.PublishablePublish, 'PublishablePublish']]) {
+      const text = operations.bulkTagged(document, '00ff00ff00ff00ff');
+      assert.deepEqual(validate(adminSchema(), parse(text), [...specifiedRules, NoDeprecatedCustomRule]).map((e) => e.message), []);
+      assert.match(text, new RegExp(`mutation ${name}_00ff00ff00ff00ff\\(`));
+    }
+    assert.throws(() => operations.bulkTagged(operations.ProductSetBulk, 'x) { shop { id } }'), /not a GraphQL name part/);
   });
 
   it('the deprecation check does catch a deprecated field (plan.displayName)', () => {

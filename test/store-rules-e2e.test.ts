@@ -1,6 +1,7 @@
 // A real store's rules, end to end: PIM → connector push → Shopify adapter → sandbox, read back through the sandbox's
 // Admin GraphQL API. Sales channels (ACTIVE publishes nothing; channels map to publications), stock that respects
-// sales made in the shop, fields the merchant owns, currency, long titles, disabled variants and inventory items.
+// sales made in the shop, fields the merchant owns, currency, long titles, disabled variants and inventory items, an
+// image the shop cannot fetch, a product past 250 variants.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
@@ -8,6 +9,7 @@ import { ADMIN_API_VERSION } from '../src/storefront/shopify/api-version.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { sku } from './helpers/pim.js';
+import { makeImage, serveHttp } from './helpers/servers.js';
 
 for (const target of databaseTargets()) {
   describe(`a real store's rules, end to end (${target.name})`, () => {
@@ -213,6 +215,50 @@ for (const target of databaseTargets()) {
       assert.equal(s.inventoryItem.tracked, true);
       assert.equal(Number(s.inventoryItem.unitCost.amount), 7.5);
       assert.deepEqual(s.inventoryItem.measurement.weight, { value: 0.25, unit: 'KILOGRAMS' });
+    });
+
+    it('an image the shop cannot fetch is an error on the mapping with Shopify\'s reason; once its source answers, the next push sends it again', async () => {
+      const picture = await makeImage('png', 8, 6);
+      let broken = true;
+      const source = await serveHttp((_req, res) => {
+        if (broken) return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'image/png' }).end(picture);
+      });
+      try {
+        const id = 990_500;
+        const snapshot = { id, sku: 'IMG', name: 'Pictured product', status: 'draft', price: '5.00', currency: 'EUR', variants: [], images: [`${source.url}/photo.png`] };
+        const pushSnapshot = async () => (await h.call('POST', '/api/products/push', token, { products: [snapshot] })).json().data.results[0];
+        const mapping = async () => (await h.call('GET', `/api/products/mapping/${id}`, token)).json().data;
+        const media = async (gid: string) => (await gql(`query ($id: ID!) { product(id: $id) { media(first: 5) { nodes { id status mediaErrors { code } } } } }`, { id: gid })).product.media.nodes;
+
+        // Shopify answers before it fetches the image (the first push may or may not see the failure); the shop fails it.
+        await pushSnapshot();
+        const gid = await storefrontId(id);
+        for (const deadline = Date.now() + 10_000; (await media(gid))[0]?.status !== 'FAILED'; ) {
+          assert.ok(Date.now() < deadline, 'the shop failed the image');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        // The next push sends it from its source again, sees it fail again, and says why; the product keeps its ids.
+        const second = await pushSnapshot();
+        assert.equal(second.status, 'error');
+        assert.match(second.message, /photo\.png: the shop could not process it: .*\(IMAGE_DOWNLOAD_FAILURE\)/);
+        const failed = await mapping();
+        assert.deepEqual([failed.sync_status, `gid://shopify/Product/${failed.storefront_product_id}`], ['error', gid]);
+        assert.match(failed.sync_error, /IMAGE_DOWNLOAD_FAILURE/);
+        assert.deepEqual((await media(gid)).map((m: { status: string }) => m.status), ['FAILED'], 'one media: the failed one was replaced, not kept beside');
+
+        broken = false;
+        const third = await pushSnapshot();
+        assert.equal(third.status, 'success', third.message);
+        assert.equal((await mapping()).sync_status, 'synced');
+        for (const deadline = Date.now() + 10_000; (await media(gid))[0]?.status !== 'READY'; ) {
+          assert.ok(Date.now() < deadline, `the shop processed the image: ${JSON.stringify(await media(gid))}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.equal((await media(gid)).length, 1);
+      } finally {
+        await source.close();
+      }
     });
 
     it('a product with 400 variants is pushed twice and keeps its 400 variant ids (read page by page past 250)', async () => {

@@ -1,5 +1,5 @@
 // What a sandbox bulk mutation executes: the document is checked once (valid against the 2026-10 schema, one mutation
-// whose only root field is productSet, as far as the sandbox emulates bulk imports), then every JSONL line's variables
+// whose only root field is productSet or publishablePublish, as far as the sandbox emulates bulk imports), then every JSONL line's variables
 // run through graphql-js with the same resolvers as the per-call endpoint — no cost bucket — and become one result line
 // in Shopify's format: `{"data": {...as selected...}, "__lineNumber": n}` (0-based), with `errors` for a line that
 // failed as a whole (variables that do not fit the document or Shopify's input limits, a resolver failure).
@@ -11,8 +11,12 @@ import { mutationRoot } from './resolvers/index.js';
 import type { SandboxContext } from './resolvers/types.js';
 import { fieldResolver, formatError, MAX_TOKENS } from './sandbox-executor.js';
 
-/** The root fields the sandbox runs in bulk. */
-const BULK_FIELDS = new Set(['productSet']);
+/**
+ * The root fields the sandbox runs in bulk. Shopify runs most Admin mutations in bulk (the bulk import guide,
+ * https://shopify.dev/docs/api/usage/bulk-operations/imports, no longer lists a few allowed ones; recursive bulk
+ * operations excepted); the sandbox emulates those the bridge sends.
+ */
+const BULK_FIELDS = new Set(['productSet', 'publishablePublish']);
 
 export type PreparedMutation = { document: DocumentNode; runner: LineRunner } | { error: string };
 

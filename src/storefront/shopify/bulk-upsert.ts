@@ -10,10 +10,14 @@ import { readJsonl, uploadStaged } from './bulk-transfer.js';
 import {
   BulkOperationRunMutation,
   BulkOperationState,
-  productSetBulkTagged,
+  bulkTagged,
+  ProductSetBulk,
+  PublishablePublish,
   RecentBulkMutations,
   StagedUploadsCreate,
+  type BulkOperationNode,
   type BulkOperationRunMutationData,
+  type PublishableBulkLine,
   type BulkOperationStateData,
   type RecentBulkMutationsData,
   type ProductLookupData,
@@ -46,8 +50,11 @@ export interface BulkDeps {
   /** The upsert path's helpers, so both paths merge, recover and finish alike. */
   tagsOf(found: Found): StorefrontTags;
   recovered(shop: StorefrontShop, found: Found, product: BulkUpsertItem['product']): Promise<KnownStorefrontProduct>;
-  /** Stock and publishing after a product's line ran (per call: bulk lines carry only the productSet). */
-  afterProductSet(shop: StorefrontShop, item: BulkUpsertItem, mapped: MappedProduct, base: ProductUpsertResult, mediaProblems: string[]): Promise<ProductUpsertResult>;
+  /**
+   * Stock (per call) after a product's line ran, and unpublishing; the publications to add come back in `toPublish`,
+   * for the one bulk mutation of publishablePublish lines that publishes the whole batch.
+   */
+  afterProductSet(shop: StorefrontShop, item: BulkUpsertItem, mapped: MappedProduct, base: ProductUpsertResult, mediaProblems: string[]): Promise<ProductUpsertResult & { toPublish: string[] }>;
   sameTags(previous: string[] | undefined, now: string[]): boolean;
   /** Deadline of one upload or result download. */
   transferTimeoutMs: number;
@@ -71,7 +78,7 @@ export class ShopifyBulkUpserts {
     const file = Buffer.from(`${built.map((b) => b.line).join('\n')}\n`, 'utf8');
     if (file.length > MAX_BULK_FILE_BYTES) throw new StorefrontValidationError([`the bulk file is ${file.length} bytes, over Shopify's 100 MB: send fewer items at once`]);
     const path = await this.stage(shop, file);
-    const operationId = await this.run(shop, path, productSetBulkTagged(randomBytes(8).toString('hex')));
+    const operationId = await this.run(shop, path, bulkTagged(ProductSetBulk, randomBytes(8).toString('hex')));
     this.methods.set(operationId, built.map((b) => b.method));
     if (this.methods.size > REMEMBERED_OPERATIONS) this.methods.delete(this.methods.keys().next().value!);
     return { operationId };
@@ -97,12 +104,62 @@ export class ShopifyBulkUpserts {
       );
     }
     const methods = this.methods.get(operationId);
-    const outcomes = await mapLimit(items.map((item, i) => ({ item, i })), READ_CONCURRENCY, async ({ item, i }): Promise<BulkItemOutcome> => {
+    const stepped = await mapLimit(items.map((item, i) => ({ item, i })), READ_CONCURRENCY, async ({ item, i }) => {
       const parsed = outcome(item, lines[i], methods?.[i] ?? guessMethod(item, lines[i], op.createdAt));
       if (!parsed.ok) return parsed;
-      return { ok: true, result: await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, parsed.mediaProblems) };
+      return { ok: true as const, result: await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, parsed.mediaProblems) };
     });
-    return { state: 'completed', outcomes };
+    return { state: 'completed', outcomes: await this.publish(shop, stepped) };
+  }
+
+  /**
+   * The batch's publications to add, in one bulk mutation of publishablePublish lines rather than one call per product:
+   * bulk lines are not charged against the shop's rate-limit budget, which one publish call per product (10 points)
+   * would otherwise bound to 10 products a second. Publishing is idempotent, so a job that dies meanwhile and reads the
+   * productSet result again simply publishes again. A line the shop refuses is that product's problem.
+   */
+  private async publish(shop: StorefrontShop, stepped: ({ ok: false; errors: string[] } | { ok: true; result: ProductUpsertResult & { toPublish: string[] } })[]): Promise<BulkItemOutcome[]> {
+    const wanted = stepped.flatMap((s, i) => (s.ok && s.result.toPublish.length > 0 ? [{ i, productId: s.result.productId, publicationIds: s.result.toPublish }] : []));
+    const refused = new Map<number, string>();
+    if (wanted.length > 0) {
+      const file = Buffer.from(`${wanted.map((w) => JSON.stringify({ id: w.productId, input: w.publicationIds.map((publicationId) => ({ publicationId })) })).join('\n')}\n`, 'utf8');
+      const operationId = await this.run(shop, await this.stage(shop, file), bulkTagged(PublishablePublish, randomBytes(8).toString('hex')));
+      const op = await this.finished(shop, operationId);
+      const answered = new Set<number>();
+      if (op.status === 'COMPLETED' && op.url) {
+        await readJsonl(
+          op.url,
+          (value) => {
+            const line = value as PublishableBulkLine;
+            const n = line?.__lineNumber;
+            if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n >= wanted.length) return;
+            answered.add(n);
+            const errors = [...(line.errors ?? []).map((e) => String(e?.message ?? 'error')), ...(line.data?.publishablePublish?.userErrors ?? []).map((e) => e.message)];
+            if (errors.length > 0) refused.set(wanted[n].i, `publish: the shop refused to publish the product: ${errors.join('; ')}`);
+          },
+          { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
+        );
+      }
+      const why = op.status === 'COMPLETED' ? 'the bulk publish answered no result for it' : `the bulk publish ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}`;
+      wanted.forEach((w, n) => answered.has(n) || refused.set(w.i, `publish: ${why}`));
+    }
+    return stepped.map((s, i): BulkItemOutcome => {
+      if (!s.ok) return s;
+      const { toPublish, ...result } = s.result;
+      const problem = refused.get(i);
+      if (problem) return { ok: true, result: { ...result, problems: [...result.problems, problem] } };
+      return { ok: true, result: { ...result, publications: [...new Set([...result.publications, ...toPublish])] } };
+    });
+  }
+
+  /** Polls a bulk operation this job started until it ends (first after 250 ms, then up to every 5 s). */
+  private async finished(shop: StorefrontShop, operationId: string): Promise<BulkOperationNode> {
+    for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
+      const op = (await this.deps.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2)).bulkOperation;
+      if (!op) return { id: operationId, status: 'FAILED', errorCode: 'NOT_FOUND', createdAt: '', completedAt: null, objectCount: 0, url: null, query: '' };
+      if (!ACTIVE.has(op.status)) return op;
+      await new Promise((r) => setTimeout(r, wait));
+    }
   }
 
   /** The id of the shop's recent bulk mutation that runs exactly `document`, or null. */
@@ -172,7 +229,7 @@ export class ShopifyBulkUpserts {
 
   /** A staged target for the file, and the file posted to it; returns the stagedUploadPath (the `key` parameter). */
   private async stage(shop: StorefrontShop, file: Buffer): Promise<string> {
-    const filename = 'pimbridge-products.jsonl';
+    const filename = 'pimbridge-bulk.jsonl';
     const data = await this.deps.call<StagedUploadsCreateData>(
       shop,
       StagedUploadsCreate,
@@ -197,7 +254,7 @@ export class ShopifyBulkUpserts {
   }
 
   /**
-   * bulkOperationRunMutation of `mutation`, a document no other start uses (productSetBulkTagged). It is not
+   * bulkOperationRunMutation of `mutation`, a document no other start uses (bulkTagged). It is not
    * idempotent: after a failure that may have been applied (a 5xx or timeout), the shop's recent bulk mutations tell
    * whether this start went through — one running this very document is ours — before it is tried again.
    */

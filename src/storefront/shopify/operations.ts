@@ -177,6 +177,35 @@ export const ProductRecoveryLookup = /* GraphQL */ `
   ${ProductMergeFields}`;
 
 /**
+ * A product's media with their processing state: after images were sent again, whether Shopify processed them or
+ * FAILED them once more (media are processed after productSet answers).
+ */
+export const ProductMedia = /* GraphQL */ `
+  query ProductMedia($id: ID!, $media: Int!) {
+    product(id: $id) {
+      media(first: $media) {
+        nodes {
+          id
+          status
+          mediaErrors {
+            code
+            message
+          }
+          ... on MediaImage {
+            image {
+              url
+            }
+          }
+        }
+      }
+    }
+  }`;
+
+export interface ProductMediaData {
+  product: { media: { nodes: StorefrontMediaNode[] } } | null;
+}
+
+/**
  * What a productSet answers, per call and per bulk line: variant ids with their inventory items, and the media with
  * their processing state (a FAILED image is reported on the mapping) and URLs (which carry our file name once READY).
  */
@@ -423,13 +452,22 @@ export const ProductSetBulk = /* GraphQL */ `
   ${ProductSetAnswerFields}`;
 
 /**
- * ProductSetBulk under an operation name of its own (`ProductSetBulk_{tag}`): the document a bulk operation reports in
- * `BulkOperation.query` then tells which start made it, though several of ours run at once (a start whose answer was
- * lost is adopted only if its document is exactly this one).
+ * A bulk mutation's document under an operation name of its own (`ProductSetBulk_{tag}`): the document a bulk
+ * operation reports in `BulkOperation.query` then tells which start made it, though several of ours run at once (a
+ * start whose answer was lost is adopted only if its document is exactly this one).
  */
-export function productSetBulkTagged(tag: string): string {
+export function bulkTagged(document: string, tag: string): string {
   if (!/^[A-Za-z0-9_]+$/.test(tag)) throw new Error(`not a GraphQL name part: ${tag}`);
-  return ProductSetBulk.replace('mutation ProductSetBulk(', `mutation ProductSetBulk_${tag}(`);
+  const tagged = document.replace(/\bmutation (\w+)\(/, (_all, name: string) => `mutation ${name}_${tag}(`);
+  if (tagged === document) throw new Error('not a named mutation');
+  return tagged;
+}
+
+/** One line of a bulk publishablePublish's result file. */
+export interface PublishableBulkLine {
+  data?: { publishablePublish: { userErrors: { field: string[] | null; message: string }[] } | null };
+  errors?: { message?: string }[];
+  __lineNumber?: number;
 }
 
 export interface ProductSetBulkLine {

@@ -17,14 +17,22 @@ export function targetPublications(product: Pick<PimProductSnapshot, 'publishing
 
 /**
  * Publishes and unpublishes as needed (no call when nothing changed); returns the publications the product is now on
- * by us, and a problem line for a call the shop refused (that part is tried again by the next push).
+ * by us, and a problem line for a call the shop refused (that part is tried again by the next push). `deferPublish`:
+ * the publications to add are returned in `toPublish` instead (a bulk sync publishes them in one bulk mutation).
  */
-export async function syncPublications(call: Call, productId: string, target: string[], previous: string[]): Promise<{ publications: string[]; problems: string[] }> {
+export async function syncPublications(
+  call: Call,
+  productId: string,
+  target: string[],
+  previous: string[],
+  options: { deferPublish?: boolean } = {},
+): Promise<{ publications: string[]; problems: string[]; toPublish: string[] }> {
   const now = new Set(previous);
   const problems: string[] = [];
   const publish = target.filter((id) => !now.has(id));
   const unpublish = previous.filter((id) => !target.includes(id));
-  if (publish.length > 0) {
+  const toPublish = options.deferPublish ? publish : [];
+  if (publish.length > 0 && !options.deferPublish) {
     const data = await call<PublishableData>(PublishablePublish, { id: productId, input: publish.map((publicationId) => ({ publicationId })) }, 11);
     const errors = data.publishablePublish?.userErrors ?? [];
     if (errors.length > 0) problems.push(`publish: the shop refused to publish the product: ${errors.map((e) => e.message).join('; ')}`);
@@ -36,5 +44,5 @@ export async function syncPublications(call: Call, productId: string, target: st
     if (errors.length > 0) problems.push(`unpublish: the shop refused to unpublish the product: ${errors.map((e) => e.message).join('; ')}`);
     else for (const id of unpublish) now.delete(id);
   }
-  return { publications: [...now], problems };
+  return { publications: [...now], problems, toPublish };
 }

@@ -27,6 +27,7 @@ import {
   MetafieldDefinitionCreate,
   ProductLookup,
   ProductRecoveryLookup,
+  ProductMedia,
   ProductSetSync,
   ProductVariantsPage,
   Publications as PublicationsQuery,
@@ -36,7 +37,9 @@ import {
   type MetafieldDefinitionCreateData,
   type ProductLookupData,
   type ProductSetProductData,
+  type ProductMediaData,
   type ProductSetSyncData,
+  type StorefrontMediaNode,
   type ProductVariantsPageData,
   type PublicationsData,
   type ShopHealthData,
@@ -92,7 +95,7 @@ const SHOP_CACHE_MS = 5 * 60_000;
  * 1,000 variants a day; an hour spreads the retries without a tight loop).
  */
 export const VARIANT_THROTTLE_RETRY_SECONDS = 3600;
-/** Looks at a recovered product's media while Shopify still processes them (with the retry back-off between). */
+/** Looks at a product's media while Shopify still processes them (with the retry back-off between): after a recovery, or images sent again. */
 const RECOVERY_MEDIA_LOOKS = 6;
 
 const NOTHING_KNOWN: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
@@ -132,7 +135,7 @@ export class ShopifyAdapter implements StorefrontPort {
       throttle: this.throttle,
       tagsOf,
       recovered: (shop, found, product) => this.recovered(shop, found, product),
-      afterProductSet: (shop, item, mapped, base, mediaProblems) => this.afterProductSet(shop, item.product, item.placement, item.known, mapped, base, mediaProblems),
+      afterProductSet: (shop, item, mapped, base, mediaProblems) => this.afterProductSet(shop, item.product, item.placement, item.known, mapped, base, mediaProblems, true),
       sameTags,
       transferTimeoutMs: options.bulkTransferTimeoutMs ?? 120_000,
     });
@@ -274,12 +277,15 @@ export class ShopifyAdapter implements StorefrontPort {
     const earlierFailures = imageUrls.filter((url) => matched.failed[url] && matched.failed[url] === effective.mediaIds[url]);
     if (earlierFailures.length > 0) matched = await this.resendImages(shop, p.id, product, imageUrls, matched, earlierFailures);
     const base = upsertResultOf(answer, { method: effective.productId ? 'update' : 'create', mediaIds: matched.mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
-    return this.afterProductSet(shop, product, placement, effective, mapped, base, matched.problems);
+    const { toPublish: _none, ...result } = await this.afterProductSet(shop, product, placement, effective, mapped, base, matched.problems);
+    return result;
   }
 
   /**
    * A productSet of the product's media alone (the other lists are not sent, so they stay): `resend` from their
-   * source, the rest by id. A refusal is a problem on the product, which is written already.
+   * source, the rest by id; then a few looks (with the retry back-off between) while Shopify processes them, so that
+   * an image whose source is still broken is reported with Shopify's reason now, not at the next push. A refusal is a
+   * problem on the product, which is written already.
    */
   private async resendImages(shop: StorefrontShop, productId: string, product: PimProductSnapshot, imageUrls: string[], before: MatchedMedia, resend: string[]): Promise<MatchedMedia> {
     const kept = { ...before.mediaIds, ...before.failed };
@@ -291,13 +297,24 @@ export class ShopifyAdapter implements StorefrontPort {
       const why = payload ? userErrorLines(payload.userErrors).join('; ') || 'no product in the answer' : 'no answer';
       return { ...before, problems: [...before.problems, `images sent again after they failed: ${why}`] };
     }
-    return matchMedia(imageUrls, Object.fromEntries(Object.entries(kept).filter(([url]) => !resend.includes(url))), payload.product.media?.nodes ?? []);
+    const known = Object.fromEntries(Object.entries(kept).filter(([url]) => !resend.includes(url)));
+    let nodes = payload.product.media?.nodes ?? [];
+    let matched = matchMedia(imageUrls, known, nodes);
+    const processing = () => resend.some((url) => matched.mediaIds[url] && statusOf(nodes, matched.mediaIds[url]) !== 'READY');
+    for (let look = 1; look < RECOVERY_MEDIA_LOOKS && processing(); look++) {
+      await this.throttle.backoff(look);
+      nodes = (await this.call<ProductMediaData>(shop, ProductMedia, { id: productId, media }, 2 + 3 * connectionMultiplier(media))).product?.media.nodes ?? [];
+      // The media ids are known now: the resent images are matched by the ids this productSet gave them.
+      matched = matchMedia(imageUrls, { ...known, ...matched.mediaIds, ...matched.failed }, nodes);
+    }
+    return matched;
   }
 
   /**
    * The steps after productSet: stock moved by the PIM's change (inventory-sync.ts) and the product published on its
    * channels' publications (publication-sync.ts). A step the shop refuses is a problem on the result, not a throw: the
-   * product and its ids are on the storefront and must be kept.
+   * product and its ids are on the storefront and must be kept. `deferPublish`: the publications to add are returned
+   * in `toPublish`, not published (the bulk path publishes a whole batch in one bulk mutation).
    */
   private async afterProductSet(
     shop: StorefrontShop,
@@ -307,7 +324,8 @@ export class ShopifyAdapter implements StorefrontPort {
     mapped: MappedProduct,
     base: ProductUpsertResult,
     mediaProblems: string[],
-  ): Promise<ProductUpsertResult> {
+    deferPublish = false,
+  ): Promise<ProductUpsertResult & { toPublish: string[] }> {
     const call: Call = (document, variables, cost) => this.call(shop, document, variables, cost);
     const created = new Set(mapped.input.variants.filter((v) => !v.id).map((v) => v.sku));
     const inventory = await syncInventory(call, {
@@ -318,9 +336,10 @@ export class ShopifyAdapter implements StorefrontPort {
       disabled: new Set(mapped.disabled),
       inventoryItemIds: base.inventoryItemIds,
     });
-    const publishing = await syncPublications(call, base.productId, targetPublications(product, mapped.input.status, placement), known.publications ?? []);
+    const publishing = await syncPublications(call, base.productId, targetPublications(product, mapped.input.status, placement), known.publications ?? [], { deferPublish });
     return {
       ...base,
+      toPublish: publishing.toPublish,
       owned: mapped.owned,
       stock: inventory.stock,
       publications: publishing.publications,
@@ -566,6 +585,8 @@ export function productSetCost(variants: number, files: number, metafields: numb
   // product 1; variants 2 + (variant 1 + inventoryItem 1) × m(v) + pageInfo 1; media 2 + (media 1 + mediaErrors 1 + image 1) × m(m); userErrors 1.
   return Math.ceil(10 + 0.2 * variants + 1.9 * files + 0.4 * metafields) + 1 + 2 + 2 * connectionMultiplier(v) + 1 + 2 + 3 * connectionMultiplier(m) + 1;
 }
+
+const statusOf = (nodes: StorefrontMediaNode[], id: string) => nodes.find((n) => n.id === id)?.status ?? '';
 
 function tagsOf(found: NonNullable<ProductLookupData['productByIdentifier']>): StorefrontTags {
   const metafields = Array.isArray(found.metafields?.nodes) ? found.metafields.nodes : [];
