@@ -121,9 +121,7 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
       log(`push: round ${i}: create ${c.toFixed(0)} ms, update ${u.toFixed(0)} ms`);
     }
     const callsPerProduct = (s.calls.length - callsBefore) / (batches.length * 2 * PUSH_BATCH);
-    const sets = s.calls.slice(callsBefore).filter((c) => c.operation !== '?' && c.productSetOk);
     const pointsPerCall = mean(s.calls.slice(callsBefore).map((c) => c.actualCost ?? 0)) * callsPerProduct;
-    const setRequested = mean(sets.map((c) => c.requestedCost ?? 0));
     log(`push: calls in (a): ${summary(s.calls.slice(callsBefore))}`);
 
     // (b) Sustained under the Standard budget: enough products to drain the full bucket, then fill the window.

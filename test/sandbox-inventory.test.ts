@@ -10,9 +10,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { freePort } from './helpers/connector.js';
+import { sandboxCall, sandboxData, type Json } from './helpers/sandbox-graphql.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
 
-type Json = Record<string, any>;
 
 const PRODUCT_SET = /* GraphQL */ `
   mutation Set($identifier: ProductSetIdentifiers, $input: ProductSetInput!) {
@@ -56,16 +56,8 @@ for (const target of databaseTargets()) {
     let url: string;
     const loc: Record<string, string> = {};
 
-    async function gql(query: string, variables: Json = {}): Promise<Json> {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shopify-access-token': token }, body: JSON.stringify({ query, variables }) });
-      assert.equal(res.status, 200);
-      return (await res.json()) as Json;
-    }
-    async function data(query: string, variables: Json = {}): Promise<Json> {
-      const body = await gql(query, variables);
-      assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-      return body.data;
-    }
+    const gql = (query: string, variables: Json = {}) => sandboxCall(url, token, query, variables);
+    const data = (query: string, variables: Json = {}) => sandboxData(url, token, query, variables);
     /** Quantity by location name; inactive levels as `name (inactive)` when asked for. */
     const levels = async (itemId: string, inactive = false) =>
       Object.fromEntries(

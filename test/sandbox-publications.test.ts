@@ -7,9 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { PublishablePublish, Publications } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
+import { sandboxCall, sandboxData, type Json } from './helpers/sandbox-graphql.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 
-type Json = Record<string, any>;
 
 const CREATE = /* GraphQL */ `
   mutation Create($input: ProductSetInput!) {
@@ -105,20 +105,8 @@ for (const target of databaseTargets()) {
     /** Publication ids by catalog title. */
     const pub: Record<string, string> = {};
 
-    async function gql(query: string, variables: Json = {}): Promise<Json> {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-shopify-access-token': token },
-        body: JSON.stringify({ query, variables }),
-      });
-      assert.equal(res.status, 200);
-      return (await res.json()) as Json;
-    }
-    async function data(query: string, variables: Json = {}): Promise<Json> {
-      const body = await gql(query, variables);
-      assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-      return body.data;
-    }
+    const gql = (query: string, variables: Json = {}) => sandboxCall(url, token, query, variables);
+    const data = (query: string, variables: Json = {}) => sandboxData(url, token, query, variables);
     async function create(title: string, over: Json = {}): Promise<Json> {
       const res = (await data(CREATE, { input: { title, status: 'ACTIVE', ...over } })).productSet;
       assert.deepEqual(res.userErrors, []);

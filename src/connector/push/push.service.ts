@@ -19,7 +19,7 @@ import { JOB, type JobQueue } from '../../jobs/job-types.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
 import type { IntegrationService } from '../integrations/integration.service.js';
-import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
+import type { MappingRepository, MappingRow, SyncedMapping } from '../mappings/mapping.repository.js';
 import { PimReadError, type PimClient } from '../pim/pim-client.js';
 import type { SyncLogRepository, SyncOutcome } from './sync-log.repository.js';
 import { mapLimit } from '../../lib/map-limit.js';
@@ -244,28 +244,10 @@ class BatchRun {
     const known = mapping ? knownOf(mapping) : { ...knownOf(undefined), neverPushed: true };
     try {
       const r = await this.deps.storefront.upsertProduct(this.shop, snapshot, known, this.placement);
-      // The product is on the storefront: its ids are kept whatever else happened. A step the shop refused after the
-      // upsert (a publish, an image it could not process, a quantity) leaves the mapping in `error` with the reason, and
-      // the delta sync's version is not advanced, so the next sync tries again.
-      const message = r.problems.length > 0 ? clip(`PIM product ${item.id} is on the storefront, but: ${r.problems.join('; ')}`) : null;
-      await mappings.saveSynced(this.integrationId, item.id, {
-        storefrontProductId: r.productNumericId,
-        storefrontVariantId: r.firstVariantNumericId,
-        metadata: {
-          storefront_handle: r.handle,
-          storefront_title: r.title,
-          variant_count: r.variantCount,
-          image_count: r.imageCount,
-          last_push_method: r.method,
-          ...(r.warnings.length > 0 ? { warnings: r.warnings } : {}),
-        },
-        state: storefrontStateOf(r),
-        at: now(),
-        // The PIM version now in the store, for the delta sync; unknown for a snapshot the caller sent.
-        pimUpdatedAt: item.kind === 'read' && !message ? pimVersion(snapshot.updated_at) : null,
-        error: message,
-      });
-      if (message) return failure(item.id, message, r.problems);
+      // The PIM version now in the store, for the delta sync; unknown for a snapshot the caller sent.
+      const record = syncedMappingOf(item.id, r, now(), item.kind === 'read' ? pimVersion(snapshot.updated_at) : null);
+      await mappings.saveSynced(this.integrationId, item.id, record);
+      if (record.error) return failure(item.id, record.error, r.problems);
       return {
         status: 'success',
         message: r.method === 'create' ? 'Product created on the storefront' : 'Product updated on the storefront',
@@ -311,7 +293,33 @@ class BatchRun {
 }
 
 /** A PIM updated_at → Date; null when missing or unreadable (a PIM beyond our own). */
-function pimVersion(updatedAt: unknown): Date | null {
+/**
+ * The mapping an upsert leaves. The product is on the storefront: its ids are kept whatever else happened. A step the
+ * shop refused after the upsert (a publish, an image it could not process, a quantity) leaves the mapping in `error`
+ * with the reason, and the PIM version is not recorded, so the next sync tries again.
+ */
+export function syncedMappingOf(pimProductId: number, r: ProductUpsertResult, at: Date, pimUpdatedAt: Date | null): SyncedMapping & { error: string | null } {
+  const error = r.problems.length > 0 ? clip(`PIM product ${pimProductId} is on the storefront, but: ${r.problems.join('; ')}`) : null;
+  return {
+    storefrontProductId: r.productNumericId,
+    storefrontVariantId: r.firstVariantNumericId,
+    metadata: {
+      storefront_handle: r.handle,
+      storefront_title: r.title,
+      variant_count: r.variantCount,
+      image_count: r.imageCount,
+      last_push_method: r.method,
+      ...(r.warnings.length > 0 ? { warnings: r.warnings } : {}),
+    },
+    state: storefrontStateOf(r),
+    at,
+    pimUpdatedAt: error ? null : pimUpdatedAt,
+    error,
+  };
+}
+
+/** A snapshot's `updated_at` as the mapping's PIM version (null when it has none). */
+export function pimVersion(updatedAt: unknown): Date | null {
   const ms = typeof updatedAt === 'string' ? Date.parse(updatedAt) : NaN;
   return Number.isNaN(ms) ? null : new Date(ms);
 }
@@ -356,7 +364,8 @@ const failure = (id: number | null, message: string, validationErrors: string[])
   validation_errors: validationErrors,
 });
 
-const clip = (s: string) => (s.length > LOG_ERROR_MAX ? `${s.slice(0, LOG_ERROR_MAX - 1)}…` : s);
+/** An error message cut to what a mapping or sync log keeps. */
+export const clip = (s: string) => (s.length > LOG_ERROR_MAX ? `${s.slice(0, LOG_ERROR_MAX - 1)}…` : s);
 
 /** The sync log's error: the one reason when every failure shares it, else a count and the first reason. */
 function summarise(failed: PushResult[], total: number): string | null {

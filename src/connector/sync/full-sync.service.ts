@@ -25,7 +25,7 @@ import { ConnectorError } from '../connector.errors.js';
 import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
 import { PimReadError } from '../pim/pim-client.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
-import { knownOf, storefrontStateOf } from '../push/push.service.js';
+import { clip, knownOf, pimVersion, syncedMappingOf } from '../push/push.service.js';
 import type { SyncLogRepository, SyncOutcome } from '../push/sync-log.repository.js';
 import type { BatchRow, FullSyncRepository, FullSyncRow, ItemCounts, ItemOutcome } from './full-sync.repository.js';
 
@@ -127,11 +127,9 @@ export interface FullSyncDeps {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ERROR_MAX = 500;
 /** Consecutive failed polls of one operation (each already retried by the adapter) before the job gives up for now. */
 const POLL_FAILURES = 5;
 
-const clip = (s: string) => (s.length > ERROR_MAX ? `${s.slice(0, ERROR_MAX - 1)}…` : s);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class FullSyncService {
@@ -497,19 +495,11 @@ class BatchRun {
         if (outcome.ok) {
           const r = outcome.result;
           const newer = synced.get(product.id);
-          const sent = pimUpdatedAt(product).pimUpdatedAt;
+          const sent = pimVersion((product as { updated_at?: unknown }).updated_at);
           if (newer && sent && newer.getTime() > sent.getTime()) overtaken.push(product.id);
-          // On the storefront with its ids; a step after the upsert the shop refused leaves the mapping in `error`.
-          const error = r.problems.length > 0 ? clip(`PIM product ${product.id} is on the storefront, but: ${r.problems.join('; ')}`) : null;
-          await m.saveSynced(integrationId, product.id, {
-            storefrontProductId: r.productNumericId,
-            storefrontVariantId: r.firstVariantNumericId,
-            metadata: { storefront_handle: r.handle, storefront_title: r.title, variant_count: r.variantCount, image_count: r.imageCount, last_push_method: r.method },
-            state: storefrontStateOf(r),
-            at,
-            ...(error ? { pimUpdatedAt: null, error } : pimUpdatedAt(product)),
-          });
-          results.push({ pimProductId: product.id, status: error ? 'failed' : 'synced', error });
+          const record = syncedMappingOf(product.id, r, at, sent);
+          await m.saveSynced(integrationId, product.id, record);
+          results.push({ pimProductId: product.id, status: record.error ? 'failed' : 'synced', error: record.error });
         } else {
           const message = clip(`The storefront refused PIM product ${product.id}: ${outcome.errors.join('; ')}`);
           await m.saveError(integrationId, product.id, message, at);
@@ -537,13 +527,6 @@ class BatchRun {
       await r.setBatch(this.batch.id, { status: 'failed', error: clip(reason) }, at);
     });
   }
-}
-
-/** The PIM's updated_at of the snapshot, for the mapping's pim_updated_at (the delta sync skips what is not newer). */
-function pimUpdatedAt(product: PimProductSnapshot): { pimUpdatedAt?: Date } {
-  const raw = (product as { updated_at?: unknown }).updated_at;
-  const at = typeof raw === 'string' ? new Date(raw) : null;
-  return at && !Number.isNaN(at.getTime()) ? { pimUpdatedAt: at } : {};
 }
 
 /** The mapping's storefront ids; none yet: never pushed (the adapter need not look for a product of an earlier push). */

@@ -16,7 +16,7 @@
 // Each edit is one transaction holding the product's row lock (the key productSet takes), so it serialises with syncs.
 import type { Db } from '../../db/client.js';
 import type { MetafieldRow, ProductRow, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
-import { formatMoney, gidNumber } from './sandbox-product.service.js';
+import { formatMoney, gidNumber, type ProductSetInput } from './sandbox-product.service.js';
 import type { PlainUserError } from './sandbox-publication.service.js';
 
 const DEFAULT_NAMESPACE = '$app';
@@ -31,20 +31,11 @@ interface MetafieldInput {
   value?: string | null;
 }
 
-/** The fields of ProductUpdateInput (and of the deprecated ProductInput) the sandbox emulates. */
-export interface ProductUpdateFields {
-  id?: string | null;
-  title?: string | null;
-  handle?: string | null;
-  descriptionHtml?: string | null;
-  vendor?: string | null;
-  productType?: string | null;
-  status?: string | null;
-  tags?: string[] | null;
-  seo?: { title?: string | null; description?: string | null } | null;
+/** The fields of ProductUpdateInput (and of the deprecated ProductInput) the sandbox emulates: productSet's own, but lists. */
+export type ProductUpdateFields = Pick<ProductSetInput, 'id' | 'title' | 'handle' | 'descriptionHtml' | 'vendor' | 'productType' | 'status' | 'tags' | 'seo'> & {
   metafields?: MetafieldInput[] | null;
   redirectNewHandle?: boolean | null;
-}
+};
 
 export interface ProductUpdateArgs {
   identifier?: { id?: string | null; handle?: string | null; customId?: { namespace?: string | null; key: string; value: string } | null } | null;

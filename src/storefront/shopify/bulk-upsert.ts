@@ -27,13 +27,12 @@ import {
 import { mapLimit } from '../../lib/map-limit.js';
 import { preflight, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
 import { matchMedia, upsertResultOf } from './product-set-result.js';
-import { categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, PIM_ID_KEY, type MappedProduct, type ShopLocation, type StorefrontTags } from './product-mapper.js';
+import { categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, NOTHING_KNOWN, PIM_ID_KEY, type MappedProduct, type ShopLocation, type StorefrontTags } from './product-mapper.js';
 import type { ShopThrottle } from './throttle.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
 export const MAX_BULK_FILE_BYTES = 100 * 1024 * 1024;
 const ACTIVE = new Set(['CREATED', 'RUNNING', 'CANCELING']);
-const NONE: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
 /** Items whose reads before the write run at once (each read goes through the shop's throttle). */
 const READ_CONCURRENCY = 4;
 
@@ -54,7 +53,7 @@ export interface BulkDeps {
    * Stock (per call) after a product's line ran, and unpublishing; the publications to add come back in `toPublish`,
    * for the one bulk mutation of publishablePublish lines that publishes the whole batch.
    */
-  afterProductSet(shop: StorefrontShop, item: BulkUpsertItem, mapped: MappedProduct, base: ProductUpsertResult, mediaProblems: string[]): Promise<ProductUpsertResult & { toPublish: string[] }>;
+  afterProductSet(shop: StorefrontShop, item: BulkUpsertItem, mapped: MappedProduct, base: ProductUpsertResult, mediaProblems: string[]): Promise<{ result: ProductUpsertResult; toPublish: string[] }>;
   sameTags(previous: string[] | undefined, now: string[]): boolean;
   /** Deadline of one upload or result download. */
   transferTimeoutMs: number;
@@ -107,7 +106,7 @@ export class ShopifyBulkUpserts {
     const stepped = await mapLimit(items.map((item, i) => ({ item, i })), READ_CONCURRENCY, async ({ item, i }) => {
       const parsed = outcome(item, lines[i], methods?.[i] ?? guessMethod(item, lines[i], op.createdAt));
       if (!parsed.ok) return parsed;
-      return { ok: true as const, result: await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, parsed.mediaProblems) };
+      return { ok: true as const, ...(await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, parsed.mediaProblems)) };
     });
     return { state: 'completed', outcomes: await this.publish(shop, stepped) };
   }
@@ -118,8 +117,8 @@ export class ShopifyBulkUpserts {
    * would otherwise bound to 10 products a second. Publishing is idempotent, so a job that dies meanwhile and reads the
    * productSet result again simply publishes again. A line the shop refuses is that product's problem.
    */
-  private async publish(shop: StorefrontShop, stepped: ({ ok: false; errors: string[] } | { ok: true; result: ProductUpsertResult & { toPublish: string[] } })[]): Promise<BulkItemOutcome[]> {
-    const wanted = stepped.flatMap((s, i) => (s.ok && s.result.toPublish.length > 0 ? [{ i, productId: s.result.productId, publicationIds: s.result.toPublish }] : []));
+  private async publish(shop: StorefrontShop, stepped: ({ ok: false; errors: string[] } | { ok: true; result: ProductUpsertResult; toPublish: string[] })[]): Promise<BulkItemOutcome[]> {
+    const wanted = stepped.flatMap((s, i) => (s.ok && s.toPublish.length > 0 ? [{ i, productId: s.result.productId, publicationIds: s.toPublish }] : []));
     const refused = new Map<number, string>();
     if (wanted.length > 0) {
       const file = Buffer.from(`${wanted.map((w) => JSON.stringify({ id: w.productId, input: w.publicationIds.map((publicationId) => ({ publicationId })) })).join('\n')}\n`, 'utf8');
@@ -145,7 +144,7 @@ export class ShopifyBulkUpserts {
     }
     return stepped.map((s, i): BulkItemOutcome => {
       if (!s.ok) return s;
-      const { toPublish, ...result } = s.result;
+      const { result, toPublish } = s;
       const problem = refused.get(i);
       if (problem) return { ok: true, result: { ...result, problems: [...result.problems, problem] } };
       return { ok: true, result: { ...result, publications: [...new Set([...result.publications, ...toPublish])] } };
@@ -211,7 +210,7 @@ export class ShopifyBulkUpserts {
           effective = await this.deps.recovered(shop, found, product);
           identifier = { id: found.id };
         } else {
-          effective = NONE;
+          effective = NOTHING_KNOWN;
           identifier = stable;
           handle = deterministicHandle(product);
         }

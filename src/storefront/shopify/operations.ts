@@ -176,6 +176,23 @@ export const ProductRecoveryLookup = /* GraphQL */ `
   }
   ${ProductMergeFields}`;
 
+/** A media's processing state, errors and URL (null until processed; it ends with the file name we gave it). */
+const MediaStateFields = /* GraphQL */ `
+  fragment MediaState on Media {
+    id
+    status
+    mediaErrors {
+      code
+      message
+    }
+    ... on MediaImage {
+      image {
+        url
+      }
+    }
+  }
+`;
+
 /**
  * A product's media with their processing state: after images were sent again, whether Shopify processed them or
  * FAILED them once more (media are processed after productSet answers).
@@ -185,21 +202,12 @@ export const ProductMedia = /* GraphQL */ `
     product(id: $id) {
       media(first: $media) {
         nodes {
-          id
-          status
-          mediaErrors {
-            code
-            message
-          }
-          ... on MediaImage {
-            image {
-              url
-            }
-          }
+          ...MediaState
         }
       }
     }
-  }`;
+  }
+  ${MediaStateFields}`;
 
 export interface ProductMediaData {
   product: { media: { nodes: StorefrontMediaNode[] } } | null;
@@ -229,21 +237,11 @@ const ProductSetAnswerFields = /* GraphQL */ `
     }
     media(first: $media) {
       nodes {
-        id
-        status
-        mediaErrors {
-          code
-          message
-        }
-        ... on MediaImage {
-          image {
-            url
-          }
-        }
+        ...MediaState
       }
     }
   }
-`;
+  ${MediaStateFields}`;
 
 /**
  * The upsert. The selection is kept small (it is charged): ids and SKUs of the variants, media ids in the order of the

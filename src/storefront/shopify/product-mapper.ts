@@ -241,6 +241,9 @@ export function categoryNamesOf(product: PimProductSnapshot): string[] {
   return [...new Set((product.categories ?? []).map((c) => c.name.trim()).filter(Boolean))];
 }
 
+/** A product the storefront has nothing of yet (no mapping, nothing found). */
+export const NOTHING_KNOWN: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
+
 /** A PIM image sent for Shopify to fetch, under our stable file name (mediaFilename). */
 export function imageFile(url: string, product: PimProductSnapshot): FileInput {
   return { originalSource: url, alt: product.name, contentType: 'IMAGE', filename: mediaFilename(url) };

@@ -68,11 +68,11 @@ export interface MatchedMedia {
  * The storefront media of each PIM image URL, from a productSet answer: ids we sent that are still there, then media
  * whose URL carries the image's file name (mediaFilename); images just uploaded, whose URL Shopify does not show until
  * it has processed them, take the remaining new media in the order they were sent (Shopify keeps the product's media
- * in the order of `files`). A media that FAILED processing is a problem line with Shopify's reason and is kept apart
+ * in the order of `files`; `newInOrder: false` when the nodes are not the answer to our files, as in a recovery). A media that FAILED processing is a problem line with Shopify's reason and is kept apart
  * from `mediaIds`: a FAILED media never becomes READY, so its image is sent from its source again (the failure may have
  * been the source being down), and productSet's list replacement deletes the failed media.
  */
-export function matchMedia(imageUrls: string[], knownIds: Record<string, string>, nodes: StorefrontMediaNode[]): MatchedMedia {
+export function matchMedia(imageUrls: string[], knownIds: Record<string, string>, nodes: StorefrontMediaNode[], options: { newInOrder?: boolean } = {}): MatchedMedia {
   const present = new Map(nodes.map((n) => [n.id, n]));
   const taken = new Set<string>();
   const matched: Record<string, string> = {};
@@ -90,8 +90,10 @@ export function matchMedia(imageUrls: string[], knownIds: Record<string, string>
     const node = nodes.find((n) => !taken.has(n.id) && mediaKeyOf(n) === key);
     if (node) assign(url, node);
   }
-  const fresh = nodes.filter((n) => !taken.has(n.id) && mediaKeyOf(n) === null);
-  imageUrls.filter((url) => !matched[url]).forEach((url, i) => fresh[i] && assign(url, fresh[i]));
+  if (options.newInOrder !== false) {
+    const fresh = nodes.filter((n) => !taken.has(n.id) && mediaKeyOf(n) === null);
+    imageUrls.filter((url) => !matched[url]).forEach((url, i) => fresh[i] && assign(url, fresh[i]));
+  }
 
   const result: MatchedMedia = { mediaIds: {}, failed: {}, problems: [] };
   for (const url of imageUrls) {

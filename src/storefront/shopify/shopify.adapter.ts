@@ -45,16 +45,15 @@ import {
   type ShopHealthData,
 } from './operations.js';
 import { preflight, preflightWarnings, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
-import { matchMedia, mediaKeyOf, upsertResultOf, type MatchedMedia } from './product-set-result.js';
+import { matchMedia, upsertResultOf, type MatchedMedia } from './product-set-result.js';
 import {
   CATEGORY_TAGS_KEY,
   categoryNamesOf,
   deterministicHandle,
   imageFile,
   mapProduct,
-  mediaFilename,
-  mediaKeyIn,
   METAFIELD_NAMESPACE,
+  NOTHING_KNOWN,
   PIM_ID_KEY,
   type MappedProduct,
   type ShopLocation,
@@ -98,14 +97,8 @@ export const VARIANT_THROTTLE_RETRY_SECONDS = 3600;
 /** Looks at a product's media while Shopify still processes them (with the retry back-off between): after a recovery, or images sent again. */
 const RECOVERY_MEDIA_LOOKS = 6;
 
-const NOTHING_KNOWN: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
 /** No integration: nothing published, stock nowhere, no currency check (pre-flight of the product alone). */
 const NO_PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
-
-interface ShopInfo {
-  limits: ShopLimits | null;
-  currencyCode: string;
-}
 
 export class ShopifyAdapter implements StorefrontPort {
   readonly budgets: ShopBudgets;
@@ -115,7 +108,7 @@ export class ShopifyAdapter implements StorefrontPort {
   /** Per shop domain (a failed read is not cached). */
   private readonly locationCache = new TtlCache<ShopLocation[]>(SHOP_CACHE_MS);
   private readonly publicationCache = new TtlCache<StorefrontPublication[]>(SHOP_CACHE_MS);
-  private readonly shopInfo = new TtlCache<ShopInfo>(SHOP_CACHE_MS);
+  private readonly currencyCache = new TtlCache<string>(SHOP_CACHE_MS);
   /** The shop's resource limits as last read (ShopHealth). */
   private readonly knownLimits = new Map<string, ShopLimits>();
   private readonly identifierModes = new Map<string, Promise<IdentifierMode>>();
@@ -161,7 +154,7 @@ export class ShopifyAdapter implements StorefrontPort {
       throw new StorefrontError('invalid_response', 'Shopify answered ShopHealth without the shop fields');
     }
     const health = { id: s.id, name: s.name, myshopifyDomain: s.myshopifyDomain, plan: s.plan.publicDisplayName, currencyCode: s.currencyCode };
-    this.shopInfo.set(shop.domain, Promise.resolve({ limits: s.resourceLimits ?? null, currencyCode: s.currencyCode }));
+    this.currencyCache.set(shop.domain, Promise.resolve(s.currencyCode));
     if (s.resourceLimits) this.knownLimits.set(shop.domain, s.resourceLimits);
     return health;
   }
@@ -277,8 +270,7 @@ export class ShopifyAdapter implements StorefrontPort {
     const earlierFailures = imageUrls.filter((url) => matched.failed[url] && matched.failed[url] === effective.mediaIds[url]);
     if (earlierFailures.length > 0) matched = await this.resendImages(shop, p.id, product, imageUrls, matched, earlierFailures);
     const base = upsertResultOf(answer, { method: effective.productId ? 'update' : 'create', mediaIds: matched.mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
-    const { toPublish: _none, ...result } = await this.afterProductSet(shop, product, placement, effective, mapped, base, matched.problems);
-    return result;
+    return (await this.afterProductSet(shop, product, placement, effective, mapped, base, matched.problems)).result;
   }
 
   /**
@@ -325,7 +317,7 @@ export class ShopifyAdapter implements StorefrontPort {
     base: ProductUpsertResult,
     mediaProblems: string[],
     deferPublish = false,
-  ): Promise<ProductUpsertResult & { toPublish: string[] }> {
+  ): Promise<{ result: ProductUpsertResult; toPublish: string[] }> {
     const call: Call = (document, variables, cost) => this.call(shop, document, variables, cost);
     const created = new Set(mapped.input.variants.filter((v) => !v.id).map((v) => v.sku));
     const inventory = await syncInventory(call, {
@@ -338,13 +330,15 @@ export class ShopifyAdapter implements StorefrontPort {
     });
     const publishing = await syncPublications(call, base.productId, targetPublications(product, mapped.input.status, placement), known.publications ?? [], { deferPublish });
     return {
-      ...base,
+      result: {
+        ...base,
+        owned: mapped.owned,
+        stock: inventory.stock,
+        publications: publishing.publications,
+        problems: [...mediaProblems, ...inventory.problems, ...publishing.problems],
+        warnings: preflightWarnings(mapped.input),
+      },
       toPublish: publishing.toPublish,
-      owned: mapped.owned,
-      stock: inventory.stock,
-      publications: publishing.publications,
-      problems: [...mediaProblems, ...inventory.problems, ...publishing.problems],
-      warnings: preflightWarnings(mapped.input),
     };
   }
 
@@ -398,12 +392,12 @@ export class ShopifyAdapter implements StorefrontPort {
    */
   private async rules(shop: StorefrontShop, placement: SyncPlacement): Promise<{ limits?: ShopLimits; currency?: ShopCurrency }> {
     if (placement.pricesConvertedElsewhere) return { limits: this.knownLimits.get(shop.domain) };
-    const info = await this.shopInfo.get(shop.domain, async () => {
+    const currencyCode = await this.currencyCache.get(shop.domain, async () => {
       const data = await this.call<ShopHealthData>(shop, ShopHealthQuery, {}, 4);
       if (data.shop?.resourceLimits) this.knownLimits.set(shop.domain, data.shop.resourceLimits);
-      return { limits: data.shop?.resourceLimits ?? null, currencyCode: data.shop?.currencyCode ?? '' };
+      return data.shop?.currencyCode ?? '';
     });
-    return { limits: info.limits ?? undefined, currency: { currencyCode: info.currencyCode, pricesConvertedElsewhere: false } };
+    return { limits: this.knownLimits.get(shop.domain), currency: { currencyCode, pricesConvertedElsewhere: false } };
   }
 
   /**
@@ -421,15 +415,8 @@ export class ShopifyAdapter implements StorefrontPort {
       await this.throttle.backoff(attempt);
       nodes = (await this.lookup(shop, { id: found.id }, true))?.media?.nodes ?? [];
     }
-    const present = new Set(nodes.map((n) => n.id));
-    const mediaIds: Record<string, string> = {};
-    for (const [url, id] of Object.entries(known?.mediaIds ?? {})) if (present.has(id) && images.includes(url)) mediaIds[url] = id;
-    for (const url of images) {
-      if (mediaIds[url]) continue;
-      const key = mediaKeyIn(mediaFilename(url));
-      const node = nodes.find((n) => mediaKeyOf(n) === key && !Object.values(mediaIds).includes(n.id));
-      if (node) mediaIds[url] = node.id;
-    }
+    // Ids we knew that are still there, then our file names; never by position (these nodes answer no files of ours).
+    const { mediaIds } = matchMedia(images, known?.mediaIds ?? {}, nodes, { newInOrder: false });
     // What we wrote and pushed before is unknown: the PIM's counts and publications are set as on a first push.
     return { productId: found.id, variantIds, mediaIds, ...(known?.owned ? { owned: known.owned } : {}) };
   }
