@@ -48,7 +48,6 @@ function line(pimId: number, title: string): Json {
       variants: [{ sku: `SKU-${pimId}`, price: '9.99', optionValues: [{ optionName: 'Title', name: 'Default Title' }] }],
     },
     variants: 1,
-    media: 1,
   };
 }
 
@@ -140,7 +139,7 @@ for (const target of databaseTargets()) {
       const key = t.parameters.find((p) => p.name === 'key')!.value;
       assert.match(key, /^tmp\/\d+\/bulk\/[0-9a-f-]{36}\/products\.jsonl$/);
 
-      const content = jsonl([line(1, 'Bulk One'), line(2, 'Bulk Two'), line(3, '   '), { identifier: line(4, 'x').identifier, variants: 1, media: 1 }]);
+      const content = jsonl([line(1, 'Bulk One'), line(2, 'Bulk Two'), line(3, '   '), { identifier: line(4, 'x').identifier, variants: 1 }]);
       const up = await upload(t, content);
       assert.equal(up.status, 201);
       assert.match(await up.text(), /<PostResponse>.*<Key>tmp\/.*<\/Key>/);
@@ -242,6 +241,18 @@ for (const target of databaseTargets()) {
         assert.equal(res.bulkOperation, null);
         assert.equal(res.userErrors[0].code, 'INVALID_MUTATION', mutation);
       }
+      // One connection at most in the selection ("limited to one connection field"), through fragments too.
+      for (const mutation of [
+        'mutation M($input: ProductSetInput!) { productSet(input: $input) { product { variants(first: 5) { nodes { id } } media(first: 5) { nodes { id } } } } }',
+        'mutation M($input: ProductSetInput!) { productSet(input: $input) { product { ...P } } } fragment P on Product { variants(first: 5) { nodes { id } } metafields(first: 5) { nodes { id } } }',
+      ]) {
+        const res = await run(path, mutation);
+        assert.equal(res.bulkOperation, null);
+        assert.deepEqual(res.userErrors[0], { field: ['mutation'], message: 'Bulk mutations cannot contain more than 1 connection.', code: 'INVALID_MUTATION' });
+      }
+      const one = await run(path, 'mutation M($input: ProductSetInput!) { productSet(input: $input) { product { variants(first: 5) { nodes { id } } } } }');
+      assert.deepEqual(one.userErrors, []);
+      assert.equal((await finished(one.bulkOperation.id)).status, 'COMPLETED', 'a selection of one connection runs');
       const other = await gql(STAGE, { input: [{ resource: 'IMAGE', filename: 'a.jpg', mimeType: 'image/jpeg', httpMethod: 'POST' }] });
       assert.equal(other.data.stagedUploadsCreate.userErrors.length, 1);
     });

@@ -86,6 +86,12 @@ for (const target of databaseTargets()) {
       }
     }
 
+    /** The product's media ids on the store. */
+    async function media(productId: string): Promise<string[]> {
+      return (await adapter.request<{ product: { media: { nodes: { id: string }[] } } }>(shop, 'query ($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } }', { id: productId })).product.media.nodes.map((n) => n.id);
+    }
+    let mediaAfterFirst: string[] = [];
+
     async function count(): Promise<number> {
       return (await adapter.request<{ productsCount: { count: number } }>(shop, 'query { productsCount { count } }')).productsCount.count;
     }
@@ -97,7 +103,7 @@ for (const target of databaseTargets()) {
       { product: snapshot(2), known: NEW, placement: PLACEMENT },
     ];
 
-    it('creates new products: results per item in order (ids, variant ids by SKU, media ids, handle {slug}-{id})', async () => {
+    it('creates new products: results per item in order (ids, variant ids by SKU, images unconfirmed, handle {slug}-{id})', async () => {
       const { operationId } = await adapter.startBulkUpsert(shop, firstItems);
       assert.match(operationId, /^gid:\/\/shopify\/BulkOperation\/\d+$/);
       first = await completed(operationId, firstItems);
@@ -109,7 +115,10 @@ for (const target of databaseTargets()) {
       assert.equal(tee.title, 'Bulk Tee');
       assert.deepEqual(Object.keys(tee.variantIds).sort(), ['TEE-M', 'TEE-S']);
       assert.equal(tee.firstVariantNumericId, Number(tee.variantIds['TEE-S'].split('/').pop()));
-      assert.deepEqual(Object.keys(tee.mediaIds), TEE.images);
+      // A bulk line selects one connection (the variants): the images are on the product, their ids not answered.
+      assert.deepEqual([tee.mediaIds, tee.imagesUnconfirmed], [{}, TEE.images]);
+      mediaAfterFirst = await media(tee.productId);
+      assert.equal(mediaAfterFirst.length, 2);
       assert.equal(tee.variantCount, 2);
       assert.equal(tee.imageCount, 2);
       assert.deepEqual(tee.categoryTags, ['Bulk']);
@@ -120,7 +129,7 @@ for (const target of databaseTargets()) {
     it('updates mapped products by id and creates new ones in one file; the same products never duplicate', async () => {
       const known = (i: number): KnownStorefrontProduct => {
         const r = first[i].ok ? first[i].result : assert.fail();
-        return { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, categoryTags: r.categoryTags };
+        return { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, imagesUnconfirmed: r.imagesUnconfirmed, categoryTags: r.categoryTags };
       };
       const items: BulkUpsertItem[] = [
         { product: { ...TEE, name: 'Bulk Tee v2' }, known: known(0), placement: PLACEMENT },
@@ -134,7 +143,10 @@ for (const target of databaseTargets()) {
       assert.equal(tee.productId, (first[0].ok && first[0].result.productId) || '');
       assert.equal(tee.title, 'Bulk Tee v2');
       assert.deepEqual(tee.variantIds, first[0].ok && first[0].result.variantIds, 'variants kept by id');
-      assert.deepEqual(tee.mediaIds, first[0].ok && first[0].result.mediaIds, 'images kept, not uploaded again');
+      const teeBefore = first[0].ok ? first[0].result : assert.fail();
+      assert.deepEqual([tee.mediaIds, tee.imagesUnconfirmed], [{}, TEE.images], 'the unchanged images stay unconfirmed');
+      assert.deepEqual(await media(tee.productId), mediaAfterFirst, 'images kept, not uploaded again');
+      assert.equal(teeBefore.productId, tee.productId);
       assert.equal(three.method, 'create');
       assert.equal(one.method, 'update');
       assert.equal(one.title, 'Renamed one');
@@ -157,6 +169,26 @@ for (const target of databaseTargets()) {
         first.map((o) => (o.ok ? o.result.productId : null)),
       );
       assert.equal(await count(), 4);
+    });
+
+    it('after a bulk sync, a per-call push confirms the images\' ids; a changed image list keeps the old images by id', async () => {
+      const bulk = first[0].ok ? first[0].result : assert.fail();
+      const known: KnownStorefrontProduct = { productId: bulk.productId, variantIds: bulk.variantIds, mediaIds: bulk.mediaIds, imagesUnconfirmed: bulk.imagesUnconfirmed, categoryTags: bulk.categoryTags };
+      const before = await media(bulk.productId);
+      // Unchanged images: no files sent, the answer's media give their ids.
+      const same = await adapter.upsertProduct(shop, TEE, known, PLACEMENT);
+      assert.deepEqual(same.imagesUnconfirmed, []);
+      assert.deepEqual(Object.values(same.mediaIds).sort(), [...before].sort());
+      // A third image while two are unconfirmed: the product is read first (our file names), the two kept by id.
+      const withThird = { ...TEE, images: [...TEE.images!, `${images.url}/media/tee-c.png`] };
+      const more = await adapter.upsertProduct(shop, withThird, known, PLACEMENT);
+      const after = await media(bulk.productId);
+      assert.equal(after.length, 3);
+      assert.deepEqual(after.slice(0, 2), before, 'the images the bulk line sent were not uploaded again');
+      assert.deepEqual(more.imagesUnconfirmed, []);
+      assert.equal(more.mediaIds[withThird.images[2]], after[2]);
+      // Back to the product's two images for the tests after this one.
+      await adapter.upsertProduct(shop, TEE, { ...known, mediaIds: more.mediaIds, imagesUnconfirmed: [] }, PLACEMENT);
     });
 
     it('active products are published on their channels by one bulk mutation of publishablePublish lines, not a call each', async () => {

@@ -119,6 +119,12 @@ export interface KnownStorefrontProduct {
   /** Storefront media ids by PIM image URL: images already there are sent by id, never uploaded again. */
   mediaIds: Record<string, string>;
   /**
+   * Images sent whose media ids the storefront did not answer (a bulk line may select one connection, the variants):
+   * they are on the product, so an unchanged image list is not sent again; a changed one is matched first by our file
+   * names (a read of the product), so they are kept by id.
+   */
+  imagesUnconfirmed?: string[];
+  /**
    * True when no push of this product to this shop was ever attempted (we had no mapping row before this push): nothing
    * of ours can be on the storefront, so the adapter skips looking for a product an interrupted push may have made.
    */
@@ -155,6 +161,8 @@ export interface ProductUpsertResult {
   firstVariantNumericId: number | null;
   variantIds: Record<string, string>;
   mediaIds: Record<string, string>;
+  /** Images sent whose media ids the answer did not carry (KnownStorefrontProduct.imagesUnconfirmed). */
+  imagesUnconfirmed: string[];
   variantCount: number;
   imageCount: number;
   /** The category tags of this push (kept with the mapping for the next one). */

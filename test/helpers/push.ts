@@ -91,6 +91,7 @@ export class FakeStorefront implements StorefrontPort {
       firstVariantNumericId: first ? Number(first.split('/').pop()) : null,
       variantIds,
       mediaIds: Object.fromEntries((snapshot.images ?? []).map((url, i) => [url, `gid://shopify/MediaImage/${id * 100 + i}`])),
+      imagesUnconfirmed: [],
       variantCount: skus.length,
       imageCount: (snapshot.images ?? []).length,
       categoryTags: (snapshot.categories ?? []).map((c) => c.name),

@@ -3,7 +3,23 @@
 // run through graphql-js with the same resolvers as the per-call endpoint — no cost bucket — and become one result line
 // in Shopify's format: `{"data": {...as selected...}, "__lineNumber": n}` (0-based), with `errors` for a line that
 // failed as a whole (variables that do not fit the document or Shopify's input limits, a resolver failure).
-import { execute, getOperationAST, getVariableValues, GraphQLError, Kind, parse, validate, type DocumentNode } from 'graphql';
+import {
+  execute,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type OperationDefinitionNode,
+  type SelectionNode,
+} from 'graphql';
 import { adminSchema } from '../shopify/admin-schema.js';
 import type { LineRunner } from './bulk-operation.service.js';
 import { inputLimitErrors } from './input-limits.js';
@@ -36,7 +52,38 @@ export function prepareBulkMutation(text: string): PreparedMutation {
   if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) return { error: 'Invalid mutation: a bulk mutation runs exactly one root field.' };
   const field = roots[0].name.value;
   if (!BULK_FIELDS.has(field)) return { error: `The Pimbridge sandbox runs bulk mutations of ${[...BULK_FIELDS].join(', ')} only, not ${field}.` };
+  // "The mutation that's passed into bulkOperationRunMutation is limited to one connection field, which is defined by
+  // the GraphQL Admin API schema" (https://shopify.dev/docs/api/usage/bulk-operations/imports, "Limitations"; Shopify
+  // staff's example of a refused productCreate selecting variants and metafields:
+  // https://community.shopify.com/c/graphql-basics-and/quot-bulkoperationrunmutation-is-limited-to-one-connection-field/td-p/2006334).
+  // The wording is Shopify's answer as reported at
+  // https://community.shopify.com/t/unable-to-get-metafields-and-variants-information-after-uploading-the-product-using-bulk-mutation/186439.
+  if (connectionCount(document, operation) > 1) return { error: 'Bulk mutations cannot contain more than 1 connection.' };
   return { document, runner: lineRunner(document) };
+}
+
+/** The connection fields (their type is a `…Connection`) the operation selects, through fragments too. */
+function connectionCount(document: DocumentNode, operation: OperationDefinitionNode): number {
+  const schema = adminSchema();
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  let count = 0;
+  const walk = (selections: readonly SelectionNode[], parent: GraphQLNamedType | undefined) => {
+    for (const sel of selections) {
+      if (sel.kind === Kind.FIELD) {
+        const fieldDef = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[sel.name.value] : undefined;
+        const type = fieldDef ? getNamedType(fieldDef.type) : undefined;
+        if (type?.name.endsWith('Connection')) count++;
+        if (sel.selectionSet) walk(sel.selectionSet.selections, type);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        walk(sel.selectionSet.selections, sel.typeCondition ? schema.getType(sel.typeCondition.name.value) ?? parent : parent);
+      } else {
+        const fragment = fragments.get(sel.name.value);
+        if (fragment) walk(fragment.selectionSet.selections, schema.getType(fragment.typeCondition.name.value) ?? undefined);
+      }
+    }
+  };
+  walk(operation.selectionSet.selections, schema.getMutationType() ?? undefined);
+  return count;
 }
 
 function lineRunner(document: DocumentNode): LineRunner {

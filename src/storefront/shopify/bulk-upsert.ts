@@ -26,8 +26,8 @@ import {
 } from './operations.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import { preflight, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
-import { matchMedia, upsertResultOf } from './product-set-result.js';
-import { categoryNamesOf, deterministicHandle, mapProduct, METAFIELD_NAMESPACE, NOTHING_KNOWN, PIM_ID_KEY, type MappedProduct, type ShopLocation, type StorefrontTags } from './product-mapper.js';
+import { upsertResultOf } from './product-set-result.js';
+import { categoryNamesOf, deterministicHandle, imageUrlsOf, mapProduct, METAFIELD_NAMESPACE, needsMediaIds, NOTHING_KNOWN, PIM_ID_KEY, type MappedProduct, type ShopLocation, type StorefrontTags } from './product-mapper.js';
 import type { ShopThrottle } from './throttle.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
@@ -48,7 +48,7 @@ export interface BulkDeps {
   throttle: ShopThrottle;
   /** The upsert path's helpers, so both paths merge, recover and finish alike. */
   tagsOf(found: Found): StorefrontTags;
-  recovered(shop: StorefrontShop, found: Found, product: BulkUpsertItem['product']): Promise<KnownStorefrontProduct>;
+  recovered(shop: StorefrontShop, found: Found, product: BulkUpsertItem['product'], known?: KnownStorefrontProduct): Promise<KnownStorefrontProduct>;
   /**
    * Stock (per call) after a product's line ran, and unpublishing; the publications to add come back in `toPublish`,
    * for the one bulk mutation of publishablePublish lines that publishes the whole batch.
@@ -190,7 +190,9 @@ export class ShopifyBulkUpserts {
   private async line(shop: StorefrontShop, item: BulkUpsertItem, mode: 'customId' | 'handle', locations: ShopLocation[]): Promise<{ line: string; method: Method } | { problems: string[] }> {
     const { product, known } = item;
     const categoryTags = categoryNamesOf(product);
-    const keepTagsAndMetafields = known.productId !== null && this.deps.sameTags(known.categoryTags, categoryTags);
+    // Images sent earlier without their ids, and the list changed: read the product's media before sending files.
+    const wantMedia = needsMediaIds(known, imageUrlsOf(product));
+    const keepTagsAndMetafields = !wantMedia && known.productId !== null && this.deps.sameTags(known.categoryTags, categoryTags);
     let effective = known;
     let current: StorefrontTags | null = null;
     let handle: string | undefined;
@@ -198,10 +200,11 @@ export class ShopifyBulkUpserts {
     if (keepTagsAndMetafields) {
       identifier = { id: known.productId };
     } else {
-      const byId = known.productId ? await this.deps.lookup(shop, { id: known.productId }, false) : null;
+      const byId = known.productId ? await this.deps.lookup(shop, { id: known.productId }, wantMedia) : null;
       if (byId) {
         current = this.deps.tagsOf(byId);
         identifier = { id: byId.id };
+        if (wantMedia) effective = { ...known, mediaIds: (await this.deps.recovered(shop, byId, product, known)).mediaIds, imagesUnconfirmed: [] };
       } else {
         const stable = mode === 'customId' ? { customId: { namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY, value: String(product.id) } } : { handle: deterministicHandle(product) };
         const found = known.neverPushed ? null : await this.deps.lookup(shop, stable, true);
@@ -220,10 +223,8 @@ export class ShopifyBulkUpserts {
     const rules = await this.deps.rules(shop, item.placement);
     const problems = preflight(product, input, rules.limits, rules.currency);
     if (problems.length) return { problems };
-    // Bulk lines are not charged: select every image even when the files are not sent, so the result maps them all.
     const variants = Math.min(250, Math.max(1, input.variants.length));
-    const media = Math.min(250, Math.max(1, imageUrls.length, input.files?.length ?? 0));
-    return { line: JSON.stringify({ identifier, input, variants, media }), method: 'id' in identifier ? 'update' : 'create' };
+    return { line: JSON.stringify({ identifier, input, variants }), method: 'id' in identifier ? 'update' : 'create' };
   }
 
   /** A staged target for the file, and the file posted to it; returns the stagedUploadPath (the `key` parameter). */
@@ -298,8 +299,9 @@ function guessMethod(item: BulkUpsertItem, line: ProductSetBulkLine | undefined,
 }
 
 /**
- * One item's result line, parsed as upsertProduct parses productSet's answer: variant ids by SKU, media matched as
- * matchMedia does (ids we knew, then our file names).
+ * One item's result line, parsed as upsertProduct parses productSet's answer: variant ids by SKU. The line selects no
+ * media (one connection per bulk mutation): images the mapping knew by id keep it, the others are on the product
+ * unconfirmed (a per-call push reads their ids; a failed one is reported and sent again then).
  */
 function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, method: Method): { ok: false; errors: string[] } | { ok: true; result: ProductUpsertResult; mapped: MappedProduct; mediaProblems: string[] } {
   if (!line) return { ok: false, errors: ['no result'] };
@@ -312,8 +314,8 @@ function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, met
 
   // The line was built from what the mapping knew (or recovered): the variants it created are those without a known id.
   const mapped = mapProduct(item.product, item.known, { locations: [], placement: item.placement, current: null });
-  // A media that failed is reported; it is sent from its source again by the next push (the bulk line cannot resend).
-  const { mediaIds, problems } = matchMedia(mapped.imageUrls, item.known.mediaIds, p.media?.nodes ?? []);
-  const result = upsertResultOf(p, { method, mediaIds, variantCount: mapped.input.variants.length, imageCount: mapped.imageUrls.length, categoryTags: categoryNamesOf(item.product) });
-  return { ok: true, result, mapped, mediaProblems: problems };
+  const mediaIds = Object.fromEntries(mapped.imageUrls.flatMap((url) => (item.known.mediaIds[url] ? [[url, item.known.mediaIds[url]]] : [])));
+  const imagesUnconfirmed = mapped.imageUrls.filter((url) => !mediaIds[url]);
+  const result = upsertResultOf(p, { method, mediaIds, imagesUnconfirmed, variantCount: mapped.input.variants.length, imageCount: mapped.imageUrls.length, categoryTags: categoryNamesOf(item.product) });
+  return { ok: true, result, mapped, mediaProblems: [] };
 }

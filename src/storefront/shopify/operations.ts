@@ -431,14 +431,32 @@ export interface InventoryActivateData {
 
 /**
  * Bulk upserts: the productSet every line of the JSONL runs (variables as ProductSetSync's, one product per line).
- * ProductSetSync's selection plus the product's `createdAt`, which tells a create from an update in the result file.
+ * A bulk mutation may select one connection only ("limited to one connection field",
+ * https://shopify.dev/docs/api/usage/bulk-operations/imports): the variants, with their inventory items, and the
+ * product's `createdAt`, which tells a create from an update in the result file. The media are not read back: the
+ * images a line sent stay unconfirmed on the mapping until a per-call push reads their ids (by our file names).
  */
 export const ProductSetBulk = /* GraphQL */ `
-  mutation ProductSetBulk($identifier: ProductSetIdentifiers, $input: ProductSetInput!, $variants: Int!, $media: Int!) {
+  mutation ProductSetBulk($identifier: ProductSetIdentifiers, $input: ProductSetInput!, $variants: Int!) {
     productSet(identifier: $identifier, input: $input, synchronous: true) {
       product {
-        ...ProductSetAnswer
+        id
+        handle
+        title
         createdAt
+        variants(first: $variants) {
+          nodes {
+            id
+            sku
+            inventoryItem {
+              id
+            }
+          }
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+        }
       }
       userErrors {
         field
@@ -446,8 +464,7 @@ export const ProductSetBulk = /* GraphQL */ `
         code
       }
     }
-  }
-  ${ProductSetAnswerFields}`;
+  }`;
 
 /**
  * A bulk mutation's document under an operation name of its own (`ProductSetBulk_{tag}`): the document a bulk
@@ -471,7 +488,7 @@ export interface PublishableBulkLine {
 export interface ProductSetBulkLine {
   data?: {
     productSet: {
-      product: (ProductSetProductData & { createdAt: string }) | null;
+      product: (Omit<ProductSetProductData, 'media'> & { createdAt: string }) | null;
       userErrors: { field: string[] | null; message: string; code: string | null }[];
     } | null;
   } | null;

@@ -244,6 +244,26 @@ export function categoryNamesOf(product: PimProductSnapshot): string[] {
 /** A product the storefront has nothing of yet (no mapping, nothing found). */
 export const NOTHING_KNOWN: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
 
+/** The PIM's image URLs of a product, distinct, in order. */
+export function imageUrlsOf(product: PimProductSnapshot): string[] {
+  return [...new Set((product.images ?? []).filter((u) => typeof u === 'string' && u.trim() !== ''))];
+}
+
+/** The mapped product has exactly these images already (by id, or sent and not confirmed): its media are left alone. */
+export function imagesUnchanged(known: KnownStorefrontProduct, imageUrls: string[]): boolean {
+  if (known.productId === null) return false;
+  const there = new Set([...Object.keys(known.mediaIds), ...(known.imagesUnconfirmed ?? [])]);
+  return there.size === imageUrls.length && imageUrls.every((u) => there.has(u));
+}
+
+/**
+ * Images sent earlier whose media ids are unknown, when the image list changed: the product must be read (its media
+ * matched by our file names) before its files are sent, or those images would be uploaded again.
+ */
+export function needsMediaIds(known: KnownStorefrontProduct, imageUrls: string[]): boolean {
+  return (known.imagesUnconfirmed ?? []).some((u) => imageUrls.includes(u)) && !imagesUnchanged(known, imageUrls);
+}
+
 /** A PIM image sent for Shopify to fetch, under our stable file name (mediaFilename). */
 export function imageFile(url: string, product: PimProductSnapshot): FileInput {
   return { originalSource: url, alt: product.name, contentType: 'IMAGE', filename: mediaFilename(url) };
@@ -324,9 +344,9 @@ export function mapProduct(
           }),
         );
 
-  const imageUrls = [...new Set((product.images ?? []).filter((u) => typeof u === 'string' && u.trim() !== ''))];
+  const imageUrls = imageUrlsOf(product);
   const files: FileInput[] = imageUrls.map((url) => (known.mediaIds[url] ? { id: known.mediaIds[url] } : imageFile(url, product)));
-  const imagesUnchanged = known.productId !== null && imageUrls.every((u) => known.mediaIds[u]) && Object.keys(known.mediaIds).every((u) => imageUrls.includes(u));
+  const unchanged = imagesUnchanged(known, imageUrls);
 
   // SEO fields come only from the PIM's own SEO attributes (Shopify derives the rest from the title and description);
   // one we wrote before and the PIM no longer has is cleared, one the merchant wrote is left alone.
@@ -348,7 +368,7 @@ export function mapProduct(
     ...(context.handle ? { handle: context.handle } : {}),
     productOptions: options.map((o) => ({ name: o.name, values: o.values.map((name) => ({ name })) })),
     variants,
-    ...(imagesUnchanged ? {} : { files }),
+    ...(unchanged ? {} : { files }),
     ...(context.keepTagsAndMetafields ? {} : withMetafields(ourMetafields(product.id, categoryNames), context.current)),
   };
   const owned = { compareAt: compareAtOwned, ...(seoTitle !== undefined ? { seoTitle: true } : {}), ...(seoDescription !== undefined ? { seoDescription: true } : {}) };

@@ -22,7 +22,7 @@ const NO_STEPS = { owned: {}, stock: {}, publications: [], problems: [], warning
 /** Variant ids by SKU from the answer; media ids as the caller matched them (the two paths match them differently). */
 export function upsertResultOf(
   p: ProductSetProduct,
-  o: { method: 'create' | 'update'; mediaIds: Record<string, string>; variantCount: number; imageCount: number; categoryTags: string[] },
+  o: { method: 'create' | 'update'; mediaIds: Record<string, string>; imagesUnconfirmed?: string[]; variantCount: number; imageCount: number; categoryTags: string[] },
 ): ProductUpsertResult {
   const variantIds: Record<string, string> = {};
   const inventoryItemIds: Record<string, string> = {};
@@ -41,6 +41,7 @@ export function upsertResultOf(
     firstVariantNumericId: firstVariant ? numericId(firstVariant) : null,
     variantIds,
     mediaIds: o.mediaIds,
+    imagesUnconfirmed: o.imagesUnconfirmed ?? [],
     variantCount: o.variantCount,
     imageCount: o.imageCount,
     categoryTags: o.categoryTags,

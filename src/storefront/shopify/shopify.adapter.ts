@@ -51,8 +51,10 @@ import {
   categoryNamesOf,
   deterministicHandle,
   imageFile,
+  imageUrlsOf,
   mapProduct,
   METAFIELD_NAMESPACE,
+  needsMediaIds,
   NOTHING_KNOWN,
   PIM_ID_KEY,
   type MappedProduct,
@@ -127,7 +129,7 @@ export class ShopifyAdapter implements StorefrontPort {
       rules: (shop, placement) => this.rules(shop, placement),
       throttle: this.throttle,
       tagsOf,
-      recovered: (shop, found, product) => this.recovered(shop, found, product),
+      recovered: (shop, found, product, known) => this.recovered(shop, found, product, known),
       afterProductSet: (shop, item, mapped, base, mediaProblems) => this.afterProductSet(shop, item.product, item.placement, item.known, mapped, base, mediaProblems, true),
       sameTags,
       transferTimeoutMs: options.bulkTransferTimeoutMs ?? 120_000,
@@ -208,15 +210,19 @@ export class ShopifyAdapter implements StorefrontPort {
     const categoryTags = categoryNamesOf(product);
     // The mapped product with the category tags of the last push: nothing to merge, so no read before the productSet.
     // A product deleted in Shopify meanwhile answers PRODUCT_DOES_NOT_EXIST, and the retry takes the reading path.
-    const keepTagsAndMetafields = !afterFailure && known.productId !== null && sameTags(known.categoryTags, categoryTags);
+    // Images sent earlier without their ids (a bulk sync), and the list changed: read the product's media first, so
+    // those images are kept by id rather than uploaded again.
+    const wantMedia = !afterFailure && needsMediaIds(known, imageUrlsOf(product));
+    const keepTagsAndMetafields = !afterFailure && !wantMedia && known.productId !== null && sameTags(known.categoryTags, categoryTags);
 
-    const byId = known.productId && !keepTagsAndMetafields ? await this.lookup(shop, { id: known.productId }, afterFailure) : null;
+    const byId = known.productId && !keepTagsAndMetafields ? await this.lookup(shop, { id: known.productId }, afterFailure || wantMedia) : null;
     if (keepTagsAndMetafields) {
       identifier = { id: known.productId };
     } else if (byId) {
       current = tagsOf(byId);
       identifier = { id: byId.id };
       if (afterFailure) effective = await this.recovered(shop, byId, product, known);
+      else if (wantMedia) effective = { ...known, mediaIds: (await this.recovered(shop, byId, product, known)).mediaIds, imagesUnconfirmed: [] };
     } else {
       // No mapping (or the mapped product was deleted on the storefront): find what an earlier push may have made.
       const mode = await this.identifierMode(shop);
@@ -266,10 +272,12 @@ export class ShopifyAdapter implements StorefrontPort {
     const answer = { ...p, variants: { nodes: allVariants } };
     let matched = matchMedia(imageUrls, effective.mediaIds, p.media?.nodes ?? []);
     // A media that failed after an earlier push answered (Shopify processes images asynchronously): its image is sent
-    // from its source again, once, in this push (one failed in this very call is only reported: its source is broken now).
-    const earlierFailures = imageUrls.filter((url) => matched.failed[url] && matched.failed[url] === effective.mediaIds[url]);
+    // from its source again, once, in this push (one this very call uploaded is only reported: its source is broken now).
+    const uploaded = new Set((input.files ?? []).flatMap((f) => (f.originalSource ? [f.originalSource] : [])));
+    const earlierFailures = imageUrls.filter((url) => matched.failed[url] && !uploaded.has(url));
     if (earlierFailures.length > 0) matched = await this.resendImages(shop, p.id, product, imageUrls, matched, earlierFailures);
-    const base = upsertResultOf(answer, { method: effective.productId ? 'update' : 'create', mediaIds: matched.mediaIds, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
+    const imagesUnconfirmed = imageUrls.filter((url) => !matched.mediaIds[url] && !matched.failed[url]);
+    const base = upsertResultOf(answer, { method: effective.productId ? 'update' : 'create', mediaIds: matched.mediaIds, imagesUnconfirmed, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
     return (await this.afterProductSet(shop, product, placement, effective, mapped, base, matched.problems)).result;
   }
 
