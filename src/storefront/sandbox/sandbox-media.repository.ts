@@ -1,16 +1,8 @@
 // SQL of the media lifecycle: a media made from `originalSource` moves UPLOADED → PROCESSING → READY (the sandbox's copy
 // of the file in sandbox_media.content / mime_type) or FAILED (error_code / error_message).
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sandboxMedia, sandboxProducts } from '../../db/schema/index.js';
-
-/** What the GraphQL answer needs beyond the media row, per media. */
-export interface MediaDetails {
-  mimeType: string | null;
-  fileSize: number | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-}
 
 export interface MediaFile {
   content: Buffer;
@@ -60,22 +52,6 @@ export class SandboxMediaRepository {
       .update(sandboxMedia)
       .set({ status: 'FAILED', content: null, mimeType: null, errorCode: code, errorMessage: message })
       .where(and(eq(sandboxMedia.id, id), eq(sandboxMedia.status, 'PROCESSING')));
-  }
-
-  /** Mime type, size and error of the given media (one query for a page of them). */
-  async details(ids: number[]): Promise<Map<number, MediaDetails>> {
-    if (!ids.length) return new Map();
-    const rows = await this.db
-      .select({
-        id: sandboxMedia.id,
-        mimeType: sandboxMedia.mimeType,
-        fileSize: sql<number | null>`octet_length(${sandboxMedia.content})`,
-        errorCode: sandboxMedia.errorCode,
-        errorMessage: sandboxMedia.errorMessage,
-      })
-      .from(sandboxMedia)
-      .where(inArray(sandboxMedia.id, ids));
-    return new Map(rows.map((r) => [Number(r.id), { mimeType: r.mimeType, fileSize: r.fileSize === null ? null : Number(r.fileSize), errorCode: r.errorCode, errorMessage: r.errorMessage }]));
   }
 
   /** A READY media's file, when it belongs to the store and has that file name. */

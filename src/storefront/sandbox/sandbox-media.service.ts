@@ -8,7 +8,7 @@
 import type SharpModule from 'sharp';
 import { DownloadError, SafeDownloader } from '../../lib/safe-download.js';
 import type { MediaRow } from './sandbox-product.repository.js';
-import { SandboxMediaRepository, type MediaDetails, type MediaFile } from './sandbox-media.repository.js';
+import { SandboxMediaRepository, type MediaFile } from './sandbox-media.repository.js';
 import type { Db } from '../../db/client.js';
 
 /** sharp is loaded with the first image, not at start (most sandboxes never process one). */
@@ -95,15 +95,12 @@ export class SandboxMediaService {
     }));
   }
 
-  /**
-   * Reading a product's media: what the answer needs beyond the rows, and unfinished rows no one here works on are
-   * fetched again (their process died).
-   */
-  async describe(rows: MediaRow[]): Promise<Map<number, MediaDetails>> {
-    if (!rows.length) return new Map();
+  /** Reading a product's media: unfinished rows no one here works on are fetched again (their process died). */
+  resumeUnfinished(rows: MediaRow[]): void {
+    const unfinished = rows.filter((r) => r.status === 'UPLOADED' || r.status === 'PROCESSING');
+    if (!unfinished.length) return;
     void this.resume();
-    for (const r of rows) if (r.status === 'UPLOADED' || r.status === 'PROCESSING') this.enqueue(r.id);
-    return this.repo.details(rows.filter((r) => r.status === 'READY' || r.status === 'FAILED').map((r) => r.id));
+    for (const r of unfinished) this.enqueue(r.id);
   }
 
   /** A READY media's bytes for the CDN route; null otherwise. */

@@ -1,5 +1,5 @@
 // SQL for the sandbox's catalogue: products, variants, media, product metafields, metafield definitions, locations.
-import { and, asc, count, eq, gt, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gt, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   sandboxLocations,
@@ -12,7 +12,8 @@ import {
 
 export type ProductRow = typeof sandboxProducts.$inferSelect;
 export type VariantRow = typeof sandboxVariants.$inferSelect;
-export type MediaRow = typeof sandboxMedia.$inferSelect;
+/** A media row as the answers read it: every column but the file itself, and the file's size. */
+export type MediaRow = Omit<typeof sandboxMedia.$inferSelect, 'content'> & { fileSize: number | null };
 export type MetafieldRow = typeof sandboxProductMetafields.$inferSelect;
 export type DefinitionRow = typeof sandboxMetafieldDefinitions.$inferSelect;
 export type LocationRow = typeof sandboxLocations.$inferSelect;
@@ -255,12 +256,14 @@ export class SandboxProductRepository {
   // Media
 
   async media(productId: number, afterPosition: number, limit: number): Promise<MediaRow[]> {
-    return this.db
-      .select()
+    const { content, ...columns } = getTableColumns(sandboxMedia);
+    const rows = await this.db
+      .select({ ...columns, fileSize: sql<number | null>`octet_length(${content})` })
       .from(sandboxMedia)
       .where(and(eq(sandboxMedia.productId, productId), gt(sandboxMedia.position, afterPosition)))
       .orderBy(asc(sandboxMedia.position))
       .limit(limit);
+    return rows.map((r) => ({ ...r, fileSize: r.fileSize === null ? null : Number(r.fileSize) }));
   }
 
   async mediaIds(productId: number): Promise<number[]> {

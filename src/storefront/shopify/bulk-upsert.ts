@@ -219,7 +219,7 @@ export class ShopifyBulkUpserts {
         }
       }
     }
-    const { input, imageUrls } = mapProduct(product, effective, { locations, placement: item.placement, current, handle, keepTagsAndMetafields });
+    const { input } = mapProduct(product, effective, { locations, placement: item.placement, current, handle, keepTagsAndMetafields });
     const rules = await this.deps.rules(shop, item.placement);
     const problems = preflight(product, input, rules.limits, rules.currency);
     if (problems.length) return { problems };

@@ -1,7 +1,6 @@
 // A product's media as GraphQL objects. Shopify answers its own CDN URL, never the URL it was sent ("The MediaImage
 // object represents an image hosted on Shopify's content delivery network", schema 2026-10), ending with the file's
 // name: the sandbox's is `{base}/cdn/files/{id}/{filename}` (served by media.routes.ts once the media is READY).
-import type { MediaDetails } from '../sandbox-media.repository.js';
 import { MEDIA_ERRORS, type MediaErrorCode } from '../sandbox-media.service.js';
 import type { MediaRow } from '../sandbox-product.repository.js';
 import { dateTime } from './connection.js';
@@ -15,17 +14,16 @@ export function mediaUrl(row: Pick<MediaRow, 'id' | 'filename'>, ctx: SandboxCon
   return `${base}/cdn/files/${row.id}/${encodeURIComponent(row.filename ?? 'file')}`;
 }
 
-/** `details`: the row's mime type, size and error (SandboxMediaService.describe), when the lifecycle is on. */
-export function mediaObject(row: MediaRow, ctx: SandboxContext, details?: MediaDetails): Record<string, unknown> {
+export function mediaObject(row: MediaRow, ctx: SandboxContext): Record<string, unknown> {
   // MediaImage.image and MediaPreviewImage.image: "Returns `null` until `status` is `READY`" (schema 2026-10); the
   // original's URL too (MediaImageOriginalSource.url is nullable): before then there is no file to point to.
   const url = row.status === 'READY' ? mediaUrl(row, ctx) : null;
   const image = url === null ? null : { __typename: 'Image', id: gid('ImageSource', row.id), url, src: url, originalSrc: url, altText: row.alt, width: null, height: null };
   // Media.mediaErrors: "Any errors which have occurred on the media" (schema 2026-10): the one that made it FAILED,
   // `message` the code's own description, `details` what the sandbox saw. FileErrorCode has the same values.
-  const code = details?.errorCode ?? null;
+  const code = row.errorCode;
   const errors =
-    row.status === 'FAILED' && code !== null ? [{ code, message: MEDIA_ERRORS[code as MediaErrorCode] ?? 'Media error has occured for unknown reason.', details: details?.errorMessage ?? null }] : [];
+    row.status === 'FAILED' && code !== null ? [{ code, message: MEDIA_ERRORS[code as MediaErrorCode] ?? 'Media error has occured for unknown reason.', details: row.errorMessage }] : [];
   return {
     __typename: 'MediaImage',
     id: gid('MediaImage', row.id),
@@ -34,10 +32,10 @@ export function mediaObject(row: MediaRow, ctx: SandboxContext, details?: MediaD
     // FileStatus and MediaPreviewImageStatus have MediaStatus's values: UPLOADED, PROCESSING, READY, FAILED.
     fileStatus: row.status,
     mediaContentType: 'IMAGE',
-    mimeType: details?.mimeType ?? null,
+    mimeType: row.mimeType,
     image,
     preview: { image, status: row.status },
-    originalSource: { url, fileSize: details?.fileSize ?? null },
+    originalSource: { url, fileSize: row.fileSize },
     mediaErrors: errors,
     mediaWarnings: [],
     fileErrors: errors,

@@ -189,9 +189,9 @@ export function productObject(row: ProductRow, ctx: SandboxContext): Record<stri
     media: async (args: PageArgs) => {
       const p = page(args);
       const rows = await repo.media(row.id, p.afterKey, p.fetch);
-      // Status, file and errors of the lifecycle (sandbox-media.service.ts); unfinished media of a dead process resume.
-      const details = await ctx.media.describe(rows);
-      return connection(p, rows, (m) => m.position, (m) => mediaObject(m, ctx, details.get(m.id)), p.afterKey > 0);
+      // Unfinished media of a dead process resume (sandbox-media.service.ts).
+      ctx.media.resumeUnfinished(rows);
+      return connection(p, rows, (m) => m.position, (m) => mediaObject(m, ctx), p.afterKey > 0);
     },
     mediaCount: async () => ({ count: await repo.countMedia(row.id), precision: 'EXACT' }),
     metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
