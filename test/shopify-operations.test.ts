@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { NoDeprecatedCustomRule, parse, specifiedRules, validate } from 'graphql';
+import { connectionCount, prepareBulkMutation } from '../src/storefront/sandbox/bulk-runner.js';
 import { adminSchema, adminSchemaFile } from '../src/storefront/shopify/admin-schema.js';
 import * as operations from '../src/storefront/shopify/operations.js';
 
@@ -36,6 +37,16 @@ describe('Shopify adapter operations', () => {
       assert.match(text, new RegExp(`mutation ${name}_00ff00ff00ff00ff\\(`));
     }
     assert.throws(() => operations.bulkTagged(operations.ProductSetBulk, 'x) { shop { id } }'), /not a GraphQL name part/);
+  });
+
+  it('the bulk documents select one connection at most, as bulkOperationRunMutation requires (and they run in the sandbox)', () => {
+    for (const document of [operations.ProductSetBulk, operations.PublishablePublish]) {
+      const parsed = parse(document);
+      const op = parsed.definitions.find((d) => d.kind === 'OperationDefinition');
+      assert.ok(op && op.kind === 'OperationDefinition');
+      assert.ok(connectionCount(parsed, op) <= 1, document);
+      assert.ok(!('error' in prepareBulkMutation(document)), document);
+    }
   });
 
   it('the deprecation check does catch a deprecated field (plan.displayName)', () => {

@@ -63,7 +63,7 @@ export function prepareBulkMutation(text: string): PreparedMutation {
 }
 
 /** The connection fields (their type is a `…Connection`) the operation selects, through fragments too. */
-function connectionCount(document: DocumentNode, operation: OperationDefinitionNode): number {
+export function connectionCount(document: DocumentNode, operation: OperationDefinitionNode): number {
   const schema = adminSchema();
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   let count = 0;
