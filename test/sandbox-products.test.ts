@@ -8,6 +8,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app.js';
 import { Locations, MetafieldDefinitionCreate, ProductSetSync } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
@@ -296,6 +297,13 @@ for (const target of databaseTargets()) {
       // A unique value cannot be given to a second product.
       const dup = await productSet({ title: 'Other', metafields: [{ namespace: 'pimbridge', key: 'pim_id', type: 'single_line_text_field', value: '501' }] });
       assert.equal(dup.userErrors[0].code, 'DUPLICATED_METAFIELD_VALUE');
+
+      // A definition another process made (written straight to the database) is found at once, though this process
+      // read the store's definitions a moment ago.
+      await h.database.db.execute(sql`insert into sandbox_metafield_definitions (store_id, owner_type, namespace, key, name, type, unique_values)
+        select id, 'PRODUCT', 'erp', 'erp_id', 'ERP id', 'single_line_text_field', true from sandbox_stores where domain = ${domain}`);
+      const erp = await productSet({ title: 'From ERP' }, { customId: { namespace: 'erp', key: 'erp_id', value: 'E-1' } });
+      assert.deepEqual(erp.userErrors, []);
     });
 
     it('concurrent upserts: one product per customId or handle, distinct suffixed handles for the same title', async () => {

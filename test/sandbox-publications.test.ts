@@ -237,6 +237,21 @@ for (const target of databaseTargets()) {
       assert.ok(Date.parse(state.publishedAt) <= Date.now());
     });
 
+    it('one call with a scheduled and an immediate entry writes both; a publication another process made is found', async () => {
+      const p = await create('Two Ways');
+      const future = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      assert.deepEqual((await publish(p.id, [{ publicationId: pub['Online Store'], publishDate: future }, { publicationId: pub.Shop }])).userErrors, []);
+      const state = await published(p.id);
+      assert.equal(state.online, false);
+      assert.equal(state.shop, true);
+      // The service has seen this store's publications; one written straight to the database (as another process
+      // sharing it would) is still known at once.
+      const made = await h.database.db.execute(sql`insert into sandbox_publications (store_id, name) select id, 'Elsewhere' from sandbox_stores where domain = ${domain} returning id`);
+      const elsewhere = `gid://shopify/Publication/${(made as unknown as { rows: { id: number }[] }).rows[0].id}`;
+      assert.deepEqual((await publish(p.id, [{ publicationId: elsewhere }])).userErrors, []);
+      assert.equal((await data(`query($id: ID!, $p: ID!) { product(id: $id) { publishedOnPublication(publicationId: $p) } }`, { id: p.id, p: elsewhere })).product.publishedOnPublication, true);
+    });
+
     it('a DRAFT product on the online store has no storefront URL until it is ACTIVE; deleting it deletes its publications', async () => {
       const p = await create('Draft Stove', { status: 'DRAFT' });
       assert.deepEqual((await publish(p.id, [{ publicationId: pub['Online Store'] }])).userErrors, []);

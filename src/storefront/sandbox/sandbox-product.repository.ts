@@ -215,8 +215,9 @@ export class SandboxProductRepository {
   /**
    * Replaces the product's variants: kept ones (with `id`) updated in one statement, new ones inserted, the rest deleted.
    * `isNew`: the product was just made, there is nothing to delete (one statement less per create, bulk runs).
+   * Returns the new rows (for a new product, all of its variants).
    */
-  async replaceVariants(productId: number, variants: (VariantValues & { id?: number })[], isNew = false): Promise<void> {
+  async replaceVariants(productId: number, variants: (VariantValues & { id?: number })[], isNew = false): Promise<VariantRow[]> {
     const kept = variants.filter((v) => v.id !== undefined);
     if (!isNew) await this.db.delete(sandboxVariants).where(
       and(
@@ -250,7 +251,7 @@ export class SandboxProductRepository {
         where v.id = x.id and v.product_id = ${productId}`);
     }
     const fresh = variants.filter((v) => v.id === undefined).map(({ id: _id, ...values }) => ({ productId, ...values }));
-    if (fresh.length) await this.db.insert(sandboxVariants).values(fresh);
+    return fresh.length ? this.db.insert(sandboxVariants).values(fresh).returning() : [];
   }
 
   // Media
@@ -278,13 +279,13 @@ export class SandboxProductRepository {
 
   /**
    * Replaces the product's media: `{id}` keeps (and re-positions) a media, `{originalSource}` adds a new one (with
-   * status UPLOADED, the column's default); the new media's ids.
+   * status UPLOADED, the column's default); the new media's rows (for a new product, all of its media).
    */
   async replaceMedia(
     productId: number,
     files: ({ id: number; alt?: string | null } | { originalSource: string; alt: string | null; filename: string })[],
     isNew = false,
-  ): Promise<number[]> {
+  ): Promise<MediaRow[]> {
     const kept = files.flatMap((f, i) => ('id' in f ? [{ id: f.id, position: i + 1, alt: f.alt, setAlt: f.alt !== undefined }] : []));
     if (!isNew) await this.db.delete(sandboxMedia).where(and(eq(sandboxMedia.productId, productId), kept.length ? notInArray(sandboxMedia.id, kept.map((k) => k.id)) : undefined));
     if (kept.length) {
@@ -298,7 +299,8 @@ export class SandboxProductRepository {
       'originalSource' in f ? [{ productId, originalSource: f.originalSource, alt: f.alt, filename: f.filename, position: i + 1 }] : [],
     );
     if (!fresh.length) return [];
-    return (await this.db.insert(sandboxMedia).values(fresh).returning({ id: sandboxMedia.id })).map((r) => Number(r.id));
+    const { content: _content, ...columns } = getTableColumns(sandboxMedia);
+    return (await this.db.insert(sandboxMedia).values(fresh).returning(columns)).map((r) => ({ ...r, fileSize: null }));
   }
 
   // Metafields and definitions

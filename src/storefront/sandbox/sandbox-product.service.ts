@@ -9,7 +9,8 @@
 import { GraphQLError } from 'graphql';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../server/errors.js';
-import type { ProductRow, SandboxProductRepository, VariantValues } from './sandbox-product.repository.js';
+import { LRUCache } from 'lru-cache';
+import type { DefinitionRow, MediaRow, ProductRow, SandboxProductRepository, VariantRow, VariantValues } from './sandbox-product.repository.js';
 
 export const MAX_OPTIONS = 3;
 export const MAX_VARIANTS = 2048;
@@ -63,7 +64,13 @@ export interface ProductSetInput {
   metafields?: { namespace?: string | null; key?: string | null; type?: string | null; value?: string | null }[] | null;
 }
 
-export type ProductSetResult = { product: ProductRow; userErrors: [] } | { product: null; userErrors: UserError[] };
+/** A new product's variants and media as its transaction wrote them (the answer needs no second read). */
+export interface WrittenLists {
+  variants: VariantRow[];
+  media: MediaRow[];
+}
+
+export type ProductSetResult = { product: ProductRow; userErrors: []; written: WrittenLists | null } | { product: null; userErrors: UserError[] };
 
 /** Thrown inside the transaction to roll it back with userErrors. */
 class Rejected extends Error {
@@ -215,18 +222,42 @@ export class SandboxProductService {
     return errors;
   }
 
+  /**
+   * The store's PRODUCT metafield definitions, kept a second: definitions are only added (never changed or removed), a
+   * definition made through this process drops the entry (forgetDefinitions), and one that a caller needs but the entry
+   * lacks is read again (`fresh`), so another process's new definition is never missed where it decides an answer.
+   */
+  private readonly definitionCache = new LRUCache<number, DefinitionRow[]>({ max: 1_000, ttl: 1_000 });
+
+  async productDefinitions(storeId: number, fresh = false): Promise<DefinitionRow[]> {
+    const hit = fresh ? undefined : this.definitionCache.get(storeId);
+    if (hit) return hit;
+    const rows = await this.repo.definitions(storeId, 'PRODUCT');
+    this.definitionCache.set(storeId, rows);
+    return rows;
+  }
+
+  forgetDefinitions(storeId: number): void {
+    this.definitionCache.delete(storeId);
+  }
+
   /** `variantThrottleLimit`: the store's VARIANT_THROTTLE_EXCEEDED threshold (sandbox_stores.variant_throttle_limit). */
   async productSet(storeId: number, args: ProductSetArgs, variantThrottleLimit: number | null = null): Promise<ProductSetResult> {
     const errors = this.checkInput(args);
     if (errors.length) return { product: null, userErrors: errors };
     const locations = await this.ensureLocation(storeId);
+    // Read before the transaction (PGlite has one connection): a customId whose definition is missing reads them again.
+    const customId = args.identifier?.customId ?? null;
+    let definitions = customId || args.input.metafields != null ? await this.productDefinitions(storeId) : [];
+    if (customId && !definitions.some((d) => d.uniqueValues && d.namespace === (customId.namespace ?? DEFAULT_NAMESPACE) && d.key === customId.key)) {
+      definitions = await this.productDefinitions(storeId, true);
+    }
     // Media from `originalSource` start UPLOADED and are processed after the commit (sandbox-media.service.ts).
     for (let attempt = 0; ; attempt++) {
       try {
-        const added: number[] = [];
-        const product = await this.db.transaction((tx) => this.write(this.repo.with(tx), storeId, locations, args, variantThrottleLimit, added));
+        const { product, written, added } = await this.db.transaction((tx) => this.write(this.repo.with(tx), storeId, locations, definitions, args, variantThrottleLimit));
         this.media.accepted(added);
-        return { product, userErrors: [] };
+        return { product, userErrors: [], written };
       } catch (e) {
         if (e instanceof Rejected) return { product: null, userErrors: e.errors };
         // Two creates raced for one derived handle: the loser derives again.
@@ -236,19 +267,20 @@ export class SandboxProductService {
     }
   }
 
-  /** `addedMedia`: where the ids of media made from `originalSource` are put (fetched after the commit). */
+  /** `added`: the ids of media made from `originalSource` (fetched after the commit); `written`: a new product's lists. */
   private async write(
     repo: SandboxProductRepository,
     storeId: number,
     locations: Set<number>,
+    definitions: DefinitionRow[],
     args: ProductSetArgs,
     variantThrottleLimit: number | null,
-    addedMedia: number[] = [],
-  ): Promise<ProductRow> {
+  ): Promise<{ product: ProductRow; written: WrittenLists | null; added: number[] }> {
+    let newVariants: VariantRow[] = [];
+    let newMedia: MediaRow[] = [];
     const { input, identifier } = args;
     const customId = identifier?.customId ?? null;
     const ns = customId ? (customId.namespace ?? DEFAULT_NAMESPACE) : null;
-    const definitions = customId || input.metafields != null ? await repo.definitions(storeId, 'PRODUCT') : [];
 
     // Find the target, serialising writers of the same identifier.
     let target: ProductRow | null = null;
@@ -401,7 +433,7 @@ export class SandboxProductService {
           );
         }
       }
-      await repo.replaceVariants(product.id, rows, !target);
+      newVariants = await repo.replaceVariants(product.id, rows, !target);
     }
 
     // Files: {id} keeps the product's own media, {originalSource} always adds one.
@@ -417,7 +449,7 @@ export class SandboxProductService {
         // then the filename from the `originalSource` is used" (schema 2026-10).
         return { originalSource: f.originalSource!, alt: f.alt ?? null, filename: f.filename?.trim() || sourceFilename(f.originalSource!) };
       });
-      addedMedia.push(...(await repo.replaceMedia(product.id, files, !target)));
+      newMedia = await repo.replaceMedia(product.id, files, !target);
     }
 
     // Metafields: the sent list replaces the product's; the customId's metafield is always kept; unique values enforced.
@@ -430,6 +462,8 @@ export class SandboxProductService {
       const unique = definitions.filter((d) => d.uniqueValues);
       for (const [i, f] of fields.entries()) {
         if (!unique.some((d) => d.namespace === f.namespace && d.key === f.key)) continue;
+        // A create by customId looked its value up under its lock and found no product: nobody else holds it.
+        if (!target && customId && f.namespace === ns && f.key === customId.key && f.value === customId.value) continue;
         if (await repo.metafieldValueTaken(storeId, f.namespace, f.key, f.value, product.id)) {
           throw new Rejected([err(['input', 'metafields', String(i), 'value'], `Value '${f.value}' is already taken for ${f.namespace}.${f.key}.`, 'DUPLICATED_METAFIELD_VALUE')]);
         }
@@ -437,7 +471,8 @@ export class SandboxProductService {
       await repo.replaceMetafields(storeId, product.id, fields, !target);
     }
 
-    return product;
+    const byPosition = <T extends { position: number }>(rows: T[]) => [...rows].sort((a, b) => a.position - b.position);
+    return { product, written: target ? null : { variants: byPosition(newVariants), media: byPosition(newMedia) }, added: newMedia.map((m) => m.id) };
   }
 }
 

@@ -10,6 +10,7 @@
 //   you include it in the publishableUnpublish mutation").
 // - One call is all or nothing: an unknown publication or product is a userError and nothing is written (the payload's
 //   userErrors are plain UserError {field, message}: schema 2026-10 PublishablePublishPayload.userErrors, no code).
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation } from '../../server/errors.js';
 import type { ProductRow, SandboxProductRepository } from './sandbox-product.repository.js';
@@ -75,8 +76,23 @@ export class SandboxPublicationService {
     const id = gidNumber(gid, 'Publication');
     if (id === null) return null;
     await this.ensureDefaults(storeId);
-    const [row] = await this.repo.byIds(storeId, [id]);
+    const [row] = await this.byIds(storeId, [id]);
     return row ?? null;
+  }
+
+  /**
+   * Publications by id. A publication row never changes once made (nothing in the sandbox renames one) and ids are never
+   * reused, so the rows seen are kept by store; an id not seen yet is read (another process may have added it).
+   */
+  private readonly seen = new LRUCache<number, Map<number, PublicationRow>>({ max: 1_000 });
+
+  private async byIds(storeId: number, ids: number[]): Promise<PublicationRow[]> {
+    const known = this.seen.get(storeId) ?? new Map<number, PublicationRow>();
+    if (ids.every((id) => known.has(id))) return [...new Set(ids)].map((id) => known.get(id)!);
+    const rows = await this.repo.byIds(storeId, ids);
+    for (const row of rows) known.set(row.id, row);
+    this.seen.set(storeId, known);
+    return rows;
   }
 
   ofProduct(productId: number): Promise<ProductPublicationRow[]> {
@@ -113,7 +129,7 @@ export class SandboxPublicationService {
     if (productId === null) return missing;
     await this.ensureDefaults(storeId);
     const ids = input.map((p) => gidNumber(p.publicationId, 'Publication'));
-    const known = new Map((await this.repo.byIds(storeId, ids.filter((id): id is number => id !== null))).map((r) => [r.id, r]));
+    const known = new Map((await this.byIds(storeId, ids.filter((id): id is number => id !== null))).map((r) => [r.id, r]));
     const errors: PlainUserError[] = [];
     const entries = new Map<number, Date | null>(); // by publication: a publication sent twice takes its last entry
     input.forEach((p, i) => {
@@ -136,21 +152,20 @@ export class SandboxPublicationService {
       // An unknown product outranks the inputs' errors (nothing can be published on it anyway).
       return (await this.products.product(storeId, productId)) ? { product: null, userErrors: errors } : missing;
     }
+    // No lock: a product deleted meanwhile fails the insert's foreign key, and productSet writes no publication row.
+    const product = await this.products.product(storeId, productId);
+    if (!product) return missing;
+    const write = (repo: SandboxPublicationRepository) =>
+      action === 'publish' ? repo.publish(product.id, [...entries].map(([publicationId, publishDate]) => ({ publicationId, publishDate }))) : repo.unpublish(product.id, [...entries.keys()]);
     try {
-      const product = await this.db.transaction(async (tx) => {
-        const products = this.products.with(tx);
-        await products.lock(`sandbox-product:${storeId}:row:${productId}`);
-        const row = await products.product(storeId, productId);
-        if (!row) return null;
-        const repo = this.repo.with(tx);
-        if (action === 'publish') await repo.publish(row.id, [...entries].map(([publicationId, publishDate]) => ({ publicationId, publishDate })));
-        else await repo.unpublish(row.id, [...entries.keys()]);
-        return row;
-      });
-      return product ? { product, userErrors: [] } : missing;
+      // One statement, but for a publish with dated and undated entries (two, in one transaction).
+      const dates = new Set([...entries.values()].map((d) => d === null));
+      if (action === 'publish' && dates.size > 1) await this.db.transaction((tx) => write(this.repo.with(tx)));
+      else await write(this.repo);
     } catch (e) {
-      if (isForeignKeyViolation(e)) return missing; // the product was deleted meanwhile
+      if (isForeignKeyViolation(e)) return missing;
       throw e;
     }
+    return { product, userErrors: [] };
   }
 }

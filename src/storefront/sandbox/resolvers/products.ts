@@ -3,7 +3,7 @@
 import { GraphQLError } from 'graphql';
 import { inventoryLevels, sellableQuantity } from '../sandbox-inventory.service.js';
 import type { DefinitionRow, MetafieldRow, ProductFilter, ProductRow, VariantRow } from '../sandbox-product.repository.js';
-import { gidNumber, type ProductSetArgs } from '../sandbox-product.service.js';
+import { gidNumber, type ProductSetArgs, type WrittenLists } from '../sandbox-product.service.js';
 import { connection, dateTime, page, type PageArgs } from './connection.js';
 import { locationObject } from './locations.js';
 import { mediaObject } from './media.js';
@@ -138,10 +138,13 @@ export function variantObject(product: ProductRow, row: VariantRow, ctx: Sandbox
   };
 }
 
-export function productObject(row: ProductRow, ctx: SandboxContext): Record<string, unknown> {
+/** `written`: a product productSet just made, with the variants and media its transaction wrote (no read needed). */
+export function productObject(row: ProductRow, ctx: SandboxContext, written: WrittenLists | null = null): Record<string, unknown> {
   const repo = ctx.productRepo;
-  let variantRows: Promise<VariantRow[]> | null = null;
+  let variantRows: Promise<VariantRow[]> | null = written && Promise.resolve(written.variants);
   const allVariants = () => (variantRows ??= repo.variants(row.id, 0, 100_000));
+  // The rows a page query would return: those after the cursor's position, at most `fetch`.
+  const pageOf = <T extends { position: number }>(rows: T[], p: { afterKey: number; fetch: number }) => rows.filter((r) => r.position > p.afterKey).slice(0, p.fetch);
   return {
     __typename: 'Product',
     id: gid('Product', row.id),
@@ -182,18 +185,18 @@ export function productObject(row: ProductRow, ctx: SandboxContext): Record<stri
     totalInventory: async () => (await allVariants()).reduce((sum, v) => sum + sellableQuantity(v.inventory), 0),
     variants: async (args: PageArgs) => {
       const p = page(args);
-      const rows = await repo.variants(row.id, p.afterKey, p.fetch);
+      const rows = written ? pageOf(written.variants, p) : await repo.variants(row.id, p.afterKey, p.fetch);
       return connection(p, rows, (v) => v.position, (v) => variantObject(row, v, ctx), p.afterKey > 0);
     },
-    variantsCount: async () => ({ count: await repo.countVariants(row.id), precision: 'EXACT' }),
+    variantsCount: async () => ({ count: written ? written.variants.length : await repo.countVariants(row.id), precision: 'EXACT' }),
     media: async (args: PageArgs) => {
       const p = page(args);
-      const rows = await repo.media(row.id, p.afterKey, p.fetch);
+      const rows = written ? pageOf(written.media, p) : await repo.media(row.id, p.afterKey, p.fetch);
       // Unfinished media of a dead process resume (sandbox-media.service.ts).
       ctx.media.resumeUnfinished(rows);
       return connection(p, rows, (m) => m.position, (m) => mediaObject(m, ctx), p.afterKey > 0);
     },
-    mediaCount: async () => ({ count: await repo.countMedia(row.id), precision: 'EXACT' }),
+    mediaCount: async () => ({ count: written ? written.media.length : await repo.countMedia(row.id), precision: 'EXACT' }),
     metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
       const ns = namespace ?? '$app';
       const m = (await repo.metafields(row.id)).find((x) => x.namespace === ns && x.key === key);
@@ -306,7 +309,7 @@ export const productResolvers: ResolverModule = {
   mutation: {
     productSet: async (args, ctx) => {
       const result = await ctx.products.productSet(ctx.store.id, args as unknown as ProductSetArgs, ctx.store.variantThrottleLimit);
-      return { product: result.product ? productObject(result.product, ctx) : null, productSetOperation: null, userErrors: result.userErrors };
+      return { product: result.product ? productObject(result.product, ctx, result.written) : null, productSetOperation: null, userErrors: result.userErrors };
     },
     productDelete: async (args, ctx) => {
       const input = args.input as { id: string };
@@ -334,6 +337,7 @@ export const productResolvers: ResolverModule = {
         return refuse(['definition', 'capabilities', 'uniqueValues'], `The unique values capability can only be set on a definition whose metafields have no values yet: products already have ${namespace}.${d.key}.`, 'INVALID_CAPABILITY');
       }
       const row = await ctx.productRepo.insertDefinition({ storeId: ctx.store.id, ownerType: d.ownerType, namespace, key: d.key, name: d.name, type: d.type, uniqueValues: unique });
+      ctx.products.forgetDefinitions(ctx.store.id);
       if (!row) return refuse(['definition', 'key'], `Key is in use for Product metafields on the '${namespace}' namespace.`, 'TAKEN');
       return { createdDefinition: await definitionObject(row, ctx), userErrors: [] };
     },
