@@ -1,7 +1,7 @@
 // The PIM reads a sync makes: `include` (variants and warehouse levels with the product), `after_id` keyset paging
 // (by id, and after (updated_since, after_id) in (updated_at, id) order, ties within one millisecond included), and
-// the connector's PimClient over real HTTP: one read per product, pages, changes, a PIM without these extensions,
-// and 429 with Retry-After.
+// the connector's PimClient over real HTTP: one read per product, a batch by `ids`, pages, changes, a PIM without these
+// extensions, and 429 with Retry-After.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PimClient, PimReadError } from '../src/connector/pim/pim-client.js';
@@ -167,6 +167,26 @@ for (const target of databaseTargets()) {
       assert.ok(missing instanceof PimReadError && missing.kind === 'not_found', String(missing));
     });
 
+    it('ids on the list: only those products, whole with include; bad lists are 400s naming ids', async () => {
+      const [plain, rich, one] = ids;
+      const page = okData(await c('GET', `/api/products?ids=${one},${plain},${one}&include=variants,warehouse_stock`));
+      assert.deepEqual(page.products.map((p: { id: number }) => p.id), [plain, one]);
+      assert.equal(page.pagination.total_items, 2);
+      for (const p of page.products) assert.deepEqual({ variants: p.variants, warehouse_stock: p.warehouse_stock }, await separately(p.id));
+      // Another organization's product and one that does not exist are simply not there.
+      const other = await createProduct(h.as(await h.tenant()), { name: 'Not yours' });
+      assert.deepEqual(okData(await c('GET', `/api/products?ids=${rich},${other.id},2000000000`)).products.map((p: { id: number }) => p.id), [rich]);
+      const tooMany = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+      for (const bad of ['', 'a', '1,,2', '1.5', '-1', tooMany]) assertError(await c('GET', `/api/products?ids=${encodeURIComponent(bad)}`), 400, /query parameter 'ids'/);
+      for (const bad of ['0', '2147483648']) assertError(await c('GET', `/api/products?ids=1,${bad}`), 400, /query parameter 'ids'/);
+    });
+
+    it('PimClient.productSnapshots: the batch in one read, the same snapshots as one by one; unknown ids left out', async () => {
+      const snaps = await client.productSnapshots(conn(), [...ids, 2_000_000_000, ids[0]]);
+      assert.deepEqual([...snaps.keys()].sort((a, b) => a - b), [...ids].sort((a, b) => a - b));
+      for (const id of ids) assert.deepEqual(snaps.get(id), await client.productSnapshot(conn(), id));
+    });
+
     it('PimClient.productPage: whole products by id, page after page, with what is left', async () => {
       const pages: { ids: number[]; total: number }[] = [];
       let afterId = 0;
@@ -227,6 +247,15 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
     assert.ok(again instanceof PimReadError && again.kind === 'unavailable' && /does not page by after_id/.test(again.message), String(again));
     const changes = await client.changedProducts(conn(), { since: '2026-01-01T00:00:00.000Z', afterId: 1, limit: 100 }).catch((err) => err);
     assert.ok(changes instanceof PimReadError && /does not page by updated_since with after_id/.test(changes.message), String(changes));
+  });
+
+  it('a PIM that ignores ids: its other products are not taken for the ones asked', async () => {
+    server.hits.length = 0;
+    const product = (id: number) => ({ id, name: `P${id}`, sku: `S${id}`, variants: [], warehouse_stock: [] });
+    handler = (url) => (url.pathname === '/api/products' ? ok({ products: [product(1), product(2), product(3)], pagination: { total_items: 3 } }) : { status: 500 });
+    const snaps = await client.productSnapshots(conn(), [2, 9]);
+    assert.deepEqual([...snaps.keys()], [2]);
+    assert.deepEqual(server.hits, ['/api/products?ids=2,9&after_id=0&limit=2&include=variants,warehouse_stock']);
   });
 
   it('429: waits Retry-After and reads again; a wait beyond the budget fails at once as unavailable', async () => {

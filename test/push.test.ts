@@ -184,6 +184,33 @@ for (const target of databaseTargets()) {
       assert.match(log.error, /^4 of 6 products failed; first: PIM product 99999999 not found/);
     });
 
+    it('a batch is read from the PIM in one call; a product it lacks is read on its own (and is not found)', async () => {
+      fresh();
+      const c = await h.connected();
+      const ids = [await pimProduct(h, c.tenant, 'Batch A', 2), await pimProduct(h, c.tenant, 'Batch B'), await pimProduct(h, c.tenant, 'Batch C', 1)];
+      const reads: string[] = [];
+      const count = (req: { method?: string; url?: string }) => {
+        if (req.method === 'GET' && req.url?.startsWith('/api/products')) reads.push(req.url);
+      };
+      h.app.server.on('request', count);
+      try {
+        const res = await h.call('POST', '/api/products/push', c.token, { products: [...ids, 99_999_998].map((id) => ({ id })) });
+        assert.equal(res.statusCode, 207, res.body);
+        assert.deepEqual(res.json().data.results.map((r: any) => [r.pim_product_id, r.status, r.message]), [
+          ...ids.map((id) => [id, 'success', 'Product created on the storefront']),
+          [99_999_998, 'error', 'PIM product 99999998 not found'],
+        ]);
+      } finally {
+        h.app.server.off('request', count);
+      }
+      assert.deepEqual(reads, [
+        `/api/products?ids=${ids.join(',')},99999998&after_id=0&limit=4&include=variants,warehouse_stock`,
+        '/api/products/99999998?include=variants,warehouse_stock',
+      ]);
+      // Each product went whole, as a read of its own would give it.
+      assert.deepEqual(fake.calls.map((call) => [call.snapshot.id, call.snapshot.variants.length]).sort((a, b) => a[0] - b[0]), [[ids[0], 2], [ids[1], 0], [ids[2], 1]]);
+    });
+
     it('an error mapping becomes synced again with sync_error cleared', async () => {
       fresh();
       const c = await h.connected();

@@ -3,16 +3,17 @@
 // - every address is checked against an AddressPolicy (default: public addresses only) three times over: an IP literal
 //   before connecting, every DNS answer before it is used, and the address the socket actually connected to — before
 //   a single byte (request line or TLS hello) is sent. DNS rebinding cannot slip between the check and the connection;
+//   a kept-alive connection is reused only for the host and port it was opened (and checked) for;
 // - a size limit enforced while streaming (Content-Length is only an early warning: absent or lying, the count decides);
 // - one overall deadline for the whole download, redirects included;
 // - at most N redirects, each re-checked like the first URL.
 // Each refusal is a DownloadError whose message names the rule; callers prefix it with the field name.
 import dns from 'node:dns';
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 import { publicAddressesOnly, type AddressPolicy } from './address-policy.js';
+import { keepAliveAgents, keepAliveGet, type Agents } from './keep-alive.js';
 
 export class DownloadError extends Error {
   override name = 'DownloadError';
@@ -134,6 +135,30 @@ export function connectChecked(target: ConnectTarget): Promise<net.Socket> {
   });
 }
 
+/**
+ * Keep-alive agents whose every new connection goes through connectChecked: the address it connected to passes
+ * `policy` before a byte is sent (a reused socket passed it when it opened). `lookup` resolves host names.
+ */
+export function checkedAgents(policy: AddressPolicy, lookup: net.LookupFunction, tlsOptions: { ca?: string | Buffer } = {}): Agents {
+  const agents = keepAliveAgents();
+  const connect = (secure: boolean) => (options: { host?: string | null; port?: number | string | null; servername?: string }, oncreate: (err: Error | null, socket?: net.Socket) => void) => {
+    const host = String(options.host ?? 'localhost').replace(/^\[(.*)\]$/, '$1');
+    const port = Number(options.port) || (secure ? 443 : 80);
+    connectChecked({ host, port, policy, lookup }).then(
+      (socket) => {
+        if (!secure) return oncreate(null, socket);
+        oncreate(null, tls.connect({ socket, host, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ca: tlsOptions.ca }));
+      },
+      (err: Error) => oncreate(err),
+    );
+    return undefined;
+  };
+  // Agent#createConnection may hand its socket to the callback instead of returning it (node:http Agent docs).
+  (agents.http as unknown as { createConnection: unknown }).createConnection = connect(false);
+  (agents.https as unknown as { createConnection: unknown }).createConnection = connect(true);
+  return agents;
+}
+
 /** The message of a low-level failure, naming what went wrong without internals. */
 function describe(err: unknown, url: URL): DownloadError {
   if (err instanceof DownloadError) return err;
@@ -165,7 +190,8 @@ export class SafeDownloader {
   readonly timeoutMs: number;
   readonly maxRedirects: number;
   private readonly lookup: net.LookupFunction;
-  private readonly ca: string | Buffer | undefined;
+  /** Keep-alive connections, each checked against the policy when it opens (lib/keep-alive.ts). */
+  private readonly agents: Agents;
   private readonly userAgent: string;
 
   constructor(options: SafeDownloadOptions = {}) {
@@ -174,8 +200,8 @@ export class SafeDownloader {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
     this.lookup = filteredLookup(this.policy, options.resolve ?? systemResolver);
-    this.ca = options.ca;
     this.userAgent = options.userAgent ?? 'Pimbridge-media/0.1';
+    this.agents = checkedAgents(this.policy, this.lookup, { ca: options.ca });
   }
 
   /** Downloads `rawUrl`; throws DownloadError naming the rule that refused it. */
@@ -223,29 +249,8 @@ export class SafeDownloader {
   }
 
   private request(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
-    const secure = url.protocol === 'https:';
-    const port = Number(url.port) || (secure ? 443 : 80);
-    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    const createConnection = (_options: unknown, oncreate: (err: Error | null, socket?: net.Socket) => void) => {
-      connectChecked({ host: hostname, port, policy: this.policy, lookup: this.lookup, signal }).then((socket) => {
-        if (!secure) return oncreate(null, socket);
-        const servername = net.isIP(hostname) ? undefined : hostname;
-        oncreate(null, tls.connect({ socket, host: hostname, servername, ca: this.ca, ALPNProtocols: ['http/1.1'] }));
-      }, (err: Error) => oncreate(err));
-      return undefined;
-    };
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const req = (secure ? https : http).request(url, {
-        method: 'GET',
-        headers: { accept: 'image/jpeg, image/png, image/webp, image/gif, */*;q=0.1', 'accept-encoding': 'identity', 'user-agent': this.userAgent },
-        createConnection: createConnection as never,
-        signal,
-      });
-      req.once('response', resolve);
-      req.on('error', reject);
-      req.end();
-    });
+    const headers = { accept: 'image/jpeg, image/png, image/webp, image/gif, */*;q=0.1', 'accept-encoding': 'identity', 'user-agent': this.userAgent };
+    return keepAliveGet(url, this.agents, headers, signal);
   }
 
   private readBody(res: IncomingMessage, url: URL, signal: AbortSignal): Promise<Buffer> {

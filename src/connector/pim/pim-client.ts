@@ -4,12 +4,9 @@
 // lib/safe-download.ts (IP literal, every DNS answer, and the socket actually connected, before a byte is sent):
 // private and loopback ranges are refused unless CONNECTOR_ALLOW_PRIVATE_NETWORKS, except this server's own
 // PUBLIC_URL origin, which is always allowed (connecting a shop to this same PIM works out of the box).
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
-import net from 'node:net';
-import tls from 'node:tls';
-import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../../lib/address-policy.js';
-import { connectChecked, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
+import { anyAddress, publicAddressesOnly } from '../../lib/address-policy.js';
+import { keepAliveGet, type Agents } from '../../lib/keep-alive.js';
+import { checkedAgents, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
 
@@ -92,14 +89,17 @@ export class PimClient {
    */
   rateLimitWaitMs = 30_000;
   private readonly ownOrigin: string;
-  private readonly policy: AddressPolicy;
-  private readonly resolve: Resolver;
+  /** Keep-alive connections: to our own PIM (any address), and to the others (the address rule checked per connection). */
+  private readonly ownAgents: Agents;
+  private readonly agents: Agents;
 
   constructor(options: PimClientOptions) {
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.ownOrigin = new URL(options.publicUrl).origin;
-    this.policy = options.allowPrivateNetworks ? anyAddress : publicAddressesOnly;
-    this.resolve = options.resolve ?? systemResolver;
+    const policy = options.allowPrivateNetworks ? anyAddress : publicAddressesOnly;
+    const resolve = options.resolve ?? systemResolver;
+    this.ownAgents = checkedAgents(anyAddress, filteredLookup(anyAddress, resolve));
+    this.agents = checkedAgents(policy, filteredLookup(policy, resolve));
   }
 
   /** GET {baseUrl}/api/auth/verify with the pair; never throws. `baseUrl` must come from normalisePimBaseUrl. */
@@ -146,6 +146,24 @@ export class PimClient {
     const p = product as Record<string, unknown>;
     if (!p || typeof p !== 'object' || typeof p.name !== 'string') throw new PimReadError('unavailable', `The PIM answered GET /api/products/${id} without a product`);
     return this.completeSnapshot(conn, { ...p, id });
+  }
+
+  /**
+   * The products of `ids` in one read per 100 (`ids` on the list, beyond the spec; Pimbridge's PIM has it), whole. A
+   * product the answer lacks is not in the map: the caller reads it alone, which tells a deleted product (404) from a
+   * PIM that does not filter by ids (its answer's other products are ignored).
+   */
+  async productSnapshots(conn: { baseUrl: string; apiKey: string }, ids: number[]): Promise<Map<number, PimProductSnapshot>> {
+    const wanted = new Set(ids);
+    const found = new Map<number, PimProductSnapshot>();
+    const unique = [...wanted];
+    for (let i = 0; i < unique.length; i += PIM_PAGE_LIMIT) {
+      const chunk = unique.slice(i, i + PIM_PAGE_LIMIT);
+      const { products } = await this.readList(`${conn.baseUrl}/api/products?ids=${chunk.join(',')}&after_id=0&limit=${chunk.length}&${INCLUDE}`, conn.apiKey);
+      const ours = products.filter((p) => wanted.has(p.id as number) && typeof p.name === 'string');
+      for (const snapshot of await mapLimit(ours, 4, (p) => this.completeSnapshot(conn, { ...p, id: p.id as number }))) found.set(snapshot.id, snapshot);
+    }
+    return found;
   }
 
   /**
@@ -270,38 +288,13 @@ export class PimClient {
     headers: Record<string, string>,
     maxBytes = MAX_ANSWER_BYTES,
   ): Promise<{ status: number; body: Buffer; contentType: string; retryAfter: string | undefined }> {
-    const policy = url.origin === this.ownOrigin ? anyAddress : this.policy;
-    const lookup = filteredLookup(policy, this.resolve);
+    const agents = url.origin === this.ownOrigin ? this.ownAgents : this.agents;
     const deadline = new AbortController();
     const timeout = new DownloadError(`timed out after ${this.timeoutMs / 1000} s`);
     const timer = setTimeout(() => deadline.abort(timeout), this.timeoutMs);
     const signal = deadline.signal;
-    const secure = url.protocol === 'https:';
-    const port = Number(url.port) || (secure ? 443 : 80);
-    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
     try {
-      const res = await new Promise<IncomingMessage>((resolve, reject) => {
-        const createConnection = (_options: unknown, oncreate: (err: Error | null, socket?: net.Socket) => void) => {
-          connectChecked({ host: hostname, port, policy, lookup, signal }).then(
-            (socket) => {
-              if (!secure) return oncreate(null, socket);
-              const servername = net.isIP(hostname) ? undefined : hostname;
-              oncreate(null, tls.connect({ socket, host: hostname, servername, ALPNProtocols: ['http/1.1'] }));
-            },
-            (err: Error) => oncreate(err),
-          );
-          return undefined;
-        };
-        const req = (secure ? https : http).request(url, {
-          method: 'GET',
-          headers: { ...headers, 'accept-encoding': 'identity', 'user-agent': 'Pimbridge-connector/0.1' },
-          createConnection: createConnection as never,
-          signal,
-        });
-        req.once('response', resolve);
-        req.on('error', reject);
-        req.end();
-      });
+      const res = await keepAliveGet(url, agents, { ...headers, 'accept-encoding': 'identity', 'user-agent': 'Pimbridge-connector/0.1' }, signal);
       const body = await new Promise<Buffer>((resolve, reject) => {
         const chunks: Buffer[] = [];
         let size = 0;

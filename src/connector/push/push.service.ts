@@ -76,7 +76,7 @@ export class PushService {
     private readonly db: Db,
     private readonly integrations: Pick<IntegrationService, 'pimConnectionOf' | 'storefrontShopOf'>,
     private readonly settings: Pick<IntegrationSettingsService, 'placement'>,
-    private readonly pim: Pick<PimClient, 'productSnapshot'>,
+    private readonly pim: Pick<PimClient, 'productSnapshot' | 'productSnapshots'>,
     private readonly mappings: MappingRepository,
     private readonly syncLogs: SyncLogRepository,
     /** Public so tests can put a counting double in place of the Shopify adapter. */
@@ -110,8 +110,8 @@ export class PushService {
     try {
       const ids = [...new Set(items.flatMap((i) => (i.kind === 'invalid' ? [] : [i.id])))];
       const known = new Map((await this.mappings.findMany(integrationId, ids)).map((m) => [m.pimProductId, m]));
-      const placement = await this.placementOf(integrationId, shop);
-      const run = new BatchRun(this.runDeps(), integrationId, conn, shop, placement, known, log);
+      const [placement, snapshots] = await Promise.all([this.placementOf(integrationId, shop), this.readBatch(conn, items)]);
+      const run = new BatchRun(this.runDeps(), integrationId, conn, shop, placement, known, log, undefined, snapshots);
       results = await mapLimit(items, this.concurrency, (item) => run.pushOne(item));
     } catch (err) {
       // Our own failure (the database): the log still ends, in `error`, and the request is an INTERNAL_ERROR.
@@ -149,6 +149,21 @@ export class PushService {
     return { status: 'synced', method: result.method, storefrontProductId: result.storefront_product_id };
   }
 
+  /**
+   * The batch's products to read, in one PIM call instead of one each; empty when the read fails (each product is then
+   * read on its own and fails, or not, with its own reason).
+   */
+  private async readBatch(conn: { baseUrl: string; apiKey: string }, items: Item[]): Promise<Map<number, PimProductSnapshot>> {
+    const ids = items.flatMap((i) => (i.kind === 'read' ? [i.id] : []));
+    if (ids.length < 2) return new Map();
+    try {
+      return await this.pim.productSnapshots(conn, ids);
+    } catch (err) {
+      if (err instanceof PimReadError) return new Map();
+      throw err;
+    }
+  }
+
   private runDeps(): BatchRunDeps {
     return { mappings: this.mappings, pim: this.pim, storefront: this.storefront, now: this.now, queue: this.queue };
   }
@@ -165,7 +180,7 @@ export class PushService {
 
 interface BatchRunDeps {
   mappings: MappingRepository;
-  pim: Pick<PimClient, 'productSnapshot'>;
+  pim: Pick<PimClient, 'productSnapshot' | 'productSnapshots'>;
   storefront: StorefrontPort;
   now: () => Date;
   queue: Pick<JobQueue, 'send'> | null;
@@ -188,6 +203,8 @@ class BatchRun {
     private readonly log?: Logger,
     /** Set when a sync.product job runs this: transient failures are thrown for the queue to retry (see syncProduct). */
     private readonly job?: { finalAttempt: boolean },
+    /** Products already read for this batch (readBatch); the others are read one by one. */
+    private readonly snapshots: Map<number, PimProductSnapshot> = new Map(),
   ) {}
 
   async pushOne(item: Item & { position?: number }): Promise<PushResult> {
@@ -211,7 +228,9 @@ class BatchRun {
   private async pushProduct(item: Extract<Item, { kind: 'read' | 'snapshot' }>): Promise<PushResult> {
     const { mappings, now } = this.deps;
     let snapshot: PimProductSnapshot;
+    const read = this.snapshots.get(item.id);
     if (item.kind === 'snapshot') snapshot = item.snapshot;
+    else if (read) snapshot = read;
     else {
       try {
         snapshot = await this.deps.pim.productSnapshot(this.conn, item.id);

@@ -16,6 +16,8 @@ export interface ProductFilters {
   updatedSince?: string;
   /** Only the products assigned to this category. */
   categoryId?: number;
+  /** Only these products. */
+  ids?: number[];
 }
 
 /**
@@ -196,6 +198,7 @@ export class ProductRepository {
     if (f.channel) parts.push(sql`p.publishing_channels @> ARRAY[${f.channel}]::text[]`);
     if (f.updatedSince) parts.push(sql`p.updated_at >= ${f.updatedSince}::timestamptz`);
     if (f.categoryId !== undefined) parts.push(sql`p.id IN (SELECT pc.product_id FROM product_categories pc WHERE pc.category_id = ${f.categoryId})`);
+    if (f.ids) parts.push(sql`p.id = ANY(${`{${f.ids.join(',')}}`}::int[])`);
     return sql.join(parts, sql` AND `);
   }
 

@@ -104,6 +104,13 @@ export const ProductListQuery = Type.Object({
     }),
   ),
   include: Type.Optional(IncludeParam),
+  ids: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,10}(,[0-9]{1,10}){0,99}$',
+      description: 'beyond the spec: only the products with these ids (comma-separated, at most 100); a push reads its batch in one call',
+      errorMessage: 'must be up to 100 product ids, comma-separated',
+    }),
+  ),
 });
 export type ProductListQueryInput = Static<typeof ProductListQuery>;
 

@@ -37,6 +37,7 @@ export class ProductService {
       brandId: q.brand,
       channel: q.channel,
       updatedSince: q.updated_since,
+      ids: q.ids === undefined ? undefined : productIds(q.ids),
     };
     const includes = parseInclude(q.include);
     if (q.after_id !== undefined) {
@@ -192,4 +193,11 @@ function toColumns(input: ProductPatchInput): ProductColumns {
     if (value !== undefined) columns[column] = value;
   }
   return columns as ProductColumns;
+}
+
+/** `ids` (checked by the query schema: digits and commas) → the ids; one past int4 is a 400, not an SQL error. */
+function productIds(raw: string): number[] {
+  const ids = raw.split(',').map(Number);
+  if (ids.some((id) => id < 1 || id > 2_147_483_647)) throw badRequest(`query parameter 'ids' must list product ids from 1 to 2147483647`);
+  return [...new Set(ids)];
 }

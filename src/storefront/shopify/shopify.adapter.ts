@@ -1,6 +1,7 @@
 // The Shopify end of StorefrontPort: Admin GraphQL API 2026-10 through Shopify's own client. A shop's `apiBaseUrl`
 // (the sandbox, test servers) replaces `https://{domain}`: the client only knows https origins, so `customFetchApi`
 // rewrites each URL it is given (origin and path prefix) before calling fetch.
+import { agentFetch, keepAliveAgents } from '../../lib/keep-alive.js';
 import { createAdminApiClient } from '@shopify/admin-api-client';
 import { TtlCache } from '../../lib/ttl-cache.js';
 import {
@@ -68,7 +69,7 @@ import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type RetryPolicy, type
 export interface ShopifyAdapterOptions {
   /** Per-call timeout unless the caller gives one (default 5 s). */
   timeoutMs?: number;
-  /** The fetch used for every call (tests, proxies); default the global fetch. */
+  /** The fetch used for every call (tests, proxies); default a keep-alive fetch over node:http (lib/keep-alive.ts). */
   fetch?: typeof fetch;
   /** Where observed throttle statuses go (shared with issue 5's throttle). */
   budgets?: ShopBudgets;
@@ -118,7 +119,7 @@ export class ShopifyAdapter implements StorefrontPort {
 
   constructor(options: ShopifyAdapterOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetchImpl = options.fetch ?? ((...args) => fetch(...args));
+    this.fetchImpl = options.fetch ?? agentFetch(keepAliveAgents());
     this.budgets = options.budgets ?? new ShopBudgets();
     this.throttle = new ShopThrottle(options.clock ?? systemClock, { ...DEFAULT_RETRY_POLICY, ...options.retry });
     this.bulk = new ShopifyBulkUpserts({
