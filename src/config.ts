@@ -42,6 +42,19 @@ export interface Config {
   /** A job left active this long by a dead worker (no heartbeat) is retried by another (PostgreSQL; maintenance). */
   syncJobExpireSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** LOG_FORMAT: `pretty` (readable lines) by default when stdout is a terminal, else `json`. */
+  logFormat: LogFormat;
+  /** Requests per minute per IP to the public connector routes (connect, status/{id}, system/status); over it 429. */
+  connectorPublicRateLimit: number;
+  /** Media downloads (with their decoding) running at once per process; as many more wait for a slot, others get 429. */
+  mediaDownloadConcurrency: number;
+  /** Bytes of media files one organization may store, each distinct file counted once; 0: no quota. */
+  mediaQuotaBytes: number;
+  /** Bearer token GET /metrics requires: METRICS_TOKEN, else ADMIN_TOKEN on the main port; null: none (own listener, no METRICS_TOKEN). */
+  metricsToken: string | null;
+  /** METRICS_PORT: /metrics on a listener of its own at metricsHost (and not on the main port); null: on the main port. */
+  metricsPort: number | null;
+  metricsHost: string;
 }
 
 /** A bad value: the message is one line that names the variable. */
@@ -53,6 +66,16 @@ export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** LOG_FORMAT, else readable lines for a person at a terminal and JSON for everything else (files, collectors). */
+function logFormat(env: Env, terminal: boolean): LogFormat {
+  const raw = str(env, 'LOG_FORMAT');
+  if (raw === undefined) return terminal ? 'pretty' : 'json';
+  if (!(LOG_FORMATS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+  return raw as LogFormat;
+}
 
 function str(env: Env, name: string): string | undefined {
   const v = env[name];
@@ -111,6 +134,17 @@ function encryptionKey(name: string, raw: string): Buffer {
   return key;
 }
 
+/** METRICS_*: a token of its own, and optionally a listener of its own (see docs/operations.md). */
+function metricsSettings(env: Env, port: number): { metricsToken: string | null; metricsPort: number | null; metricsHost: string } {
+  const token = str(env, 'METRICS_TOKEN') ?? null;
+  if (token !== null && token.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  const metricsPort = str(env, 'METRICS_PORT') === undefined ? null : int(env, 'METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) throw new ConfigError(`METRICS_PORT must differ from PORT (${port})`);
+  const host = str(env, 'METRICS_HOST');
+  if (host !== undefined && metricsPort === null) throw new ConfigError('METRICS_HOST needs METRICS_PORT: without it /metrics is served on PORT');
+  return { metricsToken: token, metricsPort, metricsHost: host ?? '127.0.0.1' };
+}
+
 interface StoredSecrets {
   admin_token: string;
   encryption_key: string;
@@ -143,7 +177,8 @@ function embeddedSecrets(dataDir: string): { secrets: StoredSecrets; generated: 
   return { secrets, generated: true };
 }
 
-export function loadConfig(env: Env = process.env): Readonly<Config> {
+/** `terminal`: whether stdout is a TTY (it picks the default LOG_FORMAT). */
+export function loadConfig(env: Env = process.env, terminal = Boolean(process.stdout.isTTY)): Readonly<Config> {
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres', 'postgresql']);
   const embedded = databaseUrl === null;
@@ -182,11 +217,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shopifySandbox: bool(env, 'SHOPIFY_SANDBOX', embedded),
     seedDemo: bool(env, 'SEED_DEMO', embedded),
     authRateLimit: int(env, 'AUTH_RATE_LIMIT', 300, 1, 10_000_000),
+    connectorPublicRateLimit: int(env, 'CONNECTOR_PUBLIC_RATE_LIMIT', 120, 1, 10_000_000),
+    mediaDownloadConcurrency: int(env, 'MEDIA_DOWNLOAD_CONCURRENCY', 8, 1, 1_000),
+    mediaQuotaBytes: int(env, 'MEDIA_QUOTA_BYTES', 5 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
     mediaAllowPrivateNetworks: bool(env, 'MEDIA_ALLOW_PRIVATE_NETWORKS', false),
     connectorAllowPrivateNetworks: bool(env, 'CONNECTOR_ALLOW_PRIVATE_NETWORKS', embedded),
     trustProxy: bool(env, 'TRUST_PROXY', false),
   };
   const publicBaseUrl = publicUrl(env, settings.host, settings.port);
+  const metrics = metricsSettings(env, settings.port);
 
   let adminToken = str(env, 'ADMIN_TOKEN');
   let keyText = str(env, 'ENCRYPTION_KEY');
@@ -207,6 +246,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   return Object.freeze({
     ...settings,
+    ...metrics,
+    metricsToken: metrics.metricsToken ?? (metrics.metricsPort === null ? adminToken : null),
     publicUrl: publicBaseUrl,
     dataDir,
     databaseUrl,
@@ -216,6 +257,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     pimRateLimitRead,
     pimRateLimitWrite,
     logLevel: logLevel as Config['logLevel'],
+    logFormat: logFormat(env, terminal),
   });
 }
 
@@ -249,9 +291,10 @@ export interface SandboxConfig {
   dataDir: string;
   databaseUrl: string | null;
   logLevel: Config['logLevel'];
+  logFormat: LogFormat;
 }
 
-export function loadSandboxConfig(env: Env = process.env, overrides: { port?: number; host?: string } = {}): Readonly<SandboxConfig> {
+export function loadSandboxConfig(env: Env = process.env, overrides: { port?: number; host?: string } = {}, terminal = Boolean(process.stdout.isTTY)): Readonly<SandboxConfig> {
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -262,5 +305,6 @@ export function loadSandboxConfig(env: Env = process.env, overrides: { port?: nu
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
     logLevel: logLevel as Config['logLevel'],
+    logFormat: logFormat(env, terminal),
   });
 }

@@ -5,14 +5,16 @@ import { openDatabase } from './db/client.js';
 import { connectDemo, seedDemo, type DemoBridge, type DemoSeed } from './admin/demo-seed.js';
 import { buildApp } from './server/app.js';
 import { closeOnSignals } from './server/shutdown.js';
+import { listenMetrics } from './server/metrics.js';
 
-export async function startServer(config: Readonly<Config>): Promise<{ close: () => Promise<void>; url: string }> {
+export async function startServer(config: Readonly<Config>): Promise<{ close: () => Promise<void>; url: string; metricsUrl: string | null }> {
   const started = Date.now();
   const database = await openDatabase(
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
   );
   let redis: Redis | null = null;
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  let metricsServer: Awaited<ReturnType<typeof listenMetrics>> | null = null;
   let seed: DemoSeed | null = null;
   let readyMs = 0;
   try {
@@ -26,12 +28,17 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
     app = await buildApp({ config, database, redis });
     if (config.role !== 'worker' && config.seedDemo && (await app.services.organizations.count()) === 0) seed = await seedDemo(app.services);
     await app.listen({ port: config.port, host: config.host });
+    // METRICS_PORT: /metrics on a listener of its own (and not on the main port).
+    if (config.metricsPort !== null) {
+      metricsServer = await listenMetrics(app.services.metrics, { host: config.metricsHost, port: config.metricsPort, token: config.metricsToken });
+    }
     readyMs = Date.now() - started; // serving HTTP from here; the workers below are background work
     // Roles worker and all run the queue's jobs and the delta poller; an api node only sends jobs.
     if (config.role !== 'api') await app.services.jobs.workers.start();
   } catch (err) {
     // Whatever was opened is closed again, so the lock file and connections do not outlive a failed start.
     await app?.close().catch(() => {});
+    await metricsServer?.close().catch(() => {});
     redis?.disconnect();
     await database.close();
     throw err;
@@ -49,11 +56,14 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   const close = () =>
     (closing ??= (async () => {
       await app.close(); // stops accepting, waits for in-flight requests; workers finish or release their jobs
+      await metricsServer?.close();
       await redis?.quit().catch(() => {});
       await database.close();
     })());
   closeOnSignals(close, (signal) => app.log.info({ signal }, 'shutting down'));
-  return { close, url };
+  const metricsAddress = metricsServer?.server.address();
+  const metricsUrl = metricsAddress && typeof metricsAddress === 'object' ? `http://${config.metricsHost.includes(':') ? `[${config.metricsHost}]` : config.metricsHost}:${metricsAddress.port}` : null;
+  return { close, url, metricsUrl };
 }
 
 function printWelcome(config: Readonly<Config>, url: string, kind: string, seed: DemoSeed | null, bridge: DemoBridge | null, ms: number): void {

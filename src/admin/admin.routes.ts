@@ -1,5 +1,6 @@
 // The operator API under /admin: plain JSON (no envelope), Bearer ADMIN_TOKEN.
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../lib/crypto.js';
 import type { App } from '../pim/pim.types.js';
 import { AppError, classifyError } from '../server/errors.js';
@@ -14,13 +15,16 @@ const errors = { '4xx': AdminError, '5xx': AdminError };
 const tags = ['Admin'];
 const security = [{ adminToken: [] }];
 
+/** Any error → the admin API's `{error}` with its status; details of a 5xx go to the log only. */
+export function sendAdminError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const { statusCode, message } = classifyError(err);
+  if (statusCode >= 500) req.log.error({ err }, 'admin request failed');
+  return reply.code(statusCode).send({ error: message });
+}
+
 export async function adminPlugin(app: App, opts: { adminToken: string; admin: AdminService; shops?: ShopService }): Promise<void> {
   const { admin } = opts;
-  app.setErrorHandler((err, req, reply) => {
-    const { statusCode, message } = classifyError(err);
-    if (statusCode >= 500) req.log.error({ err }, 'admin request failed');
-    return reply.code(statusCode).send({ error: message });
-  });
+  app.setErrorHandler(sendAdminError);
 
   app.addHook('onRequest', async (req) => {
     const token = /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
@@ -39,6 +43,11 @@ export async function adminPlugin(app: App, opts: { adminToken: string; admin: A
   app.patch('/admin/organizations/:id', { schema: { tags, security, summary: 'Activate or deactivate an organization', params: IdParams, body: Type.Object({ active: Type.Boolean() }, { additionalProperties: false }), response: { 200: Organization, ...errors } } }, async (req) =>
     admin.setOrganizationActive(req.params.id, req.body.active),
   );
+
+  app.delete('/admin/organizations/:id', { schema: { tags, security, summary: 'Delete an organization with all its data and media files', params: IdParams, response: { 204: Type.Null(), ...errors } } }, async (req, reply) => {
+    await admin.deleteOrganization(req.params.id);
+    return reply.code(204).send(null);
+  });
 
   // The body is optional (`{name?}`): a POST without one is taken as `{}` rather than failing validation.
   app.post('/admin/organizations/:id/api-keys', { preValidation: async (req) => { req.body ??= {}; }, schema: { tags, security, summary: 'Issue an API key pair (shown once)', params: IdParams, body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false }), response: { 201: Type.Object({ id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }), ...errors } } }, async (req, reply) => {

@@ -11,11 +11,17 @@ export interface IssuedApiKey {
   api_secret: string;
 }
 
+/** What deleting an organization needs of the media store: removing the files no one refers to any more. */
+export interface MediaFiles {
+  releaseFiles(storageKeys: string[]): Promise<void>;
+}
+
 export class AdminService {
   constructor(
     private readonly organizations: OrganizationRepository,
     private readonly keys: ApiKeyRepository,
     private readonly credentials: CredentialCache,
+    private readonly mediaFiles: MediaFiles,
   ) {}
 
   createOrganization(name: string): Promise<Organization> {
@@ -31,6 +37,17 @@ export class AdminService {
     if (!org) throw notFound(`Organization ${id} not found`);
     this.credentials.invalidateOrganization(id);
     return org;
+  }
+
+  /**
+   * Deletes the organization with everything it owns (products, media, keys, …) and then its media files, except those
+   * another organization's media still use (files are content-addressed and shared).
+   */
+  async deleteOrganization(id: number): Promise<void> {
+    const storageKeys = await this.organizations.delete(id);
+    if (storageKeys === null) throw notFound(`Organization ${id} not found`);
+    this.credentials.invalidateOrganization(id);
+    await this.mediaFiles.releaseFiles(storageKeys);
   }
 
   /** Issues a key pair; the plain values are returned once and only their hashes are kept. */

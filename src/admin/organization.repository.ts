@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { organizations } from '../db/schema/index.js';
+import { organizations, productMedia } from '../db/schema/index.js';
 
 export interface Organization {
   id: number;
@@ -34,6 +34,21 @@ export class OrganizationRepository {
       .where(eq(organizations.id, id))
       .returning(columns);
     return row ?? null;
+  }
+
+  /**
+   * Deletes the organization and, by cascade, every row it owns; the storage keys its media referred to (for the
+   * caller to remove the files no one else uses), or null when there is no such organization. The organization's row is
+   * locked first: media writes lock it too (MediaRepository.lockProduct), so none slips in between the keys and the delete.
+   */
+  async delete(id: number): Promise<string[] | null> {
+    return this.db.transaction(async (tx) => {
+      const [found] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id)).for('update');
+      if (!found) return null;
+      const keys = await tx.selectDistinct({ key: productMedia.storageKey }).from(productMedia).where(eq(productMedia.organizationId, id));
+      await tx.delete(organizations).where(eq(organizations.id, id));
+      return keys.map((k) => k.key);
+    });
   }
 
   async count(): Promise<number> {

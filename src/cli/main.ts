@@ -90,6 +90,14 @@ for (const [name, active] of [['activate', true], ['deactivate', false]] as cons
     );
 }
 
+org
+  .command('delete <id>')
+  .description('delete the organization with all its data and media files')
+  .action(async (id: string) => {
+    await adminRequest(client(), 'DELETE', `/admin/organizations/${positiveInt(id)}`);
+    process.stdout.write(`Organization ${id} deleted.\n`);
+  });
+
 const key = program.command('key').description('PIM API keys');
 key
   .command('create')

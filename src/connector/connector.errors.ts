@@ -20,6 +20,8 @@ export const CONNECTOR_ERROR_STATUS = {
   NOT_FOUND: 404,
   /** POST /api/sync/full while one is queued or running (the answer carries it in `data`). */
   SYNC_IN_PROGRESS: 409,
+  /** The public routes' own per-IP limit (CONNECTOR_PUBLIC_RATE_LIMIT), with Retry-After. */
+  RATE_LIMITED: 429,
 } as const;
 
 export type ConnectorErrorCode = keyof typeof CONNECTOR_ERROR_STATUS;
@@ -31,7 +33,7 @@ export class ConnectorError extends Error {
     readonly code: ConnectorErrorCode,
     message: string,
     statusCode?: number,
-    /** Extra response headers (the authentication limit's X-RateLimit-*). */
+    /** Extra response headers (the authentication limit's X-RateLimit-*, the public limit's Retry-After). */
     readonly headers: Record<string, string> = {},
   ) {
     super(message);

@@ -1,9 +1,10 @@
 // The connector API (spec/connector-api.md): an encapsulated scope with its own envelope, error handler and bearer-token
 // authentication. Every route declares `config.access` ('public' | 'read' | 'write' | 'admin'); a route without it is
-// refused when registered, and answered 500 should one slip through (fail closed). Authentication, the IP limit and
-// the scope check run in onRequest, before the body is parsed.
+// refused when registered, and answered 500 should one slip through (fail closed). Authentication, the IP limits (the
+// authentication limit, or the public routes' own) and the scope check run in onRequest, before the body is parsed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../pim/pim.types.js';
+import type { PathPatterns } from '../server/path-patterns.js';
 import type { ConnectorAuthService } from './auth/connector-auth.service.js';
 import { ConnectorError } from './connector.errors.js';
 import './connector.types.js';
@@ -68,7 +69,8 @@ export function sendConnectorError(err: unknown, req: FastifyRequest, reply: Fas
   return reply.code(routeStatus ?? error.statusCode).send({ status: 'error', message: error.message, code: error.code });
 }
 
-export async function connectorPlugin(app: App, deps: ConnectorDeps): Promise<void> {
+/** `paths` learns every connector route's URL (the app's unknown-route handler answers those paths in this envelope). */
+export async function connectorPlugin(app: App, deps: ConnectorDeps, paths?: PathPatterns): Promise<void> {
   app.decorateRequest('connector', null);
   app.setErrorHandler(sendConnectorError);
 
@@ -77,11 +79,12 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps): Promise<vo
     if (!['public', 'read', 'write', 'admin'].includes(access as string)) {
       throw new Error(`connector route ${String(route.method)} ${route.url} must declare config.access ('public', 'read', 'write' or 'admin')`);
     }
+    paths?.add(route.url);
   });
 
   app.addHook('onRequest', async (req) => {
     const access = req.routeOptions.config.access;
-    if (access === 'public') return;
+    if (access === 'public') return deps.auth.admitPublic(req.ip);
     if (access !== 'read' && access !== 'write' && access !== 'admin') {
       throw new ConnectorError('INTERNAL_ERROR', 'An unexpected error occurred');
     }

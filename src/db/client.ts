@@ -27,6 +27,8 @@ export interface Database {
   ping(): Promise<boolean>;
   /** Raw SQL outside any transaction (the job queue's `db`); inside a transaction use `executorOf(tx)` (jobs/queue.ts). */
   executor: SqlExecutor;
+  /** PostgreSQL: the pool's use now (metrics); PGlite has no pool. */
+  poolUse?: () => { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ function openPostgres(url: string, poolSize: number): Database {
     migrate: () => migratePg(db as never, { migrationsFolder }),
     ping: () => ping(db),
     executor: clientExecutor(pool),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: () => pool.end(),
   };
 }

@@ -35,6 +35,8 @@ export interface RunnerOptions {
   heartbeatMs: number;
   maxRunMs: number;
   log?: Logger;
+  /** Each try's recorded outcome and run time (metrics); not called for a job handed back by a stop. */
+  onOutcome?: (outcome: 'completed' | 'retry' | 'failed', seconds: number) => void;
 }
 
 /** The abort reason when the process stops before a job finished: the job goes back to the queue, it did not fail. */
@@ -158,6 +160,7 @@ export class JobRunner {
     const limit = setTimeout(() => abort.abort(new Error(`the job ran longer than ${Math.round(this.options.maxRunMs / 1000)} s`)), this.options.maxRunMs);
     const aborted = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }));
     aborted.catch(() => {});
+    const started = performance.now();
     const done = (async () => {
       let error: unknown = null;
       try {
@@ -173,6 +176,7 @@ export class JobRunner {
           await this.backend.complete(this.name, job.id);
           this.options.log?.debug?.({ queue: this.name, jobId: job.id, pid: process.pid }, 'job completed');
         } else await this.backend.fail(this.name, job.id, error);
+        this.options.onOutcome?.(error === null ? 'completed' : ctx.finalAttempt ? 'failed' : 'retry', (performance.now() - started) / 1000);
       } catch (err) {
         // The database is away: the job stays active and expiry (or the next PGlite start) hands it out again.
         this.options.log?.error({ err, queue: this.name, jobId: job.id }, 'could not record a job outcome');

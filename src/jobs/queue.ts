@@ -7,12 +7,15 @@ import type { Db } from '../db/client.js';
 import { clientExecutor } from '../db/client.js';
 import { JOB, type JobData, type JobName, type JobQueue, type SendOptions, type SqlExecutor } from './job-types.js';
 import { JobRunner, type JobHandler, type Logger } from './job-runner.js';
+import type { JobRecorder } from '../lib/metrics.js';
 import { queueDefinitions, type QueueDefinition, type QueueTuning } from './queue-definitions.js';
 
 const SCHEMA = 'pgboss';
 /** The pg-boss schema version our SQL below is written against (pg-boss 10.x). */
 const PGBOSS_SCHEMA_VERSION = 24;
 const QUEUE_NAMES = Object.values(JOB);
+/** The states a queue's depth is reported in (metrics). */
+const DEPTH_STATES = ['created', 'retry', 'active'] as const;
 
 export interface QueueOptions extends QueueTuning {
   /**
@@ -61,6 +64,7 @@ export class PgBossQueue implements JobQueue {
     private readonly executor: SqlExecutor,
     private readonly options: QueueOptions,
     private readonly log?: Logger,
+    private readonly recorder?: JobRecorder,
   ) {
     this.definitions = queueDefinitions(options);
     this.boss = new PgBoss({
@@ -144,6 +148,7 @@ export class PgBossQueue implements JobQueue {
       heartbeatMs: Math.max(1_000, (d.expireInSeconds * 1_000) / 3),
       maxRunMs: d.maxRunSeconds * 1_000,
       log: this.log,
+      onOutcome: this.recorder && ((outcome, seconds) => this.recorder!.jobFinished(name, outcome, seconds)),
     });
     this.runners.set(name, runner);
     runner.start();
@@ -235,6 +240,17 @@ export class PgBossQueue implements JobQueue {
     );
     const r = rows[0] ?? {};
     return { pending: Number(r.pending ?? 0), processing: Number(r.processing ?? 0), failed24h: Number(r.failed ?? 0) };
+  }
+
+  /** Waiting and running jobs per queue and state, all nodes' (metrics; zeros included, so every series exists). */
+  async depth(): Promise<{ queue: string; state: string; count: number }[]> {
+    const { rows } = await this.executor.executeSql(
+      `SELECT name, state::text AS state, count(*)::int AS n FROM ${SCHEMA}.job
+       WHERE name = ANY($1::text[]) AND state IN ('created', 'retry', 'active') GROUP BY 1, 2`,
+      [QUEUE_NAMES],
+    );
+    const found = new Map(rows.map((r) => [`${r.name} ${r.state}`, Number(r.n)]));
+    return QUEUE_NAMES.flatMap((queue) => DEPTH_STATES.map((state) => ({ queue, state, count: found.get(`${queue} ${state}`) ?? 0 })));
   }
 }
 

@@ -3,11 +3,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { adminPlugin } from '../admin/admin.routes.js';
-import { connectorPlugin } from '../connector/connector.plugin.js';
+import { adminPlugin, sendAdminError } from '../admin/admin.routes.js';
+import { connectorPlugin, sendConnectorError } from '../connector/connector.plugin.js';
+import { ConnectorError } from '../connector/connector.errors.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { mediaFileRoutes } from '../pim/media/media.routes.js';
@@ -18,16 +19,21 @@ import { SANDBOX_PREFIX, sandboxRoutes } from '../storefront/sandbox/sandbox.rou
 import { Product } from '../pim/products/product.schemas.js';
 import { Variant } from '../pim/variants/variant.schemas.js';
 import { ProductWithIncludes } from '../pim/products/product-with-includes.schema.js';
-import { AppError } from './errors.js';
+import { AppError, badRequest } from './errors.js';
 import { createServices, type Services } from './services.js';
 import { PgBossQueue, type QueueOptions } from '../jobs/queue.js';
 import { installValidation } from './validation.js';
+import { Metrics } from '../lib/metrics.js';
+import { instrumentRequests, metricsRoute } from './metrics.js';
+import { loggerOptions } from '../lib/logging.js';
+import { OneLinePerRequest } from './request-log.js';
+import { PathPatterns } from './path-patterns.js';
 
 export interface AppDeps {
   config: Readonly<Config>;
   database: Database;
   redis?: Redis | null;
-  /** Fastify logger options; defaults to JSON logs at config.logLevel with secrets redacted. */
+  /** Fastify logger options; defaults to config.logFormat at config.logLevel with secrets redacted (lib/logging.ts). */
   logger?: FastifyServerOptions['logger'];
   /** Job queue settings beyond the config (tests: a short poll interval). */
   queue?: Partial<QueueOptions>;
@@ -36,37 +42,28 @@ export interface AppDeps {
 /** Running jobs get this long to finish when the app closes; then they go back to the queue. */
 const WORKER_STOP_MS = 7_000;
 
-export const REDACTED_PATHS = [
-  'req.headers["x-api-key"]',
-  'req.headers["x-api-secret"]',
-  'req.headers.authorization',
-  'req.headers["x-shopify-access-token"]',
-  '*.api_key',
-  '*.api_secret',
-  '*.pim_api_secret',
-  '*.pim_api_key',
-  '*.access_token',
-  '*.api_token',
-  '*.password',
-];
+export { REDACTED_PATHS } from '../lib/logging.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** One log line per request, at its end, instead of Fastify's two: half the logging cost on the hot path. */
-class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: req.method, url: req.url, ip: req.ip, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request');
-  }
-}
-
 export async function buildApp(deps: AppDeps): Promise<App & { services: Services }> {
   const { config, database } = deps;
+  const connectorPaths = new PathPatterns();
+  /**
+   * An error of a request no API scope took (an unknown route or method, a URL the router cannot read, a hook's refusal
+   * on those), answered in the envelope of the API its path belongs to.
+   */
+  const sendByPath = (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    const path = req.url.split('?')[0];
+    if (connectorPaths.matches(path)) {
+      const known = err instanceof AppError ? new ConnectorError(err.kind === 'not_found' ? 'NOT_FOUND' : 'VALIDATION_FAILED', err.message) : err;
+      return sendConnectorError(known, req, reply);
+    }
+    if (path === '/admin' || path.startsWith('/admin/')) return sendAdminError(err, req, reply);
+    return sendPimError(err, req, reply);
+  };
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: deps.logger ?? loggerOptions(config),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
@@ -75,7 +72,10 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(config.logFormat === 'pretty'),
+    // The router's own refusals (a bad percent-encoding, a path parameter over 100 characters) in our envelopes too.
+    frameworkErrors: (err, req, reply) =>
+      sendByPath(badRequest(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is longer than 100 characters' : 'The URL is not valid: a percent-encoding in it is malformed'), req, reply),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);
@@ -87,13 +87,20 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     body === '' ? done(null, undefined) : parseJson(req, body as string, done),
   );
   // The queue is there for sending on every node (schema and queues made at start); workers start separately.
+  const metrics = new Metrics();
   const queue = new PgBossQueue(
     database.executor,
     { retryLimit: config.syncRetryLimit, retryDelaySeconds: config.syncRetryDelaySeconds, expireInSeconds: config.syncJobExpireSeconds, ...deps.queue },
     app.log,
+    metrics,
   );
   await queue.start();
-  const services = createServices(config, database.db, deps.redis ?? null, { queue, databaseKind: database.kind, log: app.log });
+  const services = createServices(config, database.db, deps.redis ?? null, { queue, databaseKind: database.kind, log: app.log }, metrics);
+  // Read at each scrape, not counted on the hot paths.
+  metrics.sources.queueDepth = () => queue.depth();
+  metrics.sources.shopBudgets = () => [...services.storefront.budgets.domains()].map((shop) => ({ shop, available: services.storefront.budgets.available(shop) ?? 0 }));
+  if (database.poolUse) metrics.watchPool(database.poolUse);
+  instrumentRequests(app, metrics);
   await services.credentials.listen();
   app.decorate('services', services);
   // Before the database closes: workers stop (running jobs finish or go back to the queue), then the queue.
@@ -143,10 +150,12 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     reply.code(up ? 200 : 503);
     return { status: up ? 'ready' : 'unavailable', database: database.kind };
   });
+  // Every role, worker included; with METRICS_PORT it is served by a listener of its own instead (main.ts).
+  if (config.metricsPort === null) metricsRoute(app, metrics, config.metricsToken);
 
   if (fullSurface) await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
   if (fullSurface) await app.register(async (scope) => pimPlugin(scope as App, services.pim));
-  if (fullSurface) await app.register(async (scope) => connectorPlugin(scope as App, services.connector));
+  if (fullSurface) await app.register(async (scope) => connectorPlugin(scope as App, services.connector, connectorPaths));
   // The built-in Shopify sandbox: a scope of its own whose answers and errors are in Shopify's shapes.
   if (fullSurface && config.shopifySandbox) await app.register(async (scope) => sandboxRoutes(scope, services.sandbox.graphql), { prefix: SANDBOX_PREFIX });
   // Public, outside the PIM scope (no API key, no rate limit): storefronts fetch product images by URL.
@@ -155,9 +164,11 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     mediaFileRoutes(scope as App, services.pim.media);
   });
 
-  // Unknown routes and errors outside the scoped handlers answer in the PIM envelope, never with a stack trace.
-  app.setNotFoundHandler((req, reply) => sendPimError(new AppError('not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`), req, reply));
-  app.setErrorHandler(sendPimError);
+  // Unknown routes answer 404 in the envelope of the API their path belongs to (a wrong method on a connector path in the
+  // connector's, under /admin in the admin API's), the rest and errors outside the scoped handlers in the PIM envelope;
+  // never with a stack trace.
+  app.setNotFoundHandler((req, reply) => sendByPath(new AppError('not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`), req, reply));
+  app.setErrorHandler(sendByPath);
 
   return app as unknown as App & { services: Services };
 }

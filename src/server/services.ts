@@ -67,34 +67,43 @@ import { executorOf } from '../jobs/queue.js';
 import { DeltaPoller } from '../connector/sync/delta-poller.js';
 import { DeltaSyncRepository } from '../connector/sync/delta-sync.repository.js';
 import { DeltaSyncService } from '../connector/sync/delta-sync.service.js';
+import type { Metrics } from '../lib/metrics.js';
 
 export type Services = ReturnType<typeof createServices>;
 
 export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
-    Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
+    Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorPublicRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
+    Pick<Config, 'mediaDownloadConcurrency' | 'mediaQuotaBytes'> &
     Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk'>,
   db: Db,
   redis: Redis | null,
   jobs: { queue: PgBossQueue; databaseKind: 'postgres' | 'pglite'; log?: ConstructorParameters<typeof Workers>[2]['log'] },
+  /** Where the connector and the Shopify adapter count what they do (GET /metrics). */
+  metrics: Metrics,
 ) {
   const apiKeys = new ApiKeyRepository(db);
   const credentials = new CredentialCache(redis);
   const products = new ProductRepository(db, `${config.publicUrl}/media/`);
   const mediaDownloader = new SafeDownloader({ addressPolicy: config.mediaAllowPrivateNetworks ? anyAddress : publicAddressesOnly });
+  const media = new MediaService(db, new MediaRepository(db), products, new FileMediaStorage(path.join(config.dataDir, 'media')), mediaDownloader, {
+    publicUrl: config.publicUrl,
+    downloadConcurrency: config.mediaDownloadConcurrency,
+    quotaBytes: config.mediaQuotaBytes,
+  });
   const stockLevels = new StockRepository(db);
   const attributes = new AttributeService(db, new AttributeRepository(db));
   const stock = new StockService(db, stockLevels, products);
   const secretBox = new SecretBox(config.encryptionKey);
   const connectorTokens = new TokenRepository(db);
   const sandboxStores = new SandboxStoreService(new SandboxStoreRepository(db));
-  const storefront = new ShopifyAdapter();
+  const storefront = new ShopifyAdapter({ metrics });
   const pimClient = new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl });
   const integrationRepo = new IntegrationRepository(db);
   const integrations = new IntegrationService(db, integrationRepo, connectorTokens, pimClient, secretBox);
   const settings = new IntegrationSettingsService(integrationRepo, integrations, storefront);
   const mappings = new MappingRepository(db);
-  const push = new PushService(db, integrations, settings, pimClient, mappings, new SyncLogRepository(db), storefront, jobs.queue);
+  const push = new PushService(db, integrations, settings, pimClient, mappings, new SyncLogRepository(db), storefront, jobs.queue, undefined, undefined, metrics);
   const fullSync = new FullSyncService(
     {
       db,
@@ -112,6 +121,7 @@ export function createServices(
       storefront,
       settings,
       log: jobs.log,
+      metrics,
     },
     { bulkThreshold: config.syncBulkThreshold, chunkSize: config.syncBulkChunk },
   );
@@ -119,7 +129,7 @@ export function createServices(
   const delta = new DeltaSyncService({ db, repo: deltaRepo, integrations, pim: pimClient, mappings, queue: jobs.queue, executorOf });
   // The queues' handlers (a worker node runs them; see jobs/workers.ts). Each part adds its queue's entry here.
   const handlers: JobHandlers = {
-    [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log: jobs.log }), concurrency: config.syncConcurrency },
+    [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log: jobs.log, metrics }), concurrency: config.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
     [JOB.syncFull]: { handler: fullSyncHandler(fullSync), concurrency: 2 },
     [JOB.syncBulk]: { handler: syncBulkHandler(fullSync), concurrency: 5 },
@@ -135,10 +145,11 @@ export function createServices(
     log: jobs.log,
   }, new DeltaPoller(deltaRepo, jobs.queue, config.syncPollSeconds, jobs.log));
   return {
+    metrics,
     /** The job queue (send from anywhere) and this node's workers (started by `serve` for roles worker/all, or by tests). */
     jobs: { queue: jobs.queue, workers, handlers },
     credentials,
-    admin: new AdminService(new OrganizationRepository(db), apiKeys, credentials),
+    admin: new AdminService(new OrganizationRepository(db), apiKeys, credentials, media),
     organizations: new OrganizationRepository(db),
     shops: new ShopService(new ShopRepository(db), secretBox, { publicUrl: config.publicUrl, sandboxEnabled: config.shopifySandbox }, sandboxStores,
       // POST /admin/shops/{id}/sandbox/publications
@@ -149,7 +160,11 @@ export function createServices(
     sandbox: { stores: sandboxStores, graphql: new SandboxGraphqlService(sandboxStores, db) },
     connector: {
       pimClient,
-      auth: new ConnectorAuthService(connectorTokens, createRateLimiter({ name: 'connector-auth', points: config.authRateLimit, durationSeconds: 60, redis })),
+      auth: new ConnectorAuthService(
+        connectorTokens,
+        createRateLimiter({ name: 'connector-auth', points: config.authRateLimit, durationSeconds: 60, redis }),
+        createRateLimiter({ name: 'connector-public', points: config.connectorPublicRateLimit, durationSeconds: 60, redis }),
+      ),
       integrations,
       settings,
       push,
@@ -176,9 +191,7 @@ export function createServices(
       stock,
       variants: new VariantService(db, new VariantRepository(db), products),
       categories: new CategoryService(db, new CategoryRepository(db), products),
-      media: new MediaService(db, new MediaRepository(db), products, new FileMediaStorage(path.join(config.dataDir, 'media')), mediaDownloader, {
-        publicUrl: config.publicUrl,
-      }),
+      media,
       channels: new ChannelService(new ChannelRepository(db)),
       brands: new NamedListService(new NamedListRepository(db, brands), 'brand'),
       suppliers: new NamedListService(new NamedListRepository(db, suppliers), 'supplier'),

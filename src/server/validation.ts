@@ -3,7 +3,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
-import { badRequest } from './errors.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -49,29 +48,67 @@ export function describeValidationError(error: ErrorObject, httpPart: string): s
   }
 }
 
-/** JSON path of the first string (or key) holding U+0000, which PostgreSQL text cannot store; null when none does. */
-function nulCharacterPath(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return path;
-    const found = nulCharacterPath(item, `${path}/${key}`);
-    if (found !== null) return found;
+/** JSON nested deeper than this is refused: no field of ours nests beyond a few levels, and deep input costs stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The first problem of a parsed value that the schemas cannot see: a string (or key) holding U+0000, which PostgreSQL
+ * text cannot store, or nesting past MAX_JSON_DEPTH. Walked with a stack of its own, not recursion, so that no input
+ * can overflow the call stack.
+ */
+function unstorable(value: unknown): { problem: 'nul' | 'depth'; path: string } | null {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item.value === 'string') {
+      if (item.value.includes('\u0000')) return { problem: 'nul', path: item.path };
+      continue;
+    }
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth >= MAX_JSON_DEPTH) return { problem: 'depth', path: item.path };
+    const entries = Object.entries(item.value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i];
+      if (key.includes('\u0000')) return { problem: 'nul', path: item.path };
+      stack.push({ value: child, path: `${item.path}/${key}`, depth: item.depth + 1 });
+    }
   }
   return null;
+}
+
+/**
+ * A request that fails a check of this module, in the shape of Fastify's own schema failures (`validation`,
+ * `validationContext`, 400): every scope's error handler already turns those into its own envelope, so shared code
+ * never needs to know which API it guards.
+ */
+export class RequestValidationError extends Error {
+  override name = 'RequestValidationError';
+  readonly statusCode = 400;
+  readonly validation: { keyword: string; instancePath: string; message: string }[];
+
+  constructor(
+    message: string,
+    readonly validationContext: string,
+    keyword: string,
+  ) {
+    super(message);
+    this.validation = [{ keyword, instancePath: '', message }];
+  }
 }
 
 export function installValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(compiler);
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(describeValidationError(errors[0], dataVar)));
-  // A NUL character is refused as a 400 naming the field, before it can fail in the database as a 500.
+  // A NUL character or a value nested too deep is refused as a 400 naming the field, before it can fail in the
+  // database (or on the stack) as a 500.
   app.addHook('preValidation', async (req) => {
     for (const [httpPart, value] of [['body', req.body], ['querystring', req.query], ['params', req.params]] as const) {
-      const at = nulCharacterPath(value);
-      if (at === null) continue;
-      const name = fieldPath(at);
+      const found = unstorable(value);
+      if (found === null) continue;
+      const name = fieldPath(found.path);
       const subject = name ? `${PART_NAMES[httpPart]} '${name}'` : httpPart === 'body' ? 'the request body' : PART_NAMES[httpPart];
-      throw badRequest(`${subject} must not contain NUL (\\u0000) characters`);
+      const message = found.problem === 'nul' ? `${subject} must not contain NUL (\\u0000) characters` : `${subject} is nested deeper than ${MAX_JSON_DEPTH} levels`;
+      throw new RequestValidationError(message, httpPart, found.problem);
     }
   });
 }

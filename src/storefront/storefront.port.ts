@@ -211,9 +211,10 @@ export interface StorefrontPort {
    * product; without, it finds a product made by an earlier push whose mapping was lost (a crash between the
    * storefront's answer and our write) and updates it, so a retry never duplicates. Throws StorefrontValidationError
    * for the platform's rules (pre-flight and the storefront's userErrors) and StorefrontError for everything else;
-   * waiting out throttles and retrying transient failures is the adapter's job.
+   * waiting out throttles and retrying transient failures is the adapter's job. Once `signal` fires, no further call
+   * is sent and the one in flight is abandoned; the upsert rejects with the signal's reason.
    */
-  upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement): Promise<ProductUpsertResult>;
+  upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement, options?: { signal?: AbortSignal }): Promise<ProductUpsertResult>;
 
   /** The platform's rules checked before sending (Shopify: title, ≤ 3 options, ≤ 2048 variants, prices); empty = sendable. */
   preflight(product: PimProductSnapshot): string[];

@@ -32,6 +32,8 @@ export class FakeStorefront implements StorefrontPort {
   refuseToken = false;
   /** When set, each call waits for it (to observe a push while it runs). */
   gate: Promise<void> | null = null;
+  /** When set, each call waits for what it returns for its snapshot (to order concurrent writers). */
+  hold: ((snapshot: PimProductSnapshot) => Promise<void>) | null = null;
   private nextId = 9_000_000_001;
   /** Bulk operations by id; `outcomes` once applied. */
   bulkOps = new Map<string, { items: BulkUpsertItem[]; outcomes?: BulkItemOutcome[] }>();
@@ -125,6 +127,7 @@ export class FakeStorefront implements StorefrontPort {
     try {
       for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
       if (this.gate) await this.gate;
+      if (this.hold) await this.hold(snapshot);
       if (this.refuseToken) throw new StorefrontError('unauthorized', 'Shopify refused the access token (HTTP 401)');
       const problems = this.problems(snapshot);
       if (problems.length) throw new StorefrontValidationError(problems);

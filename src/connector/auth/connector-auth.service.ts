@@ -1,7 +1,9 @@
 // Bearer-token authentication of the connector, with the authentication rate limit (spec Authentication 4–6, DESIGN):
 // every authentication attempt — successful or not — takes one point from the client IP's one-minute window
 // (AUTH_RATE_LIMIT). Over the limit, or on any failure, the answer is 401 AUTHENTICATION_FAILED carrying
-// X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); a success carries neither. Public routes never get here.
+// X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds); a success carries neither. Public routes take a point
+// from a window of their own instead (CONNECTOR_PUBLIC_RATE_LIMIT; beyond the spec, which limits authentication only):
+// over it 429 RATE_LIMITED with Retry-After.
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import type { RateLimiter } from '../../server/rate-limiter.js';
 import { ConnectorError } from '../connector.errors.js';
@@ -14,7 +16,18 @@ export class ConnectorAuthService {
   constructor(
     private readonly tokens: TokenRepository,
     private readonly limiter: RateLimiter,
+    private readonly publicLimiter: RateLimiter,
   ) {}
+
+  /** A request to a public route: counted per client IP; refused with 429 over the limit. */
+  async admitPublic(ip: string): Promise<void> {
+    const decision = await this.publicLimiter.consume(ip);
+    if (decision.allowed) return;
+    const seconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
+    throw new ConnectorError('RATE_LIMITED', `Rate limit exceeded: too many requests to public endpoints from this address; try again in ${seconds} s`, 429, {
+      'Retry-After': String(seconds),
+    });
+  }
 
   async authenticate(authorization: string | undefined, ip: string, required: Scope): Promise<ConnectorPrincipal> {
     const decision = await this.limiter.consume(ip);

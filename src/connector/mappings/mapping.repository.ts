@@ -39,6 +39,10 @@ export interface SyncedMapping {
   at: Date;
   /** The PIM product's updated_at in the snapshot synced (null: unknown, e.g. a snapshot sent in the push body). */
   pimUpdatedAt?: Date | null;
+  /** The version the storefront holds now, even where a later step failed (null: unknown). */
+  storefrontVersion?: Date | null;
+  /** The write lease this write ends (product-lease.ts). */
+  leaseOwner?: string;
   /** Set when the product is on the storefront but a step after the upsert was refused: the mapping is `error`. */
   error?: string | null;
 }
@@ -105,6 +109,42 @@ export class MappingRepository {
     await this.db.insert(productMappings).values({ integrationId, pimProductId, syncStatus: 'pending' }).onConflictDoNothing({ target });
   }
 
+  /**
+   * Takes the product's write lease for `ttlMs` (a `pending` mapping is made for a product pushed for the first time);
+   * null while another owner's lease runs. Returns the mapping as it is now and the newest version on the storefront.
+   */
+  async acquireLease(integrationId: number, pimProductId: number, owner: string, ttlMs: number): Promise<(MappingRow & { storefrontVersion: Date | null; inserted: boolean }) | null> {
+    const until = sql`now() + ${ttlMs} * interval '1 millisecond'`;
+    const [row] = await this.db
+      .insert(productMappings)
+      .values({ integrationId, pimProductId, syncStatus: 'pending', leaseOwner: owner, leaseUntil: until })
+      .onConflictDoUpdate({
+        target,
+        set: { leaseOwner: owner, leaseUntil: until },
+        setWhere: sql`${productMappings.leaseUntil} is null or ${productMappings.leaseUntil} < now() or ${productMappings.leaseOwner} = ${owner}`,
+      })
+      // xmax is 0 on a row this statement inserted (PostgreSQL's own marker; PGlite is PostgreSQL too).
+      .returning({ ...columns, storefrontVersion: productMappings.storefrontVersion, inserted: sql<boolean>`(xmax = 0)` });
+    return row ?? null;
+  }
+
+  /** Extends a lease still held by `owner`; false when it was lost (expired and taken by another writer). */
+  async renewLease(integrationId: number, pimProductId: number, owner: string, ttlMs: number): Promise<boolean> {
+    const rows = await this.db
+      .update(productMappings)
+      .set({ leaseUntil: sql`now() + ${ttlMs} * interval '1 millisecond'` })
+      .where(and(eq(productMappings.integrationId, integrationId), eq(productMappings.pimProductId, pimProductId), eq(productMappings.leaseOwner, owner)))
+      .returning({ id: productMappings.id });
+    return rows.length > 0;
+  }
+
+  async releaseLease(integrationId: number, pimProductId: number, owner: string): Promise<void> {
+    await this.db
+      .update(productMappings)
+      .set({ leaseOwner: null, leaseUntil: null })
+      .where(and(eq(productMappings.integrationId, integrationId), eq(productMappings.pimProductId, pimProductId), eq(productMappings.leaseOwner, owner)));
+  }
+
   async saveSynced(integrationId: number, pimProductId: number, m: SyncedMapping): Promise<void> {
     const values = {
       storefrontProductId: m.storefrontProductId,
@@ -118,10 +158,19 @@ export class MappingRepository {
       updatedAt: m.at,
       pimUpdatedAt: m.pimUpdatedAt ?? null,
     };
+    // The write is done: the writer's lease ends with it (another owner's, should this one have lost it, stays).
+    const lease = m.leaseOwner
+      ? {
+          leaseOwner: sql`case when ${productMappings.leaseOwner} = ${m.leaseOwner} then null else ${productMappings.leaseOwner} end`,
+          leaseUntil: sql`case when ${productMappings.leaseOwner} = ${m.leaseOwner} then null else ${productMappings.leaseUntil} end`,
+        }
+      : {};
+    // The storefront now holds this version; an unknown one (a snapshot sent in the push body) keeps the newest known.
+    const version = m.storefrontVersion ?? null;
     await this.db
       .insert(productMappings)
-      .values({ integrationId, pimProductId, ...values })
-      .onConflictDoUpdate({ target, set: values });
+      .values({ integrationId, pimProductId, ...values, storefrontVersion: version })
+      .onConflictDoUpdate({ target, set: { ...values, ...lease, storefrontVersion: version ?? sql`${productMappings.storefrontVersion}` } });
   }
 
   /** `error` with its reason; storefront ids and state already known are kept (the next push updates, never duplicates). */

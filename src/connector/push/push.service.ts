@@ -23,6 +23,8 @@ import type { MappingRepository, MappingRow, SyncedMapping } from '../mappings/m
 import { PimReadError, type PimClient } from '../pim/pim-client.js';
 import type { SyncLogRepository, SyncOutcome } from './sync-log.repository.js';
 import { mapLimit } from '../../lib/map-limit.js';
+import { LeaseBusyError, takeLease, type ProductLease } from './product-lease.js';
+import type { SyncRecorder } from '../../lib/metrics.js';
 
 /** At most this many products per request (spec). */
 export const MAX_PUSH_BATCH = 50;
@@ -85,6 +87,7 @@ export class PushService {
     private readonly queue: Pick<JobQueue, 'send'> | null = null,
     private readonly now: () => Date = () => new Date(),
     private readonly concurrency = PUSH_CONCURRENCY,
+    private readonly metrics: SyncRecorder | null = null,
   ) {}
 
   /** The shop's placement of this integration's products; a shop that cannot be read fails like its upserts would. */
@@ -108,17 +111,18 @@ export class PushService {
     const syncLogId = await this.syncLogs.start(integrationId, 'products.push', startedAt);
     let results: PushResult[];
     try {
-      const ids = [...new Set(items.flatMap((i) => (i.kind === 'invalid' ? [] : [i.id])))];
-      const known = new Map((await this.mappings.findMany(integrationId, ids)).map((m) => [m.pimProductId, m]));
       const [placement, snapshots] = await Promise.all([this.placementOf(integrationId, shop), this.readBatch(conn, items)]);
-      const run = new BatchRun(this.runDeps(), integrationId, conn, shop, placement, known, log, undefined, snapshots);
+      const run = new BatchRun(this.runDeps(), integrationId, conn, shop, placement, log, undefined, snapshots);
       results = await mapLimit(items, this.concurrency, (item) => run.pushOne(item));
     } catch (err) {
       // Our own failure (the database): the log still ends, in `error`, and the request is an INTERNAL_ERROR.
       await this.finish(integrationId, syncLogId, items.length, items.length, 'The push failed with an internal error').catch(() => undefined);
+      this.metrics?.pushFinished(integrationId, 'error');
       throw err;
     }
     const failed = results.filter((r) => r.status === 'error');
+    this.metrics?.productsSynced(integrationId, 'push', items.length - failed.length, failed.length);
+    this.metrics?.pushFinished(integrationId, failed.length === 0 ? 'success' : failed.length === items.length ? 'error' : 'partial');
     await this.finish(integrationId, syncLogId, items.length, failed.length, summarise(failed, items.length));
     return {
       data: { sync_log_id: syncLogId, total_products: items.length, successful_count: items.length - failed.length, failed_count: failed.length, results },
@@ -132,17 +136,13 @@ export class PushService {
    * Permanent outcomes (PIM 404, the storefront's validation, a refused token) are written on the mapping and
    * returned; transient ones throw TransientSyncError for the queue to retry, recorded on the mapping on the last try.
    */
-  async syncProduct(integrationId: number, pimProductId: number, options: { finalAttempt?: boolean; log?: Logger } = {}): Promise<SyncProductOutcome> {
+  async syncProduct(integrationId: number, pimProductId: number, options: { finalAttempt?: boolean; log?: Logger; signal?: AbortSignal } = {}): Promise<SyncProductOutcome> {
     const [conn, shop] = await Promise.all([this.integrations.pimConnectionOf(integrationId), this.integrations.storefrontShopOf(integrationId)]);
     if (!conn || !shop) return { status: 'skipped', reason: `integration ${integrationId} no longer exists` };
     if (conn.isActive === false) return { status: 'skipped', reason: `integration ${integrationId} is inactive` };
-    const mapping = await this.mappings.find(integrationId, pimProductId);
-    const known = new Map(mapping ? [[pimProductId, mapping]] : []);
     const placement = await this.placementOf(integrationId, shop);
     if (placement instanceof StorefrontError && placement.kind !== 'unauthorized' && placement.kind !== 'forbidden') throw new TransientSyncError(`The storefront could not be read: ${placement.message}`);
-    const run = new BatchRun(this.runDeps(), integrationId, conn, shop, placement, known, options.log, {
-      finalAttempt: options.finalAttempt ?? true,
-    });
+    const run = new BatchRun(this.runDeps(), integrationId, conn, shop, placement, options.log, { finalAttempt: options.finalAttempt ?? true }, new Map(), options.signal);
     const result = await run.pushOne({ kind: 'read', id: pimProductId });
     if (result.status === 'error') return { status: 'failed', error: result.message };
     await this.syncLogs.touchLastSync(integrationId, this.now());
@@ -199,12 +199,13 @@ class BatchRun {
     private readonly shop: StorefrontShop,
     /** The shop's placement, or why the shop could not be read (every product then fails with it). */
     private readonly placement: SyncPlacement | StorefrontError,
-    private readonly known: Map<number, MappingRow>,
     private readonly log?: Logger,
     /** Set when a sync.product job runs this: transient failures are thrown for the queue to retry (see syncProduct). */
     private readonly job?: { finalAttempt: boolean },
     /** Products already read for this batch (readBatch); the others are read one by one. */
     private readonly snapshots: Map<number, PimProductSnapshot> = new Map(),
+    /** A job's abort signal (its run cap, a worker stopping): no storefront write starts after it fired. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   async pushOne(item: Item & { position?: number }): Promise<PushResult> {
@@ -256,16 +257,50 @@ class BatchRun {
       return failure(item.id, message, []);
     }
 
-    const mapping = this.known.get(item.id);
-    // The pending row is written before the storefront call: should we crash after the storefront made the product, the
-    // next push finds the row and lets the adapter look for that product instead of assuming there is none.
-    if (!mapping) await mappings.insertPending(this.integrationId, item.id);
-    const known = mapping ? knownOf(mapping) : { ...knownOf(undefined), neverPushed: true };
+    // One writer of this product at a time (product-lease.ts). Taking the lease makes the pending row before the
+    // storefront call: should we crash after the storefront made the product, the next push finds the row and lets the
+    // adapter look for that product instead of assuming there is none.
+    let lease: ProductLease;
     try {
-      const r = await this.deps.storefront.upsertProduct(this.shop, snapshot, known, this.placement);
-      // The PIM version now in the store, for the delta sync; unknown for a snapshot the caller sent.
-      const record = syncedMappingOf(item.id, r, now(), item.kind === 'read' ? pimVersion(snapshot.updated_at) : null);
+      lease = await takeLease(mappings, this.integrationId, item.id, { signal: this.signal });
+    } catch (err) {
+      if (!(err instanceof LeaseBusyError)) throw err;
+      if (this.job) return this.jobFailure(item.id, err.message, true);
+      return failure(item.id, err.message, []);
+    }
+    try {
+      return await this.write(item, snapshot, this.placement, lease);
+    } finally {
+      await lease.release();
+    }
+  }
+
+  /** The storefront write under the product's lease, and the mapping it leaves. */
+  private async write(item: Extract<Item, { kind: 'read' | 'snapshot' }>, snapshot: PimProductSnapshot, placement: SyncPlacement, lease: ProductLease): Promise<PushResult> {
+    const { mappings, now } = this.deps;
+    const mapping = lease.mapping;
+    // The PIM version of this snapshot (unknown for a snapshot the caller sent): one older than what the storefront
+    // holds already (another writer was quicker with a newer one) is not sent.
+    const version = item.kind === 'read' ? pimVersion(snapshot.updated_at) : null;
+    if (version && mapping.storefrontVersion && version < mapping.storefrontVersion && mapping.storefrontProductId !== null) {
+      const handle = (mapping.metadata as { storefront_handle?: unknown } | null)?.storefront_handle;
+      return {
+        status: 'success',
+        message: 'The storefront already has a newer version of this product (written by another sync meanwhile)',
+        pim_product_id: item.id,
+        storefront_product_id: mapping.storefrontProductId,
+        storefront_handle: typeof handle === 'string' ? handle : '',
+        method: 'update',
+      };
+    }
+    const known = mapping.inserted ? { ...knownOf(undefined), neverPushed: true } : knownOf(mapping);
+    try {
+      this.signal?.throwIfAborted();
+      const r = await this.deps.storefront.upsertProduct(this.shop, snapshot, known, placement, { signal: this.signal });
+      // The PIM version now in the store, for the delta sync and for the writers that come after.
+      const record = { ...syncedMappingOf(item.id, r, now(), version), storefrontVersion: version, leaseOwner: lease.owner };
       await mappings.saveSynced(this.integrationId, item.id, record);
+      lease.ended();
       if (record.error) return failure(item.id, record.error, r.problems);
       return {
         status: 'success',

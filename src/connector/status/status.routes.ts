@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../pim/pim.types.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
-import { bearer, connectorResponses, connectorTags as tags, Nullable } from '../connector.schemas.js';
+import { bearer, ConnectorErrorEnvelope, connectorResponses, connectorTags as tags, Nullable } from '../connector.schemas.js';
 import { iso8601 } from '../timestamps.js';
 import { IntegrationNotFound, type StatusService } from './status.service.js';
 
@@ -126,7 +126,9 @@ export function statusRoutes(app: App, deps: StatusRouteDeps): void {
         security: [],
         summary: 'Public, raw: one integration from stored state and the stored last checks (never a live call)',
         params: Type.Object({ integrationId: Type.String() }),
-        response: { 200: PublicStatus, 404: RawError, 500: RawError },
+        // The spec's raw 404 and 500; a request refused before the handler (a bad parameter, the per-IP limit) in the
+        // connector's error envelope, as on every connector route.
+        response: { 200: PublicStatus, 404: RawError, '4xx': ConnectorErrorEnvelope, 500: Type.Union([RawError, ConnectorErrorEnvelope]) },
       },
     },
     async (req, reply) => {
@@ -148,7 +150,7 @@ export function statusRoutes(app: App, deps: StatusRouteDeps): void {
         tags,
         security: [],
         summary: 'Public, raw: system health, integration and 24 h sync counts, database, runtime and memory',
-        response: { 200: SystemStatus, 500: SystemError },
+        response: { 200: SystemStatus, '4xx': ConnectorErrorEnvelope, 500: Type.Union([SystemError, ConnectorErrorEnvelope]) },
       },
     },
     async (req, reply) => {

@@ -28,6 +28,7 @@ import type { IntegrationSettingsService } from '../integrations/integration-set
 import { clip, knownOf, pimVersion, syncedMappingOf } from '../push/push.service.js';
 import type { SyncLogRepository, SyncOutcome } from '../push/sync-log.repository.js';
 import type { BatchRow, FullSyncRepository, FullSyncRow, ItemCounts, ItemOutcome } from './full-sync.repository.js';
+import type { SyncRecorder } from '../../lib/metrics.js';
 
 export interface PimConnection {
   baseUrl: string;
@@ -124,6 +125,8 @@ export interface FullSyncDeps {
   liveJobs?: (integrationId: number) => Promise<number>;
   now?: () => Date;
   log?: Logger;
+  /** Counts the bulk path's product outcomes (sync.product jobs are counted by their handler). */
+  metrics?: SyncRecorder | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -282,13 +285,16 @@ export class FullSyncService {
     if (batch) {
       const at = this.now();
       const reason = clip(`The storefront's bulk upsert failed: ${error}`);
-      await db.transaction(async (tx) => {
+      const failed = await db.transaction(async (tx) => {
         const r = repo.with(tx as unknown as Db);
         const m = mappings.with(tx as unknown as Db);
-        for (const id of await r.queuedItemsOfBatch(sync.id, batch.id)) await m.saveError(sync.integrationId, id, clip(`The storefront could not take PIM product ${id}: ${error}`), at);
+        const ids = await r.queuedItemsOfBatch(sync.id, batch.id);
+        for (const id of ids) await m.saveError(sync.integrationId, id, clip(`The storefront could not take PIM product ${id}: ${error}`), at);
         await r.failQueuedItems(sync.id, reason, at, batch.id);
         await r.setBatch(batch.id, { status: 'failed', error: reason }, at);
+        return ids.length;
       });
+      this.deps.metrics?.productsSynced(sync.integrationId, 'bulk', 0, failed);
     }
     await this.closeIfDone(sync.id);
   }
@@ -422,6 +428,7 @@ class BatchRun {
       for (const p of sendable) if (!mapped.has(p.id)) await m.insertPending(integrationId, p.id);
       if (sendable.length === 0) await r.setBatch(this.batch.id, { status: 'completed' }, at);
     });
+    this.deps.metrics?.productsSynced(integrationId, 'bulk', 0, failures.length);
     if (sendable.length === 0) return null;
     const placement = await this.deps.settings.placement(integrationId, this.shop, this.storefront);
     const items = sendable.map((product) => ({ product, known: known(mapped.get(product.id)), placement }));
@@ -512,6 +519,8 @@ class BatchRun {
       const jobs = overtaken.map((pimProductId) => ({ data: { integrationId, pimProductId, reason: 'delta' as const }, singletonKey: `${integrationId}:${pimProductId}` }));
       if (jobs.length > 0) await this.deps.queue.sendMany(JOB.syncProduct, jobs, { db: this.deps.txExecutor(tx as unknown as Db) });
     });
+    const failed = results.filter((r) => r.status === 'failed').length;
+    this.deps.metrics?.productsSynced(integrationId, 'bulk', results.length - failed, failed);
   }
 
   private async failAll(items: BulkUpsertItem[], reason: string): Promise<void> {
@@ -526,6 +535,7 @@ class BatchRun {
       await r.failQueuedItems(this.sync.id, clip(reason), at, this.batch.id);
       await r.setBatch(this.batch.id, { status: 'failed', error: clip(reason) }, at);
     });
+    this.deps.metrics?.productsSynced(this.sync.integrationId, 'bulk', 0, items.length);
   }
 }
 

@@ -3,6 +3,7 @@
 import type { JobContext, JobHandler } from '../../jobs/job-runner.js';
 import type { JOB } from '../../jobs/job-types.js';
 import { TransientSyncError, type PushService, type SyncProductOutcome } from '../push/push.service.js';
+import type { SyncRecorder } from '../../lib/metrics.js';
 
 type ProductOutcome = { ok: true } | { ok: false; error: string };
 
@@ -11,6 +12,7 @@ export interface SyncProductHandlerDeps {
   /** FullSyncService (optional): told of every finished product so a waiting full sync can count it. */
   fullSync?: { productFinished(integrationId: number, pimProductId: number, outcome: ProductOutcome): Promise<void> } | null;
   log?: { error(obj: object, msg: string): void };
+  metrics?: SyncRecorder | null;
 }
 
 export function syncProductHandler(deps: SyncProductHandlerDeps): JobHandler<typeof JOB.syncProduct> {
@@ -18,10 +20,12 @@ export function syncProductHandler(deps: SyncProductHandlerDeps): JobHandler<typ
     const { integrationId, pimProductId } = job.data;
     let outcome: SyncProductOutcome;
     try {
-      outcome = await deps.push.syncProduct(integrationId, pimProductId, { finalAttempt: job.finalAttempt, log: deps.log });
+      // The job's signal: past its run cap (or when the worker stops) no storefront write starts, beside a retry.
+      outcome = await deps.push.syncProduct(integrationId, pimProductId, { finalAttempt: job.finalAttempt, log: deps.log, signal: job.signal });
     } catch (err) {
       // Transient (or our own database): retried by the queue; after the last try the product is finished as failed.
       if (job.finalAttempt) {
+        deps.metrics?.productsSynced(integrationId, 'job', 0, 1);
         const error = err instanceof TransientSyncError ? err.message : `PIM product ${pimProductId} could not be synced: ${err instanceof Error ? err.message : String(err)}`;
         await deps.fullSync?.productFinished(integrationId, pimProductId, { ok: false, error });
       }
@@ -30,6 +34,7 @@ export function syncProductHandler(deps: SyncProductHandlerDeps): JobHandler<typ
     // Skipped (integration inactive or gone): nothing was sent, but a full sync waiting for the product can still end.
     const finished: ProductOutcome =
       outcome.status === 'synced' ? { ok: true } : { ok: false, error: outcome.status === 'failed' ? outcome.error : outcome.reason };
+    if (outcome.status !== 'skipped') deps.metrics?.productsSynced(integrationId, 'job', outcome.status === 'synced' ? 1 : 0, outcome.status === 'failed' ? 1 : 0);
     await deps.fullSync?.productFinished(integrationId, pimProductId, finished);
   };
 }

@@ -102,6 +102,14 @@ export const productMappings = pgTable(
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     /** The PIM product's updated_at of the snapshot last synced: the delta sync skips products not changed since. */
     pimUpdatedAt: timestamp('pim_updated_at', { withTimezone: true, precision: 3 }),
+    /**
+     * The newest PIM version (updated_at) a productSet wrote to the storefront, whatever came after it: a writer holding
+     * an older snapshot leaves the product alone (connector/push/product-lease.ts).
+     */
+    storefrontVersion: timestamp('storefront_version', { withTimezone: true, precision: 3 }),
+    /** The product's write lease: one writer at a time per integration and product, across processes. */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,7 +1,7 @@
 // The only place with SQL for product media.
 import { and, asc, eq, gt, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { productMedia, products } from '../../db/schema/index.js';
+import { organizations, productMedia, products } from '../../db/schema/index.js';
 import { isoUtc, rowsOf } from '../sql.js';
 
 /** A media row as the service needs it: the API fields, with the storage key instead of the URL. */
@@ -42,10 +42,13 @@ export class MediaRepository {
   }
 
   /**
-   * Locks the product's row until the transaction ends, so media writes of one product run one after another
-   * (positions and the duplicate check stay consistent); false when the organization has no such product.
+   * Locks the organization's row, then the product's, until the transaction ends: media writes of one organization run
+   * one after another (its quota is checked exactly), and deleting the organization (which locks its row first) waits
+   * for them or makes them find nothing. False when the organization has no such product.
    */
   async lockProduct(organizationId: number, productId: number): Promise<boolean> {
+    const org = await this.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).for('no key update');
+    if (org.length === 0) return false;
     const rows = await this.db
       .select({ id: products.id })
       .from(products)
@@ -119,6 +122,24 @@ export class MediaRepository {
       .where(and(eq(productMedia.organizationId, organizationId), eq(productMedia.productId, productId), eq(productMedia.id, id)))
       .returning({ storageKey: productMedia.storageKey, position: productMedia.position });
     return deleted ?? null;
+  }
+
+  /** Whether a media row of the organization refers to the stored file (then it costs the organization nothing more). */
+  async organizationHasFile(organizationId: number, storageKey: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: productMedia.id })
+      .from(productMedia)
+      .where(and(eq(productMedia.organizationId, organizationId), eq(productMedia.storageKey, storageKey)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** Bytes of the distinct files the organization's media refer to. */
+  async storedBytes(organizationId: number): Promise<number> {
+    const result = await this.db.execute(
+      sql`SELECT coalesce(sum(size), 0)::float8 AS n FROM (SELECT max(size_bytes) AS size FROM product_media WHERE organization_id = ${organizationId} GROUP BY storage_key) files`,
+    );
+    return Number(rowsOf<{ n: number }>(result)[0].n);
   }
 
   /** Whether any media row, of any organization, still refers to the stored file. */

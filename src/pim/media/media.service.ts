@@ -1,10 +1,14 @@
 // Product media: a file_url is downloaded under the SSRF rules of SafeDownloader, must decode as JPEG, PNG, WebP or
 // GIF, and is stored once per content (key = sha256). Positions of a product's media stay 0..n-1. Adding or removing
 // a media bumps the product's updated_at in the same transaction, so delta syncs see it.
+// Limits: at most `downloadConcurrency` downloads (with their decoding, the memory-heavy part) run at once per process and
+// as many wait; later ones get 429. An organization's stored bytes (each distinct file once, shared or not with other
+// organizations) stay within `quotaBytes`: a new file that does not fit is a 400 (the spec's table has no 413 or 507).
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.js';
-import { DownloadError, type SafeDownloader } from '../../lib/safe-download.js';
-import { badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
+import { ConcurrencyGate, GateFullError } from '../../lib/concurrency-gate.js';
+import { DownloadError, formatBytes, type SafeDownloader } from '../../lib/safe-download.js';
+import { AppError, badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
 import { decodeImage, ImageDecodeError } from '../images/image-decoder.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { MediaRepository, MediaRow } from './media.repository.js';
@@ -14,10 +18,19 @@ import { mediaKey, mimeOfKey, type MediaStorage, type StoredFile } from './stora
 export interface MediaServiceOptions {
   /** PUBLIC_URL: the media URLs are `${publicUrl}/media/${key}`. */
   publicUrl: string;
+  /** Downloads running at once (MEDIA_DOWNLOAD_CONCURRENCY); as many more may wait. */
+  downloadConcurrency: number;
+  /** Bytes an organization may store (MEDIA_QUOTA_BYTES); 0: no quota. */
+  quotaBytes: number;
 }
+
+/** Seconds a caller refused for a full download queue is told to wait. */
+const BUSY_RETRY_SECONDS = 2;
 
 export class MediaService {
   private readonly fileBaseUrl: string;
+  private readonly downloads: ConcurrencyGate;
+  private readonly quotaBytes: number;
 
   constructor(
     private readonly db: Db,
@@ -28,6 +41,8 @@ export class MediaService {
     options: MediaServiceOptions,
   ) {
     this.fileBaseUrl = `${options.publicUrl}/media/`;
+    this.downloads = new ConcurrencyGate(options.downloadConcurrency, options.downloadConcurrency);
+    this.quotaBytes = options.quotaBytes;
   }
 
   async list(organizationId: number, productId: number) {
@@ -49,14 +64,7 @@ export class MediaService {
   async add(organizationId: number, productId: number, input: MediaCreateInput): Promise<{ media: MediaView; created: boolean }> {
     // Nothing is downloaded for a product the caller cannot see.
     if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
-    const bytes = await this.download(input.file_url);
-    let image;
-    try {
-      image = await decodeImage(bytes);
-    } catch (err) {
-      if (err instanceof ImageDecodeError) throw badRequest(`file_url: ${err.message}`);
-      throw err;
-    }
+    const { bytes, image } = await this.fetchImage(input.file_url);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const key = mediaKey(sha256, image.mimeType);
 
@@ -67,6 +75,16 @@ export class MediaService {
         // Under the file lock, a concurrent delete of the file's last other reference cannot remove it between this
         // check and the insert. A missing file is (re)written, also for a duplicate.
         await repo.lockFile(key);
+        // Under the organization's lock (lockProduct), so concurrent adds cannot both fit in the same room.
+        if (this.quotaBytes > 0 && !(await repo.organizationHasFile(organizationId, key))) {
+          const used = await repo.storedBytes(organizationId);
+          if (used + bytes.length > this.quotaBytes) {
+            throw badRequest(
+              `Media storage quota exceeded: the organization stores ${formatBytes(used)} of its ${formatBytes(this.quotaBytes)}, ` +
+                `and this file (${formatBytes(bytes.length)}) does not fit; delete media to make room`,
+            );
+          }
+        }
         if (!(await this.storage.exists(key))) await this.storage.put(key, bytes);
         const existing = await repo.findBySha(productId, sha256);
         if (existing) return { id: existing.id, created: false };
@@ -127,6 +145,11 @@ export class MediaService {
     return { ...file, mimeType };
   }
 
+  /** Removes the files no media row refers to any more, of those given (a deleted organization's). */
+  async releaseFiles(storageKeys: string[]): Promise<void> {
+    for (const key of storageKeys) await this.releaseFile(key);
+  }
+
   /** Removes a stored file once no media row refers to it any more (media of other products may share it). */
   private async releaseFile(storageKey: string): Promise<void> {
     try {
@@ -140,11 +163,18 @@ export class MediaService {
     }
   }
 
-  private async download(fileUrl: string): Promise<Buffer> {
+  /** Download and decode, within the download limit: the bytes and the image's facts. */
+  private async fetchImage(fileUrl: string) {
     try {
-      return (await this.downloader.fetch(fileUrl)).bytes;
+      return await this.downloads.run(async () => {
+        const bytes = (await this.downloader.fetch(fileUrl)).bytes;
+        return { bytes, image: await decodeImage(bytes) };
+      });
     } catch (err) {
-      if (err instanceof DownloadError) throw badRequest(`file_url: ${err.message}`);
+      if (err instanceof DownloadError || err instanceof ImageDecodeError) throw badRequest(`file_url: ${err.message}`);
+      if (err instanceof GateFullError) {
+        throw new AppError('rate_limited', `Too many media downloads in progress; try again in ${BUSY_RETRY_SECONDS} s`, BUSY_RETRY_SECONDS);
+      }
       throw err;
     }
   }

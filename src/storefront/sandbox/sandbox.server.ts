@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { SandboxConfig } from '../../config.js';
 import { openDatabase, type Database } from '../../db/client.js';
 import { DataDirLockedError } from '../../db/lock.js';
-import { REDACTED_PATHS } from '../../server/app.js';
+import { loggerOptions } from '../../lib/logging.js';
 import { closeOnSignals } from '../../server/shutdown.js';
 import { NOT_FOUND_BODY, SandboxGraphqlService, type SandboxGraphqlOptions } from './sandbox-graphql.service.js';
 import { SandboxStoreRepository } from './sandbox-store.repository.js';
@@ -18,13 +18,14 @@ export interface SandboxAppDeps {
   database: Database;
   logger?: FastifyServerOptions['logger'];
   logLevel?: SandboxConfig['logLevel'];
+  logFormat?: SandboxConfig['logFormat'];
   graphql?: SandboxGraphqlOptions;
 }
 
 /** A Fastify app with only the sandbox (never listens itself). */
 export async function buildSandboxApp(deps: SandboxAppDeps) {
   const app = Fastify({
-    logger: deps.logger ?? { level: deps.logLevel ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: deps.logger ?? loggerOptions({ logLevel: deps.logLevel ?? 'info', logFormat: deps.logFormat ?? 'json' }),
     bodyLimit: 1024 * 1024,
     genReqId: () => randomUUID(),
   });
@@ -61,7 +62,7 @@ export async function startSandboxServer(config: Readonly<SandboxConfig>): Promi
   let app: Awaited<ReturnType<typeof buildSandboxApp>> | null = null;
   try {
     await database.migrate();
-    app = await buildSandboxApp({ database, logLevel: config.logLevel });
+    app = await buildSandboxApp({ database, logLevel: config.logLevel, logFormat: config.logFormat });
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await app?.close().catch(() => {});

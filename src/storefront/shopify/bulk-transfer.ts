@@ -7,7 +7,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import readline from 'node:readline';
 import tls from 'node:tls';
 import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../../lib/address-policy.js';
 import { connectChecked, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
@@ -18,6 +17,21 @@ export interface TransferOptions {
   apiBaseUrl: string | null;
   timeoutMs: number;
   resolve?: Resolver;
+  /** readJsonl: the longest line accepted; default BULK_RESULT_MAX_LINE_BYTES. */
+  maxLineBytes?: number;
+}
+
+/**
+ * The longest line of a bulk result file that is read. A productSet line with 2,048 variants of 255-character SKUs is
+ * about 2.5 MB; a longer line is not buffered but fails the read (a broken or hostile result file).
+ */
+export const BULK_RESULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/** A result line over the cap: the operation's result cannot be read, so the operation counts as failed. */
+export class ResultLineTooLong extends StorefrontError {
+  constructor(host: string, maxLineBytes: number) {
+    super('invalid_response', `the bulk result at ${host} has a line longer than ${maxLineBytes} bytes`);
+  }
 }
 
 /** Which addresses a URL handed out by the storefront may reach. */
@@ -116,7 +130,7 @@ export async function uploadStaged(rawUrl: string | null, fields: { name: string
   throw new StorefrontError(status >= 500 ? 'unavailable' : 'invalid_response', `the staged upload to ${url.host} answered HTTP ${status}${code ? ` (${code})` : ''}`);
 }
 
-/** Streams a JSONL file, calling `onLine` with each parsed line (blank lines skipped). */
+/** Streams a JSONL file, calling `onLine` with each parsed line (blank lines skipped); a line over the cap fails it. */
 export async function readJsonl(rawUrl: string | null, onLine: (value: unknown) => void, options: TransferOptions): Promise<void> {
   const url = checkedUrl(rawUrl, 'bulk result', options.apiBaseUrl);
   const signal = AbortSignal.timeout(options.timeoutMs);
@@ -127,10 +141,10 @@ export async function readJsonl(rawUrl: string | null, onLine: (value: unknown) 
       res.destroy();
       throw new StorefrontError(status >= 500 ? 'unavailable' : 'invalid_response', `the bulk result at ${url.host} answered HTTP ${status}`);
     }
-    res.setEncoding('utf8');
-    const lines = readline.createInterface({ input: res, crlfDelay: Infinity });
-    for await (const line of lines) {
-      if (line.trim() === '') continue;
+    const maxLineBytes = options.maxLineBytes ?? BULK_RESULT_MAX_LINE_BYTES;
+    const tooLong = () => new ResultLineTooLong(url.host, maxLineBytes);
+    const parse = (line: string) => {
+      if (line.trim() === '') return;
       let value: unknown;
       try {
         value = JSON.parse(line);
@@ -138,8 +152,27 @@ export async function readJsonl(rawUrl: string | null, onLine: (value: unknown) 
         throw new StorefrontError('invalid_response', `the bulk result at ${url.host} is not JSONL`);
       }
       onLine(value);
+    };
+    // Split on \n by hand (readline buffers a line without bound); \r is JSON whitespace, so CRLF parses too.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      let start = 0;
+      for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+        if (pendingBytes + end - start > maxLineBytes) throw tooLong();
+        parse(Buffer.concat([...pending, chunk.subarray(start, end)]).toString('utf8'));
+        pending = [];
+        pendingBytes = 0;
+        start = end + 1;
+      }
+      if (start < chunk.length) {
+        pendingBytes += chunk.length - start;
+        if (pendingBytes > maxLineBytes) throw tooLong();
+        pending.push(chunk.subarray(start));
+      }
     }
     if (!res.complete) throw new StorefrontError('unavailable', `the bulk result from ${url.host} was cut off`);
+    parse(Buffer.concat(pending).toString('utf8'));
   } catch (err) {
     throw failure(err, url, signal, options.timeoutMs);
   }

@@ -6,7 +6,7 @@
 // a write (tags to merge, a product whose mapping was lost) are made here too, per item, before the file is built.
 import { randomBytes } from 'node:crypto';
 import { StorefrontError, StorefrontValidationError, type BulkItemOutcome, type BulkUpsertItem, type BulkUpsertState, type KnownStorefrontProduct, type ProductUpsertResult, type StorefrontShop } from '../storefront.port.js';
-import { readJsonl, uploadStaged } from './bulk-transfer.js';
+import { readJsonl, ResultLineTooLong, uploadStaged } from './bulk-transfer.js';
 import {
   BulkOperationRunMutation,
   BulkOperationState,
@@ -92,15 +92,20 @@ export class ShopifyBulkUpserts {
 
     const lines: (ProductSetBulkLine | undefined)[] = new Array(items.length);
     if (op.url) {
-      await readJsonl(
-        op.url,
-        (value) => {
-          const line = value as ProductSetBulkLine;
-          const n = line?.__lineNumber;
-          if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n < items.length) lines[n] = line;
-        },
-        { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
-      );
+      try {
+        await readJsonl(
+          op.url,
+          (value) => {
+            const line = value as ProductSetBulkLine;
+            const n = line?.__lineNumber;
+            if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n < items.length) lines[n] = line;
+          },
+          { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
+        );
+      } catch (err) {
+        if (err instanceof ResultLineTooLong) return { state: 'failed', message: `bulk operation ${op.id}: ${err.message}` };
+        throw err;
+      }
     }
     const methods = this.methods.get(operationId);
     const stepped = await mapLimit(items.map((item, i) => ({ item, i })), READ_CONCURRENCY, async ({ item, i }) => {
@@ -125,6 +130,7 @@ export class ShopifyBulkUpserts {
       const operationId = await this.run(shop, await this.stage(shop, file), bulkTagged(PublishablePublish, randomBytes(8).toString('hex')));
       const op = await this.finished(shop, operationId);
       const answered = new Set<number>();
+      let unreadable: string | null = null;
       if (op.status === 'COMPLETED' && op.url) {
         await readJsonl(
           op.url,
@@ -137,9 +143,12 @@ export class ShopifyBulkUpserts {
             if (errors.length > 0) refused.set(wanted[n].i, `publish: the shop refused to publish the product: ${errors.join('; ')}`);
           },
           { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
-        );
+        ).catch((err: unknown) => {
+          if (!(err instanceof ResultLineTooLong)) throw err;
+          unreadable = err.message;
+        });
       }
-      const why = op.status === 'COMPLETED' ? 'the bulk publish answered no result for it' : `the bulk publish ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}`;
+      const why = unreadable ?? (op.status === 'COMPLETED' ? 'the bulk publish answered no result for it' : `the bulk publish ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}`);
       wanted.forEach((w, n) => answered.has(n) || refused.set(w.i, `publish: ${why}`));
     }
     return stepped.map((s, i): BulkItemOutcome => {

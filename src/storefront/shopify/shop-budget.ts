@@ -33,6 +33,11 @@ export class ShopBudgets {
     return this.entries.get(domain);
   }
 
+  /** The shops observed so far. */
+  domains(): IterableIterator<string> {
+    return this.entries.keys();
+  }
+
   /** Points available now: the last observation plus what restored since, capped at the maximum. */
   available(domain: string): number | undefined {
     const e = this.entries.get(domain);

@@ -1,6 +1,7 @@
 // The Shopify end of StorefrontPort: Admin GraphQL API 2026-10 through Shopify's own client. A shop's `apiBaseUrl`
 // (the sandbox, test servers) replaces `https://{domain}`: the client only knows https origins, so `customFetchApi`
 // rewrites each URL it is given (origin and path prefix) before calling fetch.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { agentFetch, keepAliveAgents } from '../../lib/keep-alive.js';
 import { createAdminApiClient } from '@shopify/admin-api-client';
 import { TtlCache } from '../../lib/ttl-cache.js';
@@ -65,6 +66,7 @@ import {
 import { syncPublications, targetPublications } from './publication-sync.js';
 import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';
 import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type RetryPolicy, type ThrottleClock } from './throttle.js';
+import type { ShopifyRecorder } from '../../lib/metrics.js';
 
 export interface ShopifyAdapterOptions {
   /** Per-call timeout unless the caller gives one (default 5 s). */
@@ -78,6 +80,8 @@ export interface ShopifyAdapterOptions {
   retry?: Partial<RetryPolicy>;
   /** Deadline of a bulk file's upload or a bulk result's download (default 120 s). */
   bulkTransferTimeoutMs?: number;
+  /** Where cost spent, throttle waits and THROTTLED answers are counted, per shop. */
+  metrics?: ShopifyRecorder;
 }
 
 /** How a product without a mapping is found again: a unique metafield (`customId`) or the deterministic handle. */
@@ -100,6 +104,9 @@ export const VARIANT_THROTTLE_RETRY_SECONDS = 3600;
 /** Looks at a product's media while Shopify still processes them (with the retry back-off between): after a recovery, or images sent again. */
 const RECOVERY_MEDIA_LOOKS = 6;
 
+/** The abort signal of the upsert a call belongs to (upsertProduct's `options.signal`). */
+const callerSignal = new AsyncLocalStorage<AbortSignal>();
+
 /** No integration: nothing published, stock nowhere, no currency check (pre-flight of the product alone). */
 const NO_PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
 
@@ -116,12 +123,14 @@ export class ShopifyAdapter implements StorefrontPort {
   private readonly knownLimits = new Map<string, ShopLimits>();
   private readonly identifierModes = new Map<string, Promise<IdentifierMode>>();
   private readonly bulk: ShopifyBulkUpserts;
+  private readonly metrics?: ShopifyRecorder;
 
   constructor(options: ShopifyAdapterOptions = {}) {
+    this.metrics = options.metrics;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? agentFetch(keepAliveAgents());
     this.budgets = options.budgets ?? new ShopBudgets();
-    this.throttle = new ShopThrottle(options.clock ?? systemClock, { ...DEFAULT_RETRY_POLICY, ...options.retry });
+    this.throttle = new ShopThrottle(options.clock ?? systemClock, { ...DEFAULT_RETRY_POLICY, ...options.retry }, this.metrics && ((domain, ms) => this.metrics!.throttleWait(domain, ms)));
     this.bulk = new ShopifyBulkUpserts({
       call: (shop, document, variables, cost, retryUnavailable) => this.call(shop, document, variables, cost, retryUnavailable),
       identifierMode: (shop) => this.identifierMode(shop),
@@ -162,7 +171,12 @@ export class ShopifyAdapter implements StorefrontPort {
     return health;
   }
 
-  async upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement): Promise<ProductUpsertResult> {
+  upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement, options: { signal?: AbortSignal } = {}): Promise<ProductUpsertResult> {
+    // The caller's signal reaches every call of this upsert (call() and request()) without a parameter through each step.
+    return options.signal ? callerSignal.run(options.signal, () => this.upsert(shop, product, known, placement)) : this.upsert(shop, product, known, placement);
+  }
+
+  private async upsert(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement): Promise<ProductUpsertResult> {
     // Shopify's rules first: a product it would refuse costs no call at all.
     const rules = await this.rules(shop, placement);
     const early = preflight(product, mapProduct(product, known, { locations: [], placement, current: null }).input, rules.limits, rules.currency);
@@ -484,14 +498,17 @@ export class ShopifyAdapter implements StorefrontPort {
     return data.productByIdentifier ?? null;
   }
 
-  /** One call under the shop's throttle and the retry policy. */
+  /** One call under the shop's throttle and the retry policy; none starts once the caller's signal fired. */
   private call<T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number, retryUnavailable = true): Promise<T> {
+    const signal = callerSignal.getStore();
+    if (signal?.aborted) return Promise.reject(signal.reason);
     return this.throttle.run(shop.domain, expectedCost, (observe) => this.request<T>(shop, document, variables, this.timeoutMs, observe), { retryUnavailable });
   }
 
   /** One GraphQL call; every failure becomes a StorefrontError whose kind says why. */
   async request<T>(shop: StorefrontShop, document: string, variables?: Record<string, unknown>, timeoutMs = this.timeoutMs, observe?: (status: ThrottleStatus) => void): Promise<T> {
-    const signal = AbortSignal.timeout(timeoutMs);
+    const caller = callerSignal.getStore();
+    const signal = caller ? AbortSignal.any([AbortSignal.timeout(timeoutMs), caller]) : AbortSignal.timeout(timeoutMs);
     const client = createAdminApiClient({
       storeDomain: shop.domain,
       apiVersion: ADMIN_API_VERSION,
@@ -506,6 +523,7 @@ export class ShopifyAdapter implements StorefrontPort {
     try {
       response = await client.fetch(document, { variables, signal });
       const failure = statusFailure(response.status, shop.domain);
+      if (failure?.kind === 'throttled') this.metrics?.throttled(shop.domain);
       if (failure) {
         await response.body?.cancel().catch(() => {});
         throw failure;
@@ -518,6 +536,8 @@ export class ShopifyAdapter implements StorefrontPort {
       answer = (await response.json()) as GraphqlAnswer<T>;
     } catch (err) {
       if (err instanceof StorefrontError) throw err;
+      // The caller gave up (a job past its cap): not the shop's failure, nothing to retry.
+      if (caller?.aborted) throw caller.reason;
       if (signal.aborted) throw new StorefrontError('unavailable', `${shop.domain} did not answer within ${timeoutMs} ms`);
       if (err instanceof SyntaxError) throw new StorefrontError('invalid_response', `${shop.domain} answered with malformed JSON`);
       throw new StorefrontError('unavailable', `${shop.domain} could not be reached: ${(err as Error).message}`);
@@ -525,6 +545,7 @@ export class ShopifyAdapter implements StorefrontPort {
 
     const cost = readQueryCost(answer?.extensions);
     if (cost) {
+      if (cost.actualQueryCost !== null) this.metrics?.queryCost(shop.domain, cost.actualQueryCost);
       this.budgets.record(shop.domain, cost.throttleStatus);
       if (observe) observe(cost.throttleStatus);
       else this.throttle.observe(shop.domain, cost.throttleStatus);
@@ -532,6 +553,7 @@ export class ShopifyAdapter implements StorefrontPort {
 
     const errors = Array.isArray(answer?.errors) ? (answer.errors as { message?: unknown; extensions?: { code?: unknown } }[]) : [];
     if (errors.some((e) => e?.extensions?.code === 'THROTTLED')) {
+      this.metrics?.throttled(shop.domain);
       throw new StorefrontError('throttled', `${shop.domain} throttled the call (cost budget exhausted)`);
     }
     // Variant creation past the store's daily allowance: not a failure of the call, a product to try again later.

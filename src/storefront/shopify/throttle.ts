@@ -56,6 +56,8 @@ export class ShopThrottle {
   constructor(
     private readonly clock: ThrottleClock = systemClock,
     readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+    /** Told of each wait for a shop's cost budget (metrics); back-off after failures is not such a wait. */
+    private readonly onThrottleWait?: (domain: string, ms: number) => void,
   ) {}
 
   /** The estimated points available now (undefined before the shop's first answer). */
@@ -106,6 +108,7 @@ export class ShopThrottle {
       b.reserved += charged;
       if (waitMs > 0) {
         this.count(waitMs);
+        this.onThrottleWait?.(domain, waitMs);
         await this.clock.sleep(waitMs);
       }
     }
@@ -171,6 +174,7 @@ export class ShopThrottle {
             const wait = Math.min(this.policy.maxDelayMs * 2, 1000 * 2 ** Math.min(bareThrottles - 1, 4));
             if (this.clock.now() + wait > deadline) throw err;
             this.count(wait);
+            this.onThrottleWait?.(domain, wait);
             await this.clock.sleep(wait);
           }
           if (this.clock.now() >= deadline) throw err;
