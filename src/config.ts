@@ -52,6 +52,8 @@ export interface Config {
   mediaQuotaBytes: number;
   /** Bearer token GET /metrics requires: METRICS_TOKEN, else ADMIN_TOKEN on the main port; null: none (own listener, no METRICS_TOKEN). */
   metricsToken: string | null;
+  /** METRICS_ENABLED (default true): false serves no /metrics and observes no request. */
+  metricsEnabled: boolean;
   /** METRICS_PORT: /metrics on a listener of its own at metricsHost (and not on the main port); null: on the main port. */
   metricsPort: number | null;
   metricsHost: string;
@@ -135,14 +137,14 @@ function encryptionKey(name: string, raw: string): Buffer {
 }
 
 /** METRICS_*: a token of its own, and optionally a listener of its own (see docs/operations.md). */
-function metricsSettings(env: Env, port: number): { metricsToken: string | null; metricsPort: number | null; metricsHost: string } {
+function metricsSettings(env: Env, port: number): { metricsEnabled: boolean; metricsToken: string | null; metricsPort: number | null; metricsHost: string } {
   const token = str(env, 'METRICS_TOKEN') ?? null;
   if (token !== null && token.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   const metricsPort = str(env, 'METRICS_PORT') === undefined ? null : int(env, 'METRICS_PORT', 0, 0, 65535);
   if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) throw new ConfigError(`METRICS_PORT must differ from PORT (${port})`);
   const host = str(env, 'METRICS_HOST');
   if (host !== undefined && metricsPort === null) throw new ConfigError('METRICS_HOST needs METRICS_PORT: without it /metrics is served on PORT');
-  return { metricsToken: token, metricsPort, metricsHost: host ?? '127.0.0.1' };
+  return { metricsEnabled: bool(env, 'METRICS_ENABLED', true), metricsToken: token, metricsPort, metricsHost: host ?? '127.0.0.1' };
 }
 
 interface StoredSecrets {

@@ -29,7 +29,7 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
     if (config.role !== 'worker' && config.seedDemo && (await app.services.organizations.count()) === 0) seed = await seedDemo(app.services);
     await app.listen({ port: config.port, host: config.host });
     // METRICS_PORT: /metrics on a listener of its own (and not on the main port).
-    if (config.metricsPort !== null) {
+    if (config.metricsEnabled && config.metricsPort !== null) {
       metricsServer = await listenMetrics(app.services.metrics, { host: config.metricsHost, port: config.metricsPort, token: config.metricsToken });
     }
     readyMs = Date.now() - started; // serving HTTP from here; the workers below are background work

@@ -263,6 +263,19 @@ for (const target of databaseTargets()) {
       }
     });
 
+    it('METRICS_ENABLED=false: no /metrics, and requests are answered as before', async () => {
+      assert.equal(loadConfig({ ADMIN_TOKEN: 'a'.repeat(16), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), DATABASE_URL: 'postgres://u@127.0.0.1/db' }).metricsEnabled, true);
+      const app = await buildApp({ config: testConfig({ METRICS_ENABLED: 'false' }), database: h.database, logger: false });
+      try {
+        const res = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+        assert.equal(res.statusCode, 404);
+        assert.doesNotMatch(res.body, /pimbridge_/);
+        assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+      } finally {
+        await app.close();
+      }
+    });
+
     it('with METRICS_PORT the main port has no /metrics', async () => {
       const app = await buildApp({ config: testConfig({ METRICS_PORT: '0' }), database: h.database, logger: false });
       try {

@@ -83,17 +83,25 @@ async function openPglite(dataDir: string | null, templateFile: string): Promise
   }
 }
 
+/**
+ * PostgreSQL's settings inside PGlite. shared_buffers: PostgreSQL's default of 128 MB is memory the WebAssembly heap
+ * keeps for good (it never shrinks); a demo-sized catalogue works in an eighth of it (issue 15's 400 MB after the demo).
+ */
+const PGLITE_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 /** Opens PGlite; a data directory that does not exist yet starts from the build's template when there is one. */
 async function createPglite(dir: string | undefined, templateFile: string): Promise<PGlite> {
   const template = dir !== undefined && !existsSync(path.join(dir, 'PG_VERSION')) ? readPgliteTemplate(templateFile) : undefined;
   if (template) {
     try {
-      return await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, loadDataDir: template });
+      // Unpacking grows that heap by about 50 MB for good: the PGlite that unpacked is closed, the directory reopened.
+      await (await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, loadDataDir: template, startParams: PGLITE_PARAMS })).close();
+      return await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: PGLITE_PARAMS });
     } catch {
       rmSync(dir!, { recursive: true, force: true }); // a damaged template: fall back to a plain initdb
     }
   }
-  return PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
+  return PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: PGLITE_PARAMS });
 }
 
 /** What both drivers' clients (and their transactions) offer: a pg Pool/PoolClient, a PGlite or a PGlite Transaction. */

@@ -100,7 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   metrics.sources.queueDepth = () => queue.depth();
   metrics.sources.shopBudgets = () => [...services.storefront.budgets.domains()].map((shop) => ({ shop, available: services.storefront.budgets.available(shop) ?? 0 }));
   if (database.poolUse) metrics.watchPool(database.poolUse);
-  instrumentRequests(app, metrics);
+  if (config.metricsEnabled) instrumentRequests(app, metrics);
   await services.credentials.listen();
   app.decorate('services', services);
   // Before the database closes: workers stop (running jobs finish or go back to the queue), then the queue.
@@ -151,7 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     return { status: up ? 'ready' : 'unavailable', database: database.kind };
   });
   // Every role, worker included; with METRICS_PORT it is served by a listener of its own instead (main.ts).
-  if (config.metricsPort === null) metricsRoute(app, metrics, config.metricsToken);
+  if (config.metricsEnabled && config.metricsPort === null) metricsRoute(app, metrics, config.metricsToken);
 
   if (fullSurface) await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
   if (fullSurface) await app.register(async (scope) => pimPlugin(scope as App, services.pim));

@@ -1,10 +1,6 @@
 // Decodes untrusted image bytes: only JPEG, PNG, WebP and GIF are accepted, whatever a header or file name claims,
 // and the whole image must decode. Also computes the 64-bit perceptual hash that image search compares.
-import type SharpModule from 'sharp';
-
-/** sharp (libvips) is loaded on the first image, not at start: it costs ~15 MB of resident memory that most processes never need. */
-let sharpModule: Promise<typeof SharpModule> | undefined;
-const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
+import { loadSharp } from '../../lib/sharp.js';
 
 export type ImageMime = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';
 

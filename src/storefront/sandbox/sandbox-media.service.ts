@@ -5,15 +5,12 @@
 // at a time), marks it PROCESSING, then READY with its own copy of the bytes, or FAILED with a MediaErrorCode.
 // Restart-safe: nothing lives only in memory. Media left UPLOADED/PROCESSING by a process that died are fetched again at
 // start and when their product's media are read (two processes fetching one media write the same outcome).
-import type SharpModule from 'sharp';
+import { loadSharp } from '../../lib/sharp.js';
 import { DownloadError, SafeDownloader } from '../../lib/safe-download.js';
 import type { MediaRow } from './sandbox-product.repository.js';
 import { SandboxMediaRepository, type MediaFile } from './sandbox-media.repository.js';
 import type { Db } from '../../db/client.js';
 
-/** sharp is loaded with the first image, not at start (most sandboxes never process one). */
-let sharpModule: Promise<typeof SharpModule> | undefined;
-const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
 /**
  * The MediaErrorCode values the sandbox answers, each with the schema's own description (schema 2026-10, MediaErrorCode),
