@@ -4,7 +4,6 @@
 // figure) and one with METRICS_ENABLED=false.
 // GET /api/products/{random id} at 50 connections, the two alternating, ROUNDS runs each after a warm-up of both.
 // `npx tsx bench/metrics-overhead.ts [--smoke]`.
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { start, stop, waitFor200 } from './children.js';
@@ -37,19 +36,7 @@ runIfMain(import.meta.url, 'metrics-overhead', async () => {
 
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const plainUrl = `http://127.0.0.1:${port}`;
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      PIM_RATE_LIMIT_READ: '10000000',
-      PIM_RATE_LIMIT_WRITE: '9999999',
-      DATABASE_URL: s.dbUrl,
-      ADMIN_TOKEN: `bench-${randomBytes(16).toString('hex')}`,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      PORT: String(port),
-      METRICS_ENABLED: 'false',
-    };
+    const env = { ...s.env, PORT: String(port), METRICS_ENABLED: 'false' };
     const plain = start('pimbridge-no-metrics', ['--import', 'tsx', 'src/cli/main.ts', 'serve'], env, path.join(s.logDir, 'no-metrics.log'), s.root);
     await waitFor200(plain, `${plainUrl}/readyz`);
     const notServed = await fetch(`${plainUrl}/metrics`);

@@ -16,6 +16,8 @@ export interface ScratchServer {
   root: string;
   logDir: string;
   server: Child;
+  /** The server's environment (a second server on the same database starts from it). */
+  env: NodeJS.ProcessEnv;
   log: (msg: string) => void;
 }
 
@@ -63,6 +65,7 @@ export async function withScratchServer(name: string, scenario: (s: ScratchServe
       root,
       logDir,
       server,
+      env,
       log: (msg) => process.stdout.write(`[${name}] ${msg}\n`),
     });
     process.stdout.write(report);
