@@ -1,5 +1,6 @@
 // `npm test`: Node's test runner over test/**/*.test.ts through tsx (Node 20's --test takes no globs).
-// Every suite runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. `npm test -- name` runs only
+// Every suite runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set; the cases that share counters
+// through Redis run when TEST_REDIS_URL is set. `npm test -- name` runs only
 // the files whose path contains `name`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -24,6 +25,9 @@ if (filter.length === 0) {
   }
 }
 
+// Which backends this run covers: PGlite always; PostgreSQL and Redis when their TEST_* URL is set.
+const backends = ['PGlite', process.env.TEST_DATABASE_URL ? 'PostgreSQL (TEST_DATABASE_URL)' : null, process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null].filter(Boolean);
+process.stdout.write(`Backends: ${backends.join(', ')}${process.env.TEST_REDIS_URL ? '' : '; the Redis-shared rate-limit cases need TEST_REDIS_URL'}\n`);
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   cwd: root,
   stdio: 'inherit',

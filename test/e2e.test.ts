@@ -13,13 +13,17 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { testDatabaseUrl } from '../src/config.js';
+import { testRedisUrl } from './helpers/harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLI = ['--import', 'tsx', path.join('src', 'cli', 'main.ts')];
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = testRedisUrl();
 const STEP = { timeout: 120_000 };
-/** Redis counters are keyed by IP and shared by every process using this Redis: a high budget keeps others' use out of these tests. */
-const REDIS = { REDIS_URL, PIM_RATE_LIMIT_READ: '1000000', PIM_RATE_LIMIT_WRITE: '100000' };
+/**
+ * The restarted servers run with REDIS_URL when TEST_REDIS_URL is set (else in-process counters). Redis counters are
+ * keyed by IP and shared by every process using this Redis: a high budget keeps others' use out of these tests.
+ */
+const REDIS = { ...(REDIS_URL ? { REDIS_URL } : {}), PIM_RATE_LIMIT_READ: '1000000', PIM_RATE_LIMIT_WRITE: '100000' };
 
 /** Variables the server reads: children get only what a test gives them. */
 const CONFIG_VARIABLES = [
@@ -376,7 +380,7 @@ describe('end to end: embedded database', () => {
     assert.equal(existsSync(path.join(dataDir, 'pimbridge.lock')), false, 'the lock file is removed');
   });
 
-  it('restart on the same DATA_DIR (now with REDIS_URL) keeps the data and does not seed again', STEP, async () => {
+  it(`restart on the same DATA_DIR${REDIS_URL ? ' (now with REDIS_URL)' : ''} keeps the data and does not seed again`, STEP, async () => {
     const secretsBefore = readFileSync(path.join(dataDir, 'secrets.json'), 'utf8');
     server = await startServer({ DATA_DIR: dataDir, ...REDIS });
     const out = server.proc.out();

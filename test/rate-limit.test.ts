@@ -7,9 +7,9 @@ import { Redis } from 'ioredis';
 import type { Response as InjectResponse } from 'light-my-request';
 import type { Database } from '../src/db/client.js';
 import { buildApp } from '../src/server/app.js';
-import { databaseTargets, harness, TEST_ADMIN_TOKEN, testConfig, type DatabaseTarget, type Harness, type Tenant, type TestApp } from './helpers/harness.js';
+import { databaseTargets, harness, TEST_ADMIN_TOKEN, testConfig, type DatabaseTarget, type Harness, type Tenant, type TestApp, testRedisUrl } from './helpers/harness.js';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = testRedisUrl();
 const READ = 5;
 const WRITE = 2;
 const LIMITS = { PIM_RATE_LIMIT_READ: String(READ), PIM_RATE_LIMIT_WRITE: String(WRITE) };
@@ -185,7 +185,7 @@ async function twoNodes(target: DatabaseTarget, env: Record<string, string>): Pr
   const database = await target.open();
   await database.migrate();
   // The options main.ts uses for REDIS_URL.
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const redis = new Redis(REDIS_URL!, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', () => {});
   await redis.connect();
   const config = testConfig(env);
@@ -244,7 +244,8 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
   return check();
 }
 
-for (const target of databaseTargets()) {
+// Only with TEST_REDIS_URL (test/helpers/harness.ts).
+for (const target of REDIS_URL ? databaseTargets() : []) {
   describe(`PIM rate limits shared through Redis by two instances (${target.name})`, () => {
     let nodes: TwoNodes;
     let t: Tenant;

@@ -43,6 +43,14 @@ export function databaseTargets(): DatabaseTarget[] {
   return targets;
 }
 
+/**
+ * Redis for the cases that share counters through it: TEST_REDIS_URL, as TEST_DATABASE_URL is for PostgreSQL. Unset,
+ * those cases are not defined (a machine with Node alone runs everything else); .ci/run sets it.
+ */
+export function testRedisUrl(): string | null {
+  return process.env.TEST_REDIS_URL?.trim() || null;
+}
+
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 export function testConfig(env: Record<string, string> = {}): Readonly<Config> {
