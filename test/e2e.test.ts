@@ -310,6 +310,19 @@ describe('end to end: embedded database', () => {
     assert.equal(revoke.code, 0, revoke.stderr);
     assert.match(revoke.stdout, new RegExp(`API key ${keyJson.id} revoked`));
     assert.equal((await fetch(`${server.base}/api/products`, { headers: { 'x-api-key': keyJson.api_key } })).status, 401);
+
+    // `org delete` removes an organization with its keys: its key stops working and the list no longer shows it.
+    const doomed = JSON.parse((await cli([...common, 'org', 'create', '--name', 'CLI Doomed', '--json'])).stdout);
+    const doomedKey = JSON.parse((await cli([...common, 'key', 'create', '--org', String(doomed.id), '--json'])).stdout);
+    assert.equal((await fetch(`${server.base}/api/products`, { headers: { 'x-api-key': doomedKey.api_key } })).status, 200);
+    const deleted = await cli([...common, 'org', 'delete', String(doomed.id)]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.match(deleted.stdout, new RegExp(`Organization ${doomed.id} deleted`));
+    assert.equal((await fetch(`${server.base}/api/products`, { headers: { 'x-api-key': doomedKey.api_key } })).status, 401);
+    const remaining = JSON.parse((await cli([...common, 'org', 'list', '--json'])).stdout).organizations.map((o: { name: string }) => o.name);
+    assert.deepEqual(remaining, ['Demo Store', 'CLI Shop']);
+    const again = await cli([...common, 'org', 'delete', String(doomed.id)]);
+    assert.equal(again.code, 1, 'deleting it twice is an error');
   });
 
   it('CLI: errors exit 1 with a one-line message (wrong token, unknown organization, unreachable server)', STEP, async () => {
