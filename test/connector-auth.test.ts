@@ -2,14 +2,13 @@
 // X-RateLimit-Remaining/Reset on every failure, neither on success), TRUST_PROXY, scopes, and fail-closed routes.
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
-import { Redis } from 'ioredis';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { connectorPlugin, type ConnectorDeps } from '../src/connector/connector.plugin.js';
 import type { App } from '../src/pim/pim.types.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
-import { buildApp } from '../src/server/app.js';
-import { databaseTargets, TEST_ADMIN_TOKEN, testConfig, testRedisUrl } from './helpers/harness.js';
+import { databaseTargets, TEST_ADMIN_TOKEN, testRedisUrl } from './helpers/harness.js';
+import { twoNodes } from './helpers/redis-nodes.js';
 
 const REDIS_URL = testRedisUrl();
 
@@ -147,27 +146,17 @@ for (const target of databaseTargets()) {
 for (const target of REDIS_URL ? databaseTargets() : []) {
   describe(`connector authentication limit shared through Redis (${target.name})`, () => {
     it('two nodes on one Redis share the per-IP budget', async () => {
-      const database = await target.open();
-      await database.migrate();
-      // The options main.ts uses for REDIS_URL.
-      const redis = new Redis(REDIS_URL!, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-      redis.on('error', () => {});
-      await redis.connect();
       // A random address of a documentation block, so that other runs sharing this Redis never collide with it.
       const ip = `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
-      const config = testConfig({ AUTH_RATE_LIMIT: '3' });
-      const a = await buildApp({ config, database, redis, logger: false });
-      const b = await buildApp({ config, database, redis, logger: false });
+      const nodes = await twoNodes(target, { AUTH_RATE_LIMIT: '3' });
+      const { a, b } = nodes;
       try {
         await a.listen({ port: 0, host: '127.0.0.1' });
-        await b.ready();
         const pimUrl = `http://127.0.0.1:${(a.server.address() as { port: number }).port}`;
-        const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-        const org = (await a.inject({ method: 'POST', url: '/admin/organizations', headers: admin, payload: { name: 'Redis' } })).json();
-        const key = (await a.inject({ method: 'POST', url: `/admin/organizations/${org.id}/api-keys`, headers: admin, payload: {} })).json();
-        await a.inject({ method: 'POST', url: '/admin/shops', headers: admin, payload: { domain: 'redis.myshopify.com', platform: 'shopify', access_token: 't' } });
+        const tenant = await nodes.tenant('Redis');
+        await a.inject({ method: 'POST', url: '/admin/shops', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { domain: 'redis.myshopify.com', platform: 'shopify', access_token: 't' } });
         const token = (
-          await a.inject({ method: 'POST', url: '/api/connect', payload: { shop_domain: 'redis.myshopify.com', pim_base_url: pimUrl, pim_api_key: key.api_key, pim_api_secret: key.api_secret } })
+          await a.inject({ method: 'POST', url: '/api/connect', payload: { shop_domain: 'redis.myshopify.com', pim_base_url: pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret } })
         ).json().data.api_token;
         const call = (app: typeof a) => app.inject({ method: 'GET', url: '/api/tokens', remoteAddress: ip, headers: { authorization: `Bearer ${token}` } });
         assert.equal((await call(a)).statusCode, 200);
@@ -177,11 +166,8 @@ for (const target of REDIS_URL ? databaseTargets() : []) {
         assertAuthFailure(limited, /rate limit/i);
         assert.equal(limited.headers['x-ratelimit-remaining'], '0');
       } finally {
-        await redis.del(`pimbridge:rl:connector-auth:${ip}`).catch(() => {});
-        await a.close();
-        await b.close();
-        await redis.quit().catch(() => redis.disconnect());
-        await database.close();
+        await nodes.redis.del(`pimbridge:rl:connector-auth:${ip}`).catch(() => {});
+        await nodes.close();
       }
     });
   });

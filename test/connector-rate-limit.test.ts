@@ -4,12 +4,11 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import type { Response as InjectResponse } from 'light-my-request';
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/server/app.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
-import { databaseTargets, TEST_ADMIN_TOKEN, testConfig, type TestApp, testRedisUrl } from './helpers/harness.js';
+import { databaseTargets, TEST_ADMIN_TOKEN, type TestApp, testRedisUrl } from './helpers/harness.js';
+import { twoNodes } from './helpers/redis-nodes.js';
 
 const REDIS_URL = testRedisUrl();
 const LIMIT = 3;
@@ -101,31 +100,18 @@ for (const target of databaseTargets()) {
   // Only with TEST_REDIS_URL (test/helpers/harness.ts).
   if (REDIS_URL) describe(`connector public routes limit shared through Redis (${target.name})`, () => {
     it('two nodes on one Redis share the per-IP budget', async () => {
-      const database = await target.open();
-      await database.migrate();
-      // The options main.ts uses for REDIS_URL.
-      const redis = new Redis(REDIS_URL!, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-      redis.on('error', () => {});
-      await redis.connect();
       const ip = randomIp();
-      const config = testConfig({ CONNECTOR_PUBLIC_RATE_LIMIT: String(LIMIT) });
-      const a = await buildApp({ config, database, redis, logger: false });
-      const b = await buildApp({ config, database, redis, logger: false });
+      const nodes = await twoNodes(target, { CONNECTOR_PUBLIC_RATE_LIMIT: String(LIMIT) });
       try {
-        await a.ready();
-        await b.ready();
-        assert.equal((await send(a, ip, PUBLIC[0])).statusCode, 200);
-        assert.equal((await send(b, ip, PUBLIC[0])).statusCode, 200);
-        assert.equal((await send(a, ip, PUBLIC[0])).statusCode, 200);
-        assertLimited(await send(b, ip, PUBLIC[0]));
-        assertLimited(await send(a, ip, PUBLIC[1]));
-        assert.ok(Number(await redis.get(`pimbridge:rl:connector-public:${ip}`)) >= LIMIT, 'the counter lives in Redis');
+        assert.equal((await send(nodes.a, ip, PUBLIC[0])).statusCode, 200);
+        assert.equal((await send(nodes.b, ip, PUBLIC[0])).statusCode, 200);
+        assert.equal((await send(nodes.a, ip, PUBLIC[0])).statusCode, 200);
+        assertLimited(await send(nodes.b, ip, PUBLIC[0]));
+        assertLimited(await send(nodes.a, ip, PUBLIC[1]));
+        assert.ok(Number(await nodes.redis.get(`pimbridge:rl:connector-public:${ip}`)) >= LIMIT, 'the counter lives in Redis');
       } finally {
-        await redis.del(`pimbridge:rl:connector-public:${ip}`).catch(() => {});
-        await a.close();
-        await b.close();
-        await redis.quit().catch(() => redis.disconnect());
-        await database.close();
+        await nodes.redis.del(`pimbridge:rl:connector-public:${ip}`).catch(() => {});
+        await nodes.close();
       }
     });
   });

@@ -3,11 +3,10 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Response as InjectResponse } from 'light-my-request';
-import type { Database } from '../src/db/client.js';
-import { buildApp } from '../src/server/app.js';
-import { databaseTargets, harness, TEST_ADMIN_TOKEN, testConfig, type DatabaseTarget, type Harness, type Tenant, type TestApp, testRedisUrl } from './helpers/harness.js';
+import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness, type Tenant, type TestApp, testRedisUrl } from './helpers/harness.js';
+import { twoNodes, type TwoNodes } from './helpers/redis-nodes.js';
 
 const REDIS_URL = testRedisUrl();
 const READ = 5;
@@ -169,59 +168,6 @@ for (const target of databaseTargets()) {
       assert.equal(second.headers['x-ratelimit-remaining'], String(READ - 1));
     });
   });
-}
-
-/** Two app instances over one database that share one Redis connection, as two nodes behind a load balancer would. */
-interface TwoNodes {
-  a: TestApp;
-  b: TestApp;
-  redis: Redis;
-  database: Database;
-  tenant(name: string): Promise<Tenant>;
-  close(): Promise<void>;
-}
-
-async function twoNodes(target: DatabaseTarget, env: Record<string, string>): Promise<TwoNodes> {
-  const database = await target.open();
-  await database.migrate();
-  // The options main.ts uses for REDIS_URL.
-  const redis = new Redis(REDIS_URL!, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  redis.on('error', () => {});
-  await redis.connect();
-  const config = testConfig(env);
-  const apps: TestApp[] = [];
-  try {
-    for (let i = 0; i < 2; i++) {
-      const app = await buildApp({ config, database, redis, logger: false });
-      apps.push(app);
-      await app.ready();
-    }
-  } catch (err) {
-    for (const app of apps) await app.close();
-    redis.disconnect();
-    await database.close();
-    throw err;
-  }
-  const [a, b] = apps;
-  const admin = (method: string, url: string, payload?: unknown) =>
-    a.inject({ method: method as never, url, payload: payload as never, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
-  return {
-    a,
-    b,
-    redis,
-    database,
-    async tenant(name) {
-      const org = (await admin('POST', '/admin/organizations', { name })).json();
-      const key = (await admin('POST', `/admin/organizations/${org.id}/api-keys`, {})).json();
-      return { organizationId: org.id, apiKey: key.api_key, apiSecret: key.api_secret, keyId: key.id };
-    },
-    async close() {
-      await a.close();
-      await b.close();
-      await redis.quit().catch(() => redis.disconnect());
-      await database.close();
-    },
-  };
 }
 
 /** Deletes the rate-limit counters of one address block (never anything else in Redis). */

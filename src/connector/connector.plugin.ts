@@ -6,7 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../pim/pim.types.js';
 import type { PathPatterns } from '../server/path-patterns.js';
 import type { ConnectorAuthService } from './auth/connector-auth.service.js';
-import { ConnectorError } from './connector.errors.js';
+import { AppError } from '../server/errors.js';
+import { ConnectorError, type ConnectorErrorCode } from './connector.errors.js';
 import './connector.types.js';
 import { integrationSettingsRoutes } from './integrations/integration-settings.routes.js';
 import type { IntegrationSettingsService } from './integrations/integration-settings.service.js';
@@ -31,9 +32,23 @@ export interface ConnectorDeps {
   fullSync: FullSyncService;
 }
 
+const APP_ERROR_CODES: Record<AppError['kind'], ConnectorErrorCode> = {
+  validation: 'VALIDATION_FAILED',
+  payload_too_large: 'VALIDATION_FAILED',
+  unauthorized: 'AUTHENTICATION_FAILED',
+  forbidden: 'INSUFFICIENT_SCOPE',
+  not_found: 'NOT_FOUND',
+  rate_limited: 'RATE_LIMITED',
+};
+
 /** Any error → the connector's error envelope with the code's HTTP status; details of 5xx go to the log only. */
 export function toConnectorError(err: unknown, req: FastifyRequest): ConnectorError {
   if (err instanceof ConnectorError) return err;
+  // Shared code (an unknown route, a shared limit) raises the common AppError: the connector's own code for its kind.
+  if (err instanceof AppError) {
+    const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+    return new ConnectorError(APP_ERROR_CODES[err.kind], err.message, undefined, headers);
+  }
   const e = err as { name?: string; statusCode?: number; code?: string; message?: string; validation?: { keyword: string }[]; validationContext?: string };
   if (e?.validation) {
     const body = req.body;

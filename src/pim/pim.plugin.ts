@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, classifyError } from '../server/errors.js';
-import type { RateLimiter } from '../server/rate-limiter.js';
+import { retryAfterSeconds, type RateLimiter } from '../server/rate-limiter.js';
 import { attributeRoutes } from './attributes/attribute.routes.js';
 import type { AttributeService } from './attributes/attribute.service.js';
 import type { ApiKeyAuthService } from './auth/api-key-auth.service.js';
@@ -65,7 +65,7 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
     reply.header('X-RateLimit-Limit', String(decision.limit));
     reply.header('X-RateLimit-Remaining', String(decision.remaining));
     if (!decision.allowed) {
-      const seconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
+      const seconds = retryAfterSeconds(decision);
       throw new AppError('rate_limited', `Rate limit exceeded: try again in ${seconds} s`, seconds);
     }
     req.pim = await deps.auth.authenticate(req.headers['x-api-key'] as string | undefined);

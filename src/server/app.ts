@@ -8,7 +8,6 @@ import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { adminPlugin, sendAdminError } from '../admin/admin.routes.js';
 import { connectorPlugin, sendConnectorError } from '../connector/connector.plugin.js';
-import { ConnectorError } from '../connector/connector.errors.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { mediaFileRoutes } from '../pim/media/media.routes.js';
@@ -55,10 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
    */
   const sendByPath = (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0];
-    if (connectorPaths.matches(path)) {
-      const known = err instanceof AppError ? new ConnectorError(err.kind === 'not_found' ? 'NOT_FOUND' : 'VALIDATION_FAILED', err.message) : err;
-      return sendConnectorError(known, req, reply);
-    }
+    if (connectorPaths.matches(path)) return sendConnectorError(err, req, reply);
     if (path === '/admin' || path.startsWith('/admin/')) return sendAdminError(err, req, reply);
     return sendPimError(err, req, reply);
   };

@@ -10,6 +10,9 @@ export interface RateDecision {
   resetMs: number;
 }
 
+/** Whole seconds until a refused caller may retry (at least 1): Retry-After and the messages that quote it. */
+export const retryAfterSeconds = (decision: RateDecision): number => Math.max(1, Math.ceil(decision.resetMs / 1000));
+
 export interface RateLimiter {
   consume(key: string): Promise<RateDecision>;
 }

@@ -5,7 +5,7 @@
 // from a window of their own instead (CONNECTOR_PUBLIC_RATE_LIMIT; beyond the spec, which limits authentication only):
 // over it 429 RATE_LIMITED with Retry-After.
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
-import type { RateLimiter } from '../../server/rate-limiter.js';
+import { retryAfterSeconds, type RateLimiter } from '../../server/rate-limiter.js';
 import { ConnectorError } from '../connector.errors.js';
 import { scopeAllows, type ConnectorPrincipal, type Scope } from '../connector.types.js';
 import type { TokenRepository } from './token.repository.js';
@@ -23,7 +23,7 @@ export class ConnectorAuthService {
   async admitPublic(ip: string): Promise<void> {
     const decision = await this.publicLimiter.consume(ip);
     if (decision.allowed) return;
-    const seconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
+    const seconds = retryAfterSeconds(decision);
     throw new ConnectorError('RATE_LIMITED', `Rate limit exceeded: too many requests to public endpoints from this address; try again in ${seconds} s`, 429, {
       'Retry-After': String(seconds),
     });
@@ -37,7 +37,7 @@ export class ConnectorAuthService {
     };
     const fail = (message: string) => new ConnectorError('AUTHENTICATION_FAILED', message, 401, headers);
     if (!decision.allowed) {
-      throw fail(`Rate limit exceeded: too many authentication attempts from this address; try again in ${Math.max(1, Math.ceil(decision.resetMs / 1000))} s`);
+      throw fail(`Rate limit exceeded: too many authentication attempts from this address; try again in ${retryAfterSeconds(decision)} s`);
     }
     const token = BEARER.exec(authorization?.trim() ?? '')?.[1];
     if (!token) throw fail('Authentication required: send the api_token as "Authorization: Bearer <api_token>"');
