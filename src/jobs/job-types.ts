@@ -10,6 +10,10 @@ export const JOB = {
   syncBulk: 'sync.bulk',
   /** One delta-sync poll of one integration (at most one queued and one running per integration). */
   syncPoll: 'sync.poll',
+  /** One uploaded catalogue file (PIM imports): resumes after its last committed line. */
+  catalogueImport: 'catalogue.import',
+  /** Adopting a connected shop's existing products (connector POST /api/adopt). */
+  catalogueAdopt: 'catalogue.adopt',
 } as const;
 
 export type JobName = (typeof JOB)[keyof typeof JOB];
@@ -39,11 +43,24 @@ export interface SyncPollJob {
   integrationId: number;
 }
 
+export interface CatalogueImportJob {
+  /** = imports.id */
+  importId: string;
+}
+
+export interface CatalogueAdoptJob {
+  integrationId: number;
+  /** = the adoption's id (= the job's id). */
+  adoptionId: string;
+}
+
 export interface JobData {
   'sync.product': SyncProductJob;
   'sync.full': SyncFullJob;
   'sync.bulk': SyncBulkJob;
   'sync.poll': SyncPollJob;
+  'catalogue.import': CatalogueImportJob;
+  'catalogue.adopt': CatalogueAdoptJob;
 }
 
 /**

@@ -41,6 +41,9 @@ export function queueDefinitions(t: QueueTuning): Record<JobName, QueueDefinitio
     [JOB.syncFull]: { policy: 'standard', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
     // One job per singletonKey at a time: a full sync's batches take BULK_SLOTS keys per shop (full-sync.service.ts),
     // so no more bulk mutations run at once than Shopify allows an app, any number of batches queued behind them.
+    // A long file or a large shop: a live worker keeps the job by its lease; a dead one's job resumes elsewhere.
+    [JOB.catalogueImport]: { policy: 'standard', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
+    [JOB.catalogueAdopt]: { policy: 'standard', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
     [JOB.syncBulk]: { policy: 'singleton', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
   };
 }

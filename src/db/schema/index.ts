@@ -2,3 +2,4 @@ export * from './admin.js';
 export * from './pim.js';
 export * from './connector.js';
 export * from './sandbox.js';
+export * from './imports.js';
