@@ -50,6 +50,8 @@ export interface Config {
   mediaDownloadConcurrency: number;
   /** Bytes of media files one organization may store, each distinct file counted once; 0: no quota. */
   mediaQuotaBytes: number;
+  /** IMPORT_MAX_BYTES: the largest CSV file an import accepts (default 200 MB). */
+  importMaxBytes: number;
   /** Bearer token GET /metrics requires: METRICS_TOKEN, else ADMIN_TOKEN on the main port; null: none (own listener, no METRICS_TOKEN). */
   metricsToken: string | null;
   /** METRICS_ENABLED (default true): false serves no /metrics and observes no request. */
@@ -222,6 +224,7 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     connectorPublicRateLimit: int(env, 'CONNECTOR_PUBLIC_RATE_LIMIT', 120, 1, 10_000_000),
     mediaDownloadConcurrency: int(env, 'MEDIA_DOWNLOAD_CONCURRENCY', 8, 1, 1_000),
     mediaQuotaBytes: int(env, 'MEDIA_QUOTA_BYTES', 5 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
+    importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 200 * 1024 ** 2, 1024, 2 * 1024 ** 3 - 1),
     mediaAllowPrivateNetworks: bool(env, 'MEDIA_ALLOW_PRIVATE_NETWORKS', false),
     connectorAllowPrivateNetworks: bool(env, 'CONNECTOR_ALLOW_PRIVATE_NETWORKS', embedded),
     trustProxy: bool(env, 'TRUST_PROXY', false),

@@ -10,6 +10,9 @@ import type { ApiKeyAuthService } from './auth/api-key-auth.service.js';
 import { categoryRoutes } from './categories/category.routes.js';
 import type { CategoryService } from './categories/category.service.js';
 import { channelRoutes } from './channels/channel.routes.js';
+import { catalogueFileRoutes } from './catalogue-files/catalogue-files.routes.js';
+import type { ExportService } from './catalogue-files/export.service.js';
+import type { ImportService } from './catalogue-files/import.service.js';
 import { imageSearchRoutes } from './image-search/image-search.routes.js';
 import type { ImageSearchService } from './image-search/image-search.service.js';
 import type { ChannelService } from './channels/channel.service.js';
@@ -44,6 +47,8 @@ export interface PimDeps {
   brands: NamedListService;
   suppliers: NamedListService;
   vatRates: VatRateService;
+  /** CSV imports and exports. */
+  catalogueFiles: { imports: ImportService; exports: ExportService; maxBytes: number };
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -90,8 +95,9 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
   );
 
   productRoutes(app, deps.products);
-  // Its own scope: the only route that parses multipart/form-data.
+  // Scopes of their own: the only routes that parse multipart/form-data.
   await app.register(async (scope) => imageSearchRoutes(scope as App, deps.imageSearch));
+  await app.register(async (scope) => catalogueFileRoutes(scope as App, deps.catalogueFiles));
   attributeRoutes(app, deps.attributes);
   warehouseRoutes(app, deps.warehouses);
   stockRoutes(app, deps.stock);

@@ -13,7 +13,7 @@ export const PimErrorEnvelope = Type.Object(
 export const pimOk = <T extends TSchema>(data: T) => Type.Object({ status: Type.Literal(1), data, error: Type.Null() });
 
 /** Response schemas of a PIM route: the success envelope plus the shared error envelope for 4xx/5xx. */
-export const pimResponses = <T extends TSchema>(code: 200 | 201, data: T) => ({
+export const pimResponses = <T extends TSchema>(code: 200 | 201 | 202, data: T) => ({
   [code]: pimOk(data),
   '4xx': Type.Ref(PimErrorEnvelope),
   '5xx': Type.Ref(PimErrorEnvelope),

@@ -27,6 +27,10 @@ import { NamedListService, VatRateService } from '../pim/reference/reference.ser
 import { VariantRepository } from '../pim/variants/variant.repository.js';
 import { VariantService } from '../pim/variants/variant.service.js';
 import { StockRepository } from '../pim/stock/stock.repository.js';
+import { CatalogueRepository } from '../pim/catalogue-files/catalogue.repository.js';
+import { ExportService } from '../pim/catalogue-files/export.service.js';
+import { ImportRepository } from '../pim/catalogue-files/import.repository.js';
+import { ImportService } from '../pim/catalogue-files/import.service.js';
 import { StockService } from '../pim/stock/stock.service.js';
 import { WarehouseRepository } from '../pim/warehouses/warehouse.repository.js';
 import { WarehouseService } from '../pim/warehouses/warehouse.service.js';
@@ -74,7 +78,7 @@ export type Services = ReturnType<typeof createServices>;
 export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
     Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorPublicRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
-    Pick<Config, 'mediaDownloadConcurrency' | 'mediaQuotaBytes'> &
+    Pick<Config, 'mediaDownloadConcurrency' | 'mediaQuotaBytes' | 'importMaxBytes'> &
     Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk'>,
   db: Db,
   redis: Redis | null,
@@ -92,6 +96,11 @@ export function createServices(
     quotaBytes: config.mediaQuotaBytes,
   });
   const stockLevels = new StockRepository(db);
+  const catalogue = new CatalogueRepository(db, `${config.publicUrl}/media/`);
+  const imports = new ImportService(db, new ImportRepository(db), catalogue, media, jobs.queue, {
+    directory: path.join(config.dataDir, 'imports'),
+    maxBytes: config.importMaxBytes,
+  });
   const attributes = new AttributeService(db, new AttributeRepository(db));
   const stock = new StockService(db, stockLevels, products);
   const secretBox = new SecretBox(config.encryptionKey);
@@ -135,6 +144,8 @@ export function createServices(
     [JOB.syncBulk]: { handler: syncBulkHandler(fullSync), concurrency: 5 },
     // A poll that throws (PIM unreachable) is retried by the queue; the watermark stays where it was.
     [JOB.syncPoll]: { handler: async (job) => void (await delta.poll(job.data.integrationId)), concurrency: 2 },
+    // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.
+    [JOB.catalogueImport]: { handler: (job) => imports.run(job.data.importId, job.signal), concurrency: 1 },
   };
   const workers = new Workers(jobs.queue, handlers, {
     concurrency: config.syncConcurrency,
@@ -196,6 +207,7 @@ export function createServices(
       brands: new NamedListService(new NamedListRepository(db, brands), 'brand'),
       suppliers: new NamedListService(new NamedListRepository(db, suppliers), 'supplier'),
       vatRates: new VatRateService(new VatRateRepository(db)),
+      catalogueFiles: { imports, exports: new ExportService(catalogue), maxBytes: config.importMaxBytes },
     },
   };
 }

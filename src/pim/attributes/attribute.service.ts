@@ -151,7 +151,7 @@ function checkDefinition(type: AttributeType, options: string[]): void {
   }
 }
 
-function checkValues(definitions: AttributeDefinition[], values: AttributeValues, creating: boolean): void {
+export function checkValues(definitions: AttributeDefinition[], values: AttributeValues, creating: boolean): void {
   const byCode = new Map(definitions.map((d) => [d.code, d]));
   for (const [code, value] of Object.entries(values)) {
     const field = `field 'attributes.${code.length > 64 ? `${code.slice(0, 64)}…` : code}'`;

@@ -1,0 +1,42 @@
+import { Type } from '@sinclair/typebox';
+import { FORMATS } from '../../catalogue-csv/draft.js';
+import { Channel, Id, Nullable, StringEnum, Text } from '../pim.schemas.js';
+import { PRODUCT_STATUSES } from '../products/product.schemas.js';
+
+export const ImportView = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    state: StringEnum(['queued', 'running', 'completed', 'failed'] as const),
+    format: StringEnum(FORMATS),
+    dry_run: Type.Boolean(),
+    file_name: Type.String(),
+    size_bytes: Type.Integer(),
+    rows_total: Type.Integer({ description: 'data rows in the file' }),
+    rows_done: Type.Integer({ description: 'rows processed: created + updated + unchanged + failed' }),
+    created: Type.Integer({ description: "rows whose product or variant was created (a dry run: would be)" }),
+    updated: Type.Integer(),
+    unchanged: Type.Integer(),
+    failed: Type.Integer({ description: 'rows refused; GET /api/imports/{id}/errors.csv says why' }),
+    error: Nullable(Type.String({ description: 'why the whole import failed' })),
+    created_at: Type.String({ format: 'date-time' }),
+    started_at: Nullable(Type.String({ format: 'date-time' })),
+    finished_at: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'Import' },
+);
+
+export const ImportQuery = Type.Object({
+  format: Type.Optional(StringEnum(FORMATS, 'the file format; detected from the header when not given')),
+  dry_run: Type.Boolean({ default: false, description: 'check the whole file and report, writing nothing' }),
+});
+
+export const ImportParams = Type.Object({ id: Type.String({ format: 'uuid', errorMessage: 'must be an import id (a UUID)' }) });
+
+export const ExportQuery = Type.Object({
+  format: Type.Optional(StringEnum(FORMATS, 'ours (default) or shopify (Shopify product CSV)')),
+  search: Type.Optional(Text(200, { description: 'matches name, description and SKU' })),
+  status: Type.Optional(StringEnum(PRODUCT_STATUSES, 'product status')),
+  brand: Type.Optional(Id('brand id')),
+  channel: Type.Optional(Channel),
+  category: Type.Optional(Id('category id')),
+});

@@ -1,0 +1,572 @@
+// The catalogue CSV formats: reading (ours, Shopify's), the reader's file checks, writing and round trips.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { CsvFileError, inspectCsv, type ReadEvent, readDrafts, RecordSplitter } from '../src/catalogue-csv/csv-reader.js';
+import { csvHeader, draftRows, escapeFormula, headerContextOf, stringifyRows } from '../src/catalogue-csv/csv-writer.js';
+import type { CsvFormat, ProductDraft, RowError } from '../src/catalogue-csv/draft.js';
+import { gramsToKg, kgToGrams, SHOPIFY_COLUMNS } from '../src/catalogue-csv/shopify-format.js';
+
+const sample = (name: string) => readFileSync(new URL(`../docs/samples/${name}`, import.meta.url));
+
+/** The bytes as a stream of chunks (of `size` bytes: 1 checks every boundary). */
+async function* chunks(data: string | Buffer, size?: number): AsyncGenerator<Buffer> {
+  const buf = typeof data === 'string' ? Buffer.from(data) : data;
+  const step = size ?? Math.max(buf.length, 1);
+  for (let i = 0; i < buf.length; i += step) yield buf.subarray(i, i + step);
+}
+
+async function read(data: string | Buffer, options: { format?: CsvFormat; fromLine?: number; chunk?: number } = {}) {
+  const events: ReadEvent[] = [];
+  for await (const event of readDrafts(chunks(data, options.chunk), options)) events.push(event);
+  const drafts = events.flatMap((e) => (e.kind === 'draft' ? [e.draft] : []));
+  const errors = events.flatMap((e) => (e.kind === 'errors' ? e.errors : []));
+  const header = events[0].kind === 'header' ? events[0] : assert.fail('the first event is the header');
+  return { events, drafts, errors, header };
+}
+
+/** CSV text of rows given as objects under `header`. */
+const csvOf = (header: string[], rows: Record<string, string>[]) => stringifyRows([header, ...rows.map((r) => header.map((h) => r[h] ?? ''))]);
+
+const reasonAt = (errors: RowError[], line: number) => errors.find((e) => e.line === line)?.reason ?? assert.fail(`no error at line ${line}: ${JSON.stringify(errors)}`);
+
+/** A draft without its line numbers, to compare drafts written at other lines. */
+const unlined = (d: ProductDraft) => ({ ...d, line: 0, lines: [], variants: d.variants.map((v) => ({ ...v, line: 0 })) });
+
+describe('our format: the sample file', () => {
+  it('reads three products with their variants, stock, attributes, translations, categories and images', async () => {
+    const { header, drafts, errors } = await read(sample('products.csv'));
+    assert.equal(header.format, 'ours');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(drafts.map((d) => [d.sku, d.line, d.lines]), [['TEE-CLASSIC', 2, [2, 3, 4]], ['BOTTLE-750', 5, [5]], ['JACKET-RAIN', 6, [6]]]);
+
+    const [tee, bottle, jacket] = drafts;
+    assert.equal(tee.fields.name, 'Classic Tee');
+    assert.equal(tee.fields.description, '<p>Soft organic cotton, relaxed fit.</p>');
+    assert.equal(tee.fields.price, '24.90');
+    assert.equal(tee.fields.sale_price, null);
+    assert.deepEqual(tee.fields.publishing_channels, ['web', 'mobile']);
+    assert.deepEqual(tee.fields.categories, [['Apparel', 'Tops'], ['Sale']]);
+    assert.deepEqual(tee.images, ['https://cdn.example.com/tee-front.jpg', 'https://cdn.example.com/tee-back.jpg']);
+    assert.deepEqual(tee.attributes, { material: 'Organic cotton', waterproof: 'false' });
+    assert.deepEqual(tee.translations, { de: { name: 'Klassisches T-Shirt', description: '<p>Weiche Bio-Baumwolle, lockere Passform.</p>' } });
+    assert.equal(tee.fields.product_type, undefined, 'no product_type column: the field is absent');
+    assert.deepEqual(
+      tee.variants.map((v) => [v.line, v.sku, v.fields.name, v.fields.attributes]),
+      [
+        [2, 'TEE-CLASSIC-S-WHT', 'S / White', [{ attribute_name: 'Size', value: 'S' }, { attribute_name: 'Colour', value: 'White' }]],
+        [3, 'TEE-CLASSIC-M-WHT', 'M / White', [{ attribute_name: 'Size', value: 'M' }, { attribute_name: 'Colour', value: 'White' }]],
+        [4, 'TEE-CLASSIC-M-BLK', 'M / Black', [{ attribute_name: 'Size', value: 'M' }, { attribute_name: 'Colour', value: 'Black' }]],
+      ],
+    );
+    assert.deepEqual(tee.variants[1].fields, {
+      name: 'M / White',
+      price: '24.90',
+      sale_price: '19.90',
+      cost: '8.50',
+      weight: '0.2',
+      stock_quantity: 30,
+      is_enabled: true,
+      image: 'https://cdn.example.com/tee-m-white.jpg',
+      attributes: [{ attribute_name: 'Size', value: 'M' }, { attribute_name: 'Colour', value: 'White' }],
+    });
+    assert.equal(tee.variants[2].fields.stock_status, 'on_backorder');
+    assert.equal(tee.variants[2].fields.is_enabled, false);
+
+    assert.deepEqual(bottle.stock, { main: 120, eu: 45 });
+    assert.equal(bottle.fields.ean, '4006381333931');
+    assert.equal(bottle.fields.sale_price, '24.50');
+    assert.equal(bottle.fields.supplier, null, 'an empty cell clears a nullable field');
+    assert.deepEqual(bottle.variants, []);
+    assert.deepEqual(bottle.translations, { de: { name: 'Isolierflasche 750 ml', description: 'Hält Getränke 24 Stunden kalt.' } });
+
+    assert.equal(jacket.fields.description, 'Seam-sealed shell; the "packable" hood folds into the collar.');
+    assert.equal(jacket.fields.status, 'draft');
+    assert.deepEqual(jacket.fields.publishing_channels, []);
+    assert.deepEqual(jacket.images, []);
+    assert.deepEqual(jacket.stock, {}, 'empty stock cells give no stock');
+  });
+
+  it('inspectCsv recognises it and counts its data rows', async () => {
+    const result = await inspectCsv(chunks(sample('products.csv')), { maxBytes: 1 << 20 });
+    assert.equal(result.format, 'ours');
+    assert.equal(result.rows, 5);
+    assert.ok(result.columns.includes('option:Colour'));
+  });
+});
+
+describe("Shopify's format: the sample export", () => {
+  it('reads a product with Size × Color variants and image rows, and a Default Title product', async () => {
+    const { header, drafts, errors } = await read(sample('shopify-products.csv'));
+    assert.equal(header.format, 'shopify');
+    assert.deepEqual(errors, []);
+    assert.equal(drafts.length, 2);
+    const [shirt, tote] = drafts;
+    const cdn = 'https://cdn.shopify.com/s/files/1/0612/4431/0027/files/';
+
+    assert.equal(shirt.sku, 'linen-shirt');
+    assert.deepEqual(shirt.lines, [2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(shirt.fields, {
+      name: 'Linen Shirt',
+      slug: 'linen-shirt',
+      description: '<p>Breathable linen, <strong>relaxed</strong> fit.</p>',
+      brand: 'Northwind',
+      categories: [['Shirts'], ['Apparel & Accessories', 'Clothing', 'Clothing Tops', 'Shirts']],
+      status: 'active',
+    });
+    assert.deepEqual(shirt.images, [`${cdn}linen-sand.jpg?v=1700000001`, `${cdn}linen-navy.jpg?v=1700000002`, `${cdn}linen-detail.jpg?v=1700000003`]);
+    assert.deepEqual(shirt.variants.map((v) => [v.line, v.sku, v.fields.name, v.fields.stock_quantity]), [
+      [2, 'LS-S-SAND', 'S / Sand', 14],
+      [3, 'LS-M-SAND', 'M / Sand', 9],
+      [4, 'LS-S-NAVY', 'S / Navy', 0],
+      [5, 'LS-M-NAVY', 'M / Navy', 6],
+    ]);
+    assert.deepEqual(shirt.variants[2].fields, {
+      name: 'S / Navy',
+      attributes: [{ attribute_name: 'Size', value: 'S' }, { attribute_name: 'Color', value: 'Navy' }],
+      price: '59.00',
+      sale_price: '49.00',
+      cost: '18.00',
+      weight: '0.22',
+      stock_quantity: 0,
+      image: `${cdn}linen-navy.jpg?v=1700000002`,
+    });
+
+    assert.equal(tote.sku, 'TOTE-NAT');
+    assert.deepEqual(tote.variants, []);
+    assert.deepEqual(tote.fields, {
+      name: 'Canvas Tote',
+      slug: 'canvas-tote',
+      description: '<p>Heavy cotton canvas, 15 l.</p>',
+      brand: 'Northwind',
+      categories: [['Bags']],
+      status: 'active',
+      price: '18.00',
+      sale_price: null,
+      ean: '5901234123457',
+      cost_price: '6.50',
+    });
+    assert.deepEqual(tote.images, [`${cdn}tote.jpg?v=1700000004`]);
+    assert.equal(tote.stock, undefined, 'Variant Inventory Qty of a product without variants is not read');
+  });
+
+  it('orders images by Image Position, reads the newer export names, and names empty variant SKUs after the Handle', async () => {
+    const header = ['URL handle', 'Title', 'Option1 name', 'Option1 value', 'SKU', 'Price', 'Compare-at price', 'Weight value (grams)', 'Product image URL', 'Image position'];
+    const csv = csvOf(header, [
+      { 'URL handle': 'mug', Title: 'Mug', 'Option1 name': 'Size', 'Option1 value': 'S', Price: '10.00', 'Compare-at price': '9.00', 'Weight value (grams)': '0', 'Product image URL': 'https://x.test/b.jpg', 'Image position': '2' },
+      { 'URL handle': 'mug', 'Option1 value': 'L', SKU: 'MUG-L', Price: '12', 'Weight value (grams)': '1234.56', 'Product image URL': 'https://x.test/a.jpg', 'Image position': '1' },
+    ]);
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(errors, []);
+    const [mug] = drafts;
+    assert.deepEqual(mug.images, ['https://x.test/a.jpg', 'https://x.test/b.jpg']);
+    assert.deepEqual(mug.variants.map((v) => [v.sku, v.fields.price, v.fields.sale_price, v.fields.weight]), [
+      ['mug-1', '10.00', null, null], // a compare-at price below the price is no sale; 0 g is no weight
+      ['MUG-L', '12', null, '1.2346'],
+    ]);
+  });
+});
+
+describe("Shopify's format: row errors", () => {
+  it('fails a bad variant row alone, a product with a bad first row whole, and non-consecutive Handles', async () => {
+    const header = ['Handle', 'Title', 'Option1 Name', 'Option1 Value', 'Option2 Value', 'Variant SKU', 'Variant Price', 'Variant Inventory Qty', 'Image Src', 'Status'];
+    const csv = csvOf(header, [
+      { Handle: 'a', Title: 'A', 'Option1 Name': 'Size', 'Option1 Value': 'S', 'Variant SKU': 'A-S', 'Variant Price': '5.00' },
+      { Handle: 'a', 'Option1 Value': 'M', 'Variant SKU': 'A-M', 'Variant Price': '5,00' },
+      { Handle: 'a', 'Option1 Value': 'L', 'Option2 Value': 'Red', 'Variant SKU': 'A-L' },
+      { Handle: 'a', 'Option1 Value': 'XL', 'Variant SKU': 'A-XL', 'Variant Inventory Qty': '2' },
+      { Handle: 'a', 'Image Src': 'not-a-url' },
+      { Handle: 'b', Title: '', 'Variant SKU': 'B' },
+      { Handle: 'b', 'Image Src': 'https://x.test/b.jpg' },
+      { Handle: 'c', Title: 'C', Status: 'unlisted' },
+      { Handle: 'a', Title: 'A again' },
+      { Handle: 'd', Title: 'D', 'Variant SKU': 'D-1', 'Variant Price': '1' },
+    ]);
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(drafts.map((d) => [d.sku, d.lines, d.variants.map((v) => v.sku)]), [['a', [2, 5], ['A-S', 'A-XL']], ['D-1', [11], []]]);
+    assert.match(reasonAt(errors, 3), /column 'Variant Price': '5,00' has a comma/);
+    assert.match(reasonAt(errors, 4), /'Option2 Value' is filled but the product's first row \(line 2\) has no 'Option2 Name'/);
+    assert.match(reasonAt(errors, 6), /column 'Image Src': 'not-a-url' is not an http\(s\) URL/);
+    assert.match(reasonAt(errors, 7), /column 'Title' is empty/);
+    assert.match(reasonAt(errors, 8), /not read: the product's first row \(line 7\)/);
+    assert.match(reasonAt(errors, 9), /column 'Status': 'unlisted' is not one of active, draft, archived/);
+    assert.equal(reasonAt(errors, 10), "Handle 'a' already appeared at line 2; a product's rows must be consecutive");
+  });
+});
+
+describe('reading: grouping and line numbers', () => {
+  const text = [
+    'sku,name,description,variant_sku,option:Size',
+    '',
+    'A,Alpha,"two',
+    'lines",A-1,S',
+    ',,,A-2,M',
+    '   ',
+    'B,Beta,"one\r\ncrlf",,',
+    'C,Gamma,,C-1,',
+  ].join('\r\n');
+
+  it('counts physical lines (quoted line breaks, CRLF, blank lines) and groups consecutive rows', async () => {
+    const { drafts, events } = await read(text);
+    assert.deepEqual(drafts.map((d) => [d.sku, d.line, d.lines, d.variants.map((v) => [v.sku, v.line])]), [
+      ['A', 3, [3, 5], [['A-1', 3], ['A-2', 5]]],
+      ['B', 7, [7], []],
+      ['C', 9, [9], [['C-1', 9]]],
+    ]);
+    assert.equal(drafts[0].fields.description, 'two\r\nlines');
+    assert.deepEqual(events.map((e) => (e.kind === 'header' ? 'header' : `${e.kind}@${e.lastLine}`)), ['header', 'draft@5', 'draft@8', 'draft@9']);
+  });
+
+  it('reads the same whatever the chunk boundaries', async () => {
+    const whole = await read(text);
+    for (const size of [1, 2, 3, 7]) assert.deepEqual((await read(text, { chunk: size })).events, whole.events, `chunks of ${size}`);
+    const bom = await read(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), { chunk: 1 });
+    assert.deepEqual(bom.events, whole.events, 'a UTF-8 BOM is dropped');
+  });
+
+  it('yields a product only once all its rows are read', async () => {
+    const seen: string[] = [];
+    const lines = ['sku,name,variant_sku', 'A,Alpha,A-1', 'A,,A-2', 'B,Beta,'];
+    async function* slowly() {
+      for (const line of lines) {
+        seen.push(line);
+        yield Buffer.from(`${line}\n`);
+      }
+    }
+    for await (const event of readDrafts(slowly(), {})) {
+      if (event.kind === 'draft' && event.draft.sku === 'A') assert.equal(seen.length, 4, 'A is complete when B starts');
+    }
+  });
+});
+
+describe('reading: row errors', () => {
+  const header = ['sku', 'name', 'price', 'currency', 'status', 'ean', 'publishing_channels', 'product_condition', 'categories', 'images', 'stock:main', 'variant_sku', 'variant_stock', 'variant_stock_status', 'variant_enabled', 'variant_image', 'option:Size'];
+  const bad: [Record<string, string>, string][] = [
+    [{ price: '19,99' }, "column 'price': '19,99' has a comma; write decimals with a point, e.g. 19.99"],
+    [{ price: '-5' }, 'is negative'],
+    [{ price: '1.23456' }, 'more than 4 decimal places'],
+    [{ price: 'ten' }, 'is not a decimal number'],
+    [{ 'stock:main': '12.5' }, "column 'stock:main': '12.5' is not a whole number"],
+    [{ currency: 'eur' }, 'three-letter currency code'],
+    [{ status: 'live' }, "column 'status': 'live' is not one of draft, active, archived, out_of_stock"],
+    [{ product_condition: 'mint' }, 'is not one of new, used, refurbished'],
+    [{ ean: '4.00638E+12' }, 'scientific notation'],
+    [{ ean: '12345' }, 'not a barcode of 8 to 14 digits'],
+    [{ publishing_channels: 'web||api' }, 'empty value'],
+    [{ images: 'ftp://x.test/a.jpg' }, 'is not an http(s) URL'],
+    [{ categories: 'Apparel >  > Tops' }, 'empty level'],
+    [{ name: '' }, "column 'name' is empty"],
+    [{ variant_enabled: 'yes', variant_sku: 'V' }, "column 'variant_enabled': 'yes' is not true or false"],
+    [{ variant_stock: 'many', variant_sku: 'V' }, 'is not a whole number'],
+    [{ variant_stock_status: 'sold', variant_sku: 'V' }, 'is not one of in_stock, out_of_stock, on_backorder'],
+    [{ variant_image: 'www.x.test/a.jpg', variant_sku: 'V' }, 'is not an http(s) URL'],
+    [{ 'option:Size': 'M' }, "column 'variant_sku' is empty but other variant columns are filled"],
+  ];
+
+  it('reports every bad cell with its line and the column, and reads the good rows', async () => {
+    const rows = bad.map(([cells], i) => ({ sku: `BAD-${i}`, name: 'Bad', ...cells }));
+    const csv = csvOf(header, [{ sku: 'GOOD-1', name: 'Good one', price: '19.99' }, ...rows, { sku: 'GOOD-2', name: 'Good two', 'stock:main': '-3' }]);
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(drafts.map((d) => d.sku), ['GOOD-1', 'GOOD-2']);
+    assert.deepEqual(drafts[1].stock, { main: -3 });
+    assert.equal(errors.length, bad.length);
+    bad.forEach(([, reason], i) => {
+      const line = i + 3;
+      assert.ok(reasonAt(errors, line).includes(reason), `line ${line}: ${reasonAt(errors, line)}`);
+      assert.equal(errors.find((e) => e.line === line)?.sku, `BAD-${i}`);
+    });
+  });
+
+  it('fails a variant row alone, and all rows of a product whose first row is bad', async () => {
+    const csv = csvOf(header, [
+      { sku: 'P', name: 'P', price: '10', variant_sku: 'P-1', 'option:Size': 'S' },
+      { sku: 'P', variant_sku: 'P-2', variant_stock: 'x', 'option:Size': 'M' },
+      { sku: 'P', price: '11', variant_sku: 'P-3', 'option:Size': 'L' },
+      { sku: 'P', price: '10', variant_sku: 'P-4', 'option:Size': 'XL' },
+      { sku: 'Q', name: 'Q', price: '1,5', variant_sku: 'Q-1' },
+      { variant_sku: 'Q-2' },
+      { sku: 'R', name: 'R' },
+    ]);
+    const { drafts, errors, events } = await read(csv);
+    assert.deepEqual(drafts.map((d) => [d.sku, d.lines, d.variants.map((v) => v.sku)]), [['P', [2, 5], ['P-1', 'P-4']], ['R', [8], []]]);
+    assert.deepEqual(errors.map((e) => [e.line, e.sku]), [[3, 'P'], [4, 'P'], [6, 'Q'], [7, 'Q']]);
+    assert.equal(reasonAt(errors, 4), "product column 'price' differs from line 2");
+    assert.equal(reasonAt(errors, 7), "not read: the product's first row (line 6) has errors");
+    assert.deepEqual(events.map((e) => (e.kind === 'header' ? 'header' : `${e.kind}@${e.lastLine}`)), ['header', 'errors@5', 'draft@5', 'errors@7', 'draft@8'], "a product's errors come just before it");
+  });
+
+  it('reports a duplicate variant SKU on the later line and non-consecutive product rows', async () => {
+    const csv = csvOf(header, [
+      { sku: 'A', name: 'A', variant_sku: 'V-1' },
+      { sku: 'A', variant_sku: 'V-2' },
+      { sku: 'B', name: 'B', variant_sku: 'V-3' },
+      { sku: 'B', variant_sku: 'V-1' },
+      { sku: 'B', variant_sku: 'V-3' },
+      { sku: 'A', name: 'A again', variant_sku: 'V-4' },
+      { variant_sku: 'V-5' },
+      { sku: 'C', name: 'C', variant_sku: 'V-2' },
+      { sku: 'C', variant_sku: 'V-6' },
+      { sku: 'D', name: 'D', variant_sku: 'V-6' },
+    ]);
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(drafts.map((d) => [d.sku, d.lines, d.variants.map((v) => v.sku)]), [['A', [2, 3], ['V-1', 'V-2']], ['B', [4], ['V-3']], ['D', [11], ['V-6']]]);
+    assert.equal(reasonAt(errors, 5), "variant SKU 'V-1' already appeared at line 2");
+    assert.equal(reasonAt(errors, 6), "variant SKU 'V-3' already appeared at line 4");
+    assert.equal(reasonAt(errors, 7), "product SKU 'A' already appeared at line 2; a product's rows must be consecutive");
+    assert.equal(reasonAt(errors, 8), reasonAt(errors, 7));
+    // On a product's first row it fails the product (and its SKUs do not count as seen: D's V-6 is fine).
+    assert.equal(reasonAt(errors, 9), "variant SKU 'V-2' already appeared at line 3");
+    assert.equal(reasonAt(errors, 10), "not read: the product's first row (line 9) has errors");
+  });
+
+  it('reports a row of more cells than the header, and a first row without sku', async () => {
+    const csv = 'sku,name,price\n,Orphan,1\nA,Alpha,1,extra\nB,Beta,2,,\n';
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(drafts.map((d) => d.sku), ['B']);
+    assert.match(reasonAt(errors, 2), /no product above/);
+    assert.match(reasonAt(errors, 3), /4 cells but the header has 3 columns/);
+  });
+});
+
+describe('reading: broken quoting', () => {
+  it('an unterminated quote fails its line and the rest of the file is still read', async () => {
+    const csv = 'sku,name,description\nA,Alpha,fine\nB,Beta,"never closed\nC,Gamma,"quoted, fine"\nD,Delta,x\n';
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(drafts.map((d) => [d.sku, d.line]), [['A', 2], ['C', 4], ['D', 5]]);
+    assert.deepEqual(errors.map((e) => [e.line, e.sku]), [[3, null]]);
+    assert.match(errors[0].reason, /not closed properly/);
+    assert.equal(drafts[1].fields.description, 'quoted, fine');
+  });
+
+  it('a quote at the end of the file that never closes, a stray quote, text after a closing quote', async () => {
+    const csv = 'sku,name,description\nA,Alpha,5" screen\nB,Beta,"closed"then text\nC,Gamma,ok\nD,Delta,"open to the end\nstill open';
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(drafts.map((d) => d.sku), ['C']);
+    assert.deepEqual(errors.map((e) => e.line), [2, 3, 5, 6]);
+    assert.match(reasonAt(errors, 2), /a quote \(".*inside a cell that does not start with one/);
+    assert.match(reasonAt(errors, 3), /not closed properly: a quote .* is followed by more text/);
+    assert.match(reasonAt(errors, 5), /never closed/);
+    // Reading goes on with the line after the quote: here the rest of the broken cell, read as a row of its own.
+    assert.match(reasonAt(errors, 6), /column 'name' is empty/);
+  });
+
+  it('a continuation row after a broken row is not attached to the product above', async () => {
+    const csv = 'sku,name,variant_sku\nA,Alpha,A-1\nB,"Be"ta,B-1\n,,B-2\nB,,B-3\n';
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(drafts.map((d) => [d.sku, d.variants.map((v) => v.sku)]), [['A', ['A-1']]]);
+    assert.deepEqual(errors.map((e) => e.line), [3, 4, 5]);
+    assert.match(reasonAt(errors, 4), /line 3\) could not be read, so it is unclear which product/);
+    assert.match(reasonAt(errors, 5), /column 'name' is empty/);
+  });
+
+  it('a quoted cell longer than the limit fails its line (memory stays bounded)', () => {
+    const splitter = new RecordSplitter(50);
+    const out = [...splitter.push(`a,"${'x'.repeat(100)}\nb,c\n`), ...splitter.end()];
+    assert.equal(out.length, 2);
+    assert.ok('broken' in out[0] && /longer than/.test(out[0].broken) && out[0].line === 1);
+    assert.deepEqual(out[1], { text: 'b,c', line: 2, endLine: 2 });
+  });
+});
+
+describe('reading: resuming with fromLine', () => {
+  it('skips the products and errors up to the checkpoint and yields the rest as before', async () => {
+    const csv = 'sku,name,variant_sku\nA,Alpha,A-1\n,,A-2\nB,,B-1\nC,Gamma,C-1\nC,,C-2\nD,Delta,\n';
+    const all = await read(csv);
+    const afterA = all.events.find((e) => e.kind === 'draft' && e.draft.sku === 'A');
+    assert.ok(afterA && afterA.kind === 'draft');
+    assert.equal(afterA.lastLine, 3);
+    const resumed = await read(csv, { fromLine: afterA.lastLine });
+    assert.deepEqual(resumed.events.slice(1), all.events.slice(1).filter((e) => e.kind !== 'header' && e.lastLine > 3));
+    assert.deepEqual(resumed.drafts.map((d) => d.sku), ['C', 'D']);
+    assert.deepEqual(resumed.errors.map((e) => e.line), [4], "B's error is after the checkpoint");
+    const afterC = await read(csv, { fromLine: 6 });
+    assert.deepEqual([afterC.drafts.map((d) => d.sku), afterC.errors], [['D'], []]);
+    // Duplicate checks still see the skipped part of the file.
+    const dup = await read('sku,name,variant_sku\nA,Alpha,V\nB,Beta,V\n', { fromLine: 2 });
+    assert.match(reasonAt(dup.errors, 3), /already appeared at line 2/);
+  });
+});
+
+describe('file checks', () => {
+  const inspect = (data: string | Buffer, maxBytes = 1 << 20, format?: CsvFormat) => inspectCsv(chunks(data), { maxBytes, format });
+  const refused = async (data: string | Buffer, message: RegExp, maxBytes?: number) => {
+    await assert.rejects(inspect(data, maxBytes), (err: unknown) => err instanceof CsvFileError && message.test(err.message));
+  };
+
+  it('refuses files that are not CSV text we can read, saying why', async () => {
+    await refused('', /the file is empty/);
+    await refused('\n\n  \n', /the file is empty/);
+    await refused(Buffer.from([0x73, 0x6b, 0x75, 0x00, 0x01, 0x02]), /NUL bytes.*binary/);
+    await refused(Buffer.from('PK\x03\x04\x14\x00\x06\x00', 'latin1'), /Excel workbook/);
+    await refused(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('s\0k\0u\0', 'latin1')]), /UTF-16.*save it as UTF-8/);
+    await refused(Buffer.from('sku,name\nA,Caf\xe9\n', 'latin1'), /not UTF-8 \(around line 2/);
+    await refused('foo,bar\n1,2\n', /not a header we know.*'sku'.*'Handle' and 'Title'.*found 'foo', 'bar'/);
+    await refused('sku;name;price\nA;B;1\n', /';' between columns/);
+    await refused('sku,name,colour,Price\nA,B,red,1\n', /unknown columns 'colour', 'Price' \(did you mean 'price'\?\)/);
+    await refused('sku,name,attribute:Bad Code\nA,B,1\n', /attribute code/);
+    await refused('sku,name,name\nA,B,C\n', /'name' appears twice/);
+    await refused('sku,name,option:Size\nA,B,S\n', /variant columns need a 'variant_sku' column/);
+    await refused('sku,name,price\n', /a header but no data rows/);
+    await refused('Handle,Title\n\n', /a header but no data rows/);
+    await refused('sku,name\nA,B\n', /larger than/, 10);
+    await refused('"sku,name\nA,B\n', /header \(line 1\) cannot be read/);
+  });
+
+  it('checks a given format against the header', async () => {
+    await assert.rejects(inspect('Handle,Title\nx,X\n', 1 << 20, 'ours'), (err: unknown) => err instanceof CsvFileError && /looks like the shopify format/.test(err.message));
+    await assert.rejects(inspect('sku,name\nx,X\n', 1 << 20, 'shopify'), (err: unknown) => err instanceof CsvFileError && /'Handle' column is missing/.test(err.message));
+  });
+
+  it('readDrafts throws CsvFileError for a header it cannot read', async () => {
+    await assert.rejects(read('nothing,known\n1,2\n'), CsvFileError);
+    await assert.rejects(read(''), CsvFileError);
+  });
+
+  it('counts data rows: blank lines no, broken rows yes', async () => {
+    assert.deepEqual(await inspect('\nsku,name\n\nA,B\n"broken\nC,D\n,,\n'), { format: 'ours', rows: 3, columns: ['sku', 'name'] });
+  });
+});
+
+describe('formula escaping', () => {
+  it('prefixes formula-looking cells with an apostrophe, leaves plain numbers and other text', () => {
+    for (const [cell, escaped] of [
+      ['=SUM(A1:A9)', "'=SUM(A1:A9)"],
+      ['+49 30 1234', "'+49 30 1234"],
+      ['-- dash', "'-- dash"],
+      ['@brand', "'@brand"],
+      ['\tTab', "'\tTab"],
+      ['\rCR', "'\rCR"],
+      ["'=already", "''=already"],
+      ['-5', '-5'],
+      ['-0.25', '-0.25'],
+      ['19.99', '19.99'],
+      ['a=b', 'a=b'],
+      ["it's", "it's"],
+      ['', ''],
+    ]) {
+      assert.equal(escapeFormula(cell), escaped, JSON.stringify(cell));
+    }
+  });
+
+  it('our export of such values imports back unchanged', async () => {
+    const draft: ProductDraft = {
+      line: 2,
+      lines: [2],
+      sku: '=SKU',
+      fields: { name: '=HYPERLINK("http://evil.test","x")', description: '-- dash list', brand: '@brand', supplier: "'=quoted" },
+      attributes: { phone: '+49 30 1234', delta: '-5' },
+      variants: [],
+    };
+    const header = ['sku', 'name', 'description', 'brand', 'supplier', 'attribute:phone', 'attribute:delta'];
+    const text = stringifyRows([header, ...draftRows('ours', draft, header)]);
+    assert.match(text, /^'=SKU,"'=HYPERLINK/m);
+    const { drafts, errors } = await read(text);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(drafts, [draft]);
+  });
+});
+
+describe('writing and round trips', () => {
+  it('our format: sample → drafts → rows → the same drafts', async () => {
+    const first = await read(sample('products.csv'));
+    const header = first.header.columns;
+    const text = stringifyRows([header, ...first.drafts.flatMap((d) => draftRows('ours', d, header))]);
+    assert.deepEqual((await read(text)).drafts, first.drafts);
+  });
+
+  it('our format: a draft with every field, written under csvHeader, reads back equal', async () => {
+    const draft: ProductDraft = {
+      line: 2,
+      lines: [2, 4], // the description's line break puts the second row on line 4
+      sku: 'FULL-1',
+      fields: {
+        name: 'Full, "quoted" name',
+        slug: 'full-1',
+        description: '<p>Line one\nline two</p>',
+        short_description: null,
+        product_type: 'simple',
+        price: '10.5',
+        sale_price: '9.9900',
+        cost_price: null,
+        currency: 'EUR',
+        status: 'out_of_stock',
+        ean: '00012345600012',
+        brand: 'Brand',
+        supplier: null,
+        publishing_channels: ['web', 'api'],
+        product_condition: 'used',
+        categories: [['A', 'B', 'C'], ['D']],
+      },
+      attributes: { colour: 'red|blue', size: null },
+      stock: { main: 3, 'eu-1': -2 },
+      images: ['https://x.test/1.jpg', 'https://x.test/2.jpg?v=1'],
+      translations: { de: { name: 'Voll', description: null, short_description: 'kurz' }, 'fr-CA': { name: null, description: 'desc', short_description: null } },
+      variants: [
+        { line: 2, sku: 'FULL-1-A', fields: { name: 'Red / S', price: '1', sale_price: null, cost: '0.5', weight: '1.2345', stock_quantity: 0, stock_status: 'out_of_stock', is_enabled: false, image: null, attributes: [{ attribute_name: 'Colour', value: 'Red' }, { attribute_name: 'Size', value: 'S' }] } },
+        { line: 4, sku: 'FULL-1-B', fields: { name: 'Custom', price: null, sale_price: '2', cost: null, weight: null, stock_quantity: 7, stock_status: 'in_stock', is_enabled: true, image: 'https://x.test/v.jpg', attributes: [{ attribute_name: 'Size', value: 'M' }] } },
+      ],
+    };
+    const header = csvHeader('ours', headerContextOf([draft]));
+    assert.deepEqual(header.filter((h) => h.includes(':') || h.includes('@')), [
+      'attribute:colour', 'attribute:size', 'stock:main', 'stock:eu-1', 'name@de', 'description@de', 'short_description@de',
+      'name@fr-CA', 'description@fr-CA', 'short_description@fr-CA', 'option:Colour', 'option:Size',
+    ]);
+    const { drafts, errors } = await read(stringifyRows([header, ...draftRows('ours', draft, header)]));
+    assert.deepEqual(errors, []);
+    assert.deepEqual(drafts, [draft]);
+  });
+
+  it('Shopify: sample → drafts → rows → the same drafts (lines aside)', async () => {
+    const first = await read(sample('shopify-products.csv'));
+    const header = csvHeader('shopify', { attributeCodes: [], warehouseCodes: [], locales: [], optionNames: [] });
+    assert.deepEqual(header, [...SHOPIFY_COLUMNS]);
+    const text = stringifyRows([header, ...first.drafts.flatMap((d) => draftRows('shopify', d, header))]);
+    const again = await read(text);
+    assert.deepEqual(again.errors, []);
+    assert.deepEqual(again.drafts.map(unlined), first.drafts.map(unlined));
+  });
+
+  it('Shopify: writes Default Title for a product without variants, the sale as compare-at, images beyond the rows on their own rows', () => {
+    const header = [...SHOPIFY_COLUMNS];
+    const col = (row: string[], name: string) => row[header.indexOf(name as (typeof SHOPIFY_COLUMNS)[number])];
+    const simple: ProductDraft = {
+      line: 2,
+      lines: [2],
+      sku: 'S-1',
+      fields: { name: 'Simple', slug: 'simple', price: '20.0000', sale_price: '15.5', ean: '4006381333931', cost_price: '7', status: 'out_of_stock', categories: [['Home', 'Kitchen'], ['Gifts']] },
+      images: ['https://x.test/1.jpg', 'https://x.test/2.jpg'],
+      variants: [],
+    };
+    const rows = draftRows('shopify', simple, header);
+    assert.equal(rows.length, 2);
+    assert.deepEqual(
+      ['Handle', 'Title', 'Option1 Name', 'Option1 Value', 'Variant SKU', 'Variant Price', 'Variant Compare At Price', 'Variant Barcode', 'Cost per item', 'Status', 'Published', 'Type', 'Product Category', 'Tags', 'Image Src', 'Image Position'].map((c) => col(rows[0], c)),
+      ['simple', 'Simple', 'Title', 'Default Title', 'S-1', '15.50', '20.00', '4006381333931', '7.00', 'active', 'TRUE', 'Home > Kitchen', 'Gifts', 'Kitchen, Gifts', 'https://x.test/1.jpg', '1'],
+    );
+    assert.deepEqual(rows[1].filter((c) => c !== ''), ['simple', 'https://x.test/2.jpg', '2'], 'an image-only row');
+    assert.equal(col(rows[0], 'Variant Grams'), '');
+  });
+
+  it('Shopify: variants with weights, stock and a sale read back equal', async () => {
+    const draft: ProductDraft = {
+      line: 2,
+      lines: [2, 3],
+      sku: 'hoodie',
+      fields: { name: 'Hoodie', slug: 'hoodie', description: null, brand: null, categories: [], status: 'draft' },
+      images: [],
+      variants: [
+        { line: 2, sku: 'H-S', fields: { name: 'S / Grey', attributes: [{ attribute_name: 'Size', value: 'S' }, { attribute_name: 'Colour', value: 'Grey' }], price: '40.00', sale_price: '30.00', cost: '12.50', weight: '0.4505', stock_quantity: -1, image: 'https://x.test/h.jpg' } },
+        { line: 3, sku: 'H-M', fields: { name: 'M', attributes: [{ attribute_name: 'Size', value: 'M' }], price: '40.00', sale_price: null, cost: null, weight: null, stock_quantity: 4, image: null } },
+      ],
+    };
+    const header = [...SHOPIFY_COLUMNS];
+    const { drafts, errors } = await read(stringifyRows([header, ...draftRows('shopify', draft, header)]));
+    assert.deepEqual(errors, []);
+    assert.deepEqual(drafts, [draft]);
+  });
+
+  it('converts grams and kilograms without floating-point drift', () => {
+    assert.deepEqual(['0', '1', '220', '1500', '1234.56', '0.04', '0.05', '999999'].map(gramsToKg), [null, '0.001', '0.22', '1.5', '1.2346', null, '0.0001', '999.999']);
+    assert.deepEqual(['0.001', '0.22', '1.5', '1.2345', '12', '0.0001'].map(kgToGrams), ['1', '220', '1500', '1234.5', '12000', '0.1']);
+  });
+});

@@ -1,0 +1,336 @@
+// CSV import and export over HTTP on both databases, with the job queue's workers running: our format with variants,
+// categories by path, stock per warehouse, attributes and translations; a second import that changes nothing; bad rows
+// reported by line while the good ones import; files refused before any row is written; a dry run; a worker stopped
+// halfway and resumed; a 10,000-row file; Shopify's export with option axes and images; export → import → export.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { databaseTargets, harness, type Harness, type Tenant } from './helpers/harness.js';
+import { assertError, LEAK, okData, type Call } from './helpers/pim.js';
+import { csv, importFile, upload } from './helpers/catalogue-files.js';
+import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
+
+const HEADER = ['sku', 'name', 'price', 'currency', 'status', 'brand', 'categories', 'attribute:material', 'attribute:waterproof', 'stock:main', 'stock:eu', 'name@de', 'variant_sku', 'variant_price', 'variant_stock', 'option:Size', 'option:Colour'];
+
+/** 1 product with 3 variants, 1 simple product with stock in two warehouses. */
+const GOOD = csv([
+  HEADER,
+  ['TEE', 'Basic tee', '19.90', 'EUR', 'active', 'Acme', 'Apparel > Tops|Sale', 'cotton', 'false', '', '', 'Einfaches T-Shirt', 'TEE-S-RED', '19.90', '5', 'S', 'Red'],
+  ['TEE', 'Basic tee', '19.90', 'EUR', 'active', 'Acme', 'Apparel > Tops|Sale', 'cotton', 'false', '', '', 'Einfaches T-Shirt', 'TEE-M-RED', '19.90', '0', 'M', 'Red'],
+  ['TEE', '', '', '', '', '', '', '', '', '', '', '', 'TEE-L-BLUE', '21.00', '2', 'L', 'Blue'],
+  ['JACKET', 'Rain jacket', '89', 'EUR', 'draft', 'Acme', 'Apparel > Outerwear', 'nylon', 'true', '4', '6', '', '', '', '', '', ''],
+]);
+
+for (const target of databaseTargets()) {
+  describe(`catalogue import and export (${target.name})`, () => {
+    let h: Harness;
+    let dataDir: string;
+    let images: TestServer;
+
+    before(async () => {
+      const red = await makeImage('png', 30, 20, [220, 30, 30]);
+      const blue = await makeImage('png', 20, 30, [30, 30, 220]);
+      const green = await makeImage('png', 25, 25, [30, 200, 30]);
+      const files: Record<string, Buffer> = { '/red.png': red, '/blue.png': blue, '/green.png': green };
+      images = await serveHttp((req, res) => {
+        const body = files[req.url ?? ''];
+        if (!body) return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length }).end(body);
+      });
+      dataDir = mkdtempSync(path.join(tmpdir(), 'pimbridge-import-'));
+      h = await harness(target, { DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_NETWORKS: 'true', IMPORT_MAX_BYTES: String(2 * 1024 * 1024), SYNC_RETRY_DELAY_SECONDS: '0' });
+      h.app.services.jobs.workers.ticker = null;
+      await h.app.services.jobs.workers.start();
+    });
+    after(async () => {
+      await h?.close();
+      await images?.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    /** An organization with warehouses main and eu and attributes material (text) and waterproof (boolean). */
+    async function organization(): Promise<{ t: Tenant; call: Call }> {
+      const t = await h.tenant();
+      const call = h.as(t);
+      for (const code of ['main', 'eu']) okData(await call('POST', '/api/warehouses', { code, name: code.toUpperCase() }), 201);
+      okData(await call('POST', '/api/product-attributes', { code: 'material', name: 'Material', type: 'text' }), 201);
+      okData(await call('POST', '/api/product-attributes', { code: 'waterproof', name: 'Waterproof', type: 'boolean' }), 201);
+      return { t, call };
+    }
+
+    const productBySku = async (call: Call, sku: string) => {
+      const list = okData(await call('GET', `/api/products?search=${encodeURIComponent(sku)}&include=variants,warehouse_stock&limit=100`));
+      return list.products.find((p: any) => p.sku === sku);
+    };
+    const exportCsv = async (call: Call, query = '') => {
+      const res = await call('GET', `/api/exports/products.csv${query}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(String(res.headers['content-type']), /^text\/csv/);
+      return res.body;
+    };
+
+    it('imports products with variants, categories by path, brand, stock per warehouse, attributes and translations', async () => {
+      const { call } = await organization();
+      const done = await importFile(call, GOOD);
+      assert.equal(done.state, 'completed', JSON.stringify(done));
+      assert.deepEqual(
+        { format: done.format, rows_total: done.rows_total, rows_done: done.rows_done, created: done.created, updated: done.updated, unchanged: done.unchanged, failed: done.failed },
+        { format: 'ours', rows_total: 4, rows_done: 4, created: 4, updated: 0, unchanged: 0, failed: 0 },
+      );
+      const tee = await productBySku(call, 'TEE');
+      assert.equal(tee.name, 'Basic tee');
+      assert.equal(tee.price, '19.9000');
+      assert.equal(tee.status, 'active');
+      assert.equal(tee.brand.name, 'Acme');
+      assert.deepEqual(tee.attributes, { material: 'cotton', waterproof: false });
+      assert.deepEqual(tee.available_translations, ['de']);
+      assert.deepEqual(
+        tee.variants.map((v: any) => [v.sku, v.price, v.stock_quantity, v.stock_status, v.attributes.map((a: any) => `${a.attribute_name}=${a.value}`).join(',')]),
+        [
+          ['TEE-S-RED', '19.9000', 5, 'in_stock', 'Size=S,Colour=Red'],
+          ['TEE-M-RED', '19.9000', 0, 'out_of_stock', 'Size=M,Colour=Red'],
+          ['TEE-L-BLUE', '21.0000', 2, 'in_stock', 'Size=L,Colour=Blue'],
+        ],
+      );
+      const german = okData(await call('GET', `/api/products/${tee.id}?locale=de`));
+      assert.equal(german.name, 'Einfaches T-Shirt');
+      const jacket = await productBySku(call, 'JACKET');
+      assert.equal(jacket.stock, 10);
+      assert.deepEqual(jacket.warehouse_stock.map((w: any) => [w.code, w.quantity]), [['eu', 6], ['main', 4]]);
+      assert.equal(jacket.variants.length, 0);
+      assert.deepEqual(jacket.attributes, { material: 'nylon', waterproof: true });
+      // Categories by path: Apparel > Tops, Apparel > Outerwear and Sale, Apparel created once.
+      const categories = okData(await call('GET', '/api/categories?limit=100')).categories;
+      const byName = (name: string) => categories.filter((c: any) => c.name === name);
+      assert.equal(byName('Apparel').length, 1);
+      assert.equal(byName('Tops')[0].parent_id, byName('Apparel')[0].id);
+      assert.equal(byName('Outerwear')[0].parent_id, byName('Apparel')[0].id);
+      assert.equal(byName('Sale')[0].parent_id, null);
+      assert.deepEqual(tee.categories.map((c: any) => c.name).sort(), ['Sale', 'Tops']);
+    });
+
+    it('a second import of the same file changes nothing and says so; a changed row is an update', async () => {
+      const { call } = await organization();
+      await importFile(call, GOOD);
+      const before = await productBySku(call, 'TEE');
+      const again = await importFile(call, GOOD);
+      assert.deepEqual([again.created, again.updated, again.unchanged, again.failed], [0, 0, 4, 0]);
+      const after = await productBySku(call, 'TEE');
+      assert.equal(after.updated_at, before.updated_at, 'an unchanged product is not written');
+      const changed = GOOD.replace('TEE-L-BLUE,21.00', 'TEE-L-BLUE,22.50');
+      const third = await importFile(call, changed);
+      assert.deepEqual([third.created, third.updated, third.unchanged, third.failed], [0, 1, 3, 0]);
+      assert.equal((await productBySku(call, 'TEE')).variants[2].price, '22.5000');
+    });
+
+    it('imports the good rows of a file with bad ones and reports every bad one with its line', async () => {
+      const { call } = await organization();
+      const file =
+        csv([
+          ['sku', 'name', 'price', 'stock:main', 'stock:nowhere', 'variant_sku', 'variant_price'],
+          ['OK-1', 'Fine', '10.00', '1', '', '', ''], // line 2
+          ['BAD-PRICE', 'Bad price', '12,50', '', '', '', ''], // line 3: a comma decimal
+          ['BAD-WH', 'Unknown warehouse', '5', '', '7', '', ''], // line 4
+          ['OK-2', 'With variants', '', '', '', 'OK-2-A', '3.00'], // line 5
+          ['OK-2', 'With variants', '', '', '', 'OK-2-A', '4.00'], // line 6: the same variant SKU again
+          ['OK-3', 'Last good', '1.5', '', '', '', ''], // line 7
+        ]) +
+        'BROKEN,"an unterminated quote,1,,,,\n' + // line 8
+        csv([['OK-4', 'After the broken row', '2', '', '', '', '']]); // line 9
+      const done = await importFile(call, file);
+      assert.equal(done.state, 'completed');
+      const res = await call('GET', `/api/imports/${done.id}/errors.csv`);
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/csv/);
+      const lines = res.body.trim().split('\n');
+      assert.equal(lines[0], 'line,sku,reason');
+      const failedLines = lines.slice(1).map((l) => Number(l.split(',')[0]));
+      for (const line of [3, 4, 6]) assert.ok(failedLines.includes(line), `line ${line} reported: ${res.body}`);
+      assert.ok(failedLines.some((l) => l >= 8), `the broken quote reported: ${res.body}`);
+      assert.match(res.body, /price/);
+      assert.match(res.body, /warehouse/);
+      assert.match(res.body, /OK-2-A/);
+      assert.doesNotMatch(res.body, LEAK);
+      for (const sku of ['OK-1', 'OK-2', 'OK-3']) assert.ok(await productBySku(call, sku), `${sku} imported`);
+      assert.equal(await productBySku(call, 'BAD-PRICE'), undefined);
+      assert.equal(await productBySku(call, 'BAD-WH'), undefined);
+      assert.equal(done.failed, failedLines.length > 0 ? new Set(failedLines).size : 0);
+      assert.equal(done.rows_done, done.created + done.updated + done.unchanged + done.failed);
+    });
+
+    it('refuses a file that is not CSV, has no known header, is empty, too large or not UTF-8, before any row is written', async () => {
+      const { t, call } = await organization();
+      const cases: [string, string | Buffer, RegExp][] = [
+        ['binary', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), /binary|not a CSV|text/i],
+        ['unknown header', 'foo,bar\n1,2\n', /header/i],
+        ['empty', '', /empty/i],
+        ['header only', 'sku,name\n', /no (data )?rows|empty/i],
+        ['too large', `sku,name\n${'X,'.padEnd(3 * 1024 * 1024, 'y')}\n`, /larger|limit/i],
+        ['latin-1', Buffer.from('sku,name\nK1,Caf\xe9 cr\xe8me\n', 'latin1'), /UTF-8/i],
+        ['utf-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('sku,name\nK1,x\n', 'utf16le')]), /UTF-16|UTF-8/i],
+      ];
+      for (const [name, content, message] of cases) {
+        const res = await upload(call, content);
+        assertError(res, 400, message);
+        assert.doesNotMatch(res.body, LEAK, name);
+      }
+      assertError(await call('POST', '/api/imports', { file: 'x' }), 400, /multipart/);
+      assertError(await upload(call, GOOD, '', { field: 'other' }), 400, /field 'file'/);
+      assertError(await upload(call, GOOD, '?format=excel'), 400);
+      const imports = ((await h.database.db.execute(sql`SELECT count(*)::int AS n FROM imports WHERE organization_id = ${t.organizationId}`)) as any).rows[0].n;
+      assert.equal(imports, 0, 'no import recorded');
+      assert.equal(okData(await call('GET', '/api/products')).pagination.total_items, 0, 'nothing written');
+    });
+
+    it('a dry run checks the whole file and reports, writing nothing', async () => {
+      const { call } = await organization();
+      const done = await importFile(call, GOOD, '?dry_run=true');
+      assert.equal(done.dry_run, true);
+      assert.deepEqual([done.created, done.updated, done.unchanged, done.failed], [4, 0, 0, 0]);
+      assert.equal(okData(await call('GET', '/api/products')).pagination.total_items, 0);
+      assert.equal(okData(await call('GET', '/api/categories')).categories.length, 0);
+    });
+
+    it('an import is its organization\'s only', async () => {
+      const { call } = await organization();
+      const other = await organization();
+      const accepted = okData(await upload(call, GOOD), 202);
+      assertError(await other.call('GET', `/api/imports/${accepted.id}`), 404);
+      assertError(await other.call('GET', `/api/imports/${accepted.id}/errors.csv`), 404);
+      assertError(await call('GET', '/api/imports/not-a-uuid'), 400);
+      assertError(await h.as(null)('GET', `/api/imports/${accepted.id}`), 401);
+    });
+
+    it('a worker stopped halfway resumes after the last committed row and imports no row twice', async () => {
+      const { t, call } = await organization();
+      const rows: string[][] = [['sku', 'name', 'price', 'variant_sku', 'variant_price']];
+      for (let p = 0; p < 600; p++) for (let v = 0; v < 2; v++) rows.push([`R-${p}`, `Resumed ${p}`, '1.00', `R-${p}-${v}`, `${v + 1}.00`]);
+      // Stop the workers so the job waits; run it by hand and abort it after its first batch has committed.
+      await h.app.services.jobs.workers.stop(5_000);
+      try {
+        const accepted = okData(await upload(call, csv(rows)), 202);
+        const imports = h.app.services.pim.catalogueFiles.imports;
+        const abort = new AbortController();
+        const checkpoint = async () =>
+          ((await h.database.db.execute(sql`SELECT checkpoint_line FROM imports WHERE id = ${accepted.id}`)) as any).rows[0].checkpoint_line as number;
+        const timer = setInterval(() => void checkpoint().then((line) => line > 1 && abort.abort(new Error('worker killed'))), 5);
+        await assert.rejects(imports.run(accepted.id, abort.signal));
+        clearInterval(timer);
+        const stoppedAt = await checkpoint();
+        assert.ok(stoppedAt > 1 && stoppedAt < rows.length, `stopped halfway (checkpoint ${stoppedAt})`);
+        await imports.run(accepted.id);
+        const done = okData(await call('GET', `/api/imports/${accepted.id}`));
+        assert.equal(done.state, 'completed');
+        assert.deepEqual([done.rows_done, done.created, done.failed], [1200, 1200, 0]);
+        const counts = ((await h.database.db.execute(sql`
+          SELECT (SELECT count(*)::int FROM products WHERE organization_id = ${t.organizationId}) AS products,
+                 (SELECT count(*)::int FROM variants WHERE organization_id = ${t.organizationId}) AS variants`)) as any).rows[0];
+        assert.deepEqual(counts, { products: 600, variants: 1200 });
+      } finally {
+        await h.app.services.jobs.workers.start();
+      }
+    });
+
+    it('imports a 10,000-row file', async () => {
+      const { call } = await organization();
+      const rows: string[][] = [['sku', 'name', 'price', 'categories', 'variant_sku', 'variant_price', 'option:Size']];
+      for (let p = 0; p < 2_500; p++) for (const size of ['S', 'M', 'L', 'XL']) rows.push([`BIG-${p}`, `Big ${p}`, '9.99', `Bulk > Group ${p % 10}`, `BIG-${p}-${size}`, '9.99', size]);
+      const done = await importFile(call, csv(rows));
+      assert.deepEqual([done.state, done.rows_total, done.created, done.failed], ['completed', 10_000, 10_000, 0]);
+      assert.equal(okData(await call('GET', '/api/products?limit=1')).pagination.total_items, 2_500);
+    });
+
+    it("imports Shopify's product CSV with option axes and several images per product", async () => {
+      const { call } = await organization();
+      const base = images.url;
+      const shopify = csv([
+        ['Handle', 'Title', 'Body (HTML)', 'Vendor', 'Product Category', 'Type', 'Tags', 'Published', 'Option1 Name', 'Option1 Value', 'Option2 Name', 'Option2 Value', 'Variant SKU', 'Variant Grams', 'Variant Inventory Qty', 'Variant Price', 'Variant Compare At Price', 'Variant Barcode', 'Image Src', 'Image Position', 'Variant Image', 'Status'],
+        ['hoodie', 'Hoodie', '<p>Warm</p>', 'Northwind', 'Apparel & Accessories > Clothing', 'Sweaters', 'warm, winter', 'true', 'Size', 'S', 'Color', 'Black', 'HOOD-S-BLK', '500', '3', '40.00', '50.00', '', `${base}/red.png`, '1', `${base}/red.png`, 'active'],
+        ['hoodie', '', '', '', '', '', '', '', '', 'S', '', 'Grey', 'HOOD-S-GRY', '500', '1', '40.00', '50.00', '', `${base}/blue.png`, '2', '', ''],
+        ['hoodie', '', '', '', '', '', '', '', '', 'M', '', 'Black', 'HOOD-M-BLK', '520', '0', '40.00', '50.00', '', '', '', '', ''],
+        ['hoodie', '', '', '', '', '', '', '', '', 'M', '', 'Grey', 'HOOD-M-GRY', '520', '7', '40.00', '50.00', '', '', '', '', ''],
+        ['hoodie', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', `${base}/green.png`, '3', '', ''],
+        ['mug', 'Mug', '', 'Northwind', '', 'Kitchen', '', 'true', 'Title', 'Default Title', '', '', 'MUG-1', '300', '12', '8.50', '', '4006381333931', '', '', '', 'draft'],
+      ]);
+      const done = await importFile(call, shopify);
+      assert.equal(done.state, 'completed', JSON.stringify(done));
+      assert.equal(done.format, 'shopify');
+      assert.equal(done.failed, 0, (await call('GET', `/api/imports/${done.id}/errors.csv`)).body);
+      const hoodie = await productBySku(call, 'hoodie');
+      assert.equal(hoodie.name, 'Hoodie');
+      assert.equal(hoodie.slug, 'hoodie');
+      assert.equal(hoodie.brand.name, 'Northwind');
+      assert.equal(hoodie.status, 'active');
+      assert.equal(hoodie.images.length, 3, 'three images downloaded');
+      assert.deepEqual(
+        hoodie.variants.map((v: any) => [v.sku, v.price, v.sale_price, v.stock_quantity, v.attributes.map((a: any) => a.value).join('/')]),
+        [
+          ['HOOD-S-BLK', '50.0000', '40.0000', 3, 'S/Black'],
+          ['HOOD-S-GRY', '50.0000', '40.0000', 1, 'S/Grey'],
+          ['HOOD-M-BLK', '50.0000', '40.0000', 0, 'M/Black'],
+          ['HOOD-M-GRY', '50.0000', '40.0000', 7, 'M/Grey'],
+        ],
+      );
+      assert.ok(hoodie.variants[0].image.endsWith('/red.png'));
+      const mug = await productBySku(call, 'MUG-1');
+      assert.equal(mug.variants.length, 0);
+      assert.equal(mug.price, '8.5000');
+      assert.equal(mug.ean, '4006381333931');
+      // The same file again: nothing changes, nothing downloads again.
+      const again = await importFile(call, shopify);
+      assert.equal(again.created + again.updated, 0, JSON.stringify(again));
+      assert.equal((await productBySku(call, 'hoodie')).images.length, 3);
+    });
+
+    it('export → import into an empty organization → export gives the same file', async () => {
+      const { call } = await organization();
+      await importFile(call, GOOD);
+      const first = await exportCsv(call);
+      const empty = await organization();
+      const back = await importFile(empty.call, first);
+      assert.equal(back.failed, 0, (await empty.call('GET', `/api/imports/${back.id}/errors.csv`)).body);
+      const second = await exportCsv(empty.call);
+      assert.equal(second, first);
+      assert.ok(first.split('\n')[0].includes('variant_sku'));
+      assert.equal(first.trim().split('\n').length, 5, 'a header and one row per variant (or product)');
+      const shopify = await exportCsv(call, '?format=shopify');
+      assert.match(shopify.split('\n')[0], /^Handle,Title,/);
+    });
+
+    it('escapes formula-looking cells in exports', async () => {
+      const { call } = await organization();
+      okData(await call('POST', '/api/products', { sku: 'FORMULA', name: '=HYPERLINK("http://evil.test","click")', description: '@SUM(A1)' }), 201);
+      okData(await call('POST', '/api/products', { sku: 'PLUS', name: '+1 cable', description: '-minus' }), 201);
+      const out = await exportCsv(call);
+      assert.match(out, /'=HYPERLINK/);
+      assert.match(out, /'@SUM/);
+      assert.match(out, /'\+1 cable/);
+      assert.match(out, /'-minus/);
+      // Read back, the escape is removed again.
+      const empty = await organization();
+      await importFile(empty.call, out);
+      assert.equal((await productBySku(empty.call, 'FORMULA')).name, '=HYPERLINK("http://evil.test","click")');
+    });
+
+    it('exports with the product list filters', async () => {
+      const { call } = await organization();
+      await importFile(call, GOOD);
+      const drafts = await exportCsv(call, '?status=draft');
+      assert.match(drafts, /JACKET/);
+      assert.doesNotMatch(drafts, /TEE-S-RED/);
+      assertError(await call('GET', '/api/exports/products.csv?format=xml'), 400);
+      assertError(await h.as(null)('GET', '/api/exports/products.csv'), 401);
+    });
+  });
+}
+
+// The sample files of the docs import as they are.
+describe('sample files', () => {
+  it('are in the repository', () => {
+    assert.match(readFileSync('docs/samples/products.csv', 'utf8'), /^sku,/);
+    assert.match(readFileSync('docs/samples/shopify-products.csv', 'utf8'), /^Handle,Title,/);
+  });
+});
