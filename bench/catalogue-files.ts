@@ -2,7 +2,7 @@
 // sizes each, a brand, a category path, an attribute, stock in a warehouse) uploaded to a server from src/ on a scratch
 // database, the import job timed from the upload to `completed`; then the same catalogue exported. The server's
 // VmRSS is sampled every 100 ms: its growth over the figure before the upload is the memory result.
-// `npx tsx bench/catalogue-files.ts [--products N]`.
+// `npx tsx bench/catalogue-files.ts [--products N]`; BENCH_TRACE=1 logs the server's RSS and heap while it imports.
 import { createWriteStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,10 +74,15 @@ export async function benchCatalogueFiles(s: ScratchServer, products: number): P
       const accepted = await (await fetch(`${s.url}/api/imports`, { method: 'POST', headers, body: form })).json();
       if (accepted.status !== 1) throw new Error(`upload refused: ${JSON.stringify(accepted)}`);
       const uploadSeconds = (performance.now() - t0) / 1000;
-      s.log(`upload accepted after ${uploadSeconds.toFixed(1)} s`);
+      s.log(`upload accepted after ${uploadSeconds.toFixed(1)} s (rss ${rssMb(s.server.pid).toFixed(0)} MB)`);
       for (;;) {
         done = (await pim('GET', `/api/imports/${accepted.data.id}`)).data;
         if (done.state === 'completed' || done.state === 'failed') break;
+        if (process.env.BENCH_TRACE) {
+          const m = await (await fetch(`${s.url}/metrics`, { headers: s.adminHeaders })).text();
+          const g = (name: string) => (Number(new RegExp(`^${name} ([0-9.e+]+)`, 'm').exec(m)?.[1] ?? 0) / 1048576).toFixed(0);
+          s.log(`rows ${done.rows_done}: rss ${rssMb(s.server.pid).toFixed(0)} MB heap ${g('nodejs_heap_size_used_bytes')} total ${g('nodejs_heap_size_total_bytes')} ext ${g('nodejs_external_memory_bytes')}`);
+        }
         await sleep(250);
       }
       importSeconds = (performance.now() - t0) / 1000;

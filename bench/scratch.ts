@@ -1,5 +1,6 @@
 // A scenario run on its own (`npx tsx bench/<scenario>.ts [--smoke]`): a scratch PostgreSQL database, a Pimbridge
-// server from src/ (through tsx) on it, the scenario, then everything removed (the server log kept if it failed).
+// server from src/ (through tsx) on it, the scenario, then everything removed (the server log kept if it failed, or
+// with BENCH_KEEP_LOGS=1). BENCH_NODE_FLAGS adds node flags to the server (e.g. `--trace-gc`).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -54,7 +55,7 @@ export async function withScratchServer(name: string, scenario: (s: ScratchServe
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       PORT: String(port),
     };
-    const server = start(`pimbridge-${name}`, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], env, path.join(logDir, 'server.log'), root);
+    const server = start(`pimbridge-${name}`, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), '--import', 'tsx', 'src/cli/main.ts', 'serve'], env, path.join(logDir, 'server.log'), root);
     const url = `http://127.0.0.1:${port}`;
     await waitFor200(server, `${url}/readyz`);
     const report = await scenario({
@@ -73,7 +74,7 @@ export async function withScratchServer(name: string, scenario: (s: ScratchServe
   } finally {
     await stopAll();
     await adminSql(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    if (ok) rmSync(logDir, { recursive: true, force: true });
+    if (ok && !process.env.BENCH_KEEP_LOGS) rmSync(logDir, { recursive: true, force: true });
     else process.stderr.write(`server log kept in ${logDir}\n`);
   }
 }

@@ -49,6 +49,18 @@ describe('Shopify adapter operations', () => {
     }
   });
 
+  it('the catalogue bulk query passes Shopify\'s bulk query rules (the sandbox\'s check), tagged or not', async () => {
+    const { prepareBulkQuery } = await import('../src/storefront/sandbox/bulk-query-runner.js');
+    for (const text of [operations.CatalogueProducts, operations.bulkTagged(operations.CatalogueProducts, '00ff00ff00ff00ff')]) {
+      const prepared = prepareBulkQuery(text, false);
+      assert.ok(!('errors' in prepared), JSON.stringify('errors' in prepared ? prepared.errors : null));
+      assert.deepEqual(validate(adminSchema(), parse(text), [...specifiedRules, NoDeprecatedCustomRule]).map((e) => e.message), []);
+    }
+    assert.match(operations.bulkTagged(operations.CatalogueProducts, 'abc'), /query CatalogueProducts_abc \{/);
+    // Our identifier metafield, as the mapper writes it.
+    assert.match(operations.CatalogueProducts, /metafield\(namespace: "pimbridge", key: "pim_product_id"\)/);
+  });
+
   it('the deprecation check does catch a deprecated field (plan.displayName)', () => {
     const errors = validate(adminSchema(), parse('query { shop { plan { displayName } } }'), [NoDeprecatedCustomRule]);
     assert.match(errors[0]?.message ?? '', /ShopPlan\.displayName is deprecated/);

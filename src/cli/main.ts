@@ -1,11 +1,12 @@
 // The `pimbridge` command: serve (default), migrate, and thin clients of the admin API.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadClientConfig, loadConfig, loadSandboxConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { startServer } from '../main.js';
 import { startSandboxServer } from '../storefront/sandbox/sandbox.server.js';
 import { AdminClientError, adminRequest } from './admin-client.js';
+import { CSV_FORMATS, CliError, CliUsageError, exportCommand, importCommand, type ExportCommandOptions, type ImportCommandOptions } from './catalogue-files.js';
 
 const positiveInt = (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive integer');
@@ -181,8 +182,42 @@ shop
     process.stdout.write(`Shop ${id} removed.\n`);
   });
 
+// Catalogue files through the PIM API. Exit codes: 0 done, 1 failed (or rows failed), 2 usage (commander's own errors too).
+const usageExit = (err: CommanderError) => process.exit(err.exitCode === 0 ? 0 : 2);
+const pimAuthOptions = (command: Command) =>
+  command
+    .option('--org <id>', 'organization id: a temporary API key is issued with the admin token and revoked at the end', positiveInt)
+    .option('--api-key <key>', 'PIM API key (default PIMBRIDGE_API_KEY)');
+pimAuthOptions(
+  program
+    .command('import <file>')
+    .description("import products from a CSV file (our format or Shopify's; detected from the header unless --format); exit 0: all rows imported, 1: the import or some rows failed (their reasons in FILE.errors.csv), 2: usage"),
+)
+  .addOption(new Option('--format <format>', 'the file format (default: detected from the header)').choices(CSV_FORMATS))
+  .option('--dry-run', 'check every row and report what would change, writing nothing')
+  .exitOverride(usageExit)
+  .action(async (file: string, o: ImportCommandOptions) => {
+    process.exitCode = await importCommand(client, file, o);
+  });
+pimAuthOptions(program.command('export').description('export the catalogue as CSV (streamed) to stdout or --output FILE; messages go to stderr'))
+  .addOption(new Option('--format <format>', 'the file format (default: ours)').choices(CSV_FORMATS))
+  .option('--status <status>', 'only products with this status')
+  .option('--search <text>', 'only products whose name, description or SKU matches')
+  .option('--brand <id>', 'only products of this brand', positiveInt)
+  .option('--channel <channel>', 'only products on this channel')
+  .option('--category <id>', 'only products in this category', positiveInt)
+  .option('-o, --output <file>', 'write the CSV to this file (default: stdout)')
+  .exitOverride(usageExit)
+  .action(async (o: ExportCommandOptions) => {
+    process.exitCode = await exportCommand(client, o);
+  });
+
 program.parseAsync(process.argv).catch((err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminClientError || err instanceof InvalidArgumentError;
+  if (err instanceof CliUsageError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(2);
+  }
+  const known = err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminClientError || err instanceof InvalidArgumentError || err instanceof CliError;
   process.stderr.write(`${err instanceof ConfigError ? 'Configuration error: ' : ''}${known ? (err as Error).message : String((err as Error)?.stack ?? err)}\n`);
   process.exit(1);
 });

@@ -21,6 +21,8 @@ import type { PushService } from './push/push.service.js';
 import type { StatusService } from './status/status.service.js';
 import { fullSyncRoutes } from './sync/full-sync.routes.js';
 import type { FullSyncService } from './sync/full-sync.service.js';
+import { adoptionRoutes } from './adopt/adoption.routes.js';
+import type { AdoptionService } from './adopt/adoption.service.js';
 
 export interface ConnectorDeps {
   auth: ConnectorAuthService;
@@ -30,6 +32,7 @@ export interface ConnectorDeps {
   push: PushService;
   mappings: MappingService;
   fullSync: FullSyncService;
+  adoptions: AdoptionService;
 }
 
 const APP_ERROR_CODES: Record<AppError['kind'], ConnectorErrorCode> = {
@@ -112,4 +115,5 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps, paths?: Pat
   pushRoutes(app, deps.push);
   mappingRoutes(app, deps.mappings);
   fullSyncRoutes(app, deps.fullSync);
+  adoptionRoutes(app, deps.adoptions);
 }

@@ -72,6 +72,10 @@ import { DeltaPoller } from '../connector/sync/delta-poller.js';
 import { DeltaSyncRepository } from '../connector/sync/delta-sync.repository.js';
 import { DeltaSyncService } from '../connector/sync/delta-sync.service.js';
 import type { Metrics } from '../lib/metrics.js';
+import { AdoptionRepository } from '../connector/adopt/adoption.repository.js';
+import { AdoptionService } from '../connector/adopt/adoption.service.js';
+import { adoptionHandler } from '../connector/adopt/adoption.handler.js';
+import { catalogueCsvEncoder, PimCsvImporter } from '../connector/adopt/unmatched-import.js';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -137,6 +141,23 @@ export function createServices(
   const deltaRepo = new DeltaSyncRepository(db);
   const delta = new DeltaSyncService({ db, repo: deltaRepo, integrations, pim: pimClient, mappings, queue: jobs.queue, executorOf });
   // The queues' handlers (a worker node runs them; see jobs/workers.ts). Each part adds its queue's entry here.
+  // POST /api/adopt: the shop's products read in one bulk query, matched to the PIM's and linked (connector/adopt/).
+  const adoptions = new AdoptionService({
+    db,
+    repo: new AdoptionRepository(db),
+    queue: jobs.queue,
+    txExecutor: executorOf,
+    liveJobs: async (integrationId) => {
+      const c = await jobs.queue.counts(integrationId);
+      return c.pending + c.processing;
+    },
+    integrations,
+    pim: pimClient,
+    mappings,
+    storefront,
+    // import_unmatched: one catalogue file (our format, written by catalogue-csv) through the PIM's import API.
+    importer: new PimCsvImporter(pimClient, catalogueCsvEncoder('ours')),
+  });
   const handlers: JobHandlers = {
     [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log: jobs.log, metrics }), concurrency: config.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
@@ -146,6 +167,8 @@ export function createServices(
     [JOB.syncPoll]: { handler: async (job) => void (await delta.poll(job.data.integrationId)), concurrency: 2 },
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.
     [JOB.catalogueImport]: { handler: (job) => imports.run(job.data.importId, job.signal), concurrency: 1 },
+    // An adoption waits on the shop's bulk query and the PIM's pages: light, a few at once.
+    [JOB.catalogueAdopt]: { handler: adoptionHandler(adoptions), concurrency: 2 },
   };
   const workers = new Workers(jobs.queue, handlers, {
     concurrency: config.syncConcurrency,
@@ -181,6 +204,7 @@ export function createServices(
       push,
       fullSync,
       delta,
+      adoptions,
       mappings: new MappingService(mappings),
       // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.
       status: createStatusService({

@@ -47,6 +47,16 @@ export interface SyncedMapping {
   error?: string | null;
 }
 
+/** A storefront product an adoption links to a PIM product (MappingRepository.insertAdopted). */
+export interface AdoptedMapping {
+  pimProductId: number;
+  storefrontProductId: number;
+  storefrontVariantId: number | null;
+  /** storefront_handle, storefront_title, variant_count, image_count, adopted_by (the adoption), matched_by (the rule). */
+  metadata: Record<string, unknown>;
+  state: KnownStorefrontProduct;
+}
+
 const columns = {
   id: productMappings.id,
   pimProductId: productMappings.pimProductId,
@@ -171,6 +181,46 @@ export class MappingRepository {
       .insert(productMappings)
       .values({ integrationId, pimProductId, ...values, storefrontVersion: version })
       .onConflictDoUpdate({ target, set: { ...values, ...lease, storefrontVersion: version ?? sql`${productMappings.storefrontVersion}` } });
+  }
+
+  /** Every mapping of the integration: PIM product, storefront product, and the adoption that linked it (if one did). */
+  async links(integrationId: number): Promise<{ pimProductId: number; storefrontProductId: number | null; adoptionId: string | null; matchedBy: string | null }[]> {
+    return this.db
+      .select({
+        pimProductId: productMappings.pimProductId,
+        storefrontProductId: productMappings.storefrontProductId,
+        adoptionId: sql<string | null>`${productMappings.metadata}->>'adopted_by'`,
+        matchedBy: sql<string | null>`${productMappings.metadata}->>'matched_by'`,
+      })
+      .from(productMappings)
+      .where(eq(productMappings.integrationId, integrationId));
+  }
+
+  /**
+   * Links storefront products an adoption found to their PIM products, in one statement: `pending` (nothing pushed
+   * yet), with the storefront ids the next push updates. A PIM product mapped already is left as it is. Returns the
+   * PIM ids linked now.
+   */
+  async insertAdopted(integrationId: number, rows: AdoptedMapping[], at: Date): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const written = await this.db
+      .insert(productMappings)
+      .values(
+        rows.map((r) => ({
+          integrationId,
+          pimProductId: r.pimProductId,
+          storefrontProductId: r.storefrontProductId,
+          storefrontVariantId: r.storefrontVariantId,
+          syncStatus: 'pending',
+          metadata: r.metadata,
+          storefrontState: r.state,
+          createdAt: at,
+          updatedAt: at,
+        })),
+      )
+      .onConflictDoNothing({ target })
+      .returning({ pimProductId: productMappings.pimProductId });
+    return written.map((w) => w.pimProductId);
   }
 
   /** `error` with its reason; storefront ids and state already known are kept (the next push updates, never duplicates). */

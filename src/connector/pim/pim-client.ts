@@ -5,7 +5,9 @@
 // private and loopback ranges are refused unless CONNECTOR_ALLOW_PRIVATE_NETWORKS, except this server's own
 // PUBLIC_URL origin, which is always allowed (connecting a shop to this same PIM works out of the box).
 import { anyAddress, publicAddressesOnly } from '../../lib/address-policy.js';
-import { keepAliveGet, type Agents } from '../../lib/keep-alive.js';
+import http from 'node:http';
+import https from 'node:https';
+import { agentFor, keepAliveGet, type Agents } from '../../lib/keep-alive.js';
 import { checkedAgents, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
@@ -55,6 +57,22 @@ export interface PimChange {
 
 /** The reads of a sync ask the PIM for the product with its variants and levels in one answer (include, beyond the spec). */
 const INCLUDE = 'include=variants,warehouse_stock';
+
+/** A catalogue import of the PIM (POST /api/imports, GET /api/imports/{id}; beyond the spec, Pimbridge's PIM has it). */
+export interface PimImport {
+  id: string;
+  state: 'queued' | 'running' | 'completed' | 'failed';
+  rows_total: number;
+  rows_done: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  error: string | null;
+}
+
+/** The largest catalogue file the connector sends in one import. */
+const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 /** The most products per page the PIM answers (spec: limit 1-100). */
 export const PIM_PAGE_LIMIT = 100;
 
@@ -171,9 +189,10 @@ export class PimClient {
    * included), and `total`: the products after `afterId`, this page's included. A PIM that ignores `after_id` answers
    * products at or before the cursor: refused as `unavailable` rather than paged forever.
    */
-  async productPage(conn: { baseUrl: string; apiKey: string }, page: { afterId: number; limit: number }): Promise<{ products: PimProductSnapshot[]; total: number }> {
+  async productPage(conn: { baseUrl: string; apiKey: string }, page: { afterId: number; limit: number; include?: 'variants' }): Promise<{ products: PimProductSnapshot[]; total: number }> {
     const limit = Math.min(Math.max(1, page.limit), PIM_PAGE_LIMIT);
-    const url = `${conn.baseUrl}/api/products?after_id=${page.afterId}&limit=${limit}&${INCLUDE}`;
+    // `include: 'variants'`: the products with their variants only (no warehouse levels), e.g. to match them by SKU.
+    const url = `${conn.baseUrl}/api/products?after_id=${page.afterId}&limit=${limit}&${page.include ? `include=${page.include}` : INCLUDE}`;
     const { products, total } = await this.readList(url, conn.apiKey);
     let last = page.afterId;
     for (const p of products) {
@@ -202,6 +221,85 @@ export class PimClient {
       lastId = p.id as number;
       return { id: p.id as number, updated_at: new Date(at).toISOString(), status: typeof p.status === 'string' ? p.status : '' };
     });
+  }
+
+  /**
+   * Starts a catalogue import: `POST {baseUrl}/api/imports?format=…` with the file as multipart/form-data (field
+   * `file`); the PIM answers 202 with the import. Throws PimReadError: `unauthorized`, `unavailable` (unreachable, 5xx,
+   * a PIM without imports), or `not_found` never; a refused file (400) is `unavailable` with the PIM's message.
+   */
+  async startImport(conn: { baseUrl: string; apiKey: string }, file: { format: 'ours' | 'shopify'; filename: string; content: Buffer }): Promise<PimImport> {
+    if (file.content.length > MAX_IMPORT_BYTES) throw new PimReadError('unavailable', `the catalogue file is ${file.content.length} bytes, over ${MAX_IMPORT_BYTES}`);
+    const url = new URL(`${conn.baseUrl}/api/imports?format=${file.format}`);
+    const boundary = `----pimbridge${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: text/csv\r\n\r\n`;
+    const body = Buffer.concat([Buffer.from(head), file.content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const answer = await this.send(url, 'POST', conn.apiKey, { 'content-type': `multipart/form-data; boundary=${boundary}` }, body);
+    return importOf(this.envelope(url, 'POST', answer, { accepted: [202, 201, 200] }));
+  }
+
+  /** One import of the PIM: GET {baseUrl}/api/imports/{id}. */
+  async importState(conn: { baseUrl: string; apiKey: string }, id: string): Promise<PimImport> {
+    const data = await this.readPim(`${conn.baseUrl}/api/imports/${encodeURIComponent(id)}`, conn.apiKey, { notFound: `PIM import ${id} not found` });
+    return importOf(data);
+  }
+
+  /** One request with a body (rate limits waited out as reads wait them); the answer whole. */
+  private async send(url: URL, method: 'POST', apiKey: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; body: Buffer }> {
+    const agents = url.origin === this.ownOrigin ? this.ownAgents : this.agents;
+    let waited = 0;
+    for (;;) {
+      const signal = AbortSignal.timeout(Math.max(this.timeoutMs, 60_000));
+      let answer: { status: number; body: Buffer; retryAfter: string | undefined };
+      try {
+        answer = await new Promise((resolve, reject) => {
+          const req = (url.protocol === 'https:' ? https : http).request(url, {
+            method,
+            headers: { ...headers, 'x-api-key': apiKey, accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': 'Pimbridge-connector/0.1', 'content-length': String(body.length) },
+            agent: agentFor(agents, url),
+            signal,
+          });
+          req.once('error', reject);
+          req.once('response', (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on('data', (chunk: Buffer) => {
+              size += chunk.length;
+              if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+            });
+            res.once('error', reject);
+            res.once('end', () => {
+              const retryAfter = res.headers['retry-after'];
+              resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), retryAfter: retryAfter === undefined ? undefined : String(retryAfter) });
+            });
+          });
+          req.end(body);
+        });
+      } catch (err) {
+        if (err instanceof DownloadError && /is not a public address/.test(err.message)) throw new PimReadError('unavailable', `The PIM at ${url.host} is not allowed: ${err.message}`);
+        throw new PimReadError('unavailable', `The PIM at ${url.host} could not be reached: ${describe(err, url)}`);
+      }
+      if (answer.status !== 429) return answer;
+      const wait = retryAfterMs(answer.retryAfter);
+      if (waited + wait > this.rateLimitWaitMs) throw new PimReadError('unavailable', `The PIM at ${url.host} rate-limited ${method} ${url.pathname} (HTTP 429, retry after ${Math.ceil(wait / 1000)} s)`);
+      waited += wait;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** A PIM answer with a body → its `data`; a refusal is a PimReadError with the PIM's own message. */
+  private envelope(url: URL, method: string, answer: { status: number; body: Buffer }, options: { accepted: number[] }): unknown {
+    const what = `${method} ${url.pathname}`;
+    const payload = parseJson(answer.body) as { status?: unknown; data?: unknown; error?: unknown } | null;
+    if (answer.status === 401 || answer.status === 403) throw new PimReadError('unauthorized', "the PIM refused the integration's credentials");
+    if (!options.accepted.includes(answer.status)) {
+      const reason = payload && typeof payload.error === 'string' ? `: ${payload.error}` : '';
+      throw new PimReadError('unavailable', `The PIM at ${url.host} answered HTTP ${answer.status} to ${what}${reason}`);
+    }
+    if (!payload || typeof payload !== 'object' || (payload.status !== 1 && payload.status !== true) || !payload.data || typeof payload.data !== 'object') {
+      throw new PimReadError('unavailable', `The PIM at ${url.host} did not answer a PIM envelope to ${what}`);
+    }
+    return payload.data;
   }
 
   /** A product read with `include` → the push's snapshot; the variants and levels read apart when the PIM left them out. */
@@ -319,6 +417,33 @@ export class PimClient {
       clearTimeout(timer);
     }
   }
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** An import as the PIM answers it (ImportView) → PimImport; unavailable when it is not one. */
+function importOf(data: unknown): PimImport {
+  const d = data as Partial<Record<keyof PimImport, unknown>> | null;
+  const states = ['queued', 'running', 'completed', 'failed'];
+  if (!d || typeof d.id !== 'string' || typeof d.state !== 'string' || !states.includes(d.state)) throw new PimReadError('unavailable', 'The PIM did not answer an import');
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  return {
+    id: d.id,
+    state: d.state as PimImport['state'],
+    rows_total: n(d.rows_total),
+    rows_done: n(d.rows_done),
+    created: n(d.created),
+    updated: n(d.updated),
+    unchanged: n(d.unchanged),
+    failed: n(d.failed),
+    error: typeof d.error === 'string' ? d.error : null,
+  };
 }
 
 /** Retry-After (seconds or an HTTP date) → ms; 1 s when absent or unreadable. */

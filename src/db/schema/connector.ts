@@ -206,6 +206,51 @@ export const fullSyncBatches = pgTable(
   (t) => [index('full_sync_batches_sync_idx').on(t.fullSyncId, t.id)],
 );
 
+/**
+ * Adopting a connected shop's existing catalogue (POST /api/adopt): its products read with one bulk query, matched to
+ * the PIM's by SKU, barcode and handle, the matches linked as mappings. Its id is the id of its `catalogue.adopt` job.
+ * The storefront's bulk operation and the PIM import it starts are recorded before they are waited on, so a restarted
+ * job resumes them instead of starting new ones.
+ */
+export const adoptions = pgTable(
+  'adoptions',
+  {
+    id: uuid('id').primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    /** `queued`, `running`, `completed` or `failed`. */
+    state: text('state').notNull().default('queued'),
+    /** Create PIM products from the shop's unmatched products (through the PIM's import). */
+    importUnmatched: boolean('import_unmatched').notNull().default(false),
+    /** `reading_shop`, `reading_pim`, `matching`, `importing`; null until it starts. */
+    phase: text('phase'),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total'),
+    /** The storefront's bulk query (GID) and the PIM import (its id), once started. */
+    operationId: text('operation_id'),
+    importId: text('import_id'),
+    shopProducts: integer('shop_products'),
+    pimProducts: integer('pim_products'),
+    matched: integer('matched'),
+    /** Matches by rule: {pim_id, sku, barcode, handle}. */
+    matchedBy: jsonb('matched_by'),
+    alreadyMapped: integer('already_mapped'),
+    unmatchedShop: integer('unmatched_shop'),
+    unmatchedPim: integer('unmatched_pim'),
+    imported: integer('imported'),
+    /** The first unmatched products of each side (capped; the counts above are the totals). */
+    unmatchedShopList: jsonb('unmatched_shop_list'),
+    unmatchedPimList: jsonb('unmatched_pim_list'),
+    error: text('error'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('adoptions_integration_idx').on(t.integrationId, t.createdAt)],
+);
+
 /** The built-in Shopify sandbox's stores (a product feature: try Pimbridge without a real shop). */
 export const sandboxStores = pgTable(
   'sandbox_stores',

@@ -162,7 +162,7 @@ export const sandboxStagedUploads = pgTable(
   (t) => [uniqueIndex('sandbox_staged_uploads_path_uq').on(t.path)],
 );
 
-/** Bulk operations (bulkOperationRunMutation) and their result files. */
+/** Bulk operations (bulkOperationRunMutation, bulkOperationRunQuery) and their result files. */
 export const sandboxBulkOperations = pgTable(
   'sandbox_bulk_operations',
   {
@@ -172,7 +172,11 @@ export const sandboxBulkOperations = pgTable(
     status: text('status').notNull().default('CREATED'),
     /** Shopify's BulkOperationErrorCode when FAILED. */
     errorCode: text('error_code'),
+    /** Shopify's BulkOperationType: MUTATION (bulkOperationRunMutation) or QUERY (bulkOperationRunQuery). */
+    type: text('type').notNull().default('MUTATION'),
+    /** The operation's document: the mutation run per line, or the bulk query. */
     mutation: text('mutation').notNull(),
+    /** The staged file of a mutation's variables; empty for a query. */
     stagedUploadPath: text('staged_upload_path').notNull(),
     objectCount: integer('object_count').notNull().default(0),
     rootObjectCount: integer('root_object_count').notNull().default(0),

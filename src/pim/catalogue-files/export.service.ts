@@ -2,10 +2,13 @@
 // stays at one page whatever the size of the catalogue.
 import { csvHeader, draftRows, stringifyRows } from '../../catalogue-csv/csv-writer.js';
 import type { CsvFormat } from '../../catalogue-csv/draft.js';
+import { GcNudge } from '../../lib/gc-nudge.js';
 import { CategoryTree, snapshotToDraft } from './catalogue-snapshot.js';
 import type { CatalogueRepository, ImportFilters } from './catalogue.repository.js';
 
 const PAGE = 500;
+/** As for imports (lib/gc-nudge.ts): a long export's pages are garbage as soon as they are written. */
+const GC_EVERY_PRODUCTS = 5_000;
 
 export class ExportService {
   constructor(private readonly catalogue: CatalogueRepository) {}
@@ -25,11 +28,13 @@ export class ExportService {
       optionNames: columns.optionNames,
     });
     yield stringifyRows([header]);
+    const gc = new GcNudge(GC_EVERY_PRODUCTS);
     for (let after = 0; ; ) {
       const page = await this.catalogue.snapshotsAfter(organizationId, filters, after, PAGE);
       if (page.length === 0) return;
       yield stringifyRows(page.flatMap((p) => draftRows(format, snapshotToDraft(p, tree), header)));
       after = page[page.length - 1].id;
+      gc.add(page.length);
     }
   }
 }

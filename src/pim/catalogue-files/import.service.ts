@@ -14,7 +14,8 @@ import type { CsvFormat, ProductDraft, RowError } from '../../catalogue-csv/draf
 import type { Db } from '../../db/client.js';
 import { JOB, type JobQueue } from '../../jobs/job-types.js';
 import { gtinForms, isValidGtin } from '../../lib/gtin.js';
-import { firstFreeSlug, slugify } from '../../lib/slug.js';
+import { GcNudge } from '../../lib/gc-nudge.js';
+import { slugify } from '../../lib/slug.js';
 import { AppError, badRequest, notFound } from '../../server/errors.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
 import type { MediaService } from '../media/media.service.js';
@@ -26,6 +27,8 @@ import type { ImportRepository, ImportRow, Progress } from './import.repository.
 /** Products per transaction: large enough that a batch's dozen statements are cheap per row, small enough to lock briefly. */
 const BATCH_PRODUCTS = 250;
 const ERRORS_PAGE = 1_000;
+/** A full collection every so many products keeps a long import's resident memory near its live heap (lib/gc-nudge.ts). */
+const GC_EVERY_PRODUCTS = 2_500;
 
 export interface ImportView {
   id: string;
@@ -136,6 +139,7 @@ export class ImportService {
       let batch: ProductDraft[] = [];
       let parseErrors: RowError[] = [];
       let lastLine = imp.checkpoint_line;
+      const gc = new GcNudge(GC_EVERY_PRODUCTS);
       for await (const event of readDrafts(createReadStream(file), { format: imp.format, fromLine: imp.checkpoint_line })) {
         signal?.throwIfAborted();
         if (event.kind === 'errors') {
@@ -146,6 +150,7 @@ export class ImportService {
           lastLine = Math.max(lastLine, event.lastLine);
           if (batch.length >= BATCH_PRODUCTS) {
             await this.commit(job, batch, parseErrors, lastLine);
+            gc.add(batch.length);
             batch = [];
             parseErrors = [];
           }
@@ -239,10 +244,8 @@ export class ImportService {
     // New products without a slug get one from their name, free among the stored ones and this batch's.
     const unslugged = rewritten.filter((p) => p.target.slug === null);
     const taken = new Set([...(await catalogue.slugsLike(org, distinct(unslugged.map((p) => slugify(p.target.name))))), ...plans.flatMap((p) => (p.target.slug ? [p.target.slug] : []))]);
-    for (const p of unslugged) {
-      p.target.slug = firstFreeSlug(slugify(p.target.name), taken);
-      taken.add(p.target.slug);
-    }
+    const free = freeSlugs(taken);
+    for (const p of unslugged) p.target.slug = free(slugify(p.target.name));
     const rows: ProductRow[] = rewritten.map(({ target: { brand, supplier, slug, ...t } }) => ({
       ...t,
       slug: slug!,
@@ -324,6 +327,22 @@ function progress(plans: ProductPlan[], errors: RowError[], lastLine: number): P
 function toView(row: ImportRow): ImportView {
   const { organization_id: _org, storage_key: _key, checkpoint_line: _line, ...view } = row;
   return view;
+}
+
+/**
+ * Hands out `base`, `base-2`, `base-3`, … not in `taken`, remembering per base where it stopped: a file of thousands of
+ * products with the same name costs one pass, not one scan of the taken set per product.
+ */
+function freeSlugs(taken: Set<string>): (base: string) => string {
+  const next = new Map<string, number>();
+  return (base) => {
+    let n = next.get(base) ?? 1;
+    let slug = n === 1 ? base : `${base}-${n}`;
+    while (taken.has(slug)) slug = `${base}-${++n}`;
+    next.set(base, n + 1);
+    taken.add(slug);
+    return slug;
+  };
 }
 
 const distinct = <T>(values: (T | null)[]): T[] => [...new Set(values.filter((v): v is T => v !== null))];

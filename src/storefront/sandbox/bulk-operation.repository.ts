@@ -1,10 +1,13 @@
-// SQL for the sandbox's bulk mutations: staged uploads (the JSONL posted to a stagedUploadsCreate target) and bulk
-// operations with their result files. Every query names the store.
+// SQL for the sandbox's bulk operations: staged uploads (the JSONL posted to a stagedUploadsCreate target) and bulk
+// operations (mutations and queries) with their result files. Every query names the store.
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sandboxBulkOperations, sandboxStagedUploads } from '../../db/schema/index.js';
 
 export type BulkOperationRow = Omit<typeof sandboxBulkOperations.$inferSelect, 'result'> & { fileSize: number | null };
+
+/** Shopify's BulkOperationType. */
+export type BulkOperationType = 'MUTATION' | 'QUERY';
 
 /** Statuses of an operation that is not finished. */
 export const ACTIVE_STATUSES = ['CREATED', 'RUNNING', 'CANCELING'] as const;
@@ -14,6 +17,7 @@ const operationColumns = {
   storeId: sandboxBulkOperations.storeId,
   status: sandboxBulkOperations.status,
   errorCode: sandboxBulkOperations.errorCode,
+  type: sandboxBulkOperations.type,
   mutation: sandboxBulkOperations.mutation,
   stagedUploadPath: sandboxBulkOperations.stagedUploadPath,
   objectCount: sandboxBulkOperations.objectCount,
@@ -62,8 +66,9 @@ export class SandboxBulkRepository {
 
   // Operations
 
-  async insertOperation(storeId: number, mutation: string, stagedUploadPath: string): Promise<BulkOperationRow> {
-    const [row] = await this.db.insert(sandboxBulkOperations).values({ storeId, mutation, stagedUploadPath, status: 'CREATED' }).returning({ id: sandboxBulkOperations.id });
+  /** A new operation: `document` is the mutation (with its staged file) or the query (no file: ''). */
+  async insertOperation(storeId: number, type: BulkOperationType, document: string, stagedUploadPath: string): Promise<BulkOperationRow> {
+    const [row] = await this.db.insert(sandboxBulkOperations).values({ storeId, type, mutation: document, stagedUploadPath, status: 'CREATED' }).returning({ id: sandboxBulkOperations.id });
     return (await this.operation(storeId, row.id))!;
   }
 
@@ -75,14 +80,19 @@ export class SandboxBulkRepository {
     return row ?? null;
   }
 
-  /** The store's most recent operation. */
-  async latest(storeId: number): Promise<BulkOperationRow | null> {
-    const [row] = await this.db.select(operationColumns).from(sandboxBulkOperations).where(eq(sandboxBulkOperations.storeId, storeId)).orderBy(desc(sandboxBulkOperations.id)).limit(1);
+  /** The store's most recent operation (of one type, when given). */
+  async latest(storeId: number, type?: BulkOperationType): Promise<BulkOperationRow | null> {
+    const [row] = await this.db
+      .select(operationColumns)
+      .from(sandboxBulkOperations)
+      .where(and(eq(sandboxBulkOperations.storeId, storeId), type ? eq(sandboxBulkOperations.type, type) : undefined))
+      .orderBy(desc(sandboxBulkOperations.id))
+      .limit(1);
     return row ?? null;
   }
 
-  /** The store's operations, newest first, before `beforeId` (0: from the newest), optionally of some statuses. */
-  async list(storeId: number, statuses: string[] | null, beforeId: number, limit: number): Promise<BulkOperationRow[]> {
+  /** The store's operations, newest first, before `beforeId` (0: from the newest), optionally of some statuses and a type. */
+  async list(storeId: number, statuses: string[] | null, beforeId: number, limit: number, type?: BulkOperationType): Promise<BulkOperationRow[]> {
     return this.db
       .select(operationColumns)
       .from(sandboxBulkOperations)
@@ -90,6 +100,7 @@ export class SandboxBulkRepository {
         and(
           eq(sandboxBulkOperations.storeId, storeId),
           statuses ? inArray(sandboxBulkOperations.status, statuses) : undefined,
+          type ? eq(sandboxBulkOperations.type, type) : undefined,
           beforeId > 0 ? lt(sandboxBulkOperations.id, beforeId) : undefined,
         ),
       )
@@ -97,12 +108,18 @@ export class SandboxBulkRepository {
       .limit(limit);
   }
 
-  /** Ids of the store's unfinished operations (every store's with `storeId` null). */
-  async activeIds(storeId: number | null): Promise<number[]> {
+  /** Ids of the store's unfinished operations (every store's with `storeId` null; of one type, when given). */
+  async activeIds(storeId: number | null, type?: BulkOperationType): Promise<number[]> {
     const rows = await this.db
       .select({ id: sandboxBulkOperations.id })
       .from(sandboxBulkOperations)
-      .where(and(storeId === null ? undefined : eq(sandboxBulkOperations.storeId, storeId), inArray(sandboxBulkOperations.status, [...ACTIVE_STATUSES])));
+      .where(
+        and(
+          storeId === null ? undefined : eq(sandboxBulkOperations.storeId, storeId),
+          type ? eq(sandboxBulkOperations.type, type) : undefined,
+          inArray(sandboxBulkOperations.status, [...ACTIVE_STATUSES]),
+        ),
+      );
     return rows.map((r) => r.id);
   }
 
@@ -110,14 +127,15 @@ export class SandboxBulkRepository {
     await this.db.update(sandboxBulkOperations).set({ status: 'RUNNING' }).where(eq(sandboxBulkOperations.id, id));
   }
 
-  async progress(id: number, count: number): Promise<void> {
-    await this.db.update(sandboxBulkOperations).set({ objectCount: count, rootObjectCount: count }).where(eq(sandboxBulkOperations.id, id));
+  /** The running counts: every object (a query's nested nodes too) and the root ones (a mutation's lines). */
+  async progress(id: number, count: number, rootCount: number): Promise<void> {
+    await this.db.update(sandboxBulkOperations).set({ objectCount: count, rootObjectCount: rootCount }).where(eq(sandboxBulkOperations.id, id));
   }
 
-  async complete(id: number, count: number, result: string): Promise<void> {
+  async complete(id: number, count: number, rootCount: number, result: string): Promise<void> {
     await this.db
       .update(sandboxBulkOperations)
-      .set({ status: 'COMPLETED', objectCount: count, rootObjectCount: count, result, completedAt: sql`now()` })
+      .set({ status: 'COMPLETED', objectCount: count, rootObjectCount: rootCount, result, completedAt: sql`now()` })
       .where(eq(sandboxBulkOperations.id, id));
   }
 

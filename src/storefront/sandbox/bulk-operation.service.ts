@@ -1,10 +1,15 @@
-// Bulk mutations in the sandbox, as Shopify runs them (../shared/notes/shopify.md, "Large syncs"):
+// Bulk operations in the sandbox, as Shopify runs them (../shared/notes/shopify.md, "Large syncs"). Mutations:
 // - stagedUploadsCreate(BULK_MUTATION_VARIABLES) hands out a POST target served by the sandbox itself, with a signed
 //   policy in its form parameters (GCS-style); the upload route stores the posted JSONL (at most 100 MB);
 // - bulkOperationRunMutation(mutation, stagedUploadPath) checks the document (productSet only) and the file, refuses a
 //   sixth running bulk mutation on the store (OPERATION_IN_PROGRESS; five may run at once), and runs every line in the
 //   background through the same productSet resolver as the per-call endpoint, without charging the cost bucket per line;
 // - the result file (one `{"data": …, "__lineNumber": n}` per line) is served at a signed URL once COMPLETED.
+// Queries (bulkOperationRunQuery): the document is checked against Shopify's rules (bulk-query-runner.ts), a sixth
+// running query on the store is refused (OPERATION_IN_PROGRESS), and the query runs in the background over every page
+// of its root connection; its result file has one line per node, nested connections' nodes on lines of their own with
+// `__parentId` (https://shopify.dev/docs/api/usage/bulk-operations/queries). Both kinds share the machinery below:
+// one owner per operation, the same status, counts, result file and signed URL.
 // Liveness: the process running an operation owns it. On PostgreSQL it holds a session advisory lock on the operation
 // for the whole run (taken in the transaction that creates it), so any process can tell a dead owner (the lock is
 // free) and mark the operation FAILED (INTERNAL_SERVER_ERROR) when the store is next used; on PGlite only one process
@@ -16,7 +21,7 @@ import pg from 'pg';
 import type { Db } from '../../db/client.js';
 import * as schema from '../../db/schema/index.js';
 import { safeEqual } from '../../lib/crypto.js';
-import { SandboxBulkRepository, type BulkOperationRow } from './bulk-operation.repository.js';
+import { SandboxBulkRepository, type BulkOperationRow, type BulkOperationType } from './bulk-operation.repository.js';
 import type { SandboxContext } from './resolvers/types.js';
 import type { SandboxStore } from './sandbox-store.repository.js';
 
@@ -27,6 +32,14 @@ export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
  * (https://shopify.dev/docs/api/usage/bulk-operations/imports; https://shopify.dev/changelog/faster-bulk-operations).
  */
 export const MAX_RUNNING_BULK_MUTATIONS = 5;
+/**
+ * "In API versions 2026-01 and higher, you can run up to five bulk query operations at a time per shop. In API
+ * versions prior to 2026-01, you can run only one bulk operation of each type […] at a time per shop"
+ * (https://shopify.dev/docs/api/usage/bulk-operations/queries, "Limitations"); the sandbox answers 2026-10 only.
+ * Queries and mutations are counted apart: "Bulk query and bulk mutation operations can run at the same time per
+ * shop" (schema 2026-10, Mutation.bulkOperationRunQuery).
+ */
+export const MAX_RUNNING_BULK_QUERIES = 5;
 /** Advisory-lock class of the two-key locks an operation's owner holds (the second key is the operation id). */
 const OWNER_LOCK_CLASS = 1_651_001;
 const POLICY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -48,7 +61,7 @@ export interface StagedTarget {
 export interface BulkUserError {
   field: string[] | null;
   message: string;
-  code: 'INTERNAL_FILE_SERVER_ERROR' | 'INVALID_MUTATION' | 'INVALID_STAGED_UPLOAD_FILE' | 'LIMIT_REACHED' | 'NO_SUCH_FILE' | 'OPERATION_IN_PROGRESS';
+  code: 'INTERNAL_FILE_SERVER_ERROR' | 'INVALID' | 'INVALID_MUTATION' | 'INVALID_STAGED_UPLOAD_FILE' | 'LIMIT_REACHED' | 'NO_SUCH_FILE' | 'OPERATION_IN_PROGRESS';
 }
 
 /** What the upload route answers, in a storage service's words (XML, as GCS and S3 answer form posts). */
@@ -61,6 +74,28 @@ export interface UploadAnswer {
 export interface LineRunner {
   run(line: string, lineNumber: number, context: SandboxContext): Promise<string>;
 }
+
+/** What a running operation's work is given: stop and pause points, and where its running counts go. */
+export interface RunControl {
+  /** Waits while the test gate is closed; throws once the operation is being stopped (server shutdown). */
+  checkpoint(): Promise<void>;
+  /** The running counts (objectCount, rootObjectCount), written at most twice a second. */
+  progress(objects: number, roots: number): Promise<void>;
+}
+
+/** What a finished operation leaves: its counts and its result file (JSONL, '' for none). */
+export interface OperationOutcome {
+  objectCount: number;
+  rootObjectCount: number;
+  result: string;
+}
+
+/** How a bulk query runs (bulk-query-runner.ts, loaded with graphql-js only when an operation starts). */
+export interface QueryRunner {
+  run(context: SandboxContext, control: RunControl): Promise<OperationOutcome>;
+}
+
+type Work = (control: RunControl) => Promise<OperationOutcome>;
 
 interface Running {
   stop(): void;
@@ -213,8 +248,38 @@ export class SandboxBulkService {
         return { operation: null, userErrors: [{ field: null, message: 'Unexpected file structure - expected JSONL', code: 'INVALID_STAGED_UPLOAD_FILE' }] };
       }
     }
-    if (this.closed) throw new Error('the sandbox is shutting down');
+    const begun = await this.begin(context, 'MUTATION', mutation, stagedUploadPath, (control) => this.runLines(lines, runner, context, control));
+    if (begun.busy !== null) {
+      // Shopify's live answer to a sixth: field null, the running operations' ids listed.
+      const ids = begun.busy.map((id) => `gid://shopify/BulkOperation/${id}`).join(', ');
+      return { operation: null, userErrors: [{ field: null, message: `A bulk mutation operation for this app and shop is already in progress: ${ids}.`, code: 'OPERATION_IN_PROGRESS' }] };
+    }
+    return { operation: begun.operation, userErrors: [] };
+  }
 
+  /**
+   * Starts a bulk query: the document was checked by the caller (`runner` runs it, bulk-query-runner.ts). Refuses a
+   * store already running MAX_RUNNING_BULK_QUERIES queries; the query's nodes are not charged to the cost bucket.
+   */
+  async startQuery(context: SandboxContext, query: string, runner: QueryRunner): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
+    const begun = await this.begin(context, 'QUERY', query, '', (control) => runner.run(context, control));
+    if (begun.busy !== null) {
+      // The answer Shopify gives an app whose query operations are all running: field null, their ids listed (the
+      // message as apps report it, e.g. "A bulk query operation for this app and shop is already in progress: gid://…").
+      const ids = begun.busy.map((id) => `gid://shopify/BulkOperation/${id}`).join(', ');
+      return { operation: null, userErrors: [{ field: null, message: `A bulk query operation for this app and shop is already in progress: ${ids}.`, code: 'OPERATION_IN_PROGRESS' }] };
+    }
+    return { operation: begun.operation, userErrors: [] };
+  }
+
+  /**
+   * Creates an operation of `type` unless the store runs its maximum of that type already (`busy`: their ids), and
+   * launches `work` once the row is committed. Unfinished operations of a dead owner are marked FAILED on the way.
+   */
+  private async begin(context: SandboxContext, type: BulkOperationType, document: string, stagedUploadPath: string, work: Work): Promise<{ operation: BulkOperationRow | null; busy: number[] | null }> {
+    const store = context.store;
+    if (this.closed) throw new Error('the sandbox is shutting down');
+    const max = type === 'QUERY' ? MAX_RUNNING_BULK_QUERIES : MAX_RUNNING_BULK_MUTATIONS;
     const conn = await this.ownerConnection();
     const made: { operation: BulkOperationRow | null; busy: number[] | null } = { operation: null, busy: null };
     let committed: (ok: boolean) => void = () => {};
@@ -225,19 +290,19 @@ export class SandboxBulkService {
         const repo = this.repo.with(tx);
         await repo.lockStore(store.id);
         const live: number[] = [];
-        for (const id of await repo.activeIds(store.id)) {
+        for (const id of await repo.activeIds(store.id, type)) {
           if (this.running.has(id) || !(await this.ownerGone(tx, id))) live.push(id);
           else await repo.fail(id, 'INTERNAL_SERVER_ERROR');
         }
-        if (live.length >= MAX_RUNNING_BULK_MUTATIONS) {
+        if (live.length >= max) {
           made.busy = live.sort((a, b) => a - b);
           return;
         }
-        made.operation = await repo.insertOperation(store.id, mutation, stagedUploadPath);
+        made.operation = await repo.insertOperation(store.id, type, document, stagedUploadPath);
         await conn.lock(tx, made.operation.id);
         // Registered before the commit, so that a recovery in this process never takes it for a dead one; it starts
         // once the commit is through.
-        this.launch(made.operation.id, lines, runner, context, conn, ready);
+        this.launch(made.operation.id, work, conn, ready);
         launched = true;
       });
     } catch (err) {
@@ -246,13 +311,29 @@ export class SandboxBulkService {
       throw err;
     }
     committed(true);
-    if (made.busy !== null) {
-      await conn.release(null);
-      // Shopify's live answer to a sixth: field null, the running operations' ids listed.
-      const ids = made.busy.map((id) => `gid://shopify/BulkOperation/${id}`).join(', ');
-      return { operation: null, userErrors: [{ field: null, message: `A bulk mutation operation for this app and shop is already in progress: ${ids}.`, code: 'OPERATION_IN_PROGRESS' }] };
-    }
-    return { operation: made.operation, userErrors: [] };
+    if (made.busy !== null) await conn.release(null);
+    return made;
+  }
+
+  /** A bulk mutation's work: every line of the file through `runner`, a few at a time, the results in line order. */
+  private async runLines(lines: string[], runner: LineRunner, context: SandboxContext, control: RunControl): Promise<OperationOutcome> {
+    const out: string[] = new Array(lines.length);
+    let processed = 0;
+    let next = 0;
+    const worker = async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= lines.length) return;
+        await control.checkpoint();
+        if (lines[i].trim() === '') continue;
+        out[i] = await runner.run(lines[i], i, context);
+        processed++;
+        await control.progress(processed, processed);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, Math.max(1, lines.length)) }, worker));
+    const result = out.filter((l) => l !== undefined).join('\n');
+    return { objectCount: processed, rootObjectCount: processed, result: result === '' ? '' : `${result}\n` };
   }
 
   /** One operation of the store (unfinished ones of a dead owner are marked FAILED first). */
@@ -261,15 +342,15 @@ export class SandboxBulkService {
     return this.repo.operation(store.id, id);
   }
 
-  async latest(store: SandboxStore): Promise<BulkOperationRow | null> {
+  async latest(store: SandboxStore, type?: BulkOperationType): Promise<BulkOperationRow | null> {
     await this.recover(store.id);
-    return this.repo.latest(store.id);
+    return this.repo.latest(store.id, type);
   }
 
-  /** The store's operations, newest first (bulkOperations). */
-  async list(store: SandboxStore, statuses: string[] | null, beforeId: number, limit: number): Promise<BulkOperationRow[]> {
+  /** The store's operations, newest first (bulkOperations), optionally of one type. */
+  async list(store: SandboxStore, statuses: string[] | null, beforeId: number, limit: number, type?: BulkOperationType): Promise<BulkOperationRow[]> {
     await this.recover(store.id);
-    return this.repo.list(store.id, statuses, beforeId, limit);
+    return this.repo.list(store.id, statuses, beforeId, limit, type);
   }
 
   /** The result file's URL: signed, so that anyone holding it can download it without the token (as Shopify's). */
@@ -336,13 +417,27 @@ export class SandboxBulkService {
     };
   }
 
-  private launch(id: number, lines: string[], runner: LineRunner, context: SandboxContext, conn: OwnerConnection, ready: Promise<boolean>): void {
+  private launch(id: number, work: Work, conn: OwnerConnection, ready: Promise<boolean>): void {
     let stopped = false;
     let wake: () => void = () => {};
     const stopping = new Promise<void>((resolve) => (wake = resolve));
     const stop = () => {
       stopped = true;
       wake();
+    };
+    let reported = Date.now();
+    const control: RunControl = {
+      checkpoint: async () => {
+        if (this.gate) await Promise.race([this.gate, stopping]);
+        if (stopped) throw new Error('stopped');
+        // PGlite answers without I/O: without this the run would hold the event loop (and every request) until done.
+        await new Promise((r) => setImmediate(r));
+      },
+      progress: async (objects, roots) => {
+        if (Date.now() - reported < 500) return;
+        reported = Date.now();
+        await this.repo.progress(id, objects, roots);
+      },
     };
     const done = (async () => {
       if (!(await ready)) {
@@ -352,30 +447,8 @@ export class SandboxBulkService {
       }
       try {
         await this.repo.setRunning(id);
-        const out: string[] = new Array(lines.length);
-        let processed = 0;
-        let reported = Date.now();
-        let next = 0;
-        const worker = async () => {
-          for (;;) {
-            const i = next++;
-            if (i >= lines.length) return;
-            if (this.gate) await Promise.race([this.gate, stopping]);
-            if (stopped) throw new Error('stopped');
-            if (lines[i].trim() === '') continue;
-            out[i] = await runner.run(lines[i], i, context);
-            processed++;
-            // PGlite answers without I/O: without this the run would hold the event loop (and every request) until done.
-            await new Promise((r) => setImmediate(r));
-            if (Date.now() - reported >= 500) {
-              reported = Date.now();
-              await this.repo.progress(id, processed);
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(this.concurrency, Math.max(1, lines.length)) }, worker));
-        const result = out.filter((l) => l !== undefined).join('\n');
-        await this.repo.complete(id, processed, result === '' ? '' : `${result}\n`);
+        const outcome = await work(control);
+        await this.repo.complete(id, outcome.objectCount, outcome.rootObjectCount, outcome.result);
       } catch (err) {
         if (!stopped) this.log.error({ err, bulkOperationId: id }, 'sandbox bulk operation failed');
         await this.repo.fail(id, 'INTERNAL_SERVER_ERROR').catch(() => {});

@@ -1,8 +1,8 @@
-// Bulk mutations in the sandbox's GraphQL: stagedUploadsCreate, bulkOperationRunMutation, bulkOperation(id) and
-// currentBulkOperation(type: MUTATION). The rules live in bulk-operation.service.ts; the line runner (bulk-runner.ts)
-// is loaded on the first bulk mutation.
+// Bulk operations in the sandbox's GraphQL: stagedUploadsCreate, bulkOperationRunMutation, bulkOperationRunQuery,
+// bulkOperation(id), bulkOperations and currentBulkOperation(type). The rules live in bulk-operation.service.ts; the
+// line runner (bulk-runner.ts) and the query runner (bulk-query-runner.ts) are loaded on the first bulk operation.
 import { GraphQLError } from 'graphql';
-import type { BulkOperationRow } from './bulk-operation.repository.js';
+import type { BulkOperationRow, BulkOperationType } from './bulk-operation.repository.js';
 import type { StagedUploadInput } from './bulk-operation.service.js';
 import { connection, dateTime, page, type PageArgs } from './resolvers/connection.js';
 import type { ResolverModule, SandboxContext } from './resolvers/types.js';
@@ -20,7 +20,7 @@ function operationObject(row: BulkOperationRow, ctx: SandboxContext): Record<str
   return {
     __typename: 'BulkOperation',
     id: `gid://shopify/BulkOperation/${row.id}`,
-    type: 'MUTATION',
+    type: row.type,
     status: row.status,
     errorCode: row.errorCode,
     query: row.mutation,
@@ -59,13 +59,14 @@ export const bulkResolvers: ResolverModule = {
         throw new GraphQLError('The Pimbridge sandbox lists bulk operations newest first only (sortKey CREATED_AT, no reverse)', { extensions: { code: 'NOT_IMPLEMENTED' } });
       }
       const filter = parseFilter(args.query as string | null | undefined);
-      // The sandbox runs no bulk queries: a filter on them finds nothing.
-      const rows = filter.type === 'query' ? [] : await bulk(ctx).service.list(ctx.store, filter.statuses, p.afterKey, p.fetch);
+      const type: BulkOperationType | undefined = filter.type === 'query' ? 'QUERY' : filter.type === 'mutation' ? 'MUTATION' : undefined;
+      const rows = await bulk(ctx).service.list(ctx.store, filter.statuses, p.afterKey, p.fetch, type);
       return connection(p, rows, (r) => r.id, (r) => operationObject(r, ctx), p.afterKey > 0);
     },
+    // Deprecated in 2026-10 (use bulkOperations), still answered: the app's most recent operation of `type`, QUERY by
+    // default (schema 2026-10, QueryRoot.currentBulkOperation).
     currentBulkOperation: async (args, ctx) => {
-      if (args.type === 'QUERY') return null; // the sandbox runs no bulk queries
-      const row = await bulk(ctx).service.latest(ctx.store);
+      const row = await bulk(ctx).service.latest(ctx.store, args.type === 'MUTATION' ? 'MUTATION' : 'QUERY');
       return row ? operationObject(row, ctx) : null;
     },
   },
@@ -81,6 +82,16 @@ export const bulkResolvers: ResolverModule = {
       const prepared = prepareBulkMutation(mutation);
       if ('error' in prepared) return { bulkOperation: null, userErrors: [{ field: ['mutation'], message: prepared.error, code: 'INVALID_MUTATION' }] };
       const started = await service.start(ctx, String(args.stagedUploadPath), mutation, prepared.runner);
+      return { bulkOperation: started.operation ? operationObject(started.operation, ctx) : null, userErrors: started.userErrors };
+    },
+    bulkOperationRunQuery: async (args, ctx) => {
+      const { service } = bulk(ctx);
+      const query = String(args.query);
+      const { prepareBulkQuery } = await import('./bulk-query-runner.js');
+      // groupObjects defaults to false from 2026-01 (schema 2026-10, Mutation.bulkOperationRunQuery).
+      const prepared = prepareBulkQuery(query, args.groupObjects === true);
+      if ('errors' in prepared) return { bulkOperation: null, userErrors: prepared.errors.map((message) => ({ field: ['query'], message, code: 'INVALID' })) };
+      const started = await service.startQuery(ctx, query, prepared.runner);
       return { bulkOperation: started.operation ? operationObject(started.operation, ctx) : null, userErrors: started.userErrors };
     },
   },

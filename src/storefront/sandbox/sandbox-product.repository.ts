@@ -179,6 +179,12 @@ export class SandboxProductRepository {
       .limit(limit);
   }
 
+  /** Every variant of these products, by product and position (a bulk query reads a page of products' lists at once). */
+  async variantsOfProducts(productIds: number[]): Promise<VariantRow[]> {
+    if (productIds.length === 0) return [];
+    return this.db.select().from(sandboxVariants).where(inArray(sandboxVariants.productId, productIds)).orderBy(asc(sandboxVariants.productId), asc(sandboxVariants.position));
+  }
+
   async variantWithProduct(storeId: number, variantId: number): Promise<{ variant: VariantRow; product: ProductRow } | null> {
     const [row] = await this.db
       .select({ variant: sandboxVariants, product: sandboxProducts })
@@ -267,6 +273,18 @@ export class SandboxProductRepository {
     return rows.map((r) => ({ ...r, fileSize: r.fileSize === null ? null : Number(r.fileSize) }));
   }
 
+  /** Every media of these products, by product and position. */
+  async mediaOfProducts(productIds: number[]): Promise<MediaRow[]> {
+    if (productIds.length === 0) return [];
+    const { content, ...columns } = getTableColumns(sandboxMedia);
+    const rows = await this.db
+      .select({ ...columns, fileSize: sql<number | null>`octet_length(${content})` })
+      .from(sandboxMedia)
+      .where(inArray(sandboxMedia.productId, productIds))
+      .orderBy(asc(sandboxMedia.productId), asc(sandboxMedia.position));
+    return rows.map((r) => ({ ...r, fileSize: r.fileSize === null ? null : Number(r.fileSize) }));
+  }
+
   async mediaIds(productId: number): Promise<number[]> {
     const rows = await this.db.select({ id: sandboxMedia.id }).from(sandboxMedia).where(eq(sandboxMedia.productId, productId));
     return rows.map((r) => r.id);
@@ -307,6 +325,16 @@ export class SandboxProductRepository {
 
   async metafields(productId: number): Promise<MetafieldRow[]> {
     return this.db.select().from(sandboxProductMetafields).where(eq(sandboxProductMetafields.productId, productId)).orderBy(asc(sandboxProductMetafields.id));
+  }
+
+  /** Every metafield of these products, by product and id. */
+  async metafieldsOfProducts(productIds: number[]): Promise<MetafieldRow[]> {
+    if (productIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(sandboxProductMetafields)
+      .where(inArray(sandboxProductMetafields.productId, productIds))
+      .orderBy(asc(sandboxProductMetafields.productId), asc(sandboxProductMetafields.id));
   }
 
   /** Replaces the product's metafields (by namespace and key: an unchanged key keeps its id). */

@@ -32,7 +32,9 @@ import type { ShopThrottle } from './throttle.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
 export const MAX_BULK_FILE_BYTES = 100 * 1024 * 1024;
-const ACTIVE = new Set(['CREATED', 'RUNNING', 'CANCELING']);
+/** The statuses of a bulk operation that has not finished (shared with the catalogue read, catalogue-read.ts). */
+export const ACTIVE_BULK_STATUSES: ReadonlySet<string> = new Set(['CREATED', 'RUNNING', 'CANCELING']);
+const ACTIVE = ACTIVE_BULK_STATUSES;
 /** Items whose reads before the write run at once (each read goes through the shop's throttle). */
 const READ_CONCURRENCY = 4;
 
@@ -170,12 +172,6 @@ export class ShopifyBulkUpserts {
     }
   }
 
-  /** The id of the shop's recent bulk mutation that runs exactly `document`, or null. */
-  private async startedWith(shop: StorefrontShop, document: string): Promise<string | null> {
-    const data = await this.deps.call<RecentBulkMutationsData>(shop, RecentBulkMutations, {}, 4);
-    return data.bulkOperations?.nodes?.find((op) => sameDocument(op.query, document))?.id ?? null;
-  }
-
   /** One JSONL line per item, in order (reads before writes as upsertProduct makes them, a few at a time). */
   private async lines(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ line: string; method: Method }[]> {
     const mode = items.some((i) => !i.known.productId) ? await this.deps.identifierMode(shop) : 'customId';
@@ -262,35 +258,62 @@ export class ShopifyBulkUpserts {
     }
   }
 
-  /**
-   * bulkOperationRunMutation of `mutation`, a document no other start uses (bulkTagged). It is not
-   * idempotent: after a failure that may have been applied (a 5xx or timeout), the shop's recent bulk mutations tell
-   * whether this start went through — one running this very document is ours — before it is tried again.
-   */
-  private async run(shop: StorefrontShop, stagedUploadPath: string, mutation: string): Promise<string> {
-    for (let failures = 0; ; ) {
-      let data: BulkOperationRunMutationData;
-      try {
-        data = await this.deps.call<BulkOperationRunMutationData>(shop, BulkOperationRunMutation, { mutation, stagedUploadPath }, 12, false);
-      } catch (err) {
-        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable') throw err;
-        const adopted = await this.startedWith(shop, mutation);
-        if (adopted) return adopted;
-        if (++failures >= this.deps.throttle.policy.maxAttempts) throw err;
-        await this.deps.throttle.backoff(failures);
-        continue;
-      }
-      const payload = data.bulkOperationRunMutation;
-      const errors = payload?.userErrors ?? [];
-      if (errors.some((e) => e.code === 'OPERATION_IN_PROGRESS' || e.code === 'LIMIT_REACHED')) throw new StorefrontError('unavailable', `${shop.domain} is running another bulk mutation: ${errors.map((e) => e.message).join('; ')}`);
-      if (errors.length) throw new StorefrontError('invalid_response', `${shop.domain} refused the bulk mutation: ${userErrorLines(errors).join('; ')}`);
-      if (!payload?.bulkOperation?.id) throw new StorefrontError('invalid_response', `${shop.domain} answered bulkOperationRunMutation without an operation`);
-      return payload.bulkOperation.id;
-    }
+  /** bulkOperationRunMutation of `mutation`, a document no other start uses (bulkTagged); see startBulkOperation. */
+  private run(shop: StorefrontShop, stagedUploadPath: string, mutation: string): Promise<string> {
+    return startBulkOperation<BulkOperationRunMutationData>(this.deps, shop, {
+      what: 'mutation',
+      document: BulkOperationRunMutation,
+      variables: { mutation, stagedUploadPath },
+      payload: (data) => data.bulkOperationRunMutation,
+      tagged: mutation,
+      recent: RecentBulkMutations,
+    });
   }
 }
 
-function sameDocument(a: string, b: string): boolean {
+/** How to start one bulk operation (a mutation or a query) and recognise it among the shop's recent ones. */
+export interface BulkStart<T> {
+  what: 'mutation' | 'query';
+  /** bulkOperationRunMutation or bulkOperationRunQuery, and its variables. */
+  document: string;
+  variables: Record<string, unknown>;
+  payload(data: T): { bulkOperation: BulkOperationNode | null; userErrors: { field: string[] | null; message: string; code: string | null }[] } | null;
+  /** The document the operation runs, under a name no other start uses (bulkTagged). */
+  tagged: string;
+  /** The shop's recent operations of this type (RecentBulkMutations, RecentBulkQueries). */
+  recent: string;
+}
+
+/**
+ * Starts a bulk operation. Starting is not idempotent: after a failure that may have been applied (a 5xx or timeout),
+ * the shop's recent operations tell whether this start went through — one running this very (tagged) document is
+ * ours — before it is tried again. A shop running as many operations of the kind as it allows answers
+ * OPERATION_IN_PROGRESS or LIMIT_REACHED: a StorefrontError of kind `unavailable` (try again later).
+ */
+export async function startBulkOperation<T>(deps: Pick<BulkDeps, 'call' | 'throttle'>, shop: StorefrontShop, start: BulkStart<T>): Promise<string> {
+  for (let failures = 0; ; ) {
+    let data: T;
+    try {
+      data = await deps.call<T>(shop, start.document, start.variables, 12, false);
+    } catch (err) {
+      if (!(err instanceof StorefrontError) || err.kind !== 'unavailable') throw err;
+      const recent = await deps.call<RecentBulkMutationsData>(shop, start.recent, {}, 4);
+      const adopted = recent.bulkOperations?.nodes?.find((op) => sameDocument(op.query, start.tagged))?.id;
+      if (adopted) return adopted;
+      if (++failures >= deps.throttle.policy.maxAttempts) throw err;
+      await deps.throttle.backoff(failures);
+      continue;
+    }
+    const payload = start.payload(data);
+    const errors = payload?.userErrors ?? [];
+    if (errors.some((e) => e.code === 'OPERATION_IN_PROGRESS' || e.code === 'LIMIT_REACHED')) throw new StorefrontError('unavailable', `${shop.domain} is running another bulk ${start.what}: ${errors.map((e) => e.message).join('; ')}`);
+    if (errors.length) throw new StorefrontError('invalid_response', `${shop.domain} refused the bulk ${start.what}: ${userErrorLines(errors).join('; ')}`);
+    if (!payload?.bulkOperation?.id) throw new StorefrontError('invalid_response', `${shop.domain} started no bulk ${start.what} (no operation in the answer)`);
+    return payload.bulkOperation.id;
+  }
+}
+
+export function sameDocument(a: string, b: string): boolean {
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
   return norm(a) === norm(b);
 }

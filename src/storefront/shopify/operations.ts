@@ -467,14 +467,14 @@ export const ProductSetBulk = /* GraphQL */ `
   }`;
 
 /**
- * A bulk mutation's document under an operation name of its own (`ProductSetBulk_{tag}`): the document a bulk
- * operation reports in `BulkOperation.query` then tells which start made it, though several of ours run at once (a
- * start whose answer was lost is adopted only if its document is exactly this one).
+ * A bulk operation's document under an operation name of its own (`ProductSetBulk_{tag}`, `CatalogueProducts_{tag}`):
+ * the document a bulk operation reports in `BulkOperation.query` then tells which start made it, though several of
+ * ours run at once (a start whose answer was lost is adopted only if its document is exactly this one).
  */
 export function bulkTagged(document: string, tag: string): string {
   if (!/^[A-Za-z0-9_]+$/.test(tag)) throw new Error(`not a GraphQL name part: ${tag}`);
-  const tagged = document.replace(/\bmutation (\w+)\(/, (_all, name: string) => `mutation ${name}_${tag}(`);
-  if (tagged === document) throw new Error('not a named mutation');
+  const tagged = document.replace(/\b(mutation|query) (\w+)(\s*[({])/, (_all, kind: string, name: string, next: string) => `${kind} ${name}_${tag}${next}`);
+  if (tagged === document) throw new Error('not a named operation');
   return tagged;
 }
 
@@ -603,3 +603,130 @@ export const RecentBulkMutations = /* GraphQL */ `
 export interface RecentBulkMutationsData {
   bulkOperations: { nodes: BulkOperationNode[] };
 }
+
+/**
+ * The shop's whole catalogue for an adoption (POST /api/adopt), in one bulk query: every product with the fields the
+ * matching and a Shopify-CSV-like import need, our `pimbridge.pim_product_id` metafield (a product an earlier push of
+ * ours made), its variants and its images. Within Shopify's rules for bulk queries (schema 2026-10,
+ * Mutation.bulkOperationRunQuery; https://shopify.dev/docs/api/usage/bulk-operations/queries): three connections
+ * (products, variants, media), two levels deep, every connection through `edges { node }`, and each parent of a nested
+ * connection selecting its `id` (the children's `__parentId` in the result file). No `first`: a bulk query reads
+ * whole connections.
+ */
+export const CatalogueProducts = /* GraphQL */ `
+  query CatalogueProducts {
+    products {
+      edges {
+        node {
+          id
+          handle
+          title
+          descriptionHtml
+          vendor
+          productType
+          status
+          tags
+          pimProductId: metafield(namespace: "pimbridge", key: "pim_product_id") {
+            value
+          }
+          variants {
+            edges {
+              node {
+                id
+                sku
+                barcode
+                price
+                compareAtPrice
+                inventoryQuantity
+                selectedOptions {
+                  name
+                  value
+                }
+                inventoryItem {
+                  id
+                }
+              }
+            }
+          }
+          media {
+            edges {
+              node {
+                id
+                ... on MediaImage {
+                  image {
+                    url
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** One line of CatalogueProducts' result file: a product, or a variant or media with `__parentId` (its product). */
+export type CatalogueLine =
+  | {
+      id: string;
+      handle: string;
+      title: string;
+      descriptionHtml: string | null;
+      vendor: string | null;
+      productType: string | null;
+      status: string;
+      tags: string[] | null;
+      pimProductId: { value: string } | null;
+      __parentId?: undefined;
+    }
+  | {
+      id: string;
+      sku: string | null;
+      barcode: string | null;
+      price: string | null;
+      compareAtPrice: string | null;
+      inventoryQuantity: number | null;
+      selectedOptions: { name: string; value: string }[] | null;
+      inventoryItem: { id: string } | null;
+      __parentId: string;
+    }
+  | { id: string; image?: { url: string | null } | null; __parentId: string };
+
+/**
+ * Runs a query in bulk, in the background; its result file is at the operation's `url` once COMPLETED (polled with
+ * BulkOperationState). `groupObjects` is left at its default (false from 2026-01): the reader does not need children
+ * next to their parent, and grouping makes the operation slower.
+ */
+export const BulkOperationRunQuery = /* GraphQL */ `
+  mutation BulkOperationRunQuery($query: String!) {
+    bulkOperationRunQuery(query: $query) {
+      bulkOperation {
+        ...BulkOperationFields
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+  ${BulkOperationFields}`;
+
+export interface BulkOperationRunQueryData {
+  bulkOperationRunQuery: {
+    bulkOperation: BulkOperationNode | null;
+    userErrors: { field: string[] | null; message: string; code: string | null }[];
+  } | null;
+}
+
+/** The shop's recent bulk queries, newest first: did a start whose answer was lost create one? */
+export const RecentBulkQueries = /* GraphQL */ `
+  query RecentBulkQueries {
+    bulkOperations(first: 10, query: "operation_type:query") {
+      nodes {
+        ...BulkOperationFields
+      }
+    }
+  }
+  ${BulkOperationFields}`;

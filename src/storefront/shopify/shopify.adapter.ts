@@ -11,6 +11,8 @@ import {
   StorefrontValidationError,
   type BulkUpsertItem,
   type BulkUpsertState,
+  type CatalogueReadState,
+  type StorefrontCatalogueReader,
   type KnownStorefrontProduct,
   type PimProductSnapshot,
   type ProductUpsertResult,
@@ -22,6 +24,7 @@ import {
 } from '../storefront.port.js';
 import { ADMIN_API_VERSION } from './api-version.js';
 import { ShopifyBulkUpserts } from './bulk-upsert.js';
+import { ShopifyCatalogueReads } from './catalogue-read.js';
 import { syncInventory, type Call } from './inventory-sync.js';
 import {
   Locations as LocationsQuery,
@@ -110,7 +113,7 @@ const callerSignal = new AsyncLocalStorage<AbortSignal>();
 /** No integration: nothing published, stock nowhere, no currency check (pre-flight of the product alone). */
 const NO_PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
 
-export class ShopifyAdapter implements StorefrontPort {
+export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader {
   readonly budgets: ShopBudgets;
   readonly throttle: ShopThrottle;
   private readonly timeoutMs: number;
@@ -123,6 +126,7 @@ export class ShopifyAdapter implements StorefrontPort {
   private readonly knownLimits = new Map<string, ShopLimits>();
   private readonly identifierModes = new Map<string, Promise<IdentifierMode>>();
   private readonly bulk: ShopifyBulkUpserts;
+  private readonly catalogue: ShopifyCatalogueReads;
   private readonly metrics?: ShopifyRecorder;
 
   constructor(options: ShopifyAdapterOptions = {}) {
@@ -144,6 +148,11 @@ export class ShopifyAdapter implements StorefrontPort {
       sameTags,
       transferTimeoutMs: options.bulkTransferTimeoutMs ?? 120_000,
     });
+    this.catalogue = new ShopifyCatalogueReads({
+      call: (shop, document, variables, cost, retryUnavailable) => this.call(shop, document, variables, cost, retryUnavailable),
+      throttle: this.throttle,
+      transferTimeoutMs: options.bulkTransferTimeoutMs ?? 120_000,
+    });
   }
 
   preflight(product: PimProductSnapshot): string[] {
@@ -157,6 +166,15 @@ export class ShopifyAdapter implements StorefrontPort {
 
   bulkUpsertState(shop: StorefrontShop, operationId: string, items: BulkUpsertItem[]): Promise<BulkUpsertState> {
     return this.bulk.state(shop, operationId, items);
+  }
+
+  /** The shop's whole catalogue in one bulk query (catalogue-read.ts). */
+  startCatalogueRead(shop: StorefrontShop): Promise<{ operationId: string }> {
+    return this.catalogue.start(shop);
+  }
+
+  catalogueReadState(shop: StorefrontShop, operationId: string): Promise<CatalogueReadState> {
+    return this.catalogue.state(shop, operationId);
   }
 
   async shopHealth(shop: StorefrontShop, options: { timeoutMs?: number } = {}): Promise<ShopHealth> {

@@ -142,7 +142,7 @@ export function variantObject(product: ProductRow, row: VariantRow, ctx: Sandbox
 export function productObject(row: ProductRow, ctx: SandboxContext, written: WrittenLists | null = null): Record<string, unknown> {
   const repo = ctx.productRepo;
   let variantRows: Promise<VariantRow[]> | null = written && Promise.resolve(written.variants);
-  const allVariants = () => (variantRows ??= repo.variants(row.id, 0, 100_000));
+  const allVariants = () => (variantRows ??= ctx.lists ? ctx.lists.variants(row.id) : repo.variants(row.id, 0, 100_000));
   // The rows a page query would return: those after the cursor's position, at most `fetch`.
   const pageOf = <T extends { position: number }>(rows: T[], p: { afterKey: number; fetch: number }) => rows.filter((r) => r.position > p.afterKey).slice(0, p.fetch);
   return {
@@ -185,13 +185,13 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
     totalInventory: async () => (await allVariants()).reduce((sum, v) => sum + sellableQuantity(v.inventory), 0),
     variants: async (args: PageArgs) => {
       const p = page(args);
-      const rows = written ? pageOf(written.variants, p) : await repo.variants(row.id, p.afterKey, p.fetch);
+      const rows = written ? pageOf(written.variants, p) : ctx.lists ? pageOf(await allVariants(), p) : await repo.variants(row.id, p.afterKey, p.fetch);
       return connection(p, rows, (v) => v.position, (v) => variantObject(row, v, ctx), p.afterKey > 0);
     },
     variantsCount: async () => ({ count: written ? written.variants.length : await repo.countVariants(row.id), precision: 'EXACT' }),
     media: async (args: PageArgs) => {
       const p = page(args);
-      const rows = written ? pageOf(written.media, p) : await repo.media(row.id, p.afterKey, p.fetch);
+      const rows = written ? pageOf(written.media, p) : ctx.lists ? pageOf(await ctx.lists.media(row.id), p) : await repo.media(row.id, p.afterKey, p.fetch);
       // Unfinished media of a dead process resume (sandbox-media.service.ts).
       ctx.media.resumeUnfinished(rows);
       return connection(p, rows, (m) => m.position, (m) => mediaObject(m, ctx), p.afterKey > 0);
@@ -199,12 +199,12 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
     mediaCount: async () => ({ count: written ? written.media.length : await repo.countMedia(row.id), precision: 'EXACT' }),
     metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
       const ns = namespace ?? '$app';
-      const m = (await repo.metafields(row.id)).find((x) => x.namespace === ns && x.key === key);
+      const m = (await (ctx.lists ? ctx.lists.metafields(row.id) : repo.metafields(row.id))).find((x) => x.namespace === ns && x.key === key);
       return m ? metafieldObject(m) : null;
     },
     metafields: async (args: PageArgs & { namespace?: string | null; keys?: string[] | null }) => {
       const p = page(args);
-      const all = (await repo.metafields(row.id)).filter(
+      const all = (await (ctx.lists ? ctx.lists.metafields(row.id) : repo.metafields(row.id))).filter(
         (m) => (args.namespace == null || m.namespace === args.namespace) && (args.keys == null || args.keys.includes(`${m.namespace}.${m.key}`)),
       );
       const rows = all.filter((m) => m.id > p.afterKey).slice(0, p.fetch);

@@ -10,6 +10,7 @@ import type { SandboxInventoryService } from '../sandbox-inventory.service.js';
 import type { SandboxMediaService } from '../sandbox-media.service.js';
 import type { SandboxMerchantEditService } from '../sandbox-merchant-edits.service.js';
 import type { SandboxPublicationService } from '../sandbox-publication.service.js';
+import type { ProductListsLoader } from '../product-lists.loader.js';
 import type { SandboxStore } from '../sandbox-store.repository.js';
 
 export interface SandboxContext {
@@ -32,6 +33,8 @@ export interface SandboxContext {
   bulk?: SandboxBulkService;
   /** `{scheme}://{host}/sandbox/shopify/{domain}` as the client reached it: staged-upload targets and result URLs. */
   baseUrl?: string;
+  /** Set while a bulk query runs: products' lists are read a page of products at a time (product-lists.loader.ts). */
+  lists?: ProductListsLoader;
 }
 
 export type RootResolver = (args: Record<string, unknown>, context: SandboxContext, info: GraphQLResolveInfo) => unknown;

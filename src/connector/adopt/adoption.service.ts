@@ -1,0 +1,576 @@
+// Adopting a connected shop's existing catalogue (POST /api/adopt): the shop's products are read with one bulk query,
+// the PIM's in keyset pages of 100 (with their variants), matched (matching.ts: our metafield, SKU, barcode, handle),
+// and the matches linked as `pending` mappings that carry the storefront ids — the next push or full sync updates those
+// products instead of creating new ones. Nothing is written to the shop. With `import_unmatched`, the shop's unmatched
+// products become PIM products through the PIM's catalogue import (one file, shop-drafts.ts) and are linked the same
+// way. `start` records the adoption and its catalogue.adopt job in one transaction; `run` (the job) records the bulk
+// query and the import before waiting on them, so a restarted job follows them instead of starting new ones, and the
+// mappings it wrote on an earlier try count as its matches again.
+import { randomUUID } from 'node:crypto';
+import type { ProductDraft } from '../../catalogue-csv/draft.js';
+import type { Db } from '../../db/client.js';
+import { JOB, type CatalogueAdoptJob, type JobQueue, type SqlExecutor } from '../../jobs/job-types.js';
+import { StorefrontError, type StorefrontCatalogueProduct, type StorefrontCatalogueReader, type StorefrontPort, type StorefrontShop } from '../../storefront/storefront.port.js';
+import { ConnectorError } from '../connector.errors.js';
+import type { AdoptedMapping, MappingRepository } from '../mappings/mapping.repository.js';
+import { PimReadError, type PimClient } from '../pim/pim-client.js';
+import { clip } from '../push/push.service.js';
+import type { AdoptionCounts, AdoptionPhase, AdoptionRepository, AdoptionRow } from './adoption.repository.js';
+import { matchCatalogues, MATCH_RULES, variantLinks, type Match, type MatchRule, type PimCatalogueEntry, type UnmatchedShopProduct } from './matching.js';
+import { draftSkus, shopProductDraft } from './shop-drafts.js';
+import type { PimConnection, UnmatchedImporter } from './unmatched-import.js';
+
+export interface AdoptionOptions {
+  /** PIM products per page (the PIM core API allows at most 100). */
+  pageSize: number;
+  /** Mappings written per statement. */
+  mappingBatch: number;
+  /** First and longest wait between two polls of the storefront's read or the PIM's import. */
+  pollMs: { first: number; max: number };
+  /** A read that failed as a whole is started again this many times in all before the adoption fails. */
+  readAttempts: number;
+  /** How long a start refused because the shop runs as many bulk queries as it allows is retried within one job. */
+  busyRetryMs: number;
+  /** Unmatched products listed in the answer, per side (the counts are the totals). */
+  listCap: number;
+}
+
+export const DEFAULT_ADOPTION_OPTIONS: AdoptionOptions = {
+  pageSize: 100,
+  mappingBatch: 500,
+  pollMs: { first: 500, max: 5_000 },
+  readAttempts: 3,
+  busyRetryMs: 120_000,
+  listCap: 1_000,
+};
+
+/** Consecutive failed polls (each already retried by the adapter or client) before the job gives up for now. */
+const POLL_FAILURES = 5;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An unmatched shop product as the answer lists it. */
+export interface UnmatchedShopItem {
+  storefront_product_id: number;
+  handle: string;
+  title: string;
+  skus: string[];
+  reason: string;
+}
+
+/** An unmatched PIM product as the answer lists it. */
+export interface UnmatchedPimItem {
+  pim_product_id: number;
+  sku: string;
+  name: string;
+  slug: string | null;
+}
+
+/** What GET /api/adopt/{id} answers. */
+export interface AdoptionView {
+  id: string;
+  state: AdoptionRow['state'];
+  import_unmatched: boolean;
+  progress: { phase: AdoptionPhase | null; done: number; total: number | null; percent: number | null };
+  counts: {
+    shop_products: number | null;
+    pim_products: number | null;
+    matched: number | null;
+    matched_by: Record<MatchRule | 'imported', number> | null;
+    already_mapped: number | null;
+    unmatched_shop: number | null;
+    unmatched_pim: number | null;
+    imported: number | null;
+  };
+  unmatched: { shop: UnmatchedShopItem[]; pim: UnmatchedPimItem[] };
+  error: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export type StartResult = { started: true; adoption: AdoptionView } | { started: false; adoption: AdoptionView | null; fullSyncId?: string };
+
+export interface AdoptionDeps {
+  db: Db;
+  repo: AdoptionRepository;
+  queue: JobQueue;
+  /** The queue's executor inside a drizzle transaction (jobs/queue.ts executorOf): the job commits with the row. */
+  txExecutor: (tx: Db) => SqlExecutor;
+  integrations: {
+    pimConnectionOf(integrationId: number): Promise<(PimConnection & { isActive?: boolean }) | null>;
+    storefrontShopOf(integrationId: number): Promise<StorefrontShop | null>;
+  };
+  pim: Pick<PimClient, 'productPage'>;
+  mappings: Pick<MappingRepository, 'links' | 'insertAdopted'>;
+  storefront: StorefrontCatalogueReader & Pick<StorefrontPort, 'shopHealth'>;
+  /** The PIM import of unmatched products; null when this server cannot write the file yet (import_unmatched refused). */
+  importer: UnmatchedImporter | null;
+  /** The integration's jobs queued, waiting for a retry or running: none left means an open adoption can never end. */
+  liveJobs?: (integrationId: number) => Promise<number>;
+  now?: () => Date;
+}
+
+/**
+ * POST /api/adopt's body: none, `{}`, or `{import_unmatched: boolean}`; anything else is VALIDATION_FAILED naming the
+ * field (strict bodies, as every connector route).
+ */
+export function parseStartBody(body: unknown): { import_unmatched: boolean } {
+  if (body === undefined || body === null) return { import_unmatched: false };
+  if (typeof body !== 'object' || Array.isArray(body)) throw new ConnectorError('VALIDATION_FAILED', 'The request body must be a JSON object, e.g. {"import_unmatched": true}');
+  const unknown = Object.keys(body).filter((k) => k !== 'import_unmatched');
+  if (unknown.length) throw new ConnectorError('VALIDATION_FAILED', `field '${unknown[0]}' is not allowed (the body takes only import_unmatched)`);
+  const value = (body as { import_unmatched?: unknown }).import_unmatched;
+  if (value !== undefined && typeof value !== 'boolean') throw new ConnectorError('VALIDATION_FAILED', "field 'import_unmatched' must be a boolean");
+  return { import_unmatched: value === true };
+}
+
+/** A failure of the adoption as a whole that retrying will not mend (refused credentials, a refused token). */
+class AdoptionFailure extends Error {}
+
+export class AdoptionService {
+  /** Public so tests can put doubles in place of the adapter and the importer. */
+  storefront: AdoptionDeps['storefront'];
+  importer: UnmatchedImporter | null;
+  readonly options: AdoptionOptions;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly deps: AdoptionDeps,
+    options: Partial<AdoptionOptions> = {},
+  ) {
+    this.storefront = deps.storefront;
+    this.importer = deps.importer;
+    this.options = { ...DEFAULT_ADOPTION_OPTIONS, ...options };
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /**
+   * Starts an adoption unless one is queued or running for the integration (that one is answered) or a full sync is
+   * (it would create the products the adoption is about to link).
+   */
+  async start(integrationId: number, body: { import_unmatched?: boolean }): Promise<StartResult> {
+    const { db, repo, queue, txExecutor, liveJobs } = this.deps;
+    const importUnmatched = body.import_unmatched === true;
+    if (importUnmatched && !this.importer) {
+      throw new ConnectorError('VALIDATION_FAILED', 'import_unmatched is not available: this server cannot write catalogue files for the PIM import yet');
+    }
+    const stale = await repo.findOpen(integrationId);
+    if (stale && liveJobs && (await liveJobs(integrationId)) === 0) await this.failAdoption(stale.id, 'Interrupted: no job was left to finish it');
+    const result = await db.transaction(async (tx) => {
+      const r = repo.with(tx as unknown as Db);
+      // The lock makes check-then-insert safe against a concurrent start on another node.
+      const integration = await r.lockIntegration(integrationId);
+      if (!integration?.active) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
+      const open = await r.findOpen(integrationId);
+      if (open) return { started: false as const, adoption: view(open) };
+      const fullSyncId = await r.openFullSync(integrationId);
+      if (fullSyncId) return { started: false as const, adoption: null, fullSyncId };
+      const id = randomUUID();
+      const row = await r.create(id, integrationId, importUnmatched, this.now());
+      await queue.send(JOB.catalogueAdopt, { integrationId, adoptionId: id }, { id, db: txExecutor(tx as unknown as Db) });
+      return { started: true as const, adoption: view(row) };
+    });
+    // Committed: this process's workers take the job now rather than at their next poll.
+    if (result.started) queue.wake?.(JOB.catalogueAdopt);
+    return result;
+  }
+
+  /** One adoption of the integration; anything else (another integration's, not an id) is NOT_FOUND. */
+  async progress(integrationId: number, id: string): Promise<AdoptionView> {
+    const row = UUID.test(id) ? await this.deps.repo.find(id.toLowerCase(), integrationId) : null;
+    if (!row) throw new ConnectorError('NOT_FOUND', `Adoption ${id} not found`);
+    return view(row);
+  }
+
+  /** The catalogue.adopt handler: reads both sides, matches, links, imports; a throw lets the queue retry. */
+  async run(job: CatalogueAdoptJob, signal?: AbortSignal): Promise<void> {
+    const { repo } = this.deps;
+    const found = await repo.find(job.adoptionId, job.integrationId);
+    if (!found || (found.state !== 'queued' && found.state !== 'running')) return;
+    const [conn, shop] = await Promise.all([this.deps.integrations.pimConnectionOf(found.integrationId), this.deps.integrations.storefrontShopOf(found.integrationId)]);
+    if (!conn || !shop || conn.isActive === false) return this.failAdoption(found.id, 'The integration was disconnected');
+    const row = await repo.markRunning(found.id, this.now());
+    if (!row) return;
+    try {
+      await new AdoptionRun(this, this.deps, row, { baseUrl: conn.baseUrl, apiKey: conn.apiKey }, shop, signal).run();
+    } catch (err) {
+      if (err instanceof AdoptionFailure) return this.failAdoption(row.id, err.message);
+      throw err;
+    }
+  }
+
+  /** The last try of the job failed (or the job was given up): the adoption fails with the reason. */
+  async runFailed(job: CatalogueAdoptJob, reason: string): Promise<void> {
+    await this.failAdoption(job.adoptionId, reason);
+  }
+
+  async failAdoption(id: string, error: string): Promise<void> {
+    await this.deps.repo.fail(id, clip(error), this.now());
+  }
+
+  /** The service's clock. */
+  get clock(): () => Date {
+    return this.now;
+  }
+}
+
+/** One run of an adoption's job. */
+class AdoptionRun {
+  private lastProgress = 0;
+
+  constructor(
+    private readonly service: AdoptionService,
+    private readonly deps: AdoptionDeps,
+    private row: AdoptionRow,
+    private readonly conn: PimConnection,
+    private readonly shop: StorefrontShop,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  private get options(): AdoptionOptions {
+    return this.service.options;
+  }
+
+  async run(): Promise<void> {
+    const { repo } = this.deps;
+    const shopProducts = await this.readShop();
+    const pimProducts = await this.readPim(0);
+    const maxPimId = pimProducts.reduce((m, p) => Math.max(m, p.id), 0);
+
+    await this.progress('matching', 0, null, true);
+    const existing = await this.deps.mappings.links(this.row.integrationId);
+    const result = matchCatalogues(shopProducts, pimProducts, existing, this.row.id);
+    // Products an earlier try of this job imported are linked again here: they still count as imported.
+    const importedBefore = new Set(existing.filter((l) => l.adoptionId === this.row.id && l.matchedBy === 'imported').map((l) => l.pimProductId));
+    const matches = result.matches.filter((m) => !importedBefore.has(m.pim.id));
+    await this.link(matches, 'matching');
+    const matchedBy = Object.fromEntries([...MATCH_RULES, 'imported'].map((r) => [r, 0])) as Record<MatchRule | 'imported', number>;
+    for (const m of matches) matchedBy[m.rule]++;
+    matchedBy.imported = result.matches.length - matches.length;
+    const counts: AdoptionCounts = {
+      shopProducts: shopProducts.length,
+      pimProducts: pimProducts.filter((p) => p.status !== 'archived' && !importedBefore.has(p.id)).length,
+      matched: matches.length,
+      matchedBy,
+      alreadyMapped: result.alreadyMapped,
+      unmatchedShop: result.unmatchedShop.length,
+      unmatchedPim: result.unmatchedPim.length,
+      imported: matchedBy.imported,
+    };
+    let unmatchedShop = result.unmatchedShop;
+    await this.saveResult(counts, unmatchedShop, result.unmatchedPim);
+
+    if (this.row.importUnmatched && unmatchedShop.length > 0) {
+      const imported = await this.importUnmatched(unmatchedShop, pimProducts, maxPimId);
+      const importedIds = new Set(imported.map((m) => m.shop.id));
+      unmatchedShop = unmatchedShop.filter((u) => !importedIds.has(u.shop.id));
+      counts.imported += imported.length;
+      counts.matchedBy.imported += imported.length;
+      counts.unmatchedShop = unmatchedShop.length;
+      await this.saveResult(counts, unmatchedShop, result.unmatchedPim);
+    }
+    await repo.complete(this.row.id, this.service.clock());
+  }
+
+  private async saveResult(counts: AdoptionCounts, shop: UnmatchedShopProduct[], pim: PimCatalogueEntry[]): Promise<void> {
+    const cap = this.options.listCap;
+    await this.deps.repo.saveResult(
+      this.row.id,
+      counts,
+      {
+        shop: shop.slice(0, cap).map(
+          (u): UnmatchedShopItem => ({
+            storefront_product_id: u.shop.numericId,
+            handle: u.shop.handle,
+            title: u.shop.title,
+            skus: u.shop.variants.flatMap((v) => (v.sku ? [v.sku] : [])),
+            reason: u.reason,
+          }),
+        ),
+        pim: pim.slice(0, cap).map((p): UnmatchedPimItem => ({ pim_product_id: p.id, sku: p.sku, name: p.name, slug: p.slug ?? null })),
+      },
+      this.service.clock(),
+    );
+  }
+
+  /** Phase and progress (written at most twice a second unless `force`). */
+  private async progress(phase: AdoptionPhase, done: number, total: number | null, force = false): Promise<void> {
+    if (!force && Date.now() - this.lastProgress < 500) return;
+    this.lastProgress = Date.now();
+    await this.deps.repo.setProgress(this.row.id, phase, done, total, this.service.clock());
+  }
+
+  /** The shop's products, from its bulk query (started, or the recorded one followed). */
+  private async readShop(): Promise<StorefrontCatalogueProduct[]> {
+    const { repo } = this.deps;
+    await this.progress('reading_shop', 0, null, true);
+    for (let attempt = 1; ; attempt++) {
+      let operationId = this.row.operationId;
+      if (!operationId) {
+        operationId = await this.storefrontCall(() => this.startRead());
+        await repo.setOperation(this.row.id, operationId, this.service.clock());
+        this.row = { ...this.row, operationId };
+      }
+      const { first, max } = this.options.pollMs;
+      let failures = 0;
+      for (let wait = first; ; wait = Math.min(Math.round(wait * 1.5), max)) {
+        let state: Awaited<ReturnType<StorefrontCatalogueReader['catalogueReadState']>>;
+        try {
+          state = await this.storefrontCall(() => this.service.storefront.catalogueReadState(this.shop, operationId!));
+          failures = 0;
+        } catch (err) {
+          if (err instanceof AdoptionFailure || ++failures >= POLL_FAILURES) throw err;
+          state = { state: 'running', objectCount: 0 };
+        }
+        if (state.state === 'completed') {
+          await this.progress('reading_shop', state.products.length, state.products.length, true);
+          return state.products;
+        }
+        if (state.state === 'failed') {
+          // Failed as a whole: read again (a new operation), a few times.
+          await repo.setOperation(this.row.id, null, this.service.clock());
+          this.row = { ...this.row, operationId: null };
+          if (attempt >= this.options.readAttempts) throw new AdoptionFailure(`The shop's products could not be read: ${state.message}`);
+          break;
+        }
+        await this.progress('reading_shop', state.objectCount, null);
+        this.signal?.throwIfAborted();
+        await sleep(wait);
+      }
+    }
+  }
+
+  /** startCatalogueRead, waiting while the shop runs as many bulk queries as it allows. */
+  private async startRead(): Promise<string> {
+    const deadline = Date.now() + this.options.busyRetryMs;
+    let wait = 1_000;
+    for (;;) {
+      try {
+        return (await this.service.storefront.startCatalogueRead(this.shop)).operationId;
+      } catch (err) {
+        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || Date.now() + wait > deadline) throw err;
+        this.signal?.throwIfAborted();
+        await sleep(wait);
+        wait = Math.min(wait * 2, 10_000);
+      }
+    }
+  }
+
+  /** A storefront call whose refused token fails the adoption for good (a retry cannot mend it). */
+  private async storefrontCall<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof StorefrontError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) {
+        throw new AdoptionFailure(`The storefront refused the shop's access token: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  /** The PIM's products after `afterId`, by id, in keyset pages with their variants. */
+  private async readPim(afterId: number, phase: AdoptionPhase = 'reading_pim'): Promise<PimCatalogueEntry[]> {
+    const { pageSize } = this.options;
+    const out: PimCatalogueEntry[] = [];
+    let total: number | null = null;
+    await this.progress(phase, 0, null, true);
+    for (let cursor = afterId; ; ) {
+      this.signal?.throwIfAborted();
+      let page: Awaited<ReturnType<PimClient['productPage']>>;
+      try {
+        page = await this.deps.pim.productPage(this.conn, { afterId: cursor, limit: pageSize, include: 'variants' });
+      } catch (err) {
+        if (err instanceof PimReadError && err.kind === 'unauthorized') throw new AdoptionFailure("The PIM refused the integration's credentials");
+        throw err;
+      }
+      total ??= page.total;
+      for (const p of page.products) {
+        out.push({
+          id: p.id,
+          sku: p.sku,
+          slug: p.slug,
+          name: p.name,
+          ean: p.ean ?? null,
+          status: p.status,
+          variants: (p.variants ?? []).map((v) => ({ sku: v.sku, attributes: v.attributes ?? [] })),
+          images: Array.isArray(p.images) ? p.images : [],
+        });
+      }
+      await this.progress(phase, out.length, Math.max(total, out.length));
+      const last = page.products.at(-1)?.id;
+      if (page.products.length < pageSize || last === undefined) break;
+      cursor = last;
+    }
+    return out;
+  }
+
+  /** Writes the links in batches (one statement each); a PIM product mapped meanwhile keeps its mapping. */
+  private async link(matches: Match[], phase: AdoptionPhase): Promise<void> {
+    const { mappingBatch } = this.options;
+    const at = this.service.clock();
+    for (let i = 0; i < matches.length; i += mappingBatch) {
+      const rows = matches.slice(i, i + mappingBatch).map((m) => this.mappingOf(m));
+      await this.deps.mappings.insertAdopted(this.row.integrationId, rows, at);
+      await this.progress(phase, Math.min(i + mappingBatch, matches.length), matches.length);
+    }
+    await this.progress(phase, matches.length, matches.length, true);
+  }
+
+  /** The mapping of one link: the storefront ids the next push updates (KnownStorefrontProduct). */
+  private mappingOf(m: Match, mediaIds: Record<string, string> = {}): AdoptedMapping {
+    const { variantIds, inventoryItemIds } = variantLinks(m.shop, m.pim);
+    const firstVariant = m.shop.variants[0]?.id;
+    return {
+      pimProductId: m.pim.id,
+      storefrontProductId: m.shop.numericId,
+      storefrontVariantId: firstVariant ? Number(firstVariant.split('/').pop()) || null : null,
+      metadata: {
+        storefront_handle: m.shop.handle,
+        storefront_title: m.shop.title,
+        variant_count: m.shop.variants.length,
+        image_count: m.shop.images.length,
+        adopted_by: this.row.id,
+        matched_by: m.rule,
+      },
+      // No category tags, publications or stock of ours yet: the first push reads the product (keeping the
+      // merchant's tags and metafields) and sets the PIM's quantities and channels as on a first push.
+      state: { productId: m.shop.id, variantIds, mediaIds, inventoryItemIds },
+    };
+  }
+
+  /**
+   * The shop's unmatched products made PIM products through one catalogue import, then linked: the import is
+   * recorded before it is waited on; the new products are read after the PIM's last id before it and matched to the
+   * drafts by SKU. A product whose SKU, handle or barcode the PIM has already is left out (the import would change
+   * that PIM product instead of making one).
+   */
+  private async importUnmatched(unmatched: UnmatchedShopProduct[], pimProducts: PimCatalogueEntry[], maxPimId: number): Promise<Match[]> {
+    const { repo } = this.deps;
+    const importer = this.service.importer;
+    if (!importer) throw new AdoptionFailure('import_unmatched is not available on this server');
+    const takenSkus = new Set(pimProducts.flatMap((p) => [p.sku, ...p.variants.map((v) => v.sku)].map((s) => s.trim())));
+    const takenSlugs = new Set(pimProducts.flatMap((p) => (p.slug ? [p.slug.toLowerCase()] : [])));
+    const takenEans = new Set(pimProducts.flatMap((p) => (p.ean ? [p.ean] : [])));
+    const currency = await this.shopCurrency();
+    const drafts: { shop: StorefrontCatalogueProduct; draft: ProductDraft }[] = [];
+    let line = 2;
+    for (const u of unmatched) {
+      const skus = draftSkus(u.shop);
+      const all = [skus.productSku, ...skus.variants.map((v) => v.sku)];
+      if (all.some((s) => takenSkus.has(s)) || takenSlugs.has(u.shop.handle.toLowerCase())) continue;
+      for (const s of all) takenSkus.add(s);
+      takenSlugs.add(u.shop.handle.toLowerCase());
+      const draft = shopProductDraft(u.shop, line, currency);
+      if (draft.fields.ean && takenEans.has(draft.fields.ean)) delete draft.fields.ean;
+      if (draft.fields.ean) takenEans.add(draft.fields.ean);
+      line += draft.lines.length;
+      drafts.push({ shop: u.shop, draft });
+    }
+    if (drafts.length === 0) return [];
+
+    await this.progress('importing', 0, drafts.length, true);
+    let importId = this.row.importId;
+    if (!importId) {
+      try {
+        importId = await importer.start(this.conn, drafts.map((d) => d.draft));
+      } catch (err) {
+        if (err instanceof PimReadError && err.kind === 'unauthorized') throw new AdoptionFailure("The PIM refused the integration's credentials");
+        throw err;
+      }
+      await repo.setImport(this.row.id, importId, this.service.clock());
+      this.row = { ...this.row, importId };
+    }
+    const { first, max } = this.options.pollMs;
+    let failures = 0;
+    for (let wait = first; ; wait = Math.min(Math.round(wait * 1.5), max)) {
+      let state: Awaited<ReturnType<UnmatchedImporter['state']>>;
+      try {
+        state = await importer.state(this.conn, importId);
+        failures = 0;
+      } catch (err) {
+        if (err instanceof PimReadError && err.kind === 'not_found') throw new AdoptionFailure(`The PIM import ${importId} is gone`);
+        if (++failures >= POLL_FAILURES) throw err;
+        await sleep(wait);
+        continue;
+      }
+      if (state.state === 'failed') throw new AdoptionFailure(`The PIM import of the unmatched products failed: ${state.error ?? 'no reason given'}`);
+      if (state.state === 'completed') break;
+      await this.progress('importing', state.rows_done, state.rows_total || null);
+      this.signal?.throwIfAborted();
+      await sleep(wait);
+    }
+
+    // The products the import made: after the PIM's last id before it, matched to the drafts by their SKU.
+    const fresh = await this.readPim(maxPimId, 'importing');
+    const bySku = new Map(fresh.map((p) => [p.sku.trim(), p]));
+    const matches: Match[] = [];
+    for (const { shop, draft } of drafts) {
+      const pim = bySku.get(draft.sku);
+      if (pim) matches.push({ shop, pim, rule: 'sku' });
+    }
+    const at = this.service.clock();
+    for (let i = 0; i < matches.length; i += this.options.mappingBatch) {
+      const rows = matches.slice(i, i + this.options.mappingBatch).map((m) => {
+        const mapping = this.mappingOf(m, importedMedia(m));
+        mapping.metadata.matched_by = 'imported';
+        return mapping;
+      });
+      await this.deps.mappings.insertAdopted(this.row.integrationId, rows, at);
+    }
+    return matches;
+  }
+
+  /** The shop's currency, in which its prices are (null when the shop cannot say: the PIM's default applies). */
+  private async shopCurrency(): Promise<string | null> {
+    try {
+      return (await this.service.storefront.shopHealth(this.shop)).currencyCode || null;
+    } catch (err) {
+      if (err instanceof StorefrontError) return null;
+      throw err;
+    }
+  }
+}
+
+/**
+ * The shop's media of an imported product by the PIM's image URLs: the import downloaded the shop's images in their
+ * order, so the Nth PIM image is the Nth shop image, and the next push keeps the shop's media by id instead of uploading
+ * the PIM's copies. Only when every image made it (the counts agree); otherwise the push sends them, once.
+ */
+function importedMedia(m: Match): Record<string, string> {
+  const shop = m.shop.images.filter((i) => i.url);
+  const pim = m.pim.images ?? [];
+  if (pim.length === 0 || pim.length !== shop.length) return {};
+  return Object.fromEntries(pim.map((url, i) => [url, shop[i].mediaId]));
+}
+
+function view(row: AdoptionRow): AdoptionView {
+  const done = row.state === 'completed' ? (row.progressTotal ?? row.progressDone) : row.progressDone;
+  const total = row.progressTotal;
+  return {
+    id: row.id,
+    state: row.state,
+    import_unmatched: row.importUnmatched,
+    progress: {
+      phase: row.phase,
+      done,
+      total,
+      percent: row.state === 'completed' ? 100 : total ? Math.floor((Math.min(done, total) / total) * 1000) / 10 : null,
+    },
+    counts: {
+      shop_products: row.shopProducts,
+      pim_products: row.pimProducts,
+      matched: row.matched,
+      matched_by: row.matchedBy as AdoptionView['counts']['matched_by'],
+      already_mapped: row.alreadyMapped,
+      unmatched_shop: row.unmatchedShop,
+      unmatched_pim: row.unmatchedPim,
+      imported: row.imported,
+    },
+    unmatched: { shop: (row.unmatchedShopList ?? []) as UnmatchedShopItem[], pim: (row.unmatchedPimList ?? []) as UnmatchedPimItem[] },
+    error: row.error,
+    created_at: row.createdAt,
+    started_at: row.startedAt,
+    finished_at: row.finishedAt,
+  };
+}
