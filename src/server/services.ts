@@ -117,16 +117,18 @@ export function createServices(
   const settings = new IntegrationSettingsService(integrationRepo, integrations, storefront);
   const mappings = new MappingRepository(db);
   const push = new PushService(db, integrations, settings, pimClient, mappings, new SyncLogRepository(db), storefront, jobs.queue, undefined, undefined, metrics);
+  /** Jobs of an integration queued or running: a full sync or an adoption starts only when none is. */
+  const liveJobs = async (integrationId: number) => {
+    const c = await jobs.queue.counts(integrationId);
+    return c.pending + c.processing;
+  };
   const fullSync = new FullSyncService(
     {
       db,
       repo: new FullSyncRepository(db),
       queue: jobs.queue,
       txExecutor: executorOf,
-      liveJobs: async (integrationId) => {
-        const c = await jobs.queue.counts(integrationId);
-        return c.pending + c.processing;
-      },
+      liveJobs,
       integrations,
       pim: pimClient,
       mappings,
@@ -147,10 +149,7 @@ export function createServices(
     repo: new AdoptionRepository(db),
     queue: jobs.queue,
     txExecutor: executorOf,
-    liveJobs: async (integrationId) => {
-      const c = await jobs.queue.counts(integrationId);
-      return c.pending + c.processing;
-    },
+    liveJobs,
     integrations,
     pim: pimClient,
     mappings,

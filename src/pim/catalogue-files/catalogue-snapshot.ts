@@ -1,6 +1,6 @@
 // A product as the database holds it, in the terms of a catalogue file (names and codes, not ids): what the export
 // writes and what an import compares a file's product with to know whether it changes anything.
-import type { ProductDraft, VariantFields } from '../../catalogue-csv/draft.js';
+import type { ProductDraft, ProductFields, TranslationFields, VariantFields } from '../../catalogue-csv/draft.js';
 
 export interface VariantSnapshot extends VariantFields {
   id: number;
@@ -8,24 +8,9 @@ export interface VariantSnapshot extends VariantFields {
   position: number;
 }
 
-export interface ProductSnapshot {
+export interface ProductSnapshot extends Omit<ProductFields, 'categories'> {
   id: number;
   sku: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  short_description: string | null;
-  product_type: string;
-  price: string | null;
-  sale_price: string | null;
-  cost_price: string | null;
-  currency: string;
-  status: string;
-  ean: string | null;
-  brand: string | null;
-  supplier: string | null;
-  publishing_channels: string[];
-  product_condition: string;
   /** Assigned category ids; paths come from the organization's tree (CategoryTree). */
   category_ids: number[];
   attributes: Record<string, unknown>;
@@ -33,7 +18,7 @@ export interface ProductSnapshot {
   stock: Record<string, number>;
   /** Image URLs in order: the URL each was downloaded from, or the stored file's public URL. */
   images: string[];
-  translations: Record<string, { name: string | null; description: string | null; short_description: string | null }>;
+  translations: Record<string, TranslationFields>;
   variants: VariantSnapshot[];
 }
 

@@ -1,6 +1,7 @@
 // The SQL of catalogue files: products read whole (as snapshots) by SKU or by keyset page, and a batch of imported
 // products written set-wise (one statement per table per batch, not per product): 100,000 rows in well under a minute.
 import { sql, type SQL } from 'drizzle-orm';
+import type { ProductFields } from '../../catalogue-csv/draft.js';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../sql.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
@@ -8,23 +9,10 @@ import type { ProductFilters } from '../products/product.repository.js';
 import type { ProductSnapshot } from './catalogue-snapshot.js';
 
 /** A product row to insert or to overwrite whole (the import merged the file's fields onto the current values). */
-export interface ProductRow {
+export interface ProductRow extends Omit<ProductFields, 'categories' | 'brand' | 'supplier'> {
   sku: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  short_description: string | null;
-  product_type: string;
-  price: string | null;
-  sale_price: string | null;
-  cost_price: string | null;
-  currency: string;
-  status: string;
-  ean: string | null;
   brand_id: number | null;
   supplier_id: number | null;
-  publishing_channels: string[];
-  product_condition: string;
   attributes: Record<string, unknown>;
 }
 

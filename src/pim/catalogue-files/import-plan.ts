@@ -1,7 +1,7 @@
 // What one product of a file does to the catalogue: its fields merged onto the current product (a column missing from
 // the file leaves the field as it is), checked against the organization's data, and compared with what is stored, so
 // that a second import of the same file writes nothing. Pure: the service gathers the context and writes the plan.
-import { normaliseDecimal, type ProductDraft, type RowError, type VariantDraft } from '../../catalogue-csv/draft.js';
+import { normaliseDecimal, type ProductDraft, type ProductFields, type RowError, type VariantDraft } from '../../catalogue-csv/draft.js';
 import { gtinForms, isValidGtin } from '../../lib/gtin.js';
 import { checkValues } from '../attributes/attribute.service.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
@@ -24,25 +24,11 @@ export interface PlanContext {
   slugHolders: Map<string, string>;
 }
 
-/** The product row as it will be, in names (brand, supplier, category paths), not ids. */
-export interface TargetProduct {
+/** The product row as it will be, in names (brand, supplier), not ids; categories apart. */
+export interface TargetProduct extends Omit<ProductFields, 'categories' | 'slug'> {
   sku: string;
   /** null: a new product without a slug in the file (generated from the name when written). */
   slug: string | null;
-  name: string;
-  description: string | null;
-  short_description: string | null;
-  product_type: string;
-  price: string | null;
-  sale_price: string | null;
-  cost_price: string | null;
-  currency: string;
-  status: string;
-  ean: string | null;
-  brand: string | null;
-  supplier: string | null;
-  publishing_channels: string[];
-  product_condition: string;
   attributes: Record<string, unknown>;
 }
 
@@ -148,7 +134,7 @@ export function planProduct(draft: ProductDraft, ctx: PlanContext): { plan: Prod
       short_description: given.short_description !== undefined ? given.short_description : (current?.short_description ?? null),
     };
     const empty = next.name === null && next.description === null && next.short_description === null;
-    if (current ? !sameValues(current, next) : !empty) translations.push({ locale, ...next });
+    if (current ? !sameValues({ ...current }, next) : !empty) translations.push({ locale, ...next });
   }
 
   const have = new Set(ex?.images ?? []);

@@ -30,24 +30,8 @@ const ERRORS_PAGE = 1_000;
 /** A full collection every so many products keeps a long import's resident memory near its live heap (lib/gc-nudge.ts). */
 const GC_EVERY_PRODUCTS = 2_500;
 
-export interface ImportView {
-  id: string;
-  state: ImportRow['state'];
-  format: CsvFormat;
-  dry_run: boolean;
-  file_name: string;
-  size_bytes: number;
-  rows_total: number;
-  rows_done: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  error: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
+/** An import as the API shows it: the row without its organization, file location and checkpoint. */
+export type ImportView = Omit<ImportRow, 'organization_id' | 'storage_key' | 'checkpoint_line'>;
 
 export interface ImportOptions {
   /** Where uploads wait for their job: DATA_DIR/imports. */
