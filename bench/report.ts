@@ -5,6 +5,8 @@ import type { LoadedCatalogue } from './load.js';
 import type { LoadResult } from './measure.js';
 import { pushDetails, pushTargets, type PushBenchResult } from './push.js';
 import { fullSyncDetails, fullSyncTargets, type FullSyncBenchResult } from './full-sync.js';
+import { adoptDetails, adoptTargets, type AdoptBenchResult } from './adopt.js';
+import { catalogueFilesDetails, catalogueFilesTargets, type CatalogueFilesResult } from './catalogue-files.js';
 
 export interface BenchResults {
   date: string;
@@ -29,6 +31,10 @@ export interface BenchResults {
   push: PushBenchResult;
   /** A full sync of 10,000 products into the sandbox under a Standard budget, then the PATCH → store delay (bench/full-sync.ts). */
   fullSync: FullSyncBenchResult;
+  /** Adopting a 10,000-product sandbox shop (bench/adopt.ts). */
+  adopt: AdoptBenchResult;
+  /** CSV import and export of 100,000 variant rows (bench/catalogue-files.ts). */
+  catalogueFiles: CatalogueFilesResult;
   wallSeconds: number;
 }
 
@@ -89,6 +95,8 @@ function targets(r: BenchResults): Target[] {
   out.push(imageSearchTarget(r.imageSearch));
   out.push(...pushTargets(r.push));
   out.push(...fullSyncTargets(r.fullSync));
+  out.push(...adoptTargets(r.adopt));
+  out.push(...catalogueFilesTargets(r.catalogueFiles));
   return out;
 }
 
@@ -168,6 +176,8 @@ export function renderReport(r: BenchResults): string {
     ...imageSearchDetails(r.imageSearch),
     ...pushDetails(r.push),
     ...fullSyncDetails(r.fullSync),
+    ...adoptDetails(r.adopt),
+    ...catalogueFilesDetails(r.catalogueFiles),
   ];
   return lines.join('\n');
 }

@@ -15,6 +15,9 @@ import { killAllNow, rssMb, start, stop, stopAll, waitFor200, type Child } from 
 import { benchImageSearch } from './image-search.js';
 import { benchPush } from './push.js';
 import { benchFullSync } from './full-sync.js';
+import { benchAdopt } from './adopt.js';
+import { benchCatalogueFiles } from './catalogue-files.js';
+import { onScratchServer } from './scratch.js';
 import { watchForeignCpu } from './cpu.js';
 import { loadCatalogue, RARE_TERM } from './load.js';
 import { runLoad, runPaced, type LoadResult, type LoadSpec } from './measure.js';
@@ -221,6 +224,12 @@ async function main(): Promise<BenchResults> {
   // A full sync of 10,000 products into the sandbox, then the delta sync's PATCH → store delay (bench/full-sync.ts).
   log('full sync to the Shopify sandbox');
   const fullSync = await benchFullSync({ pgBaseUrl: PG_ADMIN_URL, log });
+  // Adopting a 10,000-product shop, with and without importing the unmatched ones (bench/adopt.ts).
+  log('adoption of a sandbox shop');
+  const adopt = await benchAdopt({ pgBaseUrl: PG_ADMIN_URL, log });
+  // A CSV of 100,000 variant rows imported, then exported, on a server of its own (bench/catalogue-files.ts).
+  log('CSV import and export');
+  const catalogueFiles = await onScratchServer('catalogue_files', (s) => benchCatalogueFiles(s, 25_000));
 
   log('embedded (PGlite): first start, restart, idle memory');
   const litePort = await freePort();
@@ -263,6 +272,8 @@ async function main(): Promise<BenchResults> {
     imageSearch,
     push,
     fullSync,
+    adopt,
+    catalogueFiles,
     rss: { pgWarm: rssPgWarm, pgLoaded: rssPgLoaded, pglite: rssLite },
     ready: { pgFirst: readyPgFirst, pg: readyPg, pgliteFirst: readyLiteFirst, pglite: readyLite },
     wallSeconds: (performance.now() - started) / 1000,

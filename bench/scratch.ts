@@ -22,7 +22,13 @@ export interface ScratchServer {
   log: (msg: string) => void;
 }
 
+/** Runs `scenario` alone and prints the report it returns. */
 export async function withScratchServer(name: string, scenario: (s: ScratchServer) => Promise<string>): Promise<void> {
+  process.stdout.write(await onScratchServer(name, scenario));
+}
+
+/** Runs `scenario` against a server on a scratch database of its own; its result. */
+export async function onScratchServer<T>(name: string, scenario: (s: ScratchServer) => Promise<T>): Promise<T> {
   const root = path.resolve(import.meta.dirname, '..');
   const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `pimbridge_bench_${name.replace(/\W/g, '_')}`;
@@ -58,7 +64,7 @@ export async function withScratchServer(name: string, scenario: (s: ScratchServe
     const server = start(`pimbridge-${name}`, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), '--import', 'tsx', 'src/cli/main.ts', 'serve'], env, path.join(logDir, 'server.log'), root);
     const url = `http://127.0.0.1:${port}`;
     await waitFor200(server, `${url}/readyz`);
-    const report = await scenario({
+    const result = await scenario({
       url,
       adminHeaders: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
       dbUrl,
@@ -69,8 +75,8 @@ export async function withScratchServer(name: string, scenario: (s: ScratchServe
       env,
       log: (msg) => process.stdout.write(`[${name}] ${msg}\n`),
     });
-    process.stdout.write(report);
     ok = true;
+    return result;
   } finally {
     await stopAll();
     await adminSql(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
