@@ -10,7 +10,7 @@
 // variants each. Archived PIM products (5 %) match nothing but our metafield, so their shop products stay unmatched.
 // Then POST /api/adopt and GET /api/adopt/{id} until it ends: the wall time is from the POST to the answer showing
 // `completed`. A second run with `import_unmatched: true` on the same stack after the first run's mappings are deleted.
-// `npx tsx bench/adopt.ts [--smoke] [--products N] [--no-import]`; not part of run.ts (its report has no place for it).
+// `npx tsx bench/adopt.ts [--smoke] [--products N] [--no-import]`; `npm run bench` runs it too (bench/run.ts).
 import pg from 'pg';
 import { startBridgeStack, type BridgeStack } from '../test/helpers/bridge-processes.js';
 import { loadCatalogue } from './load.js';

@@ -1,7 +1,7 @@
 // `npx tsx bench/sandbox-bulk.ts [lines] [postgres-url]`: one bulk upsert of `lines` products (default 10,000; two
 // variants and one image each) through the Shopify adapter into the built-in sandbox, on embedded PGlite or, given a
 // URL, on a scratch PostgreSQL database (dropped afterwards). Prints the time to build and upload the file, the
-// sandbox's run (lines/s) and the result file's parse. Not part of `npm run bench`; figures go to the README.
+// sandbox's run (lines/s) and the result file's parse. Not part of `npm run bench`; figures go to docs/sandbox/README.md.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import pg from 'pg';

@@ -29,8 +29,8 @@ export function build(root) {
   if (result.status !== 0) throw new Error('The build failed');
   // New embedded data directories start from this migrated cluster instead of a 3 s initdb (optional: without it,
   // they are initialised as usual).
-  const template = pathToFileURL(path.join(root, 'dist', 'db', 'pglite-template.js')).href;
-  const made = spawnSync(process.execPath, ['--input-type=module', '-e', `await (await import(${JSON.stringify(template)})).writePgliteTemplate()`], {
+  const template = pathToFileURL(path.join(root, 'dist', 'jobs', 'queue-template.js')).href;
+  const made = spawnSync(process.execPath, ['--input-type=module', '-e', `await (await import(${JSON.stringify(template)})).writePgliteTemplateWithQueue()`], {
     stdio: 'inherit',
     cwd: root,
   });

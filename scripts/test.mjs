@@ -1,4 +1,5 @@
-// `npm test`: Node's test runner over test/**/*.test.ts through tsx (Node 20's --test takes no globs).
+// `npm test`: the dependency rule, then Node's test runner over test/**/*.test.ts through tsx (Node 20's --test takes
+// no globs).
 // Every suite runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set; the cases that share counters
 // through Redis run when TEST_REDIS_URL is set. `npm test -- name` runs only
 // the files whose path contains `name`.
@@ -14,6 +15,14 @@ const files = readdirSync(path.join(root, 'test'), { recursive: true })
   .filter((f) => f.endsWith('.test.ts') && (filter.length === 0 || filter.some((x) => f.includes(x))))
   .sort()
   .map((f) => path.join('test', f));
+
+// Every run checks the dependency rule first (docs/architecture.md; the same check as `npm run lint:deps`, ~2 s).
+const depcruise = path.join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const deps = spawnSync(process.execPath, [depcruise, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long'], { cwd: root, stdio: 'inherit' });
+if (deps.status !== 0) {
+  process.stderr.write('Dependency rule broken (docs/architecture.md): see above.\n');
+  process.exit(deps.status || 1);
+}
 
 // The whole run typechecks first (tsx itself does not); a filtered run skips it to stay quick.
 if (filter.length === 0) {

@@ -2,7 +2,7 @@
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
-import { connectDemo, seedDemo, type DemoBridge, type DemoSeed } from './admin/demo-seed.js';
+import { connectDemo, seedDemo, type DemoBridge, type DemoSeed } from './server/demo-seed.js';
 import { buildApp } from './server/app.js';
 import { closeOnSignals } from './server/shutdown.js';
 import { listenMetrics } from './server/metrics.js';

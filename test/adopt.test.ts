@@ -24,6 +24,8 @@ import type { StorefrontCatalogueProduct } from '../src/storefront/storefront.po
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { assertError } from './helpers/push.js';
+import { BulkPause } from './helpers/sandbox-graphql.js';
+import { until } from './helpers/until.js';
 
 type Json = any;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -61,19 +63,14 @@ function merchantProduct(handle: string, title: string, variants: [string, strin
   };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Adoptions and full syncs against the sandbox take a while on a busy machine: waits of up to a minute, polled every 50 ms. */
+const WAIT_MS = 60_000;
+const EVERY_MS = 50;
 
 for (const target of databaseTargets()) {
   describe(`adopting a shop's catalogue (${target.name})`, () => {
     let h: ConnectorHarness;
+    const pause = new BulkPause();
     let port: number;
     let dataDir: string;
     let shops = 0;
@@ -91,10 +88,8 @@ for (const target of databaseTargets()) {
         target,
         { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, SYNC_POLL_SECONDS: '0', SYNC_RETRY_DELAY_SECONDS: '0', SYNC_RETRY_LIMIT: '2', MEDIA_ALLOW_PRIVATE_NETWORKS: 'true', AUTH_RATE_LIMIT: '1000000' },
         port,
+        { adoption: { pollMs: { first: 20, max: 100 } }, fullSync: { pollMs: { first: 20, max: 100 } }, sandbox: { bulk: { pause: pause.check } } },
       );
-      const adoptions = h.app.services.connector.adoptions;
-      adoptions.options.pollMs = { first: 20, max: 100 };
-      h.app.services.connector.fullSync.options.pollMs = { first: 20, max: 100 };
       await h.app.services.jobs.workers.start();
     });
     after(async () => {
@@ -148,7 +143,7 @@ for (const target of databaseTargets()) {
         assert.equal(res.statusCode, 200, res.body);
         const data = res.json().data;
         return data.state === 'completed' || data.state === 'failed' ? data : null;
-      });
+      }, WAIT_MS, EVERY_MS);
     const adopt = async (token: string, body?: Json) => {
       const res = await h.call('POST', '/api/adopt', token, body);
       assert.equal(res.statusCode, 202, res.body);
@@ -161,7 +156,7 @@ for (const target of databaseTargets()) {
       return until(`full sync ${id}`, async () => {
         const data = (await h.call('GET', `/api/sync/full/${id}`, token)).json().data;
         return data.status === 'completed' || data.status === 'failed' ? data : null;
-      });
+      }, WAIT_MS, EVERY_MS);
     };
     const mapping = async (token: string, pimId: number) => (await h.call('GET', `/api/products/mapping/${pimId}`, token)).json();
 
@@ -259,7 +254,7 @@ for (const target of databaseTargets()) {
       const hatMedia = await until('the hat’s image processed', async () => {
         const nodes = (await c.gql(HAT_MEDIA, { id: hat.id })).product.media.nodes;
         return nodes[0]?.status === 'READY' ? nodes : null;
-      });
+      }, WAIT_MS, EVERY_MS);
       const scarf = await seed(c.gql, merchantProduct('scarf', 'Scarf', [['SC-R', '12.00', null, null, 'Red'], ['', '13.00', null, null, 'Blue']], 'Color'));
       const started = await adopt(c.token, { import_unmatched: true });
       assert.equal(started.data.import_unmatched, true);
@@ -336,9 +331,8 @@ for (const target of databaseTargets()) {
       assertError(await h.call('POST', '/api/adopt', a.token, '{"import_unmatched": tru'), 400, 'INVALID_JSON');
 
       // Hold the shop's bulk query so the adoption stays running while the next POSTs come.
-      const bulk = h.app.services.sandbox.graphql.bulk;
       let open!: () => void;
-      bulk.gate = new Promise<void>((resolve) => (open = resolve));
+      pause.gate = new Promise<void>((resolve) => (open = resolve));
       let id: string;
       try {
         const res = await h.call('POST', '/api/adopt', a.token, {});
@@ -347,7 +341,7 @@ for (const target of databaseTargets()) {
         await until('the adoption reading the shop', async () => {
           const data = (await h.call('GET', `/api/adopt/${id}`, read)).json().data;
           return data.state === 'running' && data.progress.phase === 'reading_shop' ? data : null;
-        });
+        }, WAIT_MS, EVERY_MS);
         const again = await h.call('POST', '/api/adopt', a.token);
         assertError(again, 409, 'SYNC_IN_PROGRESS');
         assert.equal(again.json().data.id, id);
@@ -356,7 +350,7 @@ for (const target of databaseTargets()) {
         assert.equal((await h.call('POST', '/api/adopt', b.token)).statusCode, 202);
       } finally {
         open();
-        bulk.gate = null;
+        pause.gate = null;
       }
       assertError(await h.call('GET', `/api/adopt/${id}`, b.token), 404, 'NOT_FOUND');
       assertError(await h.call('GET', '/api/adopt/abc', a.token), 404, 'NOT_FOUND');

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testDatabaseUrl } from '../src/config.js';
-import { gql, NO_FAULTS, sleep, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
+import { gql, NO_FAULTS, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
+import { mustHold, until } from './helpers/until.js';
 
 const STEP = { timeout: 120_000 };
 const THROTTLED = /throttl/i;
@@ -128,10 +129,11 @@ describe('bridge reliability over real processes', { concurrency: true }, () => 
           (err: Error) => ({ err }),
         );
         let committed = 0;
-        while ((committed = await productsCount(s)) < 3) {
-          assert.ok(s.bridge().running(), 'the bridge is still pushing');
-          await sleep(25);
-        }
+        await until('three products on the storefront', async () => {
+          if ((committed = await productsCount(s)) >= 3) return true;
+          mustHold(() => assert.ok(s.bridge().running(), 'the bridge is still pushing'));
+          return false;
+        }, STEP.timeout);
         await s.killBridge();
         const outcome = await inFlight;
         assert.ok('err' in outcome, 'the killed push never answered');

@@ -41,8 +41,8 @@ for (const target of databaseTargets()) {
         res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length }).end(body);
       });
       dataDir = mkdtempSync(path.join(tmpdir(), 'pimbridge-import-'));
-      h = await harness(target, { DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_NETWORKS: 'true', IMPORT_MAX_BYTES: String(2 * 1024 * 1024), SYNC_RETRY_DELAY_SECONDS: '0' });
-      h.app.services.jobs.workers.ticker = null;
+      // SYNC_POLL_SECONDS=0: no delta poller, only the imports' jobs run.
+      h = await harness(target, { DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_NETWORKS: 'true', IMPORT_MAX_BYTES: String(2 * 1024 * 1024), SYNC_RETRY_DELAY_SECONDS: '0', SYNC_POLL_SECONDS: '0' });
       await h.app.services.jobs.workers.start();
     });
     after(async () => {

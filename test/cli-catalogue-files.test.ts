@@ -13,6 +13,7 @@ import { csv } from './helpers/catalogue-files.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness, type Tenant } from './helpers/harness.js';
 import { okData } from './helpers/pim.js';
+import { StopWaiting, until } from './helpers/until.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLI = ['--import', 'tsx', path.join('src', 'cli', 'main.ts')];
@@ -52,13 +53,18 @@ function start(args: string[], env: Record<string, string>): Run {
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-const until = async (what: string, check: () => boolean, run: Run, ms = 60_000) => {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline || run.child.exitCode !== null) throw new Error(`${what}: not seen\nstdout:\n${run.stdout()}\nstderr:\n${run.stderr()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+/** Waits (the one `until`) for `check` to hold of the command's output; fails at once if the command exits first. */
+const seen = (what: string, check: () => boolean, run: Run, ms = 60_000) =>
+  until(
+    what,
+    () => {
+      if (check()) return true;
+      const output = `stdout:\n${run.stdout()}\nstderr:\n${run.stderr()}`;
+      if (run.child.exitCode !== null) throw new StopWaiting(`${what}: not seen, the command exited\n${output}`);
+      throw new Error(`not seen yet\n${output}`);
+    },
+    ms,
+  );
 
 for (const target of databaseTargets()) {
   describe(`pimbridge import and export (${target.name})`, () => {
@@ -98,9 +104,9 @@ for (const target of databaseTargets()) {
     before(async () => {
       dataDir = mkdtempSync(path.join(tmpdir(), 'pimbridge-cli-files-'));
       work = mkdtempSync(path.join(tmpdir(), 'pimbridge-cli-csv-'));
-      h = await harness(target, { DATA_DIR: dataDir });
+      // SYNC_POLL_SECONDS=0: no delta poller, only the imports' jobs run.
+      h = await harness(target, { DATA_DIR: dataDir, SYNC_POLL_SECONDS: '0' });
       // As `pimbridge serve` (role all) does: this node runs the jobs, so imports complete.
-      h.app.services.jobs.workers.ticker = null;
       await h.app.services.jobs.workers.start();
       await h.app.listen({ port: 0, host: '127.0.0.1' });
       baseUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
@@ -237,7 +243,7 @@ for (const target of databaseTargets()) {
       await h.app.services.jobs.workers.stop(5_000);
       try {
         const run = start(['import', file('interrupted.csv', csv(rows)), '--org', String(t.organizationId)], { PIMBRIDGE_URL: baseUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN });
-        await until('the import accepted', () => /accepted: 20 rows/.test(run.stderr()), run);
+        await seen('the import accepted', () => /accepted: 20 rows/.test(run.stderr()), run);
         run.child.kill('SIGINT');
         assert.equal(await run.exited, 130, run.stderr());
         assert.match(run.stderr(), /Interrupted; revoking the temporary API key…/);

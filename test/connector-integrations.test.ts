@@ -144,15 +144,14 @@ for (const target of databaseTargets()) {
           assert.ok(!res.body.includes(tenant.apiSecret));
         }
         assert.deepEqual(failing.hits, ['/api/auth/verify']);
-        const client = h.app.services.connector.pimClient;
-        const saved = client.timeoutMs;
-        client.timeoutMs = 300;
+        // The hanging PIM against an app (same database) whose PIM client gives up after 300 ms instead of 5 s.
+        const quick = await buildApp({ config: testConfig(), database: h.database, logger: false, services: { pimTimeoutMs: 300 } });
         try {
-          const res = await h.call('POST', '/api/connect', null, { ...base, pim_base_url: hanging.url });
+          const res = await quick.inject({ method: 'POST', url: '/api/connect', payload: { ...base, pim_base_url: hanging.url } });
           assertError(res, 503, 'CONNECTION_FAILED');
           assert.match(res.json().message, /timed out/);
         } finally {
-          client.timeoutMs = saved;
+          await quick.close();
         }
         assert.equal((await rows(sql`select 1 from integrations i join shops s on s.id = i.shop_id where s.domain = ${domain}`)).length, 0);
       });

@@ -20,9 +20,10 @@ import { INLINE_QUEUE_NOTE, JOB_QUEUE_NOTE } from '../src/connector/status/queue
 import { StatusRepository } from '../src/connector/status/status.repository.js';
 import { statusRoutes } from '../src/connector/status/status.routes.js';
 import { createStatusService, humanBytes, syncDuration, type StatusService } from '../src/connector/status/status.service.js';
-import type { App } from '../src/pim/pim.types.js';
+import type { App } from '../src/server/kernel/app-type.js';
 import { StorefrontError, type ProductUpsertResult, type ShopHealth, type StorefrontPort, type StorefrontShop } from '../src/storefront/storefront.port.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
+import { until } from './helpers/until.js';
 
 const PIM_KEY = 'pk_status_test_key';
 const PIM_SECRET = 'sk_status_test_secret';
@@ -339,7 +340,7 @@ for (const target of databaseTargets()) {
 
         const pending = Array.from({ length: 10 }, () => checker.current(state));
         // Let the one check reach the storefront, then release it.
-        while (port.calls === 0) await new Promise((resolve) => setImmediate(resolve));
+        await until('the check at the storefront', () => port.calls > 0, 20_000, 0);
         open();
         const results = await Promise.all(pending);
         assert.equal(port.calls, 1);

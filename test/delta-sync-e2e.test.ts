@@ -7,18 +7,20 @@ import { sql } from 'drizzle-orm';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { createProduct, okData, type Call } from './helpers/pim.js';
+import { until } from './helpers/until.js';
 
 const DOMAIN = 'delta-e2e.myshopify.com';
 const POLL_SECONDS = 1;
 
-/** Polls `read` until `done` holds or the deadline passes; returns the last value and when it held. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, deadlineMs: number): Promise<{ value: T; ms: number }> {
+/**
+ * Polls `read` (the one `until`) until `done` holds or the deadline passes; returns the last value and how long it
+ * took either way: the assertions after it judge the value, and the time a change needed to reach the store.
+ */
+async function settled<T>(read: () => Promise<T>, done: (value: T) => boolean, deadlineMs: number): Promise<{ value: T; ms: number }> {
   const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() - started > deadlineMs) return { value, ms: Date.now() - started };
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  let value!: T;
+  await until('the store to follow the PIM', async () => done((value = await read())), deadlineMs).catch(() => undefined);
+  return { value, ms: Date.now() - started };
 }
 
 for (const target of databaseTargets()) {
@@ -56,29 +58,29 @@ for (const target of databaseTargets()) {
 
     it('a product created in the PIM appears in the store, then a PATCH reaches it within two poll intervals', async () => {
       const p = await createProduct(c, { name: 'Delta Jacket', status: 'active', price: '99.00' });
-      const created = await until(() => storeCopy(p.id), (v) => v?.title === 'Delta Jacket', 15_000);
+      const created = await settled(() => storeCopy(p.id), (v) => v?.title === 'Delta Jacket', 15_000);
       assert.deepEqual(created.value, { title: 'Delta Jacket', status: 'ACTIVE', version: p.updated_at });
 
       const changed = okData(await c('PATCH', `/api/products/${p.id}`, { name: 'Delta Jacket II' }));
-      const patched = await until(() => storeCopy(p.id), (v) => v?.title === 'Delta Jacket II', 10_000);
+      const patched = await settled(() => storeCopy(p.id), (v) => v?.title === 'Delta Jacket II', 10_000);
       assert.equal(patched.value?.title, 'Delta Jacket II');
       assert.ok(patched.ms <= 2 * POLL_SECONDS * 1_000, `reached the store in ${patched.ms} ms`);
       // The mapping remembers the version synced (written just after the store's answer), so the next polls skip it.
-      const remembered = await until(() => storeCopy(p.id), (v) => v?.version === changed.updated_at, 5_000);
+      const remembered = await settled(() => storeCopy(p.id), (v) => v?.version === changed.updated_at, 5_000);
       assert.equal(remembered.value?.version, changed.updated_at);
     });
 
     it('a DELETE (archive) in the PIM ends ARCHIVED in the store', async () => {
       const p = await createProduct(c, { name: 'Delta Boots', status: 'active', price: '120.00' });
-      const made = await until(() => storeCopy(p.id), (v) => v?.status === 'ACTIVE', 15_000);
+      const made = await settled(() => storeCopy(p.id), (v) => v?.status === 'ACTIVE', 15_000);
       assert.equal(made.value?.status, 'ACTIVE');
       okData(await c('DELETE', `/api/products/${p.id}`));
-      const archived = await until(() => storeCopy(p.id), (v) => v?.status === 'ARCHIVED', 10_000);
+      const archived = await settled(() => storeCopy(p.id), (v) => v?.status === 'ARCHIVED', 10_000);
       assert.equal(archived.value?.status, 'ARCHIVED');
     });
 
     it('queue_stats show the delta jobs settle: nothing pending or failed once the store has caught up', async () => {
-      const res = await until(
+      const res = await settled(
         async () => (await h.call('GET', '/api/status', token)).json().data.queue_stats,
         // A sync.poll may be queued or running at any instant (one a second): only sync.product work must be gone.
         (q) => q.pending_messages + q.processing_messages <= 1,

@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { testDatabaseUrl } from '../src/config.js';
 import { testRedisUrl } from './helpers/harness.js';
+import { StopWaiting, TimedOut, until } from './helpers/until.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLI = ['--import', 'tsx', path.join('src', 'cli', 'main.ts')];
@@ -88,16 +89,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
+/** Waits (the one `until`) for `check`; fails at once if the server exits first. Either failure shows its output. */
 async function waitFor(what: string, proc: Proc, check: () => Promise<boolean> | boolean, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    if (!proc.running()) throw new Error(`the server exited while waiting for ${what}\nstdout:\n${proc.out()}\nstderr:\n${proc.err()}`);
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}\nstdout:\n${proc.out()}\nstderr:\n${proc.err()}`);
+  const output = () => `stdout:\n${proc.out()}\nstderr:\n${proc.err()}`;
+  const seen = async () => {
+    if (await check()) return true;
+    if (!proc.running()) throw new StopWaiting(`the server exited while waiting for ${what}\n${output()}`);
+    return false;
+  };
+  await until(what, seen, timeoutMs, 100).catch((err: unknown) => {
+    throw err instanceof TimedOut ? new Error(`${err.message}\n${output()}`) : err;
+  });
 }
 
 async function ready(base: string): Promise<boolean> {

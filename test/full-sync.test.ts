@@ -23,7 +23,8 @@ import {
 } from '../src/storefront/storefront.port.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
-import { assertError, FakeStorefront, pimProduct } from './helpers/push.js';
+import { assertError, FakeStorefront, pimProduct, StorefrontSwitch } from './helpers/push.js';
+import { until } from './helpers/until.js';
 
 const YMD_HIS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -90,40 +91,44 @@ class RecordingQueue implements JobQueue {
   }
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** A full sync's jobs run on this app's workers: waits of up to 30 s, polled every 100 ms. */
+const WAIT_MS = 30_000;
+const EVERY_MS = 100;
 
 for (const target of databaseTargets()) {
   describe(`full sync (${target.name})`, () => {
     let h: ConnectorHarness;
     let fake: BulkFake;
+    /** One app per bulk threshold and chunk size the cases use, built with its storefront switch and short polls. */
+    const apps = new Map<string, { h: ConnectorHarness; storefront: StorefrontSwitch }>();
+
+    /** The case's app (`h`, by threshold and chunk) with a new BulkFake as the storefront of its pushes and syncs. */
+    const fresh = async (options: { threshold?: number; chunk?: number } = {}) => {
+      const threshold = options.threshold ?? 200;
+      const chunk = options.chunk ?? 1_000;
+      let app = apps.get(`${threshold}/${chunk}`);
+      if (!app) {
+        const storefront = new StorefrontSwitch();
+        // No delta polls here (SYNC_POLL_SECONDS=0): only the full sync's own jobs run.
+        const env = { SYNC_RETRY_DELAY_SECONDS: '0', SYNC_RETRY_LIMIT: '2', SYNC_POLL_SECONDS: '0', SYNC_BULK_THRESHOLD: String(threshold), SYNC_BULK_CHUNK: String(chunk) };
+        app = { h: await connectorHarness(target, env, 0, { syncStorefront: storefront, fullSync: { pollMs: { first: 20, max: 50 } } }), storefront };
+        apps.set(`${threshold}/${chunk}`, app);
+        await app.h.app.services.jobs.workers.start();
+      }
+      h = app.h;
+      fake = app.storefront.use(new BulkFake());
+      return fake;
+    };
 
     before(async () => {
-      h = await connectorHarness(target, { SYNC_RETRY_DELAY_SECONDS: '0', SYNC_RETRY_LIMIT: '2' });
-      // No delta polls here: only the full sync's own jobs run.
-      h.app.services.jobs.workers.ticker = null;
-      await h.app.services.jobs.workers.start();
+      await fresh();
     });
-    after(async () => h?.close());
+    after(async () => {
+      for (const app of apps.values()) await app.h.close();
+    });
 
     const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, any>[] }).rows;
     const fullSync = () => h.app.services.connector.fullSync;
-    const fresh = (options: { threshold?: number; chunk?: number } = {}) => {
-      fake = new BulkFake();
-      h.app.services.connector.push.storefront = fake;
-      fullSync().storefront = fake;
-      fullSync().options.bulkThreshold = options.threshold ?? 200;
-      fullSync().options.chunkSize = options.chunk ?? 1_000;
-      fullSync().options.pollMs = { first: 20, max: 50 };
-      return fake;
-    };
     const products = async (tenant: Tenant, names: string[]) => {
       const ids: number[] = [];
       for (const name of names) ids.push(await pimProduct(h, tenant, name, 1));
@@ -135,12 +140,12 @@ for (const target of databaseTargets()) {
         assert.equal(res.statusCode, 200, res.body);
         const data = res.json().data;
         return data.status === 'completed' || data.status === 'failed' ? data : null;
-      });
+      }, WAIT_MS, EVERY_MS);
     const mappingsOf = (integrationId: number) => rows(sql`select pim_product_id, sync_status, sync_error, pim_updated_at from product_mappings where integration_id = ${integrationId} order by pim_product_id`);
     const logsOf = (integrationId: number) => rows(sql`select * from sync_logs where integration_id = ${integrationId} and operation = 'products.full_sync' order by id`);
 
     it('POST needs an admin token; answers 200 with the queued sync; a second one while it runs is 409 SYNC_IN_PROGRESS', async () => {
-      fresh();
+      await fresh();
       const c = await h.connected();
       await products(c.tenant, ['Scope A']);
       const read = (await h.call('POST', '/api/tokens', c.token, { scope: 'read' })).json().data.api_token;
@@ -171,7 +176,7 @@ for (const target of databaseTargets()) {
       assert.equal(again.json().data.id, sync.id);
       assert.match(again.json().message, new RegExp(sync.id));
 
-      await until('the product on its way', async () => fake.inFlight > 0);
+      await until('the product on its way', async () => fake.inFlight > 0, WAIT_MS, EVERY_MS);
       release();
       fake.gate = null;
       const done = await finished(read, sync.id);
@@ -184,7 +189,7 @@ for (const target of databaseTargets()) {
     });
 
     it('GET of another integration’s sync, of a malformed or an unknown id is 404 NOT_FOUND', async () => {
-      fresh();
+      await fresh();
       const a = await h.connected();
       const b = await h.connected();
       const res = await h.call('POST', '/api/sync/full', a.token);
@@ -202,7 +207,7 @@ for (const target of databaseTargets()) {
     });
 
     it('per call (below the threshold): one sync.product per product, refusals on the item and the mapping, one sync log', async () => {
-      fresh({ threshold: 10 });
+      await fresh({ threshold: 10 });
       const c = await h.connected();
       const ids = await products(c.tenant, ['Per call 1', 'Per call 2', 'Per call TOO MANY OPTIONS', 'Per call 4']);
       const res = await h.call('POST', '/api/sync/full', c.token);
@@ -231,7 +236,7 @@ for (const target of databaseTargets()) {
     });
 
     it('bulk (from the threshold on): chunks, one operation per chunk, pre-flight and line refusals, a failed operation run again', async () => {
-      fresh({ threshold: 3, chunk: 2 });
+      await fresh({ threshold: 3, chunk: 2 });
       fake.failOperations = 1;
       const c = await h.connected();
       const ids = await products(c.tenant, ['Bulk 1', 'Bulk 2 BAD TITLE', 'Bulk 3', 'Bulk 4 TOO MANY OPTIONS', 'Bulk 5']);
@@ -265,7 +270,7 @@ for (const target of databaseTargets()) {
     });
 
     it('bulk: a job that dies while waiting is retried and resumes the recorded operation instead of starting another', async () => {
-      fresh({ threshold: 2, chunk: 10 });
+      await fresh({ threshold: 2, chunk: 10 });
       fake.crashPolls = 1;
       const c = await h.connected();
       const ids = await products(c.tenant, ['Resume 1', 'Resume 2', 'Resume 3']);
@@ -278,7 +283,7 @@ for (const target of databaseTargets()) {
     });
 
     it('bulk: a product synced at a newer version while the operation ran is queued again, not left stale in the store', async () => {
-      fresh({ threshold: 2, chunk: 10 });
+      await fresh({ threshold: 2, chunk: 10 });
       const c = await h.connected();
       const ids = await products(c.tenant, ['Overtaken', 'Untouched']);
       // A delta job syncs a newer version of the first product while the bulk operation (which carries the older one) runs.
@@ -289,12 +294,12 @@ for (const target of databaseTargets()) {
       const done = await finished(c.token, res.json().data.id);
       assert.deepEqual([done.status, done.synced, done.failed], ['completed', 2, 0]);
       const callsOf = (id: number) => fake.calls.filter((x) => x.pimId === id).length;
-      await until('the overtaken product synced again, per call', async () => callsOf(ids[0]) === 2);
+      await until('the overtaken product synced again, per call', async () => callsOf(ids[0]) === 2, WAIT_MS, EVERY_MS);
       assert.equal(callsOf(ids[1]), 1, 'the other product is not synced twice');
       await until('its mapping back at the PIM version', async () => {
         const [now] = (await mappingsOf(c.integrationId)).filter((x) => x.pim_product_id === ids[0]);
         return now.sync_status === 'synced' && new Date(now.pim_updated_at).getTime() < Date.now() + 60_000;
-      });
+      }, WAIT_MS, EVERY_MS);
     });
 
     it('the fan-out pages by id, goes on from its cursor after a failure, and never queues a product twice', async () => {
@@ -358,7 +363,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a fan-out that fails for good fails the sync: its error, a failed sync log; a new one can start', async () => {
-      fresh();
+      await fresh();
       const c = await h.connected();
       await products(c.tenant, ['Doomed 1']);
       const repo = new FullSyncRepository(h.database.db);
@@ -379,7 +384,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a disconnected integration’s fan-out fails the sync instead of reading its PIM', async () => {
-      fresh();
+      await fresh();
       const c = await h.connected();
       await products(c.tenant, ['Gone 1']);
       const repo = new FullSyncRepository(h.database.db);
@@ -396,7 +401,7 @@ for (const target of databaseTargets()) {
     });
 
     it('an open sync without a job left to finish it does not block a new one: it is failed as interrupted', async () => {
-      fresh();
+      await fresh();
       const c = await h.connected();
       const repo = new FullSyncRepository(h.database.db);
       const id = crypto.randomUUID();

@@ -32,11 +32,11 @@ class ScriptedStorefront extends FakeStorefront {
 for (const target of databaseTargets()) {
   describe(`queue_stats and the health score from the job queue (${target.name})`, () => {
     let h: ConnectorHarness;
+    const store = new ScriptedStorefront();
 
     before(async () => {
-      h = await connectorHarness(target, { SYNC_RETRY_LIMIT: '1', SYNC_RETRY_DELAY_SECONDS: '0' });
-      // No delta poller: every job here is one the test sent (the poller would queue the new products too).
-      h.app.services.jobs.workers.ticker = null;
+      // No delta poller (SYNC_POLL_SECONDS=0): every job here is one the test sent (the poller would queue the new products too).
+      h = await connectorHarness(target, { SYNC_RETRY_LIMIT: '1', SYNC_RETRY_DELAY_SECONDS: '0', SYNC_POLL_SECONDS: '0' }, 0, { syncStorefront: store });
     });
     after(async () => h.close());
 
@@ -53,8 +53,6 @@ for (const target of databaseTargets()) {
       h.app.services.jobs.queue.send(JOB.syncProduct, { integrationId, pimProductId, reason: 'delta' }, { singletonKey: `${integrationId}:${pimProductId}` });
 
     it('pending, processing and failed jobs of this integration only; failed jobs cost health', async () => {
-      const store = new ScriptedStorefront();
-      h.app.services.connector.push.storefront = store;
       const a = await h.connected();
       const b = await h.connected();
       const held = await pimProduct(h, a.tenant, 'hold me');

@@ -48,6 +48,8 @@ for (const target of databaseTargets()) {
       assert.deepEqual(
         rows.map((r) => [r.name, r.policy]),
         [
+          ['catalogue.adopt', 'standard'],
+          ['catalogue.import', 'standard'],
           ['sync.bulk', 'singleton'],
           ['sync.full', 'standard'],
           ['sync.poll', 'stately'],

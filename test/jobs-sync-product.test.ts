@@ -9,7 +9,7 @@ import { StorefrontError, type KnownStorefrontProduct, type PimProductSnapshot, 
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets } from './helpers/harness.js';
 import { jobRows, until } from './helpers/jobs.js';
-import { FakeStorefront, pimProduct } from './helpers/push.js';
+import { FakeStorefront, pimProduct, StorefrontSwitch } from './helpers/push.js';
 
 /** Fails the first `failures` calls per product as unavailable (after the adapter's own retries, as it would). */
 class FlakyStorefront extends FakeStorefront {
@@ -28,11 +28,11 @@ class FlakyStorefront extends FakeStorefront {
 for (const target of databaseTargets()) {
   describe(`sync.product jobs (${target.name})`, () => {
     let h: ConnectorHarness;
+    const storefront = new StorefrontSwitch();
 
     before(async () => {
-      h = await connectorHarness(target, { SYNC_RETRY_LIMIT: '2', SYNC_RETRY_DELAY_SECONDS: '0' });
-      // No delta poller: every job here is one the test sent (the poller would queue the new products too).
-      h.app.services.jobs.workers.ticker = null;
+      // No delta poller (SYNC_POLL_SECONDS=0): every job here is one the test sent (the poller would queue the new products too).
+      h = await connectorHarness(target, { SYNC_RETRY_LIMIT: '2', SYNC_RETRY_DELAY_SECONDS: '0', SYNC_POLL_SECONDS: '0' }, 0, { syncStorefront: storefront });
       await h.app.services.jobs.workers.start();
     });
     after(async () => h.close());
@@ -48,10 +48,7 @@ for (const target of databaseTargets()) {
         const row = await job(id);
         return ['completed', 'failed'].includes(row.state) ? row : null;
       });
-    const useStorefront = <T extends FakeStorefront>(s: T): T => {
-      h.app.services.connector.push.storefront = s;
-      return s;
-    };
+    const useStorefront = <T extends FakeStorefront>(s: T): T => storefront.use(s);
 
     it('syncs the product: mapping synced, last_sync_at touched, no sync log; the job completes', async () => {
       const store = useStorefront(new FakeStorefront());

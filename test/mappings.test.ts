@@ -19,8 +19,7 @@ for (const target of databaseTargets()) {
     let readToken: string;
 
     before(async () => {
-      h = await connectorHarness(target);
-      h.app.services.connector.push.storefront = new FakeStorefront();
+      h = await connectorHarness(target, {}, 0, { syncStorefront: new FakeStorefront() });
       c = await h.connected();
       synced = [];
       for (let i = 0; i < 5; i++) synced.push(await pimProduct(h, c.tenant, `Mapped ${i}`, i % 2));

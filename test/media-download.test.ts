@@ -11,7 +11,8 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { anyAddress, nonPublicRange, publicAddressesOnly, type AddressPolicy } from '../src/lib/address-policy.js';
 import { connectChecked, DownloadError, filteredLookup, SafeDownloader, type Resolver } from '../src/lib/safe-download.js';
 import { FileMediaStorage, MEDIA_KEY, mediaKey, mimeOfKey } from '../src/pim/media/storage.js';
-import { makeImage, serveHttp, serveRaw, waitFor, type TestServer } from './helpers/servers.js';
+import { makeImage, serveHttp, serveRaw, type TestServer } from './helpers/servers.js';
+import { until } from './helpers/until.js';
 
 // A self-signed certificate for images.test, valid 2000-2100 (test fixture only).
 const TLS = {
@@ -301,7 +302,7 @@ describe('safe downloader', () => {
           connectChecked({ host: 'images.example', port: received.port, policy: only127001, lookup: lyingLookup }),
           /^address 127\.0\.0\.2 is not a public address \(outside the test allow-list\)$/,
         );
-        await waitFor(() => received.connections === 1);
+        await until('the connection', () => received.connections === 1, 2_000, 10);
         assert.equal(received.connections, 1, 'the TCP connection was made…');
         await new Promise((r) => setTimeout(r, 50));
         assert.equal(received.bytesReceived, 0, '…but nothing was sent over it');
@@ -356,7 +357,7 @@ describe('safe downloader', () => {
       });
       try {
         await refusal(limited().fetch(`${server.url}/a`), /^download exceeded 1 KB$/);
-        await waitFor(() => server.connections === 1);
+        await until('the connection', () => server.connections === 1, 2_000, 10);
         await new Promise((r) => setTimeout(r, 50));
         assert.ok(sent < 1024 * 1024, `the server was cut off early (${sent} bytes sent)`);
       } finally {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.js';
-import { rowsOf } from '../src/pim/sql.js';
+import { rowsOf } from '../src/db/rows.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness, type Tenant } from './helpers/harness.js';
 import { assertError, createProduct, listIds, okData, type Call } from './helpers/pim.js';
 import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';

@@ -21,9 +21,8 @@ for (const target of databaseTargets()) {
     let c: Awaited<ReturnType<ConnectorHarness['connected']>>;
 
     before(async () => {
-      h = await connectorHarness(target);
       fake = new FakeStorefront();
-      h.app.services.connector.push.storefront = fake;
+      h = await connectorHarness(target, {}, 0, { syncStorefront: fake });
       c = await h.connected();
     });
     after(() => h.close());

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client.js';
-import { writePgliteTemplate } from '../src/db/pglite-template.js';
-import { rowsOf } from '../src/pim/sql.js';
+import { writePgliteTemplateWithQueue } from '../src/jobs/queue-template.js';
+import { rowsOf } from '../src/db/rows.js';
 
 describe('PGlite template', () => {
   let dir: string;
@@ -16,7 +16,7 @@ describe('PGlite template', () => {
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pimbridge-template-'));
     template = path.join(dir, 'template.tar.gz');
-    await writePgliteTemplate(template);
+    await writePgliteTemplateWithQueue(template);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -275,8 +275,7 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
     assert.ok(Date.now() - t0 < 1_000);
 
     // Retries stop once their waits add up past the budget.
-    const tight = new PimClient({ allowPrivateNetworks: true, publicUrl: 'http://localhost:1' });
-    tight.rateLimitWaitMs = 2_000;
+    const tight = new PimClient({ allowPrivateNetworks: true, publicUrl: 'http://localhost:1', rateLimitWaitMs: 2_000 });
     calls = 0;
     handler = () => (calls++, { status: 429, headers: { 'retry-after': '1' }, body: {} });
     const limited = await tight.changedProducts(conn(), { since: '2026-01-01T00:00:00.000Z', afterId: 0, limit: 10 }).catch((e) => e);

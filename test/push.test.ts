@@ -9,8 +9,9 @@ import { PimClient, PimReadError } from '../src/connector/pim/pim-client.js';
 import { PUSH_CONCURRENCY } from '../src/connector/push/push.service.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
-import { assertError, FakeStorefront, pimProduct } from './helpers/push.js';
+import { assertError, FakeStorefront, pimProduct, StorefrontSwitch } from './helpers/push.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
+import { until } from './helpers/until.js';
 
 const YMD_HIS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
@@ -18,16 +19,16 @@ for (const target of databaseTargets()) {
   describe(`POST /api/products/push (${target.name})`, () => {
     let h: ConnectorHarness;
     let fake: FakeStorefront;
+    const storefront = new StorefrontSwitch();
 
     before(async () => {
-      h = await connectorHarness(target);
+      h = await connectorHarness(target, {}, 0, { syncStorefront: storefront });
     });
     after(async () => h.close());
 
     const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, any>[] }).rows;
     const fresh = () => {
-      fake = new FakeStorefront();
-      h.app.services.connector.push.storefront = fake;
+      fake = storefront.use(new FakeStorefront());
       return fake;
     };
 
@@ -336,7 +337,7 @@ for (const target of databaseTargets()) {
       for (let i = 0; i < 9; i++) ids.push(await pimProduct(h, c.tenant, `Gate ${i}`));
       const pending = h.call('POST', '/api/products/push', c.token, { products: ids.map((id) => ({ id })) });
       // Wait (by polling the database, not the clock) until the first storefront calls are in.
-      while (f.calls.length === 0) await new Promise((r) => setTimeout(r, 5));
+      await until('the first storefront calls', () => f.calls.length > 0, 20_000, 5);
       const [running] = await rows(sql`select * from sync_logs where integration_id = ${c.integrationId}`);
       assert.equal(running.status, 'running');
       assert.equal(running.completed_at, null);

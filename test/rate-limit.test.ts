@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Response as InjectResponse } from 'light-my-request';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness, type Tenant, type TestApp, testRedisUrl } from './helpers/harness.js';
 import { twoNodes, type TwoNodes } from './helpers/redis-nodes.js';
+import { until } from './helpers/until.js';
 
 const REDIS_URL = testRedisUrl();
 const READ = 5;
@@ -180,15 +181,12 @@ async function deleteCounters(redis: Redis, prefixOfBlock: string): Promise<void
   } while (cursor !== '0');
 }
 
-/** Retries `check` until it returns true; false when the deadline passes first. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
-}
+/** Retries `check` (the one `until`) until it returns true; false when the deadline passes first. */
+const eventually = (check: () => Promise<boolean>, timeoutMs = 10_000): Promise<boolean> =>
+  until('the other instance to agree', check, timeoutMs).then(
+    () => true,
+    () => false,
+  );
 
 // Only with TEST_REDIS_URL (test/helpers/harness.ts).
 for (const target of REDIS_URL ? databaseTargets() : []) {

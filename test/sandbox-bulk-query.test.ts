@@ -15,6 +15,8 @@ import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import type { StorefrontShop } from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
+import { BulkPause } from './helpers/sandbox-graphql.js';
+import { until } from './helpers/until.js';
 
 type Json = any;
 
@@ -53,6 +55,7 @@ function productInput(handle: string, variants: { sku: string; price: string; si
 for (const target of databaseTargets()) {
   describe(`sandbox bulk queries (${target.name})`, () => {
     let h: Harness;
+    const pause = new BulkPause();
     let base: string;
     let token: string;
     const domain = 'bulk-query.myshopify.com';
@@ -72,12 +75,10 @@ for (const target of databaseTargets()) {
     }
     const run = async (query: string, group = false) => (await gql(RUN, { query, group })).bulkOperationRunQuery;
     const finished = async (id: string): Promise<Json> => {
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+      return until(`bulk operation ${id} to finish`, async () => {
         const op = (await gql(STATE, { id })).bulkOperation;
-        if (!['CREATED', 'RUNNING'].includes(op.status)) return op;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error(`bulk operation ${id} did not finish`);
+        return ['CREATED', 'RUNNING'].includes(op.status) ? null : op;
+      });
     };
     const lines = async (url: string): Promise<Json[]> => {
       const res = await fetch(url);
@@ -91,7 +92,7 @@ for (const target of databaseTargets()) {
       await new Promise<void>((resolve) => photos.listen(0, '127.0.0.1', resolve));
       photoUrl = `http://127.0.0.1:${(photos.address() as net.AddressInfo).port}/photo.png`;
       const port = await freePort();
-      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
+      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, { sandbox: { bulk: { pause: pause.check } } });
       await h.app.listen({ port, host: '127.0.0.1' });
       token = (await h.app.services.sandbox.stores.create(domain)).accessToken;
       base = `http://127.0.0.1:${port}/sandbox/shopify/${domain}`;
@@ -105,12 +106,10 @@ for (const target of databaseTargets()) {
         assert.deepEqual(made.userErrors, []);
       }
       // The image is fetched by the sandbox after the productSet: wait until it is READY (it then has a URL).
-      for (const deadline = Date.now() + 20_000; ; ) {
+      await until('the image to be processed', async () => {
         const data = await gql(`{ products(first: 5, query: "handle:alpha") { nodes { media(first: 5) { nodes { status } } } } }`);
-        if (data.products.nodes[0].media.nodes[0].status === 'READY') break;
-        assert.ok(Date.now() < deadline, 'the image was not processed');
-        await new Promise((r) => setTimeout(r, 25));
-      }
+        return data.products.nodes[0].media.nodes[0].status === 'READY';
+      });
     });
     after(async () => {
       await h?.close();
@@ -208,9 +207,8 @@ for (const target of databaseTargets()) {
     });
 
     it('five queries run at a time per store (the sixth: OPERATION_IN_PROGRESS); mutations count apart; listed by type', async () => {
-      const bulk = h.app.services.sandbox.graphql.bulk;
       let open!: () => void;
-      bulk.gate = new Promise<void>((resolve) => (open = resolve));
+      pause.gate = new Promise<void>((resolve) => (open = resolve));
       try {
         const ids: string[] = [];
         for (let i = 0; i < 5; i++) {
@@ -235,7 +233,7 @@ for (const target of databaseTargets()) {
         for (const id of ids) assert.equal((await finished(id)).status, 'COMPLETED');
       } finally {
         open();
-        bulk.gate = null;
+        pause.gate = null;
       }
       // Once they finished, a new one starts.
       assert.deepEqual((await run('{ products { edges { node { id } } } }')).userErrors, []);
@@ -246,11 +244,10 @@ for (const target of databaseTargets()) {
       const shop: StorefrontShop = { domain, apiBaseUrl: base, accessToken: token };
       // The adapter's bulk query passes the sandbox's rules (and so Shopify's) as it is.
       const { operationId } = await adapter.startCatalogueRead(shop);
-      let state = await adapter.catalogueReadState(shop, operationId);
-      for (const deadline = Date.now() + 20_000; state.state === 'running' && Date.now() < deadline; ) {
-        await new Promise((r) => setTimeout(r, 25));
-        state = await adapter.catalogueReadState(shop, operationId);
-      }
+      const state = await until('the catalogue read', async () => {
+        const read = await adapter.catalogueReadState(shop, operationId);
+        return read.state === 'running' ? null : read;
+      });
       assert.equal(state.state, 'completed', JSON.stringify(state));
       const products = state.state === 'completed' ? state.products : [];
       assert.deepEqual(products.map((p) => [p.handle, p.variants.map((v) => v.sku), p.images.length]), [

@@ -11,6 +11,7 @@ import { SandboxStoreRepository } from '../src/storefront/sandbox/sandbox-store.
 import { SandboxStoreService } from '../src/storefront/sandbox/sandbox-store.service.js';
 import { freshStorage, type Storage } from './helpers/bridge-processes.js';
 import { freePort } from './helpers/connector.js';
+import { until } from './helpers/until.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DOMAIN = 'bulk-restart.myshopify.com';
@@ -29,19 +30,9 @@ function startSandbox(env: Record<string, string>, port: number): { child: Child
   return { child, exited, output: () => output };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value !== undefined) return value;
-    } catch {
-      // not there yet
-    }
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** A sandbox process starting and a 5,000-line operation: waits of up to a minute, polled every 50 ms. */
+const WAIT_MS = 60_000;
+const EVERY_MS = 50;
 
 const kinds: ('pglite' | 'postgres')[] = testDatabaseUrl() ? ['pglite', 'postgres'] : ['pglite'];
 
@@ -83,7 +74,7 @@ for (const kind of kinds) {
     }
     async function start(): Promise<void> {
       proc = startSandbox(store.env, port);
-      await until('the sandbox', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined));
+      await until('the sandbox', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200, WAIT_MS, EVERY_MS);
     }
     async function bulk(lines: number): Promise<string> {
       const staged = await gql('mutation S($i: [StagedUploadInput!]!) { stagedUploadsCreate(input: $i) { stagedTargets { url parameters { name value } } } }', {
@@ -119,7 +110,7 @@ for (const kind of kinds) {
       await until('progress', async () => {
         const s = await state(id);
         return s.status === 'RUNNING' && Number(s.objectCount) > 0 ? s : undefined;
-      });
+      }, WAIT_MS, EVERY_MS);
       proc!.child.kill('SIGKILL');
       await proc!.exited;
 
@@ -127,13 +118,13 @@ for (const kind of kinds) {
       const failed = await until('FAILED', async () => {
         const s = await state(id);
         return s.status === 'FAILED' ? s : undefined;
-      });
+      }, WAIT_MS, EVERY_MS);
       assert.equal(failed.errorCode, 'INTERNAL_SERVER_ERROR');
       const next = await bulk(3);
       const done = await until('COMPLETED', async () => {
         const s = await state(next);
         return s.status === 'COMPLETED' ? s : undefined;
-      });
+      }, WAIT_MS, EVERY_MS);
       assert.equal(done.objectCount, '3');
       proc!.child.kill('SIGTERM');
       await proc!.exited;

@@ -9,7 +9,10 @@ import pg from 'pg';
 import { sandboxBulkOperations } from '../src/db/schema/index.js';
 import { MetafieldDefinitionCreate, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
-import { databaseTargets, harness, type Harness } from './helpers/harness.js';
+import { buildApp } from '../src/server/app.js';
+import { databaseTargets, harness, testConfig, type Harness } from './helpers/harness.js';
+import { BulkPause } from './helpers/sandbox-graphql.js';
+import { mustHold, until } from './helpers/until.js';
 
 type Json = any;
 
@@ -58,12 +61,13 @@ for (const target of databaseTargets()) {
     let h: Harness;
     let port: number;
     const domain = 'bulk-sandbox.myshopify.com';
+    const pause = new BulkPause();
     let token: string;
     let base: string;
 
     before(async () => {
       port = await freePort();
-      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
+      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, { sandbox: { bulk: { pause: pause.check } } });
       await h.app.listen({ port, host: '127.0.0.1' });
       token = (await h.app.services.sandbox.stores.create(domain)).accessToken;
       base = `http://127.0.0.1:${port}/sandbox/shopify/${domain}`;
@@ -110,13 +114,11 @@ for (const target of databaseTargets()) {
     }
 
     async function finished(id: string): Promise<Json> {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
+      return until(`operation ${id} to finish`, async () => {
         const op = (await gql(STATE, { id })).data.bulkOperation;
-        if (!['CREATED', 'RUNNING'].includes(op.status)) return op;
-        assert.ok(Date.now() < deadline, `operation ${id} still ${op.status}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+        if (['CREATED', 'RUNNING'].includes(op.status)) throw new Error(`operation ${id} still ${op.status}`);
+        return op;
+      }, 30_000, 20);
     }
 
     async function results(url: string): Promise<Json[]> {
@@ -194,9 +196,8 @@ for (const target of databaseTargets()) {
     });
 
     it('runs up to five bulk mutations per store at a time: a sixth start answers OPERATION_IN_PROGRESS', async () => {
-      const bulk = h.app.services.sandbox.graphql.bulk;
       let open!: () => void;
-      bulk.gate = new Promise<void>((r) => (open = r));
+      pause.gate = new Promise<void>((r) => (open = r));
       try {
         const held: Json[] = [];
         for (let i = 0; i < 5; i++) {
@@ -217,7 +218,7 @@ for (const target of databaseTargets()) {
         open();
         for (const op of held) assert.equal((await finished(op.id)).status, 'COMPLETED');
       } finally {
-        bulk.gate = null;
+        pause.gate = null;
         open();
       }
       const again = await run(await staged(jsonl([line(40, 'Now it runs')])));
@@ -265,14 +266,21 @@ for (const target of databaseTargets()) {
       const otherKey = await upload(t, jsonl([line(30, 'x')]), { key: 'tmp/1/bulk/other/x.jsonl' });
       assert.equal(otherKey.status, 400);
       assert.match(await otherKey.text(), /<Code>InvalidPolicyDocument<\/Code>/);
-      const bulk = h.app.services.sandbox.graphql.bulk;
-      bulk.maxUploadBytes = 64;
+      // The same target posted to a server of the same store (same database) whose uploads are capped at 64 bytes.
+      const smallPort = await freePort();
+      const small = await buildApp({
+        config: testConfig({ SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${smallPort}` }),
+        database: h.database,
+        logger: false,
+        services: { sandbox: { bulk: { maxUploadBytes: 64 } } },
+      });
       try {
-        const big = await upload(t, 'x'.repeat(200));
+        await small.listen({ port: smallPort, host: '127.0.0.1' });
+        const big = await upload({ ...t, url: t.url.replace(`//127.0.0.1:${port}/`, `//127.0.0.1:${smallPort}/`) }, 'x'.repeat(200));
         assert.equal(big.status, 400);
         assert.match(await big.text(), /<Code>EntityTooLarge<\/Code>/);
       } finally {
-        bulk.maxUploadBytes = 100 * 1024 * 1024;
+        await small.close();
       }
       const notForm = await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       assert.equal(notForm.status, 400);
@@ -289,14 +297,13 @@ for (const target of databaseTargets()) {
         // Charged per line, 40 productSets (≥ 11 points each) would drain a 60-point bucket restoring 1 point/s many
         // times over; uncharged, only the calls count: staging, the start and the polls (1 point each).
         let polls = 0;
-        let op: Json;
-        for (const deadline = Date.now() + 30_000; ; ) {
+        const op = await until('the operation to complete', async () => {
           polls++;
-          op = (await gql(STATE, { id: started.bulkOperation.id })).data.bulkOperation;
-          if (op.status === 'COMPLETED') break;
-          assert.ok(Date.now() < deadline && op.status === 'RUNNING' || op.status === 'CREATED', JSON.stringify(op));
-          await new Promise((r) => setTimeout(r, 100));
-        }
+          const op = (await gql(STATE, { id: started.bulkOperation.id })).data.bulkOperation;
+          if (op.status === 'COMPLETED') return op;
+          mustHold(() => assert.ok(op.status === 'RUNNING' || op.status === 'CREATED', JSON.stringify(op)));
+          return null;
+        }, 30_000, 100);
         assert.equal(op.objectCount, '40');
         const res = await gql(COUNT);
         assert.ok(res.extensions.cost.throttleStatus.currentlyAvailable >= 60 - 13 - 12 - polls - 1 - 3, JSON.stringify({ polls, cost: res.extensions.cost }));
@@ -353,7 +360,7 @@ for (const target of databaseTargets()) {
 
     it('a server stopping mid-run marks its running operation FAILED', async () => {
       const bulk = h.app.services.sandbox.graphql.bulk;
-      bulk.gate = new Promise<void>(() => {});
+      pause.gate = new Promise<void>(() => {});
       const started = await run(await staged(jsonl([line(300, 'Interrupted')])));
       assert.deepEqual(started.userErrors, []);
       assert.equal(bulk.runningCount, 1);

@@ -10,6 +10,8 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
+import { BulkPause } from './helpers/sandbox-graphql.js';
+import { mustHold, until } from './helpers/until.js';
 
 type Json = Record<string, any>;
 
@@ -66,6 +68,7 @@ function grid(title: string, sizes: number, colors: number): Json {
 for (const target of databaseTargets()) {
   describe(`Shopify sandbox limits (${target.name})`, () => {
     let h: Harness;
+    const pause = new BulkPause();
     let base: string;
     const stores: Record<string, { id: number; token: string }> = {};
 
@@ -100,11 +103,13 @@ for (const target of databaseTargets()) {
       return (await data(domain, RUN, { mutation: BULK_LINE, path: key })).bulkOperationRunMutation;
     }
     async function results(domain: string, id: string): Promise<Json[]> {
-      for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 20))) {
+      const op = await until(`operation ${id} to complete`, async () => {
         const op = (await data(domain, STATE, { id })).bulkOperation;
-        if (op.status === 'COMPLETED') return (await (await fetch(op.url)).text()).trim().split('\n').map((l) => JSON.parse(l));
-        assert.ok(['CREATED', 'RUNNING'].includes(op.status) && Date.now() < deadline, JSON.stringify(op));
-      }
+        if (op.status === 'COMPLETED') return op;
+        mustHold(() => assert.ok(['CREATED', 'RUNNING'].includes(op.status), JSON.stringify(op)));
+        return null;
+      }, 30_000, 20);
+      return (await (await fetch(op.url)).text()).trim().split('\n').map((l) => JSON.parse(l));
     }
 
     const A = 'limits-a.myshopify.com';
@@ -112,7 +117,7 @@ for (const target of databaseTargets()) {
 
     before(async () => {
       const port = await freePort();
-      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
+      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, { sandbox: { bulk: { pause: pause.check } } });
       await h.app.listen({ port, host: '127.0.0.1' });
       base = `http://127.0.0.1:${port}`;
       await store(A);
@@ -209,9 +214,8 @@ for (const target of databaseTargets()) {
     });
 
     it('runs five bulk mutations at once per store; the sixth is refused with OPERATION_IN_PROGRESS', async () => {
-      const service = h.app.services.sandbox.graphql.bulk;
       let open!: () => void;
-      service.gate = new Promise<void>((r) => (open = r));
+      pause.gate = new Promise<void>((r) => (open = r));
       const held: string[] = [];
       try {
         for (let i = 0; i < 5; i++) {
@@ -223,7 +227,7 @@ for (const target of databaseTargets()) {
         assert.equal(sixth.bulkOperation, null);
         assert.deepEqual(sixth.userErrors, [{ field: null, code: 'OPERATION_IN_PROGRESS', message: `A bulk mutation operation for this app and shop is already in progress: ${held.join(', ')}.` }]);
       } finally {
-        service.gate = null;
+        pause.gate = null;
         open();
       }
       for (const id of held) assert.ok((await results(A, id))[0].data.productSet.product);

@@ -14,6 +14,7 @@ import { buildApp } from '../src/server/app.js';
 import { ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, testConfig, type Harness } from './helpers/harness.js';
+import { until } from './helpers/until.js';
 
 type Json = any;
 
@@ -106,17 +107,6 @@ class SourceServer {
   }
 }
 
-/** Polls until `done` holds (bounded): the media are processed asynchronously. */
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    assert.ok(Date.now() < deadline, `${what}: still ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 for (const target of databaseTargets()) {
   describe(`sandbox media lifecycle (${target.name})`, () => {
     let h: Harness;
@@ -138,7 +128,13 @@ for (const target of databaseTargets()) {
       return body.data;
     }
     const media = async (id: string, at = base): Promise<Json[]> => (await gql(PRODUCT_MEDIA, { id }, at)).product.media.nodes;
-    const processed = (id: string, at = base) => until(`media of ${id}`, () => media(id, at), (nodes) => nodes.every((m) => !UNFINISHED.includes(m.status)));
+    // The media are processed asynchronously.
+    const processed = (id: string, at = base) =>
+      until(`media of ${id}`, async () => {
+        const nodes = await media(id, at);
+        if (nodes.some((m) => UNFINISHED.includes(m.status))) throw new Error(`still ${JSON.stringify(nodes)}`);
+        return nodes;
+      });
     const statusOf = async (productGid: string): Promise<string> => {
       const result = await h.database.db.execute(sql`select status from sandbox_media where product_id = ${Number(productGid.split('/').pop())} order by position limit 1`);
       return (result as unknown as { rows: { status: string }[] }).rows[0].status;
@@ -176,7 +172,7 @@ for (const target of databaseTargets()) {
         { status: photo.status, image: null, preview: null, original: null, errors: [], alt: 'front' },
       );
       assert.ok(!JSON.stringify(res).includes(`127.0.0.1:${sources.port}`), 'the source URL is never echoed');
-      await until('the held request', async () => sources.heldCount, (n) => n === 1);
+      await until('the held request', () => sources.heldCount === 1);
       assert.equal((await media(id))[0].status, 'PROCESSING', 'fetched by the sandbox: PROCESSING until the source answers');
       sources.release();
 
@@ -267,7 +263,11 @@ for (const target of databaseTargets()) {
       const path = target.parameters.find((p: Json) => p.name === 'key').value;
       const run = (await gql(`mutation R($m: String!, $p: String!) { bulkOperationRunMutation(mutation: $m, stagedUploadPath: $p) { bulkOperation { id } userErrors { message } } }`, { m: ProductSetBulk, p: path })).bulkOperationRunMutation;
       assert.deepEqual(run.userErrors, []);
-      const op = await until('the bulk operation', async () => (await gql(`query O($id: ID!) { bulkOperation(id: $id) { status } }`, { id: run.bulkOperation.id })).bulkOperation, (o) => !['CREATED', 'RUNNING'].includes(o.status));
+      const op = await until('the bulk operation', async () => {
+        const o = (await gql(`query O($id: ID!) { bulkOperation(id: $id) { status } }`, { id: run.bulkOperation.id })).bulkOperation;
+        if (['CREATED', 'RUNNING'].includes(o.status)) throw new Error(`still ${JSON.stringify(o)}`);
+        return o;
+      });
       assert.equal(op.status, 'COMPLETED');
       const product = (await gql(`query { productByIdentifier(identifier: { handle: "bulk-media" }) { id } }`)).productByIdentifier;
       const [photo, missing] = await processed(product.id);
@@ -281,7 +281,7 @@ for (const target of databaseTargets()) {
       await first.listen({ port: port1, host: '127.0.0.1' });
       const at1 = `http://127.0.0.1:${port1}`;
       const created = (await gql(PRODUCT_SET, { input: { title: 'Restart', files: [{ originalSource: sources.url('/s/held.png') }] } }, at1)).productSet.product;
-      await until('the held request', async () => sources.heldCount, (n) => n === 1);
+      await until('the held request', () => sources.heldCount === 1);
       await first.close();
       // Read in the database: a read through a running sandbox would take it up.
       assert.equal(await statusOf(created.id), 'PROCESSING', 'the stopped process left it unfinished');
@@ -292,7 +292,7 @@ for (const target of databaseTargets()) {
       try {
         await second.listen({ port: port2, host: '127.0.0.1' });
         // Nobody reads the product: the start alone takes it up.
-        await until('the held request again', async () => sources.heldCount, (n) => n === 1);
+        await until('the held request again', () => sources.heldCount === 1);
         sources.release();
         const [done] = await processed(created.id, `http://127.0.0.1:${port2}`);
         assert.deepEqual([done.status, done.mimeType], ['READY', 'image/png']);
@@ -300,9 +300,11 @@ for (const target of databaseTargets()) {
         // A media some other process marked UPLOADED and dropped: reading the product's media takes it up.
         await h.database.db.execute(sql`update sandbox_media set status = 'UPLOADED' where id = ${Number(done.id.split('/').pop())}`);
         assert.equal(await statusOf(created.id), 'UPLOADED');
-        const [again] = await until('the media taken up on read', () => media(created.id, `http://127.0.0.1:${port2}`), (nodes) => {
+        const [again] = await until('the media taken up on read', async () => {
+          const nodes = await media(created.id, `http://127.0.0.1:${port2}`);
           if (sources.heldCount) sources.release();
-          return nodes[0].status === 'READY';
+          if (nodes[0].status !== 'READY') throw new Error(`still ${JSON.stringify(nodes)}`);
+          return nodes;
         });
         assert.equal(again.image.url, `http://127.0.0.1:${port2}/sandbox/shopify/${domain}/cdn/files/${done.id.split('/').pop()}/held.png`, 'the URL of the server asked');
       } finally {

@@ -13,6 +13,7 @@ import { buildApp } from '../src/server/app.js';
 import { Locations, MetafieldDefinitionCreate, ProductSetSync } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, testConfig, type Harness } from './helpers/harness.js';
+import { until } from './helpers/until.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -457,7 +458,8 @@ for (const target of databaseTargets()) {
       const before = await count();
       await configure({ timeout_rate: 1 });
       await assert.rejects(gql(PRODUCT_SET_MIN, { input: { title: 'Held' } }, AbortSignal.timeout(200)), { name: 'TimeoutError' });
-      for (let i = 0; i < 500 && h.app.services.sandbox.graphql.heldCount > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      // Up to 5 s for the release; the assertion below judges.
+      await until('the held answer released', () => h.app.services.sandbox.graphql.heldCount === 0, 5_000, 10).catch(() => undefined);
       await configure({ timeout_rate: 0 });
       assert.equal(h.app.services.sandbox.graphql.heldCount, 0);
       assert.equal(await count(), before);
@@ -475,7 +477,7 @@ for (const target of databaseTargets()) {
           body: JSON.stringify({ query: COUNT }),
         });
         const failed = assert.rejects(pending);
-        while (other.services.sandbox.graphql.heldCount === 0) await new Promise((r) => setTimeout(r, 10));
+        await until('the request held', () => other.services.sandbox.graphql.heldCount > 0, 30_000, 10);
         await other.close(); // would wait for the 60 s hold without the release
         await failed;
         assert.equal(other.services.sandbox.graphql.heldCount, 0);

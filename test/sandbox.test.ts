@@ -13,7 +13,7 @@ import pg from 'pg';
 import { testDatabaseUrl } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { buildApp } from '../src/server/app.js';
-import { buildSandboxApp } from '../src/storefront/sandbox/sandbox.server.js';
+import { buildSandboxApp } from '../src/server/sandbox-server.js';
 import { SandboxStoreRepository } from '../src/storefront/sandbox/sandbox-store.repository.js';
 import { SandboxStoreService } from '../src/storefront/sandbox/sandbox-store.service.js';
 import { adminSchemaLoaded } from '../src/storefront/shopify/admin-schema.js';

@@ -10,6 +10,8 @@ import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { StorefrontError, type BulkUpsertItem, type KnownStorefrontProduct, type PimProductSnapshot, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
+import { BulkPause } from './helpers/sandbox-graphql.js';
+import { mustHold, until } from './helpers/until.js';
 import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
 
 // The PIM's images, on a local server: the sandbox fetches every image it is sent, as Shopify does.
@@ -64,10 +66,11 @@ for (const target of databaseTargets()) {
     let h: Harness;
     let shop: StorefrontShop;
     const adapter = new ShopifyAdapter({ timeoutMs: 30_000 });
+    const pause = new BulkPause();
 
     before(async () => {
       const port = await freePort();
-      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
+      h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, { sandbox: { bulk: { pause: pause.check } } });
       await h.app.listen({ port, host: '127.0.0.1' });
       const domain = 'bulk-adapter.myshopify.com';
       const { accessToken } = await h.app.services.sandbox.stores.create(domain);
@@ -76,14 +79,12 @@ for (const target of databaseTargets()) {
     after(async () => h.close());
 
     async function completed(operationId: string, items: BulkUpsertItem[]) {
-      const deadline = Date.now() + 120_000;
-      for (;;) {
+      return until('the operation to finish', async () => {
         const state = await adapter.bulkUpsertState(shop, operationId, items);
         if (state.state === 'completed') return state.outcomes;
-        assert.equal(state.state, 'running', JSON.stringify(state));
-        assert.ok(Date.now() < deadline, 'the operation did not finish');
-        await new Promise((r) => setTimeout(r, 25));
-      }
+        mustHold(() => assert.equal(state.state, 'running', JSON.stringify(state)));
+        return null;
+      }, 120_000);
     }
 
     /** The product's media ids on the store. */
@@ -227,9 +228,8 @@ for (const target of databaseTargets()) {
     });
 
     it('a sixth bulk upsert while five run on the shop is refused as unavailable', async () => {
-      const bulk = h.app.services.sandbox.graphql.bulk;
       let open!: () => void;
-      bulk.gate = new Promise<void>((r) => (open = r));
+      pause.gate = new Promise<void>((r) => (open = r));
       // Five bulk mutations may run at once per shop (API 2026-01 and later).
       const batches = [7, 70, 71, 72, 73].map((id) => [{ product: snapshot(id), known: NEW, placement: PLACEMENT }]);
       try {
@@ -241,7 +241,7 @@ for (const target of databaseTargets()) {
         open();
         for (const [i, operationId] of operationIds.entries()) assert.ok((await completed(operationId, batches[i]))[0].ok);
       } finally {
-        bulk.gate = null;
+        pause.gate = null;
         open();
       }
     });

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { DEMO_SHOP_DOMAIN, seedDemo } from '../src/admin/demo-seed.js';
+import { DEMO_SHOP_DOMAIN, seedDemo } from '../src/server/demo-seed.js';
 import { loadConfig } from '../src/config.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';

@@ -10,6 +10,7 @@ import { connectorHarness, freePort, type ConnectorHarness } from './helpers/con
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { sku } from './helpers/pim.js';
 import { makeImage, serveHttp } from './helpers/servers.js';
+import { until } from './helpers/until.js';
 
 for (const target of databaseTargets()) {
   describe(`a real store's rules, end to end (${target.name})`, () => {
@@ -234,10 +235,7 @@ for (const target of databaseTargets()) {
         // Shopify answers before it fetches the image (the first push may or may not see the failure); the shop fails it.
         await pushSnapshot();
         const gid = await storefrontId(id);
-        for (const deadline = Date.now() + 10_000; (await media(gid))[0]?.status !== 'FAILED'; ) {
-          assert.ok(Date.now() < deadline, 'the shop failed the image');
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        await until('the shop failed the image', async () => (await media(gid))[0]?.status === 'FAILED', 10_000, 50);
         // The next push sends it from its source again, sees it fail again, and says why; the product keeps its ids.
         const second = await pushSnapshot();
         assert.equal(second.status, 'error');
@@ -251,10 +249,11 @@ for (const target of databaseTargets()) {
         const third = await pushSnapshot();
         assert.equal(third.status, 'success', third.message);
         assert.equal((await mapping()).sync_status, 'synced');
-        for (const deadline = Date.now() + 10_000; (await media(gid))[0]?.status !== 'READY'; ) {
-          assert.ok(Date.now() < deadline, `the shop processed the image: ${JSON.stringify(await media(gid))}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        await until('the shop processed the image', async () => {
+          const nodes = await media(gid);
+          if (nodes[0]?.status !== 'READY') throw new Error(JSON.stringify(nodes));
+          return true;
+        }, 10_000, 50);
         assert.equal((await media(gid)).length, 1);
       } finally {
         await source.close();

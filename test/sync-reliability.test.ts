@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testDatabaseUrl } from '../src/config.js';
-import { gql, NO_FAULTS, sleep, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
+import { gql, NO_FAULTS, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
+import { StopWaiting, TimedOut, until } from './helpers/until.js';
 
 const STEP = { timeout: 300_000 };
 const THROTTLE = /throttl/i;
@@ -73,18 +74,21 @@ async function progress(s: BridgeStack, id: string): Promise<FullSyncData> {
 
 /** Polls the sync until `done` says so (a bridge that is down is waited for). */
 async function waitFor(s: BridgeStack, id: string, done: (d: FullSyncData) => boolean, timeoutMs = 240_000): Promise<FullSyncData> {
-  const deadline = Date.now() + timeoutMs;
   let last: FullSyncData | null = null;
-  while (Date.now() < deadline) {
+  const reached = async () => {
     try {
       last = await progress(s, id);
-      if (done(last)) return last;
     } catch (err) {
-      if (!/fetch failed|ECONNREFUSED/.test(String((err as Error).cause ?? err))) throw err;
+      if (!/fetch failed|ECONNREFUSED/.test(String((err as Error).cause ?? err))) throw new StopWaiting(String(err), { cause: err });
+      return null;
     }
-    await sleep(100);
-  }
-  throw new Error(`full sync ${id} did not get there within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+    return done(last) ? last : null;
+  };
+  return until(`full sync ${id}`, reached, timeoutMs, 100).catch((err: unknown) => {
+    // A failure of the check itself (not the bridge being down) ends the wait as it was; a timeout says where it got to.
+    if (!(err instanceof TimedOut)) throw err;
+    throw new Error(`full sync ${id} did not get there within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+  });
 }
 
 const ended = (d: FullSyncData) => d.status === 'completed' || d.status === 'failed';

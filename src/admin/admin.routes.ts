@@ -2,8 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../lib/crypto.js';
-import type { App } from '../pim/pim.types.js';
-import { AppError, classifyError } from '../server/errors.js';
+import type { App } from '../server/kernel/app-type.js';
+import { AppError, classifyError, UNSUPPORTED_MEDIA_TYPE } from '../server/kernel/errors.js';
 import type { AdminService } from './admin.service.js';
 import { shopRoutes } from './shop.routes.js';
 import type { ShopService } from './shop.service.js';
@@ -15,9 +15,15 @@ const errors = { '4xx': AdminError, '5xx': AdminError };
 const tags = ['Admin'];
 const security = [{ adminToken: [] }];
 
+/**
+ * A body of a content type the admin API does not take. The wording is the one this API has always answered with,
+ * which names the PIM's multipart route (the admin API has none); kept as it is until the answer is changed on purpose.
+ */
+const ADMIN_UNSUPPORTED_MEDIA_TYPE = `${UNSUPPORTED_MEDIA_TYPE} (multipart/form-data only for POST /api/products/image-search)`;
+
 /** Any error → the admin API's `{error}` with its status; details of a 5xx go to the log only. */
 export function sendAdminError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
-  const { statusCode, message } = classifyError(err);
+  const { statusCode, message } = classifyError(err, ADMIN_UNSUPPORTED_MEDIA_TYPE);
   if (statusCode >= 500) req.log.error({ err }, 'admin request failed');
   return reply.code(statusCode).send({ error: message });
 }

@@ -1,7 +1,6 @@
 // Operator actions: organizations and their PIM API keys.
 import { randomCredential, sha256Hex } from '../lib/crypto.js';
-import { notFound } from '../server/errors.js';
-import type { CredentialCache } from '../pim/auth/credential-cache.js';
+import { notFound } from '../server/kernel/errors.js';
 import type { ApiKeyRepository } from './api-key.repository.js';
 import type { Organization, OrganizationRepository } from './organization.repository.js';
 
@@ -11,18 +10,33 @@ export interface IssuedApiKey {
   api_secret: string;
 }
 
+/** What revoking a key or deactivating an organization needs of the PIM's credential cache (pim/auth/credential-cache.ts). */
+export interface CredentialInvalidation {
+  invalidateKey(keyHash: string): void;
+  invalidateOrganization(organizationId: number): void;
+}
+
 /** What deleting an organization needs of the media store: removing the files no one refers to any more. */
 export interface MediaFiles {
   releaseFiles(storageKeys: string[]): Promise<void>;
 }
 
+export interface AdminServiceDeps {
+  organizations: OrganizationRepository;
+  keys: ApiKeyRepository;
+  credentials: CredentialInvalidation;
+  mediaFiles: MediaFiles;
+}
+
 export class AdminService {
-  constructor(
-    private readonly organizations: OrganizationRepository,
-    private readonly keys: ApiKeyRepository,
-    private readonly credentials: CredentialCache,
-    private readonly mediaFiles: MediaFiles,
-  ) {}
+  private readonly organizations: OrganizationRepository;
+  private readonly keys: ApiKeyRepository;
+  private readonly credentials: CredentialInvalidation;
+  private readonly mediaFiles: MediaFiles;
+
+  constructor(deps: AdminServiceDeps) {
+    ({ organizations: this.organizations, keys: this.keys, credentials: this.credentials, mediaFiles: this.mediaFiles } = deps);
+  }
 
   createOrganization(name: string): Promise<Organization> {
     return this.organizations.create(name);

@@ -3,7 +3,7 @@
 // in the built-in Shopify sandbox, whose token is returned once and stored sealed too. Deleting a shop uninstalls it:
 // its integration, tokens, mappings and sync logs are deleted with it (ON DELETE CASCADE), and a sandbox shop's store.
 import type { SecretBox } from '../lib/secret-box.js';
-import { badRequest, notFound } from '../server/errors.js';
+import { badRequest, notFound } from '../server/kernel/errors.js';
 import type { SandboxConfigInput, SandboxConfigView } from '../storefront/sandbox/sandbox-store.service.js';
 import type { ShopRepository, ShopRow } from './shop.repository.js';
 
@@ -73,16 +73,28 @@ const view = (row: ShopRow): ShopView => ({
   created_at: row.createdAt.toISOString(),
 });
 
+export interface ShopServiceDeps {
+  shops: ShopRepository;
+  box: SecretBox;
+  /** Absent when the sandbox is not wired in: platform `sandbox` is then refused. */
+  sandbox: SandboxStores | null;
+  /** The sandbox's publications (POST /admin/shops/{id}/sandbox/publications); absent: that route answers 400. */
+  sandboxPublications?: SandboxPublications | null;
+}
+
 export class ShopService {
+  private readonly shops: ShopRepository;
+  private readonly box: SecretBox;
+  private readonly sandbox: SandboxStores | null;
+  private readonly sandboxPublications: SandboxPublications | null;
+
   constructor(
-    private readonly shops: ShopRepository,
-    private readonly box: SecretBox,
+    deps: ShopServiceDeps,
     private readonly options: { publicUrl: string; sandboxEnabled: boolean },
-    /** Absent when the sandbox is not wired in: platform `sandbox` is then refused. */
-    private readonly sandbox: SandboxStores | null,
-    /** The sandbox's publications (POST /admin/shops/{id}/sandbox/publications); absent: that route answers 400. */
-    private readonly sandboxPublications: SandboxPublications | null = null,
-  ) {}
+  ) {
+    ({ shops: this.shops, box: this.box, sandbox: this.sandbox } = deps);
+    this.sandboxPublications = deps.sandboxPublications ?? null;
+  }
 
   async add(input: AddShopInput): Promise<ShopView & { access_token?: string }> {
     const domain = normaliseShopDomain(input.domain);

@@ -21,6 +21,7 @@
 import { parse } from 'csv-parse/sync';
 import { type CsvFormat, FORMATS, type ProductDraft, type RowError } from './draft.js';
 import { oursHeaderProblems, oursRowFormat } from './ours-format.js';
+import type { CsvRow, RowFormat } from './row-format.js';
 import { shopifyColumn, shopifyHeaderProblems, shopifyRowFormat } from './shopify-format.js';
 
 /** The file as a whole cannot be read (not CSV, not UTF-8, a header we do not know…): the upload is refused. */
@@ -35,23 +36,6 @@ export type ReadEvent =
   | { kind: 'header'; format: CsvFormat; columns: string[] }
   | { kind: 'draft'; draft: ProductDraft; lastLine: number }
   | { kind: 'errors'; errors: RowError[]; lastLine: number };
-
-/** One CSV record: its cells (as in the file, untrimmed), its first and last line. */
-export interface CsvRow {
-  line: number;
-  endLine: number;
-  cells: string[];
-}
-
-/** What a format does with its rows: which product a row belongs to, and a product's rows into a draft. */
-export interface RowFormat {
-  /** What the grouping key is called in messages: "product SKU", "Handle". */
-  keyName: string;
-  /** The row's product key; '' when the row continues the product above. */
-  productKey(cells: string[]): string;
-  /** A product's consecutive rows (the first has the key) into a draft and the errors of rows left out. */
-  build(rows: CsvRow[]): { draft: ProductDraft | null; errors: RowError[] };
-}
 
 export type CsvInput = NodeJS.ReadableStream | AsyncIterable<Buffer | Uint8Array | string>;
 

@@ -1,7 +1,7 @@
 // Our own CSV format (docs/csv-formats.md): one row per variant, the product's columns repeated on each of its rows
 // (on later rows they may also be left empty). Reading turns a product's rows into a ProductDraft, checking each cell's
 // syntax only; writing is the inverse. Also home of the cell checks the Shopify format shares.
-import type { CsvRow, RowFormat } from './csv-reader.js';
+import type { CsvRow, RowFormat } from './row-format.js';
 import type { ProductDraft, ProductFields, RowError, TranslationFields, VariantDraft, VariantFields } from './draft.js';
 
 export const PRODUCT_COLUMNS = [

@@ -31,7 +31,7 @@
 // Lossy by nature: a multi-variant product's SKU becomes its Handle (= slug), at most 3 options, a sale price that is
 // not below the price is dropped, Variant Grams carries at most one decimal (the PIM's 4-decimal kilograms).
 import { slugify } from '../lib/slug.js';
-import type { CsvRow, RowFormat } from './csv-reader.js';
+import type { CsvRow, RowFormat } from './row-format.js';
 import { normaliseDecimal, type ProductDraft, type ProductFields, type RowError, type VariantDraft } from './draft.js';
 import { type Checked, choiceCell, cleanCell, decimalCell, extraCellsReason, integerCell, PATH_SEPARATOR, urlCell } from './ours-format.js';
 

@@ -4,7 +4,7 @@ import { ConfigError, loadClientConfig, loadConfig, loadSandboxConfig } from '..
 import { openDatabase } from '../db/client.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { startServer } from '../main.js';
-import { startSandboxServer } from '../storefront/sandbox/sandbox.server.js';
+import { startSandboxServer } from '../server/sandbox-server.js';
 import { AdminClientError, adminRequest } from './admin-client.js';
 import { CSV_FORMATS, CliError, CliUsageError, exportCommand, importCommand, type ExportCommandOptions, type ImportCommandOptions } from './catalogue-files.js';
 

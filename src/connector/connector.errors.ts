@@ -15,7 +15,7 @@ export const CONNECTOR_ERROR_STATUS = {
   BATCH_SIZE_EXCEEDED: 400,
   MAPPING_NOT_FOUND: 404,
   INTERNAL_ERROR: 500,
-  // Beyond the spec (documented in the README): a valid token whose scope is too narrow, and unknown token ids.
+  // Beyond the spec (documented in docs/connector-api.md): a valid token whose scope is too narrow, and unknown token ids.
   INSUFFICIENT_SCOPE: 403,
   NOT_FOUND: 404,
   /** POST /api/sync/full while one is queued or running (the answer carries it in `data`). */

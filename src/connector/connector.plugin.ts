@@ -3,10 +3,10 @@
 // refused when registered, and answered 500 should one slip through (fail closed). Authentication, the IP limits (the
 // authentication limit, or the public routes' own) and the scope check run in onRequest, before the body is parsed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../pim/pim.types.js';
-import type { PathPatterns } from '../server/path-patterns.js';
+import type { App } from '../server/kernel/app-type.js';
+import type { PathPatterns } from '../server/kernel/path-patterns.js';
 import type { ConnectorAuthService } from './auth/connector-auth.service.js';
-import { AppError } from '../server/errors.js';
+import { AppError } from '../server/kernel/errors.js';
 import { ConnectorError, type ConnectorErrorCode } from './connector.errors.js';
 import './connector.types.js';
 import { integrationSettingsRoutes } from './integrations/integration-settings.routes.js';

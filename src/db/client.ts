@@ -13,8 +13,8 @@ import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
 import * as schema from './schema/index.js';
 import { acquireDataDirLock } from './lock.js';
+import { clientExecutor, type SqlExecutor } from './executor.js';
 import { pgliteTemplateFile, readPgliteTemplate } from './pglite-template.js';
-import type { SqlExecutor } from '../jobs/job-types.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -102,31 +102,6 @@ async function createPglite(dir: string | undefined, templateFile: string): Prom
     }
   }
   return PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: PGLITE_PARAMS });
-}
-
-/** What both drivers' clients (and their transactions) offer: a pg Pool/PoolClient, a PGlite or a PGlite Transaction. */
-interface QueryClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
-  exec?(text: string): Promise<{ rows: any[] }[]>;
-}
-
-/**
- * A SqlExecutor on a driver client. PGlite's `query` takes one statement (extended protocol): parameterless SQL, which
- * may be several statements (pg-boss's migrations), goes through `exec` and answers the last statement's rows.
- */
-export function clientExecutor(client: QueryClient): SqlExecutor {
-  const exec = client.exec?.bind(client);
-  return {
-    async executeSql(text, values) {
-      if (exec && (values === undefined || values.length === 0)) {
-        const results = await exec(text);
-        return { rows: results.at(-1)?.rows ?? [] };
-      }
-      const result = (await client.query(text, values)) as { rows: any[] } | { rows: any[] }[];
-      // pg answers several statements sent at once with one result each.
-      return { rows: (Array.isArray(result) ? result.at(-1)?.rows : result.rows) ?? [] };
-    },
-  };
 }
 
 async function ping(db: Db): Promise<boolean> {

@@ -1,6 +1,8 @@
 // A brand-new PGlite data directory costs about 3 s of initdb inside PGlite. The build dumps one initialised and
 // migrated cluster into dist/, and new embedded data directories start from a copy of it (about 1 s). Migrations still
-// run at every start, so a template older than the code only means more of them to apply.
+// run at every start, so a template older than the code only means more of them to apply. What other layers add to the
+// cluster (the job queue's schema: jobs/queue-template.ts, which the build runs) comes in as a step: the database layer
+// imports nothing above it.
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -8,20 +10,16 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { migrationsFolder, projectRoot } from '../paths.js';
-import { DEFAULT_QUEUE_TUNING } from '../jobs/queue-definitions.js';
-import { PgBossQueue } from '../jobs/queue.js';
-import { clientExecutor } from './client.js';
+import { clientExecutor, type SqlExecutor } from './executor.js';
 
 export const pgliteTemplateFile = path.join(projectRoot, 'dist', 'pglite-template.tar.gz');
 
-export async function writePgliteTemplate(file: string = pgliteTemplateFile): Promise<void> {
+/** A migrated cluster into `file`; `prepare` runs on it after the migrations (the job queue's schema). */
+export async function writePgliteTemplate(file: string = pgliteTemplateFile, prepare?: (executor: SqlExecutor) => Promise<void>): Promise<void> {
   const client = await PGlite.create({ extensions: { pg_trgm } });
   try {
     await migrate(drizzle(client) as never, { migrationsFolder });
-    // The job queue's schema (pg-boss) and queues too, at the default settings: on PGlite it takes ~0.1-1 s to create.
-    const queue = new PgBossQueue(clientExecutor(client), DEFAULT_QUEUE_TUNING);
-    await queue.start();
-    await queue.stop(0);
+    if (prepare) await prepare(clientExecutor(client));
     const dump = await client.dumpDataDir('gzip');
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   } finally {

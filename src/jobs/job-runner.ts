@@ -1,7 +1,6 @@
 // One queue's workers in this process: a single fetch loop that keeps up to `concurrency` jobs running, renews their
 // lease while they run, and completes or fails each one on its own (a slow job never holds up the others' results).
 import type { JobData, JobName } from './job-types.js';
-import type { FetchedJob, PgBossQueue } from './queue.js';
 
 export interface Logger {
   error(obj: object, msg: string): void;
@@ -47,7 +46,23 @@ export class WorkerStopping extends Error {
   }
 }
 
-type Backend = Pick<PgBossQueue, 'fetch' | 'complete' | 'fail' | 'heartbeat' | 'releaseActive'>;
+/** A fetched job, as the runner needs it. */
+export interface FetchedJob {
+  id: string;
+  name: JobName;
+  data: unknown;
+  retryCount: number;
+  retryLimit: number;
+}
+
+/** What the runner asks of its queue (PgBossQueue in queue.ts). */
+export interface RunnerBackend {
+  fetch(name: JobName, limit: number): Promise<FetchedJob[]>;
+  complete(name: JobName, id: string): Promise<void>;
+  fail(name: JobName, id: string, err: unknown): Promise<void>;
+  heartbeat(name: JobName, ids: string[]): Promise<void>;
+  releaseActive(name: JobName, ids: string[], countAsTry: boolean): Promise<number>;
+}
 
 export class JobRunner {
   private readonly running = new Map<string, { done: Promise<void>; abort: AbortController }>();
@@ -61,7 +76,7 @@ export class JobRunner {
   private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly backend: Backend,
+    private readonly backend: RunnerBackend,
     private readonly name: JobName,
     private readonly handler: JobHandler<JobName>,
     private readonly options: RunnerOptions,

@@ -1,5 +1,6 @@
 // The queue's contract: job names, their payloads, and what the rest of the code may ask of the queue. The pg-boss
 // implementation lives beside this file (queue.ts); handlers live with the services they drive.
+import type { SqlExecutor } from '../db/executor.js';
 
 export const JOB = {
   /** One PIM product to one integration's storefront (delta sync, per-call full sync, retries). */
@@ -65,11 +66,10 @@ export interface JobData {
 
 /**
  * Where a send runs: by default on its own; given a transaction's executor (see `executorOf` in queue.ts), the job
- * is inserted in that transaction and exists only if it commits (transactional enqueue with the data).
+ * is inserted in that transaction and exists only if it commits (transactional enqueue with the data). The type is the
+ * database layer's (db/client.ts), named here too because it is part of the queue's contract.
  */
-export interface SqlExecutor {
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
-}
+export type { SqlExecutor };
 
 export interface SendOptions {
   /** A chosen job id (uuid), e.g. a full sync's id. */

@@ -4,9 +4,9 @@
 // up every other shop's (pg-boss's own fetch fails the whole batch on that conflict).
 import PgBoss from 'pg-boss';
 import type { Db } from '../db/client.js';
-import { clientExecutor } from '../db/client.js';
+import { clientExecutor } from '../db/executor.js';
 import { JOB, type JobData, type JobName, type JobQueue, type SendOptions, type SqlExecutor } from './job-types.js';
-import { JobRunner, type JobHandler, type Logger } from './job-runner.js';
+import { JobRunner, type FetchedJob, type JobHandler, type Logger, type RunnerBackend } from './job-runner.js';
 import type { JobRecorder } from '../lib/metrics.js';
 import { queueDefinitions, type QueueDefinition, type QueueTuning } from './queue-definitions.js';
 
@@ -34,15 +34,6 @@ export interface QueueCounts {
   failed24h: number;
 }
 
-/** A fetched job, as the runner needs it. */
-export interface FetchedJob {
-  id: string;
-  name: JobName;
-  data: unknown;
-  retryCount: number;
-  retryLimit: number;
-}
-
 /**
  * The executor of a drizzle database or transaction: inside `db.transaction(async (tx) => …)`, `executorOf(tx)`
  * sends jobs in that transaction (they exist only if it commits). On PGlite never send on the plain executor while a
@@ -54,7 +45,7 @@ export function executorOf(dbOrTx: Db): SqlExecutor {
   return clientExecutor(client as Parameters<typeof clientExecutor>[0]);
 }
 
-export class PgBossQueue implements JobQueue {
+export class PgBossQueue implements JobQueue, RunnerBackend {
   readonly definitions: Record<JobName, QueueDefinition>;
   private readonly boss: PgBoss;
   private readonly runners = new Map<JobName, JobRunner>();

@@ -30,8 +30,8 @@ export class Workers {
     /** Filled by services.ts (and whoever adds a queue's handler) before start. */
     readonly handlers: JobHandlers,
     private readonly options: WorkerOptions,
-    /** The delta poller, when wired. */
-    public ticker: Ticker | null = null,
+    /** The delta poller, when wired (it ticks only with SYNC_POLL_SECONDS > 0). */
+    private readonly ticker: Ticker | null = null,
   ) {}
 
   get running(): boolean {

@@ -2,8 +2,8 @@
 // envelope for every answer, and the resource routes. Hooks and the error handler apply to these routes only.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, classifyError } from '../server/errors.js';
-import { retryAfterSeconds, type RateLimiter } from '../server/rate-limiter.js';
+import { AppError, classifyError, UNSUPPORTED_MEDIA_TYPE } from '../server/kernel/errors.js';
+import { retryAfterSeconds, type RateLimiter } from '../lib/rate-limiter.js';
 import { attributeRoutes } from './attributes/attribute.routes.js';
 import type { AttributeService } from './attributes/attribute.service.js';
 import type { ApiKeyAuthService } from './auth/api-key-auth.service.js';
@@ -19,7 +19,8 @@ import type { ChannelService } from './channels/channel.service.js';
 import { mediaRoutes } from './media/media.routes.js';
 import type { MediaService } from './media/media.service.js';
 import { pimResponses } from './pim.schemas.js';
-import { ok, type App } from './pim.types.js';
+import { ok } from './pim.types.js';
+import type { App } from '../server/kernel/app-type.js';
 import { productRoutes } from './products/product.routes.js';
 import type { ProductService } from './products/product.service.js';
 import { referenceRoutes } from './reference/reference.routes.js';
@@ -53,8 +54,11 @@ export interface PimDeps {
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A body of a content type the PIM does not take: JSON everywhere, multipart/form-data on its image search. */
+const PIM_UNSUPPORTED_MEDIA_TYPE = `${UNSUPPORTED_MEDIA_TYPE} (multipart/form-data only for POST /api/products/image-search)`;
+
 export function sendPimError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
-  const { statusCode, message, retryAfterSeconds } = classifyError(err);
+  const { statusCode, message, retryAfterSeconds } = classifyError(err, PIM_UNSUPPORTED_MEDIA_TYPE);
   if (statusCode >= 500) req.log.error({ err }, 'request failed');
   if (retryAfterSeconds !== undefined) reply.header('Retry-After', String(retryAfterSeconds));
   return reply.code(statusCode).send({ status: 0, data: null, error: message });

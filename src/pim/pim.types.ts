@@ -1,8 +1,6 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+// The PIM's request decoration and envelope. The `App` type every module registers on is the kernel's
+// (server/kernel/app-type.ts).
 import type { PimPrincipal } from './auth/api-key-auth.service.js';
-
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 declare module 'fastify' {
   interface FastifyRequest {

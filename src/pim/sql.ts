@@ -1,4 +1,4 @@
-// SQL fragments shared by the PIM repositories.
+// SQL fragments shared by the PIM repositories (rows of a raw query: db/rows.ts).
 import { sql, type SQL } from 'drizzle-orm';
 
 /** A timestamptz as ISO 8601 in UTC (drizzle hands raw timestamps back as driver-specific text). */
@@ -11,6 +11,3 @@ export const isoUtcMs = (column: SQL | string) =>
 
 /** A LIKE pattern matching `term` anywhere, with LIKE's own wildcards escaped. */
 export const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Rows of a raw query, for pg (QueryResult) and PGlite (Results) alike. */
-export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

@@ -13,20 +13,20 @@ import type { Database } from '../db/client.js';
 import { mediaFileRoutes } from '../pim/media/media.routes.js';
 import { sendPimError, pimPlugin } from '../pim/pim.plugin.js';
 import { PimErrorEnvelope } from '../pim/pim.schemas.js';
-import type { App } from '../pim/pim.types.js';
+import type { App } from './kernel/app-type.js';
 import { SANDBOX_PREFIX, sandboxRoutes } from '../storefront/sandbox/sandbox.routes.js';
 import { Product } from '../pim/products/product.schemas.js';
 import { Variant } from '../pim/variants/variant.schemas.js';
 import { ProductWithIncludes } from '../pim/products/product-with-includes.schema.js';
-import { AppError, badRequest } from './errors.js';
-import { createServices, type Services } from './services.js';
+import { AppError, badRequest } from './kernel/errors.js';
+import { createServices, type ServiceOverrides, type Services } from './services.js';
 import { PgBossQueue, type QueueOptions } from '../jobs/queue.js';
 import { installValidation } from './validation.js';
 import { Metrics } from '../lib/metrics.js';
 import { instrumentRequests, metricsRoute } from './metrics.js';
 import { loggerOptions } from '../lib/logging.js';
 import { OneLinePerRequest } from './request-log.js';
-import { PathPatterns } from './path-patterns.js';
+import { PathPatterns } from './kernel/path-patterns.js';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -36,6 +36,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Job queue settings beyond the config (tests: a short poll interval). */
   queue?: Partial<QueueOptions>;
+  /** Collaborators put in place of the defaults when the services are built (tests: a storefront double, short polls). */
+  services?: ServiceOverrides;
 }
 
 /** Running jobs get this long to finish when the app closes; then they go back to the queue. */
@@ -91,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     metrics,
   );
   await queue.start();
-  const services = createServices(config, database.db, deps.redis ?? null, { queue, databaseKind: database.kind, log: app.log }, metrics);
+  const services = createServices(config, database.db, deps.redis ?? null, { queue, databaseKind: database.kind, log: app.log }, metrics, deps.services);
   // Read at each scrape, not counted on the hot paths.
   metrics.sources.queueDepth = () => queue.depth();
   metrics.sources.shopBudgets = () => [...services.storefront.budgets.domains()].map((shop) => ({ shop, available: services.storefront.budgets.available(shop) ?? 0 }));

@@ -1,4 +1,11 @@
 // Wires repositories into services. Each service receives only what it uses.
+//
+// One style of composition: every collaborator comes in through the constructor, never assigned afterwards. A service
+// with more than three collaborators takes them as one dependency object (`new FullSyncService({ db, repo, queue, … },
+// options)`), settings apart in an options object; smaller ones take them positionally. Named fields cannot be swapped
+// by mistake, optional ones (a clock, metrics) need no placeholder arguments, and a test builds the service with its
+// doubles by name. Doubles for the app as a whole (a storefront, short polls) go in through `overrides` here, at
+// construction, never into the built services' fields.
 import type { Redis } from 'ioredis';
 import path from 'node:path';
 import { AdminService } from '../admin/admin.service.js';
@@ -36,7 +43,7 @@ import { WarehouseRepository } from '../pim/warehouses/warehouse.repository.js';
 import { WarehouseService } from '../pim/warehouses/warehouse.service.js';
 import { anyAddress, publicAddressesOnly } from '../lib/address-policy.js';
 import { SafeDownloader } from '../lib/safe-download.js';
-import { createRateLimiter } from './rate-limiter.js';
+import { createRateLimiter } from '../lib/rate-limiter.js';
 import { ShopRepository } from '../admin/shop.repository.js';
 import { ShopService } from '../admin/shop.service.js';
 import { SecretBox } from '../lib/secret-box.js';
@@ -51,7 +58,13 @@ import { MappingService } from '../connector/mappings/mapping.service.js';
 import { IntegrationSettingsService } from '../connector/integrations/integration-settings.service.js';
 import { PushService } from '../connector/push/push.service.js';
 import { SyncLogRepository } from '../connector/push/sync-log.repository.js';
-import { createStatusService } from '../connector/status/status.service.js';
+import { StatusService } from '../connector/status/status.service.js';
+import { StatusRepository } from '../connector/status/status.repository.js';
+import { ConnectivityChecker } from '../connector/status/connectivity.js';
+import type { StorefrontPort } from '../storefront/storefront.port.js';
+import type { SandboxGraphqlOptions } from '../storefront/sandbox/sandbox-graphql.service.js';
+import type { AdoptionOptions } from '../connector/adopt/adoption.service.js';
+import type { FullSyncOptions } from '../connector/sync/full-sync.service.js';
 import { SandboxGraphqlService } from '../storefront/sandbox/sandbox-graphql.service.js';
 import { SandboxStoreRepository } from '../storefront/sandbox/sandbox-store.repository.js';
 import { SandboxStoreService } from '../storefront/sandbox/sandbox-store.service.js';
@@ -79,6 +92,19 @@ import { catalogueCsvEncoder, PimCsvImporter } from '../connector/adopt/unmatche
 
 export type Services = ReturnType<typeof createServices>;
 
+/** Collaborators and settings put in place of the defaults when the services are built (tests, benchmarks). */
+export interface ServiceOverrides {
+  /** Where pushes, sync.product jobs and full syncs write products: the Shopify adapter unless given (a counting double). */
+  syncStorefront?: StorefrontPort;
+  /** The connector's PIM client's per-call timeout (5 s). */
+  pimTimeoutMs?: number;
+  /** Full-sync settings beyond SYNC_BULK_THRESHOLD and SYNC_BULK_CHUNK (e.g. shorter polls of a bulk operation). */
+  fullSync?: Partial<FullSyncOptions>;
+  adoption?: Partial<AdoptionOptions>;
+  /** The built-in Shopify sandbox's GraphQL service (its clock, its bulk runner's pause and upload cap). */
+  sandbox?: SandboxGraphqlOptions;
+}
+
 export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
     Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorPublicRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
@@ -89,19 +115,20 @@ export function createServices(
   jobs: { queue: PgBossQueue; databaseKind: 'postgres' | 'pglite'; log?: ConstructorParameters<typeof Workers>[2]['log'] },
   /** Where the connector and the Shopify adapter count what they do (GET /metrics). */
   metrics: Metrics,
+  overrides: ServiceOverrides = {},
 ) {
   const apiKeys = new ApiKeyRepository(db);
   const credentials = new CredentialCache(redis);
   const products = new ProductRepository(db, `${config.publicUrl}/media/`);
   const mediaDownloader = new SafeDownloader({ addressPolicy: config.mediaAllowPrivateNetworks ? anyAddress : publicAddressesOnly });
-  const media = new MediaService(db, new MediaRepository(db), products, new FileMediaStorage(path.join(config.dataDir, 'media')), mediaDownloader, {
+  const media = new MediaService({ db, media: new MediaRepository(db), products, storage: new FileMediaStorage(path.join(config.dataDir, 'media')), downloader: mediaDownloader }, {
     publicUrl: config.publicUrl,
     downloadConcurrency: config.mediaDownloadConcurrency,
     quotaBytes: config.mediaQuotaBytes,
   });
   const stockLevels = new StockRepository(db);
   const catalogue = new CatalogueRepository(db, `${config.publicUrl}/media/`);
-  const imports = new ImportService(db, new ImportRepository(db), catalogue, media, jobs.queue, {
+  const imports = new ImportService({ db, imports: new ImportRepository(db), catalogue, media, queue: jobs.queue }, {
     directory: path.join(config.dataDir, 'imports'),
     maxBytes: config.importMaxBytes,
   });
@@ -111,12 +138,23 @@ export function createServices(
   const connectorTokens = new TokenRepository(db);
   const sandboxStores = new SandboxStoreService(new SandboxStoreRepository(db));
   const storefront = new ShopifyAdapter({ metrics });
-  const pimClient = new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl });
+  const pimClient = new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl, timeoutMs: overrides.pimTimeoutMs });
   const integrationRepo = new IntegrationRepository(db);
-  const integrations = new IntegrationService(db, integrationRepo, connectorTokens, pimClient, secretBox);
+  const integrations = new IntegrationService({ db, integrations: integrationRepo, tokens: connectorTokens, pim: pimClient, box: secretBox });
   const settings = new IntegrationSettingsService(integrationRepo, integrations, storefront);
   const mappings = new MappingRepository(db);
-  const push = new PushService(db, integrations, settings, pimClient, mappings, new SyncLogRepository(db), storefront, jobs.queue, undefined, undefined, metrics);
+  const syncStorefront = overrides.syncStorefront ?? storefront;
+  const push = new PushService({
+    db,
+    integrations,
+    settings,
+    pim: pimClient,
+    mappings,
+    syncLogs: new SyncLogRepository(db),
+    storefront: syncStorefront,
+    queue: jobs.queue,
+    metrics,
+  });
   /** Jobs of an integration queued or running: a full sync or an adoption starts only when none is. */
   const liveJobs = async (integrationId: number) => {
     const c = await jobs.queue.counts(integrationId);
@@ -133,14 +171,15 @@ export function createServices(
       pim: pimClient,
       mappings,
       syncLogs: new SyncLogRepository(db),
-      storefront,
+      storefront: syncStorefront,
       settings,
       log: jobs.log,
       metrics,
     },
-    { bulkThreshold: config.syncBulkThreshold, chunkSize: config.syncBulkChunk },
+    { bulkThreshold: config.syncBulkThreshold, chunkSize: config.syncBulkChunk, ...overrides.fullSync },
   );
   const deltaRepo = new DeltaSyncRepository(db);
+  const statusRepo = new StatusRepository(db);
   const delta = new DeltaSyncService({ db, repo: deltaRepo, integrations, pim: pimClient, mappings, queue: jobs.queue, executorOf });
   // The queues' handlers (a worker node runs them; see jobs/workers.ts). Each part adds its queue's entry here.
   // POST /api/adopt: the shop's products read in one bulk query, matched to the PIM's and linked (connector/adopt/).
@@ -156,7 +195,7 @@ export function createServices(
     storefront,
     // import_unmatched: one catalogue file (our format, written by catalogue-csv) through the PIM's import API.
     importer: new PimCsvImporter(pimClient, catalogueCsvEncoder('ours')),
-  });
+  }, overrides.adoption);
   const handlers: JobHandlers = {
     [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log: jobs.log, metrics }), concurrency: config.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
@@ -182,15 +221,27 @@ export function createServices(
     /** The job queue (send from anywhere) and this node's workers (started by `serve` for roles worker/all, or by tests). */
     jobs: { queue: jobs.queue, workers, handlers },
     credentials,
-    admin: new AdminService(new OrganizationRepository(db), apiKeys, credentials, media),
+    admin: new AdminService({ organizations: new OrganizationRepository(db), keys: apiKeys, credentials, mediaFiles: media }),
     organizations: new OrganizationRepository(db),
-    shops: new ShopService(new ShopRepository(db), secretBox, { publicUrl: config.publicUrl, sandboxEnabled: config.shopifySandbox }, sandboxStores,
-      // POST /admin/shops/{id}/sandbox/publications
-      new SandboxPublicationService(db, new SandboxPublicationRepository(db), new SandboxProductRepository(db), new SandboxStoreRepository(db))),
+    shops: new ShopService(
+      {
+        shops: new ShopRepository(db),
+        box: secretBox,
+        sandbox: sandboxStores,
+        // POST /admin/shops/{id}/sandbox/publications
+        sandboxPublications: new SandboxPublicationService({
+          db,
+          repo: new SandboxPublicationRepository(db),
+          products: new SandboxProductRepository(db),
+          stores: new SandboxStoreRepository(db),
+        }),
+      },
+      { publicUrl: config.publicUrl, sandboxEnabled: config.shopifySandbox },
+    ),
     /** The connector's StorefrontPort (Shopify Admin GraphQL; the sandbox answers it too). */
     storefront,
     /** The built-in Shopify sandbox: its stores, and its GraphQL endpoint (routes only when config.shopifySandbox). */
-    sandbox: { stores: sandboxStores, graphql: new SandboxGraphqlService(sandboxStores, db) },
+    sandbox: { stores: sandboxStores, graphql: new SandboxGraphqlService(sandboxStores, db, overrides.sandbox) },
     connector: {
       pimClient,
       auth: new ConnectorAuthService(
@@ -206,19 +257,23 @@ export function createServices(
       adoptions,
       mappings: new MappingService(mappings),
       // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.
-      status: createStatusService({
-        db,
-        secretBox,
-        storefront,
-        pim: new PimClientProbe(new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl, timeoutMs: 3_000 })),
+      status: new StatusService({
+        repository: statusRepo,
+        connectivity: new ConnectivityChecker({
+          repository: statusRepo,
+          secretBox,
+          storefront,
+          pim: new PimClientProbe(new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl, timeoutMs: 3_000 })),
+        }),
         queue: new JobQueueStats(jobs.queue),
+        ping: () => statusRepo.ping(),
       }),
     },
     pim: {
       auth: new ApiKeyAuthService(apiKeys, credentials),
       readLimiter: createRateLimiter({ name: 'pim-read', points: config.pimRateLimitRead, durationSeconds: 60, redis }),
       writeLimiter: createRateLimiter({ name: 'pim-write', points: config.pimRateLimitWrite, durationSeconds: 60, redis }),
-      products: new ProductService(db, products, attributes, stock),
+      products: new ProductService({ db, products, attributes, stock }),
       imageSearch: new ImageSearchService(new ImageSearchRepository(db), products),
       attributes,
       warehouses: new WarehouseService(db, new WarehouseRepository(db), stockLevels),

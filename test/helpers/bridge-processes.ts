@@ -20,6 +20,7 @@ import { SandboxStoreRepository } from '../../src/storefront/sandbox/sandbox-sto
 import { SandboxStoreService, type SandboxConfigInput } from '../../src/storefront/sandbox/sandbox-store.service.js';
 import { freePort } from './connector.js';
 import { makeImage, serveHttp, type TestServer } from './servers.js';
+import { StopWaiting, TimedOut, until } from './until.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CLI = ['--import', 'tsx', path.join('src', 'cli', 'main.ts')];
@@ -71,20 +72,18 @@ function spawnCli(args: string[], env: Record<string, string>): Proc {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Waits (the one `until`) for a 200 from `url`; fails at once if the process exits first. */
 async function waitForHttp(what: string, proc: Proc, url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!proc.running()) throw new Error(`${what} exited before answering\n${proc.output()}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(50);
-  }
-  throw new Error(`${what} did not answer 200 on ${url} within ${timeoutMs} ms\n${proc.output()}`);
+  const answers = async () => {
+    if (!proc.running()) throw new StopWaiting(`${what} exited before answering\n${proc.output()}`);
+    // A refused connection (not listening yet) throws: tried again.
+    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await res.arrayBuffer();
+    return res.status === 200;
+  };
+  await until(what, answers, timeoutMs, 50).catch((err: unknown) => {
+    throw err instanceof TimedOut ? new Error(`${what} did not answer 200 on ${url} within ${timeoutMs} ms\n${proc.output()}`) : err;
+  });
 }
 
 async function stopProc(proc: Proc | null, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -2,6 +2,7 @@
 // check reaches the real PIM of the same app over HTTP; plus shops made through the admin API and connector calls.
 import type { Response as InjectResponse } from 'light-my-request';
 import net from 'node:net';
+import type { ServiceOverrides } from '../../src/server/services.js';
 import { harness, type DatabaseTarget, type Harness, type Tenant } from './harness.js';
 
 export interface ConnectorHarness extends Harness {
@@ -26,8 +27,8 @@ export async function freePort(): Promise<number> {
 
 let shops = 0;
 
-export async function connectorHarness(target: DatabaseTarget, env: Record<string, string> = {}, port = 0): Promise<ConnectorHarness> {
-  const h = await harness(target, env);
+export async function connectorHarness(target: DatabaseTarget, env: Record<string, string> = {}, port = 0, services: ServiceOverrides = {}): Promise<ConnectorHarness> {
+  const h = await harness(target, env, services);
   await h.app.listen({ port, host: '127.0.0.1' });
   const pimUrl = `http://127.0.0.1:${(h.app.server.address() as net.AddressInfo).port}`;
   const call: ConnectorHarness['call'] = (method, url, token, payload, headers = {}) =>

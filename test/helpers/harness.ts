@@ -6,6 +6,7 @@ import pg from 'pg';
 import { loadConfig, testDatabaseUrl, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { buildApp } from '../../src/server/app.js';
+import type { ServiceOverrides } from '../../src/server/services.js';
 
 export interface DatabaseTarget {
   name: 'pglite' | 'postgres';
@@ -85,10 +86,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(target: DatabaseTarget, env: Record<string, string> = {}): Promise<Harness> {
+/** `services`: collaborators the app is built with in place of its defaults (a storefront double, short polls). */
+export async function harness(target: DatabaseTarget, env: Record<string, string> = {}, services: ServiceOverrides = {}): Promise<Harness> {
   const database = await target.open();
   await database.migrate();
-  const app = await buildApp({ config: testConfig(env), database, logger: false });
+  const app = await buildApp({ config: testConfig(env), database, logger: false, services });
   await app.ready();
   const admin: Harness['admin'] = (method, url, payload) =>
     app.inject({ method: method as never, url, payload: payload as never, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }) as Promise<InjectResponse>;

@@ -1,21 +1,7 @@
-// Job queue test helpers: polls with a deadline (never a sleep as an assertion) and a look at pg-boss's job table.
+// Job queue test helpers: polls with a deadline (the tests' one `until`, re-exported) and a look at pg-boss's job table.
 import type { Database } from '../../src/db/client.js';
 
-/** Polls `check` until it returns a truthy value (which is returned) or `timeoutMs` passes (then throws with `what`). */
-export async function until<T>(what: string, check: () => Promise<T> | T, timeoutMs = 20_000, everyMs = 25): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as NonNullable<T>;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+export { until } from './until.js';
 
 export interface JobRow {
   id: string;

@@ -138,6 +138,42 @@ export class FakeStorefront implements StorefrontPort {
   }
 }
 
+/**
+ * The storefront an app is built with when its cases each want a double of their own: every call goes to the one the
+ * case chose last (`use`). The services get it once, at construction; the cases never reach into them.
+ */
+export class StorefrontSwitch implements StorefrontPort {
+  private current: StorefrontPort = new FakeStorefront();
+
+  /** Sends the app's storefront calls to `double` from now on; returns it. */
+  use<T extends StorefrontPort>(double: T): T {
+    this.current = double;
+    return double;
+  }
+
+  shopHealth(...args: Parameters<StorefrontPort['shopHealth']>) {
+    return this.current.shopHealth(...args);
+  }
+  upsertProduct(...args: Parameters<StorefrontPort['upsertProduct']>) {
+    return this.current.upsertProduct(...args);
+  }
+  preflight(...args: Parameters<StorefrontPort['preflight']>) {
+    return this.current.preflight(...args);
+  }
+  publications(...args: Parameters<StorefrontPort['publications']>) {
+    return this.current.publications(...args);
+  }
+  locations(...args: Parameters<StorefrontPort['locations']>) {
+    return this.current.locations(...args);
+  }
+  startBulkUpsert(...args: Parameters<StorefrontPort['startBulkUpsert']>) {
+    return this.current.startBulkUpsert(...args);
+  }
+  bulkUpsertState(...args: Parameters<StorefrontPort['bulkUpsertState']>) {
+    return this.current.bulkUpsertState(...args);
+  }
+}
+
 export function assertError(res: { statusCode: number; json(): any }, status: number, code: string) {
   assert.equal(res.statusCode, status, JSON.stringify(res.json()));
   const body = res.json();

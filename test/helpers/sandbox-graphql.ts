@@ -20,3 +20,12 @@ export async function sandboxData(url: string, token: string, query: string, var
   assert.equal(body.errors, undefined, JSON.stringify(body.errors));
   return body.data;
 }
+
+/**
+ * Holds the sandbox's bulk runs before their next line while `gate` is set (to watch an operation RUNNING). An app
+ * takes it at construction: harness(target, env, { sandbox: { bulk: { pause: pause.check } } }).
+ */
+export class BulkPause {
+  gate: Promise<void> | null = null;
+  readonly check = (): Promise<void> | null => this.gate;
+}

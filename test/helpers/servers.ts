@@ -89,7 +89,3 @@ export async function makeImage(format: 'png' | 'jpeg' | 'webp' | 'gif', width =
   return sharp(pixels, { raw: { width, height, channels: 3 } })[format]().toBuffer();
 }
 
-export const waitFor = async (condition: () => boolean, ms = 2000) => {
-  const until = Date.now() + ms;
-  while (!condition() && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-};

@@ -129,18 +129,13 @@ export function parseStartBody(body: unknown): { import_unmatched: boolean } {
 class AdoptionFailure extends Error {}
 
 export class AdoptionService {
-  /** Public so tests can put doubles in place of the adapter and the importer. */
-  storefront: AdoptionDeps['storefront'];
-  importer: UnmatchedImporter | null;
-  readonly options: AdoptionOptions;
+  readonly options: Readonly<AdoptionOptions>;
   private readonly now: () => Date;
 
   constructor(
     private readonly deps: AdoptionDeps,
     options: Partial<AdoptionOptions> = {},
   ) {
-    this.storefront = deps.storefront;
-    this.importer = deps.importer;
     this.options = { ...DEFAULT_ADOPTION_OPTIONS, ...options };
     this.now = deps.now ?? (() => new Date());
   }
@@ -152,7 +147,7 @@ export class AdoptionService {
   async start(integrationId: number, body: { import_unmatched?: boolean }): Promise<StartResult> {
     const { db, repo, queue, txExecutor, liveJobs } = this.deps;
     const importUnmatched = body.import_unmatched === true;
-    if (importUnmatched && !this.importer) {
+    if (importUnmatched && !this.deps.importer) {
       throw new ConnectorError('VALIDATION_FAILED', 'import_unmatched is not available: this server cannot write catalogue files for the PIM import yet');
     }
     const stale = await repo.findOpen(integrationId);
@@ -228,7 +223,7 @@ class AdoptionRun {
     private readonly signal?: AbortSignal,
   ) {}
 
-  private get options(): AdoptionOptions {
+  private get options(): Readonly<AdoptionOptions> {
     return this.service.options;
   }
 
@@ -317,7 +312,7 @@ class AdoptionRun {
       for (let wait = first; ; wait = Math.min(Math.round(wait * 1.5), max)) {
         let state: Awaited<ReturnType<StorefrontCatalogueReader['catalogueReadState']>>;
         try {
-          state = await this.storefrontCall(() => this.service.storefront.catalogueReadState(this.shop, operationId!));
+          state = await this.storefrontCall(() => this.deps.storefront.catalogueReadState(this.shop, operationId!));
           failures = 0;
         } catch (err) {
           if (err instanceof AdoptionFailure || ++failures >= POLL_FAILURES) throw err;
@@ -347,7 +342,7 @@ class AdoptionRun {
     let wait = 1_000;
     for (;;) {
       try {
-        return (await this.service.storefront.startCatalogueRead(this.shop)).operationId;
+        return (await this.deps.storefront.startCatalogueRead(this.shop)).operationId;
       } catch (err) {
         if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || Date.now() + wait > deadline) throw err;
         this.signal?.throwIfAborted();
@@ -447,7 +442,7 @@ class AdoptionRun {
    */
   private async importUnmatched(unmatched: UnmatchedShopProduct[], pimProducts: PimCatalogueEntry[], maxPimId: number): Promise<Match[]> {
     const { repo } = this.deps;
-    const importer = this.service.importer;
+    const importer = this.deps.importer;
     if (!importer) throw new AdoptionFailure('import_unmatched is not available on this server');
     const takenSkus = new Set(pimProducts.flatMap((p) => [p.sku, ...p.variants.map((v) => v.sku)].map((s) => s.trim())));
     const takenSlugs = new Set(pimProducts.flatMap((p) => (p.slug ? [p.slug.toLowerCase()] : [])));
@@ -524,7 +519,7 @@ class AdoptionRun {
   /** The shop's currency, in which its prices are (null when the shop cannot say: the PIM's default applies). */
   private async shopCurrency(): Promise<string | null> {
     try {
-      return (await this.service.storefront.shopHealth(this.shop)).currencyCode || null;
+      return (await this.deps.storefront.shopHealth(this.shop)).currencyCode || null;
     } catch (err) {
       if (err instanceof StorefrontError) return null;
       throw err;

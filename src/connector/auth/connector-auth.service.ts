@@ -5,7 +5,7 @@
 // from a window of their own instead (CONNECTOR_PUBLIC_RATE_LIMIT; beyond the spec, which limits authentication only):
 // over it 429 RATE_LIMITED with Retry-After.
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
-import { retryAfterSeconds, type RateLimiter } from '../../server/rate-limiter.js';
+import { retryAfterSeconds, type RateLimiter } from '../../lib/rate-limiter.js';
 import { ConnectorError } from '../connector.errors.js';
 import { scopeAllows, type ConnectorPrincipal, type Scope } from '../connector.types.js';
 import type { TokenRepository } from './token.repository.js';

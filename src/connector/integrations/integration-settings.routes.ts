@@ -1,7 +1,7 @@
 // The integration's bridge settings (admin scope): which publications each PIM channel is published on, which location
 // each warehouse's stock goes to, and whether prices are converted elsewhere. Beyond the spec; same envelope.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../pim/pim.types.js';
+import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
 import { bearer, connectorResponses, connectorTags as tags } from '../connector.schemas.js';
 import type { IntegrationSettingsService } from './integration-settings.service.js';

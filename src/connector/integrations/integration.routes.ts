@@ -1,7 +1,7 @@
 // POST /api/connect (public), PUT /api/integration/update and POST /api/disconnect (admin), and beyond the spec the
 // integration's token management: POST/GET /api/tokens, DELETE /api/tokens/{id} (admin).
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../pim/pim.types.js';
+import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
 import { bearer, connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
 import { SCOPES } from '../connector.types.js';

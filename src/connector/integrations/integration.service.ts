@@ -24,14 +24,26 @@ export interface ConnectInput {
 
 export type UpdateInput = Partial<Pick<ConnectInput, 'pim_base_url' | 'pim_api_key' | 'pim_api_secret'>>;
 
+export interface IntegrationServiceDeps {
+  db: Db;
+  integrations: IntegrationRepository;
+  tokens: TokenRepository;
+  /** Checks the credentials against the PIM before anything is stored. */
+  pim: PimClient;
+  /** Seals the PIM credentials (ENCRYPTION_KEY). */
+  box: SecretBox;
+}
+
 export class IntegrationService {
-  constructor(
-    private readonly db: Db,
-    private readonly integrations: IntegrationRepository,
-    private readonly tokens: TokenRepository,
-    private readonly pim: PimClient,
-    private readonly box: SecretBox,
-  ) {}
+  private readonly db: Db;
+  private readonly integrations: IntegrationRepository;
+  private readonly tokens: TokenRepository;
+  private readonly pim: PimClient;
+  private readonly box: SecretBox;
+
+  constructor(deps: IntegrationServiceDeps) {
+    ({ db: this.db, integrations: this.integrations, tokens: this.tokens, pim: this.pim, box: this.box } = deps);
+  }
 
   async connect(input: ConnectInput) {
     const pimBaseUrl = this.baseUrl(input.pim_base_url, 400);

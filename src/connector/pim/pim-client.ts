@@ -29,6 +29,11 @@ export interface PimClientOptions {
   publicUrl: string;
   /** Per call, connection and answer included; default 5 s. */
   timeoutMs?: number;
+  /**
+   * A 429 is waited out as its Retry-After says (1 s without one) and the read retried, while the waits of one read stay
+   * within this; a longer wait fails the read at once as `unavailable` (a sync job is retried later anyway). Default 30 s.
+   */
+  rateLimitWaitMs?: number;
   resolve?: Resolver;
 }
 
@@ -99,13 +104,8 @@ export function normalisePimBaseUrl(raw: string): string {
 }
 
 export class PimClient {
-  /** Public so tests can lower it; 5 s in production. */
-  timeoutMs: number;
-  /**
-   * A 429 is waited out as its Retry-After says (1 s without one) and the read retried, while the waits of one read stay
-   * within this; a longer wait fails the read at once as `unavailable` (a sync job is retried later anyway).
-   */
-  rateLimitWaitMs = 30_000;
+  private readonly timeoutMs: number;
+  private readonly rateLimitWaitMs: number;
   private readonly ownOrigin: string;
   /** Keep-alive connections: to our own PIM (any address), and to the others (the address rule checked per connection). */
   private readonly ownAgents: Agents;
@@ -113,6 +113,7 @@ export class PimClient {
 
   constructor(options: PimClientOptions) {
     this.timeoutMs = options.timeoutMs ?? 5_000;
+    this.rateLimitWaitMs = options.rateLimitWaitMs ?? 30_000;
     this.ownOrigin = new URL(options.publicUrl).origin;
     const policy = options.allowPrivateNetworks ? anyAddress : publicAddressesOnly;
     const resolve = options.resolve ?? systemResolver;

@@ -73,22 +73,46 @@ type Item =
   | { kind: 'snapshot'; id: number; snapshot: PimProductSnapshot }
   | { kind: 'invalid'; id: number | null; errors: string[] };
 
+export interface PushDeps {
+  db: Db;
+  integrations: Pick<IntegrationService, 'pimConnectionOf' | 'storefrontShopOf'>;
+  settings: Pick<IntegrationSettingsService, 'placement'>;
+  pim: Pick<PimClient, 'productSnapshot' | 'productSnapshots'>;
+  mappings: MappingRepository;
+  syncLogs: SyncLogRepository;
+  /** Where the products go: the Shopify adapter (tests pass a counting double). */
+  storefront: StorefrontPort;
+  /** Where a product the storefront defers (VARIANT_THROTTLE_EXCEEDED) is queued again, later. */
+  queue?: Pick<JobQueue, 'send'> | null;
+  now?: () => Date;
+  metrics?: SyncRecorder | null;
+}
+
+export interface PushOptions {
+  /** Products of one batch pushed at the same time (PUSH_CONCURRENCY). */
+  concurrency: number;
+}
+
 export class PushService {
-  constructor(
-    private readonly db: Db,
-    private readonly integrations: Pick<IntegrationService, 'pimConnectionOf' | 'storefrontShopOf'>,
-    private readonly settings: Pick<IntegrationSettingsService, 'placement'>,
-    private readonly pim: Pick<PimClient, 'productSnapshot' | 'productSnapshots'>,
-    private readonly mappings: MappingRepository,
-    private readonly syncLogs: SyncLogRepository,
-    /** Public so tests can put a counting double in place of the Shopify adapter. */
-    public storefront: StorefrontPort,
-    /** Where a product the storefront defers (VARIANT_THROTTLE_EXCEEDED) is queued again, later. */
-    private readonly queue: Pick<JobQueue, 'send'> | null = null,
-    private readonly now: () => Date = () => new Date(),
-    private readonly concurrency = PUSH_CONCURRENCY,
-    private readonly metrics: SyncRecorder | null = null,
-  ) {}
+  private readonly db: Db;
+  private readonly integrations: PushDeps['integrations'];
+  private readonly settings: PushDeps['settings'];
+  private readonly pim: PushDeps['pim'];
+  private readonly mappings: MappingRepository;
+  private readonly syncLogs: SyncLogRepository;
+  private readonly storefront: StorefrontPort;
+  private readonly queue: Pick<JobQueue, 'send'> | null;
+  private readonly now: () => Date;
+  private readonly concurrency: number;
+  private readonly metrics: SyncRecorder | null;
+
+  constructor(deps: PushDeps, options: Partial<PushOptions> = {}) {
+    ({ db: this.db, integrations: this.integrations, settings: this.settings, pim: this.pim, mappings: this.mappings, syncLogs: this.syncLogs, storefront: this.storefront } = deps);
+    this.queue = deps.queue ?? null;
+    this.now = deps.now ?? (() => new Date());
+    this.metrics = deps.metrics ?? null;
+    this.concurrency = options.concurrency ?? PUSH_CONCURRENCY;
+  }
 
   /** The shop's placement of this integration's products; a shop that cannot be read fails like its upserts would. */
   private async placementOf(integrationId: number, shop: StorefrontShop): Promise<SyncPlacement | StorefrontError> {

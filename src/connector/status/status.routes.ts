@@ -1,7 +1,7 @@
 // GET /api/status (enveloped, any authenticated role), GET /api/status/{integrationId} and GET /api/system/status
 // (public, raw: their errors use the spec's raw shapes, never the envelope).
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../pim/pim.types.js';
+import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
 import { bearer, ConnectorErrorEnvelope, connectorResponses, connectorTags as tags, Nullable } from '../connector.schemas.js';

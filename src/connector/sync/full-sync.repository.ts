@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { fullSyncBatches, fullSyncItems, fullSyncs, integrations } from '../../db/schema/connector.js';
-import { rowsOf } from '../../pim/sql.js';
+import { rowsOf } from '../../db/rows.js';
 
 export type FullSyncStatus = 'queued' | 'running' | 'completed' | 'failed';
 export type FullSyncMode = 'per_call' | 'bulk';

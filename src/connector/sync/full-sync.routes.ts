@@ -2,7 +2,7 @@
 // for success; the spec's statuses have no 202), or 409 SYNC_IN_PROGRESS with the running one's id in `data`.
 // GET /api/sync/full/{id} (read scope) reports its progress; another integration's id, or no id at all, is 404 NOT_FOUND.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../pim/pim.types.js';
+import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
 import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, connectorTags as tags, Nullable, Timestamp } from '../connector.schemas.js';

@@ -136,16 +136,13 @@ const POLL_FAILURES = 5;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class FullSyncService {
-  /** Public so tests can put a double in place of the Shopify adapter (as PushService.storefront). */
-  storefront: StorefrontPort;
-  readonly options: FullSyncOptions;
+  readonly options: Readonly<FullSyncOptions>;
   private readonly now: () => Date;
 
   constructor(
     private readonly deps: FullSyncDeps,
     options: Partial<FullSyncOptions> = {},
   ) {
-    this.storefront = deps.storefront;
     this.options = { ...DEFAULT_FULL_SYNC_OPTIONS, ...options };
     this.now = deps.now ?? (() => new Date());
   }
@@ -357,7 +354,7 @@ class BatchRun {
   ) {}
 
   private get storefront(): StorefrontPort {
-    return this.service.storefront;
+    return this.deps.storefront;
   }
 
   /** Runs the batch to its end: completed, or failed after `bulkAttempts` failed operations. */

@@ -2,7 +2,8 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { productAttributes, products } from '../../db/schema/index.js';
-import { isoUtc, rowsOf } from '../sql.js';
+import { isoUtc } from '../sql.js';
+import { rowsOf } from '../../db/rows.js';
 import type { AttributeType, AttributeView } from './attribute.schemas.js';
 
 export type AttributeColumns = Partial<Pick<typeof productAttributes.$inferInsert, 'code' | 'name' | 'type' | 'options' | 'isRequired'>>;

@@ -1,7 +1,8 @@
 import multipart from '@fastify/multipart';
 import { Readable } from 'node:stream';
 import { pimResponses } from '../pim.schemas.js';
-import { ok, type App } from '../pim.types.js';
+import { ok } from '../pim.types.js';
+import type { App } from '../../server/kernel/app-type.js';
 import { ExportQuery, ImportParams, ImportQuery, ImportView } from './catalogue-files.schemas.js';
 import type { ExportService } from './export.service.js';
 import { readImportUpload } from './import-upload.js';

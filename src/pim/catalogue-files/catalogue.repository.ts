@@ -3,7 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ProductFields } from '../../catalogue-csv/draft.js';
 import type { Db } from '../../db/client.js';
-import { rowsOf } from '../sql.js';
+import { rowsOf } from '../../db/rows.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
 import type { ProductFilters } from '../products/product.repository.js';
 import type { ProductSnapshot } from './catalogue-snapshot.js';

@@ -2,7 +2,7 @@
 // problems are 400s that say what to send.
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { AppError, badRequest } from '../../server/errors.js';
+import { AppError, badRequest } from '../../server/kernel/errors.js';
 
 export const IMPORT_FIELD = 'file';
 

@@ -2,7 +2,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { CsvFormat, RowError } from '../../catalogue-csv/draft.js';
-import { isoUtc, rowsOf } from '../sql.js';
+import { isoUtc } from '../sql.js';
+import { rowsOf } from '../../db/rows.js';
 
 export interface ImportRow {
   id: string;

@@ -16,7 +16,7 @@ import { JOB, type JobQueue } from '../../jobs/job-types.js';
 import { gtinForms, isValidGtin } from '../../lib/gtin.js';
 import { GcNudge } from '../../lib/gc-nudge.js';
 import { slugify } from '../../lib/slug.js';
-import { AppError, badRequest, notFound } from '../../server/errors.js';
+import { AppError, badRequest, notFound } from '../../server/kernel/errors.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
 import type { MediaService } from '../media/media.service.js';
 import { CategoryTree } from './catalogue-snapshot.js';
@@ -40,15 +40,27 @@ export interface ImportOptions {
   maxBytes: number;
 }
 
+export interface ImportServiceDeps {
+  db: Db;
+  imports: ImportRepository;
+  catalogue: CatalogueRepository;
+  media: MediaService;
+  queue: JobQueue;
+}
+
 export class ImportService {
+  private readonly db: Db;
+  private readonly imports: ImportRepository;
+  private readonly catalogue: CatalogueRepository;
+  private readonly media: MediaService;
+  private readonly queue: JobQueue;
+
   constructor(
-    private readonly db: Db,
-    private readonly imports: ImportRepository,
-    private readonly catalogue: CatalogueRepository,
-    private readonly media: MediaService,
-    private readonly queue: JobQueue,
+    deps: ImportServiceDeps,
     private readonly options: ImportOptions,
-  ) {}
+  ) {
+    ({ db: this.db, imports: this.imports, catalogue: this.catalogue, media: this.media, queue: this.queue } = deps);
+  }
 
   /** Keeps the upload, checks it, and queues its job: nothing is written to the catalogue before the file is known good. */
   async create(organizationId: number, upload: { fileName: string; stream: Readable }, request: { format?: CsvFormat; dryRun: boolean }): Promise<ImportView> {

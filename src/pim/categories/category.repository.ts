@@ -2,7 +2,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { runPrepared } from '../../db/prepared.js';
-import { isoUtc, rowsOf } from '../sql.js';
+import { isoUtc } from '../sql.js';
+import { rowsOf } from '../../db/rows.js';
 import type { CategoryView } from './category.schemas.js';
 
 /**

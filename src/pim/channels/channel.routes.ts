@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Channel, pimResponses, Text } from '../pim.schemas.js';
-import { ok, type App } from '../pim.types.js';
+import { ok } from '../pim.types.js';
+import type { App } from '../../server/kernel/app-type.js';
 import type { ChannelService } from './channel.service.js';
 
 const ChannelView = Type.Object({ value: Type.String(), label: Type.String(), description: Type.String() });

@@ -2,7 +2,8 @@
 import { and, asc, eq, gt, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { organizations, productMedia, products } from '../../db/schema/index.js';
-import { isoUtc, rowsOf } from '../sql.js';
+import { isoUtc } from '../sql.js';
+import { rowsOf } from '../../db/rows.js';
 
 /** A media row as the service needs it: the API fields, with the storage key instead of the URL. */
 export interface MediaRow {

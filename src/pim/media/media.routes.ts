@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { IdParams, pimOk, pimResponses } from '../pim.schemas.js';
-import { ok, type App } from '../pim.types.js';
+import { ok } from '../pim.types.js';
+import type { App } from '../../server/kernel/app-type.js';
 import { Media, MediaCreate, MediaFileParams, MediaList, MediaParams } from './media.schemas.js';
 import type { MediaService } from './media.service.js';
 

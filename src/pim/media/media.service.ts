@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { ConcurrencyGate, GateFullError } from '../../lib/concurrency-gate.js';
 import { DownloadError, formatBytes, type SafeDownloader } from '../../lib/safe-download.js';
-import { AppError, badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
+import { AppError, badRequest, notFound } from '../../server/kernel/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { decodeImage, ImageDecodeError } from '../images/image-decoder.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { MediaRepository, MediaRow } from './media.repository.js';
@@ -27,19 +28,26 @@ export interface MediaServiceOptions {
 /** Seconds a caller refused for a full download queue is told to wait. */
 const BUSY_RETRY_SECONDS = 2;
 
+export interface MediaServiceDeps {
+  db: Db;
+  media: MediaRepository;
+  products: ProductRepository;
+  storage: MediaStorage;
+  downloader: SafeDownloader;
+}
+
 export class MediaService {
+  private readonly db: Db;
+  private readonly media: MediaRepository;
+  private readonly products: ProductRepository;
+  private readonly storage: MediaStorage;
+  private readonly downloader: SafeDownloader;
   private readonly fileBaseUrl: string;
   private readonly downloads: ConcurrencyGate;
   private readonly quotaBytes: number;
 
-  constructor(
-    private readonly db: Db,
-    private readonly media: MediaRepository,
-    private readonly products: ProductRepository,
-    private readonly storage: MediaStorage,
-    private readonly downloader: SafeDownloader,
-    options: MediaServiceOptions,
-  ) {
+  constructor(deps: MediaServiceDeps, options: MediaServiceOptions) {
+    ({ db: this.db, media: this.media, products: this.products, storage: this.storage, downloader: this.downloader } = deps);
     this.fileBaseUrl = `${options.publicUrl}/media/`;
     this.downloads = new ConcurrencyGate(options.downloadConcurrency, options.downloadConcurrency);
     this.quotaBytes = options.quotaBytes;

@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.js';
 import { runPrepared } from '../../db/prepared.js';
 import { gtinForms } from '../../lib/gtin.js';
 import { brands, categories, productCategories, products, productTranslations, suppliers, vatRates } from '../../db/schema/index.js';
-import { containsPattern, isoUtc, isoUtcMs, rowsOf } from '../sql.js';
+import { containsPattern, isoUtc, isoUtcMs } from '../sql.js';
+import { rowsOf } from '../../db/rows.js';
 import { NO_INCLUDES, type ProductIncludes } from './product-include.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
 

@@ -3,7 +3,8 @@
 import type { Db } from '../../db/client.js';
 import { isValidGtin } from '../../lib/gtin.js';
 import { firstFreeSlug, slugify } from '../../lib/slug.js';
-import { badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
+import { badRequest, notFound } from '../../server/kernel/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { AttributeService } from '../attributes/attribute.service.js';
 import type { StockService } from '../stock/stock.service.js';
 import { parseInclude } from './product-include.js';
@@ -16,13 +17,22 @@ const UNIQUE_FIELDS = [
   ['products_org_ean_uq', 'ean'],
 ] as const;
 
+export interface ProductServiceDeps {
+  db: Db;
+  products: ProductRepository;
+  attributes: AttributeService;
+  stock: StockService;
+}
+
 export class ProductService {
-  constructor(
-    private readonly db: Db,
-    private readonly products: ProductRepository,
-    private readonly attributes: AttributeService,
-    private readonly stock: StockService,
-  ) {}
+  private readonly db: Db;
+  private readonly products: ProductRepository;
+  private readonly attributes: AttributeService;
+  private readonly stock: StockService;
+
+  constructor(deps: ProductServiceDeps) {
+    ({ db: this.db, products: this.products, attributes: this.attributes, stock: this.stock } = deps);
+  }
 
   async get(organizationId: number, id: number, locale: string | null = null, include?: string): Promise<ProductView> {
     const product = await this.products.find(organizationId, id, locale, parseInclude(include));

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { pimResponses, Text } from '../pim.schemas.js';
-import { ok, type App } from '../pim.types.js';
+import { ok } from '../pim.types.js';
+import type { App } from '../../server/kernel/app-type.js';
 import type { NamedListService, VatRateService } from './reference.service.js';
 
 const Named = Type.Object({ id: Type.Integer(), name: Type.String() });

@@ -1,5 +1,6 @@
 // Names are unique per organization (per country for VAT rates); a duplicate is a 400 naming it.
-import { badRequest, isUniqueViolation } from '../../server/errors.js';
+import { badRequest } from '../../server/kernel/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { NamedListRepository, NamedRow, VatRateRepository, VatRateRow } from './reference.repository.js';
 
 async function uniquely<T>(what: string, check: () => Promise<unknown>, insert: () => Promise<T>): Promise<T> {

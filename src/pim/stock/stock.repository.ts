@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { products, productStock, warehouses } from '../../db/schema/index.js';
-import { rowsOf } from '../sql.js';
+import { rowsOf } from '../../db/rows.js';
 import type { WarehouseStock } from './stock.schemas.js';
 
 export class StockRepository {

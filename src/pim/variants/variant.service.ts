@@ -1,7 +1,8 @@
 // Variants belong to a product of the caller's organization; SKUs are unique among the organization's variants.
 // A variant change also bumps its product's updated_at, so delta syncs see it.
 import type { Db } from '../../db/client.js';
-import { badRequest, isUniqueViolation, notFound } from '../../server/errors.js';
+import { badRequest, notFound } from '../../server/kernel/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { VariantColumns, VariantRepository } from './variant.repository.js';
 import type { VariantCreateInput, VariantPatchInput, VariantView } from './variant.schemas.js';

@@ -22,7 +22,6 @@ import type { Db } from '../../db/client.js';
 import * as schema from '../../db/schema/index.js';
 import { safeEqual } from '../../lib/crypto.js';
 import { SandboxBulkRepository, type BulkOperationRow, type BulkOperationType } from './bulk-operation.repository.js';
-import type { SandboxContext } from './resolvers/types.js';
 import type { SandboxStore } from './sandbox-store.repository.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
@@ -70,9 +69,17 @@ export interface UploadAnswer {
   xml: string;
 }
 
+/**
+ * What the service reads of the context an operation starts in: its store. The rest (the resolvers' context,
+ * resolvers/types.ts) goes through to the runners untouched, so this file needs no resolver types.
+ */
+export interface BulkContext {
+  store: SandboxStore;
+}
+
 /** How one line runs (bulk-runner.ts, loaded with graphql-js only when an operation starts). */
-export interface LineRunner {
-  run(line: string, lineNumber: number, context: SandboxContext): Promise<string>;
+export interface LineRunner<C extends BulkContext = BulkContext> {
+  run(line: string, lineNumber: number, context: C): Promise<string>;
 }
 
 /** What a running operation's work is given: stop and pause points, and where its running counts go. */
@@ -91,8 +98,8 @@ export interface OperationOutcome {
 }
 
 /** How a bulk query runs (bulk-query-runner.ts, loaded with graphql-js only when an operation starts). */
-export interface QueryRunner {
-  run(context: SandboxContext, control: RunControl): Promise<OperationOutcome>;
+export interface QueryRunner<C extends BulkContext = BulkContext> {
+  run(context: C, control: RunControl): Promise<OperationOutcome>;
 }
 
 type Work = (control: RunControl) => Promise<OperationOutcome>;
@@ -115,13 +122,22 @@ export const storageError = (status: number, code: string, message: string): Upl
   xml: `<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error>`,
 });
 
+export interface SandboxBulkOptions {
+  /** Largest accepted upload (default Shopify's 100 MB). */
+  maxUploadBytes?: number;
+  /**
+   * Asked before each line a run takes: a promise it returns is awaited first (so a test can hold an operation
+   * RUNNING and watch it); null goes straight on. Absent: never pauses.
+   */
+  pause?: () => Promise<void> | null;
+}
+
 export class SandboxBulkService {
-  /** Largest accepted upload (Shopify's 100 MB; tests lower it). */
-  maxUploadBytes = MAX_UPLOAD_BYTES;
+  /** Largest accepted upload. */
+  readonly maxUploadBytes: number;
   /** Lines run at once: PostgreSQL overlaps their round trips and commits; PGlite runs one statement at a time anyway. */
   concurrency: number;
-  /** Test seam: while set, the runner waits for it before each line (to observe a running operation). */
-  gate: Promise<void> | null = null;
+  private readonly pause: () => Promise<void> | null;
   private readonly repo: SandboxBulkRepository;
   private readonly running = new Map<number, Running>();
   private readonly pool: pg.Pool | null;
@@ -130,7 +146,10 @@ export class SandboxBulkService {
   constructor(
     private readonly db: Db,
     private readonly log: { error(obj: unknown, msg: string): void } = { error: () => {} },
+    options: SandboxBulkOptions = {},
   ) {
+    this.maxUploadBytes = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+    this.pause = options.pause ?? (() => null);
     this.repo = new SandboxBulkRepository(db);
     const client = (db as unknown as { $client?: unknown }).$client;
     this.pool = client instanceof pg.Pool ? client : null;
@@ -228,7 +247,7 @@ export class SandboxBulkService {
    * Starts a bulk mutation: the document was checked by the caller (`runner` runs its lines). Refuses a missing or
    * malformed file and a store already running MAX_RUNNING_BULK_MUTATIONS; never charges the lines to the cost bucket.
    */
-  async start(context: SandboxContext, stagedUploadPath: string, mutation: string, runner: LineRunner): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
+  async start<C extends BulkContext>(context: C, stagedUploadPath: string, mutation: string, runner: LineRunner<C>): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
     const store = context.store;
     const content = await this.repo.uploadContent(store.id, stagedUploadPath);
     if (content === null) {
@@ -261,7 +280,7 @@ export class SandboxBulkService {
    * Starts a bulk query: the document was checked by the caller (`runner` runs it, bulk-query-runner.ts). Refuses a
    * store already running MAX_RUNNING_BULK_QUERIES queries; the query's nodes are not charged to the cost bucket.
    */
-  async startQuery(context: SandboxContext, query: string, runner: QueryRunner): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
+  async startQuery<C extends BulkContext>(context: C, query: string, runner: QueryRunner<C>): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
     const begun = await this.begin(context, 'QUERY', query, '', (control) => runner.run(context, control));
     if (begun.busy !== null) {
       // The answer Shopify gives an app whose query operations are all running: field null, their ids listed (the
@@ -276,7 +295,7 @@ export class SandboxBulkService {
    * Creates an operation of `type` unless the store runs its maximum of that type already (`busy`: their ids), and
    * launches `work` once the row is committed. Unfinished operations of a dead owner are marked FAILED on the way.
    */
-  private async begin(context: SandboxContext, type: BulkOperationType, document: string, stagedUploadPath: string, work: Work): Promise<{ operation: BulkOperationRow | null; busy: number[] | null }> {
+  private async begin(context: BulkContext, type: BulkOperationType, document: string, stagedUploadPath: string, work: Work): Promise<{ operation: BulkOperationRow | null; busy: number[] | null }> {
     const store = context.store;
     if (this.closed) throw new Error('the sandbox is shutting down');
     const max = type === 'QUERY' ? MAX_RUNNING_BULK_QUERIES : MAX_RUNNING_BULK_MUTATIONS;
@@ -316,7 +335,7 @@ export class SandboxBulkService {
   }
 
   /** A bulk mutation's work: every line of the file through `runner`, a few at a time, the results in line order. */
-  private async runLines(lines: string[], runner: LineRunner, context: SandboxContext, control: RunControl): Promise<OperationOutcome> {
+  private async runLines<C extends BulkContext>(lines: string[], runner: LineRunner<C>, context: C, control: RunControl): Promise<OperationOutcome> {
     const out: string[] = new Array(lines.length);
     let processed = 0;
     let next = 0;
@@ -428,7 +447,8 @@ export class SandboxBulkService {
     let reported = Date.now();
     const control: RunControl = {
       checkpoint: async () => {
-        if (this.gate) await Promise.race([this.gate, stopping]);
+        const paused = this.pause();
+        if (paused) await Promise.race([paused, stopping]);
         if (stopped) throw new Error('stopped');
         // PGlite answers without I/O: without this the run would hold the event loop (and every request) until done.
         await new Promise((r) => setImmediate(r));

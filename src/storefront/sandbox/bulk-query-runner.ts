@@ -46,7 +46,7 @@ const WHOLE = 100_000;
 /** The alias under which the runner reads the root connection's pageInfo (to page it; never written to the file). */
 const PAGE_INFO = '__pimbridgePageInfo';
 
-export type PreparedQuery = { runner: QueryRunner } | { errors: string[] };
+export type PreparedQuery = { runner: QueryRunner<SandboxContext> } | { errors: string[] };
 
 /** A connection field of the query: where it is, and how deep it nests (1 = not inside another connection). */
 interface ConnectionUse {
@@ -256,7 +256,7 @@ function pagedDocument(document: DocumentNode, root: FieldNode, after: string | 
   });
 }
 
-function queryRunner(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, root: FieldNode, groupObjects: boolean): QueryRunner {
+function queryRunner(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, root: FieldNode, groupObjects: boolean): QueryRunner<SandboxContext> {
   const rootKey = root.alias?.value ?? root.name.value;
   const rootFields = collectFields(schema, fragments, [operation.selectionSet], schema.getQueryType()!);
   const rootConnection = rootFields.get(rootKey)!;

@@ -1,6 +1,7 @@
 // Bulk operations in the sandbox's GraphQL: stagedUploadsCreate, bulkOperationRunMutation, bulkOperationRunQuery,
 // bulkOperation(id), bulkOperations and currentBulkOperation(type). The rules live in bulk-operation.service.ts; the
-// line runner (bulk-runner.ts) and the query runner (bulk-query-runner.ts) are loaded on the first bulk operation.
+// line runner (bulk-runner.ts) and the query runner (bulk-query-runner.ts) come with the context (ctx.bulkRunners,
+// loaded on the first bulk operation): they run documents through these resolvers, so this file does not import them.
 import { GraphQLError } from 'graphql';
 import type { BulkOperationRow, BulkOperationType } from './bulk-operation.repository.js';
 import type { StagedUploadInput } from './bulk-operation.service.js';
@@ -9,8 +10,8 @@ import type { ResolverModule, SandboxContext } from './resolvers/types.js';
 import { gidNumber } from './sandbox-product.service.js';
 
 function bulk(ctx: SandboxContext) {
-  if (!ctx.bulk || !ctx.baseUrl) throw new GraphQLError('The Pimbridge sandbox serves bulk operations over HTTP only', { extensions: { code: 'NOT_IMPLEMENTED' } });
-  return { service: ctx.bulk, baseUrl: ctx.baseUrl };
+  if (!ctx.bulk || !ctx.bulkRunners || !ctx.baseUrl) throw new GraphQLError('The Pimbridge sandbox serves bulk operations over HTTP only', { extensions: { code: 'NOT_IMPLEMENTED' } });
+  return { service: ctx.bulk, runners: ctx.bulkRunners, baseUrl: ctx.baseUrl };
 }
 
 /** Shopify's BulkOperation; UnsignedInt64 fields are strings in Shopify's JSON. */
@@ -76,20 +77,18 @@ export const bulkResolvers: ResolverModule = {
       return service.stagedUploads(ctx.store, args.input as StagedUploadInput[], baseUrl);
     },
     bulkOperationRunMutation: async (args, ctx) => {
-      const { service } = bulk(ctx);
+      const { service, runners } = bulk(ctx);
       const mutation = String(args.mutation);
-      const { prepareBulkMutation } = await import('./bulk-runner.js');
-      const prepared = prepareBulkMutation(mutation);
+      const prepared = await runners.prepareMutation(mutation);
       if ('error' in prepared) return { bulkOperation: null, userErrors: [{ field: ['mutation'], message: prepared.error, code: 'INVALID_MUTATION' }] };
       const started = await service.start(ctx, String(args.stagedUploadPath), mutation, prepared.runner);
       return { bulkOperation: started.operation ? operationObject(started.operation, ctx) : null, userErrors: started.userErrors };
     },
     bulkOperationRunQuery: async (args, ctx) => {
-      const { service } = bulk(ctx);
+      const { service, runners } = bulk(ctx);
       const query = String(args.query);
-      const { prepareBulkQuery } = await import('./bulk-query-runner.js');
       // groupObjects defaults to false from 2026-01 (schema 2026-10, Mutation.bulkOperationRunQuery).
-      const prepared = prepareBulkQuery(query, args.groupObjects === true);
+      const prepared = await runners.prepareQuery(query, args.groupObjects === true);
       if ('errors' in prepared) return { bulkOperation: null, userErrors: prepared.errors.map((message) => ({ field: ['query'], message, code: 'INVALID' })) };
       const started = await service.startQuery(ctx, query, prepared.runner);
       return { bulkOperation: started.operation ? operationObject(started.operation, ctx) : null, userErrors: started.userErrors };

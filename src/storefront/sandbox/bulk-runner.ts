@@ -34,7 +34,7 @@ import { fieldResolver, formatError, MAX_TOKENS } from './sandbox-executor.js';
  */
 const BULK_FIELDS = new Set(['productSet', 'publishablePublish']);
 
-export type PreparedMutation = { document: DocumentNode; runner: LineRunner } | { error: string };
+export type PreparedMutation = { document: DocumentNode; runner: LineRunner<SandboxContext> } | { error: string };
 
 export function prepareBulkMutation(text: string): PreparedMutation {
   let document: DocumentNode;
@@ -86,7 +86,7 @@ export function connectionCount(document: DocumentNode, operation: OperationDefi
   return count;
 }
 
-function lineRunner(document: DocumentNode): LineRunner {
+function lineRunner(document: DocumentNode): LineRunner<SandboxContext> {
   const schema = adminSchema();
   const operation = getOperationAST(document)!;
   return {

@@ -5,8 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { ADMIN_API_VERSION } from '../shopify/api-version.js';
-import { SandboxBulkService } from './bulk-operation.service.js';
+import { SandboxBulkService, type SandboxBulkOptions } from './bulk-operation.service.js';
 import { LeakyBuckets } from './leaky-bucket.js';
+import type { BulkRunners } from './resolvers/types.js';
 import { SandboxInventoryRepository } from './sandbox-inventory.repository.js';
 import { SandboxInventoryService } from './sandbox-inventory.service.js';
 import { SandboxMediaService } from './sandbox-media.service.js';
@@ -42,6 +43,8 @@ export interface SandboxGraphqlOptions {
   now?: () => number;
   /** How long a timeout fault holds a request whose client never gives up (default 60 s). */
   holdMs?: number;
+  /** The bulk runner's settings (upload cap; a pause tests hold a running operation with). */
+  bulk?: SandboxBulkOptions;
 }
 
 export const TIMEOUT_BODY = { errors: 'Gateway Timeout' };
@@ -64,6 +67,12 @@ function errorBody(status: 500 | 502 | 503): unknown {
 
 let executor: Promise<typeof import('./sandbox-executor.js')> | null = null;
 const loadExecutor = () => (executor ??= import('./sandbox-executor.js'));
+
+/** The bulk runners, loaded with graphql-js on the first bulk operation (BulkRunners in resolvers/types.ts). */
+const bulkRunners: BulkRunners = {
+  prepareMutation: async (text) => (await import('./bulk-runner.js')).prepareBulkMutation(text),
+  prepareQuery: async (text, groupObjects) => (await import('./bulk-query-runner.js')).prepareBulkQuery(text, groupObjects),
+};
 
 export class SandboxGraphqlService {
   readonly buckets: LeakyBuckets;
@@ -90,11 +99,11 @@ export class SandboxGraphqlService {
     this.productRepo = new SandboxProductRepository(db);
     this.media = new SandboxMediaService(db);
     this.products = new SandboxProductService(db, this.productRepo, this.media);
-    this.publications = new SandboxPublicationService(db, new SandboxPublicationRepository(db), this.productRepo);
+    this.publications = new SandboxPublicationService({ db, repo: new SandboxPublicationRepository(db), products: this.productRepo });
     this.merchantEdits = new SandboxMerchantEditService(db, this.productRepo);
     this.inventory = new SandboxInventoryService(db, new SandboxInventoryRepository(db));
     stores.onLocationsAdded((storeId) => this.products.forgetLocations(storeId));
-    this.bulk = new SandboxBulkService(db);
+    this.bulk = new SandboxBulkService(db, undefined, options.bulk);
   }
 
   /**
@@ -155,7 +164,7 @@ export class SandboxGraphqlService {
       query: body.query,
       variables: variables as Record<string, unknown>,
       operationName,
-      context: { store, db: this.db, products: this.products, productRepo: this.productRepo, publications: this.publications, merchantEdits: this.merchantEdits, inventory: this.inventory, media: this.media, bulk: this.bulk, baseUrl: req.baseUrl },
+      context: { store, db: this.db, products: this.products, productRepo: this.productRepo, publications: this.publications, merchantEdits: this.merchantEdits, inventory: this.inventory, media: this.media, bulk: this.bulk, bulkRunners, baseUrl: req.baseUrl },
       buckets: this.buckets,
       limits: this.stores.bucketLimits(store),
       bucketKey: `${store.id}:${store.configVersion}`,

@@ -8,7 +8,7 @@
 // The whole upsert is one transaction, serialised per identifier with an advisory lock; any userError rolls it back.
 import { GraphQLError } from 'graphql';
 import type { Db } from '../../db/client.js';
-import { isUniqueViolation } from '../../server/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { LRUCache } from 'lru-cache';
 import type { DefinitionRow, MediaRow, ProductRow, SandboxProductRepository, VariantRow, VariantValues } from './sandbox-product.repository.js';
 

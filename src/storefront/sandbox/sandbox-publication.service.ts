@@ -12,7 +12,7 @@
 //   userErrors are plain UserError {field, message}: schema 2026-10 PublishablePublishPayload.userErrors, no code).
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
-import { isForeignKeyViolation } from '../../server/errors.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
 import type { ProductRow, SandboxProductRepository } from './sandbox-product.repository.js';
 import type { ProductPublicationRow, PublicationRow, SandboxPublicationRepository } from './sandbox-publication.repository.js';
 import { gidNumber } from './sandbox-product.service.js';
@@ -39,17 +39,27 @@ export type PublishResult = { product: ProductRow; userErrors: [] } | { product:
 
 export const publicationGid = (id: number) => `gid://shopify/Publication/${id}`;
 
+export interface SandboxPublicationDeps {
+  db: Db;
+  repo: SandboxPublicationRepository;
+  products: SandboxProductRepository;
+  /** Only the admin API's side needs it (a publication added by shop domain). */
+  stores?: Pick<SandboxStoreRepository, 'findByDomain'> | null;
+}
+
 export class SandboxPublicationService {
   /** Stores whose default publications are known to exist (publications are never removed but with their store). */
   private readonly ensured = new Set<number>();
 
-  constructor(
-    private readonly db: Db,
-    private readonly repo: SandboxPublicationRepository,
-    private readonly products: SandboxProductRepository,
-    /** Only the admin API's side needs it (a publication added by shop domain). */
-    private readonly stores: Pick<SandboxStoreRepository, 'findByDomain'> | null = null,
-  ) {}
+  private readonly db: Db;
+  private readonly repo: SandboxPublicationRepository;
+  private readonly products: SandboxProductRepository;
+  private readonly stores: Pick<SandboxStoreRepository, 'findByDomain'> | null;
+
+  constructor(deps: SandboxPublicationDeps) {
+    ({ db: this.db, repo: this.repo, products: this.products } = deps);
+    this.stores = deps.stores ?? null;
+  }
 
   /** The store's default publications exist (Online Store, Point of Sale, Shop). */
   async ensureDefaults(storeId: number): Promise<void> {

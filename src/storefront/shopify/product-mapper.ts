@@ -1,5 +1,5 @@
-// PIM product snapshot → Shopify `productSet` input, field by field (the table is in the README, "Push: PIM → Shopify
-// field mapping"). Pure: everything the mapping needs from the shop (locations, the product's current tags, the ids we
+// PIM product snapshot → Shopify `productSet` input, field by field (the table is in docs/sync.md, "The productSet input,
+// field by field"). Pure: everything the mapping needs from the shop (locations, the product's current tags, the ids we
 // know) is passed in, so it is tested without a server. Shopify's limits are checked separately (preflight.ts).
 import { createHash } from 'node:crypto';
 import type { KnownStorefrontProduct, PimProductSnapshot, SyncPlacement } from '../storefront.port.js';

@@ -3,7 +3,7 @@
 // property that is a function with (args, context, info)); a field no module provides answers NOT_IMPLEMENTED.
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Db } from '../../../db/client.js';
-import type { SandboxBulkService } from '../bulk-operation.service.js';
+import type { LineRunner, QueryRunner, SandboxBulkService } from '../bulk-operation.service.js';
 import type { SandboxProductRepository } from '../sandbox-product.repository.js';
 import type { SandboxProductService } from '../sandbox-product.service.js';
 import type { SandboxInventoryService } from '../sandbox-inventory.service.js';
@@ -31,10 +31,22 @@ export interface SandboxContext {
   media: SandboxMediaService;
   /** Bulk mutations (stagedUploadsCreate, bulkOperationRunMutation, bulkOperation); absent outside an HTTP request. */
   bulk?: SandboxBulkService;
+  /** What checks a bulk document and runs it (bulk-runner.ts, bulk-query-runner.ts); given with `bulk`. */
+  bulkRunners?: BulkRunners;
   /** `{scheme}://{host}/sandbox/shopify/{domain}` as the client reached it: staged-upload targets and result URLs. */
   baseUrl?: string;
   /** Set while a bulk query runs: products' lists are read a page of products at a time (product-lists.loader.ts). */
   lists?: ProductListsLoader;
+}
+
+/**
+ * Checks a bulk mutation or query and makes its runner. The runners execute documents through the resolvers
+ * (resolvers/index.ts), so the bulk resolvers get them from here rather than import them: sandbox-graphql.service.ts
+ * loads them with graphql-js on the first bulk operation.
+ */
+export interface BulkRunners {
+  prepareMutation(text: string): Promise<{ runner: LineRunner<SandboxContext> } | { error: string }>;
+  prepareQuery(text: string, groupObjects: boolean): Promise<{ runner: QueryRunner<SandboxContext> } | { errors: string[] }>;
 }
 
 export type RootResolver = (args: Record<string, unknown>, context: SandboxContext, info: GraphQLResolveInfo) => unknown;

@@ -1,4 +1,7 @@
-// Typed errors thrown by services. Each context's error handler maps the kind to its own envelope and HTTP status.
+// Typed errors thrown by services: the error base every API module shares (the HTTP kernel). Each API's error handler
+// maps the kind to its own envelope and HTTP status; a module's own errors (the connector's ConnectorError) live in it.
+import { isForeignKeyViolation } from '../../db/errors.js';
+
 export type ErrorKind = 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'rate_limited' | 'payload_too_large';
 
 export class AppError extends Error {
@@ -25,27 +28,14 @@ export const HTTP_STATUS: Record<ErrorKind, number> = {
   rate_limited: 429,
 };
 
-/** The PostgreSQL error behind `err` (drivers and Drizzle may wrap it in `cause`), as raised by pg and PGlite alike. */
-function pgError(err: unknown): { code: string; constraint?: string } | null {
-  const e = err as { code?: unknown; constraint?: string; cause?: unknown } | null;
-  if (!e || typeof e !== 'object') return null;
-  if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return { code: e.code, constraint: e.constraint };
-  return e.cause !== undefined ? pgError(e.cause) : null;
-}
+/** Fastify's refusal of a body it has no parser for, unless the API says more (which other content types it takes). */
+export const UNSUPPORTED_MEDIA_TYPE = 'Unsupported Media Type: request bodies are application/json';
 
-/** PostgreSQL's unique_violation, optionally of one constraint. */
-export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  const e = pgError(err);
-  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
-}
-
-/** PostgreSQL's foreign_key_violation: a referenced row went away between the check and the write. */
-export function isForeignKeyViolation(err: unknown): boolean {
-  return pgError(err)?.code === '23503';
-}
-
-/** Status and client-safe message of any error: typed errors and Fastify's own 4xx keep theirs, anything else is a 500. */
-export function classifyError(err: unknown): { statusCode: number; message: string; retryAfterSeconds?: number } {
+/**
+ * Status and client-safe message of any error: typed errors and Fastify's own 4xx keep theirs, anything else is a 500.
+ * `unsupportedMediaType`: the API's message for a body of a content type it does not take.
+ */
+export function classifyError(err: unknown, unsupportedMediaType: string = UNSUPPORTED_MEDIA_TYPE): { statusCode: number; message: string; retryAfterSeconds?: number } {
   if (err instanceof AppError) {
     return { statusCode: HTTP_STATUS[err.kind], message: err.message, retryAfterSeconds: err.retryAfterSeconds };
   }
@@ -61,7 +51,7 @@ export function classifyError(err: unknown): { statusCode: number; message: stri
       e.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
         ? 'Request body is larger than 1 MB'
         : e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? 'Unsupported Media Type: request bodies are application/json (multipart/form-data only for POST /api/products/image-search)'
+          ? unsupportedMediaType
           : (e.message ?? 'Bad request');
     return { statusCode: e.statusCode, message };
   }

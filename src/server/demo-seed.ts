@@ -3,7 +3,7 @@
 // Once the server listens, connectDemo links that shop to the organization and pushes the products to it: over HTTP
 // through this server's own PIM API and sandbox, exactly as a real PIM and a real shop would be reached.
 import { withGtinCheckDigit } from '../lib/gtin.js';
-import type { Services } from '../server/services.js';
+import type { Services } from './services.js';
 
 export interface DemoSeed {
   organizationId: number;

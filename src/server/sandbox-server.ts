@@ -1,18 +1,19 @@
 // `pimbridge sandbox`: the Shopify sandbox as a process of its own (only the sandbox routes and /healthz), on the same
 // database as `serve`, so tests and demos can stop the bridge without stopping the store. With the embedded database the
 // data directory's lock lets only one process open it: run it with DATABASE_URL, or use the sandbox that `serve`
-// already mounts at /sandbox/shopify.
+// already mounts at /sandbox/shopify. A composition of the sandbox module (storefront/sandbox/) like buildApp is of all
+// of them, so it lives in the application layer beside it.
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { SandboxConfig } from '../../config.js';
-import { openDatabase, type Database } from '../../db/client.js';
-import { DataDirLockedError } from '../../db/lock.js';
-import { loggerOptions } from '../../lib/logging.js';
-import { closeOnSignals } from '../../server/shutdown.js';
-import { NOT_FOUND_BODY, SandboxGraphqlService, type SandboxGraphqlOptions } from './sandbox-graphql.service.js';
-import { SandboxStoreRepository } from './sandbox-store.repository.js';
-import { SandboxStoreService } from './sandbox-store.service.js';
-import { SANDBOX_PREFIX, sandboxRoutes } from './sandbox.routes.js';
+import type { SandboxConfig } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { DataDirLockedError } from '../db/lock.js';
+import { loggerOptions } from '../lib/logging.js';
+import { closeOnSignals } from './shutdown.js';
+import { NOT_FOUND_BODY, SandboxGraphqlService, type SandboxGraphqlOptions } from '../storefront/sandbox/sandbox-graphql.service.js';
+import { SandboxStoreRepository } from '../storefront/sandbox/sandbox-store.repository.js';
+import { SandboxStoreService } from '../storefront/sandbox/sandbox-store.service.js';
+import { SANDBOX_PREFIX, sandboxRoutes } from '../storefront/sandbox/sandbox.routes.js';
 
 export interface SandboxAppDeps {
   database: Database;

@@ -1,0 +1,141 @@
+// The dependency rule of src/ (docs/architecture.md), checked by `npm run lint:deps` and first thing in `npm test`.
+//
+//   app       src/main.ts, src/config.ts, src/cli/, src/server/ (buildApp, the service wiring, the standalone sandbox
+//             server, request logs, /metrics, shutdown, the demo seed): may import anything below it.
+//   kernel    src/server/kernel/: what every HTTP module shares (the `App` type, the error base, path patterns).
+//   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port, shopify/, sandbox/).
+//   platform  src/jobs/ → src/db/ → src/lib/, src/catalogue-csv/ (pure file formats) → src/lib/, src/paths.ts.
+//
+// Imports go down, never up; a module reaches another only through the public files declared below; no circles,
+// type-only imports included.
+
+/** Where each module lives. */
+const MODULES = {
+  pim: '^src/pim/',
+  admin: '^src/admin/',
+  connector: '^src/connector/',
+  port: '^src/storefront/storefront[.]port[.]ts$',
+  shopify: '^src/storefront/shopify/',
+  sandbox: '^src/storefront/sandbox/',
+};
+
+/**
+ * The files a module offers other modules, and which modules may use each (`typeOnly`: for its types only). Anything
+ * else of a module is private to it. docs/architecture.md lists them with their reasons: keep the two in step.
+ */
+const PUBLIC = [
+  // The storefront port: the connector drives storefronts through it, the Shopify adapter implements it.
+  { name: 'storefront-port', file: '^src/storefront/storefront[.]port[.]ts$', users: ['connector', 'shopify'] },
+  // The PIM authenticates API keys that the admin API issues.
+  { name: 'admin-api-keys', file: '^src/admin/api-key[.]repository[.]ts$', users: ['pim'], typeOnly: true },
+  // The admin API adds sandbox shops and sets their throttle and faults (the shapes of those settings).
+  { name: 'sandbox-stores', file: '^src/storefront/sandbox/sandbox-store[.]service[.]ts$', users: ['admin'], typeOnly: true },
+  // The sandbox answers the same Admin API as Shopify: its schema and version.
+  { name: 'shopify-schema', file: '^src/storefront/shopify/(admin-schema|api-version)[.]ts$', users: ['sandbox'] },
+];
+
+const APP = '^src/(main[.]ts|config[.]ts|cli/|server/(?!kernel/))';
+const KERNEL = '^src/server/kernel/';
+const ANY_MODULE = Object.values(MODULES);
+
+const crossModuleRules = Object.entries(MODULES).map(([name, path]) => ({
+  name: `${name}-through-public-files`,
+  comment: `${name} reaches another module only through a public file declared for it in .dependency-cruiser.cjs`,
+  severity: 'error',
+  from: { path },
+  to: {
+    path: ANY_MODULE.filter((other) => other !== path),
+    pathNot: PUBLIC.filter((p) => p.users.includes(name)).map((p) => p.file),
+  },
+}));
+
+const typeOnlyRules = PUBLIC.filter((p) => p.typeOnly).flatMap((p) =>
+  p.users.map((user) => ({
+    name: `${user}-takes-only-types-from-${p.name}`,
+    comment: `${p.file} is public to ${user} for its types only`,
+    severity: 'error',
+    from: { path: MODULES[user] },
+    to: { path: p.file, dependencyTypesNot: ['type-only'] },
+  })),
+);
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import circles, type-only imports and dynamic import() included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'Every import resolves (an import the cruiser cannot follow would escape the other rules).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'lib-imports-nothing-of-ours',
+      comment: 'src/lib/ is the floor: it imports no other part of src/.',
+      severity: 'error',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/', pathNot: '^src/lib/' },
+    },
+    {
+      name: 'db-imports-only-lib',
+      comment: 'src/db/ imports src/lib/ and src/paths.ts only (not the job queue: the template takes its step as a function).',
+      severity: 'error',
+      from: { path: '^src/db/' },
+      to: { path: '^src/', pathNot: ['^src/(db|lib)/', '^src/paths[.]ts$'] },
+    },
+    {
+      name: 'jobs-imports-only-db-lib',
+      comment: 'src/jobs/ (the queue, its contract and runner) imports src/db/ and src/lib/ only; handlers live with their modules.',
+      severity: 'error',
+      from: { path: '^src/jobs/' },
+      to: { path: '^src/', pathNot: ['^src/(jobs|db|lib)/', '^src/paths[.]ts$'] },
+    },
+    {
+      name: 'catalogue-csv-is-pure',
+      comment: 'src/catalogue-csv/ (CSV formats shared by the PIM and the connector) imports src/lib/ only: no database, no HTTP.',
+      severity: 'error',
+      from: { path: '^src/catalogue-csv/' },
+      to: { path: '^src/', pathNot: '^src/(catalogue-csv|lib)/' },
+    },
+    {
+      name: 'paths-imports-nothing-of-ours',
+      severity: 'error',
+      from: { path: '^src/paths[.]ts$' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'kernel-imports-only-platform',
+      comment: 'The HTTP kernel imports the platform only, never a module or the rest of the app.',
+      severity: 'error',
+      from: { path: KERNEL },
+      to: { path: [APP, ...ANY_MODULE] },
+    },
+    {
+      name: 'modules-do-not-import-app',
+      comment: 'Modules get what they need from the kernel and the platform, or by injection from the app: never from src/server/ (kernel aside), src/cli/, main.ts or config.ts.',
+      severity: 'error',
+      from: { path: ANY_MODULE },
+      to: { path: APP },
+    },
+    ...crossModuleRules,
+    ...typeOnlyRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: a circle of types is a circle all the same.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
