@@ -118,7 +118,8 @@ module.exports = {
     },
     {
       name: 'modules-do-not-import-app',
-      comment: 'Modules get what they need from the kernel and the platform, or by injection from the app: never from src/server/ (kernel aside), src/cli/, main.ts or config.ts.',
+      comment:
+        'Modules get what they need from the kernel and the platform, or by injection from the app: never from src/server/ (kernel aside), src/cli/, main.ts or config.ts.',
       severity: 'error',
       from: { path: ANY_MODULE },
       to: { path: APP },

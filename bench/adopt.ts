@@ -83,7 +83,9 @@ async function sandboxDatabase(pgBaseUrl: string, domain: string): Promise<{ url
   await admin.connect();
   let names: string[];
   try {
-    names = (await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`pimbridge_sandbox_${process.pid}_%`])).rows.map((r) => r.datname);
+    names = (await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`pimbridge_sandbox_${process.pid}_%`])).rows.map(
+      (r) => r.datname,
+    );
   } finally {
     await admin.end();
   }
@@ -118,8 +120,21 @@ function shopCatalogue(pim: PimRow[]) {
   const COLORS = ['Navy', 'Oat', 'Black', 'Olive'];
   const products: object[] = [];
   const variants: object[] = [];
-  const expected = { shop_products: 0, pim_products: 0, matched: 0, unmatched_shop: 0, unmatched_pim: 0, matched_by: { sku: 0, barcode: 0, handle: 0 } as Record<Rule, number> };
-  const add = (n: number, handle: string, title: string, vendor: string, vs: { sku: string; price: string; barcode?: string | null; option: [string, string] | null }[]) => {
+  const expected = {
+    shop_products: 0,
+    pim_products: 0,
+    matched: 0,
+    unmatched_shop: 0,
+    unmatched_pim: 0,
+    matched_by: { sku: 0, barcode: 0, handle: 0 } as Record<Rule, number>,
+  };
+  const add = (
+    n: number,
+    handle: string,
+    title: string,
+    vendor: string,
+    vs: { sku: string; price: string; barcode?: string | null; option: [string, string] | null }[],
+  ) => {
     const option = vs[0].option?.[0];
     products.push({
       n,
@@ -151,7 +166,13 @@ function shopCatalogue(pim: PimRow[]) {
     if (rule === 'pim_only') {
       if (!archived) expected.unmatched_pim++;
       // A product the PIM does not know, in its place: 1–4 sizes.
-      add(i, `shop-only-${i}`, `Shop-only item ${i}`, 'Merchant Co', SIZES.slice(0, 1 + (i % 4)).map((s) => ({ sku: `SO-${i}-${s}`, price, option: ['Size', s] as [string, string] })));
+      add(
+        i,
+        `shop-only-${i}`,
+        `Shop-only item ${i}`,
+        'Merchant Co',
+        SIZES.slice(0, 1 + (i % 4)).map((s) => ({ sku: `SO-${i}-${s}`, price, option: ['Size', s] as [string, string] })),
+      );
       expected.unmatched_shop++;
       return;
     }
@@ -168,7 +189,11 @@ function shopCatalogue(pim: PimRow[]) {
       vs = sizes.map((s, k) => ({ sku: rule === 'sku' ? (p.variants[k] ?? `${p.sku}-${s}`) : own(k), price, option: ['Size', s] as [string, string] }));
     } else if (i % 3 === 0) {
       // Two colours; the first carries the PIM product's SKU.
-      vs = COLORS.slice(0, 2).map((c, k) => ({ sku: rule === 'sku' ? (k === 0 ? p.sku : `${p.sku}-${c.toUpperCase()}`) : own(k), price, option: ['Color', c] as [string, string] }));
+      vs = COLORS.slice(0, 2).map((c, k) => ({
+        sku: rule === 'sku' ? (k === 0 ? p.sku : `${p.sku}-${c.toUpperCase()}`) : own(k),
+        price,
+        option: ['Color', c] as [string, string],
+      }));
     } else vs = [{ sku: rule === 'sku' ? p.sku : own(0), price, option: null }];
     if (rule === 'barcode') vs[0].barcode = p.ean;
     // Every mirrored product keeps the PIM's slug as its handle; only the handle rule relies on it (SKU and barcode come first).
@@ -251,7 +276,14 @@ export async function benchAdopt(o: AdoptBenchOptions): Promise<AdoptBenchResult
   // The defaults: the delta sync polls every 30 s, as in production (the PIM predates the connection, so it finds nothing).
   const s = await startBridgeStack({ kind: 'postgres', pgBaseUrl: o.pgBaseUrl, logLevel: 'warn' });
   try {
-    await s.configureSandbox({ bucket_size: STANDARD.bucketSize, restore_rate: STANDARD.restoreRate, error_rate: 0, timeout_rate: 0, fail_after_commit_rate: 0, latency_ms: 0 });
+    await s.configureSandbox({
+      bucket_size: STANDARD.bucketSize,
+      restore_rate: STANDARD.restoreRate,
+      error_rate: 0,
+      timeout_rate: 0,
+      fail_after_commit_rate: 0,
+      latency_ms: 0,
+    });
 
     // The PIM: bench/load.ts's catalogue, dated before the connection.
     log(`adopt: loading ${count} products into the bridge's PIM`);
@@ -262,7 +294,10 @@ export async function benchAdopt(o: AdoptBenchOptions): Promise<AdoptBenchResult
     let pimVariants: number;
     try {
       pimVariants = (await loadCatalogue(bridgeDb, s.tenant.organizationId, count)).variants;
-      await bridgeDb.query(`UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`, [s.tenant.organizationId]);
+      await bridgeDb.query(
+        `UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`,
+        [s.tenant.organizationId],
+      );
       pim = (
         await bridgeDb.query<PimRow>(
           `SELECT p.id, p.sku, p.slug, p.name, p.ean, p.status, p.price::text AS price,
@@ -286,7 +321,8 @@ export async function benchAdopt(o: AdoptBenchOptions): Promise<AdoptBenchResult
       await sandboxDb.query('BEGIN');
       const location =
         (await sandboxDb.query<{ id: string }>(`SELECT id FROM sandbox_locations WHERE store_id = $1 ORDER BY id LIMIT 1`, [sandbox.storeId])).rows[0] ??
-        (await sandboxDb.query<{ id: string }>(`INSERT INTO sandbox_locations (store_id, name) VALUES ($1, 'Shop location') RETURNING id`, [sandbox.storeId])).rows[0];
+        (await sandboxDb.query<{ id: string }>(`INSERT INTO sandbox_locations (store_id, name) VALUES ($1, 'Shop location') RETURNING id`, [sandbox.storeId]))
+          .rows[0];
       await sandboxDb.query(
         `WITH p AS (
            INSERT INTO sandbox_products (store_id, handle, title, description_html, vendor, product_type, status, options)
@@ -313,7 +349,9 @@ export async function benchAdopt(o: AdoptBenchOptions): Promise<AdoptBenchResult
     // The sandbox must see them as its own: productsCount over GraphQL.
     const seen = (await s.graphql<{ productsCount: { count: number } }>('{ productsCount { count } }')).productsCount.count;
     if (seen !== shop.expected.shop_products) throw new Error(`the sandbox counts ${seen} products, ${shop.expected.shop_products} were written`);
-    log(`adopt: PIM loaded in ${pimLoadSeconds.toFixed(1)} s, shop (${shop.products.length} products, ${shop.variants.length} variants) in ${shopLoadSeconds.toFixed(1)} s`);
+    log(
+      `adopt: PIM loaded in ${pimLoadSeconds.toFixed(1)} s, shop (${shop.products.length} products, ${shop.variants.length} variants) in ${shopLoadSeconds.toFixed(1)} s`,
+    );
 
     const plain = await adopt(s, sandbox, false, log);
     let withImport: AdoptRun | null = null;
@@ -405,7 +443,9 @@ export function adoptDetails(r: AdoptBenchResult): string[] {
     `Adoption (\`bench/adopt.ts\`): the Shopify sandbox and a bridge as two processes on scratch PostgreSQL databases; the store's bucket ${r.bucketSize} points restoring ${r.restoreRate}/s (Shopify's Standard plan). PIM: ${n0(r.products)} products (${n0(r.pimVariants)} variants, ${r.archived} archived) bulk-loaded with SQL in ${f1(r.pimLoadSeconds)} s (\`bench/load.ts\`), dated before the connection. Shop: ${n0(r.shopProducts)} products, ${n0(r.shopVariants)} variants (${r.variantSpread.map((n, i) => `${n0(n)} with ${i + 1}`).join(', ')}) written with SQL into the sandbox's tables in ${f1(r.shopLoadSeconds)} s, mirroring the PIM: 80 % by SKU, 8 % by barcode (= EAN), 6 % by handle (= slug), 6 % of the PIM products without a shop product and as many shop-only products; archived PIM products match only by our metafield. Expected: ${n0(e.matched)} matched (SKU ${n0(e.matched_by.sku)}, barcode ${n0(e.matched_by.barcode)}, handle ${n0(e.matched_by.handle)}), ${n0(e.unmatched_shop)} unmatched shop products, ${n0(e.unmatched_pim)} unmatched PIM products (of ${n0(e.pim_products)} not archived). Wall time from the POST to the GET (every 250 ms) answering \`completed\`.`,
     '',
     `- ${run('plain', r.plain)} Answer ${plainCorrect(r) ? 'as expected' : '**not as expected**'}: ${JSON.stringify(r.plain.counts)}.`,
-    ...(r.withImport ? [`- ${run('with import_unmatched (the first run\'s mappings deleted first)', r.withImport)} Answer: ${JSON.stringify(r.withImport.counts)}.`] : []),
+    ...(r.withImport
+      ? [`- ${run("with import_unmatched (the first run's mappings deleted first)", r.withImport)} Answer: ${JSON.stringify(r.withImport.counts)}.`]
+      : []),
     '',
   ];
 }

@@ -48,5 +48,12 @@ app.get<{ Querystring: { q: string; page?: string } }>('/search', async (req) =>
 await app.listen({ port, host: '127.0.0.1' });
 process.stdout.write(`baseline listening on ${port}\n`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void app.close().then(() => pool.end()).finally(() => process.exit(0)));
+  process.once(
+    signal,
+    () =>
+      void app
+        .close()
+        .then(() => pool.end())
+        .finally(() => process.exit(0)),
+  );
 }

@@ -19,11 +19,15 @@ async function writeFile(file: string, products: number): Promise<number> {
   const write = async (line: string) => {
     if (!out.write(line)) await once(out, 'drain');
   };
-  await write('sku,name,description,price,currency,status,brand,categories,attribute:material,stock:main,variant_sku,variant_price,variant_stock,option:Size\n');
+  await write(
+    'sku,name,description,price,currency,status,brand,categories,attribute:material,stock:main,variant_sku,variant_price,variant_stock,option:Size\n',
+  );
   let rows = 0;
   for (let p = 0; p < products; p++) {
     for (const [i, size] of ['S', 'M', 'L', 'XL'].entries()) {
-      await write(`P-${p},Product ${p},"A product, number ${p}",${(p % 97) + 0.99},EUR,active,Brand ${p % 50},Catalogue > Group ${p % 40} > Shelf ${p % 7},cotton,${p % 13},P-${p}-${size},${(p % 97) + i}.49,${(p + i) % 9},${size}\n`);
+      await write(
+        `P-${p},Product ${p},"A product, number ${p}",${(p % 97) + 0.99},EUR,active,Brand ${p % 50},Catalogue > Group ${p % 40} > Shelf ${p % 7},cotton,${p % 13},P-${p}-${size},${(p % 97) + i}.49,${(p + i) % 9},${size}\n`,
+      );
       rows++;
     }
   }
@@ -65,11 +69,17 @@ export interface CatalogueFilesResult {
 }
 
 export async function benchCatalogueFiles(s: ScratchServer, products: number): Promise<CatalogueFilesResult> {
-  const org = await (await fetch(`${s.url}/admin/organizations`, { method: 'POST', headers: s.adminHeaders, body: JSON.stringify({ name: 'Import bench' }) })).json();
+  const org = await (
+    await fetch(`${s.url}/admin/organizations`, { method: 'POST', headers: s.adminHeaders, body: JSON.stringify({ name: 'Import bench' }) })
+  ).json();
   const key = await (await fetch(`${s.url}/admin/organizations/${org.id}/api-keys`, { method: 'POST', headers: s.adminHeaders, body: '{}' })).json();
   const headers = { 'x-api-key': key.api_key };
   const pim = (method: string, url: string, body?: unknown) =>
-    fetch(`${s.url}${url}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+    fetch(`${s.url}${url}`, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then((r) => r.json());
   await pim('POST', '/api/warehouses', { code: 'main', name: 'Main' });
   await pim('POST', '/api/product-attributes', { code: 'material', name: 'Material', type: 'text' });
 
@@ -94,7 +104,9 @@ export async function benchCatalogueFiles(s: ScratchServer, products: number): P
         if (process.env.BENCH_TRACE) {
           const m = await (await fetch(`${s.url}/metrics`, { headers: s.adminHeaders })).text();
           const g = (name: string) => (Number(new RegExp(`^${name} ([0-9.e+]+)`, 'm').exec(m)?.[1] ?? 0) / 1048576).toFixed(0);
-          s.log(`rows ${done.rows_done}: rss ${rssMb(s.server.pid).toFixed(0)} MB heap ${g('nodejs_heap_size_used_bytes')} total ${g('nodejs_heap_size_total_bytes')} ext ${g('nodejs_external_memory_bytes')}`);
+          s.log(
+            `rows ${done.rows_done}: rss ${rssMb(s.server.pid).toFixed(0)} MB heap ${g('nodejs_heap_size_used_bytes')} total ${g('nodejs_heap_size_total_bytes')} ext ${g('nodejs_external_memory_bytes')}`,
+          );
         }
         await sleep(250);
       }
@@ -116,7 +128,18 @@ export async function benchCatalogueFiles(s: ScratchServer, products: number): P
     });
     s.log(`export: ${(bytes / 1024 / 1024).toFixed(1)} MB, ${exportedRows - 1} rows in ${exportSeconds.toFixed(1)} s`);
 
-    return { rows, products, importSeconds, created: done.created, failed: done.failed, exportSeconds, exportBytes: bytes, exportedRows: exportedRows - 1, importRss, exportRss };
+    return {
+      rows,
+      products,
+      importSeconds,
+      created: done.created,
+      failed: done.failed,
+      exportSeconds,
+      exportBytes: bytes,
+      exportedRows: exportedRows - 1,
+      importRss,
+      exportRss,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -135,9 +158,24 @@ export function catalogueFilesTargets(r: CatalogueFilesResult) {
       measured: `${f1(r.importSeconds)} s (${n0(r.rows / r.importSeconds)} rows/s; ${n0(r.created)} created, ${r.failed} failed)`,
       pass: r.importSeconds <= TARGETS.importSeconds && r.failed === 0 && r.created === r.rows,
     },
-    { what: 'CSV export of the same (streamed)', target: `≤ ${TARGETS.exportSeconds} s`, measured: `${f1(r.exportSeconds)} s (${f1(r.exportBytes / 2 ** 20)} MB, ${n0(r.exportedRows)} rows)`, pass: r.exportSeconds <= TARGETS.exportSeconds && r.exportedRows === r.rows },
-    { what: 'server VmRSS growth during the import', target: `≤ ${TARGETS.rssGrowthMb} MB`, measured: mb(r.importRss), pass: growth(r.importRss) <= TARGETS.rssGrowthMb },
-    { what: 'server VmRSS growth during the export', target: `≤ ${TARGETS.rssGrowthMb} MB`, measured: mb(r.exportRss), pass: growth(r.exportRss) <= TARGETS.rssGrowthMb },
+    {
+      what: 'CSV export of the same (streamed)',
+      target: `≤ ${TARGETS.exportSeconds} s`,
+      measured: `${f1(r.exportSeconds)} s (${f1(r.exportBytes / 2 ** 20)} MB, ${n0(r.exportedRows)} rows)`,
+      pass: r.exportSeconds <= TARGETS.exportSeconds && r.exportedRows === r.rows,
+    },
+    {
+      what: 'server VmRSS growth during the import',
+      target: `≤ ${TARGETS.rssGrowthMb} MB`,
+      measured: mb(r.importRss),
+      pass: growth(r.importRss) <= TARGETS.rssGrowthMb,
+    },
+    {
+      what: 'server VmRSS growth during the export',
+      target: `≤ ${TARGETS.rssGrowthMb} MB`,
+      measured: mb(r.exportRss),
+      pass: growth(r.exportRss) <= TARGETS.rssGrowthMb,
+    },
   ];
 }
 
@@ -154,6 +192,15 @@ runIfMain(import.meta.url, 'catalogue-files', async () => {
   await withScratchServer('catalogue_files', async (s) => {
     const r = await benchCatalogueFiles(s, products);
     const row = (c: string[]) => `| ${c.join(' | ')} |`;
-    return ['', row(['target', 'wanted', 'measured', '']), row(['---', '---', '---', '---']), ...catalogueFilesTargets(r).map((t) => row([t.what, t.target, t.measured, t.pass ? 'pass' : '**FAIL**'])), '', ...catalogueFilesDetails(r)].join('\n') + '\n';
+    return (
+      [
+        '',
+        row(['target', 'wanted', 'measured', '']),
+        row(['---', '---', '---', '---']),
+        ...catalogueFilesTargets(r).map((t) => row([t.what, t.target, t.measured, t.pass ? 'pass' : '**FAIL**'])),
+        '',
+        ...catalogueFilesDetails(r),
+      ].join('\n') + '\n'
+    );
   });
 });

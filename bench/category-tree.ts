@@ -23,7 +23,7 @@ export interface CategoryTreeResult {
   seedSeconds: number;
   responseBytes: number;
   /** Sequential requests on one keep-alive connection; ms from sending to the last byte of the body. */
-  sequential: { requests: number; p50: number; p95: number; p99: number; max: number; /** only with ownPids */ foreignCpu?: number };
+  sequential: { requests: number; p50: number; p95: number; p99: number; max: number /** only with ownPids */; foreignCpu?: number };
   load: LoadResult & { connections: number; seconds: number };
 }
 
@@ -41,7 +41,10 @@ export interface CategoryTreeOptions {
 }
 
 /** Seeds the tree (and products linked to its leaves) in `organizationId`; the database should hold nothing else of it. */
-export async function seedCategoryTree(db: pg.Client, organizationId: number): Promise<Pick<CategoryTreeResult, 'categories' | 'levels' | 'products' | 'links'>> {
+export async function seedCategoryTree(
+  db: pg.Client,
+  organizationId: number,
+): Promise<Pick<CategoryTreeResult, 'categories' | 'levels' | 'products' | 'links'>> {
   const org = organizationId;
   await db.query('BEGIN');
   // Each level: `per` children under every category of the level above (ids lo..hi), positions 0..per-1.
@@ -188,8 +191,28 @@ export function categoryTreeDetails(r: CategoryTreeResult): string[] {
     '',
     row(['run', 'requests', 'requests/s', 'p50', 'p95', 'p99', 'max', 'failed', 'CPU used by others']),
     row(['---', '---', '---', '---', '---', '---', '---', '---', '---']),
-    row(['one at a time', r.sequential.requests, '', ms(r.sequential.p50), ms(r.sequential.p95), ms(r.sequential.p99), ms(r.sequential.max), 0, r.sequential.foreignCpu === undefined ? '' : `${(r.sequential.foreignCpu * 100).toFixed(0)} %`]),
-    row([`autocannon, ${r.load.connections} connections`, n0(r.load.requests), n0(r.load.requestsPerSecond), ms(r.load.p50), ms(r.load.p95), ms(r.load.p99), ms(r.load.max), r.load.failures, `${(r.load.foreignCpu * 100).toFixed(0)} %`]),
+    row([
+      'one at a time',
+      r.sequential.requests,
+      '',
+      ms(r.sequential.p50),
+      ms(r.sequential.p95),
+      ms(r.sequential.p99),
+      ms(r.sequential.max),
+      0,
+      r.sequential.foreignCpu === undefined ? '' : `${(r.sequential.foreignCpu * 100).toFixed(0)} %`,
+    ]),
+    row([
+      `autocannon, ${r.load.connections} connections`,
+      n0(r.load.requests),
+      n0(r.load.requestsPerSecond),
+      ms(r.load.p50),
+      ms(r.load.p95),
+      ms(r.load.p99),
+      ms(r.load.max),
+      r.load.failures,
+      `${(r.load.foreignCpu * 100).toFixed(0)} %`,
+    ]),
     '',
   ];
 }

@@ -88,7 +88,14 @@ export async function benchFullSync(o: FullSyncBenchOptions): Promise<FullSyncBe
     bridgeEnv: { SYNC_BULK_THRESHOLD: String(threshold), SYNC_BULK_CHUNK: String(chunk), SYNC_POLL_SECONDS: '30' },
   });
   try {
-    await s.configureSandbox({ bucket_size: STANDARD.bucketSize, restore_rate: STANDARD.restoreRate, error_rate: 0, timeout_rate: 0, fail_after_commit_rate: 0, latency_ms: 0 });
+    await s.configureSandbox({
+      bucket_size: STANDARD.bucketSize,
+      restore_rate: STANDARD.restoreRate,
+      error_rate: 0,
+      timeout_rate: 0,
+      fail_after_commit_rate: 0,
+      latency_ms: 0,
+    });
     log(`full sync: loading ${count} products into the bridge's PIM`);
     const loadStarted = performance.now();
     const db = new pg.Client(s.bridgeDatabaseUrl!);
@@ -98,8 +105,13 @@ export async function benchFullSync(o: FullSyncBenchOptions): Promise<FullSyncBe
     try {
       catalogue = await loadCatalogue(db, s.tenant.organizationId, count);
       // The catalogue predates the connection: the delta sync leaves it to the full sync.
-      await db.query(`UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`, [s.tenant.organizationId]);
-      archived = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM products WHERE organization_id = $1 AND status = 'archived'`, [s.tenant.organizationId])).rows[0].n;
+      await db.query(
+        `UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`,
+        [s.tenant.organizationId],
+      );
+      archived = (
+        await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM products WHERE organization_id = $1 AND status = 'archived'`, [s.tenant.organizationId])
+      ).rows[0].n;
     } finally {
       await db.end();
     }
@@ -126,7 +138,8 @@ export async function benchFullSync(o: FullSyncBenchOptions): Promise<FullSyncBe
         lastLog = elapsed;
         log(`full sync: ${elapsed.toFixed(0)} s, ${data.synced} synced, ${data.failed} failed of ${data.total} (${data.mode ?? 'mode not known yet'})`);
       }
-      if (elapsed > 3 * FULL_SYNC_TARGET_SECONDS) throw new Error(`the full sync did not end within ${3 * FULL_SYNC_TARGET_SECONDS} s: ${JSON.stringify(data)}`);
+      if (elapsed > 3 * FULL_SYNC_TARGET_SECONDS)
+        throw new Error(`the full sync did not end within ${3 * FULL_SYNC_TARGET_SECONDS} s: ${JSON.stringify(data)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
     const seconds = (performance.now() - started) / 1000;

@@ -92,7 +92,12 @@ async function pictures() {
 }
 
 /** Products and images of `organizationId`, straight into PostgreSQL; returns the product ids in order. */
-export async function seedImages(db: pg.Client, organizationId: number, images: number, planted: bigint[]): Promise<{ products: number; productIds: number[] }> {
+export async function seedImages(
+  db: pg.Client,
+  organizationId: number,
+  images: number,
+  planted: bigint[],
+): Promise<{ products: number; productIds: number[] }> {
   const products = Math.ceil(images / IMAGES_PER_PRODUCT);
   await db.query('BEGIN');
   const { rows } = await db.query<{ id: number }>(
@@ -153,7 +158,14 @@ async function timeQueries(db: pg.Client, organizationId: number, queryHash: big
       rows += r.rows;
     }
     times.sort((a, b) => a - b);
-    out.push({ distance, path: distance > 15 ? 'one pass over the images' : 'four chunk indexes', runs, p50: percentile(times, 50), p95: percentile(times, 95), rows: rows / runs });
+    out.push({
+      distance,
+      path: distance > 15 ? 'one pass over the images' : 'four chunk indexes',
+      runs,
+      p50: percentile(times, 50),
+      p95: percentile(times, 95),
+      rows: rows / runs,
+    });
   }
   return out;
 }
@@ -199,7 +211,9 @@ export async function benchImageSearch(o: ImageSearchOptions): Promise<ImageSear
     seedSeconds = (performance.now() - seedStarted) / 1000;
     log(`image search: seeded in ${seedSeconds.toFixed(1)} s; timing the search statement alone`);
     const statement = new PgDialect().sqlToQuery(searchStatement(org.id, uploadDecoded.phash, 10, 20));
-    const plan = (await db.query<Record<string, string>>(`EXPLAIN ${statement.sql}`, statement.params as unknown[])).rows.map((r) => Object.values(r)[0]).join('\n');
+    const plan = (await db.query<Record<string, string>>(`EXPLAIN ${statement.sql}`, statement.params as unknown[])).rows
+      .map((r) => Object.values(r)[0])
+      .join('\n');
     if (!/product_media_phash_chunk0_idx/.test(plan)) throw new Error(`the search at distance 10 does not use the chunk indexes:\n${plan}`);
     query = await timeQueries(db, org.id, uploadDecoded.phash, o.queryRuns ?? 200);
   } finally {
@@ -207,7 +221,13 @@ export async function benchImageSearch(o: ImageSearchOptions): Promise<ImageSear
   }
 
   const basePort = 20_000 + Math.floor(Math.random() * 20_000);
-  const baseline = start('image-search-baseline', ['--import', 'tsx', 'bench/image-search-baseline.ts'], { PATH: process.env.PATH, BASELINE_PORT: String(basePort) }, path.join(o.logDir, 'image-search-baseline.log'), o.root);
+  const baseline = start(
+    'image-search-baseline',
+    ['--import', 'tsx', 'bench/image-search-baseline.ts'],
+    { PATH: process.env.PATH, BASELINE_PORT: String(basePort) },
+    path.join(o.logDir, 'image-search-baseline.log'),
+    o.root,
+  );
   const base = `http://127.0.0.1:${basePort}`;
   try {
     await waitFor200(baseline, `${base}/healthz`);
@@ -218,8 +238,11 @@ export async function benchImageSearch(o: ImageSearchOptions): Promise<ImageSear
     const answer = await fetch(`${o.url}${IMAGE_SEARCH_PATH}`, { method: 'POST', headers, body: new Uint8Array(body) });
     const found = (await answer.json()) as { data: { products: { id: number; match: { distance: number } }[]; total: number } };
     const original = found.data?.products[0];
-    if (answer.status !== 200 || original?.id !== seeded.productIds[0]) throw new Error(`image search answered ${answer.status} ${JSON.stringify(found).slice(0, 300)}`);
-    const baseAnswer = (await (await fetch(`${base}/hash`, { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) })).json()) as { phash: string };
+    if (answer.status !== 200 || original?.id !== seeded.productIds[0])
+      throw new Error(`image search answered ${answer.status} ${JSON.stringify(found).slice(0, 300)}`);
+    const baseAnswer = (await (
+      await fetch(`${base}/hash`, { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) })
+    ).json()) as { phash: string };
     if (BigInt(baseAnswer.phash) !== uploadDecoded.phash) throw new Error(`the baseline hashed the upload as ${baseAnswer.phash}`);
 
     const ownPids = async () => [...((await o.ownPids?.()) ?? []), baseline.pid];
@@ -281,7 +304,7 @@ export function imageSearchDetails(r: ImageSearchResult): string[] {
   return [
     `Image search (\`bench/image-search.ts\`): an organization of its own with ${n0(r.products)} products and ${n0(r.images)} images (${IMAGES_PER_PRODUCT} per product; pHash-like random hashes plus the hashes of seven generated photos), bulk-loaded with SQL in ${r.seedSeconds.toFixed(1)} s. The upload is a ${r.upload.width}×${r.upload.height} JPEG at quality 70 (${n0(r.upload.bytes / 1024)} KB), one of the stored photos resized to half: it finds ${r.answer.products} products at the default distance 10, the original first (distance ${r.answer.originalDistance}).`,
     '',
-    'The search statement alone (one connection, as the server sends it: a named prepared statement; half the searches with the upload\'s hash, half with unrelated ones):',
+    "The search statement alone (one connection, as the server sends it: a named prepared statement; half the searches with the upload's hash, half with unrelated ones):",
     '',
     row(['max_distance', 'plan', 'runs', 'p50', 'p95', 'rows returned (mean)']),
     row(['---', '---', '---', '---', '---', '---']),
@@ -307,7 +330,10 @@ runIfMain(import.meta.url, 'image-search', () => {
     const monitor = new pg.Client(dbUrl);
     monitor.on('error', () => {});
     await monitor.connect();
-    const ownPids = async () => [server.pid, ...(await monitor.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map((r) => r.pid)];
+    const ownPids = async () => [
+      server.pid,
+      ...(await monitor.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName])).rows.map((r) => r.pid),
+    ];
     const r = await benchImageSearch({
       url,
       ownPids,

@@ -9,12 +9,24 @@ export const RARE_TERM = 'kestrel';
 const RARE_EVERY = 200; // 1 in 200 = 0.5 % of the products
 const RARE_OFFSET = 37;
 
-const words = (list: string) => `ARRAY[${list.split(' ').map((w) => `'${w.replace(/_/g, ' ')}'`).join(',')}]`;
-const ADJECTIVES = words('classic modern vintage rugged lightweight premium essential organic recycled heritage urban alpine coastal everyday technical relaxed tailored compact insulated waterproof');
+const words = (list: string) =>
+  `ARRAY[${list
+    .split(' ')
+    .map((w) => `'${w.replace(/_/g, ' ')}'`)
+    .join(',')}]`;
+const ADJECTIVES = words(
+  'classic modern vintage rugged lightweight premium essential organic recycled heritage urban alpine coastal everyday technical relaxed tailored compact insulated waterproof',
+);
 const MATERIALS = words('merino cotton linen denim leather canvas wool cashmere nylon bamboo hemp suede fleece silk corduroy');
-const NOUNS = words('sweater shirt jacket jeans boots beanie vest tote socks scarf gloves hoodie parka chinos sneakers belt backpack cardigan blazer shorts skirt dress coat cap trousers');
-const FEATURES = words('reinforced_seams a_relaxed_fit hidden_pockets a_brushed_lining flatlock_stitching a_two-way_zip taped_seams a_ribbed_hem horn_buttons an_adjustable_hood a_soft_handfeel contrast_piping a_dropped_shoulder a_storm_flap breathable_panels');
-const USES = words('city_commutes weekend_hikes long_travel_days office_wear cold_mornings festival_season layering_in_autumn coastal_walks everyday_errands mountain_trips');
+const NOUNS = words(
+  'sweater shirt jacket jeans boots beanie vest tote socks scarf gloves hoodie parka chinos sneakers belt backpack cardigan blazer shorts skirt dress coat cap trousers',
+);
+const FEATURES = words(
+  'reinforced_seams a_relaxed_fit hidden_pockets a_brushed_lining flatlock_stitching a_two-way_zip taped_seams a_ribbed_hem horn_buttons an_adjustable_hood a_soft_handfeel contrast_piping a_dropped_shoulder a_storm_flap breathable_panels',
+);
+const USES = words(
+  'city_commutes weekend_hikes long_travel_days office_wear cold_mornings festival_season layering_in_autumn coastal_walks everyday_errands mountain_trips',
+);
 const CARE = words('machine_wash_at_30_degrees hand_wash_only dry_clean_only wash_inside_out do_not_tumble_dry');
 const COLORS = words('navy oat black white olive indigo brown grey mustard sky sand charcoal');
 const SIZES = words('S M L');
@@ -36,10 +48,7 @@ export interface LoadedCatalogue {
 export async function loadCatalogue(db: pg.Client, organizationId: number, count: number): Promise<LoadedCatalogue> {
   const org = organizationId;
   await db.query('BEGIN');
-  await db.query(
-    `INSERT INTO brands (organization_id, name) SELECT $1, 'Brand ' || chr(64 + g) || ' Outfitters' FROM generate_series(1, 20) g`,
-    [org],
-  );
+  await db.query(`INSERT INTO brands (organization_id, name) SELECT $1, 'Brand ' || chr(64 + g) || ' Outfitters' FROM generate_series(1, 20) g`, [org]);
   await db.query(`INSERT INTO suppliers (organization_id, name) SELECT $1, 'Supplier ' || g FROM generate_series(1, 5) g`, [org]);
   await db.query(
     `INSERT INTO vat_rates (organization_id, name, rate, country_code)
@@ -94,10 +103,9 @@ export async function loadCatalogue(db: pg.Client, organizationId: number, count
        FROM generate_series(1, $2::int) g) s`,
     [org, count],
   );
-  const { rows: range } = await db.query<{ first: number; last: number }>(
-    'SELECT min(id) AS first, max(id) AS last FROM products WHERE organization_id = $1',
-    [org],
-  );
+  const { rows: range } = await db.query<{ first: number; last: number }>('SELECT min(id) AS first, max(id) AS last FROM products WHERE organization_id = $1', [
+    org,
+  ]);
   const { first, last } = range[0];
 
   // One leaf category per product, a second one for 30 % of them.
@@ -132,10 +140,10 @@ export async function loadCatalogue(db: pg.Client, organizationId: number, count
   // (the list's count) visit the heap, and the figures would depend on whether autovacuum had run yet.
   await db.query('VACUUM ANALYZE');
 
-  const { rows: rare } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM products WHERE organization_id = $1 AND search_text LIKE $2`,
-    [org, `%${RARE_TERM}%`],
-  );
+  const { rows: rare } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM products WHERE organization_id = $1 AND search_text LIKE $2`, [
+    org,
+    `%${RARE_TERM}%`,
+  ]);
   return {
     products: count,
     rareMatches: rare[0].n,

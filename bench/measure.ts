@@ -99,11 +99,14 @@ export async function runPaced(spec: Omit<LoadSpec, 'connections' | 'overallRate
       if (!sending && inFlight.size === 0) resolve();
     };
     const send = (due: number) => {
-      const req = http.request({ agent, method: spec.method ?? 'GET', host: target.hostname, port: target.port, path: spec.path(), headers: spec.headers }, (res) => {
-        res.resume(); // the body is read and dropped
-        res.on('end', () => settle(req, res.statusCode !== undefined && res.statusCode < 300 ? performance.now() - due : null));
-        res.on('error', () => settle(req, null));
-      });
+      const req = http.request(
+        { agent, method: spec.method ?? 'GET', host: target.hostname, port: target.port, path: spec.path(), headers: spec.headers },
+        (res) => {
+          res.resume(); // the body is read and dropped
+          res.on('end', () => settle(req, res.statusCode !== undefined && res.statusCode < 300 ? performance.now() - due : null));
+          res.on('error', () => settle(req, null));
+        },
+      );
       req.on('error', () => settle(req, null));
       inFlight.add(req);
       req.end(spec.body);
@@ -123,12 +126,15 @@ export async function runPaced(spec: Omit<LoadSpec, 'connections' | 'overallRate
       if (sent === total || inFlight.size > spec.rate) stopSending();
     }, 1);
     // What is still unanswered 5 s after the last send counts as failed.
-    setTimeout(() => {
-      for (const req of [...inFlight]) {
-        settle(req, null);
-        req.destroy();
-      }
-    }, (spec.seconds + 5) * 1000).unref();
+    setTimeout(
+      () => {
+        for (const req of [...inFlight]) {
+          settle(req, null);
+          req.destroy();
+        }
+      },
+      (spec.seconds + 5) * 1000,
+    ).unref();
   });
   const elapsed = (performance.now() - start) / 1000;
   agent.destroy();

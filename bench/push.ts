@@ -130,7 +130,8 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
     log(`push: ~${estimate.toFixed(1)} points per product; seeding ${needed} products for the sustained run`);
     seedStarted = performance.now();
     const sustainedBatches: SeededProduct[][] = [];
-    for (let i = 0; i < needed / PUSH_BATCH; i++) sustainedBatches.push(await s.seedProducts(PUSH_BATCH, { prefix: `B${i}`, variants, images, channels: ['web'] }));
+    for (let i = 0; i < needed / PUSH_BATCH; i++)
+      sustainedBatches.push(await s.seedProducts(PUSH_BATCH, { prefix: `B${i}`, variants, images, channels: ['web'] }));
     seedMs += performance.now() - seedStarted;
 
     await s.configureSandbox({ bucket_size: STANDARD.bucketSize, restore_rate: STANDARD.restoreRate });
@@ -146,7 +147,9 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
       failed += results.filter((r) => r.status !== 'success').length + (batch.length - results.length);
       drainedAt ??= firstDrain(s.calls.slice(from), STANDARD.bucketSize * DRAINED);
       if (drainedAt !== null && performance.now() - drainedAt >= windowSeconds * 1000) break;
-      log(`push: sustained: ${pushed} products, ${((performance.now() - started) / 1000).toFixed(1)} s${drainedAt === null ? '' : `, ${((performance.now() - drainedAt) / 1000).toFixed(1)} s since the bucket ran dry`}`);
+      log(
+        `push: sustained: ${pushed} products, ${((performance.now() - started) / 1000).toFixed(1)} s${drainedAt === null ? '' : `, ${((performance.now() - drainedAt) / 1000).toFixed(1)} s since the bucket ran dry`}`,
+      );
     }
     const ended = performance.now();
     log(`push: calls in (b): ${summary(s.calls.slice(from))}`);
@@ -266,7 +269,15 @@ export function pushDetails(r: PushBenchResult): string[] {
     '',
     row(['window', 'products committed', 'less the initial credit', 'products/s', 'theoretical products/s', 'ratio', 'failed products']),
     row(['---', '---', '---', '---', '---', '---', '---']),
-    row([`${f1(t.windowSeconds)} s`, t.windowProducts, f1(t.windowProducts - t.creditProducts), f2(t.productsPerSecond), f2(t.theoreticalRate), `${(t.ratio * 100).toFixed(0)} %`, t.failedProducts]),
+    row([
+      `${f1(t.windowSeconds)} s`,
+      t.windowProducts,
+      f1(t.windowProducts - t.creditProducts),
+      f2(t.productsPerSecond),
+      f2(t.theoreticalRate),
+      `${(t.ratio * 100).toFixed(0)} %`,
+      t.failedProducts,
+    ]),
     '',
   ];
 }

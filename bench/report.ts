@@ -14,7 +14,16 @@ export interface BenchResults {
   logLevel: string;
   /** Share of all CPUs used by other processes in the 3 s before the run. */
   backgroundCpu: number;
-  settings: { connections: number; seconds: number; warmupSeconds: number; rounds: number; fixedRate: number; fixedRateConnections: number; searchLowRate: number; idleMs: number };
+  settings: {
+    connections: number;
+    seconds: number;
+    warmupSeconds: number;
+    rounds: number;
+    fixedRate: number;
+    fixedRateConnections: number;
+    searchLowRate: number;
+    idleMs: number;
+  };
   catalogue: LoadedCatalogue & { loadSeconds: number; rareTerm: string };
   throughput: { scenario: string; oursRoute: string; baselineRoute: string; ours: LoadResult[]; baseline: LoadResult[] }[];
   /** Evenly paced (the targets), and autocannon's bursty overallRate for comparison. */
@@ -89,8 +98,18 @@ function targets(r: BenchResults): Target[] {
   const readyPg = Math.max(r.ready.pgFirst, r.ready.pg);
   const readyLite = Math.max(r.ready.pgliteFirst, r.ready.pglite);
   const secs = (x: number) => `${(x / 1000).toFixed(2)} s`;
-  out.push({ what: 'ready (spawn → 200 from /readyz), PostgreSQL', target: '≤ 3 s', measured: `${secs(r.ready.pgFirst)} first start, ${secs(r.ready.pg)} restart`, pass: readyPg <= 3000 });
-  out.push({ what: 'ready (spawn → 200 from /readyz), embedded', target: '≤ 3 s', measured: `${secs(r.ready.pgliteFirst)} first start, ${secs(r.ready.pglite)} restart`, pass: readyLite <= 3000 });
+  out.push({
+    what: 'ready (spawn → 200 from /readyz), PostgreSQL',
+    target: '≤ 3 s',
+    measured: `${secs(r.ready.pgFirst)} first start, ${secs(r.ready.pg)} restart`,
+    pass: readyPg <= 3000,
+  });
+  out.push({
+    what: 'ready (spawn → 200 from /readyz), embedded',
+    target: '≤ 3 s',
+    measured: `${secs(r.ready.pgliteFirst)} first start, ${secs(r.ready.pglite)} restart`,
+    pass: readyLite <= 3000,
+  });
   out.push(categoryTreeTarget(r.categoryTree));
   out.push(imageSearchTarget(r.imageSearch));
   out.push(...pushTargets(r.push));
@@ -105,7 +124,12 @@ const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
 
 /** The largest share of the CPUs that other processes took during any measured run. */
 function worstForeignCpu(r: BenchResults): number {
-  const runs = [...r.throughput.flatMap((t) => [...t.ours, ...t.baseline]), ...Object.values(r.fixed), ...Object.values(r.imageSearch.paced), ...Object.values(r.imageSearch.load)];
+  const runs = [
+    ...r.throughput.flatMap((t) => [...t.ours, ...t.baseline]),
+    ...Object.values(r.fixed),
+    ...Object.values(r.imageSearch.paced),
+    ...Object.values(r.imageSearch.load),
+  ];
   return Math.max(r.backgroundCpu, ...runs.map((x) => x.foreignCpu));
 }
 

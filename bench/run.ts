@@ -114,7 +114,11 @@ async function main(): Promise<BenchResults> {
   const readyPgFirst = await waitFor200(server, `${ours}/readyz`);
   const admin = { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` };
   const org = await json<{ id: number }>(`${ours}/admin/organizations`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bench' }) });
-  const key = await json<{ api_key: string }>(`${ours}/admin/organizations/${org.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'bench' }) });
+  const key = await json<{ api_key: string }>(`${ours}/admin/organizations/${org.id}/api-keys`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ name: 'bench' }),
+  });
   await stop(server);
 
   log(`loading ${PRODUCTS} products`);
@@ -132,17 +136,27 @@ async function main(): Promise<BenchResults> {
   const monitor = new pg.Client(BENCH_URL);
   monitor.on('error', () => {});
   await monitor.connect();
-  const ownPids = (...children: Child[]) => async () => [
-    ...children.map((c) => c.pid),
-    ...(await monitor.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type <> 'client backend'`, [BENCH_DB])).rows.map((r) => r.pid),
-  ];
+  const ownPids =
+    (...children: Child[]) =>
+    async () => [
+      ...children.map((c) => c.pid),
+      ...(await monitor.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type <> 'client backend'`, [BENCH_DB])).rows.map(
+        (r) => r.pid,
+      ),
+    ];
 
   // A fresh process on the loaded database: the start-up time of an existing installation, and a clean heap.
   server = serve('pimbridge-pg', pgEnv);
   const readyPg = await waitFor200(server, `${ours}/readyz`);
   const basePort = await freePort();
   const base = `http://127.0.0.1:${basePort}`;
-  const baseline = start('baseline', ['--import', 'tsx', 'bench/baseline.ts'], { PATH: process.env.PATH, BASELINE_PORT: String(basePort), DATABASE_URL: BENCH_URL, ORG_ID: String(org.id) }, path.join(tmp, 'baseline.log'), ROOT);
+  const baseline = start(
+    'baseline',
+    ['--import', 'tsx', 'bench/baseline.ts'],
+    { PATH: process.env.PATH, BASELINE_PORT: String(basePort), DATABASE_URL: BENCH_URL, ORG_ID: String(org.id) },
+    path.join(tmp, 'baseline.log'),
+    ROOT,
+  );
   await waitFor200(baseline, `${base}/products/${catalogue.firstProductId}`);
 
   const headers = { 'x-api-key': key.api_key };
@@ -200,7 +214,15 @@ async function main(): Promise<BenchResults> {
     return runPaced(spec);
   };
   const bursty = (p: () => string) =>
-    runLoad({ url: ours, path: p, headers, connections: FIXED_RATE_CONNECTIONS, seconds: SECONDS, overallRate: FIXED_RATE, ownPids: ownPids(server, baseline) });
+    runLoad({
+      url: ours,
+      path: p,
+      headers,
+      connections: FIXED_RATE_CONNECTIONS,
+      seconds: SECONDS,
+      overallRate: FIXED_RATE,
+      ownPids: ownPids(server, baseline),
+    });
   const fixed = {
     read: await paced(scenarios[0].oursPath, FIXED_RATE),
     search: await paced(scenarios[2].oursPath, FIXED_RATE),
@@ -214,7 +236,15 @@ async function main(): Promise<BenchResults> {
   // After the memory figure, which its 2.6 MB answers would inflate: the category tree, in an organization of its own.
   const categoryTree = await benchCategoryTree({ url: ours, adminHeaders: admin, dbUrl: BENCH_URL, ownPids: ownPids(server, baseline), log });
   // Image search over 100,000 stored images, in an organization of its own, against a decode-only baseline of its own.
-  const imageSearch = await benchImageSearch({ url: ours, adminHeaders: admin, dbUrl: BENCH_URL, root: ROOT, logDir: tmp, ownPids: ownPids(server, baseline), log });
+  const imageSearch = await benchImageSearch({
+    url: ours,
+    adminHeaders: admin,
+    dbUrl: BENCH_URL,
+    root: ROOT,
+    logDir: tmp,
+    ownPids: ownPids(server, baseline),
+    log,
+  });
   await monitor.end();
   await stop(baseline);
   await stop(server);
@@ -264,7 +294,16 @@ async function main(): Promise<BenchResults> {
     },
     logLevel: LOG_LEVEL,
     backgroundCpu,
-    settings: { connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, fixedRate: FIXED_RATE, fixedRateConnections: FIXED_RATE_CONNECTIONS, searchLowRate: SEARCH_LOW_RATE, idleMs: IDLE_MS },
+    settings: {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      rounds: ROUNDS,
+      fixedRate: FIXED_RATE,
+      fixedRateConnections: FIXED_RATE_CONNECTIONS,
+      searchLowRate: SEARCH_LOW_RATE,
+      idleMs: IDLE_MS,
+    },
     catalogue: { ...catalogue, loadSeconds, rareTerm: RARE_TERM },
     throughput,
     fixed,

@@ -89,8 +89,18 @@ async function main(): Promise<void> {
     const shop = { domain, apiBaseUrl: `http://127.0.0.1:${port}/sandbox/shopify/${domain}`, accessToken };
     const adapter = new ShopifyAdapter({ timeoutMs: 30_000 });
     const [location] = await adapter.locations(shop);
-    const BENCH_PLACEMENT = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: location?.id ?? null, pricesConvertedElsewhere: true };
-    const items: BulkUpsertItem[] = Array.from({ length: lines }, (_, i) => ({ product: product(i + 1), known: { productId: null, variantIds: {}, mediaIds: {}, neverPushed: true }, placement: BENCH_PLACEMENT }));
+    const BENCH_PLACEMENT = {
+      channelPublications: {},
+      warehouseLocations: {},
+      unsyncedWarehouses: [],
+      variantStockLocation: location?.id ?? null,
+      pricesConvertedElsewhere: true,
+    };
+    const items: BulkUpsertItem[] = Array.from({ length: lines }, (_, i) => ({
+      product: product(i + 1),
+      known: { productId: null, variantIds: {}, mediaIds: {}, neverPushed: true },
+      placement: BENCH_PLACEMENT,
+    }));
 
     const t0 = performance.now();
     const { operationId } = await adapter.startBulkUpsert(shop, items);

@@ -61,7 +61,13 @@ export async function onScratchServer<T>(name: string, scenario: (s: ScratchServ
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       PORT: String(port),
     };
-    const server = start(`pimbridge-${name}`, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), '--import', 'tsx', 'src/cli/main.ts', 'serve'], env, path.join(logDir, 'server.log'), root);
+    const server = start(
+      `pimbridge-${name}`,
+      [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), '--import', 'tsx', 'src/cli/main.ts', 'serve'],
+      env,
+      path.join(logDir, 'server.log'),
+      root,
+    );
     const url = `http://127.0.0.1:${port}`;
     await waitFor200(server, `${url}/readyz`);
     const result = await scenario({

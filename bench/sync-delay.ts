@@ -29,7 +29,8 @@ async function storefrontIds(s: BridgeStack, pimIds: number[]): Promise<Map<numb
   const out = new Map<number, string>();
   for (const id of pimIds) {
     const res = await s.connector('GET', `/api/products/mapping/${id}`);
-    if (res.status !== 200 || res.body.data.sync_status !== 'synced') throw new Error(`PIM product ${id} is not synced: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200 || res.body.data.sync_status !== 'synced')
+      throw new Error(`PIM product ${id} is not synced: ${res.status} ${JSON.stringify(res.body)}`);
     out.set(id, `gid://shopify/Product/${res.body.data.storefront_product_id}`);
   }
   return out;
@@ -114,13 +115,21 @@ export function syncDelayDetails(r: SyncDelayResult): string[] {
 /** Alone: a stack of its own at the default interval, a few products pushed, then the PATCHes. */
 runIfMain(import.meta.url, 'sync-delay', async () => {
   const smoke = process.argv.includes('--smoke');
-  const s = await startBridgeStack({ kind: 'postgres', pgBaseUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', logLevel: 'warn' });
+  const s = await startBridgeStack({
+    kind: 'postgres',
+    pgBaseUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    logLevel: 'warn',
+  });
   try {
     await s.configureSandbox({ bucket_size: 2000, restore_rate: 100, error_rate: 0, timeout_rate: 0, fail_after_commit_rate: 0, latency_ms: 0 });
     const products = await s.seedProducts(smoke ? 3 : 8, { variants: 2, images: 0 });
     const res = await s.push(products.map((p) => p.id));
     if (res.status !== 200) throw new Error(`push: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
-    const r = await measureSyncDelay(s, products.map((p) => p.id), { samples: products.length, log: (m) => process.stdout.write(`[sync-delay] ${m}\n`) });
+    const r = await measureSyncDelay(
+      s,
+      products.map((p) => p.id),
+      { samples: products.length, log: (m) => process.stdout.write(`[sync-delay] ${m}\n`) },
+    );
     const t = syncDelayTarget(r);
     process.stdout.write(`\n| ${t.what} | ${t.target} | ${t.measured} | ${t.pass ? 'pass' : '**FAIL**'} |\n\n${syncDelayDetails(r).join('\n')}\n`);
   } finally {

@@ -18,7 +18,10 @@ const files = readdirSync(path.join(root, 'test'), { recursive: true })
 
 // Every run checks the dependency rule first (docs/architecture.md; the same check as `npm run lint:deps`, ~2 s).
 const depcruise = path.join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-const deps = spawnSync(process.execPath, [depcruise, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long'], { cwd: root, stdio: 'inherit' });
+const deps = spawnSync(process.execPath, [depcruise, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (deps.status !== 0) {
   process.stderr.write('Dependency rule broken (docs/architecture.md): see above.\n');
   process.exit(deps.status || 1);
@@ -35,7 +38,11 @@ if (filter.length === 0) {
 }
 
 // Which backends this run covers: PGlite always; PostgreSQL and Redis when their TEST_* URL is set.
-const backends = ['PGlite', process.env.TEST_DATABASE_URL ? 'PostgreSQL (TEST_DATABASE_URL)' : null, process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null].filter(Boolean);
+const backends = [
+  'PGlite',
+  process.env.TEST_DATABASE_URL ? 'PostgreSQL (TEST_DATABASE_URL)' : null,
+  process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null,
+].filter(Boolean);
 process.stdout.write(`Backends: ${backends.join(', ')}${process.env.TEST_REDIS_URL ? '' : '; the Redis-shared rate-limit cases need TEST_REDIS_URL'}\n`);
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   cwd: root,

@@ -28,7 +28,11 @@ try {
   const target = path.join(dir, path.basename(source.file));
   if (check) {
     const same = fresh.equals(readFileSync(target));
-    process.stdout.write(same ? `${path.basename(target)} equals ${source.package}@${version}'s file\n` : `${path.basename(target)} differs from ${source.package}@${version}'s file\n`);
+    process.stdout.write(
+      same
+        ? `${path.basename(target)} equals ${source.package}@${version}'s file\n`
+        : `${path.basename(target)} differs from ${source.package}@${version}'s file\n`,
+    );
     process.exit(same ? 0 : 1);
   }
   writeFileSync(target, fresh);

@@ -190,9 +190,7 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
   const pimRateLimitRead = int(env, 'PIM_RATE_LIMIT_READ', 600, 1, 10_000_000);
   const pimRateLimitWrite = int(env, 'PIM_RATE_LIMIT_WRITE', 120, 1, 10_000_000);
   if (pimRateLimitRead <= pimRateLimitWrite) {
-    throw new ConfigError(
-      `PIM_RATE_LIMIT_READ (${pimRateLimitRead}) must be greater than PIM_RATE_LIMIT_WRITE (${pimRateLimitWrite})`,
-    );
+    throw new ConfigError(`PIM_RATE_LIMIT_READ (${pimRateLimitRead}) must be greater than PIM_RATE_LIMIT_WRITE (${pimRateLimitWrite})`);
   }
 
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
@@ -299,7 +297,11 @@ export interface SandboxConfig {
   logFormat: LogFormat;
 }
 
-export function loadSandboxConfig(env: Env = process.env, overrides: { port?: number; host?: string } = {}, terminal = Boolean(process.stdout.isTTY)): Readonly<SandboxConfig> {
+export function loadSandboxConfig(
+  env: Env = process.env,
+  overrides: { port?: number; host?: string } = {},
+  terminal = Boolean(process.stdout.isTTY),
+): Readonly<SandboxConfig> {
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);

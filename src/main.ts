@@ -9,9 +9,7 @@ import { listenMetrics } from './server/metrics.js';
 
 export async function startServer(config: Readonly<Config>): Promise<{ close: () => Promise<void>; url: string; metricsUrl: string | null }> {
   const started = Date.now();
-  const database = await openDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
-  );
+  const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir });
   let redis: Redis | null = null;
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let metricsServer: Awaited<ReturnType<typeof listenMetrics>> | null = null;
@@ -49,7 +47,10 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   // The demo bridge needs the server listening (the connector reaches the PIM and the sandbox over HTTP); a failure
   // leaves the demo without it, never the server down.
   let bridge: DemoBridge | null = null;
-  if (seed) bridge = await connectDemo(app.services, seed, config.publicUrl).catch((err: unknown) => (app.log.warn({ err }, 'the demo shop could not be connected and pushed'), null));
+  if (seed)
+    bridge = await connectDemo(app.services, seed, config.publicUrl).catch(
+      (err: unknown) => (app.log.warn({ err }, 'the demo shop could not be connected and pushed'), null),
+    );
   printWelcome(config, url, database.kind, seed, bridge, readyMs);
 
   let closing: Promise<void> | null = null;
@@ -62,7 +63,10 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
     })());
   closeOnSignals(close, (signal) => app.log.info({ signal }, 'shutting down'));
   const metricsAddress = metricsServer?.server.address();
-  const metricsUrl = metricsAddress && typeof metricsAddress === 'object' ? `http://${config.metricsHost.includes(':') ? `[${config.metricsHost}]` : config.metricsHost}:${metricsAddress.port}` : null;
+  const metricsUrl =
+    metricsAddress && typeof metricsAddress === 'object'
+      ? `http://${config.metricsHost.includes(':') ? `[${config.metricsHost}]` : config.metricsHost}:${metricsAddress.port}`
+      : null;
   return { close, url, metricsUrl };
 }
 

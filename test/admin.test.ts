@@ -95,7 +95,10 @@ for (const target of databaseTargets()) {
         const a = (await h.admin('POST', '/admin/organizations', { name: 'Order A' })).json();
         const b = (await h.admin('POST', '/admin/organizations', { name: 'Order B' })).json();
         const ids = (await h.admin('GET', '/admin/organizations')).json().organizations.map((o: { id: number }) => o.id);
-        assert.deepEqual(ids, [...ids].sort((x: number, y: number) => x - y));
+        assert.deepEqual(
+          ids,
+          [...ids].sort((x: number, y: number) => x - y),
+        );
         assert.ok(ids.indexOf(a.id) < ids.indexOf(b.id));
       });
 

@@ -78,7 +78,9 @@ for (const target of databaseTargets()) {
     let photoUrl: string;
 
     before(async () => {
-      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3060c0' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3060c0' } })
+        .png()
+        .toBuffer();
       photos = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
       await new Promise<void>((resolve) => photos.listen(0, '127.0.0.1', resolve));
       photoUrl = `http://127.0.0.1:${(photos.address() as net.AddressInfo).port}/hat.png`;
@@ -86,7 +88,16 @@ for (const target of databaseTargets()) {
       dataDir = mkdtempSync(path.join(tmpdir(), 'pimbridge-adopt-'));
       h = await connectorHarness(
         target,
-        { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, SYNC_POLL_SECONDS: '0', SYNC_RETRY_DELAY_SECONDS: '0', SYNC_RETRY_LIMIT: '2', MEDIA_ALLOW_PRIVATE_NETWORKS: 'true', AUTH_RATE_LIMIT: '1000000' },
+        {
+          SHOPIFY_SANDBOX: 'true',
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          DATA_DIR: dataDir,
+          SYNC_POLL_SECONDS: '0',
+          SYNC_RETRY_DELAY_SECONDS: '0',
+          SYNC_RETRY_LIMIT: '2',
+          MEDIA_ALLOW_PRIVATE_NETWORKS: 'true',
+          AUTH_RATE_LIMIT: '1000000',
+        },
         port,
         { adoption: { pollMs: { first: 20, max: 100 } }, fullSync: { pollMs: { first: 20, max: 100 } }, sandbox: { bulk: { pause: pause.check } } },
       );
@@ -100,13 +111,24 @@ for (const target of databaseTargets()) {
     });
 
     /** A sandbox store connected to a new PIM organization: its domain, token for GraphQL, connector token. */
-    async function connectedSandbox(): Promise<{ tenant: Tenant; domain: string; integrationId: number; token: string; gql: (q: string, v?: Json) => Promise<Json> }> {
+    async function connectedSandbox(): Promise<{
+      tenant: Tenant;
+      domain: string;
+      integrationId: number;
+      token: string;
+      gql: (q: string, v?: Json) => Promise<Json>;
+    }> {
       const domain = `adopt-${process.pid}-${++shops}.myshopify.com`;
       const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
       assert.equal(made.statusCode, 201, made.body);
       const storeToken = made.json().access_token as string;
       const tenant = await h.tenant();
-      const res = await h.call('POST', '/api/connect', null, { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+      const res = await h.call('POST', '/api/connect', null, {
+        shop_domain: domain,
+        pim_base_url: h.pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
       assert.equal(res.statusCode, 200, res.body);
       const gql = async (query: string, variables: Json = {}) => {
         const r = await fetch(`http://127.0.0.1:${port}/sandbox/shopify/${domain}/admin/api/2026-10/graphql.json`, {
@@ -124,7 +146,11 @@ for (const target of databaseTargets()) {
     const seed = async (gql: (q: string, v?: Json) => Promise<Json>, input: Json) => {
       const made = (await gql(PRODUCT_SET, { input })).productSet;
       assert.deepEqual(made.userErrors, []);
-      return { id: made.product.id as string, numericId: Number(made.product.id.split('/').pop()), variants: made.product.variants.nodes as { id: string; sku: string }[] };
+      return {
+        id: made.product.id as string,
+        numericId: Number(made.product.id.split('/').pop()),
+        variants: made.product.variants.nodes as { id: string; sku: string }[],
+      };
     };
     const pimCreate = async (tenant: Tenant, body: Json, variants: Json[] = []) => {
       const pim = h.as(tenant);
@@ -138,12 +164,17 @@ for (const target of databaseTargets()) {
       return id;
     };
     const adopted = (token: string, id: string) =>
-      until(`adoption ${id}`, async () => {
-        const res = await h.call('GET', `/api/adopt/${id}`, token);
-        assert.equal(res.statusCode, 200, res.body);
-        const data = res.json().data;
-        return data.state === 'completed' || data.state === 'failed' ? data : null;
-      }, WAIT_MS, EVERY_MS);
+      until(
+        `adoption ${id}`,
+        async () => {
+          const res = await h.call('GET', `/api/adopt/${id}`, token);
+          assert.equal(res.statusCode, 200, res.body);
+          const data = res.json().data;
+          return data.state === 'completed' || data.state === 'failed' ? data : null;
+        },
+        WAIT_MS,
+        EVERY_MS,
+      );
     const adopt = async (token: string, body?: Json) => {
       const res = await h.call('POST', '/api/adopt', token, body);
       assert.equal(res.statusCode, 202, res.body);
@@ -153,10 +184,15 @@ for (const target of databaseTargets()) {
       const res = await h.call('POST', '/api/sync/full', token);
       assert.equal(res.statusCode, 200, res.body);
       const id = res.json().data.id;
-      return until(`full sync ${id}`, async () => {
-        const data = (await h.call('GET', `/api/sync/full/${id}`, token)).json().data;
-        return data.status === 'completed' || data.status === 'failed' ? data : null;
-      }, WAIT_MS, EVERY_MS);
+      return until(
+        `full sync ${id}`,
+        async () => {
+          const data = (await h.call('GET', `/api/sync/full/${id}`, token)).json().data;
+          return data.status === 'completed' || data.status === 'failed' ? data : null;
+        },
+        WAIT_MS,
+        EVERY_MS,
+      );
     };
     const mapping = async (token: string, pimId: number) => (await h.call('GET', `/api/products/mapping/${pimId}`, token)).json();
 
@@ -174,11 +210,28 @@ for (const target of databaseTargets()) {
       const pimOnly = await pimCreate(c.tenant, { name: 'Only in the PIM', sku: 'PIM-ONLY', price: '1.00', status: 'draft' });
       // The merchant's shop, as it was before the bridge.
       const s1 = await seed(c.gql, merchantProduct('classic-tee', 'Classic Tee', [['TS-001', '25.00']]));
-      const s2 = await seed(c.gql, merchantProduct('jeans', 'Jeans (shop)', [['JN-30', '45.00', null, null, '30'], ['JN-32', '45.00', null, null, '32']]));
+      const s2 = await seed(
+        c.gql,
+        merchantProduct('jeans', 'Jeans (shop)', [
+          ['JN-30', '45.00', null, null, '30'],
+          ['JN-32', '45.00', null, null, '32'],
+        ]),
+      );
       const s3 = await seed(c.gql, merchantProduct('coffee-mug', 'Coffee Mug', [['SHOP-MUG', '9.00', null, ean]]));
       const s4 = await seed(c.gql, merchantProduct('desk-lamp', 'Desk Lamp', [['SHOP-LAMP', '35.00']]));
       const s5 = await seed(c.gql, merchantProduct('wool-hat', 'Wool Hat', [['HAT-1', '15.00', '20.00']]));
-      await seed(c.gql, merchantProduct('scarf', 'Scarf', [['SC-R', '12.00', null, null, 'Red'], ['SC-B', '12.00', null, null, 'Blue']], 'Color'));
+      await seed(
+        c.gql,
+        merchantProduct(
+          'scarf',
+          'Scarf',
+          [
+            ['SC-R', '12.00', null, null, 'Red'],
+            ['SC-B', '12.00', null, null, 'Blue'],
+          ],
+          'Color',
+        ),
+      );
       const before = await c.gql(STORE_PRODUCTS);
 
       const started = await adopt(c.token);
@@ -199,14 +252,25 @@ for (const target of databaseTargets()) {
         imported: 0,
       });
       assert.deepEqual(done.progress, { phase: null, done: done.progress.total, total: done.progress.total, percent: 100 });
-      assert.deepEqual(done.unmatched.shop.map((u: Json) => [u.handle, u.skus]), [['wool-hat', ['HAT-1']], ['scarf', ['SC-R', 'SC-B']]]);
+      assert.deepEqual(
+        done.unmatched.shop.map((u: Json) => [u.handle, u.skus]),
+        [
+          ['wool-hat', ['HAT-1']],
+          ['scarf', ['SC-R', 'SC-B']],
+        ],
+      );
       assert.equal(done.unmatched.shop[0].storefront_product_id, s5.numericId);
       assert.match(done.unmatched.shop[0].reason, /no PIM product/);
       assert.deepEqual(done.unmatched.pim, [{ pim_product_id: pimOnly, sku: 'PIM-ONLY', name: 'Only in the PIM', slug: 'only-in-the-pim' }]);
       assert.equal(done.error, null);
 
       // The mappings: pending, with the storefront product the next push updates.
-      for (const [pimId, shopProduct] of [[shirt, s1], [jeans, s2], [mug, s3], [lamp, s4]] as const) {
+      for (const [pimId, shopProduct] of [
+        [shirt, s1],
+        [jeans, s2],
+        [mug, s3],
+        [lamp, s4],
+      ] as const) {
         const m = await mapping(c.token, pimId);
         assert.equal(m.status, 'success', JSON.stringify(m));
         assert.equal(m.data.storefront_product_id, shopProduct.numericId);
@@ -229,11 +293,21 @@ for (const target of databaseTargets()) {
       const byId = new Map<string, Json>(after.products.nodes.map((p: Json) => [p.id, p]));
       assert.equal(byId.get(s1.id)?.title, 'Shirt');
       assert.equal(byId.get(s1.id)?.handle, 'classic-tee', 'the handle of an adopted product is kept');
-      assert.deepEqual(byId.get(s1.id)?.variants.nodes.map((v: Json) => [v.id, v.sku, v.price]), [[s1.variants[0].id, 'TS-001', '19.99']]);
-      assert.deepEqual(byId.get(s2.id)?.variants.nodes.map((v: Json) => v.id), s2.variants.map((v) => v.id), 'the variants are updated, not replaced');
+      assert.deepEqual(
+        byId.get(s1.id)?.variants.nodes.map((v: Json) => [v.id, v.sku, v.price]),
+        [[s1.variants[0].id, 'TS-001', '19.99']],
+      );
+      assert.deepEqual(
+        byId.get(s2.id)?.variants.nodes.map((v: Json) => v.id),
+        s2.variants.map((v) => v.id),
+        'the variants are updated, not replaced',
+      );
       assert.equal(byId.get(s2.id)?.title, 'Jeans');
       // The barcode match: the shop's variant takes the PIM's SKU (it is the same variant).
-      assert.deepEqual(byId.get(s3.id)?.variants.nodes.map((v: Json) => [v.id, v.sku]), [[s3.variants[0].id, 'MUG-PIM']]);
+      assert.deepEqual(
+        byId.get(s3.id)?.variants.nodes.map((v: Json) => [v.id, v.sku]),
+        [[s3.variants[0].id, 'MUG-PIM']],
+      );
       assert.equal(byId.get(s4.id)?.title, 'Lamp');
       const skus = after.products.nodes.flatMap((p: Json) => p.variants.nodes.map((v: Json) => v.sku)).sort();
       assert.deepEqual(skus, ['HAT-1', 'JN-30', 'JN-32', 'LAMP-PIM', 'MUG-PIM', 'PIM-ONLY', 'SC-B', 'SC-R', 'TS-001']);
@@ -249,13 +323,32 @@ for (const target of databaseTargets()) {
       const c = await connectedSandbox();
       const boots = await pimCreate(c.tenant, { name: 'Boots', sku: 'BOOT-1', price: '80.00', status: 'active' });
       const b1 = await seed(c.gql, merchantProduct('boots', 'Boots', [['BOOT-1', '85.00']]));
-      const hat = await seed(c.gql, { ...merchantProduct('wool-hat', 'Wool Hat', [['HAT-9', '15.00', '20.00']]), files: [{ originalSource: photoUrl, contentType: 'IMAGE' }] });
+      const hat = await seed(c.gql, {
+        ...merchantProduct('wool-hat', 'Wool Hat', [['HAT-9', '15.00', '20.00']]),
+        files: [{ originalSource: photoUrl, contentType: 'IMAGE' }],
+      });
       const HAT_MEDIA = `query HatMedia($id: ID!) { product(id: $id) { media(first: 5) { nodes { id status } } } }`;
-      const hatMedia = await until('the hat’s image processed', async () => {
-        const nodes = (await c.gql(HAT_MEDIA, { id: hat.id })).product.media.nodes;
-        return nodes[0]?.status === 'READY' ? nodes : null;
-      }, WAIT_MS, EVERY_MS);
-      const scarf = await seed(c.gql, merchantProduct('scarf', 'Scarf', [['SC-R', '12.00', null, null, 'Red'], ['', '13.00', null, null, 'Blue']], 'Color'));
+      const hatMedia = await until(
+        'the hat’s image processed',
+        async () => {
+          const nodes = (await c.gql(HAT_MEDIA, { id: hat.id })).product.media.nodes;
+          return nodes[0]?.status === 'READY' ? nodes : null;
+        },
+        WAIT_MS,
+        EVERY_MS,
+      );
+      const scarf = await seed(
+        c.gql,
+        merchantProduct(
+          'scarf',
+          'Scarf',
+          [
+            ['SC-R', '12.00', null, null, 'Red'],
+            ['', '13.00', null, null, 'Blue'],
+          ],
+          'Color',
+        ),
+      );
       const started = await adopt(c.token, { import_unmatched: true });
       assert.equal(started.data.import_unmatched, true);
       const done = await adopted(c.token, started.data.id);
@@ -268,17 +361,33 @@ for (const target of databaseTargets()) {
       const list = (await h.as(c.tenant)('GET', '/api/products?include=variants&limit=100')).json().data.products as Json[];
       const hatPim = list.find((p) => p.sku === 'HAT-9');
       assert.ok(hatPim, JSON.stringify(list.map((p) => p.sku)));
-      assert.deepEqual([hatPim.name, hatPim.slug, hatPim.price, hatPim.sale_price, hatPim.status, hatPim.brand?.name, hatPim.variants.length], ['Wool Hat', 'wool-hat', '20.0000', '15.0000', 'active', 'Merchant Co', 0]);
+      assert.deepEqual(
+        [hatPim.name, hatPim.slug, hatPim.price, hatPim.sale_price, hatPim.status, hatPim.brand?.name, hatPim.variants.length],
+        ['Wool Hat', 'wool-hat', '20.0000', '15.0000', 'active', 'Merchant Co', 0],
+      );
       // The shop's image, downloaded by the import; the mapping knows it is the shop's media (not uploaded again).
       assert.equal(hatPim.images.length, 1);
-      assert.deepEqual((await h.database.db.execute(sql`select storefront_state->'mediaIds' as m from product_mappings where integration_id = ${c.integrationId} and pim_product_id = ${hatPim.id}`) as unknown as { rows: Json[] }).rows[0].m, { [hatPim.images[0]]: hatMedia[0].id });
+      assert.deepEqual(
+        (
+          (await h.database.db.execute(
+            sql`select storefront_state->'mediaIds' as m from product_mappings where integration_id = ${c.integrationId} and pim_product_id = ${hatPim.id}`,
+          )) as unknown as { rows: Json[] }
+        ).rows[0].m,
+        { [hatPim.images[0]]: hatMedia[0].id },
+      );
       const scarfPim = list.find((p) => p.sku === 'scarf');
       assert.ok(scarfPim);
       assert.deepEqual(
         scarfPim.variants.map((v: Json) => [v.sku, v.price, v.attributes]),
-        [['SC-R', '12.0000', [{ attribute_name: 'Color', value: 'Red' }]], ['scarf-2', '13.0000', [{ attribute_name: 'Color', value: 'Blue' }]]],
+        [
+          ['SC-R', '12.0000', [{ attribute_name: 'Color', value: 'Red' }]],
+          ['scarf-2', '13.0000', [{ attribute_name: 'Color', value: 'Blue' }]],
+        ],
       );
-      for (const [pimId, shopProduct] of [[hatPim.id, hat], [scarfPim.id, scarf]] as const) {
+      for (const [pimId, shopProduct] of [
+        [hatPim.id, hat],
+        [scarfPim.id, scarf],
+      ] as const) {
         const m = await mapping(c.token, pimId);
         assert.equal(m.data.storefront_product_id, shopProduct.numericId);
       }
@@ -289,10 +398,23 @@ for (const target of databaseTargets()) {
       const after = await c.gql(STORE_PRODUCTS);
       assert.equal(after.productsCount.count, 3, 'no duplicate of the imported products');
       const scarfAfter = after.products.nodes.find((p: Json) => p.id === scarf.id);
-      assert.deepEqual(scarfAfter.variants.nodes.map((v: Json) => [v.id, v.sku]), [[scarf.variants[0].id, 'SC-R'], [scarf.variants[1].id, 'scarf-2']]);
+      assert.deepEqual(
+        scarfAfter.variants.nodes.map((v: Json) => [v.id, v.sku]),
+        [
+          [scarf.variants[0].id, 'SC-R'],
+          [scarf.variants[1].id, 'scarf-2'],
+        ],
+      );
       const hatAfter = after.products.nodes.find((p: Json) => p.id === hat.id);
-      assert.deepEqual(hatAfter.variants.nodes.map((v: Json) => [v.price, v.compareAtPrice]), [['15.00', '20.00']]);
-      assert.deepEqual((await c.gql(HAT_MEDIA, { id: hat.id })).product.media.nodes.map((n: Json) => n.id), [hatMedia[0].id], 'the image is kept, not uploaded again');
+      assert.deepEqual(
+        hatAfter.variants.nodes.map((v: Json) => [v.price, v.compareAtPrice]),
+        [['15.00', '20.00']],
+      );
+      assert.deepEqual(
+        (await c.gql(HAT_MEDIA, { id: hat.id })).product.media.nodes.map((n: Json) => n.id),
+        [hatMedia[0].id],
+        'the image is kept, not uploaded again',
+      );
     });
 
     it('leaves products mapped already as they are, and finds a product an earlier push made by our metafield', async () => {
@@ -338,10 +460,15 @@ for (const target of databaseTargets()) {
         const res = await h.call('POST', '/api/adopt', a.token, {});
         assert.equal(res.statusCode, 202, res.body);
         id = res.json().data.id;
-        await until('the adoption reading the shop', async () => {
-          const data = (await h.call('GET', `/api/adopt/${id}`, read)).json().data;
-          return data.state === 'running' && data.progress.phase === 'reading_shop' ? data : null;
-        }, WAIT_MS, EVERY_MS);
+        await until(
+          'the adoption reading the shop',
+          async () => {
+            const data = (await h.call('GET', `/api/adopt/${id}`, read)).json().data;
+            return data.state === 'running' && data.progress.phase === 'reading_shop' ? data : null;
+          },
+          WAIT_MS,
+          EVERY_MS,
+        );
         const again = await h.call('POST', '/api/adopt', a.token);
         assertError(again, 409, 'SYNC_IN_PROGRESS');
         assert.equal(again.json().data.id, id);
@@ -383,11 +510,38 @@ describe('adoption rules (pure)', () => {
     ...extra,
   });
   let n = 0;
-  const shop = (handle: string, variants: StorefrontCatalogueProduct['variants'], extra: Partial<StorefrontCatalogueProduct> = {}): StorefrontCatalogueProduct => {
+  const shop = (
+    handle: string,
+    variants: StorefrontCatalogueProduct['variants'],
+    extra: Partial<StorefrontCatalogueProduct> = {},
+  ): StorefrontCatalogueProduct => {
     const id = ++n;
-    return { id: `gid://shopify/Product/${id}`, numericId: id, handle, title: handle, descriptionHtml: '', vendor: '', productType: '', status: 'ACTIVE', tags: [], pimProductId: null, variants, images: [], ...extra };
+    return {
+      id: `gid://shopify/Product/${id}`,
+      numericId: id,
+      handle,
+      title: handle,
+      descriptionHtml: '',
+      vendor: '',
+      productType: '',
+      status: 'ACTIVE',
+      tags: [],
+      pimProductId: null,
+      variants,
+      images: [],
+      ...extra,
+    };
   };
-  const pim = (id: number, sku: string, extra: Partial<PimCatalogueEntry> = {}): PimCatalogueEntry => ({ id, sku, name: sku, slug: sku.toLowerCase(), ean: null, status: 'active', variants: [], ...extra });
+  const pim = (id: number, sku: string, extra: Partial<PimCatalogueEntry> = {}): PimCatalogueEntry => ({
+    id,
+    sku,
+    name: sku,
+    slug: sku.toLowerCase(),
+    ean: null,
+    status: 'active',
+    variants: [],
+    ...extra,
+  });
 
   it('a PIM product links to one shop product, the first; a SKU match wins over a handle match; archived ones only by our metafield', () => {
     const a = shop('a', [variant('X')]);
@@ -395,20 +549,63 @@ describe('adoption rules (pure)', () => {
     const c = shop('y', [variant('C-9')]); // handle "y" = slug of PIM 2, but its SKU is PIM 3's
     const d = shop('d', [variant('ARCH')]);
     const e = shop('e', [variant('NONE')], { pimProductId: 4 });
-    const result = matchCatalogues([a, b, c, d, e], [pim(1, 'X'), pim(2, 'Y'), pim(3, 'C-9', { slug: 'zz' }), pim(4, 'ARCH', { status: 'archived' })], [], 'adoption');
-    assert.deepEqual(result.matches.map((m) => [m.shop.handle, m.pim.id, m.rule]), [['a', 1, 'sku'], ['y', 3, 'sku'], ['e', 4, 'pim_id']]);
-    assert.deepEqual(result.unmatchedShop.map((u) => u.shop.handle), ['b', 'd']);
+    const result = matchCatalogues(
+      [a, b, c, d, e],
+      [pim(1, 'X'), pim(2, 'Y'), pim(3, 'C-9', { slug: 'zz' }), pim(4, 'ARCH', { status: 'archived' })],
+      [],
+      'adoption',
+    );
+    assert.deepEqual(
+      result.matches.map((m) => [m.shop.handle, m.pim.id, m.rule]),
+      [
+        ['a', 1, 'sku'],
+        ['y', 3, 'sku'],
+        ['e', 4, 'pim_id'],
+      ],
+    );
+    assert.deepEqual(
+      result.unmatchedShop.map((u) => u.shop.handle),
+      ['b', 'd'],
+    );
     assert.match(result.unmatchedShop[0].reason, /PIM product 1 \(by sku\) is linked to storefront product \d+, which matched it first/);
-    assert.deepEqual(result.unmatchedPim.map((p) => p.id), [2]);
+    assert.deepEqual(
+      result.unmatchedPim.map((p) => p.id),
+      [2],
+    );
   });
 
   it('barcodes are one GTIN whatever the spelling (UPC-A = EAN-13 with a leading 0); SKUs vote; links of this adoption count again', () => {
     const upc = withGtinCheckDigit('03600029145');
     const s = shop('s', [variant('Q1', { barcode: upc })]);
     const t = shop('t', [variant('A'), variant('B'), variant('C')]);
-    const r = matchCatalogues([s, t], [pim(1, 'P1', { ean: `0${upc}` }), pim(2, 'P2', { variants: [{ sku: 'A', attributes: [] }] }), pim(3, 'P3', { variants: [{ sku: 'B', attributes: [] }, { sku: 'C', attributes: [] }] })], [{ pimProductId: 9, storefrontProductId: 999, adoptionId: 'other' }], 'me');
-    assert.deepEqual(r.matches.map((m) => [m.shop.handle, m.pim.id, m.rule]), [['s', 1, 'barcode'], ['t', 3, 'sku']]);
-    const again = matchCatalogues([s, t], [pim(1, 'P1', { ean: `0${upc}` }), pim(3, 'P3')], [{ pimProductId: 1, storefrontProductId: s.numericId, adoptionId: 'me' }], 'me');
+    const r = matchCatalogues(
+      [s, t],
+      [
+        pim(1, 'P1', { ean: `0${upc}` }),
+        pim(2, 'P2', { variants: [{ sku: 'A', attributes: [] }] }),
+        pim(3, 'P3', {
+          variants: [
+            { sku: 'B', attributes: [] },
+            { sku: 'C', attributes: [] },
+          ],
+        }),
+      ],
+      [{ pimProductId: 9, storefrontProductId: 999, adoptionId: 'other' }],
+      'me',
+    );
+    assert.deepEqual(
+      r.matches.map((m) => [m.shop.handle, m.pim.id, m.rule]),
+      [
+        ['s', 1, 'barcode'],
+        ['t', 3, 'sku'],
+      ],
+    );
+    const again = matchCatalogues(
+      [s, t],
+      [pim(1, 'P1', { ean: `0${upc}` }), pim(3, 'P3')],
+      [{ pimProductId: 1, storefrontProductId: s.numericId, adoptionId: 'me' }],
+      'me',
+    );
     assert.deepEqual([again.matches.map((m) => m.pim.id), again.alreadyMapped], [[1], 0]);
     const other = matchCatalogues([s], [pim(1, 'P1', { ean: `0${upc}` })], [{ pimProductId: 1, storefrontProductId: s.numericId, adoptionId: null }], 'me');
     assert.deepEqual([other.matches.length, other.alreadyMapped, other.unmatchedPim.length], [0, 1, 0]);
@@ -417,7 +614,15 @@ describe('adoption rules (pure)', () => {
   it('variants are linked by SKU, then by option values (without case); a product without variants takes the shop’s only one', () => {
     const v1 = variant('OLD-S', { options: [{ name: 'Size', value: 's' }], inventoryItemId: 'gid://shopify/InventoryItem/1' });
     const v2 = variant('M-1', { options: [{ name: 'Size', value: 'M' }] });
-    const links = variantLinks(shop('x', [v1, v2]), pim(1, 'X', { variants: [{ sku: 'M-1', attributes: [{ attribute_name: 'Size', value: 'M' }] }, { sku: 'NEW-S', attributes: [{ attribute_name: 'size', value: 'S' }] }] }));
+    const links = variantLinks(
+      shop('x', [v1, v2]),
+      pim(1, 'X', {
+        variants: [
+          { sku: 'M-1', attributes: [{ attribute_name: 'Size', value: 'M' }] },
+          { sku: 'NEW-S', attributes: [{ attribute_name: 'size', value: 'S' }] },
+        ],
+      }),
+    );
     assert.deepEqual(links, { variantIds: { 'M-1': v2.id, 'NEW-S': v1.id }, inventoryItemIds: { 'NEW-S': 'gid://shopify/InventoryItem/1' } });
     const single = variant('SHOP-SKU');
     assert.deepEqual(variantLinks(shop('y', [single]), pim(2, 'PIM-SKU')).variantIds, { 'PIM-SKU': single.id });
@@ -428,7 +633,17 @@ describe('adoption rules (pure)', () => {
     assert.deepEqual(pimPrices('15.00', '10.00'), { price: '15.00', sale_price: null });
     const ean = withGtinCheckDigit('400638133393');
     const simple = shopProductDraft(
-      shop('hat', [variant('HAT', { barcode: ean, price: '15.00', compareAtPrice: '20.00' })], { title: 'Hat', vendor: 'V', productType: 'Headwear', status: 'DRAFT', descriptionHtml: '<p>x</p>', images: [{ mediaId: 'm', url: 'https://cdn.example/hat.png' }, { mediaId: 'n', url: null }] }),
+      shop('hat', [variant('HAT', { barcode: ean, price: '15.00', compareAtPrice: '20.00' })], {
+        title: 'Hat',
+        vendor: 'V',
+        productType: 'Headwear',
+        status: 'DRAFT',
+        descriptionHtml: '<p>x</p>',
+        images: [
+          { mediaId: 'm', url: 'https://cdn.example/hat.png' },
+          { mediaId: 'n', url: null },
+        ],
+      }),
       2,
       'USD',
     );
@@ -436,17 +651,38 @@ describe('adoption rules (pure)', () => {
       line: 2,
       lines: [2],
       sku: 'HAT',
-      fields: { name: 'Hat', slug: 'hat', description: '<p>x</p>', status: 'draft', brand: 'V', categories: [['Headwear']], currency: 'USD', price: '20.00', sale_price: '15.00', ean },
+      fields: {
+        name: 'Hat',
+        slug: 'hat',
+        description: '<p>x</p>',
+        status: 'draft',
+        brand: 'V',
+        categories: [['Headwear']],
+        currency: 'USD',
+        price: '20.00',
+        sale_price: '15.00',
+        ean,
+      },
       images: ['https://cdn.example/hat.png'],
       variants: [],
     });
-    const multi = shopProductDraft(shop('tee', [variant(null, { options: [{ name: 'Size', value: 'S' }], price: '9.00' }), variant('T-M', { options: [{ name: 'Size', value: 'M' }], price: '8.00', inventoryQuantity: -2 })]), 5, null);
+    const multi = shopProductDraft(
+      shop('tee', [
+        variant(null, { options: [{ name: 'Size', value: 'S' }], price: '9.00' }),
+        variant('T-M', { options: [{ name: 'Size', value: 'M' }], price: '8.00', inventoryQuantity: -2 }),
+      ]),
+      5,
+      null,
+    );
     assert.equal(multi.sku, 'tee');
     assert.deepEqual(multi.lines, [5, 6]);
     assert.deepEqual([multi.fields.price, multi.fields.sale_price], ['8.00', null]);
     assert.deepEqual(
       multi.variants.map((v) => [v.sku, v.fields.name, v.fields.price, v.fields.stock_quantity, v.fields.attributes]),
-      [['tee-1', 'S', '9.00', 3, [{ attribute_name: 'Size', value: 'S' }]], ['T-M', 'M', '8.00', 0, [{ attribute_name: 'Size', value: 'M' }]]],
+      [
+        ['tee-1', 'S', '9.00', 3, [{ attribute_name: 'Size', value: 'S' }]],
+        ['T-M', 'M', '8.00', 0, [{ attribute_name: 'Size', value: 'M' }]],
+      ],
     );
   });
 

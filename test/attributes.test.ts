@@ -26,7 +26,9 @@ for (const target of databaseTargets()) {
      */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const aged = async (c: Call, a: { id: number }): Promise<any> => {
-      await h.database.db.execute(sql`UPDATE product_attributes SET created_at = created_at - interval '1 second', updated_at = updated_at - interval '1 second' WHERE id = ${a.id}`);
+      await h.database.db.execute(
+        sql`UPDATE product_attributes SET created_at = created_at - interval '1 second', updated_at = updated_at - interval '1 second' WHERE id = ${a.id}`,
+      );
       return okData(await c('GET', `${PATH}/${a.id}`));
     };
 
@@ -64,7 +66,10 @@ for (const target of databaseTargets()) {
           list.attributes.map((a: { code: string }) => a.code),
           ['a_boolean', 'a_date', 'a_number', 'a_textarea', 'color', 'material', 'tags'],
         );
-        assert.deepEqual(list.attributes.find((a: { id: number }) => a.id === tags.id), tags);
+        assert.deepEqual(
+          list.attributes.find((a: { id: number }) => a.id === tags.id),
+          tags,
+        );
       });
 
       it('validates the body of a create', async () => {
@@ -101,7 +106,11 @@ for (const target of databaseTargets()) {
       it('keeps codes unique per organization, also for simultaneous creates', async () => {
         const c = await fresh();
         await define(c, { code: 'size', type: 'text' });
-        assertError(await c('POST', PATH, { code: 'size', name: 'Size again', type: 'number' }), 400, /field 'code': an attribute with code 'size' already exists/);
+        assertError(
+          await c('POST', PATH, { code: 'size', name: 'Size again', type: 'number' }),
+          400,
+          /field 'code': an attribute with code 'size' already exists/,
+        );
         const other = await fresh();
         await define(other, { code: 'size', type: 'number' });
 
@@ -319,17 +328,41 @@ for (const target of databaseTargets()) {
         await define(r, { code: 'sizes', type: 'multiselect', options: ['s', 'm'], is_required: true });
         await define(r, { code: 'note', type: 'text' });
         assertError(await r('POST', '/api/products', { name: 'No attrs', sku: sku() }), 400, /field 'attributes\.brand_line' is required/);
-        assertError(await r('POST', '/api/products', { name: 'Half', sku: sku(), attributes: { brand_line: 'Pro' } }), 400, /field 'attributes\.sizes' is required/);
-        assertError(await r('POST', '/api/products', { name: 'Null', sku: sku(), attributes: { brand_line: null, sizes: ['s'] } }), 400, /field 'attributes\.brand_line' is required/);
-        assertError(await r('POST', '/api/products', { name: 'Blank', sku: sku(), attributes: { brand_line: '  ', sizes: ['s'] } }), 400, /field 'attributes\.brand_line' must not be empty: the attribute is required/);
-        assertError(await r('POST', '/api/products', { name: 'Empty', sku: sku(), attributes: { brand_line: 'Pro', sizes: [] } }), 400, /field 'attributes\.sizes' must hold at least one value/);
+        assertError(
+          await r('POST', '/api/products', { name: 'Half', sku: sku(), attributes: { brand_line: 'Pro' } }),
+          400,
+          /field 'attributes\.sizes' is required/,
+        );
+        assertError(
+          await r('POST', '/api/products', { name: 'Null', sku: sku(), attributes: { brand_line: null, sizes: ['s'] } }),
+          400,
+          /field 'attributes\.brand_line' is required/,
+        );
+        assertError(
+          await r('POST', '/api/products', { name: 'Blank', sku: sku(), attributes: { brand_line: '  ', sizes: ['s'] } }),
+          400,
+          /field 'attributes\.brand_line' must not be empty: the attribute is required/,
+        );
+        assertError(
+          await r('POST', '/api/products', { name: 'Empty', sku: sku(), attributes: { brand_line: 'Pro', sizes: [] } }),
+          400,
+          /field 'attributes\.sizes' must hold at least one value/,
+        );
         const p = await createProduct(r, { attributes: { brand_line: 'Pro', sizes: ['m'] } });
         assert.deepEqual(p.attributes, { brand_line: 'Pro', sizes: ['m'] });
 
         // A PATCH need not repeat them, may change them, may not remove or empty them.
         assert.equal(okData(await r('PATCH', `/api/products/${p.id}`, { name: 'Renamed' })).name, 'Renamed');
-        assert.deepEqual(okData(await r('PATCH', `/api/products/${p.id}`, { attributes: { note: 'x', sizes: ['s', 'm'] } })).attributes, { brand_line: 'Pro', sizes: ['s', 'm'], note: 'x' });
-        assertError(await r('PATCH', `/api/products/${p.id}`, { attributes: { brand_line: null } }), 400, /field 'attributes\.brand_line': attribute 'brand_line' is required and cannot be removed/);
+        assert.deepEqual(okData(await r('PATCH', `/api/products/${p.id}`, { attributes: { note: 'x', sizes: ['s', 'm'] } })).attributes, {
+          brand_line: 'Pro',
+          sizes: ['s', 'm'],
+          note: 'x',
+        });
+        assertError(
+          await r('PATCH', `/api/products/${p.id}`, { attributes: { brand_line: null } }),
+          400,
+          /field 'attributes\.brand_line': attribute 'brand_line' is required and cannot be removed/,
+        );
         assertError(await r('PATCH', `/api/products/${p.id}`, { attributes: { sizes: [] } }), 400, /field 'attributes\.sizes' must hold at least one value/);
         assert.deepEqual(okData(await r('GET', `/api/products/${p.id}`)).attributes, { brand_line: 'Pro', sizes: ['s', 'm'], note: 'x' });
 
@@ -337,7 +370,11 @@ for (const target of databaseTargets()) {
         const later = await define(r, { code: 'origin', type: 'text' });
         okData(await r('PATCH', `${PATH}/${later.id}`, { is_required: true }));
         assert.equal(okData(await r('PATCH', `/api/products/${p.id}`, { name: 'Still fine' })).name, 'Still fine');
-        assertError(await r('POST', '/api/products', { name: 'New', sku: sku(), attributes: { brand_line: 'Pro', sizes: ['s'] } }), 400, /field 'attributes\.origin' is required/);
+        assertError(
+          await r('POST', '/api/products', { name: 'New', sku: sku(), attributes: { brand_line: 'Pro', sizes: ['s'] } }),
+          400,
+          /field 'attributes\.origin' is required/,
+        );
       });
 
       it("checks values against the caller's own definitions only", async () => {
@@ -345,8 +382,16 @@ for (const target of databaseTargets()) {
         await define(other, { code: 'color', type: 'text' });
         // 'color' is free text there, a select here; 'material' is not defined there at all.
         assert.deepEqual((await createProduct(other, { attributes: { color: 'purple' } })).attributes, { color: 'purple' });
-        assertError(await other('POST', '/api/products', { name: 'X', sku: sku(), attributes: { material: 'Cotton' } }), 400, /field 'attributes\.material': no product attribute has this code/);
-        assertError(await c('POST', '/api/products', { name: 'X', sku: sku(), attributes: { color: 'purple' } }), 400, /field 'attributes\.color' must be one of/);
+        assertError(
+          await other('POST', '/api/products', { name: 'X', sku: sku(), attributes: { material: 'Cotton' } }),
+          400,
+          /field 'attributes\.material': no product attribute has this code/,
+        );
+        assertError(
+          await c('POST', '/api/products', { name: 'X', sku: sku(), attributes: { color: 'purple' } }),
+          400,
+          /field 'attributes\.color' must be one of/,
+        );
       });
     });
 

@@ -182,10 +182,7 @@ for (const target of databaseTargets()) {
 
       it('answers 401 for a missing or unknown key even with a valid secret', async () => {
         assertPimError(await h.as(null)('GET', '/api/auth/verify', undefined, { 'x-api-secret': t.apiSecret }), 401);
-        assertPimError(
-          await h.as(null)('GET', '/api/auth/verify', undefined, { 'x-api-key': 'pk_unknown', 'x-api-secret': t.apiSecret }),
-          401,
-        );
+        assertPimError(await h.as(null)('GET', '/api/auth/verify', undefined, { 'x-api-key': 'pk_unknown', 'x-api-secret': t.apiSecret }), 401);
       });
     });
   });

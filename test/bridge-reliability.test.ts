@@ -27,8 +27,8 @@ interface StorefrontProduct {
   metafield: { value: string } | null;
 }
 
-
-const productsCount = async (s: BridgeStack) => (await gql<{ productsCount: { count: number } }>(s, '{ productsCount { count precision } }')).productsCount.count;
+const productsCount = async (s: BridgeStack) =>
+  (await gql<{ productsCount: { count: number } }>(s, '{ productsCount { count precision } }')).productsCount.count;
 
 /** Every storefront product, with its media and the PIM id metafield the bridge writes. */
 async function storefrontProducts(s: BridgeStack): Promise<StorefrontProduct[]> {
@@ -79,7 +79,10 @@ function pushResults(res: { status: number; body: any }, ids: number[]): PushRes
   assert.equal(data.total_products, ids.length);
   assert.equal(data.successful_count + data.failed_count, ids.length);
   const results = data.results as PushResult[];
-  assert.deepEqual(results.map((r) => r.pim_product_id).sort((a, b) => a - b), [...ids].sort((a, b) => a - b));
+  assert.deepEqual(
+    results.map((r) => r.pim_product_id).sort((a, b) => a - b),
+    [...ids].sort((a, b) => a - b),
+  );
   assert.equal(results.filter((r) => r.status === 'success').length, data.successful_count);
   return results;
 }
@@ -129,11 +132,15 @@ describe('bridge reliability over real processes', { concurrency: true }, () => 
           (err: Error) => ({ err }),
         );
         let committed = 0;
-        await until('three products on the storefront', async () => {
-          if ((committed = await productsCount(s)) >= 3) return true;
-          mustHold(() => assert.ok(s.bridge().running(), 'the bridge is still pushing'));
-          return false;
-        }, STEP.timeout);
+        await until(
+          'three products on the storefront',
+          async () => {
+            if ((committed = await productsCount(s)) >= 3) return true;
+            mustHold(() => assert.ok(s.bridge().running(), 'the bridge is still pushing'));
+            return false;
+          },
+          STEP.timeout,
+        );
         await s.killBridge();
         const outcome = await inFlight;
         assert.ok('err' in outcome, 'the killed push never answered');
@@ -143,15 +150,24 @@ describe('bridge reliability over real processes', { concurrency: true }, () => 
         await s.configureSandbox(NO_FAULTS);
         await s.startBridge();
         const results = pushResults(await s.push(ids), ids);
-        assert.deepEqual(results.filter((r) => r.status !== 'success'), []);
+        assert.deepEqual(
+          results.filter((r) => r.status !== 'success'),
+          [],
+        );
         assert.equal(await productsCount(s), 50);
         const onStore = await byPimId(s);
-        assert.deepEqual([...onStore.keys()].sort((a, b) => a - b), [...ids].sort((a, b) => a - b));
+        assert.deepEqual(
+          [...onStore.keys()].sort((a, b) => a - b),
+          [...ids].sort((a, b) => a - b),
+        );
         for (const r of results) assert.equal(r.storefront_product_id, numericId(onStore.get(r.pim_product_id)!.id));
 
         const rows = await mappings(s);
         assert.equal(rows.length, 50);
-        assert.deepEqual(rows.filter((m) => m.sync_status !== 'synced'), []);
+        assert.deepEqual(
+          rows.filter((m) => m.sync_status !== 'synced'),
+          [],
+        );
         for (const m of rows) assert.equal(m.storefront_product_id, numericId(onStore.get(m.pim_product_id)!.id));
       });
 
@@ -164,17 +180,23 @@ describe('bridge reliability over real processes', { concurrency: true }, () => 
         const first = pushResults(await s.push(ids), ids);
         const lost = s.calls.slice(from).filter((c) => c.operation === 'ProductSetSync' && c.status === 503).length;
         assert.ok(lost > 0, 'some productSet was applied and its answer lost');
-        t.diagnostic(`${lost} productSet answers lost after the commit; ${first.filter((r) => r.status === 'success').length} of ${ids.length} synced by the first push`);
+        t.diagnostic(
+          `${lost} productSet answers lost after the commit; ${first.filter((r) => r.status === 'success').length} of ${ids.length} synced by the first push`,
+        );
         for (const r of first.filter((x) => x.status === 'error')) {
           assert.ok(r.message.length > 0, 'an error says what went wrong');
           assert.equal(r.storefront_product_id, null);
         }
         await s.configureSandbox(NO_FAULTS);
         const onStoreAfterFirst = await byPimId(s);
-        for (const r of first.filter((x) => x.status === 'success')) assert.ok(onStoreAfterFirst.has(r.pim_product_id), `product ${r.pim_product_id} reported synced is on the storefront`);
+        for (const r of first.filter((x) => x.status === 'success'))
+          assert.ok(onStoreAfterFirst.has(r.pim_product_id), `product ${r.pim_product_id} reported synced is on the storefront`);
 
         const second = pushResults(await s.push(ids), ids);
-        assert.deepEqual(second.filter((r) => r.status !== 'success'), []);
+        assert.deepEqual(
+          second.filter((r) => r.status !== 'success'),
+          [],
+        );
         // Whatever the first push committed without knowing it, the second found and updated.
         for (const r of second) {
           const committedBefore = onStoreAfterFirst.get(r.pim_product_id);
@@ -195,8 +217,14 @@ describe('bridge reliability over real processes', { concurrency: true }, () => 
         const results = pushResults(await s.push(ids), ids);
         const calls = s.calls.slice(from);
         // The storefront really misbehaved: 5xx answers, and calls it held until the bridge gave up.
-        assert.ok(calls.some((c) => c.status >= 500), 'the sandbox answered 5xx');
-        assert.ok(calls.some((c) => c.status === 0), 'the sandbox held calls until the bridge timed out');
+        assert.ok(
+          calls.some((c) => c.status >= 500),
+          'the sandbox answered 5xx',
+        );
+        assert.ok(
+          calls.some((c) => c.status === 0),
+          'the sandbox held calls until the bridge timed out',
+        );
         for (const r of results) {
           assert.doesNotMatch(r.message, THROTTLED, `product ${r.pim_product_id}: ${r.message}`);
           if (r.status === 'success') {
@@ -229,7 +257,10 @@ describe('bridge reliability over real processes', { concurrency: true }, () => 
         for (const r of synced) assert.equal(numericId(onStore.get(r.pim_product_id)!.id), r.storefront_product_id);
         // The faults left no duplicate behind: once the storefront is healthy, one push brings every product, once.
         const again = pushResults(await s.push(ids), ids);
-        assert.deepEqual(again.filter((r) => r.status !== 'success'), []);
+        assert.deepEqual(
+          again.filter((r) => r.status !== 'success'),
+          [],
+        );
         assert.equal(await productsCount(s), before + ids.length);
         await byPimId(s);
       });

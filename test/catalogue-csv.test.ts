@@ -28,7 +28,8 @@ async function read(data: string | Buffer, options: { format?: CsvFormat; fromLi
 /** CSV text of rows given as objects under `header`. */
 const csvOf = (header: string[], rows: Record<string, string>[]) => stringifyRows([header, ...rows.map((r) => header.map((h) => r[h] ?? ''))]);
 
-const reasonAt = (errors: RowError[], line: number) => errors.find((e) => e.line === line)?.reason ?? assert.fail(`no error at line ${line}: ${JSON.stringify(errors)}`);
+const reasonAt = (errors: RowError[], line: number) =>
+  errors.find((e) => e.line === line)?.reason ?? assert.fail(`no error at line ${line}: ${JSON.stringify(errors)}`);
 
 /** A draft without its line numbers, to compare drafts written at other lines. */
 const unlined = (d: ProductDraft) => ({ ...d, line: 0, lines: [], variants: d.variants.map((v) => ({ ...v, line: 0 })) });
@@ -38,7 +39,14 @@ describe('our format: the sample file', () => {
     const { header, drafts, errors } = await read(sample('products.csv'));
     assert.equal(header.format, 'ours');
     assert.deepEqual(errors, []);
-    assert.deepEqual(drafts.map((d) => [d.sku, d.line, d.lines]), [['TEE-CLASSIC', 2, [2, 3, 4]], ['BOTTLE-750', 5, [5]], ['JACKET-RAIN', 6, [6]]]);
+    assert.deepEqual(
+      drafts.map((d) => [d.sku, d.line, d.lines]),
+      [
+        ['TEE-CLASSIC', 2, [2, 3, 4]],
+        ['BOTTLE-750', 5, [5]],
+        ['JACKET-RAIN', 6, [6]],
+      ],
+    );
 
     const [tee, bottle, jacket] = drafts;
     assert.equal(tee.fields.name, 'Classic Tee');
@@ -54,9 +62,33 @@ describe('our format: the sample file', () => {
     assert.deepEqual(
       tee.variants.map((v) => [v.line, v.sku, v.fields.name, v.fields.attributes]),
       [
-        [2, 'TEE-CLASSIC-S-WHT', 'S / White', [{ attribute_name: 'Size', value: 'S' }, { attribute_name: 'Colour', value: 'White' }]],
-        [3, 'TEE-CLASSIC-M-WHT', 'M / White', [{ attribute_name: 'Size', value: 'M' }, { attribute_name: 'Colour', value: 'White' }]],
-        [4, 'TEE-CLASSIC-M-BLK', 'M / Black', [{ attribute_name: 'Size', value: 'M' }, { attribute_name: 'Colour', value: 'Black' }]],
+        [
+          2,
+          'TEE-CLASSIC-S-WHT',
+          'S / White',
+          [
+            { attribute_name: 'Size', value: 'S' },
+            { attribute_name: 'Colour', value: 'White' },
+          ],
+        ],
+        [
+          3,
+          'TEE-CLASSIC-M-WHT',
+          'M / White',
+          [
+            { attribute_name: 'Size', value: 'M' },
+            { attribute_name: 'Colour', value: 'White' },
+          ],
+        ],
+        [
+          4,
+          'TEE-CLASSIC-M-BLK',
+          'M / Black',
+          [
+            { attribute_name: 'Size', value: 'M' },
+            { attribute_name: 'Colour', value: 'Black' },
+          ],
+        ],
       ],
     );
     assert.deepEqual(tee.variants[1].fields, {
@@ -68,7 +100,10 @@ describe('our format: the sample file', () => {
       stock_quantity: 30,
       is_enabled: true,
       image: 'https://cdn.example.com/tee-m-white.jpg',
-      attributes: [{ attribute_name: 'Size', value: 'M' }, { attribute_name: 'Colour', value: 'White' }],
+      attributes: [
+        { attribute_name: 'Size', value: 'M' },
+        { attribute_name: 'Colour', value: 'White' },
+      ],
     });
     assert.equal(tee.variants[2].fields.stock_status, 'on_backorder');
     assert.equal(tee.variants[2].fields.is_enabled, false);
@@ -115,15 +150,21 @@ describe("Shopify's format: the sample export", () => {
       status: 'active',
     });
     assert.deepEqual(shirt.images, [`${cdn}linen-sand.jpg?v=1700000001`, `${cdn}linen-navy.jpg?v=1700000002`, `${cdn}linen-detail.jpg?v=1700000003`]);
-    assert.deepEqual(shirt.variants.map((v) => [v.line, v.sku, v.fields.name, v.fields.stock_quantity]), [
-      [2, 'LS-S-SAND', 'S / Sand', 14],
-      [3, 'LS-M-SAND', 'M / Sand', 9],
-      [4, 'LS-S-NAVY', 'S / Navy', 0],
-      [5, 'LS-M-NAVY', 'M / Navy', 6],
-    ]);
+    assert.deepEqual(
+      shirt.variants.map((v) => [v.line, v.sku, v.fields.name, v.fields.stock_quantity]),
+      [
+        [2, 'LS-S-SAND', 'S / Sand', 14],
+        [3, 'LS-M-SAND', 'M / Sand', 9],
+        [4, 'LS-S-NAVY', 'S / Navy', 0],
+        [5, 'LS-M-NAVY', 'M / Navy', 6],
+      ],
+    );
     assert.deepEqual(shirt.variants[2].fields, {
       name: 'S / Navy',
-      attributes: [{ attribute_name: 'Size', value: 'S' }, { attribute_name: 'Color', value: 'Navy' }],
+      attributes: [
+        { attribute_name: 'Size', value: 'S' },
+        { attribute_name: 'Color', value: 'Navy' },
+      ],
       price: '59.00',
       sale_price: '49.00',
       cost: '18.00',
@@ -151,25 +192,68 @@ describe("Shopify's format: the sample export", () => {
   });
 
   it('orders images by Image Position, reads the newer export names, and names empty variant SKUs after the Handle', async () => {
-    const header = ['URL handle', 'Title', 'Option1 name', 'Option1 value', 'SKU', 'Price', 'Compare-at price', 'Weight value (grams)', 'Product image URL', 'Image position'];
+    const header = [
+      'URL handle',
+      'Title',
+      'Option1 name',
+      'Option1 value',
+      'SKU',
+      'Price',
+      'Compare-at price',
+      'Weight value (grams)',
+      'Product image URL',
+      'Image position',
+    ];
     const csv = csvOf(header, [
-      { 'URL handle': 'mug', Title: 'Mug', 'Option1 name': 'Size', 'Option1 value': 'S', Price: '10.00', 'Compare-at price': '9.00', 'Weight value (grams)': '0', 'Product image URL': 'https://x.test/b.jpg', 'Image position': '2' },
-      { 'URL handle': 'mug', 'Option1 value': 'L', SKU: 'MUG-L', Price: '12', 'Weight value (grams)': '1234.56', 'Product image URL': 'https://x.test/a.jpg', 'Image position': '1' },
+      {
+        'URL handle': 'mug',
+        Title: 'Mug',
+        'Option1 name': 'Size',
+        'Option1 value': 'S',
+        Price: '10.00',
+        'Compare-at price': '9.00',
+        'Weight value (grams)': '0',
+        'Product image URL': 'https://x.test/b.jpg',
+        'Image position': '2',
+      },
+      {
+        'URL handle': 'mug',
+        'Option1 value': 'L',
+        SKU: 'MUG-L',
+        Price: '12',
+        'Weight value (grams)': '1234.56',
+        'Product image URL': 'https://x.test/a.jpg',
+        'Image position': '1',
+      },
     ]);
     const { drafts, errors } = await read(csv);
     assert.deepEqual(errors, []);
     const [mug] = drafts;
     assert.deepEqual(mug.images, ['https://x.test/a.jpg', 'https://x.test/b.jpg']);
-    assert.deepEqual(mug.variants.map((v) => [v.sku, v.fields.price, v.fields.sale_price, v.fields.weight]), [
-      ['mug-1', '10.00', null, null], // a compare-at price below the price is no sale; 0 g is no weight
-      ['MUG-L', '12', null, '1.2346'],
-    ]);
+    assert.deepEqual(
+      mug.variants.map((v) => [v.sku, v.fields.price, v.fields.sale_price, v.fields.weight]),
+      [
+        ['mug-1', '10.00', null, null], // a compare-at price below the price is no sale; 0 g is no weight
+        ['MUG-L', '12', null, '1.2346'],
+      ],
+    );
   });
 });
 
 describe("Shopify's format: row errors", () => {
   it('fails a bad variant row alone, a product with a bad first row whole, and non-consecutive Handles', async () => {
-    const header = ['Handle', 'Title', 'Option1 Name', 'Option1 Value', 'Option2 Value', 'Variant SKU', 'Variant Price', 'Variant Inventory Qty', 'Image Src', 'Status'];
+    const header = [
+      'Handle',
+      'Title',
+      'Option1 Name',
+      'Option1 Value',
+      'Option2 Value',
+      'Variant SKU',
+      'Variant Price',
+      'Variant Inventory Qty',
+      'Image Src',
+      'Status',
+    ];
     const csv = csvOf(header, [
       { Handle: 'a', Title: 'A', 'Option1 Name': 'Size', 'Option1 Value': 'S', 'Variant SKU': 'A-S', 'Variant Price': '5.00' },
       { Handle: 'a', 'Option1 Value': 'M', 'Variant SKU': 'A-M', 'Variant Price': '5,00' },
@@ -183,7 +267,13 @@ describe("Shopify's format: row errors", () => {
       { Handle: 'd', Title: 'D', 'Variant SKU': 'D-1', 'Variant Price': '1' },
     ]);
     const { drafts, errors } = await read(csv);
-    assert.deepEqual(drafts.map((d) => [d.sku, d.lines, d.variants.map((v) => v.sku)]), [['a', [2, 5], ['A-S', 'A-XL']], ['D-1', [11], []]]);
+    assert.deepEqual(
+      drafts.map((d) => [d.sku, d.lines, d.variants.map((v) => v.sku)]),
+      [
+        ['a', [2, 5], ['A-S', 'A-XL']],
+        ['D-1', [11], []],
+      ],
+    );
     assert.match(reasonAt(errors, 3), /column 'Variant Price': '5,00' has a comma/);
     assert.match(reasonAt(errors, 4), /'Option2 Value' is filled but the product's first row \(line 2\) has no 'Option2 Name'/);
     assert.match(reasonAt(errors, 6), /column 'Image Src': 'not-a-url' is not an http\(s\) URL/);
@@ -208,13 +298,27 @@ describe('reading: grouping and line numbers', () => {
 
   it('counts physical lines (quoted line breaks, CRLF, blank lines) and groups consecutive rows', async () => {
     const { drafts, events } = await read(text);
-    assert.deepEqual(drafts.map((d) => [d.sku, d.line, d.lines, d.variants.map((v) => [v.sku, v.line])]), [
-      ['A', 3, [3, 5], [['A-1', 3], ['A-2', 5]]],
-      ['B', 7, [7], []],
-      ['C', 9, [9], [['C-1', 9]]],
-    ]);
+    assert.deepEqual(
+      drafts.map((d) => [d.sku, d.line, d.lines, d.variants.map((v) => [v.sku, v.line])]),
+      [
+        [
+          'A',
+          3,
+          [3, 5],
+          [
+            ['A-1', 3],
+            ['A-2', 5],
+          ],
+        ],
+        ['B', 7, [7], []],
+        ['C', 9, [9], [['C-1', 9]]],
+      ],
+    );
     assert.equal(drafts[0].fields.description, 'two\r\nlines');
-    assert.deepEqual(events.map((e) => (e.kind === 'header' ? 'header' : `${e.kind}@${e.lastLine}`)), ['header', 'draft@5', 'draft@8', 'draft@9']);
+    assert.deepEqual(
+      events.map((e) => (e.kind === 'header' ? 'header' : `${e.kind}@${e.lastLine}`)),
+      ['header', 'draft@5', 'draft@8', 'draft@9'],
+    );
   });
 
   it('reads the same whatever the chunk boundaries', async () => {
@@ -240,7 +344,25 @@ describe('reading: grouping and line numbers', () => {
 });
 
 describe('reading: row errors', () => {
-  const header = ['sku', 'name', 'price', 'currency', 'status', 'ean', 'publishing_channels', 'product_condition', 'categories', 'images', 'stock:main', 'variant_sku', 'variant_stock', 'variant_stock_status', 'variant_enabled', 'variant_image', 'option:Size'];
+  const header = [
+    'sku',
+    'name',
+    'price',
+    'currency',
+    'status',
+    'ean',
+    'publishing_channels',
+    'product_condition',
+    'categories',
+    'images',
+    'stock:main',
+    'variant_sku',
+    'variant_stock',
+    'variant_stock_status',
+    'variant_enabled',
+    'variant_image',
+    'option:Size',
+  ];
   const bad: [Record<string, string>, string][] = [
     [{ price: '19,99' }, "column 'price': '19,99' has a comma; write decimals with a point, e.g. 19.99"],
     [{ price: '-5' }, 'is negative'],
@@ -267,7 +389,10 @@ describe('reading: row errors', () => {
     const rows = bad.map(([cells], i) => ({ sku: `BAD-${i}`, name: 'Bad', ...cells }));
     const csv = csvOf(header, [{ sku: 'GOOD-1', name: 'Good one', price: '19.99' }, ...rows, { sku: 'GOOD-2', name: 'Good two', 'stock:main': '-3' }]);
     const { drafts, errors } = await read(csv);
-    assert.deepEqual(drafts.map((d) => d.sku), ['GOOD-1', 'GOOD-2']);
+    assert.deepEqual(
+      drafts.map((d) => d.sku),
+      ['GOOD-1', 'GOOD-2'],
+    );
     assert.deepEqual(drafts[1].stock, { main: -3 });
     assert.equal(errors.length, bad.length);
     bad.forEach(([, reason], i) => {
@@ -288,11 +413,29 @@ describe('reading: row errors', () => {
       { sku: 'R', name: 'R' },
     ]);
     const { drafts, errors, events } = await read(csv);
-    assert.deepEqual(drafts.map((d) => [d.sku, d.lines, d.variants.map((v) => v.sku)]), [['P', [2, 5], ['P-1', 'P-4']], ['R', [8], []]]);
-    assert.deepEqual(errors.map((e) => [e.line, e.sku]), [[3, 'P'], [4, 'P'], [6, 'Q'], [7, 'Q']]);
+    assert.deepEqual(
+      drafts.map((d) => [d.sku, d.lines, d.variants.map((v) => v.sku)]),
+      [
+        ['P', [2, 5], ['P-1', 'P-4']],
+        ['R', [8], []],
+      ],
+    );
+    assert.deepEqual(
+      errors.map((e) => [e.line, e.sku]),
+      [
+        [3, 'P'],
+        [4, 'P'],
+        [6, 'Q'],
+        [7, 'Q'],
+      ],
+    );
     assert.equal(reasonAt(errors, 4), "product column 'price' differs from line 2");
     assert.equal(reasonAt(errors, 7), "not read: the product's first row (line 6) has errors");
-    assert.deepEqual(events.map((e) => (e.kind === 'header' ? 'header' : `${e.kind}@${e.lastLine}`)), ['header', 'errors@5', 'draft@5', 'errors@7', 'draft@8'], "a product's errors come just before it");
+    assert.deepEqual(
+      events.map((e) => (e.kind === 'header' ? 'header' : `${e.kind}@${e.lastLine}`)),
+      ['header', 'errors@5', 'draft@5', 'errors@7', 'draft@8'],
+      "a product's errors come just before it",
+    );
   });
 
   it('reports a duplicate variant SKU on the later line and non-consecutive product rows', async () => {
@@ -309,7 +452,14 @@ describe('reading: row errors', () => {
       { sku: 'D', name: 'D', variant_sku: 'V-6' },
     ]);
     const { drafts, errors } = await read(csv);
-    assert.deepEqual(drafts.map((d) => [d.sku, d.lines, d.variants.map((v) => v.sku)]), [['A', [2, 3], ['V-1', 'V-2']], ['B', [4], ['V-3']], ['D', [11], ['V-6']]]);
+    assert.deepEqual(
+      drafts.map((d) => [d.sku, d.lines, d.variants.map((v) => v.sku)]),
+      [
+        ['A', [2, 3], ['V-1', 'V-2']],
+        ['B', [4], ['V-3']],
+        ['D', [11], ['V-6']],
+      ],
+    );
     assert.equal(reasonAt(errors, 5), "variant SKU 'V-1' already appeared at line 2");
     assert.equal(reasonAt(errors, 6), "variant SKU 'V-3' already appeared at line 4");
     assert.equal(reasonAt(errors, 7), "product SKU 'A' already appeared at line 2; a product's rows must be consecutive");
@@ -322,7 +472,10 @@ describe('reading: row errors', () => {
   it('reports a row of more cells than the header, and a first row without sku', async () => {
     const csv = 'sku,name,price\n,Orphan,1\nA,Alpha,1,extra\nB,Beta,2,,\n';
     const { drafts, errors } = await read(csv);
-    assert.deepEqual(drafts.map((d) => d.sku), ['B']);
+    assert.deepEqual(
+      drafts.map((d) => d.sku),
+      ['B'],
+    );
     assert.match(reasonAt(errors, 2), /no product above/);
     assert.match(reasonAt(errors, 3), /4 cells but the header has 3 columns/);
   });
@@ -332,8 +485,18 @@ describe('reading: broken quoting', () => {
   it('an unterminated quote fails its line and the rest of the file is still read', async () => {
     const csv = 'sku,name,description\nA,Alpha,fine\nB,Beta,"never closed\nC,Gamma,"quoted, fine"\nD,Delta,x\n';
     const { drafts, errors } = await read(csv);
-    assert.deepEqual(drafts.map((d) => [d.sku, d.line]), [['A', 2], ['C', 4], ['D', 5]]);
-    assert.deepEqual(errors.map((e) => [e.line, e.sku]), [[3, null]]);
+    assert.deepEqual(
+      drafts.map((d) => [d.sku, d.line]),
+      [
+        ['A', 2],
+        ['C', 4],
+        ['D', 5],
+      ],
+    );
+    assert.deepEqual(
+      errors.map((e) => [e.line, e.sku]),
+      [[3, null]],
+    );
     assert.match(errors[0].reason, /not closed properly/);
     assert.equal(drafts[1].fields.description, 'quoted, fine');
   });
@@ -341,8 +504,14 @@ describe('reading: broken quoting', () => {
   it('a quote at the end of the file that never closes, a stray quote, text after a closing quote', async () => {
     const csv = 'sku,name,description\nA,Alpha,5" screen\nB,Beta,"closed"then text\nC,Gamma,ok\nD,Delta,"open to the end\nstill open';
     const { drafts, errors } = await read(csv);
-    assert.deepEqual(drafts.map((d) => d.sku), ['C']);
-    assert.deepEqual(errors.map((e) => e.line), [2, 3, 5, 6]);
+    assert.deepEqual(
+      drafts.map((d) => d.sku),
+      ['C'],
+    );
+    assert.deepEqual(
+      errors.map((e) => e.line),
+      [2, 3, 5, 6],
+    );
     assert.match(reasonAt(errors, 2), /a quote \(".*inside a cell that does not start with one/);
     assert.match(reasonAt(errors, 3), /not closed properly: a quote .* is followed by more text/);
     assert.match(reasonAt(errors, 5), /never closed/);
@@ -353,8 +522,14 @@ describe('reading: broken quoting', () => {
   it('a continuation row after a broken row is not attached to the product above', async () => {
     const csv = 'sku,name,variant_sku\nA,Alpha,A-1\nB,"Be"ta,B-1\n,,B-2\nB,,B-3\n';
     const { drafts, errors } = await read(csv);
-    assert.deepEqual(drafts.map((d) => [d.sku, d.variants.map((v) => v.sku)]), [['A', ['A-1']]]);
-    assert.deepEqual(errors.map((e) => e.line), [3, 4, 5]);
+    assert.deepEqual(
+      drafts.map((d) => [d.sku, d.variants.map((v) => v.sku)]),
+      [['A', ['A-1']]],
+    );
+    assert.deepEqual(
+      errors.map((e) => e.line),
+      [3, 4, 5],
+    );
     assert.match(reasonAt(errors, 4), /line 3\) could not be read, so it is unclear which product/);
     assert.match(reasonAt(errors, 5), /column 'name' is empty/);
   });
@@ -376,9 +551,19 @@ describe('reading: resuming with fromLine', () => {
     assert.ok(afterA && afterA.kind === 'draft');
     assert.equal(afterA.lastLine, 3);
     const resumed = await read(csv, { fromLine: afterA.lastLine });
-    assert.deepEqual(resumed.events.slice(1), all.events.slice(1).filter((e) => e.kind !== 'header' && e.lastLine > 3));
-    assert.deepEqual(resumed.drafts.map((d) => d.sku), ['C', 'D']);
-    assert.deepEqual(resumed.errors.map((e) => e.line), [4], "B's error is after the checkpoint");
+    assert.deepEqual(
+      resumed.events.slice(1),
+      all.events.slice(1).filter((e) => e.kind !== 'header' && e.lastLine > 3),
+    );
+    assert.deepEqual(
+      resumed.drafts.map((d) => d.sku),
+      ['C', 'D'],
+    );
+    assert.deepEqual(
+      resumed.errors.map((e) => e.line),
+      [4],
+      "B's error is after the checkpoint",
+    );
     const afterC = await read(csv, { fromLine: 6 });
     assert.deepEqual([afterC.drafts.map((d) => d.sku), afterC.errors], [['D'], []]);
     // Duplicate checks still see the skipped part of the file.
@@ -413,8 +598,14 @@ describe('file checks', () => {
   });
 
   it('checks a given format against the header', async () => {
-    await assert.rejects(inspect('Handle,Title\nx,X\n', 1 << 20, 'ours'), (err: unknown) => err instanceof CsvFileError && /looks like the shopify format/.test(err.message));
-    await assert.rejects(inspect('sku,name\nx,X\n', 1 << 20, 'shopify'), (err: unknown) => err instanceof CsvFileError && /'Handle' column is missing/.test(err.message));
+    await assert.rejects(
+      inspect('Handle,Title\nx,X\n', 1 << 20, 'ours'),
+      (err: unknown) => err instanceof CsvFileError && /looks like the shopify format/.test(err.message),
+    );
+    await assert.rejects(
+      inspect('sku,name\nx,X\n', 1 << 20, 'shopify'),
+      (err: unknown) => err instanceof CsvFileError && /'Handle' column is missing/.test(err.message),
+    );
   });
 
   it('readDrafts throws CsvFileError for a header it cannot read', async () => {
@@ -500,17 +691,66 @@ describe('writing and round trips', () => {
       attributes: { colour: 'red|blue', size: null },
       stock: { main: 3, 'eu-1': -2 },
       images: ['https://x.test/1.jpg', 'https://x.test/2.jpg?v=1'],
-      translations: { de: { name: 'Voll', description: null, short_description: 'kurz' }, 'fr-CA': { name: null, description: 'desc', short_description: null } },
+      translations: {
+        de: { name: 'Voll', description: null, short_description: 'kurz' },
+        'fr-CA': { name: null, description: 'desc', short_description: null },
+      },
       variants: [
-        { line: 2, sku: 'FULL-1-A', fields: { name: 'Red / S', price: '1', sale_price: null, cost: '0.5', weight: '1.2345', stock_quantity: 0, stock_status: 'out_of_stock', is_enabled: false, image: null, attributes: [{ attribute_name: 'Colour', value: 'Red' }, { attribute_name: 'Size', value: 'S' }] } },
-        { line: 4, sku: 'FULL-1-B', fields: { name: 'Custom', price: null, sale_price: '2', cost: null, weight: null, stock_quantity: 7, stock_status: 'in_stock', is_enabled: true, image: 'https://x.test/v.jpg', attributes: [{ attribute_name: 'Size', value: 'M' }] } },
+        {
+          line: 2,
+          sku: 'FULL-1-A',
+          fields: {
+            name: 'Red / S',
+            price: '1',
+            sale_price: null,
+            cost: '0.5',
+            weight: '1.2345',
+            stock_quantity: 0,
+            stock_status: 'out_of_stock',
+            is_enabled: false,
+            image: null,
+            attributes: [
+              { attribute_name: 'Colour', value: 'Red' },
+              { attribute_name: 'Size', value: 'S' },
+            ],
+          },
+        },
+        {
+          line: 4,
+          sku: 'FULL-1-B',
+          fields: {
+            name: 'Custom',
+            price: null,
+            sale_price: '2',
+            cost: null,
+            weight: null,
+            stock_quantity: 7,
+            stock_status: 'in_stock',
+            is_enabled: true,
+            image: 'https://x.test/v.jpg',
+            attributes: [{ attribute_name: 'Size', value: 'M' }],
+          },
+        },
       ],
     };
     const header = csvHeader('ours', headerContextOf([draft]));
-    assert.deepEqual(header.filter((h) => h.includes(':') || h.includes('@')), [
-      'attribute:colour', 'attribute:size', 'stock:main', 'stock:eu-1', 'name@de', 'description@de', 'short_description@de',
-      'name@fr-CA', 'description@fr-CA', 'short_description@fr-CA', 'option:Colour', 'option:Size',
-    ]);
+    assert.deepEqual(
+      header.filter((h) => h.includes(':') || h.includes('@')),
+      [
+        'attribute:colour',
+        'attribute:size',
+        'stock:main',
+        'stock:eu-1',
+        'name@de',
+        'description@de',
+        'short_description@de',
+        'name@fr-CA',
+        'description@fr-CA',
+        'short_description@fr-CA',
+        'option:Colour',
+        'option:Size',
+      ],
+    );
     const { drafts, errors } = await read(stringifyRows([header, ...draftRows('ours', draft, header)]));
     assert.deepEqual(errors, []);
     assert.deepEqual(drafts, [draft]);
@@ -533,17 +773,64 @@ describe('writing and round trips', () => {
       line: 2,
       lines: [2],
       sku: 'S-1',
-      fields: { name: 'Simple', slug: 'simple', price: '20.0000', sale_price: '15.5', ean: '4006381333931', cost_price: '7', status: 'out_of_stock', categories: [['Home', 'Kitchen'], ['Gifts']] },
+      fields: {
+        name: 'Simple',
+        slug: 'simple',
+        price: '20.0000',
+        sale_price: '15.5',
+        ean: '4006381333931',
+        cost_price: '7',
+        status: 'out_of_stock',
+        categories: [['Home', 'Kitchen'], ['Gifts']],
+      },
       images: ['https://x.test/1.jpg', 'https://x.test/2.jpg'],
       variants: [],
     };
     const rows = draftRows('shopify', simple, header);
     assert.equal(rows.length, 2);
     assert.deepEqual(
-      ['Handle', 'Title', 'Option1 Name', 'Option1 Value', 'Variant SKU', 'Variant Price', 'Variant Compare At Price', 'Variant Barcode', 'Cost per item', 'Status', 'Published', 'Type', 'Product Category', 'Tags', 'Image Src', 'Image Position'].map((c) => col(rows[0], c)),
-      ['simple', 'Simple', 'Title', 'Default Title', 'S-1', '15.50', '20.00', '4006381333931', '7.00', 'active', 'TRUE', 'Home > Kitchen', 'Gifts', 'Kitchen, Gifts', 'https://x.test/1.jpg', '1'],
+      [
+        'Handle',
+        'Title',
+        'Option1 Name',
+        'Option1 Value',
+        'Variant SKU',
+        'Variant Price',
+        'Variant Compare At Price',
+        'Variant Barcode',
+        'Cost per item',
+        'Status',
+        'Published',
+        'Type',
+        'Product Category',
+        'Tags',
+        'Image Src',
+        'Image Position',
+      ].map((c) => col(rows[0], c)),
+      [
+        'simple',
+        'Simple',
+        'Title',
+        'Default Title',
+        'S-1',
+        '15.50',
+        '20.00',
+        '4006381333931',
+        '7.00',
+        'active',
+        'TRUE',
+        'Home > Kitchen',
+        'Gifts',
+        'Kitchen, Gifts',
+        'https://x.test/1.jpg',
+        '1',
+      ],
     );
-    assert.deepEqual(rows[1].filter((c) => c !== ''), ['simple', 'https://x.test/2.jpg', '2'], 'an image-only row');
+    assert.deepEqual(
+      rows[1].filter((c) => c !== ''),
+      ['simple', 'https://x.test/2.jpg', '2'],
+      'an image-only row',
+    );
     assert.equal(col(rows[0], 'Variant Grams'), '');
   });
 
@@ -555,8 +842,37 @@ describe('writing and round trips', () => {
       fields: { name: 'Hoodie', slug: 'hoodie', description: null, brand: null, categories: [], status: 'draft' },
       images: [],
       variants: [
-        { line: 2, sku: 'H-S', fields: { name: 'S / Grey', attributes: [{ attribute_name: 'Size', value: 'S' }, { attribute_name: 'Colour', value: 'Grey' }], price: '40.00', sale_price: '30.00', cost: '12.50', weight: '0.4505', stock_quantity: -1, image: 'https://x.test/h.jpg' } },
-        { line: 3, sku: 'H-M', fields: { name: 'M', attributes: [{ attribute_name: 'Size', value: 'M' }], price: '40.00', sale_price: null, cost: null, weight: null, stock_quantity: 4, image: null } },
+        {
+          line: 2,
+          sku: 'H-S',
+          fields: {
+            name: 'S / Grey',
+            attributes: [
+              { attribute_name: 'Size', value: 'S' },
+              { attribute_name: 'Colour', value: 'Grey' },
+            ],
+            price: '40.00',
+            sale_price: '30.00',
+            cost: '12.50',
+            weight: '0.4505',
+            stock_quantity: -1,
+            image: 'https://x.test/h.jpg',
+          },
+        },
+        {
+          line: 3,
+          sku: 'H-M',
+          fields: {
+            name: 'M',
+            attributes: [{ attribute_name: 'Size', value: 'M' }],
+            price: '40.00',
+            sale_price: null,
+            cost: null,
+            weight: null,
+            stock_quantity: 4,
+            image: null,
+          },
+        },
       ],
     };
     const header = [...SHOPIFY_COLUMNS];
@@ -566,7 +882,16 @@ describe('writing and round trips', () => {
   });
 
   it('converts grams and kilograms without floating-point drift', () => {
-    assert.deepEqual(['0', '1', '220', '1500', '1234.56', '0.04', '0.05', '999999'].map(gramsToKg), [null, '0.001', '0.22', '1.5', '1.2346', null, '0.0001', '999.999']);
+    assert.deepEqual(['0', '1', '220', '1500', '1234.56', '0.04', '0.05', '999999'].map(gramsToKg), [
+      null,
+      '0.001',
+      '0.22',
+      '1.5',
+      '1.2346',
+      null,
+      '0.0001',
+      '999.999',
+    ]);
     assert.deepEqual(['0.001', '0.22', '1.5', '1.2345', '12', '0.0001'].map(kgToGrams), ['1', '220', '1500', '1234.5', '12000', '0.1']);
   });
 });

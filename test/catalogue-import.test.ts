@@ -13,13 +13,67 @@ import { assertError, LEAK, okData, type Call } from './helpers/pim.js';
 import { csv, importFile, upload } from './helpers/catalogue-files.js';
 import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
 
-const HEADER = ['sku', 'name', 'price', 'currency', 'status', 'brand', 'categories', 'attribute:material', 'attribute:waterproof', 'stock:main', 'stock:eu', 'name@de', 'variant_sku', 'variant_price', 'variant_stock', 'option:Size', 'option:Colour'];
+const HEADER = [
+  'sku',
+  'name',
+  'price',
+  'currency',
+  'status',
+  'brand',
+  'categories',
+  'attribute:material',
+  'attribute:waterproof',
+  'stock:main',
+  'stock:eu',
+  'name@de',
+  'variant_sku',
+  'variant_price',
+  'variant_stock',
+  'option:Size',
+  'option:Colour',
+];
 
 /** 1 product with 3 variants, 1 simple product with stock in two warehouses. */
 const GOOD = csv([
   HEADER,
-  ['TEE', 'Basic tee', '19.90', 'EUR', 'active', 'Acme', 'Apparel > Tops|Sale', 'cotton', 'false', '', '', 'Einfaches T-Shirt', 'TEE-S-RED', '19.90', '5', 'S', 'Red'],
-  ['TEE', 'Basic tee', '19.90', 'EUR', 'active', 'Acme', 'Apparel > Tops|Sale', 'cotton', 'false', '', '', 'Einfaches T-Shirt', 'TEE-M-RED', '19.90', '0', 'M', 'Red'],
+  [
+    'TEE',
+    'Basic tee',
+    '19.90',
+    'EUR',
+    'active',
+    'Acme',
+    'Apparel > Tops|Sale',
+    'cotton',
+    'false',
+    '',
+    '',
+    'Einfaches T-Shirt',
+    'TEE-S-RED',
+    '19.90',
+    '5',
+    'S',
+    'Red',
+  ],
+  [
+    'TEE',
+    'Basic tee',
+    '19.90',
+    'EUR',
+    'active',
+    'Acme',
+    'Apparel > Tops|Sale',
+    'cotton',
+    'false',
+    '',
+    '',
+    'Einfaches T-Shirt',
+    'TEE-M-RED',
+    '19.90',
+    '0',
+    'M',
+    'Red',
+  ],
   ['TEE', '', '', '', '', '', '', '', '', '', '', '', 'TEE-L-BLUE', '21.00', '2', 'L', 'Blue'],
   ['JACKET', 'Rain jacket', '89', 'EUR', 'draft', 'Acme', 'Apparel > Outerwear', 'nylon', 'true', '4', '6', '', '', '', '', '', ''],
 ]);
@@ -42,7 +96,13 @@ for (const target of databaseTargets()) {
       });
       dataDir = mkdtempSync(path.join(tmpdir(), 'pimbridge-import-'));
       // SYNC_POLL_SECONDS=0: no delta poller, only the imports' jobs run.
-      h = await harness(target, { DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_NETWORKS: 'true', IMPORT_MAX_BYTES: String(2 * 1024 * 1024), SYNC_RETRY_DELAY_SECONDS: '0', SYNC_POLL_SECONDS: '0' });
+      h = await harness(target, {
+        DATA_DIR: dataDir,
+        MEDIA_ALLOW_PRIVATE_NETWORKS: 'true',
+        IMPORT_MAX_BYTES: String(2 * 1024 * 1024),
+        SYNC_RETRY_DELAY_SECONDS: '0',
+        SYNC_POLL_SECONDS: '0',
+      });
       await h.app.services.jobs.workers.start();
     });
     after(async () => {
@@ -77,7 +137,15 @@ for (const target of databaseTargets()) {
       const done = await importFile(call, GOOD);
       assert.equal(done.state, 'completed', JSON.stringify(done));
       assert.deepEqual(
-        { format: done.format, rows_total: done.rows_total, rows_done: done.rows_done, created: done.created, updated: done.updated, unchanged: done.unchanged, failed: done.failed },
+        {
+          format: done.format,
+          rows_total: done.rows_total,
+          rows_done: done.rows_done,
+          created: done.created,
+          updated: done.updated,
+          unchanged: done.unchanged,
+          failed: done.failed,
+        },
         { format: 'ours', rows_total: 4, rows_done: 4, created: 4, updated: 0, unchanged: 0, failed: 0 },
       );
       const tee = await productBySku(call, 'TEE');
@@ -88,7 +156,13 @@ for (const target of databaseTargets()) {
       assert.deepEqual(tee.attributes, { material: 'cotton', waterproof: false });
       assert.deepEqual(tee.available_translations, ['de']);
       assert.deepEqual(
-        tee.variants.map((v: any) => [v.sku, v.price, v.stock_quantity, v.stock_status, v.attributes.map((a: any) => `${a.attribute_name}=${a.value}`).join(',')]),
+        tee.variants.map((v: any) => [
+          v.sku,
+          v.price,
+          v.stock_quantity,
+          v.stock_status,
+          v.attributes.map((a: any) => `${a.attribute_name}=${a.value}`).join(','),
+        ]),
         [
           ['TEE-S-RED', '19.9000', 5, 'in_stock', 'Size=S,Colour=Red'],
           ['TEE-M-RED', '19.9000', 0, 'out_of_stock', 'Size=M,Colour=Red'],
@@ -99,7 +173,13 @@ for (const target of databaseTargets()) {
       assert.equal(german.name, 'Einfaches T-Shirt');
       const jacket = await productBySku(call, 'JACKET');
       assert.equal(jacket.stock, 10);
-      assert.deepEqual(jacket.warehouse_stock.map((w: any) => [w.code, w.quantity]), [['eu', 6], ['main', 4]]);
+      assert.deepEqual(
+        jacket.warehouse_stock.map((w: any) => [w.code, w.quantity]),
+        [
+          ['eu', 6],
+          ['main', 4],
+        ],
+      );
       assert.equal(jacket.variants.length, 0);
       assert.deepEqual(jacket.attributes, { material: 'nylon', waterproof: true });
       // Categories by path: Apparel > Tops, Apparel > Outerwear and Sale, Apparel created once.
@@ -149,7 +229,10 @@ for (const target of databaseTargets()) {
       assert.equal(lines[0], 'line,sku,reason');
       const failedLines = lines.slice(1).map((l) => Number(l.split(',')[0]));
       for (const line of [3, 4, 6]) assert.ok(failedLines.includes(line), `line ${line} reported: ${res.body}`);
-      assert.ok(failedLines.some((l) => l >= 8), `the broken quote reported: ${res.body}`);
+      assert.ok(
+        failedLines.some((l) => l >= 8),
+        `the broken quote reported: ${res.body}`,
+      );
       assert.match(res.body, /price/);
       assert.match(res.body, /warehouse/);
       assert.match(res.body, /OK-2-A/);
@@ -194,7 +277,7 @@ for (const target of databaseTargets()) {
       assert.equal(okData(await call('GET', '/api/categories')).categories.length, 0);
     });
 
-    it('an import is its organization\'s only', async () => {
+    it("an import is its organization's only", async () => {
       const { call } = await organization();
       const other = await organization();
       const accepted = okData(await upload(call, GOOD), 202);
@@ -225,9 +308,11 @@ for (const target of databaseTargets()) {
         const done = okData(await call('GET', `/api/imports/${accepted.id}`));
         assert.equal(done.state, 'completed');
         assert.deepEqual([done.rows_done, done.created, done.failed], [1200, 1200, 0]);
-        const counts = ((await h.database.db.execute(sql`
+        const counts = (
+          (await h.database.db.execute(sql`
           SELECT (SELECT count(*)::int FROM products WHERE organization_id = ${t.organizationId}) AS products,
-                 (SELECT count(*)::int FROM variants WHERE organization_id = ${t.organizationId}) AS variants`)) as any).rows[0];
+                 (SELECT count(*)::int FROM variants WHERE organization_id = ${t.organizationId}) AS variants`)) as any
+        ).rows[0];
         assert.deepEqual(counts, { products: 600, variants: 1200 });
       } finally {
         await h.app.services.jobs.workers.start();
@@ -237,7 +322,8 @@ for (const target of databaseTargets()) {
     it('imports a 10,000-row file', async () => {
       const { call } = await organization();
       const rows: string[][] = [['sku', 'name', 'price', 'categories', 'variant_sku', 'variant_price', 'option:Size']];
-      for (let p = 0; p < 2_500; p++) for (const size of ['S', 'M', 'L', 'XL']) rows.push([`BIG-${p}`, `Big ${p}`, '9.99', `Bulk > Group ${p % 10}`, `BIG-${p}-${size}`, '9.99', size]);
+      for (let p = 0; p < 2_500; p++)
+        for (const size of ['S', 'M', 'L', 'XL']) rows.push([`BIG-${p}`, `Big ${p}`, '9.99', `Bulk > Group ${p % 10}`, `BIG-${p}-${size}`, '9.99', size]);
       const done = await importFile(call, csv(rows));
       assert.deepEqual([done.state, done.rows_total, done.created, done.failed], ['completed', 10_000, 10_000, 0]);
       assert.equal(okData(await call('GET', '/api/products?limit=1')).pagination.total_items, 2_500);
@@ -247,13 +333,82 @@ for (const target of databaseTargets()) {
       const { call } = await organization();
       const base = images.url;
       const shopify = csv([
-        ['Handle', 'Title', 'Body (HTML)', 'Vendor', 'Product Category', 'Type', 'Tags', 'Published', 'Option1 Name', 'Option1 Value', 'Option2 Name', 'Option2 Value', 'Variant SKU', 'Variant Grams', 'Variant Inventory Qty', 'Variant Price', 'Variant Compare At Price', 'Variant Barcode', 'Image Src', 'Image Position', 'Variant Image', 'Status'],
-        ['hoodie', 'Hoodie', '<p>Warm</p>', 'Northwind', 'Apparel & Accessories > Clothing', 'Sweaters', 'warm, winter', 'true', 'Size', 'S', 'Color', 'Black', 'HOOD-S-BLK', '500', '3', '40.00', '50.00', '', `${base}/red.png`, '1', `${base}/red.png`, 'active'],
+        [
+          'Handle',
+          'Title',
+          'Body (HTML)',
+          'Vendor',
+          'Product Category',
+          'Type',
+          'Tags',
+          'Published',
+          'Option1 Name',
+          'Option1 Value',
+          'Option2 Name',
+          'Option2 Value',
+          'Variant SKU',
+          'Variant Grams',
+          'Variant Inventory Qty',
+          'Variant Price',
+          'Variant Compare At Price',
+          'Variant Barcode',
+          'Image Src',
+          'Image Position',
+          'Variant Image',
+          'Status',
+        ],
+        [
+          'hoodie',
+          'Hoodie',
+          '<p>Warm</p>',
+          'Northwind',
+          'Apparel & Accessories > Clothing',
+          'Sweaters',
+          'warm, winter',
+          'true',
+          'Size',
+          'S',
+          'Color',
+          'Black',
+          'HOOD-S-BLK',
+          '500',
+          '3',
+          '40.00',
+          '50.00',
+          '',
+          `${base}/red.png`,
+          '1',
+          `${base}/red.png`,
+          'active',
+        ],
         ['hoodie', '', '', '', '', '', '', '', '', 'S', '', 'Grey', 'HOOD-S-GRY', '500', '1', '40.00', '50.00', '', `${base}/blue.png`, '2', '', ''],
         ['hoodie', '', '', '', '', '', '', '', '', 'M', '', 'Black', 'HOOD-M-BLK', '520', '0', '40.00', '50.00', '', '', '', '', ''],
         ['hoodie', '', '', '', '', '', '', '', '', 'M', '', 'Grey', 'HOOD-M-GRY', '520', '7', '40.00', '50.00', '', '', '', '', ''],
         ['hoodie', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', `${base}/green.png`, '3', '', ''],
-        ['mug', 'Mug', '', 'Northwind', '', 'Kitchen', '', 'true', 'Title', 'Default Title', '', '', 'MUG-1', '300', '12', '8.50', '', '4006381333931', '', '', '', 'draft'],
+        [
+          'mug',
+          'Mug',
+          '',
+          'Northwind',
+          '',
+          'Kitchen',
+          '',
+          'true',
+          'Title',
+          'Default Title',
+          '',
+          '',
+          'MUG-1',
+          '300',
+          '12',
+          '8.50',
+          '',
+          '4006381333931',
+          '',
+          '',
+          '',
+          'draft',
+        ],
       ]);
       const done = await importFile(call, shopify);
       assert.equal(done.state, 'completed', JSON.stringify(done));

@@ -6,9 +6,7 @@ import { sql } from 'drizzle-orm';
 import { databaseTargets, harness, type Harness, type Tenant } from './helpers/harness.js';
 import { assertError, createProduct, instantBetween, listIds, okData, PRODUCT_KEYS, type Call } from './helpers/pim.js';
 
-const CATEGORY_KEYS = [
-  'children_count', 'created_at', 'description', 'id', 'level', 'name', 'parent_id', 'path', 'position', 'product_count', 'updated_at',
-];
+const CATEGORY_KEYS = ['children_count', 'created_at', 'description', 'id', 'level', 'name', 'parent_id', 'path', 'position', 'product_count', 'updated_at'];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -39,7 +37,11 @@ for (const target of databaseTargets()) {
     /** Siblings in order, checking that their positions are exactly 0..n-1. */
     const siblings = async (call: Call, parentId: number | null): Promise<number[]> => {
       const list = parentId === null ? await roots(call) : await children(call, parentId);
-      assert.deepEqual(list.map((c) => c.position), list.map((_, i) => i), `positions under ${parentId}`);
+      assert.deepEqual(
+        list.map((c) => c.position),
+        list.map((_, i) => i),
+        `positions under ${parentId}`,
+      );
       return ids(list);
     };
     const productCategories = async (call: Call, productId: number) => okData(await call('GET', `/api/products/${productId}`)).categories;
@@ -148,7 +150,13 @@ for (const target of databaseTargets()) {
         const shape = (nodes: Json[]): Json[] => nodes.map((n) => [n.id, shape(n.children)]);
         assert.deepEqual(shape(data.categories), [
           [r2.id, []],
-          [r1.id, [[bb.id, [[deep.id, []]]], [a.id, []]]],
+          [
+            r1.id,
+            [
+              [bb.id, [[deep.id, []]]],
+              [a.id, []],
+            ],
+          ],
         ]);
         const walk = async (nodes: Json[]) => {
           for (const node of nodes) {
@@ -168,9 +176,18 @@ for (const target of databaseTargets()) {
         const made = [];
         for (const name of names) made.push(await create(c, name, { description: `${name} desc` }));
         const tree = okData(await c('GET', '/api/categories/tree'));
-        assert.deepEqual(tree.categories.map((n: Json) => n.name), names);
-        assert.deepEqual(tree.categories.map((n: Json) => n.description), names.map((n) => `${n} desc`));
-        assert.deepEqual(okData(await c('GET', '/api/categories')).categories.map((n: Json) => n.name), names);
+        assert.deepEqual(
+          tree.categories.map((n: Json) => n.name),
+          names,
+        );
+        assert.deepEqual(
+          tree.categories.map((n: Json) => n.description),
+          names.map((n) => `${n} desc`),
+        );
+        assert.deepEqual(
+          okData(await c('GET', '/api/categories')).categories.map((n: Json) => n.name),
+          names,
+        );
         assert.equal((await get(c, made[0].id)).name, names[0]);
       });
 
@@ -265,7 +282,11 @@ for (const target of databaseTargets()) {
         const low = await create(c, 'Low', { parent_id: mid.id });
         const foreign = await create(b, 'B only');
         assertError(await c('PUT', `/api/categories/${top.id}`, { parent_id: top.id }), 400, /field 'parent_id'.*its own parent/);
-        assertError(await c('PUT', `/api/categories/${top.id}`, { parent_id: low.id }), 400, new RegExp(`field 'parent_id': category ${low.id} is a descendant of category ${top.id}`));
+        assertError(
+          await c('PUT', `/api/categories/${top.id}`, { parent_id: low.id }),
+          400,
+          new RegExp(`field 'parent_id': category ${low.id} is a descendant of category ${top.id}`),
+        );
         assertError(await c('PUT', `/api/categories/${top.id}`, { parent_id: mid.id, name: 'Not applied' }), 400, /descendant/);
         assertError(await c('PUT', `/api/categories/${mid.id}`, { parent_id: 999_999 }), 400, /category 999999 not found/);
         assertError(await c('PUT', `/api/categories/${mid.id}`, { parent_id: foreign.id }), 400, new RegExp(`category ${foreign.id} not found`));
@@ -290,7 +311,12 @@ for (const target of databaseTargets()) {
       it('reorders among the same siblings, keeping positions 0..n-1', async () => {
         const c = await fresh();
         const p = await create(c, 'P');
-        const [k0, k1, k2, k3] = [await create(c, 'K0', { parent_id: p.id }), await create(c, 'K1', { parent_id: p.id }), await create(c, 'K2', { parent_id: p.id }), await create(c, 'K3', { parent_id: p.id })];
+        const [k0, k1, k2, k3] = [
+          await create(c, 'K0', { parent_id: p.id }),
+          await create(c, 'K1', { parent_id: p.id }),
+          await create(c, 'K2', { parent_id: p.id }),
+          await create(c, 'K3', { parent_id: p.id }),
+        ];
         const moved = okData(await move(c, k3.id, { parent_id: p.id, position: 1 }));
         assert.equal(moved.position, 1);
         assert.deepEqual(await siblings(c, p.id), [k0.id, k3.id, k1.id, k2.id]);
@@ -306,7 +332,11 @@ for (const target of databaseTargets()) {
         const c = await fresh();
         const from = await create(c, 'From');
         const to = await create(c, 'To');
-        const [f0, f1, f2] = [await create(c, 'F0', { parent_id: from.id }), await create(c, 'F1', { parent_id: from.id }), await create(c, 'F2', { parent_id: from.id })];
+        const [f0, f1, f2] = [
+          await create(c, 'F0', { parent_id: from.id }),
+          await create(c, 'F1', { parent_id: from.id }),
+          await create(c, 'F2', { parent_id: from.id }),
+        ];
         const [t0, t1] = [await create(c, 'T0', { parent_id: to.id }), await create(c, 'T1', { parent_id: to.id })];
         const leaf = await create(c, 'Leaf under F0', { parent_id: f0.id });
         const moved = okData(await move(c, f0.id, { parent_id: to.id, position: 1 }));
@@ -401,7 +431,10 @@ for (const target of databaseTargets()) {
         await Promise.all(kids.map((id, i) => move(c, id, { parent_id: i % 2 ? q.id : p.id, position: (i * 5) % 7 })).map(async (r) => okData(await r)));
         const underP = await siblings(c, p.id);
         const underQ = await siblings(c, q.id);
-        assert.deepEqual([...underP, ...underQ].sort((m, n) => m - n), [...kids].sort((m, n) => m - n));
+        assert.deepEqual(
+          [...underP, ...underQ].sort((m, n) => m - n),
+          [...kids].sort((m, n) => m - n),
+        );
         assert.equal(underQ.length, 4);
 
         const created = await Promise.all(Array.from({ length: 6 }, (_, i) => create(c, `Parallel ${i}`, { parent_id: q.id })));
@@ -434,7 +467,11 @@ for (const target of databaseTargets()) {
       it('deletes a leaf, unassigns its products (moving their updated_at) and renumbers the siblings', async () => {
         const c = await fresh();
         const parent = await create(c, 'Parent');
-        const [s0, s1, s2] = [await create(c, 'S0', { parent_id: parent.id }), await create(c, 'S1', { parent_id: parent.id }), await create(c, 'S2', { parent_id: parent.id })];
+        const [s0, s1, s2] = [
+          await create(c, 'S0', { parent_id: parent.id }),
+          await create(c, 'S1', { parent_id: parent.id }),
+          await create(c, 'S2', { parent_id: parent.id }),
+        ];
         const keep = await create(c, 'Keep');
         const p1 = await createProduct(c, { category_ids: [s0.id, keep.id] });
         const p2 = await createProduct(c, { category_ids: [s0.id] });
@@ -503,7 +540,15 @@ for (const target of databaseTargets()) {
         const cat = await create(c, 'Cat');
         const p = await createProduct(c);
         const url = `/api/categories/${cat.id}/products`;
-        for (const body of [{}, { product_ids: [] }, { product_ids: [0] }, { product_ids: ['1'] }, { product_ids: [p.id, p.id] }, { product_ids: p.id }, { product_ids: Array.from({ length: 1001 }, (_, i) => i + 1) }]) {
+        for (const body of [
+          {},
+          { product_ids: [] },
+          { product_ids: [0] },
+          { product_ids: ['1'] },
+          { product_ids: [p.id, p.id] },
+          { product_ids: p.id },
+          { product_ids: Array.from({ length: 1001 }, (_, i) => i + 1) },
+        ]) {
           assertError(await c('POST', url, body), 400, /product_ids/);
         }
         assertError(await c('POST', url, { product_ids: [p.id], extra: true }), 400, /field 'extra' is not allowed/);
@@ -530,7 +575,10 @@ for (const target of databaseTargets()) {
         assert.deepEqual(past, { products: [], pagination: { current_page: 9, total_pages: 3, total_items: 5, items_per_page: 2 } });
         const all = okData(await c('GET', `/api/categories/${cat.id}/products`));
         assert.equal(all.pagination.items_per_page, 20);
-        assert.deepEqual(ids(all.products), made.map((p) => p.id));
+        assert.deepEqual(
+          ids(all.products),
+          made.map((p) => p.id),
+        );
         const empty = await create(c, 'Empty');
         assert.deepEqual(okData(await c('GET', `/api/categories/${empty.id}/products`)), {
           products: [],
@@ -552,7 +600,13 @@ for (const target of databaseTargets()) {
         assert.equal((await get(c, x.id)).product_count, 0);
         assert.deepEqual(ids(okData(await c('GET', `/api/categories/${y.id}/products`)).products), [p.id]);
         const tree = okData(await c('GET', '/api/categories/tree'));
-        assert.deepEqual(tree.categories.map((n: Json) => [n.id, n.product_count]), [[x.id, 0], [y.id, 1]]);
+        assert.deepEqual(
+          tree.categories.map((n: Json) => [n.id, n.product_count]),
+          [
+            [x.id, 0],
+            [y.id, 1],
+          ],
+        );
       });
 
       it('renaming a category moves updated_at of its products, which show the new name', async () => {
@@ -580,7 +634,8 @@ for (const target of databaseTargets()) {
         const theirs = await create(b, 'B own');
         const theirProduct = await createProduct(b);
 
-        for (const path of ['', '/children', '/products']) assertError(await b('GET', `/api/categories/${own.id}${path}`), 404, new RegExp(`Category ${own.id} not found`));
+        for (const path of ['', '/children', '/products'])
+          assertError(await b('GET', `/api/categories/${own.id}${path}`), 404, new RegExp(`Category ${own.id} not found`));
         assertError(await b('PUT', `/api/categories/${own.id}`, { name: 'Taken' }), 404);
         assertError(await b('DELETE', `/api/categories/${ownChild.id}`), 404);
         assertError(await b('POST', `/api/categories/${own.id}/move`, { parent_id: null }), 404);
@@ -588,7 +643,11 @@ for (const target of databaseTargets()) {
         assertError(await b('POST', '/api/categories', { name: 'Under A', parent_id: own.id }), 400, new RegExp(`category ${own.id} not found`));
         assertError(await b('POST', `/api/categories/${theirs.id}/move`, { parent_id: own.id }), 400, /not found/);
         assertError(await b('PUT', `/api/categories/${theirs.id}`, { parent_id: own.id }), 400, /not found/);
-        assertError(await b('POST', `/api/categories/${theirs.id}/products`, { product_ids: [product.id] }), 400, new RegExp(`product ${product.id} not found`));
+        assertError(
+          await b('POST', `/api/categories/${theirs.id}/products`, { product_ids: [product.id] }),
+          400,
+          new RegExp(`product ${product.id} not found`),
+        );
         assertError(await b('POST', '/api/products', { name: 'X', sku: 'B-X-1', category_ids: [own.id] }), 400, /category_ids/);
 
         const seenByB = [
@@ -630,7 +689,14 @@ for (const target of databaseTargets()) {
 
     it('documents every category route in the OpenAPI document', async () => {
       const doc = (await h.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json();
-      for (const path of ['/api/categories', '/api/categories/tree', '/api/categories/{id}', '/api/categories/{id}/children', '/api/categories/{id}/products', '/api/categories/{id}/move']) {
+      for (const path of [
+        '/api/categories',
+        '/api/categories/tree',
+        '/api/categories/{id}',
+        '/api/categories/{id}/children',
+        '/api/categories/{id}/products',
+        '/api/categories/{id}/move',
+      ]) {
         assert.ok(doc.paths[path], path);
       }
       assert.deepEqual(Object.keys(doc.paths['/api/categories/{id}']).sort(), ['delete', 'get', 'put']);

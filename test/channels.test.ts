@@ -32,11 +32,7 @@ for (const target of databaseTargets()) {
     it('configures the channels in the given order, with default labels for known values', async () => {
       const c = await fresh();
       const body = {
-        channels: [
-          { value: 'api' },
-          { value: 'web', label: 'Shop', description: 'Our Shopify store' },
-          { value: 'email', description: 'Newsletter' },
-        ],
+        channels: [{ value: 'api' }, { value: 'web', label: 'Shop', description: 'Our Shopify store' }, { value: 'email', description: 'Newsletter' }],
       };
       const expected = {
         channels: [

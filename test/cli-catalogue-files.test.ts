@@ -119,7 +119,15 @@ for (const target of databaseTargets()) {
     });
 
     it('import --org: uploads, follows the job, prints the summary, exits 0, and revokes its temporary key', STEP, async () => {
-      const input = file('good.csv', csv([['sku', 'name', 'price'], ['CLI-A', 'Alpha', '10.00'], ['CLI-B', 'Beta', '12.50'], ['CLI-C', 'Gamma', '3']]));
+      const input = file(
+        'good.csv',
+        csv([
+          ['sku', 'name', 'price'],
+          ['CLI-A', 'Alpha', '10.00'],
+          ['CLI-B', 'Beta', '12.50'],
+          ['CLI-C', 'Gamma', '3'],
+        ]),
+      );
       const run = await cli(['import', input, '--org', String(tenant.organizationId)]);
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /^Import [0-9a-f-]{36} completed: 3\/3 rows \(created 3, updated 0, unchanged 0, failed 0\)\n$/);
@@ -141,7 +149,19 @@ for (const target of databaseTargets()) {
       assert.equal((await temporaryKeys(tenant.organizationId)).length, 1);
 
       // A dry run says what would change and writes nothing.
-      const dry = await cli(['import', file('dry.csv', csv([['sku', 'name', 'price'], ['CLI-DRY', 'Dry', '1']])), '--api-key', tenant.apiKey, '--dry-run']);
+      const dry = await cli([
+        'import',
+        file(
+          'dry.csv',
+          csv([
+            ['sku', 'name', 'price'],
+            ['CLI-DRY', 'Dry', '1'],
+          ]),
+        ),
+        '--api-key',
+        tenant.apiKey,
+        '--dry-run',
+      ]);
       assert.equal(dry.code, 0, dry.stderr);
       assert.match(dry.stdout, /completed \(dry run: nothing was written\): 1\/1 rows \(created 1,/);
       assert.ok(!(await skus(tenant)).includes('CLI-DRY'));
@@ -149,7 +169,15 @@ for (const target of databaseTargets()) {
 
     it('import with a bad row: the good rows are in, FILE.errors.csv holds the line, exit 1', STEP, async () => {
       const t = await h.tenant('CLI bad rows');
-      const input = file('bad.csv', csv([['sku', 'name', 'price'], ['BAD-A', 'Fine', '4.00'], ['BAD-B', 'Comma', '12,50'], ['BAD-C', 'Also fine', '5']]));
+      const input = file(
+        'bad.csv',
+        csv([
+          ['sku', 'name', 'price'],
+          ['BAD-A', 'Fine', '4.00'],
+          ['BAD-B', 'Comma', '12,50'],
+          ['BAD-C', 'Also fine', '5'],
+        ]),
+      );
       const run = await cli(['import', input, '--org', String(t.organizationId)]);
       assert.equal(run.code, 1, run.stderr);
       assert.match(run.stdout, /^Import [0-9a-f-]{36} completed: 3\/3 rows \(created 2, updated 0, unchanged 0, failed 1\)\n/);
@@ -169,7 +197,10 @@ for (const target of databaseTargets()) {
       assert.equal(run.code, 0, run.stderr);
       const lines = run.stdout.trim().split('\n');
       assert.match(lines[0], /^sku,/);
-      const exported = lines.slice(1).map((l) => l.split(',')[0]).sort();
+      const exported = lines
+        .slice(1)
+        .map((l) => l.split(',')[0])
+        .sort();
       assert.deepEqual(exported, ['CLI-A', 'CLI-B', 'CLI-C']);
       assert.match(run.stderr, /^Exported 3 rows \(\d+ B\) to stdout\.\n$/);
       const keys = await temporaryKeys(tenant.organizationId);
@@ -183,7 +214,10 @@ for (const target of databaseTargets()) {
       assert.match(toFile.stderr, new RegExp(`Exported 1 row \\(\\d+ B\\) to ${output.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`));
       const written = readFileSync(output, 'utf8').trim().split('\n');
       assert.equal(written[0], lines[0]);
-      assert.deepEqual(written.slice(1).map((l) => l.split(',')[0]), ['CLI-B']);
+      assert.deepEqual(
+        written.slice(1).map((l) => l.split(',')[0]),
+        ['CLI-B'],
+      );
 
       const shopify = await cli(['export', '--api-key', tenant.apiKey, '--format', 'shopify']);
       assert.equal(shopify.code, 0, shopify.stderr);
@@ -242,7 +276,10 @@ for (const target of databaseTargets()) {
       // No worker runs the job meanwhile: the import is still going when the signal comes.
       await h.app.services.jobs.workers.stop(5_000);
       try {
-        const run = start(['import', file('interrupted.csv', csv(rows)), '--org', String(t.organizationId)], { PIMBRIDGE_URL: baseUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+        const run = start(['import', file('interrupted.csv', csv(rows)), '--org', String(t.organizationId)], {
+          PIMBRIDGE_URL: baseUrl,
+          ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        });
         await seen('the import accepted', () => /accepted: 20 rows/.test(run.stderr()), run);
         run.child.kill('SIGINT');
         assert.equal(await run.exited, 130, run.stderr());

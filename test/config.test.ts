@@ -266,10 +266,10 @@ describe('config', () => {
         baseUrl: 'https://pim.example',
         adminToken: TOKEN,
       });
-      assert.deepEqual(
-        loadClientConfig({ PIMBRIDGE_URL: 'https://pim.example/', ADMIN_TOKEN: TOKEN }, { url: 'http://other:1//', token: 'tok' }),
-        { baseUrl: 'http://other:1', adminToken: 'tok' },
-      );
+      assert.deepEqual(loadClientConfig({ PIMBRIDGE_URL: 'https://pim.example/', ADMIN_TOKEN: TOKEN }, { url: 'http://other:1//', token: 'tok' }), {
+        baseUrl: 'http://other:1',
+        adminToken: 'tok',
+      });
     });
 
     it('has no token when none is given and no secrets file exists', () => {

@@ -43,7 +43,10 @@ describe('connector routes fail closed', () => {
       await connectorPlugin(scope as unknown as App, deps);
       scope.get('/api/unguarded', async () => ({ ok: true }));
     });
-    await assert.rejects(Promise.resolve(loading).then(() => app.ready()), /must declare config\.access/);
+    await assert.rejects(
+      Promise.resolve(loading).then(() => app.ready()),
+      /must declare config\.access/,
+    );
     await app.close().catch(() => {});
   });
 });
@@ -82,7 +85,12 @@ for (const target of databaseTargets()) {
       assert.equal(refused.json().code, 'INSUFFICIENT_SCOPE');
       assertNoRateHeaders(refused);
       // Public routes neither authenticate nor carry the headers.
-      const connect = await h.call('POST', '/api/connect', null, { shop_domain: 'none.example.com', pim_base_url: h.pimUrl, pim_api_key: 'k', pim_api_secret: 's' });
+      const connect = await h.call('POST', '/api/connect', null, {
+        shop_domain: 'none.example.com',
+        pim_base_url: h.pimUrl,
+        pim_api_key: 'k',
+        pim_api_secret: 's',
+      });
       assert.equal(connect.statusCode, 404);
       assertNoRateHeaders(connect);
     });
@@ -120,7 +128,12 @@ for (const target of databaseTargets()) {
       assertAuthFailure(await from(h, '10.1.1.1', null), /rate limit/i);
       // Another address has its own budget; public routes do not spend it.
       for (let i = 0; i < 5; i++) {
-        const res = await h.app.inject({ method: 'POST', url: '/api/connect', remoteAddress: '10.2.2.2', payload: { shop_domain: 'none.example.com', pim_base_url: h.pimUrl, pim_api_key: 'k', pim_api_secret: 's' } });
+        const res = await h.app.inject({
+          method: 'POST',
+          url: '/api/connect',
+          remoteAddress: '10.2.2.2',
+          payload: { shop_domain: 'none.example.com', pim_base_url: h.pimUrl, pim_api_key: 'k', pim_api_secret: 's' },
+        });
         assert.equal(res.statusCode, 404);
       }
       const other = await from(h, '10.2.2.2', 'pbt_wrong');
@@ -154,9 +167,18 @@ for (const target of REDIS_URL ? databaseTargets() : []) {
         await a.listen({ port: 0, host: '127.0.0.1' });
         const pimUrl = `http://127.0.0.1:${(a.server.address() as { port: number }).port}`;
         const tenant = await nodes.tenant('Redis');
-        await a.inject({ method: 'POST', url: '/admin/shops', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { domain: 'redis.myshopify.com', platform: 'shopify', access_token: 't' } });
+        await a.inject({
+          method: 'POST',
+          url: '/admin/shops',
+          headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+          payload: { domain: 'redis.myshopify.com', platform: 'shopify', access_token: 't' },
+        });
         const token = (
-          await a.inject({ method: 'POST', url: '/api/connect', payload: { shop_domain: 'redis.myshopify.com', pim_base_url: pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret } })
+          await a.inject({
+            method: 'POST',
+            url: '/api/connect',
+            payload: { shop_domain: 'redis.myshopify.com', pim_base_url: pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret },
+          })
         ).json().data.api_token;
         const call = (app: typeof a) => app.inject({ method: 'GET', url: '/api/tokens', remoteAddress: ip, headers: { authorization: `Bearer ${token}` } });
         assert.equal((await call(a)).statusCode, 200);

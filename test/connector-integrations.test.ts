@@ -105,13 +105,23 @@ for (const target of databaseTargets()) {
 
       it('SHOP_NOT_FOUND (404) for a shop that is not installed', async () => {
         const tenant = await h.tenant();
-        const res = await h.call('POST', '/api/connect', null, { shop_domain: 'nowhere.myshopify.com', pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+        const res = await h.call('POST', '/api/connect', null, {
+          shop_domain: 'nowhere.myshopify.com',
+          pim_base_url: h.pimUrl,
+          pim_api_key: tenant.apiKey,
+          pim_api_secret: tenant.apiSecret,
+        });
         assertError(res, 404, 'SHOP_NOT_FOUND');
       });
 
       it('INTEGRATION_EXISTS (409) for a shop with an active integration', async () => {
         const { tenant, domain } = await h.connected();
-        const res = await h.call('POST', '/api/connect', null, { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+        const res = await h.call('POST', '/api/connect', null, {
+          shop_domain: domain,
+          pim_base_url: h.pimUrl,
+          pim_api_key: tenant.apiKey,
+          pim_api_secret: tenant.apiSecret,
+        });
         assertError(res, 409, 'INTEGRATION_EXISTS');
       });
 
@@ -123,10 +133,18 @@ for (const target of databaseTargets()) {
         assertError(await h.call('POST', '/api/connect', null, { ...base, pim_api_key: 'pk_wrong' }), 401, 'INVALID_CREDENTIALS');
         const other = await h.tenant();
         await h.admin('DELETE', `/admin/api-keys/${other.keyId}`);
-        assertError(await h.call('POST', '/api/connect', null, { ...base, pim_api_key: other.apiKey, pim_api_secret: other.apiSecret }), 401, 'INVALID_CREDENTIALS');
+        assertError(
+          await h.call('POST', '/api/connect', null, { ...base, pim_api_key: other.apiKey, pim_api_secret: other.apiSecret }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
         const inactive = await h.tenant();
         await h.admin('PATCH', `/admin/organizations/${inactive.organizationId}`, { active: false });
-        assertError(await h.call('POST', '/api/connect', null, { ...base, pim_api_key: inactive.apiKey, pim_api_secret: inactive.apiSecret }), 401, 'INVALID_CREDENTIALS');
+        assertError(
+          await h.call('POST', '/api/connect', null, { ...base, pim_api_key: inactive.apiKey, pim_api_secret: inactive.apiSecret }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
         assert.equal((await rows(sql`select 1 from integrations i join shops s on s.id = i.shop_id where s.domain = ${domain}`)).length, 0);
       });
 
@@ -185,7 +203,11 @@ for (const target of databaseTargets()) {
         // The base URL alone changes (with a trailing slash): checked with the stored pair, stored without the slash.
         assert.equal((await h.call('PUT', '/api/integration/update', token, { pim_base_url: `${h.pimUrl}/` })).statusCode, 200);
         assertError(await h.call('PUT', '/api/integration/update', token, { pim_api_secret: 'sk_wrong' }), 401, 'INVALID_CREDENTIALS');
-        assert.equal((await h.app.services.connector.integrations.pimConnectionOf(integrationId))?.apiSecret, key.api_secret, 'a refused update changes nothing');
+        assert.equal(
+          (await h.app.services.connector.integrations.pimConnectionOf(integrationId))?.apiSecret,
+          key.api_secret,
+          'a refused update changes nothing',
+        );
       });
 
       it('VALIDATION_FAILED (503) when the PIM cannot be reached to validate', async () => {
@@ -215,7 +237,12 @@ for (const target of databaseTargets()) {
         assert.equal(live.length, 0);
         assert.equal((await rows(sql`select is_active from integrations where id = ${integrationId}`))[0].is_active, false);
 
-        const again = await h.call('POST', '/api/connect', null, { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+        const again = await h.call('POST', '/api/connect', null, {
+          shop_domain: domain,
+          pim_base_url: h.pimUrl,
+          pim_api_key: tenant.apiKey,
+          pim_api_secret: tenant.apiSecret,
+        });
         assert.equal(again.statusCode, 200, again.body);
         assert.equal(again.json().data.integration_id, integrationId, 'same integration id');
         const fresh = again.json().data.api_token;
@@ -224,7 +251,11 @@ for (const target of databaseTargets()) {
         const list = await h.call('GET', '/api/tokens', fresh);
         assert.equal(list.statusCode, 200);
         assert.equal(list.json().data.tokens.length, 1);
-        assert.equal((await rows(sql`select 1 from product_mappings where integration_id = ${integrationId} and pim_product_id = 4242`)).length, 1, 'mappings kept');
+        assert.equal(
+          (await rows(sql`select 1 from product_mappings where integration_id = ${integrationId} and pim_product_id = 4242`)).length,
+          1,
+          'mappings kept',
+        );
       });
     });
 
@@ -244,7 +275,10 @@ for (const target of databaseTargets()) {
         const list = await h.call('GET', '/api/tokens', token);
         assert.equal(list.statusCode, 200);
         const tokens = list.json().data.tokens;
-        assert.deepEqual(tokens.map((t: { scope: string }) => t.scope), ['admin', 'read', 'write']);
+        assert.deepEqual(
+          tokens.map((t: { scope: string }) => t.scope),
+          ['admin', 'read', 'write'],
+        );
         for (const t of tokens) assert.deepEqual(Object.keys(t).sort(), ['created_at', 'id', 'last_used_at', 'name', 'scope']);
         assert.ok(!list.body.includes(data.api_token) && !list.body.includes(token));
 
@@ -278,7 +312,10 @@ for (const target of databaseTargets()) {
         // B is untouched: its tokens still work, its integration is active.
         assert.equal((await h.call('GET', '/api/tokens', b.token)).statusCode, 200);
         assert.equal((await rows(sql`select is_active from integrations where id = ${b.integrationId}`))[0].is_active, true);
-        assert.equal((await rows(sql`select count(*)::int as n from connector_tokens where integration_id = ${b.integrationId} and revoked_at is null`))[0].n, 2);
+        assert.equal(
+          (await rows(sql`select count(*)::int as n from connector_tokens where integration_id = ${b.integrationId} and revoked_at is null`))[0].n,
+          2,
+        );
       });
     });
   });
@@ -300,7 +337,12 @@ for (const target of databaseTargets()) {
         const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
         const org = (await app.inject({ method: 'POST', url: '/admin/organizations', headers: admin, payload: { name: 'Logs' } })).json();
         const key = (await app.inject({ method: 'POST', url: `/admin/organizations/${org.id}/api-keys`, headers: admin, payload: {} })).json();
-        await app.inject({ method: 'POST', url: '/admin/shops', headers: admin, payload: { domain: 'logs.myshopify.com', platform: 'shopify', access_token: 'shpat_log_secret' } });
+        await app.inject({
+          method: 'POST',
+          url: '/admin/shops',
+          headers: admin,
+          payload: { domain: 'logs.myshopify.com', platform: 'shopify', access_token: 'shpat_log_secret' },
+        });
         const body = { shop_domain: 'logs.myshopify.com', pim_base_url: pimUrl, pim_api_key: key.api_key, pim_api_secret: key.api_secret };
         await app.inject({ method: 'POST', url: '/api/connect', payload: { ...body, pim_api_secret: 'sk_wrong_one' } });
         const connected = await app.inject({ method: 'POST', url: '/api/connect', payload: body });
@@ -320,7 +362,8 @@ for (const target of databaseTargets()) {
         }
         const logs = lines.join('');
         assert.match(logs, /secret_detail/, 'the details go to the log');
-        for (const secret of [key.api_key, key.api_secret, 'sk_wrong_one', token, 'shpat_log_secret']) assert.ok(!logs.includes(secret), 'a secret reached the log');
+        for (const secret of [key.api_key, key.api_secret, 'sk_wrong_one', token, 'shpat_log_secret'])
+          assert.ok(!logs.includes(secret), 'a secret reached the log');
       } finally {
         await app.close();
         await database.close();
@@ -357,7 +400,12 @@ for (const target of databaseTargets()) {
     it("allows this server's own PUBLIC_URL", async () => {
       const tenant = await h.tenant();
       const domain = await h.shop();
-      const res = await h.call('POST', '/api/connect', null, { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+      const res = await h.call('POST', '/api/connect', null, {
+        shop_domain: domain,
+        pim_base_url: h.pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
       assert.equal(res.statusCode, 200, res.body);
       // On update a private address is VALIDATION_FAILED too, with the route's 503 (the spec's table).
       assertError(await h.call('PUT', '/api/integration/update', res.json().data.api_token, { pim_base_url: other.url }), 503, 'VALIDATION_FAILED');

@@ -19,7 +19,11 @@ const randomIp = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
 const PUBLIC = [
   { method: 'GET', url: '/api/system/status' },
   { method: 'GET', url: '/api/status/999999' },
-  { method: 'POST', url: '/api/connect', payload: { shop_domain: 'none.example.com', pim_base_url: 'http://127.0.0.1:9', pim_api_key: 'k', pim_api_secret: 's' } },
+  {
+    method: 'POST',
+    url: '/api/connect',
+    payload: { shop_domain: 'none.example.com', pim_base_url: 'http://127.0.0.1:9', pim_api_key: 'k', pim_api_secret: 's' },
+  },
 ] as const;
 
 function send(app: TestApp, ip: string, route: { method: string; url: string; payload?: unknown }, headers: Record<string, string> = {}) {
@@ -68,7 +72,11 @@ for (const target of databaseTargets()) {
       const ip = randomIp();
       const tenant = await h.tenant();
       const domain = await h.shop();
-      const connect = { method: 'POST', url: '/api/connect', payload: { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret } };
+      const connect = {
+        method: 'POST',
+        url: '/api/connect',
+        payload: { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret },
+      };
       for (let i = 0; i < LIMIT; i++) assert.equal((await send(h.app, ip, PUBLIC[0])).statusCode, 200);
       assertLimited(await send(h.app, ip, connect));
       const elsewhere = await send(h.app, randomIp(), connect);
@@ -98,21 +106,22 @@ for (const target of databaseTargets()) {
   });
 
   // Only with TEST_REDIS_URL (test/helpers/harness.ts).
-  if (REDIS_URL) describe(`connector public routes limit shared through Redis (${target.name})`, () => {
-    it('two nodes on one Redis share the per-IP budget', async () => {
-      const ip = randomIp();
-      const nodes = await twoNodes(target, { CONNECTOR_PUBLIC_RATE_LIMIT: String(LIMIT) });
-      try {
-        assert.equal((await send(nodes.a, ip, PUBLIC[0])).statusCode, 200);
-        assert.equal((await send(nodes.b, ip, PUBLIC[0])).statusCode, 200);
-        assert.equal((await send(nodes.a, ip, PUBLIC[0])).statusCode, 200);
-        assertLimited(await send(nodes.b, ip, PUBLIC[0]));
-        assertLimited(await send(nodes.a, ip, PUBLIC[1]));
-        assert.ok(Number(await nodes.redis.get(`pimbridge:rl:connector-public:${ip}`)) >= LIMIT, 'the counter lives in Redis');
-      } finally {
-        await nodes.redis.del(`pimbridge:rl:connector-public:${ip}`).catch(() => {});
-        await nodes.close();
-      }
+  if (REDIS_URL)
+    describe(`connector public routes limit shared through Redis (${target.name})`, () => {
+      it('two nodes on one Redis share the per-IP budget', async () => {
+        const ip = randomIp();
+        const nodes = await twoNodes(target, { CONNECTOR_PUBLIC_RATE_LIMIT: String(LIMIT) });
+        try {
+          assert.equal((await send(nodes.a, ip, PUBLIC[0])).statusCode, 200);
+          assert.equal((await send(nodes.b, ip, PUBLIC[0])).statusCode, 200);
+          assert.equal((await send(nodes.a, ip, PUBLIC[0])).statusCode, 200);
+          assertLimited(await send(nodes.b, ip, PUBLIC[0]));
+          assertLimited(await send(nodes.a, ip, PUBLIC[1]));
+          assert.ok(Number(await nodes.redis.get(`pimbridge:rl:connector-public:${ip}`)) >= LIMIT, 'the counter lives in Redis');
+        } finally {
+          await nodes.redis.del(`pimbridge:rl:connector-public:${ip}`).catch(() => {});
+          await nodes.close();
+        }
+      });
     });
-  });
 }

@@ -98,7 +98,9 @@ const fakeShopify = () =>
             resourceLimits: { maxProductVariants: 2048, maxProductOptions: 3 },
           },
         },
-        extensions: { cost: { requestedQueryCost: 1, actualQueryCost: 1, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1999, restoreRate: 100 } } },
+        extensions: {
+          cost: { requestedQueryCost: 1, actualQueryCost: 1, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1999, restoreRate: 100 } },
+        },
       });
     });
   });
@@ -202,7 +204,12 @@ async function seedIntegration(
 async function seedMappings(db: Db, integrationId: number, counts: Record<string, number>): Promise<void> {
   let pimProductId = 1000;
   const rows = Object.entries(counts).flatMap(([syncStatus, n]) =>
-    Array.from({ length: n }, () => ({ integrationId, pimProductId: ++pimProductId, syncStatus, syncError: syncStatus === 'error' ? 'Title is required' : null })),
+    Array.from({ length: n }, () => ({
+      integrationId,
+      pimProductId: ++pimProductId,
+      syncStatus,
+      syncError: syncStatus === 'error' ? 'Title is required' : null,
+    })),
   );
   if (rows.length > 0) await db.insert(productMappings).values(rows);
 }
@@ -319,7 +326,10 @@ for (const target of databaseTargets()) {
         const seeded = await seedIntegration(db, box, { pimBaseUrl: pim.url });
         await status.ownStatus(seeded.id);
         assert.equal((await status.publicStatus(String(seeded.id))).is_connected, true);
-        await db.update(integrations).set({ updatedAt: new Date(clock.t.getTime() + 1) }).where(eq(integrations.id, seeded.id));
+        await db
+          .update(integrations)
+          .set({ updatedAt: new Date(clock.t.getTime() + 1) })
+          .where(eq(integrations.id, seeded.id));
         clock.advance(5 * SECOND);
         assert.equal((await status.publicStatus(String(seeded.id))).is_connected, false);
         await status.ownStatus(seeded.id);
@@ -345,7 +355,10 @@ for (const target of databaseTargets()) {
         const results = await Promise.all(pending);
         assert.equal(port.calls, 1);
         assert.equal(pim.calls - before, 1);
-        assert.ok(results.every((r) => r === results[0]), 'every caller gets the one result');
+        assert.ok(
+          results.every((r) => r === results[0]),
+          'every caller gets the one result',
+        );
 
         // With no cache (ttl 0) a later call checks again: the sharing above was single-flight, not caching.
         port.gate = null;
@@ -414,7 +427,15 @@ for (const target of databaseTargets()) {
 
       it('a storefront that never answers is cut off by the check timeout', async () => {
         const unused = () => Promise.reject(new Error('not used'));
-        const hung: StorefrontPort = { shopHealth: () => new Promise<never>(() => {}), upsertProduct: unused, preflight: () => [], startBulkUpsert: unused, bulkUpsertState: unused, publications: unused, locations: unused };
+        const hung: StorefrontPort = {
+          shopHealth: () => new Promise<never>(() => {}),
+          upsertProduct: unused,
+          preflight: () => [],
+          startBulkUpsert: unused,
+          bulkUpsertState: unused,
+          publications: unused,
+          locations: unused,
+        };
         const seeded = await seedIntegration(db, box, { pimBaseUrl: pim.url });
         const own = await createStatusService({ db, secretBox: box, storefront: hung, pim: probe, clock: clock0(), timeoutMs: 50 }).ownStatus(seeded.id);
         assert.deepEqual(own.pim_status, { status: 'connected' });
@@ -523,7 +544,10 @@ for (const target of databaseTargets()) {
         const clock = new TestClock(new Date());
         const seeded = await seedIntegration(db, box, { pimBaseUrl: pim.url });
         await seedLogs(db, seeded.id, clock.t, [{ status: 'error', ago: HOUR, error: 'sync broke' }]);
-        await db.update(integrations).set({ lastError: 'PIM cannot be reached: older', lastErrorAt: new Date(clock.t.getTime() - 2 * HOUR) }).where(eq(integrations.id, seeded.id));
+        await db
+          .update(integrations)
+          .set({ lastError: 'PIM cannot be reached: older', lastErrorAt: new Date(clock.t.getTime() - 2 * HOUR) })
+          .where(eq(integrations.id, seeded.id));
         const status = service(new FakeStorefront(), clock);
         assert.equal((await status.publicStatus(String(seeded.id))).last_error, 'sync broke');
         await db.update(integrations).set({ lastError: 'PIM cannot be reached: newer', lastErrorAt: clock.t }).where(eq(integrations.id, seeded.id));
@@ -566,7 +590,10 @@ for (const target of databaseTargets()) {
 
       it('GET /api/status: 401 without a valid token; any scope reads; rate-limit headers only on failure', async () => {
         const seeded = await seedHttp();
-        for (const [token, why] of [[null, 'no token'], ['pbt_not-a-real-token', 'unknown token']] as const) {
+        for (const [token, why] of [
+          [null, 'no token'],
+          ['pbt_not-a-real-token', 'unknown token'],
+        ] as const) {
           const res = await get('/api/status', token);
           assert.equal(res.statusCode, 401, why);
           assert.equal(res.json().status, 'error');
@@ -598,8 +625,22 @@ for (const target of databaseTargets()) {
         const data = body.data;
         // The spec's fields, plus channel_mapping (beyond the spec: where each PIM channel is published).
         assert.deepEqual(Object.keys(data).sort(), [
-          'active_tokens', 'channel_mapping', 'created_at', 'health_score', 'integration_id', 'is_active', 'last_sync_at', 'pim_base_url', 'pim_status',
-          'product_mapping_stats', 'queue_stats', 'recent_syncs', 'shop_domain', 'status', 'storefront_status', 'updated_at',
+          'active_tokens',
+          'channel_mapping',
+          'created_at',
+          'health_score',
+          'integration_id',
+          'is_active',
+          'last_sync_at',
+          'pim_base_url',
+          'pim_status',
+          'product_mapping_stats',
+          'queue_stats',
+          'recent_syncs',
+          'shop_domain',
+          'status',
+          'storefront_status',
+          'updated_at',
         ]);
         assert.deepEqual(data.channel_mapping.web, { source: 'default', publications: ['Online Store'] });
         assert.deepEqual(data.channel_mapping.email, { source: 'default', publications: [] });
@@ -611,7 +652,16 @@ for (const target of databaseTargets()) {
         for (const field of ['created_at', 'last_sync_at', 'updated_at']) assert.match(data[field], YMD_HIS, field);
         assert.deepEqual(data.product_mapping_stats, { synced: 2, pending: 0, error: 0 });
         assert.equal(data.recent_syncs.length, 1);
-        assert.deepEqual(Object.keys(data.recent_syncs[0]).sort(), ['completed_at', 'duration', 'id', 'operation', 'records_failed', 'records_processed', 'started_at', 'status']);
+        assert.deepEqual(Object.keys(data.recent_syncs[0]).sort(), [
+          'completed_at',
+          'duration',
+          'id',
+          'operation',
+          'records_failed',
+          'records_processed',
+          'started_at',
+          'status',
+        ]);
         assert.equal(data.recent_syncs[0].duration, '2.50s');
         assert.match(data.recent_syncs[0].started_at, YMD_HIS);
         assert.deepEqual(data.pim_status, { status: 'connected' });
@@ -643,7 +693,7 @@ for (const target of databaseTargets()) {
         }
       });
 
-      it("a token reads only its own integration", async () => {
+      it('a token reads only its own integration', async () => {
         const a = await seedHttp();
         const b = await seedHttp();
         await seedMappings(db, b.id, { error: 3 });
@@ -671,7 +721,16 @@ for (const target of databaseTargets()) {
         assert.equal(res.headers['x-ratelimit-remaining'], undefined);
         const body = res.json();
         assert.deepEqual(Object.keys(body).sort(), [
-          'created_at', 'health_score', 'integration_id', 'is_active', 'is_connected', 'last_error', 'last_sync_at', 'queue_stats', 'shop_domain', 'sync_stats',
+          'created_at',
+          'health_score',
+          'integration_id',
+          'is_active',
+          'is_connected',
+          'last_error',
+          'last_sync_at',
+          'queue_stats',
+          'shop_domain',
+          'sync_stats',
         ]);
         assert.equal(body.status, undefined, 'raw: no envelope');
         assert.equal(body.integration_id, checked.id);

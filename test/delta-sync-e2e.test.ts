@@ -37,7 +37,12 @@ for (const target of databaseTargets()) {
       assert.equal(made.statusCode, 201, made.body);
       tenant = await h.tenant();
       c = h.as(tenant);
-      const res = await h.call('POST', '/api/connect', null, { shop_domain: DOMAIN, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+      const res = await h.call('POST', '/api/connect', null, {
+        shop_domain: DOMAIN,
+        pim_base_url: h.pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
       assert.equal(res.statusCode, 200, res.body);
       token = res.json().data.api_token;
       await h.app.services.jobs.workers.start();
@@ -58,24 +63,44 @@ for (const target of databaseTargets()) {
 
     it('a product created in the PIM appears in the store, then a PATCH reaches it within two poll intervals', async () => {
       const p = await createProduct(c, { name: 'Delta Jacket', status: 'active', price: '99.00' });
-      const created = await settled(() => storeCopy(p.id), (v) => v?.title === 'Delta Jacket', 15_000);
+      const created = await settled(
+        () => storeCopy(p.id),
+        (v) => v?.title === 'Delta Jacket',
+        15_000,
+      );
       assert.deepEqual(created.value, { title: 'Delta Jacket', status: 'ACTIVE', version: p.updated_at });
 
       const changed = okData(await c('PATCH', `/api/products/${p.id}`, { name: 'Delta Jacket II' }));
-      const patched = await settled(() => storeCopy(p.id), (v) => v?.title === 'Delta Jacket II', 10_000);
+      const patched = await settled(
+        () => storeCopy(p.id),
+        (v) => v?.title === 'Delta Jacket II',
+        10_000,
+      );
       assert.equal(patched.value?.title, 'Delta Jacket II');
       assert.ok(patched.ms <= 2 * POLL_SECONDS * 1_000, `reached the store in ${patched.ms} ms`);
       // The mapping remembers the version synced (written just after the store's answer), so the next polls skip it.
-      const remembered = await settled(() => storeCopy(p.id), (v) => v?.version === changed.updated_at, 5_000);
+      const remembered = await settled(
+        () => storeCopy(p.id),
+        (v) => v?.version === changed.updated_at,
+        5_000,
+      );
       assert.equal(remembered.value?.version, changed.updated_at);
     });
 
     it('a DELETE (archive) in the PIM ends ARCHIVED in the store', async () => {
       const p = await createProduct(c, { name: 'Delta Boots', status: 'active', price: '120.00' });
-      const made = await settled(() => storeCopy(p.id), (v) => v?.status === 'ACTIVE', 15_000);
+      const made = await settled(
+        () => storeCopy(p.id),
+        (v) => v?.status === 'ACTIVE',
+        15_000,
+      );
       assert.equal(made.value?.status, 'ACTIVE');
       okData(await c('DELETE', `/api/products/${p.id}`));
-      const archived = await settled(() => storeCopy(p.id), (v) => v?.status === 'ARCHIVED', 10_000);
+      const archived = await settled(
+        () => storeCopy(p.id),
+        (v) => v?.status === 'ARCHIVED',
+        10_000,
+      );
       assert.equal(archived.value?.status, 'ARCHIVED');
     });
 

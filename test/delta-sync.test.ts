@@ -95,7 +95,10 @@ for (const target of databaseTargets()) {
       const b = await product('B');
       okData(await c('PATCH', `/api/products/${a.id}`, { name: 'A changed' }));
       const first = await service().poll(integrationId);
-      assert.deepEqual(await queued(), [b.id, a.id].sort((x, y) => x - y));
+      assert.deepEqual(
+        await queued(),
+        [b.id, a.id].sort((x, y) => x - y),
+      );
       assert.equal(first.seen, 2);
       assert.equal(first.enqueued, 2);
       const changedA = okData(await c('GET', `/api/products/${a.id}`));
@@ -189,7 +192,9 @@ for (const target of databaseTargets()) {
       const before = await watermark();
       await product('B');
       await h.database.db.execute(sql`UPDATE integrations SET pim_base_url = 'http://127.0.0.1:9' WHERE id = ${integrationId}`);
-      const err = await service().poll(integrationId).catch((e) => e);
+      const err = await service()
+        .poll(integrationId)
+        .catch((e) => e);
       assert.ok(err instanceof PimReadError && err.kind === 'unavailable', String(err));
       assert.deepEqual(await watermark(), before);
       assert.deepEqual(await queued(), [a.id]);
@@ -238,7 +243,9 @@ for (const target of databaseTargets()) {
       // Even once the polls ran, the interval's slot stays taken.
       await h.database.executor.executeSql(`UPDATE pgboss.job SET state = 'completed', completed_on = now() WHERE name = $1`, [JOB.syncPoll]);
       assert.equal(await nodeA.tick(), 0);
-      const { rows } = await h.database.executor.executeSql(`SELECT data->>'integrationId' AS id, singleton_key FROM pgboss.job WHERE name = $1 ORDER BY 1`, [JOB.syncPoll]);
+      const { rows } = await h.database.executor.executeSql(`SELECT data->>'integrationId' AS id, singleton_key FROM pgboss.job WHERE name = $1 ORDER BY 1`, [
+        JOB.syncPoll,
+      ]);
       assert.deepEqual(rows.map((r) => r.singleton_key).sort(), active.map(String).sort());
       // start() ticks at once; stop() waits for the tick.
       await h.database.executor.executeSql(`DELETE FROM pgboss.job WHERE name = $1`, [JOB.syncPoll]);

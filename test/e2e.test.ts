@@ -28,10 +28,25 @@ const REDIS = { ...(REDIS_URL ? { REDIS_URL } : {}), PIM_RATE_LIMIT_READ: '10000
 
 /** Variables the server reads: children get only what a test gives them. */
 const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'ADMIN_TOKEN', 'ENCRYPTION_KEY', 'SHOPIFY_SANDBOX', 'SEED_DEMO',
-  'PIM_RATE_LIMIT_READ', 'PIM_RATE_LIMIT_WRITE', 'AUTH_RATE_LIMIT', 'MEDIA_ALLOW_PRIVATE_NETWORKS', 'CONNECTOR_ALLOW_PRIVATE_NETWORKS', 'PUBLIC_URL',
-  'TRUST_PROXY', 'LOG_LEVEL',
-  'PIMBRIDGE_URL', 'NODE_TEST_CONTEXT',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'ADMIN_TOKEN',
+  'ENCRYPTION_KEY',
+  'SHOPIFY_SANDBOX',
+  'SEED_DEMO',
+  'PIM_RATE_LIMIT_READ',
+  'PIM_RATE_LIMIT_WRITE',
+  'AUTH_RATE_LIMIT',
+  'MEDIA_ALLOW_PRIVATE_NETWORKS',
+  'CONNECTOR_ALLOW_PRIVATE_NETWORKS',
+  'PUBLIC_URL',
+  'TRUST_PROXY',
+  'LOG_LEVEL',
+  'PIMBRIDGE_URL',
+  'NODE_TEST_CONTEXT',
 ];
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -182,7 +197,7 @@ describe('end to end: embedded database', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('prints the admin token, the demo credentials, the demo shop\'s token and five curl commands that work', STEP, async () => {
+  it("prints the admin token, the demo credentials, the demo shop's token and five curl commands that work", STEP, async () => {
     const out = server.proc.out();
     assert.match(out, new RegExp(`Pimbridge is running at ${server.base} \\(embedded database in ${dataDir}`));
     assert.ok(out.includes(`Admin token: ${adminToken}`), out);
@@ -478,7 +493,9 @@ if (postgresUrl) {
     });
 
     it('a product round trip over HTTP', STEP, async () => {
-      const org = await json(await fetch(`${server.base}/admin/organizations`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ name: 'PG Shop' }) }));
+      const org = await json(
+        await fetch(`${server.base}/admin/organizations`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ name: 'PG Shop' }) }),
+      );
       assert.equal(org.status, 201);
       const key = await json(await fetch(`${server.base}/admin/organizations/${org.body.id}/api-keys`, { method: 'POST', headers: adminHeaders, body: '{}' }));
       assert.equal(key.status, 201);
@@ -508,7 +525,10 @@ if (postgresUrl) {
 
       const found = await json(await fetch(`${server.base}/api/products?search=mug`, { headers: auth }));
       assert.equal(found.status, 200);
-      assert.deepEqual(found.body.data.products.map((p: { id: number }) => p.id), [id]);
+      assert.deepEqual(
+        found.body.data.products.map((p: { id: number }) => p.id),
+        [id],
+      );
       assert.equal(found.body.data.products[0].price, '14.0000');
 
       const deleted = await json(await fetch(`${server.base}/api/products/${id}`, { method: 'DELETE', headers: auth }));
@@ -517,7 +537,9 @@ if (postgresUrl) {
       const afterDelete = await json(await fetch(`${server.base}/api/products/${id}`, { headers: auth }));
       assert.equal(afterDelete.body.data.status, 'archived');
 
-      const verify = await json(await fetch(`${server.base}/api/auth/verify`, { headers: { 'x-api-key': key.body.api_key, 'x-api-secret': key.body.api_secret } }));
+      const verify = await json(
+        await fetch(`${server.base}/api/auth/verify`, { headers: { 'x-api-key': key.body.api_key, 'x-api-secret': key.body.api_secret } }),
+      );
       assert.equal(verify.status, 200);
       assert.equal(verify.body.data.organization.name, 'PG Shop');
     });

@@ -46,8 +46,15 @@ class BulkFake extends FakeStorefront {
 
   override async startBulkUpsert(_shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ operationId: string }> {
     this.starts++;
-    if (this.operations.some((o) => o.outcomes === null && !o.fail && o.polls < 2)) throw new StorefrontError('unavailable', 'A bulk mutation is already in progress');
-    const op = { id: `gid://shopify/BulkOperation/${this.operations.length + 1}`, pimIds: items.map((i) => i.product.id), polls: 0, fail: this.failOperations > 0, outcomes: null };
+    if (this.operations.some((o) => o.outcomes === null && !o.fail && o.polls < 2))
+      throw new StorefrontError('unavailable', 'A bulk mutation is already in progress');
+    const op = {
+      id: `gid://shopify/BulkOperation/${this.operations.length + 1}`,
+      pimIds: items.map((i) => i.product.id),
+      polls: 0,
+      fail: this.failOperations > 0,
+      outcomes: null,
+    };
     if (op.fail) this.failOperations--;
     this.operations.push(op);
     return { operationId: op.id };
@@ -60,7 +67,11 @@ class BulkFake extends FakeStorefront {
     }
     const op = this.operations.find((o) => o.id === operationId);
     if (!op) throw new StorefrontError('invalid_response', `no operation ${operationId}`);
-    assert.deepEqual(items.map((i) => i.product.id), op.pimIds, 'polled with the items it was started with');
+    assert.deepEqual(
+      items.map((i) => i.product.id),
+      op.pimIds,
+      'polled with the items it was started with',
+    );
     op.polls++;
     if (op.fail) return op.polls < 2 ? { state: 'running', objectCount: 0 } : { state: 'failed', message: 'INTERNAL_SERVER_ERROR' };
     if (op.polls === 1) {
@@ -110,7 +121,13 @@ for (const target of databaseTargets()) {
       if (!app) {
         const storefront = new StorefrontSwitch();
         // No delta polls here (SYNC_POLL_SECONDS=0): only the full sync's own jobs run.
-        const env = { SYNC_RETRY_DELAY_SECONDS: '0', SYNC_RETRY_LIMIT: '2', SYNC_POLL_SECONDS: '0', SYNC_BULK_THRESHOLD: String(threshold), SYNC_BULK_CHUNK: String(chunk) };
+        const env = {
+          SYNC_RETRY_DELAY_SECONDS: '0',
+          SYNC_RETRY_LIMIT: '2',
+          SYNC_POLL_SECONDS: '0',
+          SYNC_BULK_THRESHOLD: String(threshold),
+          SYNC_BULK_CHUNK: String(chunk),
+        };
         app = { h: await connectorHarness(target, env, 0, { syncStorefront: storefront, fullSync: { pollMs: { first: 20, max: 50 } } }), storefront };
         apps.set(`${threshold}/${chunk}`, app);
         await app.h.app.services.jobs.workers.start();
@@ -135,14 +152,23 @@ for (const target of databaseTargets()) {
       return ids;
     };
     const finished = (token: string, id: string) =>
-      until(`full sync ${id}`, async () => {
-        const res = await h.call('GET', `/api/sync/full/${id}`, token);
-        assert.equal(res.statusCode, 200, res.body);
-        const data = res.json().data;
-        return data.status === 'completed' || data.status === 'failed' ? data : null;
-      }, WAIT_MS, EVERY_MS);
-    const mappingsOf = (integrationId: number) => rows(sql`select pim_product_id, sync_status, sync_error, pim_updated_at from product_mappings where integration_id = ${integrationId} order by pim_product_id`);
-    const logsOf = (integrationId: number) => rows(sql`select * from sync_logs where integration_id = ${integrationId} and operation = 'products.full_sync' order by id`);
+      until(
+        `full sync ${id}`,
+        async () => {
+          const res = await h.call('GET', `/api/sync/full/${id}`, token);
+          assert.equal(res.statusCode, 200, res.body);
+          const data = res.json().data;
+          return data.status === 'completed' || data.status === 'failed' ? data : null;
+        },
+        WAIT_MS,
+        EVERY_MS,
+      );
+    const mappingsOf = (integrationId: number) =>
+      rows(
+        sql`select pim_product_id, sync_status, sync_error, pim_updated_at from product_mappings where integration_id = ${integrationId} order by pim_product_id`,
+      );
+    const logsOf = (integrationId: number) =>
+      rows(sql`select * from sync_logs where integration_id = ${integrationId} and operation = 'products.full_sync' order by id`);
 
     it('POST needs an admin token; answers 200 with the queued sync; a second one while it runs is 409 SYNC_IN_PROGRESS', async () => {
       await fresh();
@@ -165,10 +191,20 @@ for (const target of databaseTargets()) {
       const sync = body.data;
       assert.match(sync.id, UUID);
       assert.equal(sync.status, 'queued');
-      assert.deepEqual(
-        Object.keys(sync).sort(),
-        ['created_at', 'error', 'failed', 'finished_at', 'id', 'mode', 'progress', 'queued', 'started_at', 'status', 'synced', 'total'],
-      );
+      assert.deepEqual(Object.keys(sync).sort(), [
+        'created_at',
+        'error',
+        'failed',
+        'finished_at',
+        'id',
+        'mode',
+        'progress',
+        'queued',
+        'started_at',
+        'status',
+        'synced',
+        'total',
+      ]);
       assert.match(sync.created_at, YMD_HIS);
 
       const again = await h.call('POST', '/api/sync/full', c.token, {});
@@ -217,14 +253,26 @@ for (const target of databaseTargets()) {
       assert.match(done.finished_at, YMD_HIS);
       assert.equal(done.error, null);
       assert.equal(fake.operations.length, 0, 'no bulk operation below the threshold');
-      assert.deepEqual(fake.calls.map((x) => x.pimId).sort((x, y) => x - y), ids);
+      assert.deepEqual(
+        fake.calls.map((x) => x.pimId).sort((x, y) => x - y),
+        ids,
+      );
 
       const maps = await mappingsOf(c.integrationId);
-      assert.deepEqual(maps.map((m) => m.sync_status), ['synced', 'synced', 'error', 'synced']);
+      assert.deepEqual(
+        maps.map((m) => m.sync_status),
+        ['synced', 'synced', 'error', 'synced'],
+      );
       assert.match(maps[2].sync_error, /TOO MANY OPTIONS|at most 3 options/);
-      assert.ok(maps.every((m, i) => i === 2 || m.pim_updated_at), 'the PIM version synced is recorded');
+      assert.ok(
+        maps.every((m, i) => i === 2 || m.pim_updated_at),
+        'the PIM version synced is recorded',
+      );
       const items = await rows(sql`select pim_product_id, status, error from full_sync_items where full_sync_id = ${done.id} order by pim_product_id`);
-      assert.deepEqual(items.map((i) => i.status), ['synced', 'synced', 'failed', 'synced']);
+      assert.deepEqual(
+        items.map((i) => i.status),
+        ['synced', 'synced', 'failed', 'synced'],
+      );
       assert.match(items[2].error, /3 options/);
 
       const logs = await logsOf(c.integrationId);
@@ -247,7 +295,10 @@ for (const target of databaseTargets()) {
       // Three chunks of at most two, by PIM id; the pre-flight refusal never reaches the storefront; the first
       // operation failed as a whole and was run again.
       const batches = await rows(sql`select product_ids, status, operation_id from full_sync_batches where full_sync_id = ${done.id} order by id`);
-      assert.deepEqual(batches.map((b) => b.product_ids), [ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)]);
+      assert.deepEqual(
+        batches.map((b) => b.product_ids),
+        [ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)],
+      );
       assert.ok(batches.every((b) => b.status === 'completed'));
       // The batches run side by side (five slots per shop), so their operations start in any order: the first one
       // started failed and its batch ran again.
@@ -258,10 +309,16 @@ for (const target of databaseTargets()) {
       assert.equal(fake.operations[0].fail, true);
       // Every line sent once (the refused one too), no per-call upsert besides; the refused line made no product.
       assert.equal(fake.products.size, 3);
-      assert.deepEqual(fake.calls.map((x) => x.pimId).sort((x, y) => x - y), [ids[0], ids[2], ids[3], ids[4]]);
+      assert.deepEqual(
+        fake.calls.map((x) => x.pimId).sort((x, y) => x - y),
+        [ids[0], ids[2], ids[3], ids[4]],
+      );
 
       const maps = await mappingsOf(c.integrationId);
-      assert.deepEqual(maps.map((m) => m.sync_status), ['synced', 'error', 'synced', 'error', 'synced']);
+      assert.deepEqual(
+        maps.map((m) => m.sync_status),
+        ['synced', 'error', 'synced', 'error', 'synced'],
+      );
       assert.match(maps[1].sync_error, /^The storefront refused PIM product \d+: title: is required/);
       assert.match(maps[3].sync_error, /3 options/);
       assert.ok(maps[0].pim_updated_at);
@@ -278,7 +335,10 @@ for (const target of databaseTargets()) {
       const done = await finished(c.token, res.json().data.id);
       assert.deepEqual([done.status, done.mode, done.synced, done.failed], ['completed', 'bulk', 3, 0]);
       assert.equal(fake.starts, 1, 'one operation started');
-      assert.deepEqual(fake.operations.map((o) => o.pimIds), [ids]);
+      assert.deepEqual(
+        fake.operations.map((o) => o.pimIds),
+        [ids],
+      );
       assert.equal(fake.products.size, 3);
     });
 
@@ -288,7 +348,9 @@ for (const target of databaseTargets()) {
       const ids = await products(c.tenant, ['Overtaken', 'Untouched']);
       // A delta job syncs a newer version of the first product while the bulk operation (which carries the older one) runs.
       fake.whileRunning = async () => {
-        await h.database.db.execute(sql`update product_mappings set pim_updated_at = now() + interval '1 hour' where integration_id = ${c.integrationId} and pim_product_id = ${ids[0]}`);
+        await h.database.db.execute(
+          sql`update product_mappings set pim_updated_at = now() + interval '1 hour' where integration_id = ${c.integrationId} and pim_product_id = ${ids[0]}`,
+        );
       };
       const res = await h.call('POST', '/api/sync/full', c.token);
       const done = await finished(c.token, res.json().data.id);
@@ -296,10 +358,15 @@ for (const target of databaseTargets()) {
       const callsOf = (id: number) => fake.calls.filter((x) => x.pimId === id).length;
       await until('the overtaken product synced again, per call', async () => callsOf(ids[0]) === 2, WAIT_MS, EVERY_MS);
       assert.equal(callsOf(ids[1]), 1, 'the other product is not synced twice');
-      await until('its mapping back at the PIM version', async () => {
-        const [now] = (await mappingsOf(c.integrationId)).filter((x) => x.pim_product_id === ids[0]);
-        return now.sync_status === 'synced' && new Date(now.pim_updated_at).getTime() < Date.now() + 60_000;
-      }, WAIT_MS, EVERY_MS);
+      await until(
+        'its mapping back at the PIM version',
+        async () => {
+          const [now] = (await mappingsOf(c.integrationId)).filter((x) => x.pim_product_id === ids[0]);
+          return now.sync_status === 'synced' && new Date(now.pim_updated_at).getTime() < Date.now() + 60_000;
+        },
+        WAIT_MS,
+        EVERY_MS,
+      );
     });
 
     it('the fan-out pages by id, goes on from its cursor after a failure, and never queues a product twice', async () => {
@@ -342,7 +409,9 @@ for (const target of databaseTargets()) {
         queue.sent.map((s) => [s.name, (s.data as { pimProductId: number }).pimProductId, s.singletonKey]),
         ids.map((p) => ['sync.product', p, `${c.integrationId}:${p}`]),
       );
-      assert.ok(queue.sent.every((s) => (s.data as { fullSyncId: string; reason: string }).fullSyncId === id && (s.data as { reason: string }).reason === 'full'));
+      assert.ok(
+        queue.sent.every((s) => (s.data as { fullSyncId: string; reason: string }).fullSyncId === id && (s.data as { reason: string }).reason === 'full'),
+      );
       assert.deepEqual(await repo.counts(id), { queued: 5, synced: 0, failed: 0 });
       // Another run after the end changes nothing.
       await service.fanOut({ integrationId: c.integrationId, fullSyncId: id });
@@ -356,9 +425,15 @@ for (const target of databaseTargets()) {
       reads = 0;
       await bulk.fanOut({ integrationId: c.integrationId, fullSyncId: id2 });
       const batches = await rows(sql`select id, product_ids from full_sync_batches where full_sync_id = ${id2} order by id`);
-      assert.deepEqual(batches.map((b) => b.product_ids), [ids.slice(0, 3), ids.slice(3)]);
+      assert.deepEqual(
+        batches.map((b) => b.product_ids),
+        [ids.slice(0, 3), ids.slice(3)],
+      );
       // Each batch on one of the shop's five slots (Shopify runs five bulk mutations of an app at once).
-      assert.deepEqual(queue.sent.map((s) => [s.name, (s.data as { batchId: number }).batchId, s.singletonKey]), batches.map((b) => ['sync.bulk', b.id, `${c.integrationId}:bulk:${b.id % 5}`]));
+      assert.deepEqual(
+        queue.sent.map((s) => [s.name, (s.data as { batchId: number }).batchId, s.singletonKey]),
+        batches.map((b) => ['sync.bulk', b.id, `${c.integrationId}:bulk:${b.id % 5}`]),
+      );
       assert.equal((await repo.find(id2))!.mode, 'bulk');
     });
 

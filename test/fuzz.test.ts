@@ -18,7 +18,11 @@ for (const target of databaseTargets()) {
 
     before(async () => {
       const port = await freePort();
-      h = await connectorHarness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`, AUTH_RATE_LIMIT: '1000000', CONNECTOR_PUBLIC_RATE_LIMIT: '1000000' }, port);
+      h = await connectorHarness(
+        target,
+        { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`, AUTH_RATE_LIMIT: '1000000', CONNECTOR_PUBLIC_RATE_LIMIT: '1000000' },
+        port,
+      );
       const tenant = await h.tenant();
       const pim = h.as(tenant);
       const ids = [await pimProduct(h, tenant, 'Fuzz One', 2), await pimProduct(h, tenant, 'Fuzz Two')];
@@ -33,16 +37,30 @@ for (const target of databaseTargets()) {
       }
       const domain = `fuzz-${target.name}.myshopify.com`;
       assert.equal((await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' })).statusCode, 201);
-      const connect = await h.call('POST', '/api/connect', null, { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+      const connect = await h.call('POST', '/api/connect', null, {
+        shop_domain: domain,
+        pim_base_url: h.pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
       assert.equal(connect.statusCode, 200, connect.body);
       fx = { tenant, token: connect.json().data.api_token, adminToken: TEST_ADMIN_TOKEN, ids };
     });
     after(() => h.close());
 
-    it('the requests that once answered 500 answer 400 in the route\'s own envelope', async () => {
-      const connect = await h.call('POST', '/api/connect', null, { shop_domain: 'a\u0000.myshopify.com', pim_base_url: h.pimUrl, pim_api_key: 'k', pim_api_secret: 's' });
+    it("the requests that once answered 500 answer 400 in the route's own envelope", async () => {
+      const connect = await h.call('POST', '/api/connect', null, {
+        shop_domain: 'a\u0000.myshopify.com',
+        pim_base_url: h.pimUrl,
+        pim_api_key: 'k',
+        pim_api_secret: 's',
+      });
       assert.equal(connect.statusCode, 400, connect.body);
-      assert.deepEqual(connect.json(), { status: 'error', message: "field 'shop_domain' must not contain NUL (\\u0000) characters", code: 'VALIDATION_FAILED' });
+      assert.deepEqual(connect.json(), {
+        status: 'error',
+        message: "field 'shop_domain' must not contain NUL (\\u0000) characters",
+        code: 'VALIDATION_FAILED',
+      });
       const push = await h.call('POST', '/api/products/push', fx.token, '{"products":"\\u0000"}');
       assert.equal(push.statusCode, 400, push.body);
       assert.equal(push.json().code, 'VALIDATION_FAILED');
@@ -51,7 +69,11 @@ for (const target of databaseTargets()) {
       assert.equal(mappings.json().code, 'VALIDATION_FAILED');
       const status = await h.call('GET', '/api/status/1?status=%00');
       assert.equal(status.statusCode, 400, status.body);
-      assert.deepEqual(status.json(), { status: 'error', message: "query parameter 'status' must not contain NUL (\\u0000) characters", code: 'VALIDATION_FAILED' });
+      assert.deepEqual(status.json(), {
+        status: 'error',
+        message: "query parameter 'status' must not contain NUL (\\u0000) characters",
+        code: 'VALIDATION_FAILED',
+      });
       const system = await h.call('GET', '/api/system/status?x=%00');
       assert.equal(system.statusCode, 400, system.body);
       assert.equal(system.json().code, 'VALIDATION_FAILED');
@@ -69,7 +91,10 @@ for (const target of databaseTargets()) {
       const { cases, byStatus } = await fuzzRoutes(h, fx, { seed: SEED, numRuns: RUNS, log: (line) => t.diagnostic(line) });
       assert.equal(cases, RUNS);
       // The run reached past authentication and validation: some requests were answered 2xx and some 404.
-      assert.ok(Object.keys(byStatus).some((s) => Number(s) < 300), JSON.stringify(byStatus));
+      assert.ok(
+        Object.keys(byStatus).some((s) => Number(s) < 300),
+        JSON.stringify(byStatus),
+      );
       assert.ok(byStatus[400] > 0 && byStatus[404] > 0, JSON.stringify(byStatus));
     });
   });

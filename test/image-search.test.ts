@@ -24,7 +24,12 @@ async function form(parts: Part[]): Promise<{ payload: Buffer; contentType: stri
   const data = new FormData();
   for (const [name, value, filename, type] of parts) {
     if (typeof value === 'string' && filename === undefined) data.append(name, value);
-    else data.append(name, new Blob([typeof value === 'string' ? value : new Uint8Array(value)], { type: type ?? 'application/octet-stream' }), filename ?? 'upload');
+    else
+      data.append(
+        name,
+        new Blob([typeof value === 'string' ? value : new Uint8Array(value)], { type: type ?? 'application/octet-stream' }),
+        filename ?? 'upload',
+      );
   }
   const request = new Request('http://localhost/', { method: 'POST', body: data });
   return { payload: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
@@ -39,7 +44,7 @@ async function search(call: Call, parts: Part[], query = '') {
 /** A seeded generator of pHash-like values: the DC bit set and 31 of the other 63 bits, as the median split gives. */
 function hashes(seed: number) {
   let state = seed;
-  const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const flip = (hash: bigint, bits: number) => {
     const chosen = new Set<number>();
     while (chosen.size < bits) chosen.add(Math.floor(random() * 64));
@@ -83,7 +88,12 @@ describe('image search: multi-index hashing', () => {
   });
 
   it('enumerates every 16-bit value within a radius, once', () => {
-    for (const [radius, size] of [[0, 1], [1, 17], [2, 137], [3, 697]]) {
+    for (const [radius, size] of [
+      [0, 1],
+      [1, 17],
+      [2, 137],
+      [3, 697],
+    ]) {
       const ball = ballAround(0xbeef, radius);
       assert.equal(ball.length, size);
       assert.equal(new Set(ball).size, size);
@@ -93,7 +103,7 @@ describe('image search: multi-index hashing', () => {
 
   it('never misses a hash within the distance (pigeonhole), and gives up the lookups past distance 15', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let trial = 0; trial < 2000; trial++) {
       const query = BigInt.asIntN(64, BigInt(Math.floor(random() * 2 ** 32)) * 2n ** 32n + BigInt(Math.floor(random() * 2 ** 32)));
       const d = trial % 16;
@@ -104,7 +114,10 @@ describe('image search: multi-index hashing', () => {
       stored = BigInt.asIntN(64, stored);
       const lookups = chunkLookups(query, d)!;
       const storedChunks = chunksOf(stored);
-      assert.ok(lookups.some((values, i) => values.includes(storedChunks[i])), `distance ${d} found`);
+      assert.ok(
+        lookups.some((values, i) => values.includes(storedChunks[i])),
+        `distance ${d} found`,
+      );
     }
     assert.equal(chunkLookups(0n, 16), null);
     assert.equal(chunkLookups(0n, 32), null);
@@ -197,7 +210,10 @@ for (const target of databaseTargets()) {
       assert.deepEqual(new Set(ids), new Set([p.photo.id, p.twin.id, p.cropped.id, p.pair.id]));
       assert.equal(data.total, 4);
       // The identical files first (distance 0, by product id), then by distance.
-      assert.deepEqual(ids.slice(0, 2), [p.photo.id, p.twin.id].sort((a, b) => a - b));
+      assert.deepEqual(
+        ids.slice(0, 2),
+        [p.photo.id, p.twin.id].sort((a, b) => a - b),
+      );
       for (let i = 1; i < hits.length; i++) {
         const [a, b] = [hits[i - 1].match, hits[i].match];
         assert.ok(a.distance < b.distance || (a.distance === b.distance && hits[i - 1].id < hits[i].id), 'distance, then product id');
@@ -275,7 +291,10 @@ for (const target of databaseTargets()) {
       await attach(t.organizationId, product.id, await syntheticPhoto(77));
       okData(await call('DELETE', `/api/products/${product.id}`));
       const hits: Hit[] = okData(await search(call, [imagePart(await syntheticPhoto(77))])).products;
-      assert.deepEqual(hits.map((x) => [x.id, x.status]), [[product.id, 'archived']]);
+      assert.deepEqual(
+        hits.map((x) => [x.id, x.status]),
+        [[product.id, 'archived']],
+      );
     });
 
     describe('bad requests (400 in the envelope)', () => {
@@ -288,7 +307,11 @@ for (const target of databaseTargets()) {
       });
 
       it('a file that is not a JPEG, PNG, WebP or GIF image, whatever its name and type say', async () => {
-        assertError(await search(call, [imagePart(Buffer.from('just some text, not a picture'), 'photo.png', 'image/png')]), 400, /field 'image'.*not a JPEG, PNG, WebP or GIF/);
+        assertError(
+          await search(call, [imagePart(Buffer.from('just some text, not a picture'), 'photo.png', 'image/png')]),
+          400,
+          /field 'image'.*not a JPEG, PNG, WebP or GIF/,
+        );
         assertError(await search(call, [imagePart(Buffer.alloc(0), 'empty.jpg')]), 400, /field 'image'/);
         const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
         assertError(await search(call, [imagePart(svg, 'x.png', 'image/png')]), 400, /not a JPEG, PNG, WebP or GIF/);
@@ -304,12 +327,20 @@ for (const target of databaseTargets()) {
 
       it('max_distance and limit out of range or not integers', async () => {
         for (const value of ['-1', '33', 'abc', '1.5', '']) {
-          assertError(await search(call, [imagePart(pictures.photo)], `?max_distance=${value}`), 400, /query parameter 'max_distance' must be an integer from 0 to 32/);
+          assertError(
+            await search(call, [imagePart(pictures.photo)], `?max_distance=${value}`),
+            400,
+            /query parameter 'max_distance' must be an integer from 0 to 32/,
+          );
           assertError(await search(call, [imagePart(pictures.photo), ['max_distance', value]]), 400, /field 'max_distance' must be an integer from 0 to 32/);
         }
         assertError(await search(call, [imagePart(pictures.photo)], '?limit=0'), 400, /query parameter 'limit' must be an integer from 1 to 100/);
         assertError(await search(call, [imagePart(pictures.photo), ['limit', '101']]), 400, /field 'limit' must be an integer from 1 to 100/);
-        assertError(await search(call, [imagePart(pictures.photo), ['max_distance', '5']], '?max_distance=5'), 400, /both as a query parameter and as a form field/);
+        assertError(
+          await search(call, [imagePart(pictures.photo), ['max_distance', '5']], '?max_distance=5'),
+          400,
+          /both as a query parameter and as a form field/,
+        );
         assertError(await search(call, [imagePart(pictures.photo), ['max_distance', '5'], ['max_distance', '6']]), 400, /more than once/);
       });
 
@@ -318,15 +349,28 @@ for (const target of databaseTargets()) {
         assertError(await call('POST', URL_PATH), 400, /multipart\/form-data/);
         assertError(await call('POST', URL_PATH, 'image=abc', { 'content-type': 'text/plain' }), 400, /multipart\/form-data/);
         assertError(await call('POST', URL_PATH, 'image=abc', { 'content-type': 'application/x-www-form-urlencoded' }), 400, /multipart\/form-data/);
-        assertError(await call('POST', URL_PATH, JSON.stringify({ image: 'x'.repeat(2 * 1024 * 1024) }), { 'content-type': 'application/json' }), 400, /multipart\/form-data/);
+        assertError(
+          await call('POST', URL_PATH, JSON.stringify({ image: 'x'.repeat(2 * 1024 * 1024) }), { 'content-type': 'application/json' }),
+          400,
+          /multipart\/form-data/,
+        );
         assertError(await call('POST', URL_PATH, '{not json', { 'content-type': 'application/json' }), 400, /multipart\/form-data/);
-        assertError(await call('POST', URL_PATH, '--xyz\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\nabc', { 'content-type': 'multipart/form-data; boundary=xyz' }), 400, /not valid multipart\/form-data/);
+        assertError(
+          await call('POST', URL_PATH, '--xyz\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\nabc', {
+            'content-type': 'multipart/form-data; boundary=xyz',
+          }),
+          400,
+          /not valid multipart\/form-data/,
+        );
         assertError(await call('POST', URL_PATH, 'whatever', { 'content-type': 'multipart/form-data' }), 400, /not valid multipart\/form-data/);
       });
     });
 
     it('other routes refuse a multipart body with 415 in the envelope', async () => {
-      const { payload, contentType } = await form([['name', 'x'], ['sku', 'y']]);
+      const { payload, contentType } = await form([
+        ['name', 'x'],
+        ['sku', 'y'],
+      ]);
       assertError(await call('POST', '/api/products', payload, { 'content-type': contentType }), 415, /multipart\/form-data/);
       assertError(await call('PATCH', `/api/products/${p.photo.id}`, payload, { 'content-type': contentType }), 415, /multipart\/form-data/);
     });
@@ -335,7 +379,10 @@ for (const target of databaseTargets()) {
       const doc = (await h.app.inject({ method: 'GET', url: '/docs/openapi.json' })).json();
       const op = doc.paths[URL_PATH].post;
       assert.equal(op.requestBody.content['multipart/form-data'].schema.properties.image.format, 'binary');
-      assert.deepEqual(op.parameters.map((x: { name: string }) => x.name), ['max_distance', 'limit']);
+      assert.deepEqual(
+        op.parameters.map((x: { name: string }) => x.name),
+        ['max_distance', 'limit'],
+      );
       assert.ok(op.responses['200'].content['application/json'].schema.properties.data.properties.products.items.properties.match);
     });
 
@@ -355,10 +402,23 @@ for (const target of databaseTargets()) {
         // Most rows unrelated; one in four at a chosen distance 0–24 from one of the queries.
         const phash = i % 4 === 0 ? gen.flip(queries[i % 3], (i >> 2) % 25) : gen.next();
         const productId = products[Math.floor(gen.random() * products.length)].id;
-        rows.push({ organizationId: org.organizationId, productId, storageKey: `k${i}`, mimeType: 'image/jpeg', width: 1, height: 1, sizeBytes: 1, sha256: `s${i}`, phash });
+        rows.push({
+          organizationId: org.organizationId,
+          productId,
+          storageKey: `k${i}`,
+          mimeType: 'image/jpeg',
+          width: 1,
+          height: 1,
+          sizeBytes: 1,
+          sha256: `s${i}`,
+          phash,
+        });
       }
       for (let i = 0; i < rows.length; i += 500) await h.database.db.insert(productMedia).values(rows.slice(i, i + 500));
-      const withIds = await h.database.db.select({ id: productMedia.id, productId: productMedia.productId, phash: productMedia.phash }).from(productMedia).where(sql`${productMedia.organizationId} = ${org.organizationId}`);
+      const withIds = await h.database.db
+        .select({ id: productMedia.id, productId: productMedia.productId, phash: productMedia.phash })
+        .from(productMedia)
+        .where(sql`${productMedia.organizationId} = ${org.organizationId}`);
       const repository = new ImageSearchRepository(h.database.db);
       for (const query of queries) {
         for (let d = 0; d <= 32; d += d < 16 ? 1 : 4) {
@@ -388,7 +448,12 @@ for (const target of databaseTargets()) {
       await h.database.db.execute(sql`ANALYZE product_media`);
       const plan = await h.database.db.execute(sql`EXPLAIN ${searchStatement(org.organizationId, 0x0123456789abcdefn, 10, 20)}`);
       const text = (plan as unknown as { rows: Record<string, string>[] }).rows.map((r) => Object.values(r)[0]).join('\n');
-      for (let i = 0; i < 4; i++) assert.match(text, new RegExp(`Bitmap Index Scan on product_media_phash_chunk${i}_idx[^\\n]*\\n\\s+Index Cond: [^\\n]*& '65535'::bigint\\) = ANY`), text);
+      for (let i = 0; i < 4; i++)
+        assert.match(
+          text,
+          new RegExp(`Bitmap Index Scan on product_media_phash_chunk${i}_idx[^\\n]*\\n\\s+Index Cond: [^\\n]*& '65535'::bigint\\) = ANY`),
+          text,
+        );
       assert.doesNotMatch(text, /Seq Scan/);
     });
 
@@ -400,7 +465,10 @@ for (const target of databaseTargets()) {
       const ours = okData(await search(call, [imagePart(pictures.photo)], '?max_distance=32'));
       assert.ok(!ours.products.some((x: Hit) => x.id === theirs.id));
       const mine = okData(await search(otherCall, [imagePart(pictures.photo)], '?max_distance=32'));
-      assert.deepEqual(mine.products.map((x: Hit) => [x.id, x.match.media_id]), [[theirs.id, theirMedia]]);
+      assert.deepEqual(
+        mine.products.map((x: Hit) => [x.id, x.match.media_id]),
+        [[theirs.id, theirMedia]],
+      );
       assert.equal(mine.total, 1);
     });
   });
@@ -434,7 +502,10 @@ for (const target of databaseTargets()) {
       const attached = okData(await call('POST', `/api/products/${product.id}/media`, { file_url: `${files.url}/photo.jpg` }), 201);
       okData(await call('POST', `/api/products/${other.id}/media`, { file_url: `${files.url}/other.jpg` }), 201);
       const data = okData(await search(call, [imagePart(pictures.halfQ70, 'small.jpg')]));
-      assert.deepEqual(data.products.map((x: Hit) => [x.id, x.match.media_id]), [[product.id, attached.id]]);
+      assert.deepEqual(
+        data.products.map((x: Hit) => [x.id, x.match.media_id]),
+        [[product.id, attached.id]],
+      );
       assert.deepEqual(data.products[0].images, [attached.url]);
       okData(await call('DELETE', `/api/products/${product.id}/media/${attached.id}`));
       assert.deepEqual(okData(await search(call, [imagePart(pictures.halfQ70, 'small.jpg')])), { products: [], total: 0 });

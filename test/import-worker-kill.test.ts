@@ -108,7 +108,11 @@ if (baseUrl) {
         LOG_LEVEL: 'debug',
         LOG_FORMAT: 'json',
       };
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'serve', '--role', 'worker'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'serve', '--role', 'worker'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const w: Worker = { child, output: '', exited: new Promise((r) => child.on('close', (code, signal) => r({ code, signal }))) };
       child.stdout!.setEncoding('utf8').on('data', (d: string) => (w.output += d));
       child.stderr!.setEncoding('utf8').on('data', (d: string) => (w.output += d));
@@ -134,7 +138,9 @@ if (baseUrl) {
 
     const query = async (text: string, params: unknown[] = []) => (await database.executor.executeSql(text, params)).rows;
 
-    it(`${PRODUCTS} products × ${VARIANTS} variants: SIGKILL mid-file, a second worker resumes after the checkpoint, no row twice`, { timeout: 120_000 }, async (t) => {
+    it(`${PRODUCTS} products × ${VARIANTS} variants: SIGKILL mid-file, a second worker resumes after the checkpoint, no row twice`, {
+      timeout: 120_000,
+    }, async (t) => {
       const t0 = Date.now();
       const asAdmin = async (url: string, payload: object) => {
         const res = await app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
@@ -156,7 +162,11 @@ if (baseUrl) {
       t.diagnostic(`upload: ${secs(t0)}`);
 
       const progress = async () =>
-        (await query('SELECT state, checkpoint_line, rows_done FROM imports WHERE id = $1', [importId]))[0] as { state: string; checkpoint_line: number; rows_done: number };
+        (await query('SELECT state, checkpoint_line, rows_done FROM imports WHERE id = $1', [importId]))[0] as {
+          state: string;
+          checkpoint_line: number;
+          rows_done: number;
+        };
 
       // The first worker: killed (SIGKILL, no chance to hand the job back) once its first batch has committed.
       let t1 = Date.now();
@@ -170,7 +180,10 @@ if (baseUrl) {
       // What it left: a running import whose checkpoint and committed rows agree, mid-file; its job still active.
       const stopped = await progress();
       assert.equal(stopped.state, 'running');
-      assert.ok(stopped.checkpoint_line > 1 && stopped.checkpoint_line < ROWS + 1, `killed mid-file (checkpoint line ${stopped.checkpoint_line} of ${ROWS + 1})`);
+      assert.ok(
+        stopped.checkpoint_line > 1 && stopped.checkpoint_line < ROWS + 1,
+        `killed mid-file (checkpoint line ${stopped.checkpoint_line} of ${ROWS + 1})`,
+      );
       assert.equal(stopped.rows_done, stopped.checkpoint_line - 1, 'the rows done are the lines up to the checkpoint (line 1 is the header)');
       const committed = (await query('SELECT count(*)::int AS products FROM products WHERE organization_id = $1', [org.id]))[0].products as number;
       assert.equal(committed, stopped.rows_done / VARIANTS, 'the committed products are those of the checkpointed lines');
@@ -197,7 +210,16 @@ if (baseUrl) {
       );
       t.diagnostic(`second worker start → job fetched again: ${resumedAfter ?? '(not seen)'}; → import completed: ${secs(t1)}`);
       assert.deepEqual(
-        { state: done.state, rows_total: done.rows_total, rows_done: done.rows_done, created: done.created, updated: done.updated, unchanged: done.unchanged, failed: done.failed, error: done.error },
+        {
+          state: done.state,
+          rows_total: done.rows_total,
+          rows_done: done.rows_done,
+          created: done.created,
+          updated: done.updated,
+          unchanged: done.unchanged,
+          failed: done.failed,
+          error: done.error,
+        },
         { state: 'completed', rows_total: ROWS, rows_done: ROWS, created: ROWS, updated: 0, unchanged: 0, failed: 0, error: null },
       );
 

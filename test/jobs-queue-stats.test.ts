@@ -46,7 +46,10 @@ for (const target of databaseTargets()) {
       const pub = await h.call('GET', `/api/status/${id}`);
       assert.equal(pub.statusCode, 200, pub.body);
       assert.deepEqual(pub.json().queue_stats, own.json().data.queue_stats, 'both views count the same');
-      assert.deepEqual(pub.json().health_score.factors.filter((f: string) => /queue/.test(f)), own.json().data.health_score.factors.filter((f: string) => /queue/.test(f)));
+      assert.deepEqual(
+        pub.json().health_score.factors.filter((f: string) => /queue/.test(f)),
+        own.json().data.health_score.factors.filter((f: string) => /queue/.test(f)),
+      );
       return { queue: own.json().data.queue_stats, health: pub.json().health_score };
     };
     const send = (integrationId: number, pimProductId: number) =>
@@ -62,12 +65,20 @@ for (const target of databaseTargets()) {
       // (The shop is not reachable from here: its factor is in the baseline, the same before and after.)
       const baseline = await stats(a.token, a.integrationId);
       assert.deepEqual(baseline.queue, { pending_messages: 0, processing_messages: 0, failed_messages: 0, note: JOB_QUEUE_NOTE });
-      assert.deepEqual(baseline.health.factors.filter((f: string) => /queue/.test(f)), []);
+      assert.deepEqual(
+        baseline.health.factors.filter((f: string) => /queue/.test(f)),
+        [],
+      );
 
       // Pending: queued, no worker yet.
       for (const id of [held, ...doomed, fine]) await send(a.integrationId, id);
       await send(b.integrationId, 1);
-      assert.deepEqual((await stats(a.token, a.integrationId)).queue, { pending_messages: 4, processing_messages: 0, failed_messages: 0, note: JOB_QUEUE_NOTE });
+      assert.deepEqual((await stats(a.token, a.integrationId)).queue, {
+        pending_messages: 4,
+        processing_messages: 0,
+        failed_messages: 0,
+        note: JOB_QUEUE_NOTE,
+      });
       assert.equal((await stats(b.token, b.integrationId)).queue.pending_messages, 1, "the other integration's own job only");
 
       // Processing: the held product is running; the failing ones end failed for good (first try + one retry).
@@ -102,7 +113,12 @@ for (const target of databaseTargets()) {
       assert.equal((await stats(c.token, c.integrationId)).queue.processing_messages, 1);
       await h.database.executor.executeSql(`UPDATE pgboss.job SET retry_delay = 3600, retry_backoff = false WHERE id = $1`, [jobId]);
       await h.app.services.jobs.queue.fail(JOB.syncProduct, jobId!, new Error('blip'));
-      assert.deepEqual((await stats(c.token, c.integrationId)).queue, { pending_messages: 1, processing_messages: 0, failed_messages: 0, note: JOB_QUEUE_NOTE });
+      assert.deepEqual((await stats(c.token, c.integrationId)).queue, {
+        pending_messages: 1,
+        processing_messages: 0,
+        failed_messages: 0,
+        note: JOB_QUEUE_NOTE,
+      });
     });
   });
 }

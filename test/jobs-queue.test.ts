@@ -117,7 +117,10 @@ for (const target of databaseTargets()) {
       );
       await until('30 jobs done', () => seen.length === 30);
       await q.stopWorkers(1_000);
-      assert.deepEqual([...seen].sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i + 1));
+      assert.deepEqual(
+        [...seen].sort((a, b) => a - b),
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
       assert.ok(maxInFlight <= 3 && maxInFlight >= 2, `max in flight ${maxInFlight}`);
       await until('all completed', async () => (await jobRows(h.database, JOB.syncProduct)).every((r) => r.state === 'completed'));
     });
@@ -191,7 +194,8 @@ for (const target of databaseTargets()) {
       );
       await q.send(JOB.syncFull, { integrationId: 1, fullSyncId: '00000000-0000-4000-8000-000000000002' });
       await until('running', () => runs === 1);
-      const startedOn = async () => (await h.database.executor.executeSql(`SELECT started_on FROM pgboss.job WHERE name = 'sync.full'`)).rows[0].started_on as Date;
+      const startedOn = async () =>
+        (await h.database.executor.executeSql(`SELECT started_on FROM pgboss.job WHERE name = 'sync.full'`)).rows[0].started_on as Date;
       const first = (await startedOn()).getTime();
       await until('the lease renewed', async () => (await startedOn()).getTime() > first, 5_000);
       g.open();
@@ -217,7 +221,11 @@ for (const target of databaseTargets()) {
       assert.ok(orphan, 'the job is active, as if its process had been killed');
       const ran: string[] = [];
       const tries: number[] = [];
-      const workers = new Workers(q, { [JOB.syncProduct]: { handler: async (job) => void (ran.push(job.id), tries.push(job.retryCount)) } }, { concurrency: 2, releaseOrphans: true, maintenanceIntervalSeconds: 300 });
+      const workers = new Workers(
+        q,
+        { [JOB.syncProduct]: { handler: async (job) => void (ran.push(job.id), tries.push(job.retryCount)) } },
+        { concurrency: 2, releaseOrphans: true, maintenanceIntervalSeconds: 300 },
+      );
       await workers.start();
       await until('the orphan ran', () => ran.includes(orphan.id));
       assert.deepEqual(tries, [1], 'the crashed run counts as a try (a job that kills its process cannot loop forever)');
@@ -239,7 +247,10 @@ for (const target of databaseTargets()) {
         },
         { concurrency: 2 },
       );
-      await q.sendMany(JOB.syncProduct, [1, 2].map((id) => ({ data: { integrationId: 5, pimProductId: id, reason: 'delta' as const }, singletonKey: `5:${id}` })));
+      await q.sendMany(
+        JOB.syncProduct,
+        [1, 2].map((id) => ({ data: { integrationId: 5, pimProductId: id, reason: 'delta' as const }, singletonKey: `5:${id}` })),
+      );
       await until('both running', () => started.size === 2);
       const stopping = q.stopWorkers(400);
       quick.open();
@@ -249,7 +260,10 @@ for (const target of databaseTargets()) {
       assert.equal(state(1), 'completed');
       assert.equal(state(2), 'retry', 'released for another worker, at once');
       const again = await q.fetch(JOB.syncProduct, 5);
-      assert.deepEqual(again.map((j) => j.data), [{ integrationId: 5, pimProductId: 2, reason: 'delta' }]);
+      assert.deepEqual(
+        again.map((j) => j.data),
+        [{ integrationId: 5, pimProductId: 2, reason: 'delta' }],
+      );
       assert.equal(again[0].retryCount, 0, 'a job handed back by a stop has not spent a try');
     });
   });

@@ -34,7 +34,10 @@ describe('ROLE and the SYNC_* settings', () => {
       [{ SYNC_RETRY_LIMIT: '51' }, /^SYNC_RETRY_LIMIT must be an integer between 0 and 50/],
       [{ SYNC_JOB_EXPIRE_SECONDS: '5' }, /^SYNC_JOB_EXPIRE_SECONDS must be an integer between 10/],
     ] as const) {
-      assert.throws(() => loadConfig({ ...PG, ...env }), (err: Error) => err instanceof ConfigError && message.test(err.message));
+      assert.throws(
+        () => loadConfig({ ...PG, ...env }),
+        (err: Error) => err instanceof ConfigError && message.test(err.message),
+      );
     }
   });
 
@@ -44,7 +47,9 @@ describe('ROLE and the SYNC_* settings', () => {
       for (const role of ['api', 'worker']) {
         assert.throws(
           () => loadConfig({ DATA_DIR: dir, ROLE: role }),
-          (err: Error) => err instanceof ConfigError && err.message === `role ${role} needs DATABASE_URL: the embedded database opens in one process only, which runs role all`,
+          (err: Error) =>
+            err instanceof ConfigError &&
+            err.message === `role ${role} needs DATABASE_URL: the embedded database opens in one process only, which runs role all`,
         );
       }
       assert.deepEqual(readdirSync(dir), [], 'no secrets generated for a refused start');
@@ -57,9 +62,17 @@ describe('ROLE and the SYNC_* settings', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pimbridge-role-'));
     try {
       const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir };
-      const r = spawnSync(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'serve', '--role', 'worker'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'serve', '--role', 'worker'], {
+        cwd: ROOT,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       assert.equal(r.status, 1, r.stderr);
-      assert.equal(r.stderr.trim().split('\n').at(-1), 'Configuration error: role worker needs DATABASE_URL: the embedded database opens in one process only, which runs role all');
+      assert.equal(
+        r.stderr.trim().split('\n').at(-1),
+        'Configuration error: role worker needs DATABASE_URL: the embedded database opens in one process only, which runs role all',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

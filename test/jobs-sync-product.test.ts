@@ -39,10 +39,18 @@ for (const target of databaseTargets()) {
 
     const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, any>[] }).rows;
     const mapping = async (integrationId: number, pimId: number) =>
-      (await rows(sql`SELECT sync_status, sync_error, storefront_product_id FROM product_mappings WHERE integration_id = ${integrationId} AND pim_product_id = ${pimId}`))[0];
+      (
+        await rows(
+          sql`SELECT sync_status, sync_error, storefront_product_id FROM product_mappings WHERE integration_id = ${integrationId} AND pim_product_id = ${pimId}`,
+        )
+      )[0];
     const job = async (id: string) => (await jobRows(h.database, JOB.syncProduct)).find((j) => j.id === id)!;
     const send = async (integrationId: number, pimProductId: number) =>
-      (await h.app.services.jobs.queue.send(JOB.syncProduct, { integrationId, pimProductId, reason: 'delta' }, { singletonKey: `${integrationId}:${pimProductId}` }))!;
+      (await h.app.services.jobs.queue.send(
+        JOB.syncProduct,
+        { integrationId, pimProductId, reason: 'delta' },
+        { singletonKey: `${integrationId}:${pimProductId}` },
+      ))!;
     const ended = (id: string) =>
       until(`job ${id} ended`, async () => {
         const row = await job(id);
@@ -56,7 +64,10 @@ for (const target of databaseTargets()) {
       const id = await pimProduct(h, c.tenant, 'Queued Lamp', 2);
       const done = await ended(await send(c.integrationId, id));
       assert.equal(done.state, 'completed');
-      assert.deepEqual(store.calls.map((x) => [x.pimId, x.snapshot.variants.length]), [[id, 2]]);
+      assert.deepEqual(
+        store.calls.map((x) => [x.pimId, x.snapshot.variants.length]),
+        [[id, 2]],
+      );
       const m = await mapping(c.integrationId, id);
       assert.equal(m.sync_status, 'synced');
       assert.equal(Number(m.storefront_product_id), 9_000_000_001);
@@ -76,7 +87,11 @@ for (const target of databaseTargets()) {
       const missing = await ended(await send(c.integrationId, 987_654));
       assert.equal(missing.state, 'completed');
       assert.equal(missing.retry_count, 0);
-      assert.deepEqual(await mapping(c.integrationId, 987_654), { sync_status: 'error', sync_error: 'PIM product 987654 not found', storefront_product_id: null });
+      assert.deepEqual(await mapping(c.integrationId, 987_654), {
+        sync_status: 'error',
+        sync_error: 'PIM product 987654 not found',
+        storefront_product_id: null,
+      });
 
       const id = await pimProduct(h, c.tenant, 'TOO MANY OPTIONS chair');
       const refused = await ended(await send(c.integrationId, id));

@@ -56,7 +56,14 @@ if (baseUrl) {
       database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 });
       await database.migrate();
       const port = await freePort();
-      const env = { DATABASE_URL: url.toString(), ENCRYPTION_KEY: encryptionKey, SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`, CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', ROLE: 'api' };
+      const env = {
+        DATABASE_URL: url.toString(),
+        ENCRYPTION_KEY: encryptionKey,
+        SHOPIFY_SANDBOX: 'true',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
+        ROLE: 'api',
+      };
       app = await buildApp({ config: testConfig(env), database, logger: false });
       await app.listen({ port, host: '127.0.0.1' });
     });
@@ -87,7 +94,11 @@ if (baseUrl) {
         SYNC_CONCURRENCY: '8',
         LOG_LEVEL: 'debug',
       };
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'serve', '--role', 'worker'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'serve', '--role', 'worker'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const w: Worker = { child, output: '', exited: new Promise((r) => child.on('close', (code) => r(code))) };
       child.stdout!.setEncoding('utf8').on('data', (d: string) => (w.output += d));
       child.stderr!.setEncoding('utf8').on('data', (d: string) => (w.output += d));
@@ -97,16 +108,36 @@ if (baseUrl) {
 
     it(`${JOBS} sync.product jobs: each done exactly once, shared by both workers`, { timeout: 240_000 }, async () => {
       // A sandbox shop with a roomy bucket (this test is about the queue, not the throttle) connected to a PIM account.
-      const shop = await inject('POST', '/admin/shops', { domain: 'two-workers.myshopify.com', platform: 'sandbox' }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
-      await inject('PATCH', `/admin/shops/${shop.id}/sandbox`, { bucket_size: 1_000_000, restore_rate: 100_000 }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
+      const shop = await inject(
+        'POST',
+        '/admin/shops',
+        { domain: 'two-workers.myshopify.com', platform: 'sandbox' },
+        { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      );
+      await inject(
+        'PATCH',
+        `/admin/shops/${shop.id}/sandbox`,
+        { bucket_size: 1_000_000, restore_rate: 100_000 },
+        { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      );
       const org = await inject('POST', '/admin/organizations', { name: 'Workers' }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
       const key = await inject('POST', `/admin/organizations/${org.id}/api-keys`, {}, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
       const pimUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-      const connected = await inject('POST', '/api/connect', { shop_domain: 'two-workers.myshopify.com', pim_base_url: pimUrl, pim_api_key: key.api_key, pim_api_secret: key.api_secret });
+      const connected = await inject('POST', '/api/connect', {
+        shop_domain: 'two-workers.myshopify.com',
+        pim_base_url: pimUrl,
+        pim_api_key: key.api_key,
+        pim_api_secret: key.api_secret,
+      });
       const integrationId = connected.data.integration_id as number;
       const ids: number[] = [];
       for (let i = 1; i <= JOBS; i++) {
-        const p = await inject('POST', '/api/products', { name: `Worker product ${i}`, sku: `WK-${i}`, price: '9.99', status: 'active' }, { 'x-api-key': key.api_key });
+        const p = await inject(
+          'POST',
+          '/api/products',
+          { name: `Worker product ${i}`, sku: `WK-${i}`, price: '9.99', status: 'active' },
+          { 'x-api-key': key.api_key },
+        );
         ids.push(p.data.id);
       }
       // The workers' delta poller must not queue these products as well: its watermark is put past them.
@@ -134,7 +165,10 @@ if (baseUrl) {
       assert.deepEqual(await Promise.all([a.exited, b.exited]), [0, 0], `${a.output.slice(-2000)}\n${b.output.slice(-2000)}`);
 
       const rows = await jobRows(database, JOB.syncProduct);
-      assert.ok(rows.every((r) => r.retry_count === 0), 'every job completed on its first and only fetch');
+      assert.ok(
+        rows.every((r) => r.retry_count === 0),
+        'every job completed on its first and only fetch',
+      );
       const completedBy = (w: Worker) =>
         w.output
           .split('\n')

@@ -27,7 +27,10 @@ describe('LOG_FORMAT', () => {
     assert.equal(loadConfig(BASE, false).logFormat, 'json');
     assert.equal(loadConfig({ ...BASE, LOG_FORMAT: 'json' }, true).logFormat, 'json');
     assert.equal(loadConfig({ ...BASE, LOG_FORMAT: 'pretty' }, false).logFormat, 'pretty');
-    assert.throws(() => loadConfig({ ...BASE, LOG_FORMAT: 'xml' }, true), (err: unknown) => err instanceof ConfigError && /LOG_FORMAT must be json or pretty/.test(err.message));
+    assert.throws(
+      () => loadConfig({ ...BASE, LOG_FORMAT: 'xml' }, true),
+      (err: unknown) => err instanceof ConfigError && /LOG_FORMAT must be json or pretty/.test(err.message),
+    );
   });
 });
 
@@ -36,7 +39,11 @@ async function loggedApp(database: Database, env: Record<string, string>, lines:
   const config = testConfig(env);
   const sink = new Writable({
     write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+      lines.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       done();
     },
   });
@@ -95,7 +102,11 @@ describe(`logs (${target.name})`, () => {
       app.services.admin.listOrganizations = async () => {
         throw new Error('kaput');
       };
-      const boom = await app.inject({ method: 'GET', url: '/admin/organizations', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-request-id': 'req-logged-1' } });
+      const boom = await app.inject({
+        method: 'GET',
+        url: '/admin/organizations',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-request-id': 'req-logged-1' },
+      });
       assert.equal(boom.statusCode, 500);
       assert.match(lines.join('\n'), /ERROR: admin request failed \(request req-logged-1\)/);
       assert.ok(!requestLines[0].includes('request '), 'no request id on an info line');
@@ -112,7 +123,10 @@ describe(`logs (${target.name})`, () => {
     try {
       await app.inject({ method: 'GET', url: '/api/products?limit=1', headers: { 'user-agent': 'Pimbridge-connector/0.1' } });
       await app.inject({ method: 'POST', url: '/sandbox/shopify/demo.myshopify.com/admin/api/2026-10/graphql.json', payload: {} });
-      assert.deepEqual(lines.filter((l) => /INFO: (GET|POST) /.test(l)), []);
+      assert.deepEqual(
+        lines.filter((l) => /INFO: (GET|POST) /.test(l)),
+        [],
+      );
       await app.inject({ method: 'GET', url: '/api/products?limit=1', headers: { 'user-agent': 'curl/8.5.0' } });
       assert.equal(lines.filter((l) => /INFO: GET \/api\/products\?limit=1 401 /.test(l)).length, 1, 'a client request is at info');
     } finally {
@@ -128,7 +142,7 @@ describe(`logs (${target.name})`, () => {
     }
   });
 
-  it('json: the server\'s own calls stay info lines like any other (collectors see everything)', async () => {
+  it("json: the server's own calls stay info lines like any other (collectors see everything)", async () => {
     const lines: string[] = [];
     const app = await loggedApp(database, { LOG_FORMAT: 'json', LOG_LEVEL: 'info' }, lines);
     try {

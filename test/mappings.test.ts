@@ -8,7 +8,17 @@ import { databaseTargets } from './helpers/harness.js';
 import { assertError, FakeStorefront, pimProduct } from './helpers/push.js';
 
 const YMD_HIS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-const FIELDS = ['created_at', 'id', 'last_synced_at', 'pim_product_id', 'storefront_product_id', 'storefront_variant_id', 'sync_error', 'sync_status', 'updated_at'];
+const FIELDS = [
+  'created_at',
+  'id',
+  'last_synced_at',
+  'pim_product_id',
+  'storefront_product_id',
+  'storefront_variant_id',
+  'sync_error',
+  'sync_status',
+  'updated_at',
+];
 
 for (const target of databaseTargets()) {
   describe(`product mappings (${target.name})`, () => {
@@ -42,9 +52,15 @@ for (const target of databaseTargets()) {
       assert.deepEqual(pagination, { total: 8, limit: 20, offset: 0, has_more: false });
       assert.equal(mappings.length, 8);
       const ids = mappings.map((m: any) => m.id);
-      assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => a - b),
+      );
       // Mapping ids follow the order products were first written (a batch runs 4 at a time), not the request order.
-      assert.deepEqual(mappings.map((m: any) => m.pim_product_id).sort((a: number, b: number) => a - b), [...synced, ...failed]);
+      assert.deepEqual(
+        mappings.map((m: any) => m.pim_product_id).sort((a: number, b: number) => a - b),
+        [...synced, ...failed],
+      );
       for (const m of mappings) {
         assert.deepEqual(Object.keys(m).sort(), FIELDS);
         assert.match(m.created_at, YMD_HIS);
@@ -101,7 +117,13 @@ for (const target of databaseTargets()) {
       const m = res.json().data;
       assert.deepEqual(Object.keys(m).sort(), [...FIELDS, 'metadata'].sort());
       assert.equal(m.pim_product_id, synced[1]);
-      assert.deepEqual(m.metadata, { storefront_handle: `pim-${synced[1]}`, storefront_title: 'Mapped 1', variant_count: 1, image_count: 0, last_push_method: 'create' });
+      assert.deepEqual(m.metadata, {
+        storefront_handle: `pim-${synced[1]}`,
+        storefront_title: 'Mapped 1',
+        variant_count: 1,
+        image_count: 0,
+        last_push_method: 'create',
+      });
       const e = (await h.call('GET', `/api/products/mapping/${failed[0]}`, readToken)).json().data;
       assert.equal(e.sync_status, 'error');
       assert.deepEqual(e.metadata, { storefront_handle: null, storefront_title: null, variant_count: 0, image_count: 0, last_push_method: null });

@@ -109,7 +109,19 @@ describe('address classifier', () => {
     });
   }
 
-  const allowed = ['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'];
+  const allowed = [
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.215.14',
+    '172.32.0.1',
+    '100.128.0.1',
+    '192.169.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ];
   for (const address of allowed) {
     it(`allows the public address ${address}`, () => assert.equal(nonPublicRange(address), null));
   }
@@ -166,8 +178,7 @@ describe('safe downloader', () => {
     await internal.close();
   });
 
-  const testDownloader = (options: ConstructorParameters<typeof SafeDownloader>[0] = {}) =>
-    new SafeDownloader({ addressPolicy: only127001, ...options });
+  const testDownloader = (options: ConstructorParameters<typeof SafeDownloader>[0] = {}) => new SafeDownloader({ addressPolicy: only127001, ...options });
 
   describe('what it fetches', () => {
     it('downloads a file over http', async () => {
@@ -191,7 +202,10 @@ describe('safe downloader', () => {
         assert.deepEqual(got.bytes, png);
         // An untrusted certificate, and a trusted one for another name, are refused.
         await refusal(testDownloader({ resolve: dns }).fetch(`https://images.test:${secure.port}/a.png`), /^the TLS connection to images\.test:\d+ failed/);
-        await refusal(testDownloader({ resolve: dns, ca: TLS.cert }).fetch(`https://other.test:${secure.port}/a.png`), /^the TLS connection to other\.test:\d+ failed/);
+        await refusal(
+          testDownloader({ resolve: dns, ca: TLS.cert }).fetch(`https://other.test:${secure.port}/a.png`),
+          /^the TLS connection to other\.test:\d+ failed/,
+        );
       } finally {
         await secure.close();
       }
@@ -229,7 +243,14 @@ describe('safe downloader', () => {
   });
 
   describe('schemes', () => {
-    for (const url of ['ftp://127.0.0.1/a.png', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=', 'javascript:alert(1)', 'gopher://127.0.0.1:70/', 'ws://127.0.0.1/a']) {
+    for (const url of [
+      'ftp://127.0.0.1/a.png',
+      'file:///etc/passwd',
+      'data:image/png;base64,iVBORw0KGgo=',
+      'javascript:alert(1)',
+      'gopher://127.0.0.1:70/',
+      'ws://127.0.0.1/a',
+    ]) {
       it(`refuses ${url.split(':')[0]}: URLs`, async () => {
         await refusal(testDownloader({ addressPolicy: anyAddress }).fetch(url), /^only http and https URLs can be fetched, got [a-z]+:$/);
       });
@@ -241,7 +262,10 @@ describe('safe downloader', () => {
     });
 
     it('refuses a redirect to another scheme', async () => {
-      await refusal(testDownloader().fetch(`${site.url}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`), /^only http and https URLs can be fetched, got file: \(in a redirect\)$/);
+      await refusal(
+        testDownloader().fetch(`${site.url}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`),
+        /^only http and https URLs can be fetched, got file: \(in a redirect\)$/,
+      );
       await refusal(testDownloader().fetch(`${site.url}/redirect?to=${encodeURIComponent('ftp://127.0.0.1/a.png')}`), /got ftp: \(in a redirect\)/);
     });
   });
@@ -266,7 +290,10 @@ describe('safe downloader', () => {
 
     it('refuses a redirect to a refused address (IP literal), without touching it', async () => {
       const to = `${internal.url}/secret`;
-      await refusal(testDownloader().fetch(`${site.url}/redirect?to=${encodeURIComponent(to)}`), /^address 127\.0\.0\.2 is not a public address \(outside the test allow-list\)$/);
+      await refusal(
+        testDownloader().fetch(`${site.url}/redirect?to=${encodeURIComponent(to)}`),
+        /^address 127\.0\.0\.2 is not a public address \(outside the test allow-list\)$/,
+      );
       assert.equal(internal.connections, 0);
       assert.deepEqual(internal.hits, []);
     });
@@ -308,7 +335,12 @@ describe('safe downloader', () => {
         assert.equal(received.bytesReceived, 0, '…but nothing was sent over it');
         // The same lookup behind the policy filter never even connects.
         await refusal(
-          connectChecked({ host: 'images.example', port: received.port, policy: only127001, lookup: filteredLookup(only127001, fakeDns({ 'images.example': '127.0.0.2' })) }),
+          connectChecked({
+            host: 'images.example',
+            port: received.port,
+            policy: only127001,
+            lookup: filteredLookup(only127001, fakeDns({ 'images.example': '127.0.0.2' })),
+          }),
           /^address 127\.0\.0\.2 is not a public address/,
         );
         assert.equal(received.connections, 1);
@@ -506,7 +538,12 @@ describe('file media storage', () => {
 
 describe('PUBLIC_URL', () => {
   const base = (env: Record<string, string> = {}) =>
-    loadConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token', ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), DATA_DIR: '/nonexistent-config-test-dir', ...env });
+    loadConfig({
+      ADMIN_TOKEN: 'a-long-enough-admin-token',
+      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      DATA_DIR: '/nonexistent-config-test-dir',
+      ...env,
+    });
 
   it('defaults to http://HOST:PORT', () => {
     assert.equal(base().publicUrl, 'http://127.0.0.1:8080');
@@ -520,8 +557,19 @@ describe('PUBLIC_URL', () => {
   });
 
   it('refuses other schemes, a trailing slash, credentials, queries and non-URLs, naming the variable', () => {
-    for (const bad of ['ftp://example.com', 'example.com', 'https://example.com/', 'https://u:p@example.com', 'https://example.com?x=1', 'https://example.com#top']) {
-      assert.throws(() => base({ PUBLIC_URL: bad }), (err: unknown) => err instanceof ConfigError && /^PUBLIC_URL /.test(err.message), bad);
+    for (const bad of [
+      'ftp://example.com',
+      'example.com',
+      'https://example.com/',
+      'https://u:p@example.com',
+      'https://example.com?x=1',
+      'https://example.com#top',
+    ]) {
+      assert.throws(
+        () => base({ PUBLIC_URL: bad }),
+        (err: unknown) => err instanceof ConfigError && /^PUBLIC_URL /.test(err.message),
+        bad,
+      );
     }
   });
 });

@@ -178,7 +178,9 @@ for (const target of databaseTargets()) {
         const orgs = (await h.admin('GET', '/admin/organizations')).json().organizations.map((o: { id: number }) => o.id);
         assert.ok(!orgs.includes(gone.organizationId) && orgs.includes(stays.organizationId));
         for (const table of ['products', 'product_media', 'categories', 'api_keys']) {
-          const [row] = rowsOf<{ n: number }>(await h.database.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = ${gone.organizationId}`)));
+          const [row] = rowsOf<{ n: number }>(
+            await h.database.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = ${gone.organizationId}`)),
+          );
           assert.equal(row.n, 0, `${table} rows are gone`);
         }
         assert.equal((await h.admin('DELETE', `/admin/organizations/${gone.organizationId}`)).statusCode, 404);
@@ -197,7 +199,12 @@ for (const target of databaseTargets()) {
         for (const release of held.splice(0)) release();
         assertError(await adding, 404);
         assert.ok(!existsSync(fileOnDisk('/held/5.png')), 'no file left behind');
-        assert.ok(readdirSync(path.join(dataDir, 'media'), { recursive: true }).map(String).every((f) => !f.includes('.tmp-')), 'no temporary file either');
+        assert.ok(
+          readdirSync(path.join(dataDir, 'media'), { recursive: true })
+            .map(String)
+            .every((f) => !f.includes('.tmp-')),
+          'no temporary file either',
+        );
       });
     });
   });

@@ -72,7 +72,11 @@ for (const target of databaseTargets()) {
     };
     const fileOnDisk = (key: string) => path.join(dataDir, 'media', key.slice(0, 2), key);
     const storedFiles = () =>
-      existsSync(path.join(dataDir, 'media')) ? readdirSync(path.join(dataDir, 'media'), { recursive: true }).map(String).filter((f) => f.includes('.')) : [];
+      existsSync(path.join(dataDir, 'media'))
+        ? readdirSync(path.join(dataDir, 'media'), { recursive: true })
+            .map(String)
+            .filter((f) => f.includes('.'))
+        : [];
     const mediaList = async (productId: number, c: Call = call) => okData(await c('GET', `/api/products/${productId}/media`));
     const positions = async (productId: number) => (await mediaList(productId)).media.map((m: { id: number; position: number }) => [m.id, m.position]);
 
@@ -332,7 +336,11 @@ for (const target of databaseTargets()) {
       it('other schemes and invalid URLs', async () => {
         const p = await createProduct(call);
         for (const url of ['ftp://127.0.0.1/a.png', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=']) {
-          assertError(await call('POST', `/api/products/${p.id}/media`, { file_url: url }), 400, /^file_url: only http and https URLs can be fetched, got [a-z]+:$/);
+          assertError(
+            await call('POST', `/api/products/${p.id}/media`, { file_url: url }),
+            400,
+            /^file_url: only http and https URLs can be fetched, got [a-z]+:$/,
+          );
         }
         assertError(await call('POST', `/api/products/${p.id}/media`, { file_url: 'not a url' }), 400, /^file_url: is not a valid URL$/);
       });

@@ -94,7 +94,10 @@ describe('METRICS_* settings', () => {
       [{ METRICS_PORT: '8080' }, 'METRICS_PORT must differ from PORT (8080)'],
       [{ METRICS_HOST: '0.0.0.0' }, 'METRICS_HOST needs METRICS_PORT: without it /metrics is served on PORT'],
     ] as const) {
-      assert.throws(() => loadConfig({ ...base, ...env }), (err: Error) => err instanceof ConfigError && err.message === message);
+      assert.throws(
+        () => loadConfig({ ...base, ...env }),
+        (err: Error) => err instanceof ConfigError && err.message === message,
+      );
     }
   });
 });
@@ -102,9 +105,17 @@ describe('METRICS_* settings', () => {
 describe('Shopify metrics per shop (adapter with a scripted shop)', () => {
   it('counts cost spent, throttle waits and THROTTLED answers (in a 200 and as a 429)', async () => {
     const status = (available: number) => ({ maximumAvailable: 100, currentlyAvailable: available, restoreRate: 50 });
-    const locations = { locations: { nodes: [{ id: 'gid://shopify/Location/1', name: 'Main', isActive: true }], pageInfo: { hasNextPage: false, endCursor: null } } };
+    const locations = {
+      locations: { nodes: [{ id: 'gid://shopify/Location/1', name: 'Main', isActive: true }], pageInfo: { hasNextPage: false, endCursor: null } },
+    };
     const answers: [number, unknown][] = [
-      [200, { errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }], extensions: { cost: { requestedQueryCost: 9, actualQueryCost: null, throttleStatus: status(0) } } }],
+      [
+        200,
+        {
+          errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+          extensions: { cost: { requestedQueryCost: 9, actualQueryCost: null, throttleStatus: status(0) } },
+        },
+      ],
       [200, { data: locations, extensions: { cost: { requestedQueryCost: 9, actualQueryCost: 4, throttleStatus: status(96) } } }],
       [429, { errors: 'Throttled' }],
       [200, { data: locations, extensions: { cost: { requestedQueryCost: 9, actualQueryCost: 5, throttleStatus: status(91) } } }],
@@ -143,7 +154,16 @@ describe('products synced by sync.product jobs', () => {
     ] as const;
     let calls = 0;
     const handler = syncProductHandler({ push: { syncProduct: async () => outcomes[calls++] }, metrics });
-    const job = (finalAttempt: boolean) => ({ id: 'j', name: JOB.syncProduct, data: { integrationId: 7, pimProductId: 1, reason: 'delta' }, retryCount: 0, retryLimit: 0, finalAttempt, signal: new AbortController().signal }) as JobContext<typeof JOB.syncProduct>;
+    const job = (finalAttempt: boolean) =>
+      ({
+        id: 'j',
+        name: JOB.syncProduct,
+        data: { integrationId: 7, pimProductId: 1, reason: 'delta' },
+        retryCount: 0,
+        retryLimit: 0,
+        finalAttempt,
+        signal: new AbortController().signal,
+      }) as JobContext<typeof JOB.syncProduct>;
     for (let i = 0; i < outcomes.length; i++) await handler(job(true));
     // A transient failure counts only on the last try.
     const failing = syncProductHandler({ push: { syncProduct: async () => Promise.reject(new Error('PIM away')) }, metrics });
@@ -213,7 +233,9 @@ for (const target of databaseTargets()) {
 
     it('queue depth per job type and state, and job outcomes per job type', async () => {
       const depth = async (state: string) => value(await samples(), 'pimbridge_queue_jobs', { queue: JOB.syncPoll, state });
-      for (const queue of Object.values(JOB)) for (const state of ['created', 'retry', 'active']) assert.ok(value(await samples(), 'pimbridge_queue_jobs', { queue, state }) !== undefined, `${queue} ${state}`);
+      for (const queue of Object.values(JOB))
+        for (const state of ['created', 'retry', 'active'])
+          assert.ok(value(await samples(), 'pimbridge_queue_jobs', { queue, state }) !== undefined, `${queue} ${state}`);
       const waiting = (await depth('created'))!;
       const queue = h.app.services.jobs.queue;
       await queue.send(JOB.syncPoll, { integrationId: 900_001 }, { singletonKey: '900001' });
@@ -221,9 +243,13 @@ for (const target of databaseTargets()) {
       assert.equal(await depth('created'), waiting + 2);
 
       // sync.poll retries once: the first failure is a retry, the second (its last try) a failure.
-      queue.work(JOB.syncPoll, async (job) => {
-        if (job.data.integrationId === 900_002) throw new Error('the PIM is away');
-      }, { concurrency: 2 });
+      queue.work(
+        JOB.syncPoll,
+        async (job) => {
+          if (job.data.integrationId === 900_002) throw new Error('the PIM is away');
+        },
+        { concurrency: 2 },
+      );
       try {
         const outcome = async (o: string) => value(await samples(), 'pimbridge_jobs_total', { queue: JOB.syncPoll, outcome: o }) ?? 0;
         await until('a completed sync.poll', async () => (await outcome('completed')) >= 1);
@@ -264,7 +290,11 @@ for (const target of databaseTargets()) {
     });
 
     it('METRICS_ENABLED=false: no /metrics, and requests are answered as before', async () => {
-      assert.equal(loadConfig({ ADMIN_TOKEN: 'a'.repeat(16), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), DATABASE_URL: 'postgres://u@127.0.0.1/db' }).metricsEnabled, true);
+      assert.equal(
+        loadConfig({ ADMIN_TOKEN: 'a'.repeat(16), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), DATABASE_URL: 'postgres://u@127.0.0.1/db' })
+          .metricsEnabled,
+        true,
+      );
       const app = await buildApp({ config: testConfig({ METRICS_ENABLED: 'false' }), database: h.database, logger: false });
       try {
         const res = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
@@ -298,7 +328,12 @@ for (const target of databaseTargets()) {
       h = await connectorHarness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, port);
       assert.equal((await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' })).statusCode, 201);
       tenant = await h.tenant();
-      const res = await h.call('POST', '/api/connect', null, { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+      const res = await h.call('POST', '/api/connect', null, {
+        shop_domain: domain,
+        pim_base_url: h.pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
       assert.equal(res.statusCode, 200, res.body);
       ({ api_token: token, integration_id: integrationId } = res.json().data);
     });
@@ -306,7 +341,9 @@ for (const target of databaseTargets()) {
 
     it('pushes and products per integration, cost spent and budget per shop', async () => {
       const ok = await pimProduct(h, tenant, 'Metered Boot', 1);
-      const res = await h.call('POST', '/api/products/push', token, { products: [{ id: ok }, { id: 880_002, sku: 'BAD-2', name: '', status: 'active', variants: [] }] });
+      const res = await h.call('POST', '/api/products/push', token, {
+        products: [{ id: ok }, { id: 880_002, sku: 'BAD-2', name: '', status: 'active', variants: [] }],
+      });
       assert.equal(res.statusCode, 207, res.body);
       assert.equal((await h.call('POST', '/api/products/push', token, { id: ok })).statusCode, 200);
 
@@ -331,7 +368,15 @@ describe('`serve` with METRICS_PORT', () => {
     process.stdout.write = (() => true) as typeof process.stdout.write; // the welcome banner
     let server: Awaited<ReturnType<typeof startServer>> | null = null;
     try {
-      const env = { DATA_DIR: dataDir, PORT: '0', METRICS_PORT: '0', SEED_DEMO: 'false', SHOPIFY_SANDBOX: 'false', LOG_LEVEL: 'silent', SYNC_POLL_SECONDS: '0' };
+      const env = {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        METRICS_PORT: '0',
+        SEED_DEMO: 'false',
+        SHOPIFY_SANDBOX: 'false',
+        LOG_LEVEL: 'silent',
+        SYNC_POLL_SECONDS: '0',
+      };
       server = await startServer(loadConfig(env));
       assert.ok(server.metricsUrl && server.metricsUrl !== server.url);
       const open = await fetch(`${server.metricsUrl}/metrics`);

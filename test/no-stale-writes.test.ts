@@ -39,7 +39,11 @@ for (const target of databaseTargets()) {
     };
     const job = (id: number) => h.app.services.connector.push.syncProduct(c.integrationId, id);
     const stored = async (id: number) =>
-      ((await h.database.db.execute(sql`select storefront_version, lease_owner from product_mappings where integration_id = ${c.integrationId} and pim_product_id = ${id}`)) as unknown as { rows: { storefront_version: unknown; lease_owner: string | null }[] }).rows[0];
+      (
+        (await h.database.db.execute(
+          sql`select storefront_version, lease_owner from product_mappings where integration_id = ${c.integrationId} and pim_product_id = ${id}`,
+        )) as unknown as { rows: { storefront_version: unknown; lease_owner: string | null }[] }
+      ).rows[0];
 
     it(`an inline push and a sync.product job raced ${ROUNDS} times: the storefront always ends on the newest version`, async () => {
       const id = await pimProduct(h, c.tenant, 'Race Lamp');
@@ -79,7 +83,9 @@ for (const target of databaseTargets()) {
       const first = await push(id);
       assert.equal(first.method, 'create');
       // Another writer put a newer version there meanwhile.
-      await h.database.db.execute(sql`update product_mappings set storefront_version = now() + interval '1 hour' where integration_id = ${c.integrationId} and pim_product_id = ${id}`);
+      await h.database.db.execute(
+        sql`update product_mappings set storefront_version = now() + interval '1 hour' where integration_id = ${c.integrationId} and pim_product_id = ${id}`,
+      );
       const calls = fake.calls.length;
       const again = await push(id);
       assert.deepEqual(
@@ -114,7 +120,7 @@ for (const target of databaseTargets()) {
   });
 }
 
-describe('the Shopify adapter honours its caller\'s signal', () => {
+describe("the Shopify adapter honours its caller's signal", () => {
   it('the call in flight is abandoned and no other is sent', async () => {
     const sent: string[] = [];
     const adapter = new ShopifyAdapter({
@@ -128,7 +134,16 @@ describe('the Shopify adapter honours its caller\'s signal', () => {
     const started = Date.now();
     setTimeout(() => abort.abort(new Error('worker stopping')), 100);
     const product = { id: 1, sku: 'S', name: 'Signal', status: 'active', price: '10.00', currency: 'USD', variants: [] };
-    await assert.rejects(adapter.upsertProduct(shop, product as never, { productId: null, variantIds: {}, mediaIds: {} }, { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true }, { signal: abort.signal }), /worker stopping/);
+    await assert.rejects(
+      adapter.upsertProduct(
+        shop,
+        product as never,
+        { productId: null, variantIds: {}, mediaIds: {} },
+        { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true },
+        { signal: abort.signal },
+      ),
+      /worker stopping/,
+    );
     assert.ok(Date.now() - started < 2_000, 'gave up at the signal, not at the call timeout');
     assert.equal(sent.length, 1, `one call was in flight, none followed: ${sent.join(', ')}`);
   });

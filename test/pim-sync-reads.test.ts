@@ -30,7 +30,18 @@ for (const target of databaseTargets()) {
       const plain = await createProduct(c, { name: 'Plain' });
       const rich = await createProduct(c, { name: 'Rich', price: '10.00' });
       for (const [i, size] of ['M', 'S'].entries()) {
-        okData(await c('POST', `/api/products/${rich.id}/variants`, { sku: sku('V'), name: `Rich ${size}`, price: '10.50', weight: '0.25', stock_quantity: 2, position: 1 - i, attributes: [{ attribute_name: 'Size', value: size }] }), 201);
+        okData(
+          await c('POST', `/api/products/${rich.id}/variants`, {
+            sku: sku('V'),
+            name: `Rich ${size}`,
+            price: '10.50',
+            weight: '0.25',
+            stock_quantity: 2,
+            position: 1 - i,
+            attributes: [{ attribute_name: 'Size', value: size }],
+          }),
+          201,
+        );
       }
       for (const code of ['ZRH', 'AMS']) {
         const w = okData(await c('POST', '/api/warehouses', { code, name: `Warehouse ${code}` }), 201);
@@ -62,15 +73,29 @@ for (const target of databaseTargets()) {
         assert.deepEqual(onlyStock, { ...plain, warehouse_stock: both.warehouse_stock });
       }
       const rich = okData(await c('GET', `/api/products/${ids[1]}?include=warehouse_stock,variants`));
-      assert.deepEqual(rich.variants.map((v: any) => v.name), ['Rich S', 'Rich M'], 'by position');
-      assert.deepEqual(rich.warehouse_stock.map((w: any) => [w.code, w.quantity]), [['AMS', 3], ['ZRH', 4]], 'by warehouse code');
+      assert.deepEqual(
+        rich.variants.map((v: any) => v.name),
+        ['Rich S', 'Rich M'],
+        'by position',
+      );
+      assert.deepEqual(
+        rich.warehouse_stock.map((w: any) => [w.code, w.quantity]),
+        [
+          ['AMS', 3],
+          ['ZRH', 4],
+        ],
+        'by warehouse code',
+      );
       assert.equal(rich.variants[0].price, '10.5000');
       assert.equal(rich.variants[0].weight, '0.2500');
     });
 
     it('include on the list: every product carries its lists, computed with the page', async () => {
       const data = okData(await c('GET', '/api/products?include=variants,warehouse_stock&limit=100'));
-      assert.deepEqual(data.products.map((p: any) => p.id), ids);
+      assert.deepEqual(
+        data.products.map((p: any) => p.id),
+        ids,
+      );
       for (const p of data.products) assert.deepEqual({ variants: p.variants, warehouse_stock: p.warehouse_stock }, await separately(p.id));
       const plain = okData(await c('GET', '/api/products?limit=100'));
       assert.ok(plain.products.every((p: any) => !('variants' in p) && !('warehouse_stock' in p)));
@@ -86,10 +111,16 @@ for (const target of databaseTargets()) {
 
     it('after_id pages by id; total_items counts what follows the cursor', async () => {
       const first = okData(await c('GET', '/api/products?after_id=0&limit=2'));
-      assert.deepEqual(first.products.map((p: any) => p.id), ids.slice(0, 2));
+      assert.deepEqual(
+        first.products.map((p: any) => p.id),
+        ids.slice(0, 2),
+      );
       assert.deepEqual(first.pagination, { current_page: 1, total_pages: 2, total_items: 3, items_per_page: 2 });
       const second = okData(await c('GET', `/api/products?after_id=${ids[1]}&limit=2&include=variants`));
-      assert.deepEqual(second.products.map((p: any) => p.id), [ids[2]]);
+      assert.deepEqual(
+        second.products.map((p: any) => p.id),
+        [ids[2]],
+      );
       assert.equal(second.products[0].variants.length, 1);
       assert.deepEqual(second.pagination, { current_page: 1, total_pages: 1, total_items: 1, items_per_page: 2 });
       const end = okData(await c('GET', `/api/products?after_id=${ids[2]}`));
@@ -134,12 +165,19 @@ for (const target of databaseTargets()) {
         const last = data.products.at(-1);
         cursor = { since: last.updated_at, afterId: last.id };
       }
-      assert.deepEqual(seen.map((p) => p.id), [...made, later], 'id order inside the tie, the later change last, nothing twice');
+      assert.deepEqual(
+        seen.map((p) => p.id),
+        [...made, later],
+        'id order inside the tie, the later change last, nothing twice',
+      );
       assert.equal(new Set(seen.slice(0, 7).map((p) => p.updated_at)).size, 1, 'the seven share one updated_at');
       assert.ok(seen[7].updated_at > seen[0].updated_at);
       // Without after_id the list keeps its order by id (and its page/offset paging).
       const plain = okData(await o('GET', `/api/products?updated_since=${encodeURIComponent(since)}&limit=100`));
-      assert.deepEqual(plain.products.map((p: any) => p.id), [...made, later]);
+      assert.deepEqual(
+        plain.products.map((p: any) => p.id),
+        [...made, later],
+      );
       // The same walk through the connector's client.
       const changes: number[] = [];
       let at = { since, afterId: 0 };
@@ -170,20 +208,30 @@ for (const target of databaseTargets()) {
     it('ids on the list: only those products, whole with include; bad lists are 400s naming ids', async () => {
       const [plain, rich, one] = ids;
       const page = okData(await c('GET', `/api/products?ids=${one},${plain},${one}&include=variants,warehouse_stock`));
-      assert.deepEqual(page.products.map((p: { id: number }) => p.id), [plain, one]);
+      assert.deepEqual(
+        page.products.map((p: { id: number }) => p.id),
+        [plain, one],
+      );
       assert.equal(page.pagination.total_items, 2);
       for (const p of page.products) assert.deepEqual({ variants: p.variants, warehouse_stock: p.warehouse_stock }, await separately(p.id));
       // Another organization's product and one that does not exist are simply not there.
       const other = await createProduct(h.as(await h.tenant()), { name: 'Not yours' });
-      assert.deepEqual(okData(await c('GET', `/api/products?ids=${rich},${other.id},2000000000`)).products.map((p: { id: number }) => p.id), [rich]);
+      assert.deepEqual(
+        okData(await c('GET', `/api/products?ids=${rich},${other.id},2000000000`)).products.map((p: { id: number }) => p.id),
+        [rich],
+      );
       const tooMany = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
-      for (const bad of ['', 'a', '1,,2', '1.5', '-1', tooMany]) assertError(await c('GET', `/api/products?ids=${encodeURIComponent(bad)}`), 400, /query parameter 'ids'/);
+      for (const bad of ['', 'a', '1,,2', '1.5', '-1', tooMany])
+        assertError(await c('GET', `/api/products?ids=${encodeURIComponent(bad)}`), 400, /query parameter 'ids'/);
       for (const bad of ['0', '2147483648']) assertError(await c('GET', `/api/products?ids=1,${bad}`), 400, /query parameter 'ids'/);
     });
 
     it('PimClient.productSnapshots: the batch in one read, the same snapshots as one by one; unknown ids left out', async () => {
       const snaps = await client.productSnapshots(conn(), [...ids, 2_000_000_000, ids[0]]);
-      assert.deepEqual([...snaps.keys()].sort((a, b) => a - b), [...ids].sort((a, b) => a - b));
+      assert.deepEqual(
+        [...snaps.keys()].sort((a, b) => a - b),
+        [...ids].sort((a, b) => a - b),
+      );
       for (const id of ids) assert.deepEqual(snaps.get(id), await client.productSnapshot(conn(), id));
     });
 
@@ -223,7 +271,10 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
 
   it('a PIM with include answers the snapshot in one request', async () => {
     server.hits.length = 0;
-    handler = (url) => (url.pathname === '/api/products/5' ? ok({ id: 5, name: 'Five', sku: 'F', updated_at: '2026-01-01T00:00:00.123Z', variants: [{ sku: 'F-1' }], warehouse_stock: [] }) : { status: 500 });
+    handler = (url) =>
+      url.pathname === '/api/products/5'
+        ? ok({ id: 5, name: 'Five', sku: 'F', updated_at: '2026-01-01T00:00:00.123Z', variants: [{ sku: 'F-1' }], warehouse_stock: [] })
+        : { status: 500 };
     const snap = await client.productSnapshot(conn(), 5);
     assert.deepEqual(server.hits, ['/api/products/5?include=variants,warehouse_stock']);
     assert.deepEqual(snap.variants, [{ sku: 'F-1' }]);
@@ -241,7 +292,13 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
       return { status: 404, body: { status: 0, data: null, error: 'Not found' } };
     };
     const first = await client.productPage(conn(), { afterId: 0, limit: 100 });
-    assert.deepEqual(first.products.map((p) => [p.id, p.variants[0].sku, 'warehouse_stock' in p]), [[1, 'S1-V', false], [2, 'S2-V', false]]);
+    assert.deepEqual(
+      first.products.map((p) => [p.id, p.variants[0].sku, 'warehouse_stock' in p]),
+      [
+        [1, 'S1-V', false],
+        [2, 'S2-V', false],
+      ],
+    );
     assert.equal(first.total, 2);
     const again = await client.productPage(conn(), { afterId: 2, limit: 100 }).catch((err) => err);
     assert.ok(again instanceof PimReadError && again.kind === 'unavailable' && /does not page by after_id/.test(again.message), String(again));
@@ -252,7 +309,8 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
   it('a PIM that ignores ids: its other products are not taken for the ones asked', async () => {
     server.hits.length = 0;
     const product = (id: number) => ({ id, name: `P${id}`, sku: `S${id}`, variants: [], warehouse_stock: [] });
-    handler = (url) => (url.pathname === '/api/products' ? ok({ products: [product(1), product(2), product(3)], pagination: { total_items: 3 } }) : { status: 500 });
+    handler = (url) =>
+      url.pathname === '/api/products' ? ok({ products: [product(1), product(2), product(3)], pagination: { total_items: 3 } }) : { status: 500 };
     const snaps = await client.productSnapshots(conn(), [2, 9]);
     assert.deepEqual([...snaps.keys()], [2]);
     assert.deepEqual(server.hits, ['/api/products?ids=2,9&after_id=0&limit=2&include=variants,warehouse_stock']);
@@ -260,7 +318,10 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
 
   it('429: waits Retry-After and reads again; a wait beyond the budget fails at once as unavailable', async () => {
     let calls = 0;
-    handler = () => (++calls === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: { status: 0, data: null, error: 'slow down' } } : ok({ products: [], pagination: { total_items: 0 } }));
+    handler = () =>
+      ++calls === 1
+        ? { status: 429, headers: { 'retry-after': '1' }, body: { status: 0, data: null, error: 'slow down' } }
+        : ok({ products: [], pagination: { total_items: 0 } });
     const started = Date.now();
     assert.deepEqual(await client.changedProducts(conn(), { since: '2026-01-01T00:00:00.000Z', afterId: 0, limit: 10 }), []);
     assert.equal(calls, 2);
@@ -270,7 +331,10 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
     handler = () => (calls++, { status: 429, headers: { 'retry-after': '45' }, body: {} });
     const t0 = Date.now();
     const err = await client.productSnapshot(conn(), 5).catch((e) => e);
-    assert.ok(err instanceof PimReadError && err.kind === 'unavailable' && /rate-limited GET \/api\/products\/5 \(HTTP 429, retry after 45 s\)/.test(err.message), String(err));
+    assert.ok(
+      err instanceof PimReadError && err.kind === 'unavailable' && /rate-limited GET \/api\/products\/5 \(HTTP 429, retry after 45 s\)/.test(err.message),
+      String(err),
+    );
     assert.equal(calls, 1, 'no retry when the wait exceeds the budget');
     assert.ok(Date.now() - t0 < 1_000);
 

@@ -216,9 +216,7 @@ for (const target of databaseTargets()) {
 
       it('keeps one EAN per organization even for simultaneous creates (the database enforces it)', async () => {
         const ean = validEan();
-        const results = await Promise.all(
-          Array.from({ length: 6 }, (_, i) => call('POST', '/api/products', { name: `Racing EAN ${i}`, sku: sku(), ean })),
-        );
+        const results = await Promise.all(Array.from({ length: 6 }, (_, i) => call('POST', '/api/products', { name: `Racing EAN ${i}`, sku: sku(), ean })));
         assert.equal(results.filter((r) => r.statusCode === 201).length, 1, results.map((r) => r.statusCode).join(','));
         for (const r of results.filter((r) => r.statusCode !== 201)) assertError(r, 400, /field 'ean'/);
       });
@@ -257,7 +255,11 @@ for (const target of databaseTargets()) {
       it('accepts only the six publishing channels, each once', async () => {
         const p = await createProduct(call, { publishing_channels: ['email', 'social'] });
         assert.deepEqual(p.publishing_channels, ['email', 'social']);
-        const error = assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), publishing_channels: ['tiktok'] }), 400, /publishing_channels\[0\]/);
+        const error = assertError(
+          await call('POST', '/api/products', { name: 'X', sku: sku(), publishing_channels: ['tiktok'] }),
+          400,
+          /publishing_channels\[0\]/,
+        );
         assert.match(error, /web, mobile, api, marketplace, social, email/);
         assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), publishing_channels: ['web', 'web'] }), 400, /publishing_channels/);
         assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), publishing_channels: 'web' }), 400, /publishing_channels/);
@@ -266,7 +268,11 @@ for (const target of databaseTargets()) {
 
       it('validates status, currency, stock and condition', async () => {
         for (const status of ['draft', 'active', 'archived', 'out_of_stock']) assert.equal((await createProduct(call, { status })).status, status);
-        assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), status: 'published' }), 400, /field 'status' must be one of: draft, active, archived, out_of_stock/);
+        assertError(
+          await call('POST', '/api/products', { name: 'X', sku: sku(), status: 'published' }),
+          400,
+          /field 'status' must be one of: draft, active, archived, out_of_stock/,
+        );
         assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), currency: 'eur' }), 400, /field 'currency'/);
         assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), currency: 'EURO' }), 400, /field 'currency'/);
         assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), stock: 1.5 }), 400, /field 'stock'/);
@@ -392,8 +398,22 @@ for (const target of databaseTargets()) {
         c = h.as(tenant);
         const brandA = okData(await c('POST', '/api/brands', { name: 'Brand A' }), 201);
         const brandB = okData(await c('POST', '/api/brands', { name: 'Brand B' }), 201);
-        p.alpha = await createProduct(c, { name: 'Alpha Widget', description: 'Made of STEEL', sku: 'ALP-001', status: 'active', brand_id: brandA.id, publishing_channels: ['web', 'mobile'] });
-        p.beta = await createProduct(c, { name: 'Beta Gadget', description: 'Contains 100% cotton', sku: 'BET_002', status: 'draft', brand_id: brandB.id, publishing_channels: ['mobile'] });
+        p.alpha = await createProduct(c, {
+          name: 'Alpha Widget',
+          description: 'Made of STEEL',
+          sku: 'ALP-001',
+          status: 'active',
+          brand_id: brandA.id,
+          publishing_channels: ['web', 'mobile'],
+        });
+        p.beta = await createProduct(c, {
+          name: 'Beta Gadget',
+          description: 'Contains 100% cotton',
+          sku: 'BET_002',
+          status: 'draft',
+          brand_id: brandB.id,
+          publishing_channels: ['mobile'],
+        });
         p.gamma = await createProduct(c, { name: 'Gamma Gizmo', sku: 'GAM-003', status: 'active', brand_id: brandA.id, publishing_channels: ['api'] });
         p.delta = await createProduct(c, { name: 'Delta', description: 'plain', sku: 'DLT-004', status: 'out_of_stock' });
         p.brandA = brandA;

@@ -64,7 +64,10 @@ for (const target of databaseTargets()) {
       assert.equal(sent.id, id);
       assert.equal(sent.name, 'Trail Shoe');
       assert.equal(sent.variants.length, 2);
-      assert.deepEqual(sent.warehouse_stock?.map((w) => [w.code, w.quantity]), [['MAIN', 7]]);
+      assert.deepEqual(
+        sent.warehouse_stock?.map((w) => [w.code, w.quantity]),
+        [['MAIN', 7]],
+      );
       // No mapping row before this push: the adapter is told nothing of ours can be on the storefront yet.
       assert.deepEqual(fake.calls[0].known, { productId: null, variantIds: {}, mediaIds: {}, neverPushed: true });
 
@@ -74,7 +77,13 @@ for (const target of databaseTargets()) {
       assert.equal(m.sync_error, null);
       assert.equal(Number(m.storefront_product_id), 9_000_000_001);
       assert.equal(Number(m.storefront_variant_id), 90_000_000_010);
-      assert.deepEqual(m.metadata, { storefront_handle: `pim-${id}`, storefront_title: 'Trail Shoe', variant_count: 2, image_count: 0, last_push_method: 'create' });
+      assert.deepEqual(m.metadata, {
+        storefront_handle: `pim-${id}`,
+        storefront_title: 'Trail Shoe',
+        variant_count: 2,
+        image_count: 0,
+        last_push_method: 'create',
+      });
       assert.equal(m.storefront_state.productId, 'gid://shopify/Product/9000000001');
       assert.equal(Object.keys(m.storefront_state.variantIds).length, 2);
       assert.ok(m.last_synced_at);
@@ -113,7 +122,15 @@ for (const target of databaseTargets()) {
     it('a product object with more fields than id is the full snapshot: the PIM is not read', async () => {
       fresh();
       const c = await h.connected();
-      const snapshot = { id: 777_001, sku: 'SNAP-1', name: 'Snapshot Lamp', status: 'active', price: '5.00', images: ['https://img.example/a.jpg'], variants: [] };
+      const snapshot = {
+        id: 777_001,
+        sku: 'SNAP-1',
+        name: 'Snapshot Lamp',
+        status: 'active',
+        price: '5.00',
+        images: ['https://img.example/a.jpg'],
+        variants: [],
+      };
       const res = await h.call('POST', '/api/products/push', c.token, snapshot);
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().data.results[0].pim_product_id, 777_001);
@@ -148,14 +165,17 @@ for (const target of databaseTargets()) {
       assert.equal(data.total_products, 6);
       assert.equal(data.successful_count, 2);
       assert.equal(data.failed_count, 4);
-      assert.deepEqual(data.results.map((r: any) => [r.status, r.pim_product_id]), [
-        ['success', good],
-        ['error', 99_999_999],
-        ['error', invalid],
-        ['error', null],
-        ['error', wasSynced],
-        ['success', good2],
-      ]);
+      assert.deepEqual(
+        data.results.map((r: any) => [r.status, r.pim_product_id]),
+        [
+          ['success', good],
+          ['error', 99_999_999],
+          ['error', invalid],
+          ['error', null],
+          ['error', wasSynced],
+          ['success', good2],
+        ],
+      );
       const [, notFound, invalidR, malformed, blank] = data.results;
       assert.deepEqual(Object.keys(notFound).sort(), ['message', 'pim_product_id', 'status', 'storefront_product_id', 'validation_errors']);
       assert.equal(notFound.message, 'PIM product 99999999 not found');
@@ -197,10 +217,10 @@ for (const target of databaseTargets()) {
       try {
         const res = await h.call('POST', '/api/products/push', c.token, { products: [...ids, 99_999_998].map((id) => ({ id })) });
         assert.equal(res.statusCode, 207, res.body);
-        assert.deepEqual(res.json().data.results.map((r: any) => [r.pim_product_id, r.status, r.message]), [
-          ...ids.map((id) => [id, 'success', 'Product created on the storefront']),
-          [99_999_998, 'error', 'PIM product 99999998 not found'],
-        ]);
+        assert.deepEqual(
+          res.json().data.results.map((r: any) => [r.pim_product_id, r.status, r.message]),
+          [...ids.map((id) => [id, 'success', 'Product created on the storefront']), [99_999_998, 'error', 'PIM product 99999998 not found']],
+        );
       } finally {
         h.app.server.off('request', count);
       }
@@ -209,7 +229,14 @@ for (const target of databaseTargets()) {
         '/api/products/99999998?include=variants,warehouse_stock',
       ]);
       // Each product went whole, as a read of its own would give it.
-      assert.deepEqual(fake.calls.map((call) => [call.snapshot.id, call.snapshot.variants.length]).sort((a, b) => a[0] - b[0]), [[ids[0], 2], [ids[1], 0], [ids[2], 1]]);
+      assert.deepEqual(
+        fake.calls.map((call) => [call.snapshot.id, call.snapshot.variants.length]).sort((a, b) => a[0] - b[0]),
+        [
+          [ids[0], 2],
+          [ids[1], 0],
+          [ids[2], 1],
+        ],
+      );
     });
 
     it('an error mapping becomes synced again with sync_error cleared', async () => {
@@ -261,10 +288,12 @@ for (const target of databaseTargets()) {
       assert.equal(n.n, 0);
     });
 
-    it('a malformed snapshot is that item\'s error, not a 400', async () => {
+    it("a malformed snapshot is that item's error, not a 400", async () => {
       fresh();
       const c = await h.connected();
-      const res = await h.call('POST', '/api/products/push', c.token, { products: [{ id: 5, name: 7 }, { id: 6, name: 'x', variants: {} }, { id: 7, name: 'x', variants: [1] }, 'str'] });
+      const res = await h.call('POST', '/api/products/push', c.token, {
+        products: [{ id: 5, name: 7 }, { id: 6, name: 'x', variants: {} }, { id: 7, name: 'x', variants: [1] }, 'str'],
+      });
       assert.equal(res.statusCode, 207, res.body);
       const results = res.json().data.results;
       assert.match(results[0].validation_errors[0], /name must be a string/);
@@ -291,7 +320,7 @@ for (const target of databaseTargets()) {
       assertError(await h.call('POST', '/api/products/push', write, { id }), 401, 'AUTHENTICATION_FAILED');
     });
 
-    it('the PIM refusing the stored credentials is each product\'s error', async () => {
+    it("the PIM refusing the stored credentials is each product's error", async () => {
       fresh();
       const c = await h.connected();
       const id = await pimProduct(h, c.tenant, 'Orphan');
@@ -342,7 +371,10 @@ for (const target of databaseTargets()) {
       assert.equal(running.status, 'running');
       assert.equal(running.completed_at, null);
       const pendingMappings = await rows(sql`select sync_status from product_mappings where integration_id = ${c.integrationId}`);
-      assert.ok(pendingMappings.length > 0 && pendingMappings.every((m) => m.sync_status === 'pending'), 'a pending mapping is written before the storefront call');
+      assert.ok(
+        pendingMappings.length > 0 && pendingMappings.every((m) => m.sync_status === 'pending'),
+        'a pending mapping is written before the storefront call',
+      );
       release();
       const res = await pending;
       assert.equal(res.statusCode, 200, res.body);
@@ -415,7 +447,12 @@ for (const target of databaseTargets()) {
       const made = await h.admin('POST', '/admin/shops', { domain: 'push-e2e.myshopify.com', platform: 'sandbox' });
       assert.equal(made.statusCode, 201, made.body);
       tenant = await h.tenant();
-      const res = await h.call('POST', '/api/connect', null, { shop_domain: 'push-e2e.myshopify.com', pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+      const res = await h.call('POST', '/api/connect', null, {
+        shop_domain: 'push-e2e.myshopify.com',
+        pim_base_url: h.pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
       assert.equal(res.statusCode, 200, res.body);
       token = res.json().data.api_token;
     });
@@ -446,14 +483,16 @@ for (const target of databaseTargets()) {
 
       // A crash between the storefront's answer and our write leaves the mapping pending (or lost): the next push
       // finds the storefront product made earlier and updates it — never a duplicate.
-      await h.database.db.execute(sql`update product_mappings set sync_status = 'pending', storefront_product_id = null, storefront_state = '{}'::jsonb where pim_product_id = ${id}`);
+      await h.database.db.execute(
+        sql`update product_mappings set sync_status = 'pending', storefront_product_id = null, storefront_state = '{}'::jsonb where pim_product_id = ${id}`,
+      );
       const third = await h.call('POST', '/api/products/push', token, { id });
       assert.equal(third.statusCode, 200, third.body);
       assert.equal(third.json().data.results[0].storefront_product_id, r1.storefront_product_id);
       assert.equal(third.json().data.results[0].method, 'update');
     });
 
-    it('a pre-flight failure is that product\'s validation_errors; the other product goes', async () => {
+    it("a pre-flight failure is that product's validation_errors; the other product goes", async () => {
       const ok = await pimProduct(h, tenant, 'Sandbox Fine');
       const longSeo = { id: 880_001, sku: 'BAD-1', name: '', status: 'active', variants: [] };
       const res = await h.call('POST', '/api/products/push', token, { products: [longSeo, { id: ok }] });
@@ -476,7 +515,10 @@ for (const target of databaseTargets()) {
       assert.equal(latest.records_failed, 1);
       assert.match(latest.duration, /^\d+(\.\d+)?s$/);
       assert.match(latest.completed_at, YMD_HIS);
-      assert.deepEqual(s.recent_syncs.map((r: any) => r.status), ['partial', 'success', 'success', 'success']);
+      assert.deepEqual(
+        s.recent_syncs.map((r: any) => r.status),
+        ['partial', 'success', 'success', 'success'],
+      );
       assert.deepEqual(s.product_mapping_stats, { synced: 2, pending: 0, error: 1 });
       assert.equal(s.storefront_status.status, 'connected');
       assert.match(s.last_sync_at, YMD_HIS);
@@ -501,7 +543,11 @@ describe('PimClient.productSnapshot', () => {
   after(async () => server.close());
 
   const read = () => client.productSnapshot({ baseUrl: server.url, apiKey: 'k' }, 5);
-  const kind = async () => read().then(() => 'ok', (err) => (err instanceof PimReadError ? `${err.kind}: ${err.message}` : String(err)));
+  const kind = async () =>
+    read().then(
+      () => 'ok',
+      (err) => (err instanceof PimReadError ? `${err.kind}: ${err.message}` : String(err)),
+    );
 
   it('reads product, variants and stock; no stock route → no warehouse_stock', async () => {
     answers.clear();
@@ -511,7 +557,10 @@ describe('PimClient.productSnapshot', () => {
     assert.equal(snap.name, 'Five');
     assert.equal(snap.variants.length, 1);
     assert.equal('warehouse_stock' in snap, false);
-    answers.set('/api/products/5/stock', { status: 200, body: { status: 1, data: { warehouse_stock: [{ warehouse_id: 1, code: 'W', name: 'W', quantity: 3 }] }, error: null } });
+    answers.set('/api/products/5/stock', {
+      status: 200,
+      body: { status: 1, data: { warehouse_stock: [{ warehouse_id: 1, code: 'W', name: 'W', quantity: 3 }] }, error: null },
+    });
     assert.equal((await read()).warehouse_stock?.[0].quantity, 3);
   });
 

@@ -47,7 +47,11 @@ function productInput(handle: string, variants: { sku: string; price: string; si
     handle,
     status: 'ACTIVE',
     productOptions: sized ? [{ name: 'Size', values: variants.map((v) => ({ name: v.size })) }] : [{ name: 'Title', values: [{ name: 'Default Title' }] }],
-    variants: variants.map((v) => ({ sku: v.sku, price: v.price, optionValues: [sized ? { optionName: 'Size', name: v.size } : { optionName: 'Title', name: 'Default Title' }] })),
+    variants: variants.map((v) => ({
+      sku: v.sku,
+      price: v.price,
+      optionValues: [sized ? { optionName: 'Size', name: v.size } : { optionName: 'Title', name: 'Default Title' }],
+    })),
     ...(images.length ? { files: images.map((url) => ({ originalSource: url, contentType: 'IMAGE' })) } : {}),
   };
 }
@@ -83,11 +87,16 @@ for (const target of databaseTargets()) {
     const lines = async (url: string): Promise<Json[]> => {
       const res = await fetch(url);
       assert.equal(res.status, 200);
-      return (await res.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      return (await res.text())
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     };
 
     before(async () => {
-      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c04030' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c04030' } })
+        .png()
+        .toBuffer();
       photos = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
       await new Promise<void>((resolve) => photos.listen(0, '127.0.0.1', resolve));
       photoUrl = `http://127.0.0.1:${(photos.address() as net.AddressInfo).port}/photo.png`;
@@ -98,9 +107,20 @@ for (const target of databaseTargets()) {
       base = `http://127.0.0.1:${port}/sandbox/shopify/${domain}`;
       // Three products: two variants and an image; one variant; three variants.
       for (const input of [
-        productInput('alpha', [{ sku: 'A-S', price: '10.00', size: 'S' }, { sku: 'A-M', price: '11.00', size: 'M' }], [photoUrl]),
+        productInput(
+          'alpha',
+          [
+            { sku: 'A-S', price: '10.00', size: 'S' },
+            { sku: 'A-M', price: '11.00', size: 'M' },
+          ],
+          [photoUrl],
+        ),
         productInput('beta', [{ sku: 'B-1', price: '5.00' }]),
-        productInput('gamma', [{ sku: 'G-1', price: '1.00', size: '1' }, { sku: 'G-2', price: '2.00', size: '2' }, { sku: 'G-3', price: '3.00', size: '3' }]),
+        productInput('gamma', [
+          { sku: 'G-1', price: '1.00', size: '1' },
+          { sku: 'G-2', price: '2.00', size: '2' },
+          { sku: 'G-3', price: '3.00', size: '3' },
+        ]),
       ]) {
         const made = (await gql(PRODUCT_SET, { input })).productSet;
         assert.deepEqual(made.userErrors, []);
@@ -126,7 +146,10 @@ for (const target of databaseTargets()) {
       assert.equal(op.type, 'QUERY');
       const out = await lines(op.url);
       const products = out.filter((l) => !l.__parentId);
-      assert.deepEqual(products.map((p) => p.handle), ['alpha', 'beta', 'gamma']);
+      assert.deepEqual(
+        products.map((p) => p.handle),
+        ['alpha', 'beta', 'gamma'],
+      );
       for (const p of products) {
         assert.match(p.id, /^gid:\/\/shopify\/Product\/\d+$/);
         assert.equal('variants' in p, false, 'nested connections are not on the parent line');
@@ -141,14 +164,20 @@ for (const target of databaseTargets()) {
       const alpha = products[0];
       assert.deepEqual(
         variants.filter((v) => v.__parentId === alpha.id).map((v) => [v.sku, v.price, v.selectedOptions]),
-        [['A-S', '10.00', [{ name: 'Size', value: 'S' }]], ['A-M', '11.00', [{ name: 'Size', value: 'M' }]]],
+        [
+          ['A-S', '10.00', [{ name: 'Size', value: 'S' }]],
+          ['A-M', '11.00', [{ name: 'Size', value: 'M' }]],
+        ],
       );
       const media = out.filter((l) => typeof l.id === 'string' && l.id.startsWith('gid://shopify/MediaImage/'));
       assert.equal(media.length, 1);
       assert.equal(media[0].__parentId, alpha.id);
       assert.match(media[0].image.url, /\/cdn\/files\//);
       // Ungrouped (the default): the page's products come first, their children after them.
-      assert.deepEqual(out.slice(0, 3).map((l) => l.__parentId), [undefined, undefined, undefined]);
+      assert.deepEqual(
+        out.slice(0, 3).map((l) => l.__parentId),
+        [undefined, undefined, undefined],
+      );
       assert.equal(op.objectCount, String(out.length));
       assert.equal(op.rootObjectCount, '3');
       assert.equal(op.fileSize, String(Buffer.byteLength(out.map((l) => JSON.stringify(l)).join('\n') + '\n')));
@@ -169,9 +198,14 @@ for (const target of databaseTargets()) {
     it('a query finding nothing completes with no file; a filtered query reads only its products', async () => {
       const none = await finished((await run('{ products(query: "handle:nope") { edges { node { id } } } }')).bulkOperation.id);
       assert.deepEqual([none.status, none.objectCount, none.url, none.fileSize], ['COMPLETED', '0', null, null]);
-      const one = await finished((await run('{ products(query: "handle:gamma") { edges { node { id variants { edges { node { sku } } } } } } }')).bulkOperation.id);
+      const one = await finished(
+        (await run('{ products(query: "handle:gamma") { edges { node { id variants { edges { node { sku } } } } } } }')).bulkOperation.id,
+      );
       const out = await lines(one.url);
-      assert.deepEqual(out.map((l) => l.sku ?? 'product'), ['product', 'G-1', 'G-2', 'G-3']);
+      assert.deepEqual(
+        out.map((l) => l.sku ?? 'product'),
+        ['product', 'G-1', 'G-2', 'G-3'],
+      );
     });
 
     it('refuses what Shopify refuses, with its userErrors (field ["query"], code INVALID)', async () => {
@@ -190,20 +224,25 @@ for (const target of databaseTargets()) {
         'Bulk queries must contain at least one connection.',
       ]);
       assert.deepEqual(
-        await refused('{ products { edges { node { id variants { edges { node { id } } } metafields { edges { node { id } } } collections { edges { node { id } } } media { edges { node { id } } } sellingPlanGroups { edges { node { id } } } } } } }'),
+        await refused(
+          '{ products { edges { node { id variants { edges { node { id } } } metafields { edges { node { id } } } collections { edges { node { id } } } media { edges { node { id } } } sellingPlanGroups { edges { node { id } } } } } } }',
+        ),
         ['Bulk queries cannot contain more than 5 connections.'],
       );
-      assert.deepEqual(
-        await refused('{ collections { edges { node { id products { edges { node { id variants { edges { node { id } } } } } } } } } }'),
-        ['Bulk queries cannot contain connections with a nesting depth greater than 2.'],
-      );
+      assert.deepEqual(await refused('{ collections { edges { node { id products { edges { node { id variants { edges { node { id } } } } } } } } } }'), [
+        'Bulk queries cannot contain connections with a nesting depth greater than 2.',
+      ]);
       assert.match((await refused('{ products { nodes { id } } }'))[0], /must select their contents using 'edges' > 'node'.*'products'/);
       assert.match((await refused('{ products { edges { node { title variants { edges { node { id } } } } } } }'))[0], /must select the 'id' field.*products/);
-      assert.deepEqual(await refused('mutation { productDelete(input: { id: "gid://shopify/Product/1" }) { deletedProductId } }'), ['Invalid operation type. Only `query` operations are supported.']);
+      assert.deepEqual(await refused('mutation { productDelete(input: { id: "gid://shopify/Product/1" }) { deletedProductId } }'), [
+        'Invalid operation type. Only `query` operations are supported.',
+      ]);
       assert.match((await refused('{ products { edges { node { id }'))[0], /^Invalid bulk query: Syntax Error/);
       assert.match((await refused('{ products { edges { node { nope } } } }'))[0], /^Invalid bulk query: Cannot query field "nope"/);
       assert.match((await refused('query Q($h: String) { products(query: $h) { edges { node { id } } } }'))[0], /take no variables/);
-      assert.deepEqual(await refused('{ a: products { edges { node { id } } } b: products { edges { node { id } } } }'), ['Bulk queries cannot contain more than one top level field.']);
+      assert.deepEqual(await refused('{ a: products { edges { node { id } } } b: products { edges { node { id } } } }'), [
+        'Bulk queries cannot contain more than one top level field.',
+      ]);
     });
 
     it('five queries run at a time per store (the sixth: OPERATION_IN_PROGRESS); mutations count apart; listed by type', async () => {
@@ -218,13 +257,17 @@ for (const target of databaseTargets()) {
         }
         const sixth = await run('{ products { edges { node { id } } } }');
         assert.equal(sixth.bulkOperation, null);
-        assert.deepEqual(sixth.userErrors, [{ field: null, code: 'OPERATION_IN_PROGRESS', message: `A bulk query operation for this app and shop is already in progress: ${ids.join(', ')}.` }]);
+        assert.deepEqual(sixth.userErrors, [
+          { field: null, code: 'OPERATION_IN_PROGRESS', message: `A bulk query operation for this app and shop is already in progress: ${ids.join(', ')}.` },
+        ]);
         // A bulk mutation is not held back by running queries ("can run at the same time per shop").
         const mutation = await gql(
           `mutation { bulkOperationRunMutation(mutation: "mutation M($id: ID!) { publishablePublish(id: $id, input: []) { userErrors { message } } }", stagedUploadPath: "nope") { userErrors { code } } }`,
         );
         assert.deepEqual(mutation.bulkOperationRunMutation.userErrors, [{ code: 'NO_SUCH_FILE' }]);
-        const listed = await gql(`{ q: bulkOperations(first: 10, query: "operation_type:query status:running") { nodes { id type } } m: bulkOperations(first: 10, query: "operation_type:mutation") { nodes { type } } current: currentBulkOperation { id type } }`);
+        const listed = await gql(
+          `{ q: bulkOperations(first: 10, query: "operation_type:query status:running") { nodes { id type } } m: bulkOperations(first: 10, query: "operation_type:mutation") { nodes { type } } current: currentBulkOperation { id type } }`,
+        );
         assert.deepEqual(listed.q.nodes.map((n: Json) => n.id).sort(), [...ids].sort());
         assert.ok(listed.q.nodes.every((n: Json) => n.type === 'QUERY'));
         assert.ok(listed.m.nodes.every((n: Json) => n.type === 'MUTATION'));
@@ -250,11 +293,14 @@ for (const target of databaseTargets()) {
       });
       assert.equal(state.state, 'completed', JSON.stringify(state));
       const products = state.state === 'completed' ? state.products : [];
-      assert.deepEqual(products.map((p) => [p.handle, p.variants.map((v) => v.sku), p.images.length]), [
-        ['alpha', ['A-S', 'A-M'], 1],
-        ['beta', ['B-1'], 0],
-        ['gamma', ['G-1', 'G-2', 'G-3'], 0],
-      ]);
+      assert.deepEqual(
+        products.map((p) => [p.handle, p.variants.map((v) => v.sku), p.images.length]),
+        [
+          ['alpha', ['A-S', 'A-M'], 1],
+          ['beta', ['B-1'], 0],
+          ['gamma', ['G-1', 'G-2', 'G-3'], 0],
+        ],
+      );
       const alpha = products[0];
       assert.equal(alpha.title, 'Product alpha');
       assert.equal(alpha.status, 'ACTIVE');

@@ -17,7 +17,9 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const DOMAIN = 'bulk-restart.myshopify.com';
 
 function startSandbox(env: Record<string, string>, port: number): { child: ChildProcess; exited: Promise<unknown>; output: () => string } {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'LOG_LEVEL', 'TEST_DATABASE_URL'].includes(k)));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'LOG_LEVEL', 'TEST_DATABASE_URL'].includes(k)),
+  );
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'sandbox', '--port', String(port)], {
     cwd: ROOT,
     env: { ...clean, ...env, LOG_LEVEL: 'warn' },
@@ -86,7 +88,11 @@ for (const kind of kinds) {
       const jsonl = Array.from({ length: lines }, (_, i) =>
         JSON.stringify({
           identifier: { customId: { namespace: 'pimbridge', key: 'pim_product_id', value: `${Date.now()}-${i}` } },
-          input: { title: `Restart ${i}`, productOptions: [{ name: 'Title', values: [{ name: 'Default Title' }] }], variants: [{ sku: `R-${i}`, price: '1.00', optionValues: [{ optionName: 'Title', name: 'Default Title' }] }] },
+          input: {
+            title: `Restart ${i}`,
+            productOptions: [{ name: 'Title', values: [{ name: 'Default Title' }] }],
+            variants: [{ sku: `R-${i}`, price: '1.00', optionValues: [{ optionName: 'Title', name: 'Default Title' }] }],
+          },
           variants: 1,
           media: 1,
         }),
@@ -94,7 +100,10 @@ for (const kind of kinds) {
       form.append('file', new Blob([jsonl]), 'p.jsonl');
       assert.equal((await fetch(target.url, { method: 'POST', body: form })).status, 201);
       const key = target.parameters.find((p: { name: string }) => p.name === 'key').value;
-      const run = await gql('mutation R($m: String!, $p: String!) { bulkOperationRunMutation(mutation: $m, stagedUploadPath: $p) { bulkOperation { id } userErrors { code message } } }', { m: ProductSetBulk, p: key });
+      const run = await gql(
+        'mutation R($m: String!, $p: String!) { bulkOperationRunMutation(mutation: $m, stagedUploadPath: $p) { bulkOperation { id } userErrors { code message } } }',
+        { m: ProductSetBulk, p: key },
+      );
       assert.deepEqual(run.data.bulkOperationRunMutation.userErrors, []);
       return run.data.bulkOperationRunMutation.bulkOperation.id;
     }
@@ -103,28 +112,50 @@ for (const kind of kinds) {
     it('is FAILED with INTERNAL_SERVER_ERROR after the restart, and the store runs the next one', async () => {
       await start();
       await gql(MetafieldDefinitionCreate, {
-        definition: { name: 'PIM product id', namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', ownerType: 'PRODUCT', capabilities: { uniqueValues: { enabled: true } } },
+        definition: {
+          name: 'PIM product id',
+          namespace: 'pimbridge',
+          key: 'pim_product_id',
+          type: 'single_line_text_field',
+          ownerType: 'PRODUCT',
+          capabilities: { uniqueValues: { enabled: true } },
+        },
       });
       const id = await bulk(5000);
       // Running, with some lines done (objectCount is reported about every 0.5 s).
-      await until('progress', async () => {
-        const s = await state(id);
-        return s.status === 'RUNNING' && Number(s.objectCount) > 0 ? s : undefined;
-      }, WAIT_MS, EVERY_MS);
+      await until(
+        'progress',
+        async () => {
+          const s = await state(id);
+          return s.status === 'RUNNING' && Number(s.objectCount) > 0 ? s : undefined;
+        },
+        WAIT_MS,
+        EVERY_MS,
+      );
       proc!.child.kill('SIGKILL');
       await proc!.exited;
 
       await start();
-      const failed = await until('FAILED', async () => {
-        const s = await state(id);
-        return s.status === 'FAILED' ? s : undefined;
-      }, WAIT_MS, EVERY_MS);
+      const failed = await until(
+        'FAILED',
+        async () => {
+          const s = await state(id);
+          return s.status === 'FAILED' ? s : undefined;
+        },
+        WAIT_MS,
+        EVERY_MS,
+      );
       assert.equal(failed.errorCode, 'INTERNAL_SERVER_ERROR');
       const next = await bulk(3);
-      const done = await until('COMPLETED', async () => {
-        const s = await state(next);
-        return s.status === 'COMPLETED' ? s : undefined;
-      }, WAIT_MS, EVERY_MS);
+      const done = await until(
+        'COMPLETED',
+        async () => {
+          const s = await state(next);
+          return s.status === 'COMPLETED' ? s : undefined;
+        },
+        WAIT_MS,
+        EVERY_MS,
+      );
       assert.equal(done.objectCount, '3');
       proc!.child.kill('SIGTERM');
       await proc!.exited;

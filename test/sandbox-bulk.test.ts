@@ -72,7 +72,14 @@ for (const target of databaseTargets()) {
       token = (await h.app.services.sandbox.stores.create(domain)).accessToken;
       base = `http://127.0.0.1:${port}/sandbox/shopify/${domain}`;
       const def = await gql(MetafieldDefinitionCreate, {
-        definition: { name: 'PIM product id', namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', ownerType: 'PRODUCT', capabilities: { uniqueValues: { enabled: true } } },
+        definition: {
+          name: 'PIM product id',
+          namespace: 'pimbridge',
+          key: 'pim_product_id',
+          type: 'single_line_text_field',
+          ownerType: 'PRODUCT',
+          capabilities: { uniqueValues: { enabled: true } },
+        },
       });
       assert.ok(def.data.metafieldDefinitionCreate.createdDefinition, JSON.stringify(def));
     });
@@ -89,12 +96,18 @@ for (const target of databaseTargets()) {
     }
 
     async function stage(): Promise<{ url: string; resourceUrl: string | null; parameters: { name: string; value: string }[] }> {
-      const res = await gql(STAGE, { input: [{ resource: 'BULK_MUTATION_VARIABLES', filename: 'products.jsonl', mimeType: 'text/jsonl', httpMethod: 'POST' }] });
+      const res = await gql(STAGE, {
+        input: [{ resource: 'BULK_MUTATION_VARIABLES', filename: 'products.jsonl', mimeType: 'text/jsonl', httpMethod: 'POST' }],
+      });
       assert.deepEqual(res.data.stagedUploadsCreate.userErrors, []);
       return res.data.stagedUploadsCreate.stagedTargets[0];
     }
 
-    async function upload(t: { url: string; parameters: { name: string; value: string }[] }, content: string, override: Record<string, string> = {}): Promise<Response> {
+    async function upload(
+      t: { url: string; parameters: { name: string; value: string }[] },
+      content: string,
+      override: Record<string, string> = {},
+    ): Promise<Response> {
       const form = new FormData();
       for (const p of t.parameters) form.append(p.name, override[p.name] ?? p.value);
       form.append('file', new Blob([content], { type: 'text/jsonl' }), 'products.jsonl');
@@ -114,11 +127,16 @@ for (const target of databaseTargets()) {
     }
 
     async function finished(id: string): Promise<Json> {
-      return until(`operation ${id} to finish`, async () => {
-        const op = (await gql(STATE, { id })).data.bulkOperation;
-        if (['CREATED', 'RUNNING'].includes(op.status)) throw new Error(`operation ${id} still ${op.status}`);
-        return op;
-      }, 30_000, 20);
+      return until(
+        `operation ${id} to finish`,
+        async () => {
+          const op = (await gql(STATE, { id })).data.bulkOperation;
+          if (['CREATED', 'RUNNING'].includes(op.status)) throw new Error(`operation ${id} still ${op.status}`);
+          return op;
+        },
+        30_000,
+        20,
+      );
     }
 
     async function results(url: string): Promise<Json[]> {
@@ -127,7 +145,10 @@ for (const target of databaseTargets()) {
       assert.match(res.headers.get('content-type') ?? '', /jsonl/);
       const text = await res.text();
       assert.ok(text.endsWith('\n'));
-      return text.trim().split('\n').map((l) => JSON.parse(l));
+      return text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     }
 
     let firstIds: string[];
@@ -170,12 +191,18 @@ for (const target of databaseTargets()) {
       assert.deepEqual(one.userErrors, []);
       assert.equal(one.product.title, 'Bulk One');
       assert.equal(one.product.handle, 'bulk-1');
-      assert.deepEqual(one.product.variants.nodes.map((v: Json) => v.sku), ['SKU-1']);
+      assert.deepEqual(
+        one.product.variants.nodes.map((v: Json) => v.sku),
+        ['SKU-1'],
+      );
       assert.ok(one.product.createdAt);
       assert.equal(byLine.get(1).data.productSet.product.handle, 'bulk-2');
       // A line the product rules refuse: its userErrors, in the line's data.
       assert.equal(byLine.get(2).data.productSet.product, null);
-      assert.deepEqual(byLine.get(2).data.productSet.userErrors.map((e: Json) => e.code), ['INVALID_INPUT']);
+      assert.deepEqual(
+        byLine.get(2).data.productSet.userErrors.map((e: Json) => e.code),
+        ['INVALID_INPUT'],
+      );
       // A line whose variables do not fit the document: errors for the whole line.
       assert.equal(byLine.get(3).data, undefined);
       assert.match(byLine.get(3).errors[0].message, /\$input/);
@@ -249,7 +276,11 @@ for (const target of databaseTargets()) {
       ]) {
         const res = await run(path, mutation);
         assert.equal(res.bulkOperation, null);
-        assert.deepEqual(res.userErrors[0], { field: ['mutation'], message: 'Bulk mutations cannot contain more than 1 connection.', code: 'INVALID_MUTATION' });
+        assert.deepEqual(res.userErrors[0], {
+          field: ['mutation'],
+          message: 'Bulk mutations cannot contain more than 1 connection.',
+          code: 'INVALID_MUTATION',
+        });
       }
       const one = await run(path, 'mutation M($input: ProductSetInput!) { productSet(input: $input) { product { variants(first: 5) { nodes { id } } } } }');
       assert.deepEqual(one.userErrors, []);
@@ -297,13 +328,18 @@ for (const target of databaseTargets()) {
         // Charged per line, 40 productSets (≥ 11 points each) would drain a 60-point bucket restoring 1 point/s many
         // times over; uncharged, only the calls count: staging, the start and the polls (1 point each).
         let polls = 0;
-        const op = await until('the operation to complete', async () => {
-          polls++;
-          const op = (await gql(STATE, { id: started.bulkOperation.id })).data.bulkOperation;
-          if (op.status === 'COMPLETED') return op;
-          mustHold(() => assert.ok(op.status === 'RUNNING' || op.status === 'CREATED', JSON.stringify(op)));
-          return null;
-        }, 30_000, 100);
+        const op = await until(
+          'the operation to complete',
+          async () => {
+            polls++;
+            const op = (await gql(STATE, { id: started.bulkOperation.id })).data.bulkOperation;
+            if (op.status === 'COMPLETED') return op;
+            mustHold(() => assert.ok(op.status === 'RUNNING' || op.status === 'CREATED', JSON.stringify(op)));
+            return null;
+          },
+          30_000,
+          100,
+        );
         assert.equal(op.objectCount, '40');
         const res = await gql(COUNT);
         assert.ok(res.extensions.cost.throttleStatus.currentlyAvailable >= 60 - 13 - 12 - polls - 1 - 3, JSON.stringify({ polls, cost: res.extensions.cost }));
@@ -312,7 +348,7 @@ for (const target of databaseTargets()) {
       }
     });
 
-    it('the store\'s faults apply to the bulk calls', async () => {
+    it("the store's faults apply to the bulk calls", async () => {
       await h.app.services.sandbox.stores.configure(domain, { error_rate: 1 });
       try {
         const res = await fetch(`${base}/admin/api/2026-10/graphql.json`, {
@@ -331,7 +367,9 @@ for (const target of databaseTargets()) {
       // Five, so that live owners would fill the store's five places.
       const rows = await h.database.db
         .insert(sandboxBulkOperations)
-        .values(Array.from({ length: 5 }, () => ({ storeId: store.id, status: 'RUNNING', mutation: ProductSetBulk, stagedUploadPath: 'tmp/dead', objectCount: 7 })))
+        .values(
+          Array.from({ length: 5 }, () => ({ storeId: store.id, status: 'RUNNING', mutation: ProductSetBulk, stagedUploadPath: 'tmp/dead', objectCount: 7 })),
+        )
         .returning({ id: sandboxBulkOperations.id });
       const row = rows[0];
       const id = `gid://shopify/BulkOperation/${row.id}`;

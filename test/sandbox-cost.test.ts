@@ -48,7 +48,10 @@ describe('sandbox query cost', () => {
 
   it('nested connections multiply', () => {
     // inventoryLevels 2 + 1×11 = 13; inventoryItem 14; variant 15; variants 2 + 15×11 = 167; product 168; products 2 + 168×11
-    assert.equal(cost('{ products(first: 250) { nodes { variants(first: 250) { nodes { inventoryItem { inventoryLevels(first: 250) { nodes { id } } } } } } } }'), 1850);
+    assert.equal(
+      cost('{ products(first: 250) { nodes { variants(first: 250) { nodes { inventoryItem { inventoryLevels(first: 250) { nodes { id } } } } } } } }'),
+      1850,
+    );
   });
 
   it('the actual cost counts what was returned', () => {

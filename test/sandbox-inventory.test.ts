@@ -13,7 +13,6 @@ import { freePort } from './helpers/connector.js';
 import { sandboxCall, sandboxData, type Json } from './helpers/sandbox-graphql.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
 
-
 const PRODUCT_SET = /* GraphQL */ `
   mutation Set($identifier: ProductSetIdentifiers, $input: ProductSetInput!) {
     productSet(identifier: $identifier, input: $input) {
@@ -61,7 +60,10 @@ for (const target of databaseTargets()) {
     /** Quantity by location name; inactive levels as `name (inactive)` when asked for. */
     const levels = async (itemId: string, inactive = false) =>
       Object.fromEntries(
-        (await data(LEVELS, { ids: [itemId], inactive })).nodes[0].inventoryLevels.nodes.map((n: Json) => [n.isActive ? n.location.name : `${n.location.name} (inactive)`, n.quantities[0].quantity]),
+        (await data(LEVELS, { ids: [itemId], inactive })).nodes[0].inventoryLevels.nodes.map((n: Json) => [
+          n.isActive ? n.location.name : `${n.location.name} (inactive)`,
+          n.quantities[0].quantity,
+        ]),
       );
     const addLocations = async (names: string[]) => {
       const res = await h.admin('PATCH', `/admin/shops/${shopId}/sandbox`, { locations: names });
@@ -87,12 +89,21 @@ for (const target of databaseTargets()) {
     it('locations added through the admin API (none twice), listed by name (sortKey NAME is the default), by id on request', async () => {
       assert.deepEqual(await addLocations(['Berlin', 'Aachen', 'Berlin', ' aachen ']), ['Shop location', 'Berlin', 'Aachen']);
       const byName = await data(`{ locations(first: 10) { nodes { name } } }`);
-      assert.deepEqual(byName.locations.nodes.map((n: Json) => n.name), ['Aachen', 'Berlin', 'Shop location']);
+      assert.deepEqual(
+        byName.locations.nodes.map((n: Json) => n.name),
+        ['Aachen', 'Berlin', 'Shop location'],
+      );
       const byId = await data(`{ locations(first: 2, sortKey: ID) { nodes { name } pageInfo { hasNextPage endCursor } } }`);
-      assert.deepEqual(byId.locations.nodes.map((n: Json) => n.name), ['Shop location', 'Berlin']);
+      assert.deepEqual(
+        byId.locations.nodes.map((n: Json) => n.name),
+        ['Shop location', 'Berlin'],
+      );
       assert.equal(byId.locations.pageInfo.hasNextPage, true);
       const reversed = await data(`{ locations(first: 10, reverse: true) { nodes { name } } }`);
-      assert.deepEqual(reversed.locations.nodes.map((n: Json) => n.name), ['Shop location', 'Berlin', 'Aachen']);
+      assert.deepEqual(
+        reversed.locations.nodes.map((n: Json) => n.name),
+        ['Shop location', 'Berlin', 'Aachen'],
+      );
     });
 
     let itemId = '';
@@ -105,9 +116,20 @@ for (const target of databaseTargets()) {
           input: {
             title: 'Stocked tee',
             ...title,
-            variants: [{ price: '10', compareAtPrice: '15', barcode: '4006381333931', inventoryPolicy: 'CONTINUE', optionValues: defaultOption,
-              inventoryItem: { sku: 'ST-1', tracked: true, cost: '4.25', measurement: { weight: { value: 0.3, unit: 'KILOGRAMS' } } },
-              inventoryQuantities: [{ locationId: loc['Shop location'], name: 'available', quantity: 5 }, { locationId: loc.Aachen, name: 'on_hand', quantity: 2 }] }],
+            variants: [
+              {
+                price: '10',
+                compareAtPrice: '15',
+                barcode: '4006381333931',
+                inventoryPolicy: 'CONTINUE',
+                optionValues: defaultOption,
+                inventoryItem: { sku: 'ST-1', tracked: true, cost: '4.25', measurement: { weight: { value: 0.3, unit: 'KILOGRAMS' } } },
+                inventoryQuantities: [
+                  { locationId: loc['Shop location'], name: 'available', quantity: 5 },
+                  { locationId: loc.Aachen, name: 'on_hand', quantity: 2 },
+                ],
+              },
+            ],
           },
         })
       ).productSet;
@@ -120,36 +142,79 @@ for (const target of databaseTargets()) {
       assert.deepEqual([v.sku, v.inventoryItem.sku, v.inventoryPolicy, v.inventoryQuantity], ['ST-1', 'ST-1', 'CONTINUE', 7]);
       assert.deepEqual(
         { tracked: v.inventoryItem.tracked, cost: v.inventoryItem.unitCost, weight: v.inventoryItem.measurement.weight },
-        { tracked: true, cost: { amount: '4.25', currencyCode: (await data(`{ shop { currencyCode } }`)).shop.currencyCode }, weight: { value: 0.3, unit: 'KILOGRAMS' } },
+        {
+          tracked: true,
+          cost: { amount: '4.25', currencyCode: (await data(`{ shop { currencyCode } }`)).shop.currencyCode },
+          weight: { value: 0.3, unit: 'KILOGRAMS' },
+        },
       );
       // Where it is not stocked there is no level; quantity names other than available/on_hand answer 0.
       const item = (
-        await data(`query ($id: ID!, $berlin: ID!, $aachen: ID!) { inventoryItem(id: $id) { locationsCount { count }
-          berlin: inventoryLevel(locationId: $berlin) { id } aachen: inventoryLevel(locationId: $aachen) { quantities(names: ["available", "on_hand", "committed"]) { name quantity } } } }`, { id: itemId, berlin: loc.Berlin, aachen: loc.Aachen })
+        await data(
+          `query ($id: ID!, $berlin: ID!, $aachen: ID!) { inventoryItem(id: $id) { locationsCount { count }
+          berlin: inventoryLevel(locationId: $berlin) { id } aachen: inventoryLevel(locationId: $aachen) { quantities(names: ["available", "on_hand", "committed"]) { name quantity } } } }`,
+          { id: itemId, berlin: loc.Berlin, aachen: loc.Aachen },
+        )
       ).inventoryItem;
       assert.deepEqual([item.locationsCount.count, item.berlin], [2, null]);
-      assert.deepEqual(item.aachen.quantities.map((q: Json) => [q.name, q.quantity]), [['available', 2], ['on_hand', 2], ['committed', 0]]);
+      assert.deepEqual(
+        item.aachen.quantities.map((q: Json) => [q.name, q.quantity]),
+        [
+          ['available', 2],
+          ['on_hand', 2],
+          ['committed', 0],
+        ],
+      );
 
       const refused = (
-        await data(PRODUCT_SET, { identifier: { id: productId }, input: { ...title, variants: [{ id: variantId, optionValues: defaultOption, inventoryQuantities: [{ locationId: loc.Berlin, name: 'available', quantity: 9 }] }] } })
+        await data(PRODUCT_SET, {
+          identifier: { id: productId },
+          input: {
+            ...title,
+            variants: [{ id: variantId, optionValues: defaultOption, inventoryQuantities: [{ locationId: loc.Berlin, name: 'available', quantity: 9 }] }],
+          },
+        })
       ).productSet;
       assert.equal(refused.product, null);
-      assert.deepEqual(refused.userErrors.map((e: Json) => [e.field.at(-1), e.code]), [['locationId', 'INVALID_INPUT']]);
+      assert.deepEqual(
+        refused.userErrors.map((e: Json) => [e.field.at(-1), e.code]),
+        [['locationId', 'INVALID_INPUT']],
+      );
       assert.deepEqual(await levels(itemId), { 'Shop location': 5, Aachen: 2 }, 'nothing of the refused call applied');
 
       // An update that leaves fields out keeps them: price, compare-at price, barcode, policy, inventory item, stock.
-      const kept = (await data(PRODUCT_SET, { identifier: { id: productId }, input: { ...title, variants: [{ id: variantId, optionValues: defaultOption }] } })).productSet;
+      const kept = (await data(PRODUCT_SET, { identifier: { id: productId }, input: { ...title, variants: [{ id: variantId, optionValues: defaultOption }] } }))
+        .productSet;
       assert.deepEqual(kept.userErrors, []);
       const k = kept.product.variants.nodes[0];
       assert.deepEqual(
-        [k.price, k.compareAtPrice, k.barcode, k.inventoryPolicy, k.sku, k.inventoryItem.tracked, k.inventoryItem.unitCost.amount, k.inventoryItem.measurement.weight.value, k.inventoryQuantity],
+        [
+          k.price,
+          k.compareAtPrice,
+          k.barcode,
+          k.inventoryPolicy,
+          k.sku,
+          k.inventoryItem.tracked,
+          k.inventoryItem.unitCost.amount,
+          k.inventoryItem.measurement.weight.value,
+          k.inventoryQuantity,
+        ],
         ['10.00', '15.00', '4006381333931', 'CONTINUE', 'ST-1', true, '4.25', 0.3, 7],
       );
       // Sent fields change: null clears the compare-at price, tracked and the policy take the new values.
       const changed = (
-        await data(PRODUCT_SET, { identifier: { id: productId }, input: { ...title, variants: [{ id: variantId, optionValues: defaultOption, compareAtPrice: null, inventoryPolicy: 'DENY', inventoryItem: { tracked: false } }] } })
+        await data(PRODUCT_SET, {
+          identifier: { id: productId },
+          input: {
+            ...title,
+            variants: [{ id: variantId, optionValues: defaultOption, compareAtPrice: null, inventoryPolicy: 'DENY', inventoryItem: { tracked: false } }],
+          },
+        })
       ).productSet.product.variants.nodes[0];
-      assert.deepEqual([changed.compareAtPrice, changed.inventoryPolicy, changed.inventoryItem.tracked, changed.inventoryItem.unitCost.amount], [null, 'DENY', false, '4.25']);
+      assert.deepEqual(
+        [changed.compareAtPrice, changed.inventoryPolicy, changed.inventoryItem.tracked, changed.inventoryItem.unitCost.amount],
+        [null, 'DENY', false, '4.25'],
+      );
     });
 
     it('inventoryActivate stocks the item at a location; then productSet takes a quantity there', async () => {
@@ -158,7 +223,13 @@ for (const target of databaseTargets()) {
       assert.deepEqual([act.inventoryLevel.isActive, act.inventoryLevel.location.name, act.inventoryLevel.quantities[0].quantity], [true, 'Berlin', 4]);
       assert.deepEqual(await levels(itemId), { 'Shop location': 5, Aachen: 2, Berlin: 4 });
       const taken = (
-        await data(PRODUCT_SET, { identifier: { id: productId }, input: { ...title, variants: [{ id: variantId, optionValues: defaultOption, inventoryQuantities: [{ locationId: loc.Berlin, name: 'available', quantity: 6 }] }] } })
+        await data(PRODUCT_SET, {
+          identifier: { id: productId },
+          input: {
+            ...title,
+            variants: [{ id: variantId, optionValues: defaultOption, inventoryQuantities: [{ locationId: loc.Berlin, name: 'available', quantity: 6 }] }],
+          },
+        })
       ).productSet;
       assert.deepEqual(taken.userErrors, []);
       assert.deepEqual(await levels(itemId), { 'Shop location': 5, Aachen: 2, Berlin: 6 });
@@ -169,7 +240,13 @@ for (const target of databaseTargets()) {
     it('a location added after the store was in use is known at once', async () => {
       await addLocations(['Cologne']);
       const made = (
-        await data(PRODUCT_SET, { input: { title: 'Cologne cap', ...title, variants: [{ optionValues: defaultOption, inventoryQuantities: [{ locationId: loc.Cologne, name: 'available', quantity: 3 }] }] } })
+        await data(PRODUCT_SET, {
+          input: {
+            title: 'Cologne cap',
+            ...title,
+            variants: [{ optionValues: defaultOption, inventoryQuantities: [{ locationId: loc.Cologne, name: 'available', quantity: 3 }] }],
+          },
+        })
       ).productSet;
       assert.deepEqual(made.userErrors, []);
       assert.deepEqual(await levels(made.product.variants.nodes[0].inventoryItem.id), { Cologne: 3 });
@@ -178,69 +255,135 @@ for (const target of databaseTargets()) {
     it('inventorySetQuantities compares and swaps: a stale changeFromQuantity refuses the whole call; null skips the check; leaving it out is refused', async () => {
       const input = (quantities: Json[]) => ({ name: 'available', reason: 'correction', referenceDocumentUri: 'gid://pimbridge/Product/1', quantities });
       const stale = (
-        await data(SET, { key: 'set-1', input: input([{ inventoryItemId: itemId, locationId: loc['Shop location'], quantity: 50, changeFromQuantity: 5 }, { inventoryItemId: itemId, locationId: loc.Aachen, quantity: 20, changeFromQuantity: 99 }]) })
+        await data(SET, {
+          key: 'set-1',
+          input: input([
+            { inventoryItemId: itemId, locationId: loc['Shop location'], quantity: 50, changeFromQuantity: 5 },
+            { inventoryItemId: itemId, locationId: loc.Aachen, quantity: 20, changeFromQuantity: 99 },
+          ]),
+        })
       ).inventorySetQuantities;
-      assert.deepEqual(stale.userErrors.map((e: Json) => [e.field, e.code]), [[['input', 'quantities', '1', 'changeFromQuantity'], 'CHANGE_FROM_QUANTITY_STALE']]);
+      assert.deepEqual(
+        stale.userErrors.map((e: Json) => [e.field, e.code]),
+        [[['input', 'quantities', '1', 'changeFromQuantity'], 'CHANGE_FROM_QUANTITY_STALE']],
+      );
       assert.equal(stale.inventoryAdjustmentGroup, null);
       assert.deepEqual(await levels(itemId), { 'Shop location': 5, Aachen: 2, Berlin: 6 }, 'nothing of the call applied');
 
-      const ok = (await data(SET, { key: 'set-2', input: input([{ inventoryItemId: itemId, locationId: loc['Shop location'], quantity: 50, changeFromQuantity: 5 }]) })).inventorySetQuantities;
+      const ok = (
+        await data(SET, { key: 'set-2', input: input([{ inventoryItemId: itemId, locationId: loc['Shop location'], quantity: 50, changeFromQuantity: 5 }]) })
+      ).inventorySetQuantities;
       assert.deepEqual(ok.userErrors, []);
       assert.equal(ok.inventoryAdjustmentGroup.reason, 'correction');
       assert.equal(ok.inventoryAdjustmentGroup.referenceDocumentUri, 'gid://pimbridge/Product/1');
       assert.deepEqual(
         ok.inventoryAdjustmentGroup.changes.map((c: Json) => [c.name, c.delta, c.quantityAfterChange, c.item.id, c.location.name]),
-        [['available', 45, 50, itemId, 'Shop location'], ['on_hand', 45, 50, itemId, 'Shop location']],
+        [
+          ['available', 45, 50, itemId, 'Shop location'],
+          ['on_hand', 45, 50, itemId, 'Shop location'],
+        ],
       );
       assert.equal((await levels(itemId))['Shop location'], 50);
 
-      const unchecked = (await data(SET, { key: 'set-3', input: input([{ inventoryItemId: itemId, locationId: loc.Aachen, quantity: 8, changeFromQuantity: null }]) })).inventorySetQuantities;
+      const unchecked = (
+        await data(SET, { key: 'set-3', input: input([{ inventoryItemId: itemId, locationId: loc.Aachen, quantity: 8, changeFromQuantity: null }]) })
+      ).inventorySetQuantities;
       assert.deepEqual(unchecked.userErrors, []);
-      const omitted = (await data(SET, { key: 'set-4', input: input([{ inventoryItemId: itemId, locationId: loc.Aachen, quantity: 1 }]) })).inventorySetQuantities;
-      assert.deepEqual(omitted.userErrors.map((e: Json) => e.code), ['COMPARE_QUANTITY_REQUIRED']);
+      const omitted = (await data(SET, { key: 'set-4', input: input([{ inventoryItemId: itemId, locationId: loc.Aachen, quantity: 1 }]) }))
+        .inventorySetQuantities;
+      assert.deepEqual(
+        omitted.userErrors.map((e: Json) => e.code),
+        ['COMPARE_QUANTITY_REQUIRED'],
+      );
       assert.equal((await levels(itemId)).Aachen, 8);
 
-      const negative = (await data(SET, { key: 'set-5', input: input([{ inventoryItemId: itemId, locationId: loc.Aachen, quantity: -1, changeFromQuantity: 8 }]) })).inventorySetQuantities;
-      assert.deepEqual(negative.userErrors.map((e: Json) => e.code), ['INVALID_QUANTITY_NEGATIVE']);
-      const twice = (
-        await data(SET, { key: 'set-6', input: input([{ inventoryItemId: itemId, locationId: loc.Aachen, quantity: 1, changeFromQuantity: null }, { inventoryItemId: itemId, locationId: loc.Aachen, quantity: 2, changeFromQuantity: null }]) })
+      const negative = (
+        await data(SET, { key: 'set-5', input: input([{ inventoryItemId: itemId, locationId: loc.Aachen, quantity: -1, changeFromQuantity: 8 }]) })
       ).inventorySetQuantities;
-      assert.deepEqual(twice.userErrors.map((e: Json) => e.code), ['NO_DUPLICATE_INVENTORY_ITEM_ID_GROUP_ID_PAIR']);
+      assert.deepEqual(
+        negative.userErrors.map((e: Json) => e.code),
+        ['INVALID_QUANTITY_NEGATIVE'],
+      );
+      const twice = (
+        await data(SET, {
+          key: 'set-6',
+          input: input([
+            { inventoryItemId: itemId, locationId: loc.Aachen, quantity: 1, changeFromQuantity: null },
+            { inventoryItemId: itemId, locationId: loc.Aachen, quantity: 2, changeFromQuantity: null },
+          ]),
+        })
+      ).inventorySetQuantities;
+      assert.deepEqual(
+        twice.userErrors.map((e: Json) => e.code),
+        ['NO_DUPLICATE_INVENTORY_ITEM_ID_GROUP_ID_PAIR'],
+      );
       const badReason = (await data(SET, { key: 'set-7', input: { ...input([]), reason: 'because' } })).inventorySetQuantities;
-      assert.deepEqual(badReason.userErrors.map((e: Json) => e.code), ['INVALID_REASON']);
+      assert.deepEqual(
+        badReason.userErrors.map((e: Json) => e.code),
+        ['INVALID_REASON'],
+      );
       const badName = (await data(SET, { key: 'set-8', input: { ...input([]), name: 'committed' } })).inventorySetQuantities;
-      assert.deepEqual(badName.userErrors.map((e: Json) => e.code), ['INVALID_NAME']);
+      assert.deepEqual(
+        badName.userErrors.map((e: Json) => e.code),
+        ['INVALID_NAME'],
+      );
       assert.deepEqual(await levels(itemId), { 'Shop location': 50, Aachen: 8, Berlin: 6 });
     });
 
     it('a sale is an adjustment; an idempotency key seen again applies nothing; with other parameters it is refused', async () => {
-      const sale = { name: 'available', reason: 'correction', changes: [{ inventoryItemId: itemId, locationId: loc['Shop location'], delta: -3, changeFromQuantity: 50 }] };
+      const sale = {
+        name: 'available',
+        reason: 'correction',
+        changes: [{ inventoryItemId: itemId, locationId: loc['Shop location'], delta: -3, changeFromQuantity: 50 }],
+      };
       const first = (await data(ADJUST, { key: 'sale-1', input: sale })).inventoryAdjustQuantities;
       assert.deepEqual(first.userErrors, []);
       assert.deepEqual(first.inventoryAdjustmentGroup.changes, [{ delta: -3, quantityAfterChange: 47 }]);
       const again = (await data(ADJUST, { key: 'sale-1', input: sale })).inventoryAdjustQuantities;
       assert.deepEqual(again, first, 'the repeated key answers the first answer');
       assert.equal((await levels(itemId))['Shop location'], 47, 'the repeated key sold once');
-      const product = (await data(`query ($id: ID!) { product(id: $id) { totalInventory variants(first: 1) { nodes { inventoryQuantity } } } }`, { id: productId })).product;
+      const product = (
+        await data(`query ($id: ID!) { product(id: $id) { totalInventory variants(first: 1) { nodes { inventoryQuantity } } } }`, { id: productId })
+      ).product;
       assert.deepEqual([product.totalInventory, product.variants.nodes[0].inventoryQuantity], [61, 61]);
 
       const other = (await data(ADJUST, { key: 'sale-1', input: { ...sale, changes: [{ ...sale.changes[0], delta: -1 }] } })).inventoryAdjustQuantities;
-      assert.deepEqual(other.userErrors.map((e: Json) => e.code), ['IDEMPOTENCY_KEY_PARAMETER_MISMATCH']);
+      assert.deepEqual(
+        other.userErrors.map((e: Json) => e.code),
+        ['IDEMPOTENCY_KEY_PARAMETER_MISMATCH'],
+      );
       const stale = (await data(ADJUST, { key: 'sale-2', input: sale })).inventoryAdjustQuantities;
-      assert.deepEqual(stale.userErrors.map((e: Json) => e.code), ['CHANGE_FROM_QUANTITY_STALE']);
-      const omitted = (await data(ADJUST, { key: 'sale-3', input: { ...sale, changes: [{ inventoryItemId: itemId, locationId: loc['Shop location'], delta: -1 }] } })).inventoryAdjustQuantities;
-      assert.deepEqual(omitted.userErrors.map((e: Json) => e.field.at(-1)), ['changeFromQuantity']);
+      assert.deepEqual(
+        stale.userErrors.map((e: Json) => e.code),
+        ['CHANGE_FROM_QUANTITY_STALE'],
+      );
+      const omitted = (
+        await data(ADJUST, { key: 'sale-3', input: { ...sale, changes: [{ inventoryItemId: itemId, locationId: loc['Shop location'], delta: -1 }] } })
+      ).inventoryAdjustQuantities;
+      assert.deepEqual(
+        omitted.userErrors.map((e: Json) => e.field.at(-1)),
+        ['changeFromQuantity'],
+      );
       assert.equal((await levels(itemId))['Shop location'], 47);
     });
 
     it('without @idempotent (or with a blank key) the mutation is refused (mandatory from 2026-04) and applies nothing', async () => {
-      const input = { name: 'available', reason: 'correction', changes: [{ inventoryItemId: itemId, locationId: loc['Shop location'], delta: -1, changeFromQuantity: null }] };
-      const bare = await gql(`mutation ($input: InventoryAdjustQuantitiesInput!) { inventoryAdjustQuantities(input: $input) { userErrors { code } } }`, { input });
+      const input = {
+        name: 'available',
+        reason: 'correction',
+        changes: [{ inventoryItemId: itemId, locationId: loc['Shop location'], delta: -1, changeFromQuantity: null }],
+      };
+      const bare = await gql(`mutation ($input: InventoryAdjustQuantitiesInput!) { inventoryAdjustQuantities(input: $input) { userErrors { code } } }`, {
+        input,
+      });
       assert.match(JSON.stringify(bare.errors), /@idempotent/);
       assert.deepEqual(bare.data, { inventoryAdjustQuantities: null });
       const blank = await gql(ADJUST, { input, key: '  ' });
       assert.match(JSON.stringify(blank.errors), /@idempotent/);
-      const activate = await gql(`mutation ($item: ID!, $loc: ID!) { inventoryActivate(inventoryItemId: $item, locationId: $loc) { userErrors { message } } }`, { item: itemId, loc: loc.Cologne });
+      const activate = await gql(
+        `mutation ($item: ID!, $loc: ID!) { inventoryActivate(inventoryItemId: $item, locationId: $loc) { userErrors { message } } }`,
+        { item: itemId, loc: loc.Cologne },
+      );
       assert.match(JSON.stringify(activate.errors), /@idempotent/);
       assert.deepEqual(await levels(itemId), { 'Shop location': 47, Aachen: 8, Berlin: 6 });
     });
@@ -249,34 +392,95 @@ for (const target of databaseTargets()) {
       const made = (await data(PRODUCT_SET, { input: { title: 'Unstocked', ...title, variants: [{ optionValues: defaultOption }] } })).productSet;
       const other = made.product.variants.nodes[0].inventoryItem.id;
       assert.deepEqual(await levels(other), {});
-      const set = (await data(SET, { key: 'un-1', input: { name: 'available', reason: 'received', quantities: [{ inventoryItemId: other, locationId: loc.Berlin, quantity: 7, changeFromQuantity: 0 }] } })).inventorySetQuantities;
+      const set = (
+        await data(SET, {
+          key: 'un-1',
+          input: {
+            name: 'available',
+            reason: 'received',
+            quantities: [{ inventoryItemId: other, locationId: loc.Berlin, quantity: 7, changeFromQuantity: 0 }],
+          },
+        })
+      ).inventorySetQuantities;
       assert.deepEqual(set.userErrors, []);
-      const adjusted = (await data(ADJUST, { key: 'un-2', input: { name: 'available', reason: 'received', changes: [{ inventoryItemId: other, locationId: loc.Berlin, delta: 2, changeFromQuantity: 7 }] } })).inventoryAdjustQuantities;
+      const adjusted = (
+        await data(ADJUST, {
+          key: 'un-2',
+          input: { name: 'available', reason: 'received', changes: [{ inventoryItemId: other, locationId: loc.Berlin, delta: 2, changeFromQuantity: 7 }] },
+        })
+      ).inventoryAdjustQuantities;
       assert.deepEqual(adjusted.userErrors, []);
       assert.deepEqual(await levels(other), {}, 'inactive levels are listed only with includeInactive');
       assert.deepEqual(await levels(other, true), { 'Berlin (inactive)': 9 });
-      const variant = (await data(`query ($id: ID!) { productVariant(id: $id) { inventoryQuantity } }`, { id: made.product.variants.nodes[0].id })).productVariant;
+      const variant = (await data(`query ($id: ID!) { productVariant(id: $id) { inventoryQuantity } }`, { id: made.product.variants.nodes[0].id }))
+        .productVariant;
       assert.equal(variant.inventoryQuantity, 0, 'an inactive level sells nothing');
       // productSet still takes quantities only where the variant is stocked.
       const refused = (
-        await data(PRODUCT_SET, { identifier: { id: made.product.id }, input: { ...title, variants: [{ id: made.product.variants.nodes[0].id, optionValues: defaultOption, inventoryQuantities: [{ locationId: loc.Berlin, name: 'available', quantity: 1 }] }] } })
+        await data(PRODUCT_SET, {
+          identifier: { id: made.product.id },
+          input: {
+            ...title,
+            variants: [
+              {
+                id: made.product.variants.nodes[0].id,
+                optionValues: defaultOption,
+                inventoryQuantities: [{ locationId: loc.Berlin, name: 'available', quantity: 1 }],
+              },
+            ],
+          },
+        })
       ).productSet;
-      assert.deepEqual(refused.userErrors.map((e: Json) => e.code), ['INVALID_INPUT']);
+      assert.deepEqual(
+        refused.userErrors.map((e: Json) => e.code),
+        ['INVALID_INPUT'],
+      );
 
       const act = (await data(ACTIVATE, { item: other, loc: loc.Berlin, key: 'un-3' })).inventoryActivate;
       assert.deepEqual([act.userErrors, act.inventoryLevel.quantities[0].quantity], [[], 9]);
       assert.deepEqual(await levels(other, true), { Berlin: 9 });
-      const unknownLocation = (await data(SET, { key: 'un-4', input: { name: 'available', reason: 'received', quantities: [{ inventoryItemId: other, locationId: 'gid://shopify/Location/999999', quantity: 1, changeFromQuantity: null }] } })).inventorySetQuantities;
-      assert.deepEqual(unknownLocation.userErrors.map((e: Json) => e.code), ['INVALID_LOCATION']);
-      const unknownItem = (await data(SET, { key: 'un-5', input: { name: 'available', reason: 'received', quantities: [{ inventoryItemId: 'gid://shopify/InventoryItem/999999', locationId: loc.Berlin, quantity: 1, changeFromQuantity: null }] } })).inventorySetQuantities;
-      assert.deepEqual(unknownItem.userErrors.map((e: Json) => e.code), ['INVALID_INVENTORY_ITEM']);
+      const unknownLocation = (
+        await data(SET, {
+          key: 'un-4',
+          input: {
+            name: 'available',
+            reason: 'received',
+            quantities: [{ inventoryItemId: other, locationId: 'gid://shopify/Location/999999', quantity: 1, changeFromQuantity: null }],
+          },
+        })
+      ).inventorySetQuantities;
+      assert.deepEqual(
+        unknownLocation.userErrors.map((e: Json) => e.code),
+        ['INVALID_LOCATION'],
+      );
+      const unknownItem = (
+        await data(SET, {
+          key: 'un-5',
+          input: {
+            name: 'available',
+            reason: 'received',
+            quantities: [{ inventoryItemId: 'gid://shopify/InventoryItem/999999', locationId: loc.Berlin, quantity: 1, changeFromQuantity: null }],
+          },
+        })
+      ).inventorySetQuantities;
+      assert.deepEqual(
+        unknownItem.userErrors.map((e: Json) => e.code),
+        ['INVALID_INVENTORY_ITEM'],
+      );
     });
 
     it('concurrent compare-and-swaps on one item: exactly one wins, the others are stale', async () => {
       const current = (await levels(itemId)).Berlin;
       const results = await Promise.all(
         [1, 2, 3, 4].map((n) =>
-          data(ADJUST, { key: `race-${n}`, input: { name: 'available', reason: 'correction', changes: [{ inventoryItemId: itemId, locationId: loc.Berlin, delta: -1, changeFromQuantity: current }] } }),
+          data(ADJUST, {
+            key: `race-${n}`,
+            input: {
+              name: 'available',
+              reason: 'correction',
+              changes: [{ inventoryItemId: itemId, locationId: loc.Berlin, delta: -1, changeFromQuantity: current }],
+            },
+          }),
         ),
       );
       const codes = results.map((r) => r.inventoryAdjustQuantities.userErrors.map((e: Json) => e.code).join() || 'ok').sort();
@@ -284,12 +488,19 @@ for (const target of databaseTargets()) {
       assert.equal((await levels(itemId)).Berlin, current - 1);
     });
 
-    it('past the store\'s variant throttle a productSet that creates variants is refused with VARIANT_THROTTLE_EXCEEDED and writes nothing', async () => {
+    it("past the store's variant throttle a productSet that creates variants is refused with VARIANT_THROTTLE_EXCEEDED and writes nothing", async () => {
       const count = async () => (await data(`{ productsCount { count } }`)).productsCount.count as number;
       const before = await count();
-      const variants = (await data(`{ products(first: 50) { nodes { variantsCount { count } } } }`)).products.nodes.reduce((n: number, p: Json) => n + p.variantsCount.count, 0);
+      const variants = (await data(`{ products(first: 50) { nodes { variantsCount { count } } } }`)).products.nodes.reduce(
+        (n: number, p: Json) => n + p.variantsCount.count,
+        0,
+      );
       assert.equal((await h.admin('PATCH', `/admin/shops/${shopId}/sandbox`, { variant_throttle_limit: variants + 1 })).statusCode, 200);
-      const two = { title: 'Two sizes', productOptions: [{ name: 'Size', values: [{ name: 'S' }, { name: 'M' }] }], variants: ['S', 'M'].map((s) => ({ sku: `TW-${s}`, optionValues: [{ optionName: 'Size', name: s }] })) };
+      const two = {
+        title: 'Two sizes',
+        productOptions: [{ name: 'Size', values: [{ name: 'S' }, { name: 'M' }] }],
+        variants: ['S', 'M'].map((s) => ({ sku: `TW-${s}`, optionValues: [{ optionName: 'Size', name: s }] })),
+      };
       const throttled = await gql(PRODUCT_SET, { input: two });
       assert.equal(throttled.errors?.[0]?.extensions?.code, 'VARIANT_THROTTLE_EXCEEDED', JSON.stringify(throttled));
       assert.equal(await count(), before);
@@ -315,8 +526,12 @@ describe('pimbridge shop sandbox-config --locations', () => {
     const shop = (await h.admin('POST', '/admin/shops', { domain: 'cli-locations.myshopify.com', platform: 'sandbox' })).json();
     const root = path.resolve(import.meta.dirname, '..');
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], { cwd: root, timeout: 60_000 });
-    const names = async (...args: string[]) => JSON.parse((await cli('shop', 'sandbox-config', String(shop.id), ...args, '--json')).stdout).locations.map((l: Json) => l.name);
+      promisify(execFile)(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
+        cwd: root,
+        timeout: 60_000,
+      });
+    const names = async (...args: string[]) =>
+      JSON.parse((await cli('shop', 'sandbox-config', String(shop.id), ...args, '--json')).stdout).locations.map((l: Json) => l.name);
     assert.deepEqual(await names('--locations', '3', '--location', 'Berlin'), ['Shop location', 'Location 2', 'Location 3', 'Berlin']);
     assert.deepEqual(await names('--locations', '4'), ['Shop location', 'Location 2', 'Location 3', 'Berlin', 'Location 4']);
   });

@@ -60,8 +60,19 @@ function grid(title: string, sizes: number, colors: number): Json {
   const C = Array.from({ length: colors }, (_, i) => `C${i}`);
   return {
     title,
-    productOptions: [{ name: 'Size', values: S.map((name) => ({ name })) }, { name: 'Color', values: C.map((name) => ({ name })) }],
-    variants: S.flatMap((s) => C.map((c) => ({ sku: `${title}-${s}-${c}`, optionValues: [{ optionName: 'Size', name: s }, { optionName: 'Color', name: c }] }))),
+    productOptions: [
+      { name: 'Size', values: S.map((name) => ({ name })) },
+      { name: 'Color', values: C.map((name) => ({ name })) },
+    ],
+    variants: S.flatMap((s) =>
+      C.map((c) => ({
+        sku: `${title}-${s}-${c}`,
+        optionValues: [
+          { optionName: 'Size', name: s },
+          { optionName: 'Color', name: c },
+        ],
+      })),
+    ),
   };
 }
 
@@ -94,7 +105,9 @@ for (const target of databaseTargets()) {
 
     /** Stages `lines` as a bulk variables file and starts BULK_LINE over it. */
     async function bulk(domain: string, lines: Json[]): Promise<Json> {
-      const staged = (await data(domain, STAGE, { input: [{ resource: 'BULK_MUTATION_VARIABLES', filename: 'lines.jsonl', mimeType: 'text/jsonl', httpMethod: 'POST' }] })).stagedUploadsCreate.stagedTargets[0];
+      const staged = (
+        await data(domain, STAGE, { input: [{ resource: 'BULK_MUTATION_VARIABLES', filename: 'lines.jsonl', mimeType: 'text/jsonl', httpMethod: 'POST' }] })
+      ).stagedUploadsCreate.stagedTargets[0];
       const form = new FormData();
       for (const p of staged.parameters) form.append(p.name, p.value);
       form.append('file', new Blob([lines.map((l) => JSON.stringify(l)).join('\n') + '\n'], { type: 'text/jsonl' }), 'lines.jsonl');
@@ -103,13 +116,21 @@ for (const target of databaseTargets()) {
       return (await data(domain, RUN, { mutation: BULK_LINE, path: key })).bulkOperationRunMutation;
     }
     async function results(domain: string, id: string): Promise<Json[]> {
-      const op = await until(`operation ${id} to complete`, async () => {
-        const op = (await data(domain, STATE, { id })).bulkOperation;
-        if (op.status === 'COMPLETED') return op;
-        mustHold(() => assert.ok(['CREATED', 'RUNNING'].includes(op.status), JSON.stringify(op)));
-        return null;
-      }, 30_000, 20);
-      return (await (await fetch(op.url)).text()).trim().split('\n').map((l) => JSON.parse(l));
+      const op = await until(
+        `operation ${id} to complete`,
+        async () => {
+          const op = (await data(domain, STATE, { id })).bulkOperation;
+          if (op.status === 'COMPLETED') return op;
+          mustHold(() => assert.ok(['CREATED', 'RUNNING'].includes(op.status), JSON.stringify(op)));
+          return null;
+        },
+        30_000,
+        20,
+      );
+      return (await (await fetch(op.url)).text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     }
 
     const A = 'limits-a.myshopify.com';
@@ -166,7 +187,9 @@ for (const target of databaseTargets()) {
 
       const metafields = Array.from({ length: 251 }, (_, i) => ({ namespace: 'custom', key: `k${i}`, type: 'single_line_text_field', value: 'x' }));
       const variant = { optionValues: [{ optionName: 'Title', name: 'Default Title' }], metafields };
-      const nested = await call(A, PRODUCT_SET, { input: { title: 'Too many metafields', productOptions: [{ name: 'Title', values: [{ name: 'Default Title' }] }], variants: [variant] } });
+      const nested = await call(A, PRODUCT_SET, {
+        input: { title: 'Too many metafields', productOptions: [{ name: 'Title', values: [{ name: 'Default Title' }] }], variants: [variant] },
+      });
       assert.deepEqual(nested.errors[0].path, ['productSet', 'input', 'variants', 'metafields']);
       assert.equal(nested.errors[0].message, 'The input array size of 251 is greater than the maximum allowed of 250.');
 
@@ -197,16 +220,43 @@ for (const target of databaseTargets()) {
       const metafields = [{ namespace: 'custom', key: 'color', type: 'single_line_text_field', value: 'red' }];
       assert.deepEqual((await data(A, PRODUCT_SET, { input: { title: 'Red one', metafields } })).productSet.userErrors, []);
 
-      const refused = (await data(A, DEFINE, { definition: { name: 'Color', namespace: 'custom', key: 'color', type: 'single_line_text_field', ownerType: 'PRODUCT', capabilities: { uniqueValues: { enabled: true } } } })).metafieldDefinitionCreate;
+      const refused = (
+        await data(A, DEFINE, {
+          definition: {
+            name: 'Color',
+            namespace: 'custom',
+            key: 'color',
+            type: 'single_line_text_field',
+            ownerType: 'PRODUCT',
+            capabilities: { uniqueValues: { enabled: true } },
+          },
+        })
+      ).metafieldDefinitionCreate;
       assert.equal(refused.createdDefinition, null);
-      assert.deepEqual(refused.userErrors.map((e: Json) => [e.code, e.field]), [['INVALID_CAPABILITY', ['definition', 'capabilities', 'uniqueValues']]]);
+      assert.deepEqual(
+        refused.userErrors.map((e: Json) => [e.code, e.field]),
+        [['INVALID_CAPABILITY', ['definition', 'capabilities', 'uniqueValues']]],
+      );
 
-      const fresh = (await data(A, DEFINE, { definition: { name: 'Code', namespace: 'custom', key: 'code', type: 'single_line_text_field', ownerType: 'PRODUCT', capabilities: { uniqueValues: { enabled: true } } } })).metafieldDefinitionCreate;
+      const fresh = (
+        await data(A, DEFINE, {
+          definition: {
+            name: 'Code',
+            namespace: 'custom',
+            key: 'code',
+            type: 'single_line_text_field',
+            ownerType: 'PRODUCT',
+            capabilities: { uniqueValues: { enabled: true } },
+          },
+        })
+      ).metafieldDefinitionCreate;
       assert.deepEqual(fresh.userErrors, []);
       assert.deepEqual(fresh.createdDefinition.capabilities.uniqueValues, { enabled: true, eligible: true });
 
       // Without the capability the definition is made, and reads as no longer eligible for it (values exist).
-      const plain = (await data(A, DEFINE, { definition: { name: 'Color', namespace: 'custom', key: 'color', type: 'single_line_text_field', ownerType: 'PRODUCT' } })).metafieldDefinitionCreate;
+      const plain = (
+        await data(A, DEFINE, { definition: { name: 'Color', namespace: 'custom', key: 'color', type: 'single_line_text_field', ownerType: 'PRODUCT' } })
+      ).metafieldDefinitionCreate;
       assert.deepEqual(plain.userErrors, []);
       assert.deepEqual(plain.createdDefinition.capabilities.uniqueValues, { enabled: false, eligible: false });
       assert.deepEqual((await data(A, DEFINITION, { key: 'color' })).metafieldDefinition.capabilities.uniqueValues, { enabled: false, eligible: false });
@@ -225,7 +275,13 @@ for (const target of databaseTargets()) {
         }
         const sixth = await bulk(A, [{ input: { title: 'Bulk 6' } }]);
         assert.equal(sixth.bulkOperation, null);
-        assert.deepEqual(sixth.userErrors, [{ field: null, code: 'OPERATION_IN_PROGRESS', message: `A bulk mutation operation for this app and shop is already in progress: ${held.join(', ')}.` }]);
+        assert.deepEqual(sixth.userErrors, [
+          {
+            field: null,
+            code: 'OPERATION_IN_PROGRESS',
+            message: `A bulk mutation operation for this app and shop is already in progress: ${held.join(', ')}.`,
+          },
+        ]);
       } finally {
         pause.gate = null;
         open();
@@ -270,15 +326,22 @@ for (const target of databaseTargets()) {
 
       // An update of the existing variants creates none: it passes.
       const ids = first.product.variants.nodes.map((v: Json) => v.id);
-      const update = (await data(T, PRODUCT_SET, { identifier: { id: first.product.id }, input: { ...sized('First', ['S', 'M'], ids), title: 'First v2' } })).productSet;
+      const update = (await data(T, PRODUCT_SET, { identifier: { id: first.product.id }, input: { ...sized('First', ['S', 'M'], ids), title: 'First v2' } }))
+        .productSet;
       assert.deepEqual(update.userErrors, []);
-      assert.deepEqual(update.product.variants.nodes.map((v: Json) => v.id), ids);
+      assert.deepEqual(
+        update.product.variants.nodes.map((v: Json) => v.id),
+        ids,
+      );
 
       // Per bulk line too: one new variant fits (3), the other line's does not (lines run concurrently: either one).
       const started = await bulk(T, [{ input: sized('Third', ['S']) }, { input: sized('Fourth', ['S']) }]);
       const out = await results(T, started.bulkOperation.id);
       assert.equal(out.filter((l) => l.data?.productSet?.product).length, 1, JSON.stringify(out));
-      assert.deepEqual(out.flatMap((l) => (l.errors ?? []).map((e: Json) => e.extensions.code)), ['VARIANT_THROTTLE_EXCEEDED']);
+      assert.deepEqual(
+        out.flatMap((l) => (l.errors ?? []).map((e: Json) => e.extensions.code)),
+        ['VARIANT_THROTTLE_EXCEEDED'],
+      );
       assert.equal((await data(T, COUNT)).productsCount.count, 2);
 
       assert.equal((await h.admin('PATCH', `/admin/shops/${stores[T].id}/sandbox`, { variant_throttle_limit: null })).json().variant_throttle_limit, null);
@@ -289,10 +352,14 @@ for (const target of databaseTargets()) {
       it('pimbridge shop sandbox-config --variant-throttle-limit N sets the throttle (and --no-variant-throttle clears it)', async () => {
         const url = `${base}`;
         const cli = (...args: string[]) =>
-          promisify(execFile)(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
-            cwd: path.resolve(import.meta.dirname, '..'),
-            timeout: 60_000,
-          });
+          promisify(execFile)(
+            process.execPath,
+            ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args],
+            {
+              cwd: path.resolve(import.meta.dirname, '..'),
+              timeout: 60_000,
+            },
+          );
         const id = String(stores[T].id);
         assert.equal(JSON.parse((await cli('shop', 'sandbox-config', id, '--variant-throttle-limit', '7', '--json')).stdout).variant_throttle_limit, 7);
         assert.equal(JSON.parse((await cli('shop', 'sandbox-config', id, '--no-variant-throttle', '--json')).stdout).variant_throttle_limit, null);

@@ -68,7 +68,8 @@ class SourceServer {
         this.held.push(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
         return;
       }
-      if (path === '/page.html') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><body>Not an image</body></html>');
+      if (path === '/page.html')
+        return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><body>Not an image</body></html>');
       if (path === '/huge.png') {
         res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(25 * 1024 * 1024) });
         res.write(png);
@@ -136,13 +137,19 @@ for (const target of databaseTargets()) {
         return nodes;
       });
     const statusOf = async (productGid: string): Promise<string> => {
-      const result = await h.database.db.execute(sql`select status from sandbox_media where product_id = ${Number(productGid.split('/').pop())} order by position limit 1`);
+      const result = await h.database.db.execute(
+        sql`select status from sandbox_media where product_id = ${Number(productGid.split('/').pop())} order by position limit 1`,
+      );
       return (result as unknown as { rows: { status: string }[] }).rows[0].status;
     };
     const cdn = (mediaId: string, name: string) => `${base}/sandbox/shopify/${domain}/cdn/files/${mediaId.split('/').pop()}/${name}`;
 
     before(async () => {
-      sources = new SourceServer(await sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer());
+      sources = new SourceServer(
+        await sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+          .png()
+          .toBuffer(),
+      );
       await sources.start();
       const port = await freePort();
       h = await harness(target, env(port));
@@ -155,7 +162,7 @@ for (const target of databaseTargets()) {
       await sources.stop();
     });
 
-    it('UPLOADED, then READY with the sandbox\'s own URL serving the fetched bytes; a 404 and an HTML page FAILED with their codes', async () => {
+    it("UPLOADED, then READY with the sandbox's own URL serving the fetched bytes; a 404 and an HTML page FAILED with their codes", async () => {
       const files = [
         { originalSource: sources.url('/a/held.png'), alt: 'front' },
         { originalSource: sources.url('/missing.png'), alt: 'gone' },
@@ -168,7 +175,14 @@ for (const target of databaseTargets()) {
       // The answer comes before the file is processed (its source holds the answer): no file, no URL yet.
       assert.ok(UNFINISHED.includes(photo.status), photo.status);
       assert.deepEqual(
-        { status: photo.fileStatus, image: photo.image, preview: photo.preview.image, original: photo.originalSource.url, errors: photo.mediaErrors, alt: photo.alt },
+        {
+          status: photo.fileStatus,
+          image: photo.image,
+          preview: photo.preview.image,
+          original: photo.originalSource.url,
+          errors: photo.mediaErrors,
+          alt: photo.alt,
+        },
         { status: photo.status, image: null, preview: null, original: null, errors: [], alt: 'front' },
       );
       assert.ok(!JSON.stringify(res).includes(`127.0.0.1:${sources.port}`), 'the source URL is never echoed');
@@ -204,11 +218,17 @@ for (const target of databaseTargets()) {
       assert.equal(missing.mediaErrors[0].code, 'IMAGE_DOWNLOAD_FAILURE');
       assert.ok(missing.mediaErrors[0].message.length > 0);
       assert.match(missing.mediaErrors[0].details, /404/);
-      assert.deepEqual([missing.fileStatus, missing.image, missing.preview, missing.originalSource.url, missing.fileErrors], ['FAILED', null, { status: 'FAILED', image: null }, null, [{ code: 'IMAGE_DOWNLOAD_FAILURE' }]]);
+      assert.deepEqual(
+        [missing.fileStatus, missing.image, missing.preview, missing.originalSource.url, missing.fileErrors],
+        ['FAILED', null, { status: 'FAILED', image: null }, null, [{ code: 'IMAGE_DOWNLOAD_FAILURE' }]],
+      );
       assert.equal((await fetch(cdn(missing.id, 'missing.png'))).status, 404, 'a FAILED media has no file');
 
       assert.equal(page.status, 'FAILED');
-      assert.deepEqual(page.mediaErrors.map((e: Json) => e.code), ['UNSUPPORTED_IMAGE_FILE_TYPE']);
+      assert.deepEqual(
+        page.mediaErrors.map((e: Json) => e.code),
+        ['UNSUPPORTED_IMAGE_FILE_TYPE'],
+      );
       assert.ok(page.mediaErrors[0].message.length > 0);
     });
 
@@ -216,7 +236,10 @@ for (const target of databaseTargets()) {
       const res = (await gql(PRODUCT_SET, { input: { title: 'Huge', files: [{ originalSource: sources.url('/huge.png') }] } })).productSet;
       const [huge] = await processed(res.product.id);
       assert.equal(huge.status, 'FAILED');
-      assert.deepEqual(huge.mediaErrors.map((e: Json) => e.code), ['INVALID_IMAGE_FILE_SIZE']);
+      assert.deepEqual(
+        huge.mediaErrors.map((e: Json) => e.code),
+        ['INVALID_IMAGE_FILE_SIZE'],
+      );
     });
 
     it('files: {id} keeps that media as it is; originalSource always adds a new one, processed on its own', async () => {
@@ -224,7 +247,12 @@ for (const target of databaseTargets()) {
       const [first] = await processed(created.id);
       assert.equal(first.status, 'READY');
       const fetched = sources.requests;
-      const res = (await gql(PRODUCT_SET, { identifier: { id: created.id }, input: { files: [{ id: first.id, alt: 'kept' }, { originalSource: sources.url('/k/photo.png') }] } })).productSet;
+      const res = (
+        await gql(PRODUCT_SET, {
+          identifier: { id: created.id },
+          input: { files: [{ id: first.id, alt: 'kept' }, { originalSource: sources.url('/k/photo.png') }] },
+        })
+      ).productSet;
       assert.deepEqual(res.userErrors, []);
       const [kept, added] = res.product.media.nodes;
       assert.deepEqual([kept.id, kept.status, kept.image, kept.alt], [first.id, 'READY', first.image, 'kept'], 'kept, not fetched again');
@@ -237,7 +265,9 @@ for (const target of databaseTargets()) {
     });
 
     it('the file route answers 404 for another store, another name, an unknown id and a product deleted', async () => {
-      const created = (await gql(PRODUCT_SET, { input: { title: 'Routes', files: [{ originalSource: sources.url('/r/photo.png'), filename: 'front view.png' }] } })).productSet.product;
+      const created = (
+        await gql(PRODUCT_SET, { input: { title: 'Routes', files: [{ originalSource: sources.url('/r/photo.png'), filename: 'front view.png' }] } })
+      ).productSet.product;
       const [m] = await processed(created.id);
       const url = cdn(m.id, 'front%20view.png');
       assert.equal(m.image.url, url, 'FileSetInput.filename names the file, URL-encoded');
@@ -251,17 +281,33 @@ for (const target of databaseTargets()) {
     });
 
     it('media made by a bulk mutation line follow the same path', async () => {
-      const stage = await gql(`mutation S($input: [StagedUploadInput!]!) { stagedUploadsCreate(input: $input) { stagedTargets { url parameters { name value } } userErrors { message } } }`, {
-        input: [{ resource: 'BULK_MUTATION_VARIABLES', filename: 'p.jsonl', mimeType: 'text/jsonl', httpMethod: 'POST' }],
-      });
+      const stage = await gql(
+        `mutation S($input: [StagedUploadInput!]!) { stagedUploadsCreate(input: $input) { stagedTargets { url parameters { name value } } userErrors { message } } }`,
+        {
+          input: [{ resource: 'BULK_MUTATION_VARIABLES', filename: 'p.jsonl', mimeType: 'text/jsonl', httpMethod: 'POST' }],
+        },
+      );
       const target = stage.stagedUploadsCreate.stagedTargets[0];
-      const line = { input: { title: 'Bulk Media', handle: 'bulk-media', files: [{ originalSource: sources.url('/b/photo.png') }, { originalSource: sources.url('/b/missing.png') }] }, variants: 1, media: 2 };
+      const line = {
+        input: {
+          title: 'Bulk Media',
+          handle: 'bulk-media',
+          files: [{ originalSource: sources.url('/b/photo.png') }, { originalSource: sources.url('/b/missing.png') }],
+        },
+        variants: 1,
+        media: 2,
+      };
       const form = new FormData();
       for (const p of target.parameters) form.append(p.name, p.value);
       form.append('file', new Blob([`${JSON.stringify(line)}\n`], { type: 'text/jsonl' }), 'p.jsonl');
       assert.equal((await fetch(target.url, { method: 'POST', body: form })).status, 201);
       const path = target.parameters.find((p: Json) => p.name === 'key').value;
-      const run = (await gql(`mutation R($m: String!, $p: String!) { bulkOperationRunMutation(mutation: $m, stagedUploadPath: $p) { bulkOperation { id } userErrors { message } } }`, { m: ProductSetBulk, p: path })).bulkOperationRunMutation;
+      const run = (
+        await gql(
+          `mutation R($m: String!, $p: String!) { bulkOperationRunMutation(mutation: $m, stagedUploadPath: $p) { bulkOperation { id } userErrors { message } } }`,
+          { m: ProductSetBulk, p: path },
+        )
+      ).bulkOperationRunMutation;
       assert.deepEqual(run.userErrors, []);
       const op = await until('the bulk operation', async () => {
         const o = (await gql(`query O($id: ID!) { bulkOperation(id: $id) { status } }`, { id: run.bulkOperation.id })).bulkOperation;
@@ -271,7 +317,10 @@ for (const target of databaseTargets()) {
       assert.equal(op.status, 'COMPLETED');
       const product = (await gql(`query { productByIdentifier(identifier: { handle: "bulk-media" }) { id } }`)).productByIdentifier;
       const [photo, missing] = await processed(product.id);
-      assert.deepEqual([photo.status, photo.image.url, missing.status, missing.mediaErrors[0].code], ['READY', cdn(photo.id, 'photo.png'), 'FAILED', 'IMAGE_DOWNLOAD_FAILURE']);
+      assert.deepEqual(
+        [photo.status, photo.image.url, missing.status, missing.mediaErrors[0].code],
+        ['READY', cdn(photo.id, 'photo.png'), 'FAILED', 'IMAGE_DOWNLOAD_FAILURE'],
+      );
     });
 
     it('media a stopped process left PROCESSING are fetched again by the next one; unfinished media found on a read are taken up', async () => {
@@ -280,7 +329,8 @@ for (const target of databaseTargets()) {
       const first = await buildApp({ config: testConfig(env(port1)), database: h.database, logger: false });
       await first.listen({ port: port1, host: '127.0.0.1' });
       const at1 = `http://127.0.0.1:${port1}`;
-      const created = (await gql(PRODUCT_SET, { input: { title: 'Restart', files: [{ originalSource: sources.url('/s/held.png') }] } }, at1)).productSet.product;
+      const created = (await gql(PRODUCT_SET, { input: { title: 'Restart', files: [{ originalSource: sources.url('/s/held.png') }] } }, at1)).productSet
+        .product;
       await until('the held request', () => sources.heldCount === 1);
       await first.close();
       // Read in the database: a read through a running sandbox would take it up.
@@ -306,7 +356,11 @@ for (const target of databaseTargets()) {
           if (nodes[0].status !== 'READY') throw new Error(`still ${JSON.stringify(nodes)}`);
           return nodes;
         });
-        assert.equal(again.image.url, `http://127.0.0.1:${port2}/sandbox/shopify/${domain}/cdn/files/${done.id.split('/').pop()}/held.png`, 'the URL of the server asked');
+        assert.equal(
+          again.image.url,
+          `http://127.0.0.1:${port2}/sandbox/shopify/${domain}/cdn/files/${done.id.split('/').pop()}/held.png`,
+          'the URL of the server asked',
+        );
       } finally {
         await second.close();
       }

@@ -99,8 +99,24 @@ const fullInput = (over: Json = {}): Json => ({
     { name: 'Color', values: [{ name: 'Red' }] },
   ],
   variants: [
-    { sku: 'TR-42', price: '99.9', compareAtPrice: '120', barcode: '4006381333931', optionValues: [{ optionName: 'Size', name: '42' }, { optionName: 'Color', name: 'Red' }] },
-    { sku: 'TR-43', price: '99.90', optionValues: [{ optionName: 'Size', name: '43' }, { optionName: 'Color', name: 'Red' }] },
+    {
+      sku: 'TR-42',
+      price: '99.9',
+      compareAtPrice: '120',
+      barcode: '4006381333931',
+      optionValues: [
+        { optionName: 'Size', name: '42' },
+        { optionName: 'Color', name: 'Red' },
+      ],
+    },
+    {
+      sku: 'TR-43',
+      price: '99.90',
+      optionValues: [
+        { optionName: 'Size', name: '43' },
+        { optionName: 'Color', name: 'Red' },
+      ],
+    },
   ],
   files: [{ originalSource: 'https://cdn.example.com/tr-1.jpg', alt: 'side', contentType: 'IMAGE' }],
   metafields: [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '1' }],
@@ -210,15 +226,25 @@ for (const target of databaseTargets()) {
       const before = await count();
       const taken = await productSet({ title: 'Another stove', handle: 'camp-stove' });
       assert.equal(taken.product, null);
-      assert.deepEqual(taken.userErrors.map((e: Json) => [e.code, e.field]), [['HANDLE_NOT_UNIQUE', ['input', 'handle']]]);
+      assert.deepEqual(
+        taken.userErrors.map((e: Json) => [e.code, e.field]),
+        [['HANDLE_NOT_UNIQUE', ['input', 'handle']]],
+      );
       assert.equal(await count(), before);
     });
 
     it('updates by {id}: variants sent with ids keep them, variants/metafields left out are deleted, files by id are kept', async () => {
-      const created = (await productSet(fullInput({ title: 'Update Me', metafields: [
-        { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '2' },
-        { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'hand wash' },
-      ] }))).product;
+      const created = (
+        await productSet(
+          fullInput({
+            title: 'Update Me',
+            metafields: [
+              { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '2' },
+              { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'hand wash' },
+            ],
+          }),
+        )
+      ).product;
       const [v1] = created.variants.nodes;
       const [m1] = created.media.nodes;
       const res = await productSet(
@@ -236,9 +262,18 @@ for (const target of databaseTargets()) {
       assert.equal(p.id, created.id);
       assert.equal(p.handle, 'update-me', 'the handle is kept on update');
       assert.equal(p.title, 'Updated');
-      assert.deepEqual(p.variants.nodes.map((v: Json) => [v.id, v.sku, v.price]), [[v1.id, 'TR-42b', '89.00']]);
-      assert.deepEqual(p.media.nodes.map((m: Json) => m.id), [m1.id]);
-      assert.deepEqual(p.metafields.nodes.map((m: Json) => m.key), ['pim_product_id']);
+      assert.deepEqual(
+        p.variants.nodes.map((v: Json) => [v.id, v.sku, v.price]),
+        [[v1.id, 'TR-42b', '89.00']],
+      );
+      assert.deepEqual(
+        p.media.nodes.map((m: Json) => m.id),
+        [m1.id],
+      );
+      assert.deepEqual(
+        p.metafields.nodes.map((m: Json) => m.key),
+        ['pim_product_id'],
+      );
       assert.equal(p.vendor, 'Acme', 'fields not sent are kept');
     });
 
@@ -247,21 +282,26 @@ for (const target of databaseTargets()) {
       const again = (await productSet({ files: [{ originalSource: 'https://cdn.example.com/a.jpg' }] }, { id: created.id })).product;
       assert.equal(again.media.nodes.length, 1);
       assert.notEqual(again.media.nodes[0].id, created.media.nodes[0].id, 'a new media, the old one deleted (left out)');
-      const both = (await productSet({ files: [{ id: again.media.nodes[0].id }, { originalSource: 'https://cdn.example.com/a.jpg' }] }, { id: created.id })).product;
+      const both = (await productSet({ files: [{ id: again.media.nodes[0].id }, { originalSource: 'https://cdn.example.com/a.jpg' }] }, { id: created.id }))
+        .product;
       assert.equal(both.media.nodes.length, 2, 'the same image twice: duplicated, as Shopify does');
       assert.equal(both.media.nodes[0].id, again.media.nodes[0].id);
       const kept = (await productSet({ files: [{ id: both.media.nodes[0].id }] }, { id: created.id })).product;
-      assert.deepEqual(kept.media.nodes.map((m: Json) => m.id), [both.media.nodes[0].id]);
+      assert.deepEqual(
+        kept.media.nodes.map((m: Json) => m.id),
+        [both.media.nodes[0].id],
+      );
       const foreign = await productSet({ files: [{ id: 'gid://shopify/MediaImage/999999' }] }, { id: created.id });
       assert.equal(foreign.userErrors[0].code, 'INVALID_INPUT');
     });
 
-    it('updates by {handle} (creating it first when missing), with the adapter\'s ProductSetSync document', async () => {
+    it("updates by {handle} (creating it first when missing), with the adapter's ProductSetSync document", async () => {
       const before = await count();
       const first = (await data(ProductSetSync, { identifier: { handle: 'pim-product-77' }, input: { title: 'Handle Me' }, variants: 5, media: 5 })).productSet;
       assert.deepEqual(first.userErrors, []);
       assert.equal(first.product.handle, 'pim-product-77', "the identifier's handle is the new product's");
-      const second = (await data(ProductSetSync, { identifier: { handle: 'pim-product-77' }, input: { title: 'Handle Me 2' }, variants: 5, media: 5 })).productSet;
+      const second = (await data(ProductSetSync, { identifier: { handle: 'pim-product-77' }, input: { title: 'Handle Me 2' }, variants: 5, media: 5 }))
+        .productSet;
       assert.equal(second.product.id, first.product.id);
       assert.equal(second.product.title, 'Handle Me 2');
       assert.equal(await count(), before + 1);
@@ -279,7 +319,14 @@ for (const target of databaseTargets()) {
       assert.equal(refused.userErrors[0].code, 'INVALID_INPUT');
       assert.deepEqual(refused.userErrors[0].field, ['identifier', 'customId']);
 
-      const definition = { namespace: 'pimbridge', key: 'pim_id', name: 'PIM id', type: 'single_line_text_field', ownerType: 'PRODUCT', capabilities: { uniqueValues: { enabled: true } } };
+      const definition = {
+        namespace: 'pimbridge',
+        key: 'pim_id',
+        name: 'PIM id',
+        type: 'single_line_text_field',
+        ownerType: 'PRODUCT',
+        capabilities: { uniqueValues: { enabled: true } },
+      };
       const made = (await data(MetafieldDefinitionCreate, { definition })).metafieldDefinitionCreate;
       assert.deepEqual(made.userErrors, []);
       assert.match(made.createdDefinition.id, /^gid:\/\/shopify\/MetafieldDefinition\/\d+$/);
@@ -339,7 +386,11 @@ for (const target of databaseTargets()) {
       assert.equal(tooMany.errors[0].extensions.code, 'MAX_INPUT_SIZE_EXCEEDED');
       assert.deepEqual(tooMany.errors[0].path, ['productSet', 'input', 'variants']);
       assert.deepEqual(
-        await codes({ title: 'x', productOptions: [{ name: 'Size', values: [{ name: 'M' }, { name: 'M' }] }], variants: [{ optionValues: [{ optionName: 'Size', name: 'M' }] }] }),
+        await codes({
+          title: 'x',
+          productOptions: [{ name: 'Size', values: [{ name: 'M' }, { name: 'M' }] }],
+          variants: [{ optionValues: [{ optionName: 'Size', name: 'M' }] }],
+        }),
         ['DUPLICATED_OPTION_VALUE'],
       );
       assert.deepEqual(await codes({ title: 'x', variants: [{ id: 'gid://shopify/ProductVariant/987654321', optionValues: [] }] }), ['INVALID_VARIANT']);
@@ -395,10 +446,23 @@ for (const target of databaseTargets()) {
       const res = await configure({ bucket_size: 30, restore_rate: 1 });
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json(), {
-        id: shopId, domain, plan: 'Basic', bucket_size: 30, restore_rate: 1, error_rate: 0, timeout_rate: 0, fail_after_commit_rate: 0, latency_ms: 0, fault_seed: 1,
-        variant_throttle_limit: null, locations: res.json().locations,
+        id: shopId,
+        domain,
+        plan: 'Basic',
+        bucket_size: 30,
+        restore_rate: 1,
+        error_rate: 0,
+        timeout_rate: 0,
+        fail_after_commit_rate: 0,
+        latency_ms: 0,
+        fault_seed: 1,
+        variant_throttle_limit: null,
+        locations: res.json().locations,
       });
-      assert.deepEqual(res.json().locations.map((l: { name: string }) => l.name), ['Shop location']);
+      assert.deepEqual(
+        res.json().locations.map((l: { name: string }) => l.name),
+        ['Shop location'],
+      );
       const first = await gql(PRODUCT_SET_MIN, { input: { title: 'Bucket 1' } });
       assert.equal(first.body.extensions.cost.throttleStatus.maximumAvailable, 30);
       assert.equal(first.body.extensions.cost.throttleStatus.restoreRate, 1);
@@ -533,14 +597,53 @@ describe('pimbridge shop sandbox-config', () => {
   it('wraps PATCH /admin/shops/{id}/sandbox', async () => {
     const shop = (await h.admin('POST', '/admin/shops', { domain: 'cli-sandbox.myshopify.com', platform: 'sandbox' })).json();
     const cli = (...args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], { cwd: ROOT, timeout: 60_000 });
+      run(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
+        cwd: ROOT,
+        timeout: 60_000,
+      });
     const out = JSON.parse(
-      (await cli('shop', 'sandbox-config', String(shop.id), '--bucket-size', '2000', '--restore-rate', '100', '--error-rate', '0.3', '--timeout-rate', '0.1', '--latency-ms', '5', '--fault-seed', '7', '--variant-throttle-limit', '9', '--location', 'Berlin', '--json')).stdout,
+      (
+        await cli(
+          'shop',
+          'sandbox-config',
+          String(shop.id),
+          '--bucket-size',
+          '2000',
+          '--restore-rate',
+          '100',
+          '--error-rate',
+          '0.3',
+          '--timeout-rate',
+          '0.1',
+          '--latency-ms',
+          '5',
+          '--fault-seed',
+          '7',
+          '--variant-throttle-limit',
+          '9',
+          '--location',
+          'Berlin',
+          '--json',
+        )
+      ).stdout,
     );
-    assert.deepEqual({ ...out, locations: out.locations.map((l: { name: string }) => l.name) }, {
-      id: shop.id, domain: 'cli-sandbox.myshopify.com', plan: 'Basic', bucket_size: 2000, restore_rate: 100, error_rate: 0.3, timeout_rate: 0.1, fail_after_commit_rate: 0, latency_ms: 5, fault_seed: 7,
-      variant_throttle_limit: 9, locations: ['Shop location', 'Berlin'],
-    });
+    assert.deepEqual(
+      { ...out, locations: out.locations.map((l: { name: string }) => l.name) },
+      {
+        id: shop.id,
+        domain: 'cli-sandbox.myshopify.com',
+        plan: 'Basic',
+        bucket_size: 2000,
+        restore_rate: 100,
+        error_rate: 0.3,
+        timeout_rate: 0.1,
+        fail_after_commit_rate: 0,
+        latency_ms: 5,
+        fault_seed: 7,
+        variant_throttle_limit: 9,
+        locations: ['Shop location', 'Berlin'],
+      },
+    );
     await assert.rejects(cli('shop', 'sandbox-config', String(shop.id), '--error-rate', '3'), /400/);
   });
 });

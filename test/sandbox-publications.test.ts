@@ -10,7 +10,6 @@ import { freePort } from './helpers/connector.js';
 import { sandboxCall, sandboxData, type Json } from './helpers/sandbox-graphql.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 
-
 const CREATE = /* GraphQL */ `
   mutation Create($input: ProductSetInput!) {
     productSet(input: $input, synchronous: true) {
@@ -141,10 +140,21 @@ for (const target of databaseTargets()) {
       assert.equal((await h.admin('POST', `/admin/shops/${real.json().id}/sandbox/publications`, { name: 'B2B' })).statusCode, 400);
 
       const list = (await data(PUBLICATIONS, { first: 10 })).publications;
-      assert.deepEqual(list.nodes.map((n: Json) => n.catalog.title), ['Online Store', 'Point of Sale', 'Shop', 'Wholesale']);
-      assert.deepEqual(list.nodes.map((n: Json) => n.name), ['Online Store', 'Point of Sale', 'Shop', 'Wholesale'], 'the deprecated name still answers');
+      assert.deepEqual(
+        list.nodes.map((n: Json) => n.catalog.title),
+        ['Online Store', 'Point of Sale', 'Shop', 'Wholesale'],
+      );
+      assert.deepEqual(
+        list.nodes.map((n: Json) => n.name),
+        ['Online Store', 'Point of Sale', 'Shop', 'Wholesale'],
+        'the deprecated name still answers',
+      );
       assert.ok(list.nodes.every((n: Json) => n.catalog.__typename === 'AppCatalog' && n.catalog.status === 'ACTIVE' && n.autoPublish === false));
-      assert.deepEqual(list.nodes.map((n: Json) => n.supportsFuturePublishing), [true, false, false, false], 'only the online store schedules');
+      assert.deepEqual(
+        list.nodes.map((n: Json) => n.supportsFuturePublishing),
+        [true, false, false, false],
+        'only the online store schedules',
+      );
       assert.equal(list.nodes[3].id, added.json().id);
       for (const n of list.nodes) pub[n.catalog.title] = n.id;
 
@@ -153,7 +163,10 @@ for (const target of databaseTargets()) {
       assert.equal(first.nodes.length, 2);
       assert.equal(first.pageInfo.hasNextPage, true);
       const second = (await data(Publications, { first: 2, after: first.pageInfo.endCursor })).publications;
-      assert.deepEqual(second.nodes.map((n: Json) => n.catalog.title), ['Shop', 'Wholesale']);
+      assert.deepEqual(
+        second.nodes.map((n: Json) => n.catalog.title),
+        ['Shop', 'Wholesale'],
+      );
       assert.equal(second.pageInfo.hasNextPage, false);
 
       assert.equal((await data(PUBLICATIONS, { first: 10, catalogType: 'MARKET' })).publications.nodes.length, 0);
@@ -177,17 +190,27 @@ for (const target of databaseTargets()) {
 
     it('publishes on Online Store and Shop only; resourcePublicationsV2 lists them; unpublishes from Shop', async () => {
       const p = await create('Storm Jacket');
-      const res = (await data(PublishablePublish, { id: p.id, input: [{ publicationId: pub['Online Store'] }, { publicationId: pub.Shop }] })).publishablePublish;
+      const res = (await data(PublishablePublish, { id: p.id, input: [{ publicationId: pub['Online Store'] }, { publicationId: pub.Shop }] }))
+        .publishablePublish;
       assert.deepEqual(res.userErrors, []);
       let state = await published(p.id);
       assert.deepEqual([state.online, state.pos, state.shop, state.extra], [true, false, true, false]);
-      assert.deepEqual(state.published.nodes.map((n: Json) => n.publication.catalog.title), ['Online Store', 'Shop']);
+      assert.deepEqual(
+        state.published.nodes.map((n: Json) => n.publication.catalog.title),
+        ['Online Store', 'Shop'],
+      );
       assert.ok(state.published.nodes.every((n: Json) => n.isPublished && n.publishable.id === p.id && Date.parse(n.publishDate) <= Date.now()));
       assert.match(state.publishedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       assert.equal(state.onlineStoreUrl, `https://${domain}/products/${p.handle}`);
       assert.equal(state.publicationCount, 2);
-      assert.deepEqual(state.unpublishedPublications.nodes.map((n: Json) => n.id), [pub['Point of Sale'], pub.Wholesale]);
-      assert.deepEqual((await data(PUBLICATION, { id: pub.Shop })).publication.products.nodes.map((n: Json) => n.id), [p.id]);
+      assert.deepEqual(
+        state.unpublishedPublications.nodes.map((n: Json) => n.id),
+        [pub['Point of Sale'], pub.Wholesale],
+      );
+      assert.deepEqual(
+        (await data(PUBLICATION, { id: pub.Shop })).publication.products.nodes.map((n: Json) => n.id),
+        [p.id],
+      );
 
       // Publishing again keeps the first date.
       assert.deepEqual((await publish(p.id, [{ publicationId: pub['Online Store'] }])).userErrors, []);
@@ -197,7 +220,10 @@ for (const target of databaseTargets()) {
       assert.deepEqual(off, { publishable: { id: p.id }, userErrors: [] });
       state = await published(p.id);
       assert.deepEqual([state.online, state.pos, state.shop, state.extra], [true, false, false, false]);
-      assert.deepEqual(state.published.nodes.map((n: Json) => n.publication.id), [pub['Online Store']]);
+      assert.deepEqual(
+        state.published.nodes.map((n: Json) => n.publication.id),
+        [pub['Online Store']],
+      );
       assert.deepEqual((await data(PUBLICATION, { id: pub.Shop })).publication.products.nodes, []);
       const again = (await data(UNPUBLISH, { id: p.id, input: [{ publicationId: pub.Shop }] })).publishableUnpublish;
       assert.deepEqual(again.userErrors, [], 'unpublishing what is not published is no error');
@@ -246,10 +272,16 @@ for (const target of databaseTargets()) {
       assert.equal(state.shop, true);
       // The service has seen this store's publications; one written straight to the database (as another process
       // sharing it would) is still known at once.
-      const made = await h.database.db.execute(sql`insert into sandbox_publications (store_id, name) select id, 'Elsewhere' from sandbox_stores where domain = ${domain} returning id`);
+      const made = await h.database.db.execute(
+        sql`insert into sandbox_publications (store_id, name) select id, 'Elsewhere' from sandbox_stores where domain = ${domain} returning id`,
+      );
       const elsewhere = `gid://shopify/Publication/${(made as unknown as { rows: { id: number }[] }).rows[0].id}`;
       assert.deepEqual((await publish(p.id, [{ publicationId: elsewhere }])).userErrors, []);
-      assert.equal((await data(`query($id: ID!, $p: ID!) { product(id: $id) { publishedOnPublication(publicationId: $p) } }`, { id: p.id, p: elsewhere })).product.publishedOnPublication, true);
+      assert.equal(
+        (await data(`query($id: ID!, $p: ID!) { product(id: $id) { publishedOnPublication(publicationId: $p) } }`, { id: p.id, p: elsewhere })).product
+          .publishedOnPublication,
+        true,
+      );
     });
 
     it('a DRAFT product on the online store has no storefront URL until it is ACTIVE; deleting it deletes its publications', async () => {
@@ -263,7 +295,9 @@ for (const target of databaseTargets()) {
       assert.equal(del.productDelete.deletedProductId, p.id);
       const listed = (await data(PUBLICATION, { id: pub['Online Store'] })).publication.products.nodes.map((n: Json) => n.id);
       assert.ok(!listed.includes(p.id));
-      const rows = await h.database.db.execute(sql`select count(*)::int as n from sandbox_product_publications where product_id = ${Number(p.id.split('/').pop())}`);
+      const rows = await h.database.db.execute(
+        sql`select count(*)::int as n from sandbox_product_publications where product_id = ${Number(p.id.split('/').pop())}`,
+      );
       assert.equal(Number((rows as unknown as { rows: { n: number }[] }).rows[0].n), 0, 'the publication rows went with the product');
     });
 
@@ -291,7 +325,10 @@ for (const target of databaseTargets()) {
       assert.deepEqual(res.product.seo, { title: 'Pole Pro', description: 'A pole' });
       assert.deepEqual(res.product.tags, ['c', 'd'], 'tags are overwritten');
       assert.equal(res.product.vendor, 'Acme', 'fields not sent are kept');
-      assert.deepEqual(res.product.metafields.nodes.map((m: Json) => `${m.key}=${m.value}`), ['care=dry', 'origin=AT']);
+      assert.deepEqual(
+        res.product.metafields.nodes.map((m: Json) => `${m.key}=${m.value}`),
+        ['care=dry', 'origin=AT'],
+      );
 
       const byHandle = (await data(PRODUCT_UPDATE, { identifier: { handle: 'hiking-pole' }, product: { descriptionHtml: '<p>New</p>' } })).productUpdate;
       assert.equal(byHandle.product.descriptionHtml, '<p>New</p>');
@@ -302,7 +339,10 @@ for (const target of databaseTargets()) {
       assert.deepEqual(missing, { product: null, userErrors: [{ field: ['id'], message: 'Product does not exist' }] });
       await create('Taken Handle');
       const taken = (await data(PRODUCT_UPDATE, { product: { id: p.id, handle: 'taken-handle' } })).productUpdate;
-      assert.deepEqual(taken.userErrors.map((e: Json) => e.field), [['handle']]);
+      assert.deepEqual(
+        taken.userErrors.map((e: Json) => e.field),
+        [['handle']],
+      );
       const blank = (await data(PRODUCT_UPDATE, { product: { id: p.id, title: '  ' } })).productUpdate;
       assert.deepEqual(blank.userErrors, [{ field: ['title'], message: "Title can't be blank" }]);
       const notKept = await gql(PRODUCT_UPDATE, { product: { id: p.id, templateSuffix: 'special' } });
@@ -344,7 +384,12 @@ for (const target of databaseTargets()) {
         barcode: '4006381333931',
         sku: 'TB-S',
         inventoryPolicy: 'CONTINUE',
-        inventoryItem: { sku: 'TB-S', tracked: false, unitCost: { amount: '3.20', currencyCode: shop.currencyCode }, measurement: { weight: { unit: 'GRAMS', value: 250 } } },
+        inventoryItem: {
+          sku: 'TB-S',
+          tracked: false,
+          unitCost: { amount: '3.20', currencyCode: shop.currencyCode },
+          measurement: { weight: { unit: 'GRAMS', value: 250 } },
+        },
       });
       assert.deepEqual([vl.id, vl.price, vl.compareAtPrice, vl.inventoryPolicy], [l, '12.00', null, 'DENY'], 'the other variant is untouched');
 
@@ -359,7 +404,10 @@ for (const target of databaseTargets()) {
       const update = async (variants: Json[], productId = p.id, partial?: boolean) =>
         (await data(VARIANTS_UPDATE, { productId, variants, ...(partial !== undefined ? { partial } : {}) })).productVariantsBulkUpdate;
 
-      const unknown = await update([{ id: v, compareAtPrice: '20' }, { id: 'gid://shopify/ProductVariant/999999', price: '1' }]);
+      const unknown = await update([
+        { id: v, compareAtPrice: '20' },
+        { id: 'gid://shopify/ProductVariant/999999', price: '1' },
+      ]);
       assert.deepEqual(unknown, {
         product: null,
         productVariants: null,
@@ -367,7 +415,14 @@ for (const target of databaseTargets()) {
       });
       assert.equal((await data(VARIANTS, { id: p.id })).product.variants.nodes[0].compareAtPrice, null, 'nothing written');
 
-      const partial = await update([{ id: v, compareAtPrice: '20' }, { id: 'gid://shopify/ProductVariant/999999', price: '1' }], p.id, true);
+      const partial = await update(
+        [
+          { id: v, compareAtPrice: '20' },
+          { id: 'gid://shopify/ProductVariant/999999', price: '1' },
+        ],
+        p.id,
+        true,
+      );
       assert.deepEqual(partial.productVariants, [{ id: v, price: '0.00', compareAtPrice: '20.00' }]);
       assert.equal(partial.userErrors[0].code, 'PRODUCT_VARIANT_DOES_NOT_EXIST');
 

@@ -75,17 +75,22 @@ for (const target of databaseTargets()) {
       assert.equal(adminSchemaLoaded(), true);
     });
 
-    it('answers the adapter\'s health check: id, name from the domain, plan; cost extensions recorded', async () => {
+    it("answers the adapter's health check: id, name from the domain, plan; cost extensions recorded", async () => {
       const health = await adapter.shopHealth(shop);
       assert.match(health.id, /^gid:\/\/shopify\/Shop\/\d+$/);
-      assert.deepEqual({ ...health, id: undefined }, { id: undefined, name: 'Acme Outdoor', myshopifyDomain: 'acme-outdoor.myshopify.com', plan: 'Basic', currencyCode: 'EUR' });
+      assert.deepEqual(
+        { ...health, id: undefined },
+        { id: undefined, name: 'Acme Outdoor', myshopifyDomain: 'acme-outdoor.myshopify.com', plan: 'Basic', currencyCode: 'EUR' },
+      );
       const budget = adapter.budgets.get(shop.domain);
       assert.equal(budget?.maximumAvailable, 2000);
       assert.equal(budget?.restoreRate, 100);
     });
 
     it('raw answer: data plus extensions.cost with requested and actual cost and the throttle status', async () => {
-      const res = await post(graphqlUrl(base, shop.domain), shop.accessToken, { query: 'query ShopHealth { shop { id currencyCode plan { shopifyPlus partnerDevelopment } resourceLimits { maxProductVariants maxProductOptions } } }' });
+      const res = await post(graphqlUrl(base, shop.domain), shop.accessToken, {
+        query: 'query ShopHealth { shop { id currencyCode plan { shopifyPlus partnerDevelopment } resourceLimits { maxProductVariants maxProductOptions } } }',
+      });
       assert.equal(res.status, 200);
       assert.match(res.type, /application\/json/);
       assert.deepEqual(res.body.data.shop.resourceLimits, { maxProductVariants: 2048, maxProductOptions: 3 });
@@ -109,7 +114,11 @@ for (const target of databaseTargets()) {
     });
 
     it('an unknown store, another API version or another path: 404 {"errors":"Not Found"}', async () => {
-      for (const url of [graphqlUrl(base, 'nobody.myshopify.com'), graphqlUrl(base, shop.domain, '2024-01'), `${base}/sandbox/shopify/${shop.domain}/admin/oauth`]) {
+      for (const url of [
+        graphqlUrl(base, 'nobody.myshopify.com'),
+        graphqlUrl(base, shop.domain, '2024-01'),
+        `${base}/sandbox/shopify/${shop.domain}/admin/oauth`,
+      ]) {
         const res = await post(url, shop.accessToken, { query: '{ shop { id } }' });
         assert.equal(res.status, 404, url);
         assert.deepEqual(res.body, { errors: 'Not Found' });
@@ -121,7 +130,11 @@ for (const target of databaseTargets()) {
       assert.equal(res.status, 200);
       assert.equal('data' in res.body, false);
       assert.deepEqual(res.body.errors, [
-        { message: 'Cannot query field "nme" on type "Shop". Did you mean "name"?', locations: [{ line: 1, column: 10 }], extensions: { code: 'undefinedField' } },
+        {
+          message: 'Cannot query field "nme" on type "Shop". Did you mean "name"?',
+          locations: [{ line: 1, column: 10 }],
+          extensions: { code: 'undefinedField' },
+        },
       ]);
       const missingArg = await post(graphqlUrl(base, shop.domain), shop.accessToken, { query: '{ product { id } }' });
       assert.equal(missingArg.body.errors[0].extensions.code, 'missingRequiredArguments');
@@ -134,7 +147,10 @@ for (const target of databaseTargets()) {
       assert.match(huge.body.errors[0].message, /more tha[nt] 20000 tokens/);
       const two = await post(graphqlUrl(base, shop.domain), shop.accessToken, { query: 'query A { shop { id } } query B { shop { name } }' });
       assert.equal(two.body.errors[0].extensions.code, 'OPERATION_NAME_REQUIRED');
-      const named = await post(graphqlUrl(base, shop.domain), shop.accessToken, { query: 'query A { shop { id } } query B { shop { name } }', operationName: 'B' });
+      const named = await post(graphqlUrl(base, shop.domain), shop.accessToken, {
+        query: 'query A { shop { id } } query B { shop { name } }',
+        operationName: 'B',
+      });
       assert.deepEqual(named.body.data, { shop: { name: 'Acme Outdoor' } });
       // The adapter reports it as an invalid response.
       const err = await adapter.request(shop, 'query { shop { nme } }').catch((e: unknown) => e);
@@ -145,7 +161,10 @@ for (const target of databaseTargets()) {
     it('deprecated fields are accepted, as Shopify does; bad variables answer INVALID_VARIABLE', async () => {
       const dep = await post(graphqlUrl(base, shop.domain), shop.accessToken, { query: '{ shop { plan { displayName } } }' });
       assert.deepEqual(dep.body.data, { shop: { plan: { displayName: 'Basic' } } });
-      const vars = await post(graphqlUrl(base, shop.domain), shop.accessToken, { query: 'query P($n: Int!) { products(first: $n) { nodes { id } } }', variables: { n: 'ten' } });
+      const vars = await post(graphqlUrl(base, shop.domain), shop.accessToken, {
+        query: 'query P($n: Int!) { products(first: $n) { nodes { id } } }',
+        variables: { n: 'ten' },
+      });
       assert.equal(vars.status, 200);
       assert.equal(vars.body.errors[0].extensions.code, 'INVALID_VARIABLE');
       assert.match(vars.body.errors[0].message, /\$n/);
@@ -177,7 +196,10 @@ for (const target of databaseTargets()) {
       assert.equal('data' in res.body, false);
       const [error] = res.body.errors;
       assert.match(error.message, /^Query cost is 1850, which exceeds the single query max cost limit \(1000\)/);
-      assert.deepEqual({ code: error.extensions.code, cost: error.extensions.cost, maxCost: error.extensions.maxCost }, { code: 'MAX_COST_EXCEEDED', cost: 1850, maxCost: 1000 });
+      assert.deepEqual(
+        { code: error.extensions.code, cost: error.extensions.cost, maxCost: error.extensions.maxCost },
+        { code: 'MAX_COST_EXCEEDED', cost: 1850, maxCost: 1000 },
+      );
       assert.equal(res.body.extensions.cost.requestedQueryCost, 1850);
       assert.equal(res.body.extensions.cost.actualQueryCost, null);
       assert.ok(res.body.extensions.cost.throttleStatus.currentlyAvailable > 1000);
@@ -199,7 +221,10 @@ for (const target of databaseTargets()) {
         const third = await post(url, shop.accessToken, { query });
         assert.equal(third.status, 200);
         assert.equal('data' in third.body, false);
-        assert.deepEqual(third.body.errors.map((e: any) => [e.message, e.extensions.code]), [['Throttled', 'THROTTLED']]);
+        assert.deepEqual(
+          third.body.errors.map((e: any) => [e.message, e.extensions.code]),
+          [['Throttled', 'THROTTLED']],
+        );
         assert.deepEqual(third.body.extensions.cost, {
           requestedQueryCost: 900,
           actualQueryCost: null,
@@ -228,7 +253,10 @@ for (const target of databaseTargets()) {
       assert.equal(await stores.setPlan('big-shop.myshopify.com', 'Advanced'), true);
       const res = await post(graphqlUrl(base, 'big-shop.myshopify.com'), accessToken, { query: '{ shop { plan { publicDisplayName } } }' });
       assert.equal(res.body.data.shop.plan.publicDisplayName, 'Advanced');
-      assert.deepEqual({ ...res.body.extensions.cost.throttleStatus, currentlyAvailable: 0 }, { maximumAvailable: 4000, currentlyAvailable: 0, restoreRate: 200 });
+      assert.deepEqual(
+        { ...res.body.extensions.cost.throttleStatus, currentlyAvailable: 0 },
+        { maximumAvailable: 4000, currentlyAvailable: 0, restoreRate: 200 },
+      );
     });
 
     it('a sandbox shop made through POST /admin/shops answers the adapter at its api_base_url; DELETE removes the store', async () => {
@@ -264,7 +292,11 @@ for (const target of databaseTargets()) {
     it('with SHOPIFY_SANDBOX off there is no sandbox route (PIM envelope 404)', async () => {
       const off = await buildApp({ config: testConfig({ SHOPIFY_SANDBOX: 'false' }), database: h.database, logger: false });
       try {
-        const res = await off.inject({ method: 'POST', url: `/sandbox/shopify/${shop.domain}/admin/api/2026-10/graphql.json`, payload: { query: '{ shop { id } }' } });
+        const res = await off.inject({
+          method: 'POST',
+          url: `/sandbox/shopify/${shop.domain}/admin/api/2026-10/graphql.json`,
+          payload: { query: '{ shop { id } }' },
+        });
         assert.equal(res.statusCode, 404);
         assert.equal(res.json().status, 0);
       } finally {
@@ -302,7 +334,11 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
     it('starts with only DATABASE_URL, answers the adapter for a store in the database, and stops on SIGTERM', { timeout: 60_000 }, async () => {
       const { accessToken } = await new SandboxStoreService(new SandboxStoreRepository(database.db)).create('standalone.myshopify.com');
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: url.toString(), LOG_LEVEL: 'silent' };
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'sandbox', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'sandbox', '--port', '0'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -316,7 +352,11 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
           });
           void exited.then((code) => reject(new Error(`exited ${code}: ${err}`)));
         });
-        const health = await new ShopifyAdapter().shopHealth({ domain: 'standalone.myshopify.com', apiBaseUrl: `${listening}/sandbox/shopify/standalone.myshopify.com`, accessToken });
+        const health = await new ShopifyAdapter().shopHealth({
+          domain: 'standalone.myshopify.com',
+          apiBaseUrl: `${listening}/sandbox/shopify/standalone.myshopify.com`,
+          accessToken,
+        });
         assert.equal(health.name, 'Standalone');
         const pim = await fetch(`${listening}/api/products`);
         assert.equal(pim.status, 404, 'only the sandbox routes');
@@ -336,7 +376,11 @@ describe('pimbridge sandbox on a busy embedded data directory', () => {
     const held = await openDatabase({ kind: 'pglite', dataDir });
     try {
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'sandbox', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'sandbox', '--port', '0'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
       const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));

@@ -79,8 +79,14 @@ describe('ShopifyAdapter', () => {
   });
 
   it('without a base URL the client talks to https://{domain}', () => {
-    assert.equal(rewriteUrl('https://acme.myshopify.com/admin/api/2026-10/graphql.json', { apiBaseUrl: null }), 'https://acme.myshopify.com/admin/api/2026-10/graphql.json');
-    assert.equal(rewriteUrl('https://acme.myshopify.com/admin/api/2026-10/graphql.json', { apiBaseUrl: 'http://127.0.0.1:9/sandbox/shopify/acme.myshopify.com' }), 'http://127.0.0.1:9/sandbox/shopify/acme.myshopify.com/admin/api/2026-10/graphql.json');
+    assert.equal(
+      rewriteUrl('https://acme.myshopify.com/admin/api/2026-10/graphql.json', { apiBaseUrl: null }),
+      'https://acme.myshopify.com/admin/api/2026-10/graphql.json',
+    );
+    assert.equal(
+      rewriteUrl('https://acme.myshopify.com/admin/api/2026-10/graphql.json', { apiBaseUrl: 'http://127.0.0.1:9/sandbox/shopify/acme.myshopify.com' }),
+      'http://127.0.0.1:9/sandbox/shopify/acme.myshopify.com/admin/api/2026-10/graphql.json',
+    );
   });
 
   it("401 with Shopify's body → unauthorized", async () => {
@@ -104,7 +110,10 @@ describe('ShopifyAdapter', () => {
     const throttleStatus = { maximumAvailable: 2000, currentlyAvailable: 12, restoreRate: 100 };
     const err = await failure({
       status: 200,
-      body: { errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }], extensions: { cost: { requestedQueryCost: 50, actualQueryCost: null, throttleStatus } } },
+      body: {
+        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+        extensions: { cost: { requestedQueryCost: 50, actualQueryCost: null, throttleStatus } },
+      },
     });
     assert.equal(err.kind, 'throttled');
     assert.equal(adapter.budgets.get('acme.myshopify.com')?.currentlyAvailable, 12);
@@ -116,7 +125,7 @@ describe('ShopifyAdapter', () => {
 
   it('GraphQL errors, a 200 without data, malformed JSON and a non-JSON answer → invalid_response', async () => {
     const cases: Reply[] = [
-      { status: 200, body: { errors: [{ message: 'Field \'nme\' doesn\'t exist on type \'Shop\'', extensions: { code: 'undefinedField' } }] } },
+      { status: 200, body: { errors: [{ message: "Field 'nme' doesn't exist on type 'Shop'", extensions: { code: 'undefinedField' } }] } },
       { status: 200, body: { extensions: { cost: COST } } },
       { status: 200, raw: '{"data": ' },
       { status: 200, raw: '<html>maintenance</html>', type: 'text/html' },
@@ -134,7 +143,9 @@ describe('ShopifyAdapter', () => {
 
   it('nothing listening → unavailable', async () => {
     const port = await freePort();
-    const err = await new ShopifyAdapter().shopHealth({ domain: 'gone.myshopify.com', apiBaseUrl: `http://127.0.0.1:${port}`, accessToken: 't' }).catch((e: unknown) => e);
+    const err = await new ShopifyAdapter()
+      .shopHealth({ domain: 'gone.myshopify.com', apiBaseUrl: `http://127.0.0.1:${port}`, accessToken: 't' })
+      .catch((e: unknown) => e);
     assert.ok(err instanceof StorefrontError);
     assert.equal(err.kind, 'unavailable');
   });

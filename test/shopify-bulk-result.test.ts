@@ -39,8 +39,24 @@ describe('bulk result reader', () => {
       if (req.url?.startsWith('/endless')) return endlessLine(res, endless);
       if (req.url?.includes('/graphql.json')) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        const op = { id: 'gid://shopify/BulkOperation/1', status: 'COMPLETED', errorCode: null, createdAt: new Date().toISOString(), completedAt: null, objectCount: '1', url: `${server.url}/endless.jsonl`, query: '' };
-        return res.end(JSON.stringify({ data: { bulkOperation: op }, extensions: { cost: { requestedQueryCost: 2, actualQueryCost: 2, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1998, restoreRate: 100 } } } }));
+        const op = {
+          id: 'gid://shopify/BulkOperation/1',
+          status: 'COMPLETED',
+          errorCode: null,
+          createdAt: new Date().toISOString(),
+          completedAt: null,
+          objectCount: '1',
+          url: `${server.url}/endless.jsonl`,
+          query: '',
+        };
+        return res.end(
+          JSON.stringify({
+            data: { bulkOperation: op },
+            extensions: {
+              cost: { requestedQueryCost: 2, actualQueryCost: 2, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1998, restoreRate: 100 } },
+            },
+          }),
+        );
       }
       void writeChunks(res, chunks);
     });
@@ -76,7 +92,8 @@ describe('bulk result reader', () => {
     endless.bytes = 0;
     await assert.rejects(
       readJsonl(`${server.url}/endless.jsonl`, () => assert.fail('no line is complete'), { apiBaseUrl: server.url, timeoutMs: 30_000 }),
-      (err: unknown) => err instanceof ResultLineTooLong && err.kind === 'invalid_response' && err.message.includes(`longer than ${BULK_RESULT_MAX_LINE_BYTES} bytes`),
+      (err: unknown) =>
+        err instanceof ResultLineTooLong && err.kind === 'invalid_response' && err.message.includes(`longer than ${BULK_RESULT_MAX_LINE_BYTES} bytes`),
     );
     assert.ok(endless.bytes < BULK_RESULT_MAX_LINE_BYTES * 2, `read about the cap, not more (${endless.bytes} bytes sent)`);
     await endless.closed; // the reader closed the connection (else the test times out)
@@ -86,6 +103,9 @@ describe('bulk result reader', () => {
     const shop: StorefrontShop = { domain: 'lines.myshopify.com', apiBaseUrl: server.url, accessToken: 'shpat_x' };
     const state = await new ShopifyAdapter({ retry: { baseDelayMs: 1, maxDelayMs: 2 } }).bulkUpsertState(shop, 'gid://shopify/BulkOperation/1', []);
     assert.equal(state.state, 'failed');
-    assert.match(state.state === 'failed' ? state.message : '', /^bulk operation gid:\/\/shopify\/BulkOperation\/1: the bulk result at .+ has a line longer than 8388608 bytes$/);
+    assert.match(
+      state.state === 'failed' ? state.message : '',
+      /^bulk operation gid:\/\/shopify\/BulkOperation\/1: the bulk result at .+ has a line longer than 8388608 bytes$/,
+    );
   });
 });

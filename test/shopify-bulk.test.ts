@@ -7,7 +7,14 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { sandboxBulkOperations } from '../src/db/schema/index.js';
 import { bulkTagged, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
-import { StorefrontError, type BulkUpsertItem, type KnownStorefrontProduct, type PimProductSnapshot, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
+import {
+  StorefrontError,
+  type BulkUpsertItem,
+  type KnownStorefrontProduct,
+  type PimProductSnapshot,
+  type StorefrontShop,
+  type SyncPlacement,
+} from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { BulkPause } from './helpers/sandbox-graphql.js';
@@ -23,7 +30,13 @@ const images = await serveHttp((_req, res) => {
 after(() => images.close());
 
 const NEW: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {}, neverPushed: true };
-const PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
+const PLACEMENT: SyncPlacement = {
+  channelPublications: {},
+  warehouseLocations: {},
+  unsyncedWarehouses: [],
+  variantStockLocation: null,
+  pricesConvertedElsewhere: true,
+};
 
 function snapshot(id: number, extra: Partial<PimProductSnapshot> = {}): PimProductSnapshot {
   return {
@@ -79,17 +92,27 @@ for (const target of databaseTargets()) {
     after(async () => h.close());
 
     async function completed(operationId: string, items: BulkUpsertItem[]) {
-      return until('the operation to finish', async () => {
-        const state = await adapter.bulkUpsertState(shop, operationId, items);
-        if (state.state === 'completed') return state.outcomes;
-        mustHold(() => assert.equal(state.state, 'running', JSON.stringify(state)));
-        return null;
-      }, 120_000);
+      return until(
+        'the operation to finish',
+        async () => {
+          const state = await adapter.bulkUpsertState(shop, operationId, items);
+          if (state.state === 'completed') return state.outcomes;
+          mustHold(() => assert.equal(state.state, 'running', JSON.stringify(state)));
+          return null;
+        },
+        120_000,
+      );
     }
 
     /** The product's media ids on the store. */
     async function media(productId: string): Promise<string[]> {
-      return (await adapter.request<{ product: { media: { nodes: { id: string }[] } } }>(shop, 'query ($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } }', { id: productId })).product.media.nodes.map((n) => n.id);
+      return (
+        await adapter.request<{ product: { media: { nodes: { id: string }[] } } }>(
+          shop,
+          'query ($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } }',
+          { id: productId },
+        )
+      ).product.media.nodes.map((n) => n.id);
     }
     let mediaAfterFirst: string[] = [];
 
@@ -172,9 +195,15 @@ for (const target of databaseTargets()) {
       assert.equal(await count(), 4);
     });
 
-    it('after a bulk sync, a per-call push confirms the images\' ids; a changed image list keeps the old images by id', async () => {
+    it("after a bulk sync, a per-call push confirms the images' ids; a changed image list keeps the old images by id", async () => {
       const bulk = first[0].ok ? first[0].result : assert.fail();
-      const known: KnownStorefrontProduct = { productId: bulk.productId, variantIds: bulk.variantIds, mediaIds: bulk.mediaIds, imagesUnconfirmed: bulk.imagesUnconfirmed, categoryTags: bulk.categoryTags };
+      const known: KnownStorefrontProduct = {
+        productId: bulk.productId,
+        variantIds: bulk.variantIds,
+        mediaIds: bulk.mediaIds,
+        imagesUnconfirmed: bulk.imagesUnconfirmed,
+        categoryTags: bulk.categoryTags,
+      };
       const before = await media(bulk.productId);
       // Unchanged images: no files sent, the answer's media give their ids.
       const same = await adapter.upsertProduct(shop, TEE, known, PLACEMENT);
@@ -193,7 +222,12 @@ for (const target of databaseTargets()) {
     });
 
     it('active products are published on their channels by one bulk mutation of publishablePublish lines, not a call each', async () => {
-      const publications = (await adapter.request<{ publications: { nodes: { id: string; catalog: { title: string } }[] } }>(shop, '{ publications(first: 10) { nodes { id catalog { title } } } }')).publications.nodes;
+      const publications = (
+        await adapter.request<{ publications: { nodes: { id: string; catalog: { title: string } }[] } }>(
+          shop,
+          '{ publications(first: 10) { nodes { id catalog { title } } } }',
+        )
+      ).publications.nodes;
       const online = publications.find((p) => p.catalog.title === 'Online Store')!.id;
       const placement: SyncPlacement = { ...PLACEMENT, channelPublications: { web: [online] } };
       const items: BulkUpsertItem[] = [
@@ -201,14 +235,26 @@ for (const target of databaseTargets()) {
         { product: snapshot(502, { publishing_channels: ['web'], status: 'draft' }), known: NEW, placement },
         { product: snapshot(503, { publishing_channels: ['web'] }), known: NEW, placement },
       ];
-      const operations = async () => (await adapter.request<{ bulkOperations: { nodes: { query: string }[] } }>(shop, '{ bulkOperations(first: 50) { nodes { query } } }')).bulkOperations.nodes;
+      const operations = async () =>
+        (await adapter.request<{ bulkOperations: { nodes: { query: string }[] } }>(shop, '{ bulkOperations(first: 50) { nodes { query } } }')).bulkOperations
+          .nodes;
       const before = await operations();
       const { operationId } = await adapter.startBulkUpsert(shop, items);
       const results = (await completed(operationId, items)).map((o) => (o.ok ? o.result : assert.fail(JSON.stringify(o))));
-      assert.deepEqual(results.map((r) => r.publications), [[online], [], [online]]);
-      assert.deepEqual(results.map((r) => r.problems), [[], [], []]);
+      assert.deepEqual(
+        results.map((r) => r.publications),
+        [[online], [], [online]],
+      );
+      assert.deepEqual(
+        results.map((r) => r.problems),
+        [[], [], []],
+      );
       for (const [i, r] of results.entries()) {
-        const on = await adapter.request<{ product: { publishedOnPublication: boolean } }>(shop, 'query ($id: ID!, $p: ID!) { product(id: $id) { publishedOnPublication(publicationId: $p) } }', { id: r.productId, p: online });
+        const on = await adapter.request<{ product: { publishedOnPublication: boolean } }>(
+          shop,
+          'query ($id: ID!, $p: ID!) { product(id: $id) { publishedOnPublication(publicationId: $p) } }',
+          { id: r.productId, p: online },
+        );
         assert.equal(on.product.publishedOnPublication, i !== 1, `product ${i}: only active products are published`);
       }
       const started = (await operations()).slice(0, (await operations()).length - before.length).map((o) => /mutation (\w+?)_/.exec(o.query)?.[1]);
@@ -219,7 +265,11 @@ for (const target of databaseTargets()) {
       const items: BulkUpsertItem[] = [
         { product: snapshot(5), known: NEW, placement: PLACEMENT },
         // A mapping to a product deleted in Shopify: productSet by {id} answers PRODUCT_DOES_NOT_EXIST.
-        { product: snapshot(6), known: { productId: 'gid://shopify/Product/999999', variantIds: {}, mediaIds: {}, categoryTags: ['Bulk'] }, placement: PLACEMENT },
+        {
+          product: snapshot(6),
+          known: { productId: 'gid://shopify/Product/999999', variantIds: {}, mediaIds: {}, categoryTags: ['Bulk'] },
+          placement: PLACEMENT,
+        },
       ];
       const outcomes = await completed((await adapter.startBulkUpsert(shop, items)).operationId, items);
       assert.ok(outcomes[0].ok);
@@ -237,7 +287,10 @@ for (const target of databaseTargets()) {
         for (const items of batches) operationIds.push((await adapter.startBulkUpsert(shop, items)).operationId);
         const running = await adapter.bulkUpsertState(shop, operationIds[0], batches[0]);
         assert.equal(running.state, 'running');
-        await assert.rejects(adapter.startBulkUpsert(shop, [{ product: snapshot(8), known: NEW, placement: PLACEMENT }]), (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable');
+        await assert.rejects(
+          adapter.startBulkUpsert(shop, [{ product: snapshot(8), known: NEW, placement: PLACEMENT }]),
+          (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable',
+        );
         open();
         for (const [i, operationId] of operationIds.entries()) assert.ok((await completed(operationId, batches[i]))[0].ok);
       } finally {
@@ -248,7 +301,10 @@ for (const target of databaseTargets()) {
 
     it('an operation whose process died reads as failed', async () => {
       const store = (await h.app.services.sandbox.stores.find(shop.domain))!;
-      const [row] = await h.database.db.insert(sandboxBulkOperations).values({ storeId: store.id, status: 'RUNNING', mutation: ProductSetBulk, stagedUploadPath: 'tmp/x' }).returning({ id: sandboxBulkOperations.id });
+      const [row] = await h.database.db
+        .insert(sandboxBulkOperations)
+        .values({ storeId: store.id, status: 'RUNNING', mutation: ProductSetBulk, stagedUploadPath: 'tmp/x' })
+        .returning({ id: sandboxBulkOperations.id });
       const state = await adapter.bulkUpsertState(shop, `gid://shopify/BulkOperation/${row.id}`, [{ product: snapshot(9), known: NEW, placement: PLACEMENT }]);
       assert.equal(state.state, 'failed');
       assert.match(state.state === 'failed' ? state.message : '', /INTERNAL_SERVER_ERROR/);
@@ -257,14 +313,20 @@ for (const target of databaseTargets()) {
     });
 
     it('1,000 items in one bulk upsert (timed, reported)', async (t) => {
-      const items: BulkUpsertItem[] = Array.from({ length: 1000 }, (_, i) => ({ product: snapshot(10_000 + i, { images: [`${images.url}/media/${i}.png`] }), known: NEW, placement: PLACEMENT }));
+      const items: BulkUpsertItem[] = Array.from({ length: 1000 }, (_, i) => ({
+        product: snapshot(10_000 + i, { images: [`${images.url}/media/${i}.png`] }),
+        known: NEW,
+        placement: PLACEMENT,
+      }));
       const t0 = performance.now();
       const { operationId } = await adapter.startBulkUpsert(shop, items);
       const t1 = performance.now();
       const outcomes = await completed(operationId, items);
       const t2 = performance.now();
       assert.equal(outcomes.filter((o) => o.ok).length, 1000);
-      t.diagnostic(`${target.name}: 1,000 items — start ${Math.round(t1 - t0)} ms, run and results ${Math.round(t2 - t1)} ms (${Math.round(1000 / ((t2 - t1) / 1000))} items/s)`);
+      t.diagnostic(
+        `${target.name}: 1,000 items — start ${Math.round(t1 - t0)} ms, run and results ${Math.round(t2 - t1)} ms (${Math.round(1000 / ((t2 - t1) / 1000))} items/s)`,
+      );
     });
   });
 }
@@ -303,14 +365,38 @@ describe('bulk upserts against a fake Shopify', () => {
         const op = /(?:query|mutation) (\w+)/.exec(query)?.[1] ?? '?';
         seen.push(op);
         let data: unknown;
-        if (op === 'Locations') data = { locations: { nodes: [{ id: 'gid://shopify/Location/1', name: 'Main', isActive: true }], pageInfo: { hasNextPage: false, endCursor: null } } };
-        else if (op === 'MetafieldDefinitionCreate') data = { metafieldDefinitionCreate: { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } };
+        if (op === 'Locations')
+          data = {
+            locations: { nodes: [{ id: 'gid://shopify/Location/1', name: 'Main', isActive: true }], pageInfo: { hasNextPage: false, endCursor: null } },
+          };
+        else if (op === 'MetafieldDefinitionCreate')
+          data = { metafieldDefinitionCreate: { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } };
         else if (op === 'RecentBulkMutations') data = { bulkOperations: { nodes: operations.slice(-10).reverse() } };
-        else if (op === 'StagedUploadsCreate') data = { stagedUploadsCreate: { stagedTargets: [{ url: `${server.url}/upload`, resourceUrl: null, parameters: [{ name: 'key', value: 'tmp/1/bulk/x/products.jsonl' }] }], userErrors: [] } };
+        else if (op === 'StagedUploadsCreate')
+          data = {
+            stagedUploadsCreate: {
+              stagedTargets: [{ url: `${server.url}/upload`, resourceUrl: null, parameters: [{ name: 'key', value: 'tmp/1/bulk/x/products.jsonl' }] }],
+              userErrors: [],
+            },
+          };
         else if (op === 'BulkOperationRunMutation' && operations.filter((o) => o.status === 'RUNNING').length >= 5) {
-          data = { bulkOperationRunMutation: { bulkOperation: null, userErrors: [{ field: null, message: 'Bulk operations limit reached. Please try again later.', code: 'LIMIT_REACHED' }] } };
+          data = {
+            bulkOperationRunMutation: {
+              bulkOperation: null,
+              userErrors: [{ field: null, message: 'Bulk operations limit reached. Please try again later.', code: 'LIMIT_REACHED' }],
+            },
+          };
         } else if (op === 'BulkOperationRunMutation') {
-          const created = { id: `gid://shopify/BulkOperation/${operations.length + 1}`, status: 'CREATED', query: variables.mutation, url: null, createdAt: new Date().toISOString(), errorCode: null, completedAt: null, objectCount: '0' };
+          const created = {
+            id: `gid://shopify/BulkOperation/${operations.length + 1}`,
+            status: 'CREATED',
+            query: variables.mutation,
+            url: null,
+            createdAt: new Date().toISOString(),
+            errorCode: null,
+            completedAt: null,
+            objectCount: '0',
+          };
           operations.push(created);
           if (intruder) operations.push({ ...created, id: `gid://shopify/BulkOperation/${operations.length + 1}`, status: 'RUNNING', query: intruder });
           intruder = null;
@@ -322,7 +408,18 @@ describe('bulk upserts against a fake Shopify', () => {
           }
           data = { bulkOperationRunMutation: { bulkOperation: created, userErrors: [] } };
         } else if (op === 'BulkOperationState') {
-          data = { bulkOperation: { id: variables.id, status: 'COMPLETED', errorCode: null, createdAt: new Date().toISOString(), completedAt: null, objectCount: '1', url: resultUrl(), query: ProductSetBulk } };
+          data = {
+            bulkOperation: {
+              id: variables.id,
+              status: 'COMPLETED',
+              errorCode: null,
+              createdAt: new Date().toISOString(),
+              completedAt: null,
+              objectCount: '1',
+              url: resultUrl(),
+              query: ProductSetBulk,
+            },
+          };
         }
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ data, extensions: { cost } }));
@@ -344,7 +441,7 @@ describe('bulk upserts against a fake Shopify', () => {
   const adapter = () => new ShopifyAdapter({ retry: { baseDelayMs: 1, maxDelayMs: 2 } });
   const items: BulkUpsertItem[] = [{ product: snapshot(1), known: NEW, placement: PLACEMENT }];
 
-  it('a start whose answer was lost is found by its own document among the shop\'s recent bulk mutations and adopted, not run twice', async () => {
+  it("a start whose answer was lost is found by its own document among the shop's recent bulk mutations and adopted, not run twice", async () => {
     loseRunAnswer = true;
     const { operationId } = await adapter().startBulkUpsert(shop(), items);
     assert.equal(operationId, 'gid://shopify/BulkOperation/1');
@@ -358,24 +455,37 @@ describe('bulk upserts against a fake Shopify', () => {
     // Started by another job just after ours: the same productSet under another tag, and the shop's newest.
     intruder = bulkTagged(ProductSetBulk, '0123456789abcdef');
     const { operationId } = await adapter().startBulkUpsert(shop(), items);
-    assert.deepEqual(operations.map((o) => o.id), ['gid://shopify/BulkOperation/1', 'gid://shopify/BulkOperation/2']);
+    assert.deepEqual(
+      operations.map((o) => o.id),
+      ['gid://shopify/BulkOperation/1', 'gid://shopify/BulkOperation/2'],
+    );
     assert.equal(operationId, 'gid://shopify/BulkOperation/1', 'its own operation, not the newest');
     assert.equal(seen.filter((s) => s === 'BulkOperationRunMutation').length, 1);
   });
 
   it('starts beside other running bulk mutations (five at once from 2026-01); a sixth is LIMIT_REACHED, answered as unavailable', async () => {
-    for (let i = 0; i < 4; i++) operations.push({ id: `gid://shopify/BulkOperation/7${i}`, status: 'RUNNING', query: 'mutation other', url: null, createdAt: new Date().toISOString() });
+    for (let i = 0; i < 4; i++)
+      operations.push({ id: `gid://shopify/BulkOperation/7${i}`, status: 'RUNNING', query: 'mutation other', url: null, createdAt: new Date().toISOString() });
     const { operationId } = await adapter().startBulkUpsert(shop(), items);
     assert.equal(operationId, 'gid://shopify/BulkOperation/5');
     operations[4].status = 'RUNNING';
-    await assert.rejects(adapter().startBulkUpsert(shop(), items), (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable' && /LIMIT_REACHED|limit reached/.test(err.message));
+    await assert.rejects(
+      adapter().startBulkUpsert(shop(), items),
+      (err: unknown) => err instanceof StorefrontError && err.kind === 'unavailable' && /LIMIT_REACHED|limit reached/.test(err.message),
+    );
   });
 
-  it('reads a result file on the shop\'s own host (or under its base path); refuses another private host or scheme', async () => {
+  it("reads a result file on the shop's own host (or under its base path); refuses another private host or scheme", async () => {
     resultUrl = () => `${other.url}/result.jsonl`; // loopback, on another port than the shop's apiBaseUrl
-    await assert.rejects(adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items), (err: unknown) => err instanceof StorefrontError && err.kind === 'invalid_response' && /not a public address/.test(err.message));
+    await assert.rejects(
+      adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items),
+      (err: unknown) => err instanceof StorefrontError && err.kind === 'invalid_response' && /not a public address/.test(err.message),
+    );
     resultUrl = () => 'file:///etc/passwd';
-    await assert.rejects(adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items), (err: unknown) => err instanceof StorefrontError && /only http and https/.test(err.message));
+    await assert.rejects(
+      adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items),
+      (err: unknown) => err instanceof StorefrontError && /only http and https/.test(err.message),
+    );
     resultUrl = () => `${server.url}/result.jsonl`;
     const state = await adapter().bulkUpsertState(shop(), 'gid://shopify/BulkOperation/1', items);
     assert.equal(state.state, 'completed');

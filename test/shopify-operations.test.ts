@@ -20,20 +20,32 @@ describe('Shopify adapter operations', () => {
   for (const [name, text] of documents) {
     it(`${name} is valid against Admin API 2026-10`, () => {
       const document = parse(text);
-      assert.deepEqual(validate(adminSchema(), document).map((e) => e.message), []);
+      assert.deepEqual(
+        validate(adminSchema(), document).map((e) => e.message),
+        [],
+      );
       const op = document.definitions.find((d) => d.kind === 'OperationDefinition');
       assert.equal(op && 'name' in op ? op.name?.value : undefined, name, 'the operation is named like its constant');
     });
 
     it(`${name} uses no deprecated field, argument or enum value`, () => {
-      assert.deepEqual(validate(adminSchema(), parse(text), [NoDeprecatedCustomRule]).map((e) => e.message), []);
+      assert.deepEqual(
+        validate(adminSchema(), parse(text), [NoDeprecatedCustomRule]).map((e) => e.message),
+        [],
+      );
     });
   }
 
   it('the bulk documents under a tag of their own (bulkTagged) are valid too; a tag that is not a name part is refused', () => {
-    for (const [document, name] of [[operations.ProductSetBulk, 'ProductSetBulk'], [operations.PublishablePublish, 'PublishablePublish']]) {
+    for (const [document, name] of [
+      [operations.ProductSetBulk, 'ProductSetBulk'],
+      [operations.PublishablePublish, 'PublishablePublish'],
+    ]) {
       const text = operations.bulkTagged(document, '00ff00ff00ff00ff');
-      assert.deepEqual(validate(adminSchema(), parse(text), [...specifiedRules, NoDeprecatedCustomRule]).map((e) => e.message), []);
+      assert.deepEqual(
+        validate(adminSchema(), parse(text), [...specifiedRules, NoDeprecatedCustomRule]).map((e) => e.message),
+        [],
+      );
       assert.match(text, new RegExp(`mutation ${name}_00ff00ff00ff00ff\\(`));
     }
     assert.throws(() => operations.bulkTagged(operations.ProductSetBulk, 'x) { shop { id } }'), /not a GraphQL name part/);
@@ -49,12 +61,15 @@ describe('Shopify adapter operations', () => {
     }
   });
 
-  it('the catalogue bulk query passes Shopify\'s bulk query rules (the sandbox\'s check), tagged or not', async () => {
+  it("the catalogue bulk query passes Shopify's bulk query rules (the sandbox's check), tagged or not", async () => {
     const { prepareBulkQuery } = await import('../src/storefront/sandbox/bulk-query-runner.js');
     for (const text of [operations.CatalogueProducts, operations.bulkTagged(operations.CatalogueProducts, '00ff00ff00ff00ff')]) {
       const prepared = prepareBulkQuery(text, false);
       assert.ok(!('errors' in prepared), JSON.stringify('errors' in prepared ? prepared.errors : null));
-      assert.deepEqual(validate(adminSchema(), parse(text), [...specifiedRules, NoDeprecatedCustomRule]).map((e) => e.message), []);
+      assert.deepEqual(
+        validate(adminSchema(), parse(text), [...specifiedRules, NoDeprecatedCustomRule]).map((e) => e.message),
+        [],
+      );
     }
     assert.match(operations.bulkTagged(operations.CatalogueProducts, 'abc'), /query CatalogueProducts_abc \{/);
     // Our identifier metafield, as the mapper writes it.
@@ -66,7 +81,7 @@ describe('Shopify adapter operations', () => {
     assert.match(errors[0]?.message ?? '', /ShopPlan\.displayName is deprecated/);
   });
 
-  it('the committed schema is @shopify/dev-mcp\'s file (scripts/update-shopify-schema.mjs --check compares it with the registry)', () => {
+  it("the committed schema is @shopify/dev-mcp's file (scripts/update-shopify-schema.mjs --check compares it with the registry)", () => {
     const source = JSON.parse(readFileSync(path.join(path.dirname(adminSchemaFile), 'source.json'), 'utf8'));
     assert.equal(source.package, '@shopify/dev-mcp');
     assert.equal(source.file, `dist/data/${path.basename(adminSchemaFile)}`);

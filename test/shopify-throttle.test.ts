@@ -5,9 +5,21 @@
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { StorefrontError, StorefrontValidationError, type PimProductSnapshot, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
+import {
+  StorefrontError,
+  StorefrontValidationError,
+  type PimProductSnapshot,
+  type StorefrontShop,
+  type SyncPlacement,
+} from '../src/storefront/storefront.port.js';
 
-const PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
+const PLACEMENT: SyncPlacement = {
+  channelPublications: {},
+  warehouseLocations: {},
+  unsyncedWarehouses: [],
+  variantStockLocation: null,
+  pricesConvertedElsewhere: true,
+};
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { ShopThrottle, type ThrottleClock } from '../src/storefront/shopify/throttle.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
@@ -72,7 +84,10 @@ describe('ShopThrottle (fake clock)', () => {
     const t = new ShopThrottle({ ...clock, sleep: async (ms) => void waits.push(ms) });
     t.observe('a', status(100, 2000, 100));
     await Promise.all([t.acquire('a', 100), t.acquire('a', 100), t.acquire('a', 100)]);
-    assert.deepEqual(waits.sort((x, y) => x - y), [1000, 2000]);
+    assert.deepEqual(
+      waits.sort((x, y) => x - y),
+      [1000, 2000],
+    );
   });
 
   it('an answer observed while others are reserved keeps their reservations', async () => {
@@ -155,7 +170,11 @@ describe('ShopThrottle (fake clock)', () => {
     it('the back-off is capped', async () => {
       const clock = fakeClock(0.999);
       const t = new ShopThrottle(clock, { throttleDeadlineMs: 120_000, maxAttempts: 8, baseDelayMs: 250, maxDelayMs: 1_000 });
-      await assert.rejects(t.run('a', 10, async () => { throw new StorefrontError('unavailable', 'x'); }));
+      await assert.rejects(
+        t.run('a', 10, async () => {
+          throw new StorefrontError('unavailable', 'x');
+        }),
+      );
       assert.ok(clock.slept.every((ms) => ms < 1_000));
       assert.equal(clock.slept.length, 7);
     });
@@ -172,7 +191,13 @@ describe('ShopThrottle (fake clock)', () => {
       it(`${kind} is not retried`, async () => {
         const t = new ShopThrottle(fakeClock());
         let calls = 0;
-        await assert.rejects(t.run('a', 10, async () => { calls++; throw new StorefrontError(kind, 'x'); }), (e: unknown) => e instanceof StorefrontError && e.kind === kind);
+        await assert.rejects(
+          t.run('a', 10, async () => {
+            calls++;
+            throw new StorefrontError(kind, 'x');
+          }),
+          (e: unknown) => e instanceof StorefrontError && e.kind === kind,
+        );
         assert.equal(calls, 1);
       });
     }
@@ -180,7 +205,13 @@ describe('ShopThrottle (fake clock)', () => {
     it('a validation error is not retried', async () => {
       const t = new ShopThrottle(fakeClock());
       let calls = 0;
-      await assert.rejects(t.run('a', 10, async () => { calls++; throw new StorefrontValidationError(['title: is required']); }), StorefrontValidationError);
+      await assert.rejects(
+        t.run('a', 10, async () => {
+          calls++;
+          throw new StorefrontValidationError(['title: is required']);
+        }),
+        StorefrontValidationError,
+      );
       assert.equal(calls, 1);
     });
   });
@@ -208,9 +239,23 @@ describe('ShopifyAdapter retries over HTTP', () => {
         const { query } = JSON.parse(body) as { query: string };
         let reply: Reply;
         if (/query Locations/.test(query)) {
-          reply = { status: 200, body: { data: { locations: { nodes: [{ id: 'gid://shopify/Location/1', name: 'Main', isActive: true }], pageInfo: { hasNextPage: false, endCursor: null } } }, extensions: { cost: COST(1990) } } };
+          reply = {
+            status: 200,
+            body: {
+              data: {
+                locations: { nodes: [{ id: 'gid://shopify/Location/1', name: 'Main', isActive: true }], pageInfo: { hasNextPage: false, endCursor: null } },
+              },
+              extensions: { cost: COST(1990) },
+            },
+          };
         } else if (/mutation MetafieldDefinitionCreate/.test(query)) {
-          reply = { status: 200, body: { data: { metafieldDefinitionCreate: { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } }, extensions: { cost: COST(1980) } } };
+          reply = {
+            status: 200,
+            body: {
+              data: { metafieldDefinitionCreate: { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } },
+              extensions: { cost: COST(1980) },
+            },
+          };
         } else if (/query Product(Recovery)?Lookup/.test(query)) {
           reply = { status: 200, body: { data: { productByIdentifier: null }, extensions: { cost: COST(1980) } } };
         } else {
@@ -238,13 +283,27 @@ describe('ShopifyAdapter retries over HTTP', () => {
   const ok = {
     status: 200,
     body: {
-      data: { productSet: { product: { id: 'gid://shopify/Product/1', handle: 'tee', title: 'Tee', variants: { nodes: [{ id: 'gid://shopify/ProductVariant/11', sku: 'TS-1' }] }, media: { nodes: [] } }, userErrors: [] } },
+      data: {
+        productSet: {
+          product: {
+            id: 'gid://shopify/Product/1',
+            handle: 'tee',
+            title: 'Tee',
+            variants: { nodes: [{ id: 'gid://shopify/ProductVariant/11', sku: 'TS-1' }] },
+            media: { nodes: [] },
+          },
+          userErrors: [],
+        },
+      },
       extensions: { cost: COST(1970) },
     },
   };
   const throttled = (available: number) => ({
     status: 200,
-    body: { errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }], extensions: { cost: { requestedQueryCost: 20, actualQueryCost: null, throttleStatus: status(available) } } },
+    body: {
+      errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+      extensions: { cost: { requestedQueryCost: 20, actualQueryCost: null, throttleStatus: status(available) } },
+    },
   });
   const known = { productId: null, variantIds: {}, mediaIds: {} };
 
@@ -272,7 +331,12 @@ describe('ShopifyAdapter retries over HTTP', () => {
   it('5xx is retried with back-off, then surfaces as unavailable after 4 attempts', async () => {
     const clock = fakeClock();
     const adapter = new ShopifyAdapter({ clock });
-    script = [{ status: 502, body: { errors: 'x' } }, { status: 503, body: { errors: 'x' } }, { status: 500, body: { errors: 'x' } }, { status: 500, body: { errors: 'x' } }];
+    script = [
+      { status: 502, body: { errors: 'x' } },
+      { status: 503, body: { errors: 'x' } },
+      { status: 500, body: { errors: 'x' } },
+      { status: 500, body: { errors: 'x' } },
+    ];
     await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT), (e: unknown) => e instanceof StorefrontError && e.kind === 'unavailable');
     assert.equal(productSetCalls, 4);
     assert.deepEqual(clock.slept, [125, 250, 500]);
@@ -288,7 +352,10 @@ describe('ShopifyAdapter retries over HTTP', () => {
   it('a timeout is retried, and bounded', async () => {
     const adapter = new ShopifyAdapter({ clock: fakeClock(), timeoutMs: 150, retry: { maxAttempts: 2 } });
     script = ['hang', 'hang'];
-    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT), (e: unknown) => e instanceof StorefrontError && e.kind === 'unavailable' && /within 150 ms/.test(e.message));
+    await assert.rejects(
+      adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT),
+      (e: unknown) => e instanceof StorefrontError && e.kind === 'unavailable' && /within 150 ms/.test(e.message),
+    );
     assert.equal(productSetCalls, 2);
   });
 
@@ -302,10 +369,24 @@ describe('ShopifyAdapter retries over HTTP', () => {
   it("productSet userErrors are a StorefrontValidationError ('field: message (CODE)'), not retried", async () => {
     const adapter = new ShopifyAdapter({ clock: fakeClock() });
     script = [
-      { status: 200, body: { data: { productSet: { product: null, userErrors: [{ field: ['input', 'handle'], message: "Handle 'tee-7' has already been taken", code: 'HANDLE_NOT_UNIQUE' }] } }, extensions: { cost: COST(1990) } } },
+      {
+        status: 200,
+        body: {
+          data: {
+            productSet: {
+              product: null,
+              userErrors: [{ field: ['input', 'handle'], message: "Handle 'tee-7' has already been taken", code: 'HANDLE_NOT_UNIQUE' }],
+            },
+          },
+          extensions: { cost: COST(1990) },
+        },
+      },
       ok,
     ];
-    await assert.rejects(adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT), (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === "input.handle: Handle 'tee-7' has already been taken (HANDLE_NOT_UNIQUE)");
+    await assert.rejects(
+      adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT),
+      (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === "input.handle: Handle 'tee-7' has already been taken (HANDLE_NOT_UNIQUE)",
+    );
     assert.equal(productSetCalls, 1);
   });
 });

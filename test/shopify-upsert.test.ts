@@ -6,7 +6,15 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { preflight, userErrorLines } from '../src/storefront/shopify/preflight.js';
 import { deterministicHandle, mapProduct, mediaFilename, stockAt, mapStatus, mergeTags, pricing, toMoney } from '../src/storefront/shopify/product-mapper.js';
-import { StorefrontError, StorefrontValidationError, type KnownStorefrontProduct, type PimProductSnapshot, type PimVariant, type StorefrontShop, type SyncPlacement } from '../src/storefront/storefront.port.js';
+import {
+  StorefrontError,
+  StorefrontValidationError,
+  type KnownStorefrontProduct,
+  type PimProductSnapshot,
+  type PimVariant,
+  type StorefrontShop,
+  type SyncPlacement,
+} from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
@@ -14,7 +22,13 @@ import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
 const NONE: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
 /** Where Shopify's CDN would serve an image we sent: its path ends with our file name plus a UUID. */
 const cdn = (url: string) => `https://cdn.shopify.com/s/files/1/0001/files/${mediaFilename(url).replace('.', '_0c9e1f.')}?v=1700000000`;
-const PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: 'gid://shopify/Location/1', pricesConvertedElsewhere: true };
+const PLACEMENT: SyncPlacement = {
+  channelPublications: {},
+  warehouseLocations: {},
+  unsyncedWarehouses: [],
+  variantStockLocation: 'gid://shopify/Location/1',
+  pricesConvertedElsewhere: true,
+};
 const LOCATIONS = [
   { id: 'gid://shopify/Location/1', name: 'Main warehouse', isActive: true },
   { id: 'gid://shopify/Location/2', name: 'Berlin', isActive: true },
@@ -82,7 +96,15 @@ const SIMPLE: PimProductSnapshot = {
 
 describe('product mapper (PIM → productSet input)', () => {
   it('maps every field of a product with variants', () => {
-    const { input, imageUrls } = mapProduct(TEE, { productId: 'gid://shopify/Product/9', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91' }, mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/5' } }, { locations: LOCATIONS, placement: PLACEMENT, current: null });
+    const { input, imageUrls } = mapProduct(
+      TEE,
+      {
+        productId: 'gid://shopify/Product/9',
+        variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91' },
+        mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/5' },
+      },
+      { locations: LOCATIONS, placement: PLACEMENT, current: null },
+    );
     assert.equal(input.title, 'Organic Tee');
     assert.equal(input.descriptionHtml, '<p>Soft</p>');
     assert.equal(input.vendor, 'Acme');
@@ -125,7 +147,12 @@ describe('product mapper (PIM → productSet input)', () => {
     ]);
     assert.deepEqual(input.files, [
       { id: 'gid://shopify/MediaImage/5' },
-      { originalSource: 'https://pim.example/media/b.jpg', alt: 'Organic Tee', contentType: 'IMAGE', filename: mediaFilename('https://pim.example/media/b.jpg') },
+      {
+        originalSource: 'https://pim.example/media/b.jpg',
+        alt: 'Organic Tee',
+        contentType: 'IMAGE',
+        filename: mediaFilename('https://pim.example/media/b.jpg'),
+      },
     ]);
     assert.match(mediaFilename('https://pim.example/media/b.jpg'), /^pim-[0-9a-f]{16}\.jpg$/);
     assert.deepEqual(imageUrls, TEE.images);
@@ -136,7 +163,11 @@ describe('product mapper (PIM → productSet input)', () => {
   });
 
   it('a product without variants becomes one "Default Title" variant with its sku, sale price, EAN and warehouse stock', () => {
-    const { input } = mapProduct(SIMPLE, { productId: null, variantIds: { MUG: 'gid://shopify/ProductVariant/3' }, mediaIds: {} }, { locations: LOCATIONS, placement: PLACEMENT, current: null, handle: 'mug-7' });
+    const { input } = mapProduct(
+      SIMPLE,
+      { productId: null, variantIds: { MUG: 'gid://shopify/ProductVariant/3' }, mediaIds: {} },
+      { locations: LOCATIONS, placement: PLACEMENT, current: null, handle: 'mug-7' },
+    );
     assert.deepEqual(input.productOptions, [{ name: 'Title', values: [{ name: 'Default Title' }] }]);
     assert.equal(input.handle, 'mug-7');
     assert.equal(input.status, 'DRAFT');
@@ -159,7 +190,10 @@ describe('product mapper (PIM → productSet input)', () => {
   });
 
   it('statuses: active/out_of_stock → ACTIVE, draft → DRAFT, archived → ARCHIVED, anything else → DRAFT', () => {
-    assert.deepEqual(['active', 'out_of_stock', 'draft', 'archived', undefined, 'weird'].map((s) => mapStatus(s)), ['ACTIVE', 'ACTIVE', 'DRAFT', 'ARCHIVED', 'DRAFT', 'DRAFT']);
+    assert.deepEqual(
+      ['active', 'out_of_stock', 'draft', 'archived', undefined, 'weird'].map((s) => mapStatus(s)),
+      ['ACTIVE', 'ACTIVE', 'DRAFT', 'ARCHIVED', 'DRAFT', 'DRAFT'],
+    );
   });
 
   it('prices: 4-place decimals become Money, a lower sale price is the price with the regular one as compare-at', () => {
@@ -176,7 +210,10 @@ describe('product mapper (PIM → productSet input)', () => {
 
   it('tags: category names, plus the storefront tags that are not category tags we sent before', () => {
     assert.deepEqual(mergeTags(['Shirts', 'Organic'], null), ['Shirts', 'Organic']);
-    assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale', 'shirts'], previousCategoryTags: ['Shirts', 'Organic'] }), ['summer-sale', 'Shirts']);
+    assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale', 'shirts'], previousCategoryTags: ['Shirts', 'Organic'] }), [
+      'summer-sale',
+      'Shirts',
+    ]);
     // Without a record of what we sent, no existing tag is taken for ours.
     assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale'], previousCategoryTags: null }), ['Organic', 'summer-sale', 'Shirts']);
   });
@@ -199,7 +236,10 @@ describe('product mapper (PIM → productSet input)', () => {
     const p: PimProductSnapshot = { ...TEE, variants: [variant(1, 'A', {}, { name: 'Small' }), variant(2, 'B', {}, { name: 'Large' })] };
     const { input } = mapProduct(p, NONE, { locations: [], placement: PLACEMENT, current: null });
     assert.deepEqual(input.productOptions, [{ name: 'Title', values: [{ name: 'Small' }, { name: 'Large' }] }]);
-    assert.deepEqual(input.variants.map((v) => v.optionValues), [[{ optionName: 'Title', name: 'Small' }], [{ optionName: 'Title', name: 'Large' }]]);
+    assert.deepEqual(
+      input.variants.map((v) => v.optionValues),
+      [[{ optionName: 'Title', name: 'Small' }], [{ optionName: 'Title', name: 'Large' }]],
+    );
     assert.equal(input.variants[0].inventoryQuantities, undefined);
   });
 
@@ -210,7 +250,8 @@ describe('product mapper (PIM → productSet input)', () => {
 });
 
 describe('pre-flight (Shopify limits before sending)', () => {
-  const check = (p: PimProductSnapshot, limits?: { maxProductOptions: number; maxProductVariants: number }) => preflight(p, mapProduct(p, NONE, { locations: [], placement: PLACEMENT, current: null }).input, limits);
+  const check = (p: PimProductSnapshot, limits?: { maxProductOptions: number; maxProductVariants: number }) =>
+    preflight(p, mapProduct(p, NONE, { locations: [], placement: PLACEMENT, current: null }).input, limits);
 
   it('a valid product passes', () => {
     assert.deepEqual(check(TEE), []);
@@ -226,14 +267,17 @@ describe('pre-flight (Shopify limits before sending)', () => {
     assert.deepEqual(check(p), ['options: 4 options (Size, Color, Fit, Sleeve), Shopify allows at most 3']);
   });
 
-  it('at most 2048 variants (or the shop\'s own limit)', () => {
+  it("at most 2048 variants (or the shop's own limit)", () => {
     const many = Array.from({ length: 2049 }, (_, i) => variant(i + 1, `V${i}`, { N: String(i) }));
     assert.deepEqual(check({ ...TEE, variants: many }), ['variants: 2049 variants, Shopify allows at most 2048']);
     assert.deepEqual(check(TEE, { maxProductOptions: 3, maxProductVariants: 1 }), ['variants: 2 variants, Shopify allows at most 1']);
   });
 
   it('unique option-value combinations, a value for every option, unique SKUs', () => {
-    const p = { ...TEE, variants: [variant(1, 'A', { Size: 'S' }), variant(2, 'B', { Size: 'S' }), variant(3, 'A', { Size: 'M' }), variant(4, 'C', { Color: 'Red' })] };
+    const p = {
+      ...TEE,
+      variants: [variant(1, 'A', { Size: 'S' }), variant(2, 'B', { Size: 'S' }), variant(3, 'A', { Size: 'M' }), variant(4, 'C', { Color: 'Red' })],
+    };
     const errs = check(p);
     assert.ok(errs.includes('variant A: sku is used by another variant of the product'));
     assert.ok(errs.includes("variant C: has no value for option 'Size'"));
@@ -246,10 +290,12 @@ describe('pre-flight (Shopify limits before sending)', () => {
     assert.deepEqual(check({ ...SIMPLE, price: '1.999' }), ["product: price '1.999' is not a non-negative decimal with at most 2 decimal places"]);
     assert.deepEqual(check({ ...SIMPLE, status: 'active', price: null, sale_price: null }), ['product: price is required for an active product']);
     assert.deepEqual(check({ ...SIMPLE, price: null, sale_price: null }), [], 'a draft without a price is fine');
-    assert.deepEqual(check({ ...TEE, variants: [variant(1, 'A', { Size: 'S' }, { price: '-3' })] }), ["variant A: price '-3' is not a non-negative decimal with at most 2 decimal places"]);
+    assert.deepEqual(check({ ...TEE, variants: [variant(1, 'A', { Size: 'S' }, { price: '-3' })] }), [
+      "variant A: price '-3' is not a non-negative decimal with at most 2 decimal places",
+    ]);
   });
 
-  it('SEO lengths past the admin\'s 70/320 hints are not errors (the API takes them): a name of 71 and long SEO attributes pass', () => {
+  it("SEO lengths past the admin's 70/320 hints are not errors (the API takes them): a name of 71 and long SEO attributes pass", () => {
     assert.deepEqual(check({ ...SIMPLE, name: 'x'.repeat(71), short_description: 'y'.repeat(321) }), []);
     assert.deepEqual(check({ ...SIMPLE, name: 'x'.repeat(255), attributes: { seo_title: 't'.repeat(80), seo_description: 'd'.repeat(400) } }), []);
     assert.match(check({ ...SIMPLE, name: 'x'.repeat(256) }).join(), /title: is 256 characters, Shopify allows at most 255/);
@@ -260,7 +306,13 @@ describe('pre-flight (Shopify limits before sending)', () => {
   });
 
   it('userErrors become lines `field: message (CODE)`', () => {
-    assert.deepEqual(userErrorLines([{ field: ['input', 'variants', '0', 'price'], message: 'Price is invalid', code: 'INVALID_VARIANT' }, { field: null, message: 'Oops', code: null }]), ['input.variants.0.price: Price is invalid (INVALID_VARIANT)', 'Oops']);
+    assert.deepEqual(
+      userErrorLines([
+        { field: ['input', 'variants', '0', 'price'], message: 'Price is invalid', code: 'INVALID_VARIANT' },
+        { field: null, message: 'Oops', code: null },
+      ]),
+      ['input.variants.0.price: Price is invalid (INVALID_VARIANT)', 'Oops'],
+    );
   });
 });
 
@@ -293,24 +345,42 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
         let data: unknown;
         let errors: unknown;
         if (op === 'Locations') data = { locations: { nodes: LOCATIONS, pageInfo: { hasNextPage: false, endCursor: null } } };
-        else if (op === 'ShopHealth') data = { shop: { id: 'gid://shopify/Shop/1', name: 'Test', myshopifyDomain: 'test.myshopify.com', currencyCode: 'EUR', plan: { publicDisplayName: 'Basic', shopifyPlus: false, partnerDevelopment: false }, resourceLimits: { maxProductVariants: 2048, maxProductOptions: 3 } } };
-        else if (op === 'MetafieldDefinitionCapabilities') data = { metafieldDefinition: { id: 'gid://shopify/MetafieldDefinition/1', capabilities: { uniqueValues: { enabled: true } } } };
+        else if (op === 'ShopHealth')
+          data = {
+            shop: {
+              id: 'gid://shopify/Shop/1',
+              name: 'Test',
+              myshopifyDomain: 'test.myshopify.com',
+              currencyCode: 'EUR',
+              plan: { publicDisplayName: 'Basic', shopifyPlus: false, partnerDevelopment: false },
+              resourceLimits: { maxProductVariants: 2048, maxProductOptions: 3 },
+            },
+          };
+        else if (op === 'MetafieldDefinitionCapabilities')
+          data = { metafieldDefinition: { id: 'gid://shopify/MetafieldDefinition/1', capabilities: { uniqueValues: { enabled: true } } } };
         else if (op === 'MetafieldDefinitionCreate') {
           if (definition === 'unsupported') errors = [{ message: 'metafieldDefinitionCreate is not emulated', extensions: { code: 'NOT_IMPLEMENTED' } }];
-          else data = { metafieldDefinitionCreate: definition === 'created' ? { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] } : { createdDefinition: null, userErrors: [{ field: ['definition', 'key'], message: 'Key is in use', code: 'TAKEN' }] } };
+          else
+            data = {
+              metafieldDefinitionCreate:
+                definition === 'created'
+                  ? { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] }
+                  : { createdDefinition: null, userErrors: [{ field: ['definition', 'key'], message: 'Key is in use', code: 'TAKEN' }] },
+            };
         } else if (op === 'ProductLookup' || op === 'ProductRecoveryLookup') {
           const found = lookup(variables) as { media?: { nodes: unknown[] } } | null;
           lookedUpMedia = found?.media?.nodes ?? [];
           data = { productByIdentifier: found };
-        }
-        else if (op === 'ProductSetSync' && failNextProductSet) {
+        } else if (op === 'ProductSetSync' && failNextProductSet) {
           failNextProductSet();
           failNextProductSet = null;
           res.writeHead(503, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ errors: 'Service Unavailable' }));
           return;
         } else if (op === 'ProductSetSync' && variables.identifier?.id === 'gid://shopify/Product/404') {
-          data = { productSet: { product: null, userErrors: [{ field: ['identifier', 'id'], message: 'Product does not exist', code: 'PRODUCT_DOES_NOT_EXIST' }] } };
+          data = {
+            productSet: { product: null, userErrors: [{ field: ['identifier', 'id'], message: 'Product does not exist', code: 'PRODUCT_DOES_NOT_EXIST' }] },
+          };
         } else if (op === 'ProductSetSync') {
           const input = variables.input;
           data = {
@@ -321,7 +391,15 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
                 title: input.title,
                 variants: { nodes: input.variants.map((v: any, i: number) => ({ id: v.id ?? `gid://shopify/ProductVariant/${600 + i}`, sku: v.sku })) },
                 // Shopify answers the product's media: those sent, or (no files sent) those it has.
-                media: { nodes: input.files ? input.files.map((f: any, i: number) => ({ id: f.id ?? `gid://shopify/MediaImage/${700 + i}`, status: f.id ? 'READY' : 'UPLOADED', image: null })) : lookedUpMedia },
+                media: {
+                  nodes: input.files
+                    ? input.files.map((f: any, i: number) => ({
+                        id: f.id ?? `gid://shopify/MediaImage/${700 + i}`,
+                        status: f.id ? 'READY' : 'UPLOADED',
+                        image: null,
+                      }))
+                    : lookedUpMedia,
+                },
               },
               userErrors: [],
             },
@@ -346,8 +424,28 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
 
   it('with a mapping: looks the product up by id (tags only), productSet by {id}, method update', async () => {
     const adapter = new ShopifyAdapter();
-    lookup = () => ({ id: 'gid://shopify/Product/9', handle: 'my-own-handle', tags: ['Shirts', 'merchant-tag'], metafields: { nodes: [{ namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' }, { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }, { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Old category"]' }] } });
-    const r = await adapter.upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/9', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' }, mediaIds: {} }, PLACEMENT);
+    lookup = () => ({
+      id: 'gid://shopify/Product/9',
+      handle: 'my-own-handle',
+      tags: ['Shirts', 'merchant-tag'],
+      metafields: {
+        nodes: [
+          { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' },
+          { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
+          { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Old category"]' },
+        ],
+      },
+    });
+    const r = await adapter.upsertProduct(
+      shop(),
+      TEE,
+      {
+        productId: 'gid://shopify/Product/9',
+        variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' },
+        mediaIds: {},
+      },
+      PLACEMENT,
+    );
     assert.deepEqual(ops(), ['Locations', 'ProductLookup', 'ProductSetSync']);
     assert.deepEqual(seen[1].variables, { identifier: { id: 'gid://shopify/Product/9' } });
     assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/9' });
@@ -360,22 +458,33 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
       { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
       { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' },
     ]);
-    assert.deepEqual(productSet().input.variants.map((v: any) => v.id), ['gid://shopify/ProductVariant/91', 'gid://shopify/ProductVariant/92']);
+    assert.deepEqual(
+      productSet().input.variants.map((v: any) => v.id),
+      ['gid://shopify/ProductVariant/91', 'gid://shopify/ProductVariant/92'],
+    );
     assert.equal(r.method, 'update');
     assert.equal(r.productNumericId, 9);
     assert.equal(r.firstVariantNumericId, 91);
-    assert.deepEqual(r.mediaIds, { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/700', 'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/701' });
+    assert.deepEqual(r.mediaIds, {
+      'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/700',
+      'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/701',
+    });
     assert.equal(r.variantCount, 2);
     assert.equal(r.imageCount, 2);
   });
 
   it('with a mapping and the category tags of the last push: no lookup, productSet by {id} leaving tags and metafields alone', async () => {
-    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, {
-      productId: 'gid://shopify/Product/9',
-      variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' },
-      mediaIds: {},
-      categoryTags: ['organic', 'Shirts'],
-    }, PLACEMENT);
+    const r = await new ShopifyAdapter().upsertProduct(
+      shop(),
+      TEE,
+      {
+        productId: 'gid://shopify/Product/9',
+        variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' },
+        mediaIds: {},
+        categoryTags: ['organic', 'Shirts'],
+      },
+      PLACEMENT,
+    );
     assert.deepEqual(ops(), ['Locations', 'ProductSetSync']);
     assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/9' });
     assert.equal(productSet().input.tags, undefined, 'tags left out: the storefront keeps its own');
@@ -386,13 +495,23 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
 
   it('with a mapping whose categories changed since the last push: the product is read first, so merchant tags survive', async () => {
     lookup = () => ({ id: 'gid://shopify/Product/9', handle: 'h', tags: ['Shirts', 'merchant-tag'], metafields: { nodes: [] } });
-    await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/9', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts'] }, PLACEMENT);
+    await new ShopifyAdapter().upsertProduct(
+      shop(),
+      TEE,
+      { productId: 'gid://shopify/Product/9', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts'] },
+      PLACEMENT,
+    );
     assert.deepEqual(ops(), ['Locations', 'ProductLookup', 'ProductSetSync']);
     assert.deepEqual(productSet().input.tags, ['merchant-tag', 'Shirts', 'Organic']);
   });
 
   it('unchanged tags but the product was deleted in Shopify: PRODUCT_DOES_NOT_EXIST, then looked for and created again', async () => {
-    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/404', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts', 'Organic'] }, PLACEMENT);
+    const r = await new ShopifyAdapter().upsertProduct(
+      shop(),
+      TEE,
+      { productId: 'gid://shopify/Product/404', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts', 'Organic'] },
+      PLACEMENT,
+    );
     const sets = seen.filter((x) => x.op === 'ProductSetSync');
     assert.equal(sets.length, 2);
     assert.deepEqual(sets[0].variables.identifier, { id: 'gid://shopify/Product/404' });
@@ -406,7 +525,14 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     const r = await adapter.upsertProduct(shop(), TEE, NONE, PLACEMENT);
     await adapter.upsertProduct(shop(), SIMPLE, NONE, PLACEMENT);
     assert.deepEqual(ops(), ['Locations', 'MetafieldDefinitionCreate', 'ProductRecoveryLookup', 'ProductSetSync', 'ProductRecoveryLookup', 'ProductSetSync']);
-    assert.deepEqual(seen[1].variables.definition, { name: 'PIM product id', namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', ownerType: 'PRODUCT', capabilities: { uniqueValues: { enabled: true } } });
+    assert.deepEqual(seen[1].variables.definition, {
+      name: 'PIM product id',
+      namespace: 'pimbridge',
+      key: 'pim_product_id',
+      type: 'single_line_text_field',
+      ownerType: 'PRODUCT',
+      capabilities: { uniqueValues: { enabled: true } },
+    });
     assert.deepEqual(seen[2].variables, { identifier: { customId: { namespace: 'pimbridge', key: 'pim_product_id', value: '42' } } });
     assert.deepEqual(seen[3].variables.identifier, { customId: { namespace: 'pimbridge', key: 'pim_product_id', value: '42' } });
     assert.equal(seen[3].variables.input.handle, 'organic-tee-42', 'a new product gets the deterministic handle too');
@@ -435,17 +561,38 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
             id: 'gid://shopify/Product/77',
             handle: 'organic-tee',
             tags: ['Shirts', 'Organic'],
-            metafields: { nodes: [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }, { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' }] },
-            variants: { nodes: [{ id: 'gid://shopify/ProductVariant/771', sku: 'TEE-S-RED' }, { id: 'gid://shopify/ProductVariant/772', sku: 'TEE-M-RED' }] },
+            metafields: {
+              nodes: [
+                { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
+                { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' },
+              ],
+            },
+            variants: {
+              nodes: [
+                { id: 'gid://shopify/ProductVariant/771', sku: 'TEE-S-RED' },
+                { id: 'gid://shopify/ProductVariant/772', sku: 'TEE-M-RED' },
+              ],
+            },
             // Shopify's CDN URLs end with the file name we gave (a UUID appended when the name was taken); never our URL.
-            media: { nodes: [{ id: 'gid://shopify/MediaImage/882', image: { url: cdn('https://pim.example/media/b.jpg') } }, { id: 'gid://shopify/MediaImage/881', image: { url: cdn('https://pim.example/media/a.jpg') } }] },
+            media: {
+              nodes: [
+                { id: 'gid://shopify/MediaImage/882', image: { url: cdn('https://pim.example/media/b.jpg') } },
+                { id: 'gid://shopify/MediaImage/881', image: { url: cdn('https://pim.example/media/a.jpg') } },
+              ],
+            },
           }
         : null;
     const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
     assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/77' });
-    assert.deepEqual(productSet().input.variants.map((v: any) => v.id), ['gid://shopify/ProductVariant/771', 'gid://shopify/ProductVariant/772']);
+    assert.deepEqual(
+      productSet().input.variants.map((v: any) => v.id),
+      ['gid://shopify/ProductVariant/771', 'gid://shopify/ProductVariant/772'],
+    );
     assert.equal(productSet().input.files, undefined, 'the product has exactly our images: the list is not sent (none uploaded again)');
-    assert.deepEqual(r.mediaIds, { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/881', 'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/882' });
+    assert.deepEqual(r.mediaIds, {
+      'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/881',
+      'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/882',
+    });
     assert.equal(productSet().input.metafields, undefined, 'our metafields are unchanged: the list is not sent (and so kept)');
     assert.equal(r.method, 'update');
   });
@@ -457,10 +604,18 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
       tags: [],
       metafields: { nodes: [] },
       variants: { nodes: [] },
-      media: { nodes: [{ id: 'gid://shopify/MediaImage/1', image: { url: 'https://cdn.shopify.com/s/files/1/files/1.jpg' } }, { id: 'gid://shopify/MediaImage/2', image: null }] },
+      media: {
+        nodes: [
+          { id: 'gid://shopify/MediaImage/1', image: { url: 'https://cdn.shopify.com/s/files/1/files/1.jpg' } },
+          { id: 'gid://shopify/MediaImage/2', image: null },
+        ],
+      },
     });
     await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
-    assert.deepEqual(productSet().input.files.map((f: any) => f.originalSource), TEE.images);
+    assert.deepEqual(
+      productSet().input.files.map((f: any) => f.originalSource),
+      TEE.images,
+    );
   });
 
   it('recovery with a new image: the known ones by id, the new one uploaded', async () => {
@@ -470,19 +625,38 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
       tags: [],
       metafields: { nodes: [] },
       variants: { nodes: [] },
-      media: { nodes: [{ id: 'gid://shopify/MediaImage/1', image: { url: cdn('https://pim.example/media/a.jpg') } }, { id: 'gid://shopify/MediaImage/2', image: { url: cdn('https://pim.example/media/b.jpg') } }] },
+      media: {
+        nodes: [
+          { id: 'gid://shopify/MediaImage/1', image: { url: cdn('https://pim.example/media/a.jpg') } },
+          { id: 'gid://shopify/MediaImage/2', image: { url: cdn('https://pim.example/media/b.jpg') } },
+        ],
+      },
     });
     const r = await new ShopifyAdapter().upsertProduct(shop(), { ...TEE, images: [...TEE.images!, 'https://pim.example/media/new.jpg'] }, NONE, PLACEMENT);
     assert.deepEqual(productSet().input.files, [
       { id: 'gid://shopify/MediaImage/1' },
       { id: 'gid://shopify/MediaImage/2' },
-      { originalSource: 'https://pim.example/media/new.jpg', alt: 'Organic Tee', contentType: 'IMAGE', filename: mediaFilename('https://pim.example/media/new.jpg') },
+      {
+        originalSource: 'https://pim.example/media/new.jpg',
+        alt: 'Organic Tee',
+        contentType: 'IMAGE',
+        filename: mediaFilename('https://pim.example/media/new.jpg'),
+      },
     ]);
     assert.equal(Object.keys(r.mediaIds).length, 3);
   });
 
   it('a mapped product deleted on the storefront is found again or created, never updated by a stale id', async () => {
-    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: 'gid://shopify/Product/404', variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/1' }, mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/1' } }, PLACEMENT);
+    const r = await new ShopifyAdapter().upsertProduct(
+      shop(),
+      TEE,
+      {
+        productId: 'gid://shopify/Product/404',
+        variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/1' },
+        mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/1' },
+      },
+      PLACEMENT,
+    );
     assert.ok('customId' in productSet().identifier);
     assert.ok(productSet().input.variants.every((v: any) => v.id === undefined));
     assert.ok(productSet().input.files.length === 2 && productSet().input.files.every((f: any) => f.id === undefined));
@@ -497,10 +671,31 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
             id: 'gid://shopify/Product/500',
             handle: 'organic-tee',
             tags: ['Shirts', 'Organic'],
-            metafields: { nodes: [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }, { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' }] },
-            variants: { nodes: [{ id: 'gid://shopify/ProductVariant/600', sku: 'TEE-S-RED' }, { id: 'gid://shopify/ProductVariant/601', sku: 'TEE-M-RED' }] },
+            metafields: {
+              nodes: [
+                { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
+                { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' },
+              ],
+            },
+            variants: {
+              nodes: [
+                { id: 'gid://shopify/ProductVariant/600', sku: 'TEE-S-RED' },
+                { id: 'gid://shopify/ProductVariant/601', sku: 'TEE-M-RED' },
+              ],
+            },
             // Still processing at the first look (no URL yet), processed at the next: the push waits for the names.
-            media: { nodes: looks++ === 0 ? [{ id: 'gid://shopify/MediaImage/700', status: 'PROCESSING', image: null }, { id: 'gid://shopify/MediaImage/701', status: 'UPLOADED', image: null }] : [{ id: 'gid://shopify/MediaImage/700', status: 'READY', image: { url: cdn('https://pim.example/media/a.jpg') } }, { id: 'gid://shopify/MediaImage/701', status: 'READY', image: { url: cdn('https://pim.example/media/b.jpg') } }] },
+            media: {
+              nodes:
+                looks++ === 0
+                  ? [
+                      { id: 'gid://shopify/MediaImage/700', status: 'PROCESSING', image: null },
+                      { id: 'gid://shopify/MediaImage/701', status: 'UPLOADED', image: null },
+                    ]
+                  : [
+                      { id: 'gid://shopify/MediaImage/700', status: 'READY', image: { url: cdn('https://pim.example/media/a.jpg') } },
+                      { id: 'gid://shopify/MediaImage/701', status: 'READY', image: { url: cdn('https://pim.example/media/b.jpg') } },
+                    ],
+            },
           }
         : null;
     let looks = 0;
@@ -511,15 +706,24 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     const r = await adapter.upsertProduct(shop(), TEE, NONE, PLACEMENT);
     const sets = seen.filter((s) => s.op === 'ProductSetSync');
     assert.equal(sets.length, 2);
-    assert.deepEqual(sets[0].variables.input.files.map((f: any) => f.originalSource), TEE.images);
+    assert.deepEqual(
+      sets[0].variables.input.files.map((f: any) => f.originalSource),
+      TEE.images,
+    );
     assert.deepEqual(sets[1].variables.identifier, { id: 'gid://shopify/Product/500' });
     assert.equal(sets[1].variables.input.files, undefined, 'the images the failed attempt uploaded are there: none sent again');
-    assert.deepEqual(sets[1].variables.input.variants.map((v: any) => v.id), ['gid://shopify/ProductVariant/600', 'gid://shopify/ProductVariant/601']);
+    assert.deepEqual(
+      sets[1].variables.input.variants.map((v: any) => v.id),
+      ['gid://shopify/ProductVariant/600', 'gid://shopify/ProductVariant/601'],
+    );
     assert.equal(r.method, 'create', 'this push made the product');
   });
 
   it('a pre-flight failure sends no productSet', async () => {
-    await assert.rejects(new ShopifyAdapter().upsertProduct(shop(), { ...SIMPLE, name: '' }, NONE, PLACEMENT), (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === 'title: is required');
+    await assert.rejects(
+      new ShopifyAdapter().upsertProduct(shop(), { ...SIMPLE, name: '' }, NONE, PLACEMENT),
+      (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === 'title: is required',
+    );
     assert.ok(!ops().includes('ProductSetSync'));
   });
 
@@ -571,22 +775,40 @@ for (const target of databaseTargets()) {
       assert.equal(first.variantCount, 2);
       assert.equal(Object.keys(first.variantIds).length, 2);
       assert.equal(Object.keys(first.mediaIds).length, 2);
-      const second = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
+      const second = await adapter.upsertProduct(
+        shop,
+        { ...LOCAL_TEE, name: 'Organic Tee v2' },
+        { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds },
+        PLACEMENT,
+      );
       assert.equal(second.method, 'update');
       assert.equal(second.productId, first.productId);
       assert.deepEqual(second.variantIds, first.variantIds);
       assert.deepEqual(second.mediaIds, first.mediaIds);
       // A third image: the two known ones go by id, only the new one is uploaded.
       const threeImages = [...LOCAL_TEE.images!, `${images.url}/media/c.jpg`];
-      const third = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v2', images: threeImages }, { productId: first.productId, variantIds: second.variantIds, mediaIds: second.mediaIds }, PLACEMENT);
+      const third = await adapter.upsertProduct(
+        shop,
+        { ...LOCAL_TEE, name: 'Organic Tee v2', images: threeImages },
+        { productId: first.productId, variantIds: second.variantIds, mediaIds: second.mediaIds },
+        PLACEMENT,
+      );
       assert.equal(third.mediaIds[LOCAL_TEE.images![0]], first.mediaIds[LOCAL_TEE.images![0]]);
       assert.equal(third.mediaIds[LOCAL_TEE.images![1]], first.mediaIds[LOCAL_TEE.images![1]]);
       assert.equal(Object.keys(third.mediaIds).length, 3);
       let data = await gql(`query Check($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } }`, { id: first.productId });
       assert.equal(data.product.media.nodes.length, 3);
       // Back to two: the removed image goes.
-      await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: third.variantIds, mediaIds: third.mediaIds }, PLACEMENT);
-      data = await gql(`query Check($id: ID!) { product(id: $id) { title tags status media(first: 10) { nodes { id } } } products(first: 10) { nodes { id } } }`, { id: first.productId });
+      await adapter.upsertProduct(
+        shop,
+        { ...LOCAL_TEE, name: 'Organic Tee v2' },
+        { productId: first.productId, variantIds: third.variantIds, mediaIds: third.mediaIds },
+        PLACEMENT,
+      );
+      data = await gql(
+        `query Check($id: ID!) { product(id: $id) { title tags status media(first: 10) { nodes { id } } } products(first: 10) { nodes { id } } }`,
+        { id: first.productId },
+      );
       assert.equal(data.product.title, 'Organic Tee v2');
       assert.deepEqual(data.product.media.nodes.map((n: any) => n.id).sort(), Object.values(first.mediaIds).sort(), 'images were not uploaded again');
       assert.equal(data.products.nodes.length, 1);
@@ -594,7 +816,10 @@ for (const target of databaseTargets()) {
     });
 
     it('a variant and an image deleted in Shopify: the stale ids are refreshed once and the push succeeds', async () => {
-      const data = await gql(`query V($id: ID!) { product(id: $id) { variants(first: 5) { nodes { id sku selectedOptions { name value } } } media(first: 5) { nodes { id } } } }`, { id: first.productId });
+      const data = await gql(
+        `query V($id: ID!) { product(id: $id) { variants(first: 5) { nodes { id sku selectedOptions { name value } } } media(first: 5) { nodes { id } } } }`,
+        { id: first.productId },
+      );
       const keep = data.product.variants.nodes[1];
       // The merchant deletes the first variant and the first image.
       const edit = await gql(
@@ -602,16 +827,26 @@ for (const target of databaseTargets()) {
         {
           id: first.productId,
           input: {
-            productOptions: [{ name: 'Size', values: [{ name: keep.selectedOptions[0].value }] }, { name: 'Color', values: [{ name: 'Red' }] }],
+            productOptions: [
+              { name: 'Size', values: [{ name: keep.selectedOptions[0].value }] },
+              { name: 'Color', values: [{ name: 'Red' }] },
+            ],
             variants: [{ id: keep.id, optionValues: keep.selectedOptions.map((o: any) => ({ optionName: o.name, name: o.value })) }],
             files: [{ id: data.product.media.nodes[1].id }],
           },
         },
       );
       assert.deepEqual(edit.productSet.userErrors, []);
-      const r = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v2' }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
+      const r = await adapter.upsertProduct(
+        shop,
+        { ...LOCAL_TEE, name: 'Organic Tee v2' },
+        { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds },
+        PLACEMENT,
+      );
       assert.equal(r.variantCount, 2);
-      const after = await gql(`query V($id: ID!) { product(id: $id) { variants(first: 5) { nodes { id sku } } media(first: 5) { nodes { id } } } }`, { id: first.productId });
+      const after = await gql(`query V($id: ID!) { product(id: $id) { variants(first: 5) { nodes { id sku } } media(first: 5) { nodes { id } } } }`, {
+        id: first.productId,
+      });
       assert.deepEqual(after.product.variants.nodes.map((v: any) => v.sku).sort(), ['TEE-M-RED', 'TEE-S-RED']);
       assert.equal(after.product.media.nodes.length, 2, 'the deleted image is uploaded again, the other kept');
       first = { ...r, productId: first.productId };
@@ -622,19 +857,33 @@ for (const target of databaseTargets()) {
       assert.equal(again.method, 'update');
       assert.equal(again.productId, first.productId);
       assert.deepEqual(again.variantIds, first.variantIds);
-      const data = await gql(`query Check($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } products(first: 10) { nodes { id } } }`, { id: first.productId });
+      const data = await gql(`query Check($id: ID!) { product(id: $id) { media(first: 10) { nodes { id } } } products(first: 10) { nodes { id } } }`, {
+        id: first.productId,
+      });
       assert.equal(data.products.nodes.length, 1);
       assert.equal(data.product.media.nodes.length, 2);
     });
 
     it('a tag and a metafield the merchant added survive a push; a category removed in the PIM loses its tag', async () => {
       // The merchant adds a tag and a metafield in the Shopify admin.
-      const before = await gql(`query Mf($id: ID!) { product(id: $id) { metafields(first: 50) { nodes { namespace key type value } } } }`, { id: first.productId });
+      const before = await gql(`query Mf($id: ID!) { product(id: $id) { metafields(first: 50) { nodes { namespace key type value } } } }`, {
+        id: first.productId,
+      });
       const metafields = [...before.product.metafields.nodes, { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' }];
-      const edit = await gql(`mutation Edit($id: ID!, $metafields: [MetafieldInput!]) { productSet(identifier: {id: $id}, input: {tags: ["Shirts", "Organic", "merchant-pick"], metafields: $metafields}) { userErrors { message } } }`, { id: first.productId, metafields });
+      const edit = await gql(
+        `mutation Edit($id: ID!, $metafields: [MetafieldInput!]) { productSet(identifier: {id: $id}, input: {tags: ["Shirts", "Organic", "merchant-pick"], metafields: $metafields}) { userErrors { message } } }`,
+        { id: first.productId, metafields },
+      );
       assert.deepEqual(edit.productSet.userErrors, []);
-      await adapter.upsertProduct(shop, { ...LOCAL_TEE, categories: [{ id: 1, name: 'Shirts' }] }, { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds }, PLACEMENT);
-      const data = await gql(`query Check($id: ID!) { product(id: $id) { tags metafields(first: 50) { nodes { namespace key value } } } }`, { id: first.productId });
+      await adapter.upsertProduct(
+        shop,
+        { ...LOCAL_TEE, categories: [{ id: 1, name: 'Shirts' }] },
+        { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds },
+        PLACEMENT,
+      );
+      const data = await gql(`query Check($id: ID!) { product(id: $id) { tags metafields(first: 50) { nodes { namespace key value } } } }`, {
+        id: first.productId,
+      });
       assert.deepEqual([...data.product.tags].sort(), ['Shirts', 'merchant-pick']);
       const byKey = Object.fromEntries(data.product.metafields.nodes.map((m: any) => [`${m.namespace}.${m.key}`, m.value]));
       assert.equal(byKey['custom.care'], 'Wash cold', "the merchant's metafield survived");
@@ -647,7 +896,9 @@ for (const target of databaseTargets()) {
       const r = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v3', categories: [{ id: 1, name: 'Shirts' }] }, last, PLACEMENT);
       assert.equal(r.method, 'update');
       assert.deepEqual(r.categoryTags, ['Shirts']);
-      const data = await gql(`query Check($id: ID!) { product(id: $id) { title tags metafields(first: 50) { nodes { namespace key value } } } }`, { id: first.productId });
+      const data = await gql(`query Check($id: ID!) { product(id: $id) { title tags metafields(first: 50) { nodes { namespace key value } } } }`, {
+        id: first.productId,
+      });
       assert.equal(data.product.title, 'Organic Tee v3');
       assert.deepEqual([...data.product.tags].sort(), ['Shirts', 'merchant-pick']);
       const byKey = Object.fromEntries(data.product.metafields.nodes.map((m: any) => [`${m.namespace}.${m.key}`, m.value]));
@@ -668,9 +919,19 @@ for (const target of databaseTargets()) {
     it('with failures after commit, pushing again never duplicates a product or re-uploads an image', async () => {
       await h.app.services.sandbox.stores.configure(shop.domain, { fail_after_commit_rate: 0.5, error_rate: 0.1, fault_seed: 7 });
       const faulty = new ShopifyAdapter({ retry: { baseDelayMs: 5, maxDelayMs: 20 } });
-      const products = Array.from({ length: 6 }, (_, i) => ({ ...LOCAL_TEE, id: 200 + i, sku: `F-${i}`, slug: `f-${i}`, name: `Faulty ${i}`, images: [`${images.url}/media/f${i}-1.jpg`, `${images.url}/media/f${i}-2.jpg`], variants: LOCAL_TEE.variants.map((v) => ({ ...v, sku: `F-${i}-${v.sku}` })) }));
+      const products = Array.from({ length: 6 }, (_, i) => ({
+        ...LOCAL_TEE,
+        id: 200 + i,
+        sku: `F-${i}`,
+        slug: `f-${i}`,
+        name: `Faulty ${i}`,
+        images: [`${images.url}/media/f${i}-1.jpg`, `${images.url}/media/f${i}-2.jpg`],
+        variants: LOCAL_TEE.variants.map((v) => ({ ...v, sku: `F-${i}-${v.sku}` })),
+      }));
       for (const p of products) {
-        await faulty.upsertProduct(shop, p, NONE, PLACEMENT).catch((e: unknown) => assert.ok(e instanceof StorefrontError && e.kind === 'unavailable', String(e)));
+        await faulty
+          .upsertProduct(shop, p, NONE, PLACEMENT)
+          .catch((e: unknown) => assert.ok(e instanceof StorefrontError && e.kind === 'unavailable', String(e)));
       }
       assert.ok(faulty.throttle.stats.waits > 0, 'faults happened and were retried');
       await h.app.services.sandbox.stores.configure(shop.domain, { fail_after_commit_rate: 0, error_rate: 0 });
@@ -688,7 +949,9 @@ for (const target of databaseTargets()) {
     it('a product without variants and a draft: Default Title variant, DRAFT, price and compare-at price', async () => {
       const r = await adapter.upsertProduct(shop, SIMPLE, NONE, PLACEMENT);
       assert.equal(r.method, 'create');
-      const data = await gql(`query Check($id: ID!) { product(id: $id) { status variants(first: 5) { nodes { sku price compareAtPrice barcode title } } } }`, { id: r.productId });
+      const data = await gql(`query Check($id: ID!) { product(id: $id) { status variants(first: 5) { nodes { sku price compareAtPrice barcode title } } } }`, {
+        id: r.productId,
+      });
       assert.equal(data.product.status, 'DRAFT');
       assert.deepEqual(data.product.variants.nodes, [{ sku: 'MUG', price: '9.99', compareAtPrice: '12.50', barcode: '4006381333931', title: 'Default Title' }]);
     });

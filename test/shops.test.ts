@@ -25,7 +25,12 @@ for (const target of databaseTargets()) {
     const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
 
     it('adds a shopify shop (domain lower-cased, token stored encrypted, never returned), lists and removes it', async () => {
-      const res = await h.admin('POST', '/admin/shops', { domain: ' Acme-Store.MyShopify.com ', platform: 'shopify', access_token: 'shpat_secret_value', api_base_url: 'https://acme.example.com/' });
+      const res = await h.admin('POST', '/admin/shops', {
+        domain: ' Acme-Store.MyShopify.com ',
+        platform: 'shopify',
+        access_token: 'shpat_secret_value',
+        api_base_url: 'https://acme.example.com/',
+      });
       assert.equal(res.statusCode, 201, res.body);
       const shop = res.json();
       assert.deepEqual(Object.keys(shop).sort(), ['api_base_url', 'created_at', 'domain', 'id', 'platform']);
@@ -74,8 +79,16 @@ for (const target of databaseTargets()) {
       assert.equal(dup.statusCode, 409);
       assert.match(dup.json().error, /already exists/);
       assert.equal((await h.admin('DELETE', '/admin/shops/abc')).statusCode, 400);
-      for (const [method, url] of [['GET', '/admin/shops'], ['POST', '/admin/shops'], ['DELETE', '/admin/shops/1']]) {
-        const res = await h.app.inject({ method: method as 'GET', url, payload: method === 'POST' ? { domain: 'x.myshopify.com', platform: 'shopify', access_token: 't' } : undefined });
+      for (const [method, url] of [
+        ['GET', '/admin/shops'],
+        ['POST', '/admin/shops'],
+        ['DELETE', '/admin/shops/1'],
+      ]) {
+        const res = await h.app.inject({
+          method: method as 'GET',
+          url,
+          payload: method === 'POST' ? { domain: 'x.myshopify.com', platform: 'shopify', access_token: 't' } : undefined,
+        });
         assert.equal(res.statusCode, 401);
       }
     });
@@ -98,7 +111,12 @@ for (const target of databaseTargets()) {
 
       // The connector gets the decrypted token for the storefront side of an integration.
       const tenant = await h.tenant();
-      const connect = await h.call('POST', '/api/connect', null, { shop_domain: shop.domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+      const connect = await h.call('POST', '/api/connect', null, {
+        shop_domain: shop.domain,
+        pim_base_url: h.pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
       assert.equal(connect.statusCode, 200, connect.body);
       const storefront = await h.app.services.connector.integrations.storefrontShopOf(connect.json().data.integration_id);
       assert.deepEqual(storefront, { domain: shop.domain, apiBaseUrl: shop.api_base_url, accessToken: shop.access_token });
@@ -156,13 +174,19 @@ describe('CONNECTOR_ALLOW_PRIVATE_NETWORKS', () => {
 for (const target of databaseTargets()) {
   describe(`demo seed sandbox shop (${target.name})`, () => {
     it('creates demo-store.myshopify.com as a sandbox shop when the sandbox is on, none when it is off', async () => {
-      for (const [sandbox, expected] of [['true', DEMO_SHOP_DOMAIN], ['false', null]] as const) {
+      for (const [sandbox, expected] of [
+        ['true', DEMO_SHOP_DOMAIN],
+        ['false', null],
+      ] as const) {
         const h = await harness(target, { SHOPIFY_SANDBOX: sandbox });
         try {
           const seed = await seedDemo(h.app.services);
           assert.equal(seed.shopDomain, expected);
           const shops = (await h.admin('GET', '/admin/shops')).json().shops;
-          assert.deepEqual(shops.map((s: { domain: string; platform: string }) => [s.domain, s.platform]), expected ? [[expected, 'sandbox']] : []);
+          assert.deepEqual(
+            shops.map((s: { domain: string; platform: string }) => [s.domain, s.platform]),
+            expected ? [[expected, 'sandbox']] : [],
+          );
         } finally {
           await h.close();
         }
@@ -181,16 +205,37 @@ describe('shop CLI', () => {
   after(() => h.close());
 
   const cli = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], { cwd: ROOT, timeout: 60_000 });
+    run(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
 
   it('shop add, list and remove wrap the admin API', async () => {
-    const added = JSON.parse((await cli('shop', 'add', 'Cli-Shop.myshopify.com', '--platform', 'shopify', '--access-token', 'shpat_cli', '--api-base-url', 'https://cli.example.com', '--json')).stdout);
+    const added = JSON.parse(
+      (
+        await cli(
+          'shop',
+          'add',
+          'Cli-Shop.myshopify.com',
+          '--platform',
+          'shopify',
+          '--access-token',
+          'shpat_cli',
+          '--api-base-url',
+          'https://cli.example.com',
+          '--json',
+        )
+      ).stdout,
+    );
     assert.equal(added.domain, 'cli-shop.myshopify.com');
     assert.equal(added.api_base_url, 'https://cli.example.com');
     const listed = (await cli('shop', 'list')).stdout;
     assert.match(listed, /domain: cli-shop\.myshopify\.com/);
     assert.ok(!listed.includes('shpat_cli'));
-    await assert.rejects(cli('shop', 'add', 'cli-shop.myshopify.com', '--platform', 'shopify', '--access-token', 'x'), /409: Shop cli-shop\.myshopify\.com already exists/);
+    await assert.rejects(
+      cli('shop', 'add', 'cli-shop.myshopify.com', '--platform', 'shopify', '--access-token', 'x'),
+      /409: Shop cli-shop\.myshopify\.com already exists/,
+    );
     assert.match((await cli('shop', 'remove', String(added.id))).stdout, /removed/);
     assert.equal((await h.admin('GET', '/admin/shops')).json().shops.length, 0);
   });

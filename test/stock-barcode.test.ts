@@ -42,7 +42,9 @@ for (const target of databaseTargets()) {
      */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const aged = async (c: Call, w: { id: number }): Promise<any> => {
-      await h.database.db.execute(sql`UPDATE warehouses SET created_at = created_at - interval '1 second', updated_at = updated_at - interval '1 second' WHERE id = ${w.id}`);
+      await h.database.db.execute(
+        sql`UPDATE warehouses SET created_at = created_at - interval '1 second', updated_at = updated_at - interval '1 second' WHERE id = ${w.id}`,
+      );
       return okData(await c('GET', `/api/warehouses/${w.id}`));
     };
 
@@ -85,7 +87,8 @@ for (const target of databaseTargets()) {
         ];
         for (const [body, message] of cases) assertError(await c('POST', '/api/warehouses', body), 400, message);
         assert.equal(okData(await c('GET', '/api/warehouses')).total, 0);
-        for (const country_code of ['DE', 'US', 'GB', 'AX', 'ZW']) assert.equal((await warehouse(c, `W-${country_code}`, { country_code })).country_code, country_code);
+        for (const country_code of ['DE', 'US', 'GB', 'AX', 'ZW'])
+          assert.equal((await warehouse(c, `W-${country_code}`, { country_code })).country_code, country_code);
       });
 
       it('keeps codes unique per organization, also for simultaneous creates', async () => {
@@ -161,7 +164,12 @@ for (const target of databaseTargets()) {
         assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), { product_id: p.id, stock: 40, in_stock: true, warehouse_stock: [] });
 
         const first = okData(await setStock(c, p.id, b.id, 0));
-        assert.deepEqual(first, { product_id: p.id, stock: 0, in_stock: false, warehouse_stock: [{ warehouse_id: b.id, code: 'B', name: 'Warehouse B', quantity: 0 }] });
+        assert.deepEqual(first, {
+          product_id: p.id,
+          stock: 0,
+          in_stock: false,
+          warehouse_stock: [{ warehouse_id: b.id, code: 'B', name: 'Warehouse B', quantity: 0 }],
+        });
         const product = okData(await c('GET', `/api/products/${p.id}`));
         assert.deepEqual([product.stock, product.in_stock], [0, false]);
         assert.ok(product.updated_at > p.updated_at, 'updated_at moves with the stock');
@@ -206,7 +214,11 @@ for (const target of databaseTargets()) {
         const p = await createProduct(c, { stock: 3 });
         assert.equal(okData(await c('PATCH', `/api/products/${p.id}`, { stock: 4 })).stock, 4, 'without levels stock is set directly');
         okData(await setStock(c, p.id, w.id, 9));
-        assertError(await c('PATCH', `/api/products/${p.id}`, { stock: 4, name: 'Renamed' }), 400, new RegExp(`field 'stock': product ${p.id} has stock per warehouse.*PUT /api/products/${p.id}/stock`));
+        assertError(
+          await c('PATCH', `/api/products/${p.id}`, { stock: 4, name: 'Renamed' }),
+          400,
+          new RegExp(`field 'stock': product ${p.id} has stock per warehouse.*PUT /api/products/${p.id}/stock`),
+        );
         const now = okData(await c('GET', `/api/products/${p.id}`));
         assert.deepEqual([now.stock, now.name], [9, p.name]);
         assert.equal(okData(await c('PATCH', `/api/products/${p.id}`, { name: 'Renamed' })).stock, 9, 'other fields still change');
@@ -298,7 +310,10 @@ for (const target of databaseTargets()) {
         for (const r of results) assert.ok([200, 400].includes(r.statusCode), r.body); // 400: warehouse B was gone
         for (const p of products) {
           const levels = okData(await c('GET', `/api/products/${p.id}/stock`));
-          assert.deepEqual(levels.warehouse_stock.map((l: { code: string }) => l.code), ['A']);
+          assert.deepEqual(
+            levels.warehouse_stock.map((l: { code: string }) => l.code),
+            ['A'],
+          );
           assert.equal(levels.stock, 3);
         }
       });
@@ -353,7 +368,11 @@ for (const target of databaseTargets()) {
       it('keeps one product per GTIN: another spelling of a taken code is a duplicate EAN', async () => {
         const c = await fresh();
         const p = await createProduct(c, { ean: '036000291452' });
-        assertError(await c('POST', '/api/products', { name: 'Same item', sku: sku(), ean: '0036000291452' }), 400, /field 'ean': another product already has ean/);
+        assertError(
+          await c('POST', '/api/products', { name: 'Same item', sku: sku(), ean: '0036000291452' }),
+          400,
+          /field 'ean': another product already has ean/,
+        );
         const q = await createProduct(c);
         assertError(await c('PATCH', `/api/products/${q.id}`, { ean: '00036000291452' }), 400, /field 'ean'/);
         // The product itself may switch to another spelling of its own code.

@@ -39,15 +39,29 @@ for (const target of databaseTargets()) {
         return body.data;
       };
       tenant = await h.tenant();
-      const res = await h.call('POST', '/api/connect', null, { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+      const res = await h.call('POST', '/api/connect', null, {
+        shop_domain: domain,
+        pim_base_url: h.pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
       assert.equal(res.statusCode, 200, res.body);
       token = res.json().data.api_token;
     });
     after(async () => h.close());
 
-    const pim = (method: string, url: string, payload?: unknown) => h.app.inject({ method: method as never, url, payload: payload as never, headers: { 'x-api-key': tenant.apiKey } });
+    const pim = (method: string, url: string, payload?: unknown) =>
+      h.app.inject({ method: method as never, url, payload: payload as never, headers: { 'x-api-key': tenant.apiKey } });
     const newProduct = async (fields: Record<string, unknown>) => {
-      const res = await pim('POST', '/api/products', { name: 'Rules Tee', sku: sku('RULE'), price: '20.00', currency: 'EUR', status: 'active', stock: 10, ...fields });
+      const res = await pim('POST', '/api/products', {
+        name: 'Rules Tee',
+        sku: sku('RULE'),
+        price: '20.00',
+        currency: 'EUR',
+        status: 'active',
+        stock: 10,
+        ...fields,
+      });
       assert.equal(res.statusCode, 201, res.body);
       return res.json().data.id as number;
     };
@@ -55,8 +69,10 @@ for (const target of databaseTargets()) {
       const res = await h.call('POST', '/api/products/push', token, { id });
       return { status: res.statusCode, result: res.json().data.results[0] };
     };
-    const storefrontId = async (id: number) => `gid://shopify/Product/${(await h.call('GET', `/api/products/mapping/${id}`, token)).json().data.storefront_product_id}`;
-    const publications = async () => (await gql(`{ publications(first: 20) { nodes { id catalog { title } } } }`)).publications.nodes as { id: string; catalog: { title: string } }[];
+    const storefrontId = async (id: number) =>
+      `gid://shopify/Product/${(await h.call('GET', `/api/products/mapping/${id}`, token)).json().data.storefront_product_id}`;
+    const publications = async () =>
+      (await gql(`{ publications(first: 20) { nodes { id catalog { title } } } }`)).publications.nodes as { id: string; catalog: { title: string } }[];
     const publishedOn = async (productGid: string) => {
       const out: string[] = [];
       for (const p of await publications()) {
@@ -74,7 +90,7 @@ for (const target of databaseTargets()) {
         )
       ).product;
 
-    it('an active product is published on exactly its channels\' publications; leaving a channel or going draft unpublishes it', async () => {
+    it("an active product is published on exactly its channels' publications; leaving a channel or going draft unpublishes it", async () => {
       const id = await newProduct({ publishing_channels: ['web', 'mobile', 'email'] });
       assert.equal((await push(id)).result.status, 'success');
       const gid = await storefrontId(id);
@@ -92,7 +108,10 @@ for (const target of databaseTargets()) {
     it('GET/PUT /api/integration/channels: remaps a channel, refuses an unknown publication naming it, and saves nothing then', async () => {
       const before = (await h.call('GET', '/api/integration/channels', token)).json().data;
       const web = before.channels.find((c: any) => c.channel === 'web');
-      assert.deepEqual(web.publications.map((p: any) => p.name), ['Online Store']);
+      assert.deepEqual(
+        web.publications.map((p: any) => p.name),
+        ['Online Store'],
+      );
       assert.equal(web.source, 'default');
       const pos = before.available_publications.find((p: any) => p.name === 'Point of Sale');
       assert.ok(pos, JSON.stringify(before.available_publications));
@@ -117,7 +136,7 @@ for (const target of databaseTargets()) {
       assert.equal((await h.call('PUT', '/api/integration/channels', token, { channels: { mobile: null } })).statusCode, 200);
     });
 
-    it('a sale made in the shop survives the next push: the shop moves by the PIM\'s change (old − 3 + 10)', async () => {
+    it("a sale made in the shop survives the next push: the shop moves by the PIM's change (old − 3 + 10)", async () => {
       const id = await newProduct({ stock: 10, publishing_channels: [] });
       assert.equal((await push(id)).result.status, 'success');
       const gid = await storefrontId(id);
@@ -128,7 +147,13 @@ for (const target of databaseTargets()) {
       // Three sold in the shop, as an order would (an adjustment of available).
       const sold = await gql(
         `mutation ($input: InventoryAdjustQuantitiesInput!) { inventoryAdjustQuantities(input: $input) @idempotent(key: "sale-${id}") { userErrors { field message code } } }`,
-        { input: { name: 'available', reason: 'correction', changes: [{ inventoryItemId: v.inventoryItem.id, locationId: level.location.id, delta: -3, changeFromQuantity: null }] } },
+        {
+          input: {
+            name: 'available',
+            reason: 'correction',
+            changes: [{ inventoryItemId: v.inventoryItem.id, locationId: level.location.id, delta: -3, changeFromQuantity: null }],
+          },
+        },
       );
       assert.deepEqual(sold.inventoryAdjustQuantities.userErrors, []);
 
@@ -182,11 +207,14 @@ for (const target of databaseTargets()) {
       assert.deepEqual([Number(now.price), now.compareAtPrice], [30, null]);
     });
 
-    it('a price in another currency than the shop\'s is a validation error naming both, unless prices are converted elsewhere', async () => {
+    it("a price in another currency than the shop's is a validation error naming both, unless prices are converted elsewhere", async () => {
       const id = await newProduct({ currency: 'USD' });
       const refused = await push(id);
       assert.equal(refused.result.status, 'error');
-      assert.ok(refused.result.validation_errors.some((e: string) => /USD/.test(e) && /EUR/.test(e)), JSON.stringify(refused.result));
+      assert.ok(
+        refused.result.validation_errors.some((e: string) => /USD/.test(e) && /EUR/.test(e)),
+        JSON.stringify(refused.result),
+      );
       assert.equal((await h.call('PUT', '/api/integration/pricing', token, { prices_converted_elsewhere: true })).statusCode, 200);
       assert.equal((await push(id)).result.status, 'success');
       assert.equal((await h.call('PUT', '/api/integration/pricing', token, { prices_converted_elsewhere: false })).statusCode, 200);
@@ -203,8 +231,23 @@ for (const target of databaseTargets()) {
 
     it('a disabled variant is not sellable; weight and cost reach the inventory item', async () => {
       const id = await newProduct({ stock: 0 });
-      for (const [i, [size, enabled]] of ([['S', true], ['M', false]] as const).entries()) {
-        const res = await pim('POST', `/api/products/${id}/variants`, { sku: sku(`V${size}`), name: size, price: '20.00', cost: '7.5000', weight: '0.2500', stock_quantity: 5, is_enabled: enabled, position: i, attributes: [{ attribute_name: 'Size', value: size }] });
+      for (const [i, [size, enabled]] of (
+        [
+          ['S', true],
+          ['M', false],
+        ] as const
+      ).entries()) {
+        const res = await pim('POST', `/api/products/${id}/variants`, {
+          sku: sku(`V${size}`),
+          name: size,
+          price: '20.00',
+          cost: '7.5000',
+          weight: '0.2500',
+          stock_quantity: 5,
+          is_enabled: enabled,
+          position: i,
+          attributes: [{ attribute_name: 'Size', value: size }],
+        });
         assert.equal(res.statusCode, 201, res.body);
       }
       assert.equal((await push(id)).result.status, 'success');
@@ -218,7 +261,7 @@ for (const target of databaseTargets()) {
       assert.deepEqual(s.inventoryItem.measurement.weight, { value: 0.25, unit: 'KILOGRAMS' });
     });
 
-    it('an image the shop cannot fetch is an error on the mapping with Shopify\'s reason; once its source answers, the next push sends it again', async () => {
+    it("an image the shop cannot fetch is an error on the mapping with Shopify's reason; once its source answers, the next push sends it again", async () => {
       const picture = await makeImage('png', 8, 6);
       let broken = true;
       const source = await serveHttp((_req, res) => {
@@ -227,10 +270,21 @@ for (const target of databaseTargets()) {
       });
       try {
         const id = 990_500;
-        const snapshot = { id, sku: 'IMG', name: 'Pictured product', status: 'draft', price: '5.00', currency: 'EUR', variants: [], images: [`${source.url}/photo.png`] };
+        const snapshot = {
+          id,
+          sku: 'IMG',
+          name: 'Pictured product',
+          status: 'draft',
+          price: '5.00',
+          currency: 'EUR',
+          variants: [],
+          images: [`${source.url}/photo.png`],
+        };
         const pushSnapshot = async () => (await h.call('POST', '/api/products/push', token, { products: [snapshot] })).json().data.results[0];
         const mapping = async () => (await h.call('GET', `/api/products/mapping/${id}`, token)).json().data;
-        const media = async (gid: string) => (await gql(`query ($id: ID!) { product(id: $id) { media(first: 5) { nodes { id status mediaErrors { code } } } } }`, { id: gid })).product.media.nodes;
+        const media = async (gid: string) =>
+          (await gql(`query ($id: ID!) { product(id: $id) { media(first: 5) { nodes { id status mediaErrors { code } } } } }`, { id: gid })).product.media
+            .nodes;
 
         // Shopify answers before it fetches the image (the first push may or may not see the failure); the shop fails it.
         await pushSnapshot();
@@ -243,17 +297,26 @@ for (const target of databaseTargets()) {
         const failed = await mapping();
         assert.deepEqual([failed.sync_status, `gid://shopify/Product/${failed.storefront_product_id}`], ['error', gid]);
         assert.match(failed.sync_error, /IMAGE_DOWNLOAD_FAILURE/);
-        assert.deepEqual((await media(gid)).map((m: { status: string }) => m.status), ['FAILED'], 'one media: the failed one was replaced, not kept beside');
+        assert.deepEqual(
+          (await media(gid)).map((m: { status: string }) => m.status),
+          ['FAILED'],
+          'one media: the failed one was replaced, not kept beside',
+        );
 
         broken = false;
         const third = await pushSnapshot();
         assert.equal(third.status, 'success', third.message);
         assert.equal((await mapping()).sync_status, 'synced');
-        await until('the shop processed the image', async () => {
-          const nodes = await media(gid);
-          if (nodes[0]?.status !== 'READY') throw new Error(JSON.stringify(nodes));
-          return true;
-        }, 10_000, 50);
+        await until(
+          'the shop processed the image',
+          async () => {
+            const nodes = await media(gid);
+            if (nodes[0]?.status !== 'READY') throw new Error(JSON.stringify(nodes));
+            return true;
+          },
+          10_000,
+          50,
+        );
         assert.equal((await media(gid)).length, 1);
       } finally {
         await source.close();
@@ -263,13 +326,26 @@ for (const target of databaseTargets()) {
     it('a product with 400 variants is pushed twice and keeps its 400 variant ids (read page by page past 250)', async () => {
       const id = 990_400;
       const variants = Array.from({ length: 400 }, (_, i) => ({
-        id: 400_000 + i, sku: `BIG-${i}`, name: `S${i}`, price: '5.00', sale_price: null, cost: null, weight: null, stock_quantity: 1,
-        stock_status: 'in_stock', is_enabled: true, position: i, image: null, attributes: [{ attribute_name: 'Size', value: `S${i}` }],
+        id: 400_000 + i,
+        sku: `BIG-${i}`,
+        name: `S${i}`,
+        price: '5.00',
+        sale_price: null,
+        cost: null,
+        weight: null,
+        stock_quantity: 1,
+        stock_status: 'in_stock',
+        is_enabled: true,
+        position: i,
+        image: null,
+        attributes: [{ attribute_name: 'Size', value: `S${i}` }],
       }));
       const snapshot = { id, sku: 'BIG', name: 'Big product', status: 'draft', price: '5.00', currency: 'EUR', variants };
       const idsOf = async () => {
         const rows = await h.database.db.execute(sql`select storefront_state from product_mappings where pim_product_id = ${id}`);
-        const list = (rows as unknown as { rows?: { storefront_state: { variantIds: Record<string, string> } }[] }).rows ?? (rows as unknown as { storefront_state: { variantIds: Record<string, string> } }[]);
+        const list =
+          (rows as unknown as { rows?: { storefront_state: { variantIds: Record<string, string> } }[] }).rows ??
+          (rows as unknown as { storefront_state: { variantIds: Record<string, string> } }[]);
         return list[0].storefront_state.variantIds;
       };
       const first = await h.call('POST', '/api/products/push', token, { products: [snapshot] });

@@ -14,16 +14,31 @@ import { syncPublications, targetPublications } from '../src/storefront/shopify/
 
 const LOC = 'gid://shopify/Location/1';
 const ITEM = 'gid://shopify/InventoryItem/7';
-const PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: LOC, pricesConvertedElsewhere: false };
+const PLACEMENT: SyncPlacement = {
+  channelPublications: {},
+  warehouseLocations: {},
+  unsyncedWarehouses: [],
+  variantStockLocation: LOC,
+  pricesConvertedElsewhere: false,
+};
 
 /** A fake shop: one item's available count at LOC, with an optional sale landing before the next write. */
 function fakeShop(available: number | null) {
   const state = { available, sales: [] as number[], calls: [] as string[] };
-  const call: Call = async <T,>(document: string, variables: Record<string, unknown>): Promise<T> => {
+  const call: Call = async <T>(document: string, variables: Record<string, unknown>): Promise<T> => {
     const name = /(?:query|mutation) (\w+)/.exec(document)![1];
     state.calls.push(name);
     if (document === InventoryLevels) {
-      return { nodes: [{ id: ITEM, inventoryLevels: { nodes: state.available === null ? [] : [{ location: { id: LOC }, quantities: [{ name: 'available', quantity: state.available }] }] } }] } as T;
+      return {
+        nodes: [
+          {
+            id: ITEM,
+            inventoryLevels: {
+              nodes: state.available === null ? [] : [{ location: { id: LOC }, quantities: [{ name: 'available', quantity: state.available }] }],
+            },
+          },
+        ],
+      } as T;
     }
     if (document === InventoryActivate) {
       state.available = variables.available as number;
@@ -33,7 +48,8 @@ function fakeShop(available: number | null) {
       const sale = state.sales.shift();
       if (sale) state.available! -= sale;
       const q = (variables.input as { quantities: { quantity: number; changeFromQuantity: number }[] }).quantities[0];
-      if (q.changeFromQuantity !== state.available) return { inventorySetQuantities: { userErrors: [{ field: null, message: 'stale', code: 'CHANGE_FROM_QUANTITY_STALE' }] } } as T;
+      if (q.changeFromQuantity !== state.available)
+        return { inventorySetQuantities: { userErrors: [{ field: null, message: 'stale', code: 'CHANGE_FROM_QUANTITY_STALE' }] } } as T;
       state.available = q.quantity;
       return { inventorySetQuantities: { userErrors: [] } } as T;
     }
@@ -104,12 +120,15 @@ describe('publishing step', () => {
 
   it('publishes what is new, unpublishes what it left, and calls nothing when unchanged', async () => {
     const calls: [string, unknown][] = [];
-    const call: Call = async <T,>(document: string, variables: Record<string, unknown>) => {
+    const call: Call = async <T>(document: string, variables: Record<string, unknown>) => {
       calls.push([document === PublishablePublish ? 'publish' : document === PublishableUnpublish ? 'unpublish' : '?', variables.input]);
       return { publishablePublish: { userErrors: [] }, publishableUnpublish: { userErrors: [] } } as T;
     };
     const r = await syncPublications(call, 'gid://shopify/Product/1', ['P1', 'P3'], ['P1', 'P2']);
-    assert.deepEqual(calls, [['publish', [{ publicationId: 'P3' }]], ['unpublish', [{ publicationId: 'P2' }]]]);
+    assert.deepEqual(calls, [
+      ['publish', [{ publicationId: 'P3' }]],
+      ['unpublish', [{ publicationId: 'P2' }]],
+    ]);
     assert.deepEqual(r.publications.sort(), ['P1', 'P3']);
     calls.length = 0;
     await syncPublications(call, 'gid://shopify/Product/1', ['P1'], ['P1']);
@@ -117,7 +136,7 @@ describe('publishing step', () => {
   });
 
   it('a refused publish is a problem and is not remembered (the next push tries again)', async () => {
-    const call: Call = async <T,>() => ({ publishablePublish: { userErrors: [{ field: ['input'], message: 'Publication does not exist' }] } }) as T;
+    const call: Call = async <T>() => ({ publishablePublish: { userErrors: [{ field: ['input'], message: 'Publication does not exist' }] } }) as T;
     const r = await syncPublications(call, 'gid://shopify/Product/1', ['P9'], []);
     assert.deepEqual(r.publications, []);
     assert.match(r.problems[0], /Publication does not exist/);
@@ -144,7 +163,11 @@ describe('placement from integration settings', () => {
     assert.equal(p.pricesConvertedElsewhere, false);
   });
   it('explicit mappings win; an inactive or null warehouse mapping is not synced', () => {
-    const p = resolvePlacement({ channels: { web: ['P-POS'] }, warehouses: { MAIN: 'L-B', OLD: 'L-X', NONE: null }, default_location: 'L-B', prices_converted_elsewhere: true }, pubs, locs);
+    const p = resolvePlacement(
+      { channels: { web: ['P-POS'] }, warehouses: { MAIN: 'L-B', OLD: 'L-X', NONE: null }, default_location: 'L-B', prices_converted_elsewhere: true },
+      pubs,
+      locs,
+    );
     assert.deepEqual(p.channelPublications.web, ['P-POS']);
     assert.deepEqual(p.warehouseLocations, { MAIN: 'L-B' });
     assert.deepEqual(p.unsyncedWarehouses.sort(), ['NONE', 'OLD']);
@@ -165,7 +188,7 @@ describe('media matched by our file name', () => {
     assert.deepEqual(r.mediaIds, { [a]: 'M1', [b]: 'M2' });
     assert.deepEqual(r.problems, []);
   });
-  it('a FAILED image is a problem with Shopify\'s reason, and its id is dropped so the next push sends the source again', () => {
+  it("a FAILED image is a problem with Shopify's reason, and its id is dropped so the next push sends the source again", () => {
     const r = matchMedia([a, b], { [a]: 'M1' }, [
       { id: 'M1', status: 'FAILED', mediaErrors: [{ code: 'IMAGE_DOWNLOAD_FAILURE', message: 'could not download' }] },
       { id: 'M2', status: 'FAILED', mediaErrors: [{ code: 'UNSUPPORTED_IMAGE_FILE_TYPE', message: 'unsupported' }] },
@@ -179,7 +202,12 @@ describe('media matched by our file name', () => {
 describe('pre-flight refuses only what Shopify refuses', () => {
   const base: PimProductSnapshot = { id: 1, sku: 'P', name: 'Tee', price: '10.00', currency: 'EUR', status: 'active', variants: [] };
   const check = (p: PimProductSnapshot, currency = { currencyCode: 'EUR', pricesConvertedElsewhere: false }) =>
-    preflight(p, mapProduct(p, { productId: null, variantIds: {}, mediaIds: {} }, { locations: [], placement: PLACEMENT, current: null }).input, undefined, currency);
+    preflight(
+      p,
+      mapProduct(p, { productId: null, variantIds: {}, mediaIds: {} }, { locations: [], placement: PLACEMENT, current: null }).input,
+      undefined,
+      currency,
+    );
 
   it('a price in another currency is refused naming both, unless converted elsewhere', () => {
     assert.match(check({ ...base, currency: 'USD' }).join(), /USD.*EUR/);
@@ -197,8 +225,25 @@ describe('pre-flight refuses only what Shopify refuses', () => {
   });
 
   it('option values differing only in case are one value: two such variants are the same combination', () => {
-    const v = (id: number, size: string) => ({ id, sku: `V${id}`, name: size, price: '1.00', sale_price: null, cost: null, weight: null, stock_quantity: 1, stock_status: 'in_stock', is_enabled: true, position: id, image: null, attributes: [{ attribute_name: 'Size', value: size }] });
+    const v = (id: number, size: string) => ({
+      id,
+      sku: `V${id}`,
+      name: size,
+      price: '1.00',
+      sale_price: null,
+      cost: null,
+      weight: null,
+      stock_quantity: 1,
+      stock_status: 'in_stock',
+      is_enabled: true,
+      position: id,
+      image: null,
+      attributes: [{ attribute_name: 'Size', value: size }],
+    });
     const errors = check({ ...base, variants: [v(1, 'S'), v(2, 's')] });
-    assert.ok(errors.some((e) => /same option values/.test(e)), errors.join('; '));
+    assert.ok(
+      errors.some((e) => /same option values/.test(e)),
+      errors.join('; '),
+    );
   });
 });

@@ -21,13 +21,14 @@ const targets: { kind: 'pglite' | 'postgres'; pgBaseUrl?: string }[] = [{ kind: 
 const pgUrl = testDatabaseUrl();
 if (pgUrl) targets.push({ kind: 'postgres', pgBaseUrl: pgUrl });
 
-
 /** Storefront products by PIM id (the metafield the bridge writes); fails on a PIM product there twice. */
 async function storeByPimId(s: BridgeStack): Promise<Map<number, string>> {
   const byPim = new Map<number, string>();
   let cursor: string | null = null;
   for (;;) {
-    const data: { products: { nodes: { id: string; handle: string; metafield: { value: string } | null }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } = await gql(
+    const data: {
+      products: { nodes: { id: string; handle: string; metafield: { value: string } | null }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+    } = await gql(
       s,
       `query All($after: String) { products(first: 100, after: $after) {
         nodes { id handle metafield(namespace: "pimbridge", key: "pim_product_id") { value } }
@@ -45,7 +46,9 @@ async function storeByPimId(s: BridgeStack): Promise<Map<number, string>> {
   }
 }
 
-async function mappings(s: BridgeStack): Promise<{ pim_product_id: number; storefront_product_id: number | null; sync_status: string; sync_error: string | null }[]> {
+async function mappings(
+  s: BridgeStack,
+): Promise<{ pim_product_id: number; storefront_product_id: number | null; sync_status: string; sync_error: string | null }[]> {
   const out = [];
   for (let offset = 0; ; offset += 100) {
     const res = await s.connector('GET', `/api/products/mappings?limit=100&offset=${offset}`);
@@ -104,12 +107,20 @@ async function assertAllSynced(s: BridgeStack, products: SeededProduct[]): Promi
   await s.configureSandbox(NO_FAULTS); // the checks' own reads
   const store = await storeByPimId(s);
   const ids = products.map((p) => p.id).sort((a, b) => a - b);
-  assert.deepEqual([...store.keys()].sort((a, b) => a - b), ids, 'exactly the PIM products are on the storefront');
+  assert.deepEqual(
+    [...store.keys()].sort((a, b) => a - b),
+    ids,
+    'exactly the PIM products are on the storefront',
+  );
   const maps = await mappings(s);
   assert.equal(maps.length, ids.length);
   for (const m of maps) {
     assert.equal(m.sync_status, 'synced', `PIM product ${m.pim_product_id}: ${m.sync_error}`);
-    assert.equal(`gid://shopify/Product/${m.storefront_product_id}`, store.get(m.pim_product_id), `PIM product ${m.pim_product_id} is mapped to its storefront product`);
+    assert.equal(
+      `gid://shopify/Product/${m.storefront_product_id}`,
+      store.get(m.pim_product_id),
+      `PIM product ${m.pim_product_id} is mapped to its storefront product`,
+    );
   }
 }
 
@@ -184,8 +195,17 @@ describe('full sync reliability over real processes', { concurrency: true }, () 
         await assertAllSynced(s, seeded);
         // The one sync log of each full sync, whatever the restarts.
         const status = await s.connector('GET', '/api/status');
-        const logs = (status.body.data.recent_syncs as { operation: string; status: string; records_processed: number }[]).filter((l) => l.operation === 'products.full_sync');
-        assert.deepEqual(logs.map((l) => [l.status, l.records_processed]), [['success', 900], ['success', 500], ['success', 30]]);
+        const logs = (status.body.data.recent_syncs as { operation: string; status: string; records_processed: number }[]).filter(
+          (l) => l.operation === 'products.full_sync',
+        );
+        assert.deepEqual(
+          logs.map((l) => [l.status, l.records_processed]),
+          [
+            ['success', 900],
+            ['success', 500],
+            ['success', 30],
+          ],
+        );
       });
     });
   }

@@ -86,7 +86,10 @@ for (const target of databaseTargets()) {
       ]) {
         const ids = await listIds(b, query);
         assert.ok(!ids.includes(product.id), query);
-        assert.ok(ids.every((id) => id === ownProductId), query);
+        assert.ok(
+          ids.every((id) => id === ownProductId),
+          query,
+        );
       }
     });
 

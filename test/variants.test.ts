@@ -161,7 +161,11 @@ for (const target of databaseTargets()) {
         const backorder = await createVariant(p.id, { stock_quantity: 0, stock_status: 'on_backorder' });
         assert.equal(backorder.stock_status, 'on_backorder');
         assert.equal((await createVariant(p.id, { stock_quantity: 4, stock_status: 'out_of_stock' })).stock_status, 'out_of_stock');
-        assertError(await call('POST', `/api/products/${p.id}/variants`, { name: 'X', sku: sku(), stock_status: 'sold_out' }), 400, /field 'stock_status' must be one of: in_stock, out_of_stock, on_backorder/);
+        assertError(
+          await call('POST', `/api/products/${p.id}/variants`, { name: 'X', sku: sku(), stock_status: 'sold_out' }),
+          400,
+          /field 'stock_status' must be one of: in_stock, out_of_stock, on_backorder/,
+        );
       });
 
       it('appends at the next position by default', async () => {
@@ -241,10 +245,18 @@ for (const target of databaseTargets()) {
     describe('patch', () => {
       it('changes only the given fields', async () => {
         const p = await createProduct(call);
-        const v = await createVariant(p.id, { name: 'Blue / S', price: '10', stock_quantity: 3, attributes: [{ attribute_name: 'Size', value: 'S' }], image: 'https://x.example/a.png' });
+        const v = await createVariant(p.id, {
+          name: 'Blue / S',
+          price: '10',
+          stock_quantity: 3,
+          attributes: [{ attribute_name: 'Size', value: 'S' }],
+          image: 'https://x.example/a.png',
+        });
         const patched = okData(await call('PATCH', `/api/products/${p.id}/variants/${v.id}`, { price: '11.25' }));
         assert.deepEqual(patched, { ...v, price: '11.2500' });
-        const renamed = okData(await call('PATCH', `/api/products/${p.id}/variants/${v.id}`, { name: 'Blue / M', attributes: [{ attribute_name: 'Size', value: 'M' }] }));
+        const renamed = okData(
+          await call('PATCH', `/api/products/${p.id}/variants/${v.id}`, { name: 'Blue / M', attributes: [{ attribute_name: 'Size', value: 'M' }] }),
+        );
         assert.deepEqual(renamed, { ...v, price: '11.2500', name: 'Blue / M', attributes: [{ attribute_name: 'Size', value: 'M' }] });
         assert.deepEqual(okData(await call('GET', `/api/products/${p.id}/variants/${v.id}`)), renamed);
       });

@@ -37,34 +37,93 @@ export async function adminPlugin(app: App, opts: { adminToken: string; admin: A
     if (!token || !safeEqual(token, opts.adminToken)) throw new AppError('unauthorized', 'Missing or invalid admin token');
   });
 
-  app.post('/admin/organizations', { schema: { tags, security, summary: 'Create an organization', body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false }), response: { 201: Organization, ...errors } } }, async (req, reply) => {
-    reply.code(201);
-    return admin.createOrganization(req.body.name);
-  });
-
-  app.get('/admin/organizations', { schema: { tags, security, summary: 'List organizations', response: { 200: Type.Object({ organizations: Type.Array(Organization) }), ...errors } } }, async () => ({
-    organizations: await admin.listOrganizations(),
-  }));
-
-  app.patch('/admin/organizations/:id', { schema: { tags, security, summary: 'Activate or deactivate an organization', params: IdParams, body: Type.Object({ active: Type.Boolean() }, { additionalProperties: false }), response: { 200: Organization, ...errors } } }, async (req) =>
-    admin.setOrganizationActive(req.params.id, req.body.active),
+  app.post(
+    '/admin/organizations',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create an organization',
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false }),
+        response: { 201: Organization, ...errors },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return admin.createOrganization(req.body.name);
+    },
   );
 
-  app.delete('/admin/organizations/:id', { schema: { tags, security, summary: 'Delete an organization with all its data and media files', params: IdParams, response: { 204: Type.Null(), ...errors } } }, async (req, reply) => {
-    await admin.deleteOrganization(req.params.id);
-    return reply.code(204).send(null);
-  });
+  app.get(
+    '/admin/organizations',
+    { schema: { tags, security, summary: 'List organizations', response: { 200: Type.Object({ organizations: Type.Array(Organization) }), ...errors } } },
+    async () => ({
+      organizations: await admin.listOrganizations(),
+    }),
+  );
+
+  app.patch(
+    '/admin/organizations/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Activate or deactivate an organization',
+        params: IdParams,
+        body: Type.Object({ active: Type.Boolean() }, { additionalProperties: false }),
+        response: { 200: Organization, ...errors },
+      },
+    },
+    async (req) => admin.setOrganizationActive(req.params.id, req.body.active),
+  );
+
+  app.delete(
+    '/admin/organizations/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete an organization with all its data and media files',
+        params: IdParams,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      await admin.deleteOrganization(req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   // The body is optional (`{name?}`): a POST without one is taken as `{}` rather than failing validation.
-  app.post('/admin/organizations/:id/api-keys', { preValidation: async (req) => { req.body ??= {}; }, schema: { tags, security, summary: 'Issue an API key pair (shown once)', params: IdParams, body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false }), response: { 201: Type.Object({ id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }), ...errors } } }, async (req, reply) => {
-    reply.code(201);
-    return admin.createApiKey(req.params.id, req.body.name ?? null);
-  });
+  app.post(
+    '/admin/organizations/:id/api-keys',
+    {
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
+      schema: {
+        tags,
+        security,
+        summary: 'Issue an API key pair (shown once)',
+        params: IdParams,
+        body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false }),
+        response: { 201: Type.Object({ id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }), ...errors },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return admin.createApiKey(req.params.id, req.body.name ?? null);
+    },
+  );
 
-  app.delete('/admin/api-keys/:id', { schema: { tags, security, summary: 'Revoke an API key', params: IdParams, response: { 204: Type.Null(), ...errors } } }, async (req, reply) => {
-    await admin.revokeApiKey(req.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/admin/api-keys/:id',
+    { schema: { tags, security, summary: 'Revoke an API key', params: IdParams, response: { 204: Type.Null(), ...errors } } },
+    async (req, reply) => {
+      await admin.revokeApiKey(req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   if (opts.shops) shopRoutes(app, opts.shops);
 }

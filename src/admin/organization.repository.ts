@@ -28,11 +28,7 @@ export class OrganizationRepository {
   }
 
   async setActive(id: number, active: boolean): Promise<Organization | null> {
-    const [row] = await this.db
-      .update(organizations)
-      .set({ active, updatedAt: sql`now()` })
-      .where(eq(organizations.id, id))
-      .returning(columns);
+    const [row] = await this.db.update(organizations).set({ active, updatedAt: sql`now()` }).where(eq(organizations.id, id)).returning(columns);
     return row ?? null;
   }
 

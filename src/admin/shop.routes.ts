@@ -33,7 +33,10 @@ export function shopRoutes(app: App, shops: ShopService): void {
           },
           { additionalProperties: false },
         ),
-        response: { 201: Type.Object({ ...Shop.properties, access_token: Type.Optional(Type.String({ description: 'sandbox only, shown once' })) }), ...errors },
+        response: {
+          201: Type.Object({ ...Shop.properties, access_token: Type.Optional(Type.String({ description: 'sandbox only, shown once' })) }),
+          ...errors,
+        },
       },
     },
     async (req, reply) => {
@@ -42,9 +45,13 @@ export function shopRoutes(app: App, shops: ShopService): void {
     },
   );
 
-  app.get('/admin/shops', { schema: { tags, security, summary: 'List shops', response: { 200: Type.Object({ shops: Type.Array(Shop) }), ...errors } } }, async () => ({
-    shops: await shops.list(),
-  }));
+  app.get(
+    '/admin/shops',
+    { schema: { tags, security, summary: 'List shops', response: { 200: Type.Object({ shops: Type.Array(Shop) }), ...errors } } },
+    async () => ({
+      shops: await shops.list(),
+    }),
+  );
 
   const rate = (description: string) => Type.Optional(Type.Number({ minimum: 0, maximum: 1, description }));
   const SandboxConfig = Type.Object({
@@ -71,17 +78,28 @@ export function shopRoutes(app: App, shops: ShopService): void {
         params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
         body: Type.Object(
           {
-            bucket_size: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()], { description: "points; null: the plan's" })),
-            restore_rate: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()], { description: "points per second; null: the plan's" })),
+            bucket_size: Type.Optional(
+              Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()], { description: "points; null: the plan's" }),
+            ),
+            restore_rate: Type.Optional(
+              Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()], { description: "points per second; null: the plan's" }),
+            ),
             error_rate: rate('share of calls answered 500/502/503 before running'),
             timeout_rate: rate('share of calls held until the client gives up, before running'),
             fail_after_commit_rate: rate('share of calls that run (and commit) but answer 503'),
             latency_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
             fault_seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'seeds the fault sequence (reproducible tests)' })),
             variant_throttle_limit: Type.Optional(
-              Type.Union([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Null()], { description: 'VARIANT_THROTTLE_EXCEEDED once the store holds this many variants; null: never' }),
+              Type.Union([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Null()], {
+                description: 'VARIANT_THROTTLE_EXCEEDED once the store holds this many variants; null: never',
+              }),
             ),
-            locations: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 50, description: 'location names the store must have (added when missing)' })),
+            locations: Type.Optional(
+              Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+                maxItems: 50,
+                description: 'location names the store must have (added when missing)',
+              }),
+            ),
           },
           { additionalProperties: false, minProperties: 1 },
         ),
@@ -99,7 +117,10 @@ export function shopRoutes(app: App, shops: ShopService): void {
         security,
         summary: "Add a publication (sales channel) to a sandbox shop's store, beside Online Store, Point of Sale and Shop",
         params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 255, description: "the publication's catalog title" }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { name: Type.String({ minLength: 1, maxLength: 255, description: "the publication's catalog title" }) },
+          { additionalProperties: false },
+        ),
         response: { 201: Type.Object({ id: Type.String({ description: 'gid://shopify/Publication/N' }), name: Type.String() }), ...errors },
       },
     },

@@ -279,15 +279,23 @@ function openHeader(cells: string[], line: number, format: CsvFormat | undefined
   const detected = detectFormat(columns);
   const chosen = format ?? detected;
   if (!chosen) {
-    const shown = columns.slice(0, 8).map((c) => `'${c}'`).join(', ') + (columns.length > 8 ? ', …' : '');
-    const separator = columns.length === 1 && /[;\t]/.test(columns[0]) ? ` It seems to use '${columns[0].includes(';') ? ';' : 'tab'}' between columns: save it with commas (in Excel: "CSV UTF-8 (comma delimited)").` : '';
+    const shown =
+      columns
+        .slice(0, 8)
+        .map((c) => `'${c}'`)
+        .join(', ') + (columns.length > 8 ? ', …' : '');
+    const separator =
+      columns.length === 1 && /[;\t]/.test(columns[0])
+        ? ` It seems to use '${columns[0].includes(';') ? ';' : 'tab'}' between columns: save it with commas (in Excel: "CSV UTF-8 (comma delimited)").`
+        : '';
     throw new CsvFileError(
       `line ${line} is not a header we know: our format needs a 'sku' column, a Shopify export 'Handle' and 'Title' columns (found ${shown}).${separator}`,
     );
   }
   const problems = chosen === 'ours' ? oursHeaderProblems(columns) : shopifyHeaderProblems(columns);
   if (format !== undefined && detected !== null && detected !== format) problems.unshift(`the header looks like the ${detected} format`);
-  if (problems.length > 0) throw new CsvFileError(`the header (line ${line}) does not fit the ${chosen === 'ours' ? 'Pimbridge' : 'Shopify'} format: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new CsvFileError(`the header (line ${line}) does not fit the ${chosen === 'ours' ? 'Pimbridge' : 'Shopify'} format: ${problems.join('; ')}`);
   return { format: chosen, columns, rowFormat: chosen === 'ours' ? oursRowFormat(columns) : shopifyRowFormat(columns) };
 }
 
@@ -432,7 +440,10 @@ export async function* readDrafts(input: CsvInput, options: { format?: CsvFormat
  * The upload-time check: the file is UTF-8 CSV text of at most maxBytes with a header we know and data rows. Returns
  * the format, the columns and the number of data rows (broken ones included); throws CsvFileError with the reason.
  */
-export async function inspectCsv(input: CsvInput, options: { format?: CsvFormat; maxBytes: number }): Promise<{ format: CsvFormat; rows: number; columns: string[] }> {
+export async function inspectCsv(
+  input: CsvInput,
+  options: { format?: CsvFormat; maxBytes: number },
+): Promise<{ format: CsvFormat; rows: number; columns: string[] }> {
   let header: { format: CsvFormat; columns: string[] } | null = null;
   let rows = 0;
   for await (const record of records(input, options.maxBytes)) {

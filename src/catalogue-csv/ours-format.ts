@@ -5,12 +5,36 @@ import type { CsvRow, RowFormat } from './row-format.js';
 import type { ProductDraft, ProductFields, RowError, TranslationFields, VariantDraft, VariantFields } from './draft.js';
 
 export const PRODUCT_COLUMNS = [
-  'sku', 'name', 'slug', 'description', 'short_description', 'product_type', 'price', 'sale_price', 'cost_price', 'currency',
-  'status', 'ean', 'brand', 'supplier', 'publishing_channels', 'product_condition', 'categories', 'images',
+  'sku',
+  'name',
+  'slug',
+  'description',
+  'short_description',
+  'product_type',
+  'price',
+  'sale_price',
+  'cost_price',
+  'currency',
+  'status',
+  'ean',
+  'brand',
+  'supplier',
+  'publishing_channels',
+  'product_condition',
+  'categories',
+  'images',
 ] as const;
 export const VARIANT_COLUMNS = [
-  'variant_sku', 'variant_name', 'variant_price', 'variant_sale_price', 'variant_cost', 'variant_weight', 'variant_stock',
-  'variant_stock_status', 'variant_enabled', 'variant_image',
+  'variant_sku',
+  'variant_name',
+  'variant_price',
+  'variant_sale_price',
+  'variant_cost',
+  'variant_weight',
+  'variant_stock',
+  'variant_stock_status',
+  'variant_enabled',
+  'variant_image',
 ] as const;
 type ProductColumn = (typeof PRODUCT_COLUMNS)[number];
 type VariantColumn = (typeof VARIANT_COLUMNS)[number];
@@ -142,7 +166,8 @@ function classify(column: string): Column | { problem: string } {
   if (prefixed) {
     const [, prefix, rest] = prefixed;
     const name = rest.trim();
-    if (prefix === 'attribute') return ATTRIBUTE_CODE.test(name) ? { kind: 'attribute', code: name } : { problem: `'${column}': an attribute code is lower-case letters, digits and _` };
+    if (prefix === 'attribute')
+      return ATTRIBUTE_CODE.test(name) ? { kind: 'attribute', code: name } : { problem: `'${column}': an attribute code is lower-case letters, digits and _` };
     if (prefix === 'stock') return WAREHOUSE_CODE.test(name) ? { kind: 'stock', warehouse: name } : { problem: `'${column}': not a warehouse code` };
     return name !== '' && name.length <= 100 ? { kind: 'option', name } : { problem: `'${column}': an option name is 1 to 100 characters` };
   }

@@ -37,13 +37,45 @@ import { type Checked, choiceCell, cleanCell, decimalCell, extraCellsReason, int
 
 /** The columns the admin's export writes (and our writer), in its order. */
 export const SHOPIFY_COLUMNS = [
-  'Handle', 'Title', 'Body (HTML)', 'Vendor', 'Product Category', 'Type', 'Tags', 'Published',
-  'Option1 Name', 'Option1 Value', 'Option1 Linked To', 'Option2 Name', 'Option2 Value', 'Option2 Linked To',
-  'Option3 Name', 'Option3 Value', 'Option3 Linked To', 'Variant SKU', 'Variant Grams', 'Variant Inventory Tracker',
-  'Variant Inventory Qty', 'Variant Inventory Policy', 'Variant Fulfillment Service', 'Variant Price',
-  'Variant Compare At Price', 'Variant Requires Shipping', 'Variant Taxable', 'Variant Barcode', 'Image Src',
-  'Image Position', 'Image Alt Text', 'Gift Card', 'SEO Title', 'SEO Description', 'Variant Image', 'Variant Weight Unit',
-  'Variant Tax Code', 'Cost per item', 'Status',
+  'Handle',
+  'Title',
+  'Body (HTML)',
+  'Vendor',
+  'Product Category',
+  'Type',
+  'Tags',
+  'Published',
+  'Option1 Name',
+  'Option1 Value',
+  'Option1 Linked To',
+  'Option2 Name',
+  'Option2 Value',
+  'Option2 Linked To',
+  'Option3 Name',
+  'Option3 Value',
+  'Option3 Linked To',
+  'Variant SKU',
+  'Variant Grams',
+  'Variant Inventory Tracker',
+  'Variant Inventory Qty',
+  'Variant Inventory Policy',
+  'Variant Fulfillment Service',
+  'Variant Price',
+  'Variant Compare At Price',
+  'Variant Requires Shipping',
+  'Variant Taxable',
+  'Variant Barcode',
+  'Image Src',
+  'Image Position',
+  'Image Alt Text',
+  'Gift Card',
+  'SEO Title',
+  'SEO Description',
+  'Variant Image',
+  'Variant Weight Unit',
+  'Variant Tax Code',
+  'Cost per item',
+  'Status',
 ] as const;
 type ShopifyColumn = (typeof SHOPIFY_COLUMNS)[number];
 
@@ -180,7 +212,8 @@ export function shopifyRowFormat(header: string[]): RowFormat {
         const isVariant = variantColumns.some((c) => cellOf(row.cells, c) !== '');
         const variant = isVariant ? readVariant(row, reasons) : null;
         variant?.options.forEach((value, i) => {
-          if (value !== '' && optionNames[i] === '') reasons.push(`column 'Option${i + 1} Value' is filled but the product's first row (line ${first.line}) has no 'Option${i + 1} Name'`);
+          if (value !== '' && optionNames[i] === '')
+            reasons.push(`column 'Option${i + 1} Value' is filled but the product's first row (line ${first.line}) has no 'Option${i + 1} Name'`);
         });
         const src = cellOf(row.cells, 'Image Src');
         const position = cellOf(row.cells, 'Image Position');

@@ -18,7 +18,10 @@ export class CliUsageError extends Error {}
 
 /** A failure worth one readable line on stderr (no stack): exit code 1. */
 export class CliError extends Error {
-  constructor(message: string, readonly transient = false) {
+  constructor(
+    message: string,
+    readonly transient = false,
+  ) {
     super(message);
   }
 }
@@ -54,7 +57,10 @@ const causeOf = (err: unknown) => {
 
 /** The PIM API as one organization (X-API-KEY), answers in the envelope `{status, data, error}`. */
 export class PimClient {
-  constructor(readonly baseUrl: string, private readonly apiKey: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly apiKey: string,
+  ) {}
 
   url(pathAndQuery: string): string {
     return `${this.baseUrl}${pathAndQuery}`;
@@ -64,7 +70,10 @@ export class PimClient {
   async request(pathAndQuery: string, init: RequestInit & { duplex?: 'half' } = {}): Promise<Response> {
     let res: Response;
     try {
-      res = await fetch(this.url(pathAndQuery), { ...init, headers: { 'x-api-key': this.apiKey, ...(init.headers as Record<string, string> | undefined) } } as RequestInit);
+      res = await fetch(this.url(pathAndQuery), {
+        ...init,
+        headers: { 'x-api-key': this.apiKey, ...(init.headers as Record<string, string> | undefined) },
+      } as RequestInit);
     } catch (err) {
       if ((err as Error).name === 'TimeoutError') throw new CliError(`Pimbridge at ${this.baseUrl} did not answer in time`, true);
       throw new CliError(`Cannot reach Pimbridge at ${this.baseUrl} (${causeOf(err)}); is the server running?`, true);
@@ -79,7 +88,10 @@ export class PimClient {
     try {
       payload = (await res.json()) as typeof payload;
     } catch (err) {
-      throw new CliError(`${res.status}: the answer of ${pathAndQuery.split('?')[0]} is not JSON (${causeOf(err)}); is ${this.baseUrl} a Pimbridge server?`, true);
+      throw new CliError(
+        `${res.status}: the answer of ${pathAndQuery.split('?')[0]} is not JSON (${causeOf(err)}); is ${this.baseUrl} a Pimbridge server?`,
+        true,
+      );
     }
     if (payload.status !== 1) throw new CliError(`${res.status}: ${payload.error ?? 'the request failed'}`);
     return payload.data as T;
@@ -127,7 +139,9 @@ export async function withPim<T>(client: () => ClientConfig, auth: Auth, keyName
           await adminRequest(config, 'DELETE', `/admin/api-keys/${key.id}`);
           if (session.interrupted) process.stderr.write(`The temporary API key ${key.id} is revoked.\n`);
         } catch (err) {
-          process.stderr.write(`Could not revoke the temporary API key ${key.id} (${(err as Error).message}); revoke it with: pimbridge key revoke ${key.id}\n`);
+          process.stderr.write(
+            `Could not revoke the temporary API key ${key.id} (${(err as Error).message}); revoke it with: pimbridge key revoke ${key.id}\n`,
+          );
         }
       },
       () => {},
@@ -216,20 +230,28 @@ export async function importCommand(client: () => ClientConfig, file: string, o:
       progress.stop();
     }
     importId = accepted.id;
-    err.write(`Import ${accepted.id} accepted: ${accepted.rows_total} rows, format ${accepted.format}${accepted.dry_run ? ', dry run (nothing is written)' : ''}.\n`);
+    err.write(
+      `Import ${accepted.id} accepted: ${accepted.rows_total} rows, format ${accepted.format}${accepted.dry_run ? ', dry run (nothing is written)' : ''}.\n`,
+    );
 
     const final = await follow(session, accepted, progress);
     progress.stop();
     const rows = `${final.rows_done}/${final.rows_total} rows (${countsText(final)})`;
     const dry = final.dry_run ? ' (dry run: nothing was written)' : '';
-    process.stdout.write(final.state === 'completed' ? `Import ${final.id} completed${dry}: ${rows}\n` : `Import ${final.id} failed${dry}: ${final.error ?? 'no reason given'}; ${rows}\n`);
+    process.stdout.write(
+      final.state === 'completed'
+        ? `Import ${final.id} completed${dry}: ${rows}\n`
+        : `Import ${final.id} failed${dry}: ${final.error ?? 'no reason given'}; ${rows}\n`,
+    );
 
     if (final.failed > 0) {
       const report = `/api/imports/${final.id}/errors.csv`;
       const local = `${file}.errors.csv`;
       try {
         await download(pim, report, local);
-        process.stdout.write(`${final.failed} row${final.failed === 1 ? '' : 's'} failed: the reasons (line, sku, reason) are in ${local} (also at GET ${pim.url(report)})\n`);
+        process.stdout.write(
+          `${final.failed} row${final.failed === 1 ? '' : 's'} failed: the reasons (line, sku, reason) are in ${local} (also at GET ${pim.url(report)})\n`,
+        );
       } catch (e) {
         process.stdout.write(`${final.failed} row${final.failed === 1 ? '' : 's'} failed: the reasons are at GET ${pim.url(report)}\n`);
         err.write(`Could not write ${local}: ${(e as Error).message}\n`);
@@ -330,7 +352,14 @@ export async function exportCommand(client: () => ClientConfig, o: ExportCommand
   const auth = resolveAuth(o);
   const toStdout = o.output === undefined || o.output === '-';
   const params = new URLSearchParams();
-  for (const [name, value] of [['format', o.format], ['search', o.search], ['status', o.status], ['brand', o.brand], ['channel', o.channel], ['category', o.category]] as const) {
+  for (const [name, value] of [
+    ['format', o.format],
+    ['search', o.search],
+    ['status', o.status],
+    ['brand', o.brand],
+    ['channel', o.channel],
+    ['category', o.category],
+  ] as const) {
     if (value !== undefined && value !== '') params.set(name, String(value));
   }
   const err = process.stderr;

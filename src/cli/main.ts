@@ -57,9 +57,7 @@ program
   .description('apply the database migrations and exit')
   .action(async () => {
     const config = loadConfig();
-    const database = await openDatabase(
-      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
-    );
+    const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir });
     try {
       await database.migrate();
       process.stdout.write(`Migrations applied (${database.kind}).\n`);
@@ -82,7 +80,10 @@ org
     if (o.json) show({ organizations }, true);
     else for (const row of organizations) show(row, false);
   });
-for (const [name, active] of [['activate', true], ['deactivate', false]] as const) {
+for (const [name, active] of [
+  ['activate', true],
+  ['deactivate', false],
+] as const) {
   org
     .command(`${name} <id>`)
     .option('--json', 'print JSON')
@@ -108,12 +109,10 @@ key
   .action(async (o: { org: number; name?: string; json?: boolean }) =>
     show(await adminRequest(client(), 'POST', `/admin/organizations/${o.org}/api-keys`, o.name ? { name: o.name } : {}), o.json),
   );
-key
-  .command('revoke <id>')
-  .action(async (id: string) => {
-    await adminRequest(client(), 'DELETE', `/admin/api-keys/${positiveInt(id)}`);
-    process.stdout.write(`API key ${id} revoked.\n`);
-  });
+key.command('revoke <id>').action(async (id: string) => {
+  await adminRequest(client(), 'DELETE', `/admin/api-keys/${positiveInt(id)}`);
+  process.stdout.write(`API key ${id} revoked.\n`);
+});
 
 const shop = program.command('shop').description('storefront shops where the app is installed (only these can connect)');
 shop
@@ -123,7 +122,12 @@ shop
   .option('--api-base-url <url>', 'shopify: overrides https://{domain}')
   .option('--json', 'print JSON')
   .action(async (domain: string, o: { platform: string; accessToken?: string; apiBaseUrl?: string; json?: boolean }) => {
-    const body = { domain, platform: o.platform, ...(o.accessToken !== undefined && { access_token: o.accessToken }), ...(o.apiBaseUrl !== undefined && { api_base_url: o.apiBaseUrl }) };
+    const body = {
+      domain,
+      platform: o.platform,
+      ...(o.accessToken !== undefined && { access_token: o.accessToken }),
+      ...(o.apiBaseUrl !== undefined && { api_base_url: o.apiBaseUrl }),
+    };
     show(await adminRequest(client(), 'POST', '/admin/shops', body), o.json);
   });
 shop
@@ -150,23 +154,45 @@ shop
   .option('--location <name>', 'a location the store must have (repeatable)', (v: string, all: string[] = []) => [...all, v])
   .option('--locations <n>', 'the store has at least the locations "Shop location", "Location 2", … "Location N"', positiveInt)
   .option('--json', 'print JSON')
-  .action(async (id: string, o: { bucketSize?: number; restoreRate?: number; planBucket?: boolean; errorRate?: number; timeoutRate?: number; failAfterCommitRate?: number; latencyMs?: number; faultSeed?: number; variantThrottleLimit?: number; variantThrottle?: boolean; location?: string[]; locations?: number; json?: boolean }) => {
-    const locations = [...(o.locations ? ['Shop location', ...Array.from({ length: o.locations - 1 }, (_, i) => `Location ${i + 2}`)] : []), ...(o.location ?? [])];
-    const body = {
-      ...(o.planBucket && { bucket_size: null, restore_rate: null }),
-      ...(o.bucketSize !== undefined && { bucket_size: o.bucketSize }),
-      ...(o.restoreRate !== undefined && { restore_rate: o.restoreRate }),
-      ...(o.errorRate !== undefined && { error_rate: o.errorRate }),
-      ...(o.timeoutRate !== undefined && { timeout_rate: o.timeoutRate }),
-      ...(o.failAfterCommitRate !== undefined && { fail_after_commit_rate: o.failAfterCommitRate }),
-      ...(o.latencyMs !== undefined && { latency_ms: o.latencyMs }),
-      ...(o.faultSeed !== undefined && { fault_seed: o.faultSeed }),
-      ...(o.variantThrottleLimit !== undefined && { variant_throttle_limit: o.variantThrottleLimit }),
-      ...(o.variantThrottle === false && { variant_throttle_limit: null }),
-      ...(locations.length > 0 && { locations }),
-    };
-    show(await adminRequest(client(), 'PATCH', `/admin/shops/${positiveInt(id)}/sandbox`, body), o.json);
-  });
+  .action(
+    async (
+      id: string,
+      o: {
+        bucketSize?: number;
+        restoreRate?: number;
+        planBucket?: boolean;
+        errorRate?: number;
+        timeoutRate?: number;
+        failAfterCommitRate?: number;
+        latencyMs?: number;
+        faultSeed?: number;
+        variantThrottleLimit?: number;
+        variantThrottle?: boolean;
+        location?: string[];
+        locations?: number;
+        json?: boolean;
+      },
+    ) => {
+      const locations = [
+        ...(o.locations ? ['Shop location', ...Array.from({ length: o.locations - 1 }, (_, i) => `Location ${i + 2}`)] : []),
+        ...(o.location ?? []),
+      ];
+      const body = {
+        ...(o.planBucket && { bucket_size: null, restore_rate: null }),
+        ...(o.bucketSize !== undefined && { bucket_size: o.bucketSize }),
+        ...(o.restoreRate !== undefined && { restore_rate: o.restoreRate }),
+        ...(o.errorRate !== undefined && { error_rate: o.errorRate }),
+        ...(o.timeoutRate !== undefined && { timeout_rate: o.timeoutRate }),
+        ...(o.failAfterCommitRate !== undefined && { fail_after_commit_rate: o.failAfterCommitRate }),
+        ...(o.latencyMs !== undefined && { latency_ms: o.latencyMs }),
+        ...(o.faultSeed !== undefined && { fault_seed: o.faultSeed }),
+        ...(o.variantThrottleLimit !== undefined && { variant_throttle_limit: o.variantThrottleLimit }),
+        ...(o.variantThrottle === false && { variant_throttle_limit: null }),
+        ...(locations.length > 0 && { locations }),
+      };
+      show(await adminRequest(client(), 'PATCH', `/admin/shops/${positiveInt(id)}/sandbox`, body), o.json);
+    },
+  );
 shop
   .command('sandbox-publication <id> <name>')
   .description("add a publication (sales channel) to a sandbox shop's store, beside Online Store, Point of Sale and Shop")
@@ -191,7 +217,9 @@ const pimAuthOptions = (command: Command) =>
 pimAuthOptions(
   program
     .command('import <file>')
-    .description("import products from a CSV file (our format or Shopify's; detected from the header unless --format); exit 0: all rows imported, 1: the import or some rows failed (their reasons in FILE.errors.csv), 2: usage"),
+    .description(
+      "import products from a CSV file (our format or Shopify's; detected from the header unless --format); exit 0: all rows imported, 1: the import or some rows failed (their reasons in FILE.errors.csv), 2: usage",
+    ),
 )
   .addOption(new Option('--format <format>', 'the file format (default: detected from the header)').choices(CSV_FORMATS))
   .option('--dry-run', 'check every row and report what would change, writing nothing')
@@ -217,7 +245,14 @@ program.parseAsync(process.argv).catch((err: unknown) => {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(2);
   }
-  const known = err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminClientError || err instanceof InvalidArgumentError || err instanceof CliError;
-  process.stderr.write(`${err instanceof ConfigError ? 'Configuration error: ' : ''}${known ? (err as Error).message : String((err as Error)?.stack ?? err)}\n`);
+  const known =
+    err instanceof ConfigError ||
+    err instanceof DataDirLockedError ||
+    err instanceof AdminClientError ||
+    err instanceof InvalidArgumentError ||
+    err instanceof CliError;
+  process.stderr.write(
+    `${err instanceof ConfigError ? 'Configuration error: ' : ''}${known ? (err as Error).message : String((err as Error)?.stack ?? err)}\n`,
+  );
   process.exit(1);
 });

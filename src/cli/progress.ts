@@ -25,7 +25,10 @@ export const PLAIN_EVERY_MS = 2_000;
 export class RateMeter {
   private samples: { at: number; value: number }[] = [];
 
-  constructor(private readonly windowMs = 10_000, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly windowMs = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   add(value: number): void {
     const at = this.now();
@@ -83,7 +86,10 @@ class PlainProgress implements ImportProgress {
   private uploadLines = 0;
   private uploadDone = false;
 
-  constructor(private readonly out: Output, private readonly now: () => number) {}
+  constructor(
+    private readonly out: Output,
+    private readonly now: () => number,
+  ) {}
 
   uploading(sent: number, total: number): void {
     if (this.uploadDone) return;

@@ -32,14 +32,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolSize?: number }
-  | { kind: 'pglite'; dataDir: string | null; templateFile?: string }; // dataDir null: in memory (tests)
+export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'pglite'; dataDir: string | null; templateFile?: string }; // dataDir null: in memory (tests)
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'postgres'
-    ? openPostgres(target.url, target.poolSize ?? 20)
-    : openPglite(target.dataDir, target.templateFile ?? pgliteTemplateFile);
+  return target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 20) : openPglite(target.dataDir, target.templateFile ?? pgliteTemplateFile);
 }
 
 function openPostgres(url: string, poolSize: number): Database {

@@ -117,7 +117,9 @@ export class JobRunner {
     const ids = [...this.running.keys()];
     for (const id of ids) this.released.add(id);
     for (const r of this.running.values()) r.abort.abort(new WorkerStopping());
-    await this.backend.releaseActive(this.name, ids, false).catch((err) => this.options.log?.error({ err, queue: this.name }, 'could not release running jobs'));
+    await this.backend
+      .releaseActive(this.name, ids, false)
+      .catch((err) => this.options.log?.error({ err, queue: this.name }, 'could not release running jobs'));
   }
 
   private async run(): Promise<void> {
@@ -196,7 +198,8 @@ export class JobRunner {
         // The database is away: the job stays active and expiry (or the next PGlite start) hands it out again.
         this.options.log?.error({ err, queue: this.name, jobId: job.id }, 'could not record a job outcome');
       }
-      if (error !== null && ctx.finalAttempt) this.options.log?.warn({ err: error, queue: this.name, jobId: job.id, data: job.data }, 'job failed after its last try');
+      if (error !== null && ctx.finalAttempt)
+        this.options.log?.warn({ err: error, queue: this.name, jobId: job.id, data: job.data }, 'job failed after its last try');
     })().finally(() => {
       this.running.delete(job.id);
       this.released.delete(job.id);

@@ -87,10 +87,23 @@ export class PgBossQueue implements JobQueue, RunnerBackend {
     const existing = new Map((await this.boss.getQueues()).map((q) => [q.name, q]));
     for (const name of QUEUE_NAMES) {
       const d = this.definitions[name];
-      const options = { name, policy: d.policy, retryLimit: d.retryLimit, retryDelay: d.retryDelay, retryBackoff: d.retryBackoff, expireInSeconds: d.expireInSeconds };
+      const options = {
+        name,
+        policy: d.policy,
+        retryLimit: d.retryLimit,
+        retryDelay: d.retryDelay,
+        retryBackoff: d.retryBackoff,
+        expireInSeconds: d.expireInSeconds,
+      };
       const q = existing.get(name);
       if (!q) await this.boss.createQueue(name, options);
-      else if (q.policy !== d.policy || q.retryLimit !== d.retryLimit || q.retryDelay !== d.retryDelay || q.retryBackoff !== d.retryBackoff || q.expireInSeconds !== d.expireInSeconds) {
+      else if (
+        q.policy !== d.policy ||
+        q.retryLimit !== d.retryLimit ||
+        q.retryDelay !== d.retryDelay ||
+        q.retryBackoff !== d.retryBackoff ||
+        q.expireInSeconds !== d.expireInSeconds
+      ) {
         await this.boss.updateQueue(name, options);
       }
     }
@@ -98,22 +111,35 @@ export class PgBossQueue implements JobQueue, RunnerBackend {
   }
 
   async send<N extends JobName>(name: N, data: JobData[N], options: SendOptions = {}): Promise<string | null> {
-    const id = await this.boss.send(name, data as object, {
-      ...(options.id !== undefined && { id: options.id }),
-      ...(options.singletonKey !== undefined && { singletonKey: options.singletonKey }),
-      ...(options.singletonSeconds !== undefined && { singletonSeconds: options.singletonSeconds }),
-      ...(options.startAfter !== undefined && { startAfter: options.startAfter }),
-      ...(options.db && { db: options.db }),
-    } as PgBoss.SendOptions);
+    const id = await this.boss.send(
+      name,
+      data as object,
+      {
+        ...(options.id !== undefined && { id: options.id }),
+        ...(options.singletonKey !== undefined && { singletonKey: options.singletonKey }),
+        ...(options.singletonSeconds !== undefined && { singletonSeconds: options.singletonSeconds }),
+        ...(options.startAfter !== undefined && { startAfter: options.startAfter }),
+        ...(options.db && { db: options.db }),
+      } as PgBoss.SendOptions,
+    );
     // A job sent inside a transaction is not visible yet: the workers find it at their next poll.
     if (id && !options.db) this.runners.get(name)?.wake();
     return id;
   }
 
-  async sendMany<N extends JobName>(name: N, jobs: { data: JobData[N]; singletonKey?: string; id?: string }[], options: { db?: SqlExecutor } = {}): Promise<void> {
+  async sendMany<N extends JobName>(
+    name: N,
+    jobs: { data: JobData[N]; singletonKey?: string; id?: string }[],
+    options: { db?: SqlExecutor } = {},
+  ): Promise<void> {
     if (jobs.length === 0) return;
     await this.boss.insert(
-      jobs.map((j) => ({ name, data: j.data as object, ...(j.singletonKey !== undefined && { singletonKey: j.singletonKey }), ...(j.id !== undefined && { id: j.id }) })),
+      jobs.map((j) => ({
+        name,
+        data: j.data as object,
+        ...(j.singletonKey !== undefined && { singletonKey: j.singletonKey }),
+        ...(j.id !== undefined && { id: j.id }),
+      })),
       options.db ? { db: options.db as PgBoss.Db } : {},
     );
     if (!options.db) this.runners.get(name)?.wake();

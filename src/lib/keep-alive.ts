@@ -58,9 +58,15 @@ export function agentFetch(agents: Agents): typeof fetch {
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
     const body = init?.body;
-    if (body != null && typeof body !== 'string' && !(body instanceof Uint8Array)) return Promise.reject(new TypeError('agentFetch sends string or byte bodies only'));
+    if (body != null && typeof body !== 'string' && !(body instanceof Uint8Array))
+      return Promise.reject(new TypeError('agentFetch sends string or byte bodies only'));
     return new Promise<Response>((resolve, reject) => {
-      const req = (url.protocol === 'https:' ? https : http).request(url, { method: init?.method ?? 'GET', headers, agent: agentFor(agents, url), signal: init?.signal ?? undefined });
+      const req = (url.protocol === 'https:' ? https : http).request(url, {
+        method: init?.method ?? 'GET',
+        headers,
+        agent: agentFor(agents, url),
+        signal: init?.signal ?? undefined,
+      });
       req.once('error', reject);
       req.once('response', (res) => {
         const chunks: Buffer[] = [];
@@ -69,7 +75,9 @@ export function agentFetch(agents: Agents): typeof fetch {
         res.once('end', () => {
           const status = res.statusCode ?? 0;
           try {
-            resolve(new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: headersOf(res.headers) }));
+            resolve(
+              new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: headersOf(res.headers) }),
+            );
           } catch (err) {
             reject(err); // a status outside 200–599, a header the Fetch standard refuses
           }

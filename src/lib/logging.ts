@@ -38,7 +38,8 @@ export function loggerOptions(settings: LogSettings, destination?: NodeJS.Writab
     translateTime: 'SYS:HH:MM:ss',
     ignore: 'pid,hostname,reqId',
     // The request id only where someone will look it up: warnings and errors (a 5xx answer carries it).
-    messageFormat: (log, key) => `${String(log[key] ?? '')}${typeof log.level === 'number' && log.level >= 40 && log.reqId ? ` (request ${String(log.reqId)})` : ''}`,
+    messageFormat: (log, key) =>
+      `${String(log[key] ?? '')}${typeof log.level === 'number' && log.level >= 40 && log.reqId ? ` (request ${String(log.reqId)})` : ''}`,
   });
   return { ...base, stream };
 }

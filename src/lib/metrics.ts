@@ -73,9 +73,26 @@ export class Metrics implements JobRecorder, SyncRecorder, ShopifyRecorder {
   constructor() {
     const registers = [this.registry];
     const sources = this.sources;
-    this.http = new Histogram({ name: 'pimbridge_http_request_duration_seconds', help: 'HTTP requests by route pattern, method and status, and their latency', labelNames: ['method', 'route', 'status_code'], buckets: HTTP_BUCKETS, registers });
-    this.jobs = new Counter({ name: 'pimbridge_jobs_total', help: 'Job tries run by this node, by queue and outcome (retry: failed, tried again later; failed: the last try failed)', labelNames: ['queue', 'outcome'], registers });
-    this.jobSeconds = new Histogram({ name: 'pimbridge_job_duration_seconds', help: 'Run time of the job tries of this node', labelNames: ['queue'], buckets: JOB_BUCKETS, registers });
+    this.http = new Histogram({
+      name: 'pimbridge_http_request_duration_seconds',
+      help: 'HTTP requests by route pattern, method and status, and their latency',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: HTTP_BUCKETS,
+      registers,
+    });
+    this.jobs = new Counter({
+      name: 'pimbridge_jobs_total',
+      help: 'Job tries run by this node, by queue and outcome (retry: failed, tried again later; failed: the last try failed)',
+      labelNames: ['queue', 'outcome'],
+      registers,
+    });
+    this.jobSeconds = new Histogram({
+      name: 'pimbridge_job_duration_seconds',
+      help: 'Run time of the job tries of this node',
+      labelNames: ['queue'],
+      buckets: JOB_BUCKETS,
+      registers,
+    });
     new Gauge({
       name: 'pimbridge_queue_jobs',
       help: 'Jobs in the queue (shared by all nodes), by queue and state (created: waiting, retry: waiting for a retry, active: running)',
@@ -88,15 +105,45 @@ export class Metrics implements JobRecorder, SyncRecorder, ShopifyRecorder {
         for (const r of rows ?? []) this.set({ queue: r.queue, state: r.state }, r.count);
       },
     });
-    this.pushes = new Counter({ name: 'pimbridge_pushes_total', help: 'POST /api/products/push requests by integration and outcome', labelNames: ['integration_id', 'outcome'], registers });
-    this.products = new Counter({ name: 'pimbridge_sync_products_total', help: 'Products synced or failed, by integration and source (push, job: sync.product, bulk: a full sync\'s bulk upsert)', labelNames: ['integration_id', 'source', 'outcome'], registers });
-    this.cost = new Counter({ name: 'pimbridge_shopify_query_cost_total', help: 'Shopify cost points spent (actualQueryCost), by shop', labelNames: ['shop'], registers });
-    this.waits = new Counter({ name: 'pimbridge_shopify_throttle_waits_total', help: 'Calls that waited for the shop\'s cost budget to restore', labelNames: ['shop'], registers });
-    this.waitSeconds = new Counter({ name: 'pimbridge_shopify_throttle_wait_seconds_total', help: 'Time spent waiting for the shop\'s cost budget', labelNames: ['shop'], registers });
-    this.throttledAnswers = new Counter({ name: 'pimbridge_shopify_throttled_total', help: 'THROTTLED answers (GraphQL THROTTLED or HTTP 429), by shop', labelNames: ['shop'], registers });
+    this.pushes = new Counter({
+      name: 'pimbridge_pushes_total',
+      help: 'POST /api/products/push requests by integration and outcome',
+      labelNames: ['integration_id', 'outcome'],
+      registers,
+    });
+    this.products = new Counter({
+      name: 'pimbridge_sync_products_total',
+      help: "Products synced or failed, by integration and source (push, job: sync.product, bulk: a full sync's bulk upsert)",
+      labelNames: ['integration_id', 'source', 'outcome'],
+      registers,
+    });
+    this.cost = new Counter({
+      name: 'pimbridge_shopify_query_cost_total',
+      help: 'Shopify cost points spent (actualQueryCost), by shop',
+      labelNames: ['shop'],
+      registers,
+    });
+    this.waits = new Counter({
+      name: 'pimbridge_shopify_throttle_waits_total',
+      help: "Calls that waited for the shop's cost budget to restore",
+      labelNames: ['shop'],
+      registers,
+    });
+    this.waitSeconds = new Counter({
+      name: 'pimbridge_shopify_throttle_wait_seconds_total',
+      help: "Time spent waiting for the shop's cost budget",
+      labelNames: ['shop'],
+      registers,
+    });
+    this.throttledAnswers = new Counter({
+      name: 'pimbridge_shopify_throttled_total',
+      help: 'THROTTLED answers (GraphQL THROTTLED or HTTP 429), by shop',
+      labelNames: ['shop'],
+      registers,
+    });
     new Gauge({
       name: 'pimbridge_shopify_cost_available',
-      help: 'Cost points available in the shop\'s bucket now, as last observed plus what restored since',
+      help: "Cost points available in the shop's bucket now, as last observed plus what restored since",
       labelNames: ['shop'],
       registers,
       collect() {
@@ -110,11 +157,18 @@ export class Metrics implements JobRecorder, SyncRecorder, ShopifyRecorder {
   watchPool(read: () => PoolUse): void {
     const registers = [this.registry];
     const gauge = (name: string, help: string, value: (p: PoolUse) => number) =>
-      new Gauge({ name, help, registers, collect() { this.set(value(read())); } });
-    gauge('pimbridge_db_pool_connections', 'Open connections of this node\'s PostgreSQL pool', (p) => p.total);
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(value(read()));
+        },
+      });
+    gauge('pimbridge_db_pool_connections', "Open connections of this node's PostgreSQL pool", (p) => p.total);
     gauge('pimbridge_db_pool_idle', 'Idle connections of the pool', (p) => p.idle);
     gauge('pimbridge_db_pool_waiting', 'Queries waiting for a free connection', (p) => p.waiting);
-    gauge('pimbridge_db_pool_max', 'The pool\'s size limit', (p) => p.max);
+    gauge('pimbridge_db_pool_max', "The pool's size limit", (p) => p.max);
   }
 
   /** `route` is the route's pattern (never the raw URL, so label values stay few); undefined: no route matched. */

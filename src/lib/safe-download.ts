@@ -141,18 +141,20 @@ export function connectChecked(target: ConnectTarget): Promise<net.Socket> {
  */
 export function checkedAgents(policy: AddressPolicy, lookup: net.LookupFunction, tlsOptions: { ca?: string | Buffer } = {}): Agents {
   const agents = keepAliveAgents();
-  const connect = (secure: boolean) => (options: { host?: string | null; port?: number | string | null; servername?: string }, oncreate: (err: Error | null, socket?: net.Socket) => void) => {
-    const host = String(options.host ?? 'localhost').replace(/^\[(.*)\]$/, '$1');
-    const port = Number(options.port) || (secure ? 443 : 80);
-    connectChecked({ host, port, policy, lookup }).then(
-      (socket) => {
-        if (!secure) return oncreate(null, socket);
-        oncreate(null, tls.connect({ socket, host, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ca: tlsOptions.ca }));
-      },
-      (err: Error) => oncreate(err),
-    );
-    return undefined;
-  };
+  const connect =
+    (secure: boolean) =>
+    (options: { host?: string | null; port?: number | string | null; servername?: string }, oncreate: (err: Error | null, socket?: net.Socket) => void) => {
+      const host = String(options.host ?? 'localhost').replace(/^\[(.*)\]$/, '$1');
+      const port = Number(options.port) || (secure ? 443 : 80);
+      connectChecked({ host, port, policy, lookup }).then(
+        (socket) => {
+          if (!secure) return oncreate(null, socket);
+          oncreate(null, tls.connect({ socket, host, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ca: tlsOptions.ca }));
+        },
+        (err: Error) => oncreate(err),
+      );
+      return undefined;
+    };
   // Agent#createConnection may hand its socket to the callback instead of returning it (node:http Agent docs).
   (agents.http as unknown as { createConnection: unknown }).createConnection = connect(false);
   (agents.https as unknown as { createConnection: unknown }).createConnection = connect(true);

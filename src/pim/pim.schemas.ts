@@ -2,8 +2,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
 /** `T | null`, written as a JSON-schema type list so the serializer stays on its fast path. */
-export const Nullable = <T extends TSchema>(schema: T) =>
-  Type.Unsafe<T['static'] | null>({ ...schema, type: [schema.type as string, 'null'] });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<T['static'] | null>({ ...schema, type: [schema.type as string, 'null'] });
 
 export const PimErrorEnvelope = Type.Object(
   { status: Type.Literal(0), data: Type.Null(), error: Type.String() },

@@ -73,7 +73,15 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     logController: new OneLinePerRequest(config.logFormat === 'pretty'),
     // The router's own refusals (a bad percent-encoding, a path parameter over 100 characters) in our envelopes too.
     frameworkErrors: (err, req, reply) =>
-      sendByPath(badRequest(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is longer than 100 characters' : 'The URL is not valid: a percent-encoding in it is malformed'), req, reply),
+      sendByPath(
+        badRequest(
+          err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? 'A path segment is longer than 100 characters'
+            : 'The URL is not valid: a percent-encoding in it is malformed',
+        ),
+        req,
+        reply,
+      ),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);
@@ -96,7 +104,8 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   const services = createServices(config, database.db, deps.redis ?? null, { queue, databaseKind: database.kind, log: app.log }, metrics, deps.services);
   // Read at each scrape, not counted on the hot paths.
   metrics.sources.queueDepth = () => queue.depth();
-  metrics.sources.shopBudgets = () => [...services.storefront.budgets.domains()].map((shop) => ({ shop, available: services.storefront.budgets.available(shop) ?? 0 }));
+  metrics.sources.shopBudgets = () =>
+    [...services.storefront.budgets.domains()].map((shop) => ({ shop, available: services.storefront.budgets.available(shop) ?? 0 }));
   if (database.poolUse) metrics.watchPool(database.poolUse);
   if (config.metricsEnabled) instrumentRequests(app, metrics);
   await services.credentials.listen();
@@ -119,48 +128,69 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
 
   // A worker node (role worker) serves only /healthz and /readyz: its work is the queue's.
   const fullSurface = config.role !== 'worker';
-  if (fullSurface) await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Pimbridge',
-        version: '0.1.0',
-        description: 'PIM core API (X-API-KEY, envelope {status, data, error}) and the operator admin API.',
-      },
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
-          adminToken: { type: 'http', scheme: 'bearer' },
-          connectorToken: { type: 'http', scheme: 'bearer', description: 'connector api_token' },
+  if (fullSurface)
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Pimbridge',
+          version: '0.1.0',
+          description: 'PIM core API (X-API-KEY, envelope {status, data, error}) and the operator admin API.',
         },
+        components: {
+          securitySchemes: {
+            apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+            adminToken: { type: 'http', scheme: 'bearer' },
+            connectorToken: { type: 'http', scheme: 'bearer', description: 'connector api_token' },
+          },
+        },
+        security: [{ apiKey: [] }],
       },
-      security: [{ apiKey: [] }],
-    },
-  });
+    });
   if (fullSurface) await app.register(swaggerUi, { routePrefix: '/docs' });
   if (fullSurface) app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.get('/healthz', { schema: { tags: ['Health'], security: [], summary: 'The process is up', response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({
-    status: 'ok',
-  }));
-  app.get('/readyz', { schema: { tags: ['Health'], security: [], summary: 'The database answers', response: { 200: Type.Object({ status: Type.String(), database: Type.String() }), 503: Type.Object({ status: Type.String(), database: Type.String() }) } } }, async (_req, reply) => {
-    const up = await database.ping();
-    reply.code(up ? 200 : 503);
-    return { status: up ? 'ready' : 'unavailable', database: database.kind };
-  });
+  app.get(
+    '/healthz',
+    { schema: { tags: ['Health'], security: [], summary: 'The process is up', response: { 200: Type.Object({ status: Type.String() }) } } },
+    async () => ({
+      status: 'ok',
+    }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['Health'],
+        security: [],
+        summary: 'The database answers',
+        response: {
+          200: Type.Object({ status: Type.String(), database: Type.String() }),
+          503: Type.Object({ status: Type.String(), database: Type.String() }),
+        },
+      },
+    },
+    async (_req, reply) => {
+      const up = await database.ping();
+      reply.code(up ? 200 : 503);
+      return { status: up ? 'ready' : 'unavailable', database: database.kind };
+    },
+  );
   // Every role, worker included; with METRICS_PORT it is served by a listener of its own instead (main.ts).
   if (config.metricsEnabled && config.metricsPort === null) metricsRoute(app, metrics, config.metricsToken);
 
-  if (fullSurface) await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
+  if (fullSurface)
+    await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
   if (fullSurface) await app.register(async (scope) => pimPlugin(scope as App, services.pim));
   if (fullSurface) await app.register(async (scope) => connectorPlugin(scope as App, services.connector, connectorPaths));
   // The built-in Shopify sandbox: a scope of its own whose answers and errors are in Shopify's shapes.
   if (fullSurface && config.shopifySandbox) await app.register(async (scope) => sandboxRoutes(scope, services.sandbox.graphql), { prefix: SANDBOX_PREFIX });
   // Public, outside the PIM scope (no API key, no rate limit): storefronts fetch product images by URL.
-  if (fullSurface) await app.register(async (scope) => {
-    scope.setErrorHandler(sendPimError);
-    mediaFileRoutes(scope as App, services.pim.media);
-  });
+  if (fullSurface)
+    await app.register(async (scope) => {
+      scope.setErrorHandler(sendPimError);
+      mediaFileRoutes(scope as App, services.pim.media);
+    });
 
   // Unknown routes answer 404 in the envelope of the API their path belongs to (a wrong method on a connector path in the
   // connector's, under /admin in the admin API's), the rest and errors outside the scoped handlers in the PIM envelope;

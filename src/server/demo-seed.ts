@@ -88,7 +88,14 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
   }
   // A sandbox shop to connect the demo organization to (POST /api/connect), when the sandbox is on.
   const shop = services.shops.sandboxAvailable ? await services.shops.add({ domain: DEMO_SHOP_DOMAIN, platform: 'sandbox' }) : null;
-  return { organizationId: org.id, apiKey: key.api_key, apiSecret: key.api_secret, firstProductId: productIds[0], productIds, shopDomain: shop?.domain ?? null };
+  return {
+    organizationId: org.id,
+    apiKey: key.api_key,
+    apiSecret: key.api_secret,
+    firstProductId: productIds[0],
+    productIds,
+    shopDomain: shop?.domain ?? null,
+  };
 }
 
 export interface DemoBridge {
@@ -114,5 +121,11 @@ export async function connectDemo(services: Services, seed: DemoSeed, publicUrl:
     pim_api_secret: seed.apiSecret,
   });
   const { data } = await services.connector.push.push(connected.integration_id, { products: seed.productIds.map((id) => ({ id })) });
-  return { shopDomain: seed.shopDomain, integrationId: connected.integration_id, apiToken: connected.api_token, pushed: data.successful_count, failed: data.failed_count };
+  return {
+    shopDomain: seed.shopDomain,
+    integrationId: connected.integration_id,
+    apiToken: connected.api_token,
+    pushed: data.successful_count,
+    failed: data.failed_count,
+  };
 }

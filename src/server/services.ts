@@ -121,24 +121,34 @@ export function createServices(
   const credentials = new CredentialCache(redis);
   const products = new ProductRepository(db, `${config.publicUrl}/media/`);
   const mediaDownloader = new SafeDownloader({ addressPolicy: config.mediaAllowPrivateNetworks ? anyAddress : publicAddressesOnly });
-  const media = new MediaService({ db, media: new MediaRepository(db), products, storage: new FileMediaStorage(path.join(config.dataDir, 'media')), downloader: mediaDownloader }, {
-    publicUrl: config.publicUrl,
-    downloadConcurrency: config.mediaDownloadConcurrency,
-    quotaBytes: config.mediaQuotaBytes,
-  });
+  const media = new MediaService(
+    { db, media: new MediaRepository(db), products, storage: new FileMediaStorage(path.join(config.dataDir, 'media')), downloader: mediaDownloader },
+    {
+      publicUrl: config.publicUrl,
+      downloadConcurrency: config.mediaDownloadConcurrency,
+      quotaBytes: config.mediaQuotaBytes,
+    },
+  );
   const stockLevels = new StockRepository(db);
   const catalogue = new CatalogueRepository(db, `${config.publicUrl}/media/`);
-  const imports = new ImportService({ db, imports: new ImportRepository(db), catalogue, media, queue: jobs.queue }, {
-    directory: path.join(config.dataDir, 'imports'),
-    maxBytes: config.importMaxBytes,
-  });
+  const imports = new ImportService(
+    { db, imports: new ImportRepository(db), catalogue, media, queue: jobs.queue },
+    {
+      directory: path.join(config.dataDir, 'imports'),
+      maxBytes: config.importMaxBytes,
+    },
+  );
   const attributes = new AttributeService(db, new AttributeRepository(db));
   const stock = new StockService(db, stockLevels, products);
   const secretBox = new SecretBox(config.encryptionKey);
   const connectorTokens = new TokenRepository(db);
   const sandboxStores = new SandboxStoreService(new SandboxStoreRepository(db));
   const storefront = new ShopifyAdapter({ metrics });
-  const pimClient = new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl, timeoutMs: overrides.pimTimeoutMs });
+  const pimClient = new PimClient({
+    allowPrivateNetworks: config.connectorAllowPrivateNetworks,
+    publicUrl: config.publicUrl,
+    timeoutMs: overrides.pimTimeoutMs,
+  });
   const integrationRepo = new IntegrationRepository(db);
   const integrations = new IntegrationService({ db, integrations: integrationRepo, tokens: connectorTokens, pim: pimClient, box: secretBox });
   const settings = new IntegrationSettingsService(integrationRepo, integrations, storefront);
@@ -183,19 +193,22 @@ export function createServices(
   const delta = new DeltaSyncService({ db, repo: deltaRepo, integrations, pim: pimClient, mappings, queue: jobs.queue, executorOf });
   // The queues' handlers (a worker node runs them; see jobs/workers.ts). Each part adds its queue's entry here.
   // POST /api/adopt: the shop's products read in one bulk query, matched to the PIM's and linked (connector/adopt/).
-  const adoptions = new AdoptionService({
-    db,
-    repo: new AdoptionRepository(db),
-    queue: jobs.queue,
-    txExecutor: executorOf,
-    liveJobs,
-    integrations,
-    pim: pimClient,
-    mappings,
-    storefront,
-    // import_unmatched: one catalogue file (our format, written by catalogue-csv) through the PIM's import API.
-    importer: new PimCsvImporter(pimClient, catalogueCsvEncoder('ours')),
-  }, overrides.adoption);
+  const adoptions = new AdoptionService(
+    {
+      db,
+      repo: new AdoptionRepository(db),
+      queue: jobs.queue,
+      txExecutor: executorOf,
+      liveJobs,
+      integrations,
+      pim: pimClient,
+      mappings,
+      storefront,
+      // import_unmatched: one catalogue file (our format, written by catalogue-csv) through the PIM's import API.
+      importer: new PimCsvImporter(pimClient, catalogueCsvEncoder('ours')),
+    },
+    overrides.adoption,
+  );
   const handlers: JobHandlers = {
     [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log: jobs.log, metrics }), concurrency: config.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
@@ -208,14 +221,19 @@ export function createServices(
     // An adoption waits on the shop's bulk query and the PIM's pages: light, a few at once.
     [JOB.catalogueAdopt]: { handler: adoptionHandler(adoptions), concurrency: 2 },
   };
-  const workers = new Workers(jobs.queue, handlers, {
-    concurrency: config.syncConcurrency,
-    releaseOrphans: jobs.databaseKind === 'pglite',
-    // PostgreSQL: a dead worker's jobs come back within expiry + this; PGlite has only this process (orphans are
-    // released at start), so maintenance there only archives.
-    maintenanceIntervalSeconds: jobs.databaseKind === 'pglite' ? 300 : 30,
-    log: jobs.log,
-  }, new DeltaPoller(deltaRepo, jobs.queue, config.syncPollSeconds, jobs.log));
+  const workers = new Workers(
+    jobs.queue,
+    handlers,
+    {
+      concurrency: config.syncConcurrency,
+      releaseOrphans: jobs.databaseKind === 'pglite',
+      // PostgreSQL: a dead worker's jobs come back within expiry + this; PGlite has only this process (orphans are
+      // released at start), so maintenance there only archives.
+      maintenanceIntervalSeconds: jobs.databaseKind === 'pglite' ? 300 : 30,
+      log: jobs.log,
+    },
+    new DeltaPoller(deltaRepo, jobs.queue, config.syncPollSeconds, jobs.log),
+  );
   return {
     metrics,
     /** The job queue (send from anywhere) and this node's workers (started by `serve` for roles worker/all, or by tests). */

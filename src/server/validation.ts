@@ -16,8 +16,7 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 const strictAjv = makeAjv(false);
 const coercingAjv = makeAjv('array');
 
-const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object) as never;
+const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object) as never;
 
 const PART_NAMES: Record<string, string> = { body: 'field', querystring: 'query parameter', params: 'path parameter', headers: 'header' };
 
@@ -102,12 +101,17 @@ export function installValidation(app: FastifyInstance): void {
   // A NUL character or a value nested too deep is refused as a 400 naming the field, before it can fail in the
   // database (or on the stack) as a 500.
   app.addHook('preValidation', async (req) => {
-    for (const [httpPart, value] of [['body', req.body], ['querystring', req.query], ['params', req.params]] as const) {
+    for (const [httpPart, value] of [
+      ['body', req.body],
+      ['querystring', req.query],
+      ['params', req.params],
+    ] as const) {
       const found = unstorable(value);
       if (found === null) continue;
       const name = fieldPath(found.path);
       const subject = name ? `${PART_NAMES[httpPart]} '${name}'` : httpPart === 'body' ? 'the request body' : PART_NAMES[httpPart];
-      const message = found.problem === 'nul' ? `${subject} must not contain NUL (\\u0000) characters` : `${subject} is nested deeper than ${MAX_JSON_DEPTH} levels`;
+      const message =
+        found.problem === 'nul' ? `${subject} must not contain NUL (\\u0000) characters` : `${subject} is nested deeper than ${MAX_JSON_DEPTH} levels`;
       throw new RequestValidationError(message, httpPart, found.problem);
     }
   });

@@ -214,7 +214,13 @@ export interface StorefrontPort {
    * waiting out throttles and retrying transient failures is the adapter's job. Once `signal` fires, no further call
    * is sent and the one in flight is abandoned; the upsert rejects with the signal's reason.
    */
-  upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement, options?: { signal?: AbortSignal }): Promise<ProductUpsertResult>;
+  upsertProduct(
+    shop: StorefrontShop,
+    product: PimProductSnapshot,
+    known: KnownStorefrontProduct,
+    placement: SyncPlacement,
+    options?: { signal?: AbortSignal },
+  ): Promise<ProductUpsertResult>;
 
   /** The platform's rules checked before sending (Shopify: title, ≤ 3 options, ≤ 2048 variants, prices); empty = sendable. */
   preflight(product: PimProductSnapshot): string[];

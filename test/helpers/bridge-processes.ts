@@ -28,9 +28,26 @@ export const SANDBOX_API_VERSION = '2026-10';
 
 /** Variables the server reads: children get only what the harness gives them. */
 const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'ADMIN_TOKEN', 'ENCRYPTION_KEY', 'SHOPIFY_SANDBOX', 'SEED_DEMO',
-  'PIM_RATE_LIMIT_READ', 'PIM_RATE_LIMIT_WRITE', 'AUTH_RATE_LIMIT', 'MEDIA_ALLOW_PRIVATE_NETWORKS', 'CONNECTOR_ALLOW_PRIVATE_NETWORKS', 'PUBLIC_URL',
-  'TRUST_PROXY', 'LOG_LEVEL', 'PIMBRIDGE_URL', 'NODE_TEST_CONTEXT', 'TEST_DATABASE_URL',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'ADMIN_TOKEN',
+  'ENCRYPTION_KEY',
+  'SHOPIFY_SANDBOX',
+  'SEED_DEMO',
+  'PIM_RATE_LIMIT_READ',
+  'PIM_RATE_LIMIT_WRITE',
+  'AUTH_RATE_LIMIT',
+  'MEDIA_ALLOW_PRIVATE_NETWORKS',
+  'CONNECTOR_ALLOW_PRIVATE_NETWORKS',
+  'PUBLIC_URL',
+  'TRUST_PROXY',
+  'LOG_LEVEL',
+  'PIMBRIDGE_URL',
+  'NODE_TEST_CONTEXT',
+  'TEST_DATABASE_URL',
 ];
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -182,14 +199,21 @@ export interface StorefrontCall {
 const proxyAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 /** One request to the sandbox, its answer read whole. */
-function forward(url: string, o: { method: string; headers: Record<string, string>; body: Buffer; signal: AbortSignal }): Promise<{ status: number; contentType: string | undefined; body: Buffer }> {
+function forward(
+  url: string,
+  o: { method: string; headers: Record<string, string>; body: Buffer; signal: AbortSignal },
+): Promise<{ status: number; contentType: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: o.method, headers: { ...o.headers, 'content-length': String(o.body.length) }, agent: proxyAgent, signal: o.signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: Buffer.concat(chunks) }));
-      res.once('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: o.method, headers: { ...o.headers, 'content-length': String(o.body.length) }, agent: proxyAgent, signal: o.signal },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: Buffer.concat(chunks) }));
+        res.once('error', reject);
+      },
+    );
     req.once('error', reject);
     req.end(o.body);
   });
@@ -242,7 +266,17 @@ async function recordingProxy(target: string, calls: StorefrontCall[]): Promise<
         })
         .catch(() => {
           if (aborted.signal.aborted) {
-            calls.push({ sent, at: performance.now(), operation, status: 0, throttled: false, requestedCost: null, actualCost: null, currentlyAvailable: null, productSetOk: false });
+            calls.push({
+              sent,
+              at: performance.now(),
+              operation,
+              status: 0,
+              throttled: false,
+              requestedCost: null,
+              actualCost: null,
+              currentlyAvailable: null,
+              productSetOk: false,
+            });
           }
           res.destroy();
         });
@@ -442,10 +476,19 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
       shopOrigin = proxy.url;
     }
     const apiBaseUrl = `${shopOrigin}/sandbox/shopify/${domain}`;
-    const shop = expect('shop', await admin('POST', '/admin/shops', { platform: 'shopify', domain, access_token: sandboxToken, api_base_url: apiBaseUrl }), 201);
+    const shop = expect(
+      'shop',
+      await admin('POST', '/admin/shops', { platform: 'shopify', domain, access_token: sandboxToken, api_base_url: apiBaseUrl }),
+      201,
+    );
     const connect = expect(
       'connect',
-      await request(`${bridgeUrl}/api/connect`, 'POST', {}, { shop_domain: domain, pim_base_url: bridgeUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret }),
+      await request(
+        `${bridgeUrl}/api/connect`,
+        'POST',
+        {},
+        { shop_domain: domain, pim_base_url: bridgeUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret },
+      ),
       200,
     );
     const connectorToken = connect.data.api_token as string;
@@ -498,41 +541,52 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
         const variants = so.variants ?? 2;
         const perProduct = so.images ?? 1;
         const prefix = so.prefix ?? `P${tag}`;
-        return inBatches(Array.from({ length: count }, (_, i) => i), 4, async (i) => {
-          const sku = `${prefix}-${i + 1}`;
-          const product = expect(
-            'product',
-            await pim('POST', '/api/products', {
-              name: `Bridge product ${prefix} ${i + 1}`,
-              sku,
-              description: `<p>Product ${i + 1} of the bridge tests.</p>`,
-              price: `${10 + (i % 50)}.99`,
-              status: 'active',
-              ...(so.channels ? { publishing_channels: so.channels } : {}),
-            }),
-            201,
-          ).data;
-          const variantSkus: string[] = [];
-          for (let v = 0; v < variants; v++) {
-            const vsku = `${sku}-V${v + 1}`;
-            expect(
-              'variant',
-              await pim('POST', `/api/products/${product.id}/variants`, {
-                sku: vsku,
-                name: `Size ${['S', 'M', 'L', 'XL'][v % 4]}${v >= 4 ? v : ''}`,
+        return inBatches(
+          Array.from({ length: count }, (_, i) => i),
+          4,
+          async (i) => {
+            const sku = `${prefix}-${i + 1}`;
+            const product = expect(
+              'product',
+              await pim('POST', '/api/products', {
+                name: `Bridge product ${prefix} ${i + 1}`,
+                sku,
+                description: `<p>Product ${i + 1} of the bridge tests.</p>`,
                 price: `${10 + (i % 50)}.99`,
-                stock_quantity: 5 + v,
-                attributes: [{ attribute_name: 'Size', value: `${['S', 'M', 'L', 'XL'][v % 4]}${v >= 4 ? v : ''}` }],
+                status: 'active',
+                ...(so.channels ? { publishing_channels: so.channels } : {}),
               }),
               201,
-            );
-            variantSkus.push(vsku);
-          }
-          for (let m = 0; m < perProduct; m++) {
-            expect('media', await pim('POST', `/api/products/${product.id}/media`, { file_url: `${images.url}/img/${++pictureCounter}.png`, alt_text: `${sku} picture ${m + 1}` }), 201);
-          }
-          return { id: product.id as number, sku, slug: product.slug as string, variantSkus, imageCount: perProduct };
-        });
+            ).data;
+            const variantSkus: string[] = [];
+            for (let v = 0; v < variants; v++) {
+              const vsku = `${sku}-V${v + 1}`;
+              expect(
+                'variant',
+                await pim('POST', `/api/products/${product.id}/variants`, {
+                  sku: vsku,
+                  name: `Size ${['S', 'M', 'L', 'XL'][v % 4]}${v >= 4 ? v : ''}`,
+                  price: `${10 + (i % 50)}.99`,
+                  stock_quantity: 5 + v,
+                  attributes: [{ attribute_name: 'Size', value: `${['S', 'M', 'L', 'XL'][v % 4]}${v >= 4 ? v : ''}` }],
+                }),
+                201,
+              );
+              variantSkus.push(vsku);
+            }
+            for (let m = 0; m < perProduct; m++) {
+              expect(
+                'media',
+                await pim('POST', `/api/products/${product.id}/media`, {
+                  file_url: `${images.url}/img/${++pictureCounter}.png`,
+                  alt_text: `${sku} picture ${m + 1}`,
+                }),
+                201,
+              );
+            }
+            return { id: product.id as number, sku, slug: product.slug as string, variantSkus, imageCount: perProduct };
+          },
+        );
       },
       close,
     };

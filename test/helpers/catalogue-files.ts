@@ -22,10 +22,14 @@ export function upload(call: Call, content: string | Buffer, query = '', options
 /** Uploads, expects 202, and waits until the import has ended; its final view. */
 export async function importFile(call: Call, content: string | Buffer, query = ''): Promise<any> {
   const accepted = okData(await upload(call, content, query), 202);
-  return until(`import ${accepted.id} to end`, async () => {
-    const view = okData(await call('GET', `/api/imports/${accepted.id}`));
-    return view.state === 'completed' || view.state === 'failed' ? view : null;
-  }, 60_000);
+  return until(
+    `import ${accepted.id} to end`,
+    async () => {
+      const view = okData(await call('GET', `/api/imports/${accepted.id}`));
+      return view.state === 'completed' || view.state === 'failed' ? view : null;
+    },
+    60_000,
+  );
 }
 
 /** A CSV text from rows of cells (quoted where needed), `\n` line ends. */

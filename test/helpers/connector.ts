@@ -27,7 +27,12 @@ export async function freePort(): Promise<number> {
 
 let shops = 0;
 
-export async function connectorHarness(target: DatabaseTarget, env: Record<string, string> = {}, port = 0, services: ServiceOverrides = {}): Promise<ConnectorHarness> {
+export async function connectorHarness(
+  target: DatabaseTarget,
+  env: Record<string, string> = {},
+  port = 0,
+  services: ServiceOverrides = {},
+): Promise<ConnectorHarness> {
   const h = await harness(target, env, services);
   await h.app.listen({ port, host: '127.0.0.1' });
   const pimUrl = `http://127.0.0.1:${(h.app.server.address() as net.AddressInfo).port}`;
@@ -55,7 +60,12 @@ export async function connectorHarness(target: DatabaseTarget, env: Record<strin
     async connected(domain) {
       const tenant = await h.tenant();
       const d = await shop(domain);
-      const res = await call('POST', '/api/connect', null, { shop_domain: d, pim_base_url: pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret });
+      const res = await call('POST', '/api/connect', null, {
+        shop_domain: d,
+        pim_base_url: pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
       if (res.statusCode !== 200) throw new Error(`connect failed: ${res.statusCode} ${res.body}`);
       const data = res.json().data;
       return { tenant, domain: d, integrationId: data.integration_id, token: data.api_token };

@@ -35,10 +35,19 @@ const CONNECTOR_PATHS = /^\/api\/(connect|disconnect|integration\/|tokens|status
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 /** The connector spec's own 503s: CONNECTION_FAILED on connect, VALIDATION_FAILED on update. */
 const SPEC_503 = new Set(['CONNECTION_FAILED', 'VALIDATION_FAILED']);
-const LEAK = /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\.js:\d+|\b(select|insert into|update|delete from) .+\b(from|set|values|where)\b|syntax error at|violates .+ constraint|relation "|duplicate key/i;
+const LEAK =
+  /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\.js:\d+|\b(select|insert into|update|delete from) .+\b(from|set|values|where)\b|syntax error at|violates .+ constraint|relation "|duplicate key/i;
 
 /** The routes to fuzz, from the app's OpenAPI document (health probes left out). */
-export function routesOf(spec: { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>> }): Route[] {
+export function routesOf(spec: {
+  paths: Record<
+    string,
+    Record<
+      string,
+      { parameters?: { name: string; in: string }[]; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }
+    >
+  >;
+}): Route[] {
   const routes: Route[] = [];
   for (const [path, ops] of Object.entries(spec.paths)) {
     if (path === '/healthz' || path === '/readyz') continue;
@@ -63,8 +72,28 @@ export function routesOf(spec: { paths: Record<string, Record<string, { paramete
 // Generators
 
 const nasty = fc.constantFrom(
-  '\u0000', 'a\u0000b', '', ' ', '-1', '0', '1.5', '1e309', '99999999999999999999', '2147483648', 'null', 'true', '[]', '{}',
-  '💥', 'é', '\uFFFF', '\uD800', "'; drop table products; --", '<script>', '../../etc/passwd', 'x'.repeat(10_000),
+  '\u0000',
+  'a\u0000b',
+  '',
+  ' ',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '99999999999999999999',
+  '2147483648',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '💥',
+  'é',
+  '\uFFFF',
+  '\uD800',
+  "'; drop table products; --",
+  '<script>',
+  '../../etc/passwd',
+  'x'.repeat(10_000),
 );
 /** Percent-encoded; a lone surrogate (which encodeURIComponent refuses) becomes its invalid UTF-8 bytes. */
 const enc = (s: string) => {
@@ -83,7 +112,9 @@ function jsonValue(fields: string[]): fc.Arbitrary<unknown> {
       { depthSize: 'small', withCrossShrink: true },
       leaf,
       fc.array(tie('value'), { maxLength: 4 }),
-      fc.dictionary(fields.length ? fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 8 })) : fc.string({ maxLength: 8 }), tie('value'), { maxKeys: 5 }),
+      fc.dictionary(fields.length ? fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 8 })) : fc.string({ maxLength: 8 }), tie('value'), {
+        maxKeys: 5,
+      }),
     ),
   }));
   return value;
@@ -92,7 +123,9 @@ function jsonValue(fields: string[]): fc.Arbitrary<unknown> {
 /** An object of the route's own fields with one or more bad values, plus now and then an unknown field. */
 function bodyObject(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   const known = fields.length ? fc.dictionary(fc.constantFrom(...fields), jsonValue(fields), { minKeys: 1, maxKeys: fields.length }) : fc.constant({});
-  return fc.tuple(known, fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), jsonValue([]), { maxKeys: 2 }), { nil: undefined })).map(([a, b]) => ({ ...a, ...b }));
+  return fc
+    .tuple(known, fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), jsonValue([]), { maxKeys: 2 }), { nil: undefined }))
+    .map(([a, b]) => ({ ...a, ...b }));
 }
 
 const deep = fc.integer({ min: 500, max: 5_000 }).map((n) => '['.repeat(n) + ']'.repeat(n));
@@ -110,10 +143,28 @@ function payload(route: Route): fc.Arbitrary<Payload> {
         .tuple(
           fc.oneof(
             deep,
-            fc.constantFrom('{', '{"a":}', 'nul\u0000l', '{"name":"\\u0000"}', '[1,2', 'true', '""', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}'),
+            fc.constantFrom(
+              '{',
+              '{"a":}',
+              'nul\u0000l',
+              '{"name":"\\u0000"}',
+              '[1,2',
+              'true',
+              '""',
+              '{"__proto__":{"x":1}}',
+              '{"constructor":{"prototype":{}}}',
+            ),
             fc.constant(Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])), // {"n":"<bad UTF-8>"}
           ),
-          fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/json; charset=latin1', 'application/xml', undefined),
+          fc.constantFrom(
+            'application/json',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data',
+            'application/json; charset=latin1',
+            'application/xml',
+            undefined,
+          ),
         )
         .map(([bytes, contentType]): Payload => ({ kind: 'raw', bytes, contentType })),
     },
@@ -122,15 +173,15 @@ function payload(route: Route): fc.Arbitrary<Payload> {
 
 /** A path segment: garbage, bad percent-encodings, or (now and then) an id that exists. */
 function segment(fx: FuzzFixture, allowReal: boolean): fc.Arbitrary<string> {
-  const bad = fc.oneof(
-    nasty.map(enc),
-    fc.constantFrom('%00', '%ff', '%', '%zz', '%C0%AF', '999999999', '-5', '0', '1e3', 'abc', '2147483648'),
-  );
+  const bad = fc.oneof(nasty.map(enc), fc.constantFrom('%00', '%ff', '%', '%zz', '%C0%AF', '999999999', '-5', '0', '1e3', 'abc', '2147483648'));
   return allowReal && fx.ids.length ? fc.oneof(bad, fc.constantFrom(...fx.ids.map(String))) : bad;
 }
 
 function queryString(route: Route): fc.Arbitrary<string> {
-  const name = fc.oneof(route.query.length ? fc.constantFrom(...route.query) : fc.constant('q'), fc.constantFrom('unknown', 'limit', 'page', '__proto__', '%00'));
+  const name = fc.oneof(
+    route.query.length ? fc.constantFrom(...route.query) : fc.constant('q'),
+    fc.constantFrom('unknown', 'limit', 'page', '__proto__', '%00'),
+  );
   const value = fc.oneof(nasty.map(enc), fc.constantFrom('%00', '%ff', '%', '-1', '1e999', '0', '101', 'a,b'));
   return fc.array(fc.tuple(name, value), { maxLength: 4 }).map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
 }
@@ -202,7 +253,12 @@ function routeFinder(routes: Route[]): RouteFinder {
   const compiled = routes.map((r) => ({
     method: r.method,
     path: r.path,
-    re: new RegExp(`^${r.path.split('/').map((part) => (part.startsWith('{') ? '[^/]+' : part)).join('/')}/?$`),
+    re: new RegExp(
+      `^${r.path
+        .split('/')
+        .map((part) => (part.startsWith('{') ? '[^/]+' : part))
+        .join('/')}/?$`,
+    ),
     statics: r.path.split('/').filter((part) => part && !part.startsWith('{')).length,
   }));
   return (method, path) => {
@@ -222,7 +278,10 @@ function checkAnswer(c: Case, res: InjectResponse, find: RouteFinder): void {
       return undefined;
     }
   })();
-  assert.ok(res.statusCode < 500 || (res.statusCode === 503 && family === 'connector' && SPEC_503.has(code ?? '')), `${where} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  assert.ok(
+    res.statusCode < 500 || (res.statusCode === 503 && family === 'connector' && SPEC_503.has(code ?? '')),
+    `${where} answered ${res.statusCode}: ${res.body.slice(0, 300)}`,
+  );
   assert.doesNotMatch(res.body, LEAK, `${where} leaked internals: ${res.body.slice(0, 300)}`);
   if (c.method === 'HEAD' || res.statusCode < 400) return;
   let body: Record<string, unknown>;
@@ -250,11 +309,15 @@ function checkAnswer(c: Case, res: InjectResponse, find: RouteFinder): void {
 
 /** Row counts and last changes of every table of ours: equal before and after a refused write. */
 async function fingerprintQuery(h: ConnectorHarness): Promise<string> {
-  const result = (await h.database.db.execute(sql.raw(`
+  const result = (await h.database.db.execute(
+    sql.raw(`
     select c.table_name, bool_or(c.column_name = 'updated_at') as dated
     from information_schema.columns c join information_schema.tables t on t.table_name = c.table_name and t.table_schema = c.table_schema
-    where c.table_schema = 'public' and t.table_type = 'BASE TABLE' group by c.table_name order by c.table_name`))) as unknown as { rows: { table_name: string; dated: boolean }[] };
-  const parts = result.rows.map((r) => `(select count(*)::text${r.dated ? ` || '@' || coalesce(max(updated_at)::text, '')` : ''} from "${r.table_name}") as "${r.table_name}"`);
+    where c.table_schema = 'public' and t.table_type = 'BASE TABLE' group by c.table_name order by c.table_name`),
+  )) as unknown as { rows: { table_name: string; dated: boolean }[] };
+  const parts = result.rows.map(
+    (r) => `(select count(*)::text${r.dated ? ` || '@' || coalesce(max(updated_at)::text, '')` : ''} from "${r.table_name}") as "${r.table_name}"`,
+  );
   return `select ${parts.join(', ')}`;
 }
 
@@ -285,7 +348,12 @@ export async function fuzzRoutes(h: ConnectorHarness, fx: FuzzFixture, options: 
       const now = await fingerprint();
       const write = !['GET', 'HEAD', 'OPTIONS'].includes(c.method);
       const changed = Object.keys(now).filter((table) => now[table] !== baseline[table]);
-      if (write && res.statusCode >= 400) assert.deepEqual(changed, [], `${c.method} ${c.url.slice(0, 200)} answered ${res.statusCode} but changed ${changed.map((t) => `${t} (${baseline[t]} → ${now[t]})`).join(', ')}`);
+      if (write && res.statusCode >= 400)
+        assert.deepEqual(
+          changed,
+          [],
+          `${c.method} ${c.url.slice(0, 200)} answered ${res.statusCode} but changed ${changed.map((t) => `${t} (${baseline[t]} → ${now[t]})`).join(', ')}`,
+        );
       baseline = now;
     }),
     { seed: options.seed, numRuns: options.numRuns, endOnFailure: true, includeErrorInReport: true },

@@ -93,7 +93,12 @@ export async function harness(target: DatabaseTarget, env: Record<string, string
   const app = await buildApp({ config: testConfig(env), database, logger: false, services });
   await app.ready();
   const admin: Harness['admin'] = (method, url, payload) =>
-    app.inject({ method: method as never, url, payload: payload as never, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }) as Promise<InjectResponse>;
+    app.inject({
+      method: method as never,
+      url,
+      payload: payload as never,
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    }) as Promise<InjectResponse>;
   let tenants = 0;
   return {
     app,
@@ -104,13 +109,15 @@ export async function harness(target: DatabaseTarget, env: Record<string, string
       const key = (await admin('POST', `/admin/organizations/${org.id}/api-keys`, {})).json();
       return { organizationId: org.id, apiKey: key.api_key, apiSecret: key.api_secret, keyId: key.id };
     },
-    as: (tenant) => (method, url, payload, headers = {}) =>
-      app.inject({
-        method: method as never,
-        url,
-        payload: payload as never,
-        headers: { ...(tenant ? { 'x-api-key': tenant.apiKey } : {}), ...headers },
-      }) as Promise<InjectResponse>,
+    as:
+      (tenant) =>
+      (method, url, payload, headers = {}) =>
+        app.inject({
+          method: method as never,
+          url,
+          payload: payload as never,
+          headers: { ...(tenant ? { 'x-api-key': tenant.apiKey } : {}), ...headers },
+        }) as Promise<InjectResponse>,
     async close() {
       await app.close();
       await database.close();

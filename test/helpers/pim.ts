@@ -7,17 +7,53 @@ import type { Harness, Tenant } from './harness.js';
 export type Call = ReturnType<Harness['as']>;
 
 /** What an error text must never show: stack frames, file paths, SQL, driver wording. */
-export const LEAK = /\bat .+\.(ts|js|mjs)\b|node_modules|\/src\/|\bSELECT\b[\s\S]*\bFROM\b|\bINSERT\b|\bUPDATE\s+"?\w+"?\s+SET\b|DELETE FROM|relation "|duplicate key|violates|constraint|drizzle|stack/i;
+export const LEAK =
+  /\bat .+\.(ts|js|mjs)\b|node_modules|\/src\/|\bSELECT\b[\s\S]*\bFROM\b|\bINSERT\b|\bUPDATE\s+"?\w+"?\s+SET\b|DELETE FROM|relation "|duplicate key|violates|constraint|drizzle|stack/i;
 
 export const PRODUCT_KEYS = [
-  'attributes', 'available_translations', 'brand', 'categories', 'cost_price', 'created_at', 'currency', 'description', 'ean', 'id',
-  'images', 'in_stock', 'name', 'price', 'product_condition', 'product_type', 'publishing_channels', 'sale_price', 'short_description',
-  'sku', 'slug', 'status', 'stock', 'supplier', 'updated_at', 'vat_rate',
+  'attributes',
+  'available_translations',
+  'brand',
+  'categories',
+  'cost_price',
+  'created_at',
+  'currency',
+  'description',
+  'ean',
+  'id',
+  'images',
+  'in_stock',
+  'name',
+  'price',
+  'product_condition',
+  'product_type',
+  'publishing_channels',
+  'sale_price',
+  'short_description',
+  'sku',
+  'slug',
+  'status',
+  'stock',
+  'supplier',
+  'updated_at',
+  'vat_rate',
 ];
 
 export const VARIANT_KEYS = [
-  'attributes', 'cost', 'id', 'image', 'is_enabled', 'name', 'position', 'price', 'product_id', 'sale_price', 'sku', 'stock_quantity',
-  'stock_status', 'weight',
+  'attributes',
+  'cost',
+  'id',
+  'image',
+  'is_enabled',
+  'name',
+  'position',
+  'price',
+  'product_id',
+  'sale_price',
+  'sku',
+  'stock_quantity',
+  'stock_status',
+  'weight',
 ];
 
 /** A success envelope with this status code; returns `data`. */

@@ -69,7 +69,7 @@ export class FakeStorefront implements StorefrontPort {
 
   private problems(snapshot: PimProductSnapshot): string[] {
     const problems: string[] = [];
-    if (!snapshot.name.trim()) problems.push('title: Title can\'t be blank');
+    if (!snapshot.name.trim()) problems.push("title: Title can't be blank");
     if (snapshot.name.includes('TOO MANY OPTIONS')) problems.push('options: a product has at most 3 options');
     return problems;
   }

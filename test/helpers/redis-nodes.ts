@@ -57,4 +57,3 @@ export async function twoNodes(target: DatabaseTarget, env: Record<string, strin
     },
   };
 }
-

@@ -78,7 +78,12 @@ export async function serveRaw(onSocket: (socket: net.Socket) => void, host = '1
 }
 
 /** A small image generated with sharp: a diagonal gradient (so images of different colours hash differently). */
-export async function makeImage(format: 'png' | 'jpeg' | 'webp' | 'gif', width = 40, height = 30, rgb: [number, number, number] = [200, 40, 40]): Promise<Buffer> {
+export async function makeImage(
+  format: 'png' | 'jpeg' | 'webp' | 'gif',
+  width = 40,
+  height = 30,
+  rgb: [number, number, number] = [200, 40, 40],
+): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -86,6 +91,7 @@ export async function makeImage(format: 'png' | 'jpeg' | 'webp' | 'gif', width =
       for (let c = 0; c < 3; c++) pixels[(y * width + x) * 3 + c] = Math.round(rgb[c] * (0.3 + 0.7 * shade));
     }
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })[format]().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    [format]()
+    .toBuffer();
 }
-

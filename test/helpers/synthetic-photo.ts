@@ -9,7 +9,8 @@ export async function syntheticPhoto(seed: number, width = 800, height = 600): P
   const r = mulberry32(seed);
   const color = () => `rgb(${Math.floor(r() * 256)},${Math.floor(r() * 256)},${Math.floor(r() * 256)})`;
   const gradients = [0, 1, 2].map(
-    (i) => `<linearGradient id="g${i}" x1="${r()}" y1="${r()}" x2="${r()}" y2="${r()}"><stop offset="0" stop-color="${color()}"/><stop offset="1" stop-color="${color()}"/></linearGradient>`,
+    (i) =>
+      `<linearGradient id="g${i}" x1="${r()}" y1="${r()}" x2="${r()}" y2="${r()}"><stop offset="0" stop-color="${color()}"/><stop offset="1" stop-color="${color()}"/></linearGradient>`,
   );
   const shapes: string[] = [];
   for (let i = 0; i < 14; i++) {
@@ -20,7 +21,10 @@ export async function syntheticPhoto(seed: number, width = 800, height = 600): P
     const opacity = 0.6 + r() * 0.4;
     const kind = Math.floor(r() * 3);
     if (kind === 0) shapes.push(`<circle cx="${x}" cy="${y}" r="${s}" fill="${fill}" opacity="${opacity}"/>`);
-    else if (kind === 1) shapes.push(`<rect x="${x - s}" y="${y - s / 2}" width="${2 * s}" height="${s}" fill="${fill}" opacity="${opacity}" transform="rotate(${r() * 90} ${x} ${y})"/>`);
+    else if (kind === 1)
+      shapes.push(
+        `<rect x="${x - s}" y="${y - s / 2}" width="${2 * s}" height="${s}" fill="${fill}" opacity="${opacity}" transform="rotate(${r() * 90} ${x} ${y})"/>`,
+      );
     else shapes.push(`<polygon points="${x},${y - s} ${x + s},${y + s} ${x - s},${y + s * r()}" fill="${fill}" opacity="${opacity}"/>`);
   }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
@@ -31,13 +35,18 @@ export async function syntheticPhoto(seed: number, width = 800, height = 600): P
   const pixels = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
   // Noise of about ±12 grey levels per channel (sum of three uniforms: roughly Gaussian).
   for (let i = 0; i < pixels.length; i++) pixels[i] = Math.max(0, Math.min(255, pixels[i] + Math.round((r() + r() + r() - 1.5) * 16)));
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 /** The same picture resized to `factor` of its width and saved as JPEG at `quality`. */
 export async function resizedJpeg(image: Buffer, factor: number, quality: number): Promise<Buffer> {
   const { width } = await sharp(image).metadata();
-  return sharp(image).resize(Math.round(width! * factor)).jpeg({ quality }).toBuffer();
+  return sharp(image)
+    .resize(Math.round(width! * factor))
+    .jpeg({ quality })
+    .toBuffer();
 }
 
 /** The picture with `areaShare` of its area trimmed evenly off the four edges (0.05: a 5 % crop). */

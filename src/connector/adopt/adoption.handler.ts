@@ -9,7 +9,8 @@ export function adoptionHandler(adoptions: AdoptionService): JobHandler<typeof J
     try {
       await adoptions.run(job.data, job.signal);
     } catch (err) {
-      if (job.finalAttempt && !(job.signal.reason instanceof WorkerStopping)) await adoptions.runFailed(job.data, err instanceof Error ? err.message : String(err));
+      if (job.finalAttempt && !(job.signal.reason instanceof WorkerStopping))
+        await adoptions.runFailed(job.data, err instanceof Error ? err.message : String(err));
       throw err;
     }
   };

@@ -109,7 +109,10 @@ export class AdoptionRepository {
   }
 
   async create(id: string, integrationId: number, importUnmatched: boolean, at: Date): Promise<AdoptionRow> {
-    const [r] = await this.db.insert(adoptions).values({ id, integrationId, importUnmatched, state: 'queued', createdAt: at, updatedAt: at }).returning(columns);
+    const [r] = await this.db
+      .insert(adoptions)
+      .values({ id, integrationId, importUnmatched, state: 'queued', createdAt: at, updatedAt: at })
+      .returning(columns);
     return row(r)!;
   }
 

@@ -33,7 +33,13 @@ const Adoption = Type.Object({
   }),
   unmatched: Type.Object({
     shop: Type.Array(
-      Type.Object({ storefront_product_id: Type.Integer(), handle: Type.String(), title: Type.String(), skus: Type.Array(Type.String()), reason: Type.String() }),
+      Type.Object({
+        storefront_product_id: Type.Integer(),
+        handle: Type.String(),
+        title: Type.String(),
+        skus: Type.Array(Type.String()),
+        reason: Type.String(),
+      }),
       { description: 'the first 1,000 (counts.unmatched_shop is the total)' },
     ),
     pim: Type.Array(Type.Object({ pim_product_id: Type.Integer(), sku: Type.String(), name: Type.String(), slug: Nullable(Type.String()) }), {
@@ -82,7 +88,9 @@ export function adoptionRoutes(app: App, adoptions: AdoptionService): void {
       const message = result.adoption
         ? `An adoption of this shop is already ${result.adoption.state} (${result.adoption.id})`
         : `A full sync of this integration is running (${result.fullSyncId}): adopt once it ended`;
-      return reply.code(409).send({ status: 'error' as const, message, code: 'SYNC_IN_PROGRESS' as const, ...(result.adoption ? { data: render(result.adoption) } : {}) });
+      return reply
+        .code(409)
+        .send({ status: 'error' as const, message, code: 'SYNC_IN_PROGRESS' as const, ...(result.adoption ? { data: render(result.adoption) } : {}) });
     },
   );
 

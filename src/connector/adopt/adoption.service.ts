@@ -10,7 +10,13 @@ import { randomUUID } from 'node:crypto';
 import type { ProductDraft } from '../../catalogue-csv/draft.js';
 import type { Db } from '../../db/client.js';
 import { JOB, type CatalogueAdoptJob, type JobQueue, type SqlExecutor } from '../../jobs/job-types.js';
-import { StorefrontError, type StorefrontCatalogueProduct, type StorefrontCatalogueReader, type StorefrontPort, type StorefrontShop } from '../../storefront/storefront.port.js';
+import {
+  StorefrontError,
+  type StorefrontCatalogueProduct,
+  type StorefrontCatalogueReader,
+  type StorefrontPort,
+  type StorefrontShop,
+} from '../../storefront/storefront.port.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { AdoptedMapping, MappingRepository } from '../mappings/mapping.repository.js';
 import { PimReadError, type PimClient } from '../pim/pim-client.js';
@@ -117,7 +123,8 @@ export interface AdoptionDeps {
  */
 export function parseStartBody(body: unknown): { import_unmatched: boolean } {
   if (body === undefined || body === null) return { import_unmatched: false };
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ConnectorError('VALIDATION_FAILED', 'The request body must be a JSON object, e.g. {"import_unmatched": true}');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new ConnectorError('VALIDATION_FAILED', 'The request body must be a JSON object, e.g. {"import_unmatched": true}');
   const unknown = Object.keys(body).filter((k) => k !== 'import_unmatched');
   if (unknown.length) throw new ConnectorError('VALIDATION_FAILED', `field '${unknown[0]}' is not allowed (the body takes only import_unmatched)`);
   const value = (body as { import_unmatched?: unknown }).import_unmatched;
@@ -183,7 +190,10 @@ export class AdoptionService {
     const { repo } = this.deps;
     const found = await repo.find(job.adoptionId, job.integrationId);
     if (!found || (found.state !== 'queued' && found.state !== 'running')) return;
-    const [conn, shop] = await Promise.all([this.deps.integrations.pimConnectionOf(found.integrationId), this.deps.integrations.storefrontShopOf(found.integrationId)]);
+    const [conn, shop] = await Promise.all([
+      this.deps.integrations.pimConnectionOf(found.integrationId),
+      this.deps.integrations.storefrontShopOf(found.integrationId),
+    ]);
     if (!conn || !shop || conn.isActive === false) return this.failAdoption(found.id, 'The integration was disconnected');
     const row = await repo.markRunning(found.id, this.now());
     if (!row) return;
@@ -468,7 +478,10 @@ class AdoptionRun {
     let importId = this.row.importId;
     if (!importId) {
       try {
-        importId = await importer.start(this.conn, drafts.map((d) => d.draft));
+        importId = await importer.start(
+          this.conn,
+          drafts.map((d) => d.draft),
+        );
       } catch (err) {
         if (err instanceof PimReadError && err.kind === 'unauthorized') throw new AdoptionFailure("The PIM refused the integration's credentials");
         throw err;

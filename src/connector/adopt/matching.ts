@@ -66,7 +66,12 @@ export function gtinKey(code: string | null | undefined): string | null {
 const skuKey = (sku: string | null | undefined) => (sku ?? '').trim();
 const handleKey = (handle: string | null | undefined) => (handle ?? '').trim().toLowerCase();
 
-export function matchCatalogues(shopProducts: StorefrontCatalogueProduct[], pimProducts: PimCatalogueEntry[], existing: ExistingLink[], adoptionId: string): MatchResult {
+export function matchCatalogues(
+  shopProducts: StorefrontCatalogueProduct[],
+  pimProducts: PimCatalogueEntry[],
+  existing: ExistingLink[],
+  adoptionId: string,
+): MatchResult {
   const pimById = new Map(pimProducts.map((p) => [p.id, p]));
   // Existing links: a PIM product mapped already keeps its mapping; a storefront product mapped already is left alone.
   // A link this very adoption wrote (an earlier try of its job) counts as its match again.
@@ -125,7 +130,10 @@ export function matchCatalogues(shopProducts: StorefrontCatalogueProduct[], pimP
       }
       const first = claimed.get(pim.id);
       if (first) {
-        refusals.set(shop.id, refusals.get(shop.id) ?? `PIM product ${pim.id} (by ${rule}) is linked to storefront product ${first.numericId}, which matched it first`);
+        refusals.set(
+          shop.id,
+          refusals.get(shop.id) ?? `PIM product ${pim.id} (by ${rule}) is linked to storefront product ${first.numericId}, which matched it first`,
+        );
         continue;
       }
       linked.set(shop.id, { shop, pim, rule });
@@ -134,7 +142,9 @@ export function matchCatalogues(shopProducts: StorefrontCatalogueProduct[], pimP
   }
 
   const matches = shopProducts.flatMap((s) => (linked.has(s.id) ? [linked.get(s.id)!] : []));
-  const unmatchedShop = open.filter((s) => !linked.has(s.id)).map((shop) => ({ shop, reason: refusals.get(shop.id) ?? 'no PIM product with its SKU, barcode or handle' }));
+  const unmatchedShop = open
+    .filter((s) => !linked.has(s.id))
+    .map((shop) => ({ shop, reason: refusals.get(shop.id) ?? 'no PIM product with its SKU, barcode or handle' }));
   const unmatchedPim = active.filter((p) => !claimed.has(p.id) && !mappedPim.has(p.id));
   return { matches, alreadyMapped, unmatchedShop, unmatchedPim };
 }
@@ -168,7 +178,10 @@ function mostNamed(found: (PimCatalogueEntry | undefined)[]): PimCatalogueEntry 
  * with its EAN as barcode, else the first; a PIM product's variants by SKU, then by their option values (Shopify
  * compares them without case).
  */
-export function variantLinks(shop: StorefrontCatalogueProduct, pim: PimCatalogueEntry): { variantIds: Record<string, string>; inventoryItemIds: Record<string, string> } {
+export function variantLinks(
+  shop: StorefrontCatalogueProduct,
+  pim: PimCatalogueEntry,
+): { variantIds: Record<string, string>; inventoryItemIds: Record<string, string> } {
   const variantIds: Record<string, string> = {};
   const inventoryItemIds: Record<string, string> = {};
   const link = (sku: string, v: StorefrontCatalogueProduct['variants'][number] | undefined) => {

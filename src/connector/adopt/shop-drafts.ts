@@ -75,7 +75,9 @@ export function shopProductDraft(product: StorefrontCatalogueProduct, line: numb
     if (cheapest) Object.assign(fields, cheapest);
     variants = product.variants.map((v, i) => {
       const { price, sale_price } = pimPrices(v.price, v.compareAtPrice);
-      const attributes = v.options.filter((o) => !(o.name === DEFAULT_OPTION && o.value === DEFAULT_VALUE)).map((o) => ({ attribute_name: o.name, value: o.value }));
+      const attributes = v.options
+        .filter((o) => !(o.name === DEFAULT_OPTION && o.value === DEFAULT_VALUE))
+        .map((o) => ({ attribute_name: o.name, value: o.value }));
       return {
         line: line + i,
         sku: skus.variants[i].sku,

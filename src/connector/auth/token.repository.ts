@@ -58,7 +58,13 @@ export class TokenRepository {
 
   async listLive(integrationId: number): Promise<TokenListing[]> {
     const rows = await this.db
-      .select({ id: connectorTokens.id, scope: connectorTokens.scope, name: connectorTokens.name, createdAt: connectorTokens.createdAt, lastUsedAt: connectorTokens.lastUsedAt })
+      .select({
+        id: connectorTokens.id,
+        scope: connectorTokens.scope,
+        name: connectorTokens.name,
+        createdAt: connectorTokens.createdAt,
+        lastUsedAt: connectorTokens.lastUsedAt,
+      })
       .from(connectorTokens)
       .where(and(eq(connectorTokens.integrationId, integrationId), isNull(connectorTokens.revokedAt)))
       .orderBy(asc(connectorTokens.id));

@@ -10,7 +10,9 @@ const Gid = (what: string) => Type.String({ minLength: 1, maxLength: 255, descri
 const Named = Type.Object({ id: Type.String(), name: Type.String() });
 
 const ChannelsView = Type.Object({
-  channels: Type.Array(Type.Object({ channel: Type.String(), source: Type.Union([Type.Literal('default'), Type.Literal('custom')]), publications: Type.Array(Named) })),
+  channels: Type.Array(
+    Type.Object({ channel: Type.String(), source: Type.Union([Type.Literal('default'), Type.Literal('custom')]), publications: Type.Array(Named) }),
+  ),
   available_publications: Type.Array(Named),
 });
 
@@ -26,8 +28,18 @@ const PricingView = Type.Object({ prices_converted_elsewhere: Type.Boolean() });
 export function integrationSettingsRoutes(app: App, settings: IntegrationSettingsService): void {
   const admin = { config: { access: 'admin' as const } };
 
-  app.get('/api/integration/channels', { ...admin, schema: { tags, security: bearer, summary: "Each PIM channel's publications on the shop (default: web → Online Store, mobile → Shop)", response: connectorResponses(ChannelsView) } }, async (req) =>
-    success('Channel mapping retrieved successfully', await settings.channels(req.connector!.integrationId)),
+  app.get(
+    '/api/integration/channels',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Each PIM channel's publications on the shop (default: web → Online Store, mobile → Shop)",
+        response: connectorResponses(ChannelsView),
+      },
+    },
+    async (req) => success('Channel mapping retrieved successfully', await settings.channels(req.connector!.integrationId)),
   );
 
   app.put(
@@ -39,7 +51,11 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
         security: bearer,
         summary: 'Map PIM channels to publications (null: back to the default; []: published nowhere)',
         body: Type.Object(
-          { channels: Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.Array(Gid('Publication'), { maxItems: 50 }), Type.Null()]), { maxProperties: 20 }) },
+          {
+            channels: Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.Array(Gid('Publication'), { maxItems: 50 }), Type.Null()]), {
+              maxProperties: 20,
+            }),
+          },
           { additionalProperties: false },
         ),
         response: connectorResponses(ChannelsView),
@@ -48,8 +64,10 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     async (req) => success('Channel mapping updated successfully', await settings.setChannels(req.connector!.integrationId, req.body)),
   );
 
-  app.get('/api/integration/locations', { ...admin, schema: { tags, security: bearer, summary: "Where each PIM warehouse's stock goes on the shop", response: connectorResponses(LocationsView) } }, async (req) =>
-    success('Location mapping retrieved successfully', await settings.locations(req.connector!.integrationId)),
+  app.get(
+    '/api/integration/locations',
+    { ...admin, schema: { tags, security: bearer, summary: "Where each PIM warehouse's stock goes on the shop", response: connectorResponses(LocationsView) } },
+    async (req) => success('Location mapping retrieved successfully', await settings.locations(req.connector!.integrationId)),
   );
 
   app.put(
@@ -62,7 +80,9 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
         summary: 'Map PIM warehouses (by code) to locations (null: not synced), and the default location',
         body: Type.Object(
           {
-            warehouses: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Type.Union([Gid('Location'), Type.Null()]), { maxProperties: 200 })),
+            warehouses: Type.Optional(
+              Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Type.Union([Gid('Location'), Type.Null()]), { maxProperties: 200 }),
+            ),
             default_location: Type.Optional(Type.Union([Gid('Location'), Type.Null()])),
           },
           { additionalProperties: false },
@@ -73,13 +93,27 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     async (req) => success('Location mapping updated successfully', await settings.setLocations(req.connector!.integrationId, req.body)),
   );
 
-  app.get('/api/integration/pricing', { ...admin, schema: { tags, security: bearer, summary: 'Whether prices are converted elsewhere (then no currency check)', response: connectorResponses(PricingView) } }, async (req) =>
-    success('Pricing settings retrieved successfully', await settings.pricing(req.connector!.integrationId)),
+  app.get(
+    '/api/integration/pricing',
+    {
+      ...admin,
+      schema: { tags, security: bearer, summary: 'Whether prices are converted elsewhere (then no currency check)', response: connectorResponses(PricingView) },
+    },
+    async (req) => success('Pricing settings retrieved successfully', await settings.pricing(req.connector!.integrationId)),
   );
 
   app.put(
     '/api/integration/pricing',
-    { ...admin, schema: { tags, security: bearer, summary: 'Say whether prices are converted elsewhere', body: Type.Object({ prices_converted_elsewhere: Type.Boolean() }, { additionalProperties: false }), response: connectorResponses(PricingView) } },
+    {
+      ...admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Say whether prices are converted elsewhere',
+        body: Type.Object({ prices_converted_elsewhere: Type.Boolean() }, { additionalProperties: false }),
+        response: connectorResponses(PricingView),
+      },
+    },
     async (req) => success('Pricing settings updated successfully', await settings.setPricing(req.connector!.integrationId, req.body)),
   );
 }

@@ -35,7 +35,11 @@ export class IntegrationSettingsService {
    * What a push of this integration needs, against the storefront the push uses (the shop's lists are cached by the
    * adapter).
    */
-  async placement(integrationId: number, shop: StorefrontShop, storefront: Pick<StorefrontPort, 'publications' | 'locations'> = this.storefront): Promise<SyncPlacement> {
+  async placement(
+    integrationId: number,
+    shop: StorefrontShop,
+    storefront: Pick<StorefrontPort, 'publications' | 'locations'> = this.storefront,
+  ): Promise<SyncPlacement> {
     const [settings, publications, locations] = await Promise.all([this.settings(integrationId), storefront.publications(shop), storefront.locations(shop)]);
     return resolvePlacement(settings, publications, locations);
   }
@@ -52,7 +56,8 @@ export class IntegrationSettingsService {
 
   async setChannels(integrationId: number, input: ChannelsInput) {
     const unknownChannels = Object.keys(input.channels).filter((c) => !(PIM_CHANNELS as readonly string[]).includes(c));
-    if (unknownChannels.length > 0) throw invalid(`Unknown PIM channel ${unknownChannels.map((c) => `'${c}'`).join(', ')}: the channels are ${PIM_CHANNELS.join(', ')}`);
+    if (unknownChannels.length > 0)
+      throw invalid(`Unknown PIM channel ${unknownChannels.map((c) => `'${c}'`).join(', ')}: the channels are ${PIM_CHANNELS.join(', ')}`);
     const shop = await this.shop(integrationId);
     const publications = await this.live(() => this.storefront.publications(shop, { fresh: true }));
     const known = new Set(publications.map((p) => p.id));
@@ -78,7 +83,10 @@ export class IntegrationSettingsService {
     return {
       default_location: fallback ? { id: fallback.id, name: fallback.name } : null,
       default_location_source: settings.default_location !== undefined ? ('custom' as const) : ('default' as const),
-      warehouses: Object.entries(settings.warehouses ?? {}).map(([code, id]) => ({ code, location: id ? { id, name: byId.get(id)?.name ?? '(no longer in the shop)' } : null })),
+      warehouses: Object.entries(settings.warehouses ?? {}).map(([code, id]) => ({
+        code,
+        location: id ? { id, name: byId.get(id)?.name ?? '(no longer in the shop)' } : null,
+      })),
       available_locations: locations.map((l) => ({ id: l.id, name: l.name, is_active: l.isActive })),
     };
   }

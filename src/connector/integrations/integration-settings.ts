@@ -45,7 +45,10 @@ export function parseSettings(raw: unknown): IntegrationSettings {
 }
 
 /** Each channel's publications as a push uses them: explicit ones, else the default found by title. */
-export function channelPublications(settings: IntegrationSettings, publications: StorefrontPublication[]): Record<string, { publications: StorefrontPublication[]; source: 'default' | 'custom' }> {
+export function channelPublications(
+  settings: IntegrationSettings,
+  publications: StorefrontPublication[],
+): Record<string, { publications: StorefrontPublication[]; source: 'default' | 'custom' }> {
   const byId = new Map(publications.map((p) => [p.id, p]));
   const out: Record<string, { publications: StorefrontPublication[]; source: 'default' | 'custom' }> = {};
   for (const channel of PIM_CHANNELS) {

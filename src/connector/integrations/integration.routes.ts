@@ -41,7 +41,9 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
         security: [],
         summary: 'Connect a shop to a PIM account (credentials checked live); issues an admin api_token',
         body: ConnectBody,
-        response: connectorResponses(Type.Object({ integration_id: Type.Integer(), shop_domain: Type.String(), api_token: Type.String(), created_at: Timestamp })),
+        response: connectorResponses(
+          Type.Object({ integration_id: Type.Integer(), shop_domain: Type.String(), api_token: Type.String(), created_at: Timestamp }),
+        ),
       },
     },
     async (req) => success('Integration created successfully', await integrations.connect(req.body)),
@@ -93,7 +95,11 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
         response: connectorResponses(Type.Object({ ...TokenView.properties, api_token: Type.String() })),
       },
     },
-    async (req) => success('Token created: store it now, it is not shown again', await integrations.mintToken(req.connector!.integrationId, req.body.scope, req.body.name ?? null)),
+    async (req) =>
+      success(
+        'Token created: store it now, it is not shown again',
+        await integrations.mintToken(req.connector!.integrationId, req.body.scope, req.body.name ?? null),
+      ),
   );
 
   app.get(
@@ -104,7 +110,9 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
         tags,
         security: bearer,
         summary: "The integration's live tokens (never the token itself)",
-        response: connectorResponses(Type.Object({ tokens: Type.Array(Type.Object({ ...TokenView.properties, last_used_at: Type.Union([Timestamp, Type.Null()]) })) })),
+        response: connectorResponses(
+          Type.Object({ tokens: Type.Array(Type.Object({ ...TokenView.properties, last_used_at: Type.Union([Timestamp, Type.Null()]) })) }),
+        ),
       },
     },
     async (req) => success('Tokens retrieved successfully', await integrations.listTokens(req.connector!.integrationId)),

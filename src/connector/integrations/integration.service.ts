@@ -147,7 +147,8 @@ export class IntegrationService {
   private async verify(baseUrl: string, key: string, secret: string, route: 'connect' | 'update'): Promise<void> {
     const result = await this.pim.verifyCredentials(baseUrl, key, secret);
     if (result.ok) return;
-    if (result.reason === 'invalid_credentials') throw new ConnectorError('INVALID_CREDENTIALS', 'Invalid PIM credentials: the PIM refused the API key or secret');
+    if (result.reason === 'invalid_credentials')
+      throw new ConnectorError('INVALID_CREDENTIALS', 'Invalid PIM credentials: the PIM refused the API key or secret');
     if (result.reason === 'refused') throw new ConnectorError('VALIDATION_FAILED', result.message, 400);
     if (route === 'connect') throw new ConnectorError('CONNECTION_FAILED', result.message);
     throw new ConnectorError('VALIDATION_FAILED', `The PIM credentials could not be validated: ${result.message}`, 503);
@@ -158,5 +159,4 @@ export class IntegrationService {
   }
 }
 
-const integrationExists = (domain: string) =>
-  new ConnectorError('INTEGRATION_EXISTS', `Shop ${domain} already has an active integration: disconnect it first`);
+const integrationExists = (domain: string) => new ConnectorError('INTEGRATION_EXISTS', `Shop ${domain} already has an active integration: disconnect it first`);

@@ -123,7 +123,12 @@ export class MappingRepository {
    * Takes the product's write lease for `ttlMs` (a `pending` mapping is made for a product pushed for the first time);
    * null while another owner's lease runs. Returns the mapping as it is now and the newest version on the storefront.
    */
-  async acquireLease(integrationId: number, pimProductId: number, owner: string, ttlMs: number): Promise<(MappingRow & { storefrontVersion: Date | null; inserted: boolean }) | null> {
+  async acquireLease(
+    integrationId: number,
+    pimProductId: number,
+    owner: string,
+    ttlMs: number,
+  ): Promise<(MappingRow & { storefrontVersion: Date | null; inserted: boolean }) | null> {
     const until = sql`now() + ${ttlMs} * interval '1 millisecond'`;
     const [row] = await this.db
       .insert(productMappings)
@@ -184,7 +189,9 @@ export class MappingRepository {
   }
 
   /** Every mapping of the integration: PIM product, storefront product, and the adoption that linked it (if one did). */
-  async links(integrationId: number): Promise<{ pimProductId: number; storefrontProductId: number | null; adoptionId: string | null; matchedBy: string | null }[]> {
+  async links(
+    integrationId: number,
+  ): Promise<{ pimProductId: number; storefrontProductId: number | null; adoptionId: string | null; matchedBy: string | null }[]> {
     return this.db
       .select({
         pimProductId: productMappings.pimProductId,

@@ -96,7 +96,8 @@ export function normalisePimBaseUrl(raw: string): string {
   } catch {
     throw new PimUrlError('pim_base_url must be an absolute http(s) URL, e.g. https://pim.example.com');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PimUrlError(`pim_base_url must use http or https, got ${url.protocol.replace(/:$/, '')}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new PimUrlError(`pim_base_url must use http or https, got ${url.protocol.replace(/:$/, '')}`);
   if (url.username || url.password) throw new PimUrlError('pim_base_url must not carry credentials (user:password@)');
   if (url.search || url.hash || raw.includes('?') || raw.includes('#')) throw new PimUrlError('pim_base_url must not carry a query or fragment');
   if (raw.length > 2048) throw new PimUrlError('pim_base_url must be at most 2048 characters');
@@ -130,7 +131,11 @@ export class PimClient {
       answer = await this.get(url, { 'x-api-key': apiKey, 'x-api-secret': apiSecret, accept: 'application/json' });
     } catch (err) {
       if (err instanceof DownloadError && /is not a public address/.test(err.message)) {
-        return { ok: false, reason: 'refused', message: `pim_base_url is not allowed: ${err.message} (set CONNECTOR_ALLOW_PRIVATE_NETWORKS=true to allow private networks)` };
+        return {
+          ok: false,
+          reason: 'refused',
+          message: `pim_base_url is not allowed: ${err.message} (set CONNECTOR_ALLOW_PRIVATE_NETWORKS=true to allow private networks)`,
+        };
       }
       return { ok: false, reason: 'unavailable', message: `The PIM at ${where} could not be reached: ${describe(err, url)}` };
     }
@@ -163,7 +168,8 @@ export class PimClient {
   async productSnapshot(conn: { baseUrl: string; apiKey: string }, id: number): Promise<PimProductSnapshot> {
     const product = await this.readPim(`${conn.baseUrl}/api/products/${id}?${INCLUDE}`, conn.apiKey, { notFound: `PIM product ${id} not found` });
     const p = product as Record<string, unknown>;
-    if (!p || typeof p !== 'object' || typeof p.name !== 'string') throw new PimReadError('unavailable', `The PIM answered GET /api/products/${id} without a product`);
+    if (!p || typeof p !== 'object' || typeof p.name !== 'string')
+      throw new PimReadError('unavailable', `The PIM answered GET /api/products/${id} without a product`);
     return this.completeSnapshot(conn, { ...p, id });
   }
 
@@ -190,7 +196,10 @@ export class PimClient {
    * included), and `total`: the products after `afterId`, this page's included. A PIM that ignores `after_id` answers
    * products at or before the cursor: refused as `unavailable` rather than paged forever.
    */
-  async productPage(conn: { baseUrl: string; apiKey: string }, page: { afterId: number; limit: number; include?: 'variants' }): Promise<{ products: PimProductSnapshot[]; total: number }> {
+  async productPage(
+    conn: { baseUrl: string; apiKey: string },
+    page: { afterId: number; limit: number; include?: 'variants' },
+  ): Promise<{ products: PimProductSnapshot[]; total: number }> {
     const limit = Math.min(Math.max(1, page.limit), PIM_PAGE_LIMIT);
     // `include: 'variants'`: the products with their variants only (no warehouse levels), e.g. to match them by SKU.
     const url = `${conn.baseUrl}/api/products?after_id=${page.afterId}&limit=${limit}&${page.include ? `include=${page.include}` : INCLUDE}`;
@@ -217,7 +226,8 @@ export class PimClient {
     let lastId = cursor.afterId;
     return products.map((p) => {
       const at = typeof p.updated_at === 'string' ? Date.parse(p.updated_at) : NaN;
-      if (!Number.isInteger(p.id) || Number.isNaN(at) || at < lastAt || (at === lastAt && (p.id as number) <= lastId)) throw keysetUnsupported(url, 'updated_since with after_id');
+      if (!Number.isInteger(p.id) || Number.isNaN(at) || at < lastAt || (at === lastAt && (p.id as number) <= lastId))
+        throw keysetUnsupported(url, 'updated_since with after_id');
       lastAt = at;
       lastId = p.id as number;
       return { id: p.id as number, updated_at: new Date(at).toISOString(), status: typeof p.status === 'string' ? p.status : '' };
@@ -230,7 +240,8 @@ export class PimClient {
    * a PIM without imports), or `not_found` never; a refused file (400) is `unavailable` with the PIM's message.
    */
   async startImport(conn: { baseUrl: string; apiKey: string }, file: { format: 'ours' | 'shopify'; filename: string; content: Buffer }): Promise<PimImport> {
-    if (file.content.length > MAX_IMPORT_BYTES) throw new PimReadError('unavailable', `the catalogue file is ${file.content.length} bytes, over ${MAX_IMPORT_BYTES}`);
+    if (file.content.length > MAX_IMPORT_BYTES)
+      throw new PimReadError('unavailable', `the catalogue file is ${file.content.length} bytes, over ${MAX_IMPORT_BYTES}`);
     const url = new URL(`${conn.baseUrl}/api/imports?format=${file.format}`);
     const boundary = `----pimbridge${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: text/csv\r\n\r\n`;
@@ -256,7 +267,14 @@ export class PimClient {
         answer = await new Promise((resolve, reject) => {
           const req = (url.protocol === 'https:' ? https : http).request(url, {
             method,
-            headers: { ...headers, 'x-api-key': apiKey, accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': 'Pimbridge-connector/0.1', 'content-length': String(body.length) },
+            headers: {
+              ...headers,
+              'x-api-key': apiKey,
+              accept: 'application/json',
+              'accept-encoding': 'identity',
+              'user-agent': 'Pimbridge-connector/0.1',
+              'content-length': String(body.length),
+            },
             agent: agentFor(agents, url),
             signal,
           });
@@ -277,12 +295,17 @@ export class PimClient {
           req.end(body);
         });
       } catch (err) {
-        if (err instanceof DownloadError && /is not a public address/.test(err.message)) throw new PimReadError('unavailable', `The PIM at ${url.host} is not allowed: ${err.message}`);
+        if (err instanceof DownloadError && /is not a public address/.test(err.message))
+          throw new PimReadError('unavailable', `The PIM at ${url.host} is not allowed: ${err.message}`);
         throw new PimReadError('unavailable', `The PIM at ${url.host} could not be reached: ${describe(err, url)}`);
       }
       if (answer.status !== 429) return answer;
       const wait = retryAfterMs(answer.retryAfter);
-      if (waited + wait > this.rateLimitWaitMs) throw new PimReadError('unavailable', `The PIM at ${url.host} rate-limited ${method} ${url.pathname} (HTTP 429, retry after ${Math.ceil(wait / 1000)} s)`);
+      if (waited + wait > this.rateLimitWaitMs)
+        throw new PimReadError(
+          'unavailable',
+          `The PIM at ${url.host} rate-limited ${method} ${url.pathname} (HTTP 429, retry after ${Math.ceil(wait / 1000)} s)`,
+        );
       waited += wait;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
@@ -411,7 +434,12 @@ export class PimClient {
         });
       });
       const retryAfter = res.headers['retry-after'];
-      return { status: res.statusCode ?? 0, body, contentType: String(res.headers['content-type'] ?? ''), retryAfter: retryAfter === undefined ? undefined : String(retryAfter) };
+      return {
+        status: res.statusCode ?? 0,
+        body,
+        contentType: String(res.headers['content-type'] ?? ''),
+        retryAfter: retryAfter === undefined ? undefined : String(retryAfter),
+      };
     } catch (err) {
       throw signal.aborted ? timeout : err;
     } finally {
@@ -432,7 +460,8 @@ function parseJson(body: Buffer): unknown {
 function importOf(data: unknown): PimImport {
   const d = data as Partial<Record<keyof PimImport, unknown>> | null;
   const states = ['queued', 'running', 'completed', 'failed'];
-  if (!d || typeof d.id !== 'string' || typeof d.state !== 'string' || !states.includes(d.state)) throw new PimReadError('unavailable', 'The PIM did not answer an import');
+  if (!d || typeof d.id !== 'string' || typeof d.state !== 'string' || !states.includes(d.state))
+    throw new PimReadError('unavailable', 'The PIM did not answer an import');
   const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
   return {
     id: d.id,
@@ -456,7 +485,10 @@ function retryAfterMs(value: string | undefined): number {
 }
 
 const keysetUnsupported = (url: string, what: string) =>
-  new PimReadError('unavailable', `The PIM at ${new URL(url).host} does not page by ${what} (beyond the spec; Pimbridge's PIM does): its list came back out of order`);
+  new PimReadError(
+    'unavailable',
+    `The PIM at ${new URL(url).host} does not page by ${what} (beyond the spec; Pimbridge's PIM does): its list came back out of order`,
+  );
 
 function describe(err: unknown, url: URL): string {
   if (err instanceof DownloadError) return err.message;

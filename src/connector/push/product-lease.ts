@@ -55,7 +55,8 @@ export async function takeLease(
         },
       };
     }
-    if (Date.now() + delay > deadline) throw new LeaseBusyError(`PIM product ${pimProductId} is being written to the storefront by another sync; try again shortly`);
+    if (Date.now() + delay > deadline)
+      throw new LeaseBusyError(`PIM product ${pimProductId} is being written to the storefront by another sync; try again shortly`);
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }

@@ -107,7 +107,15 @@ export class PushService {
   private readonly metrics: SyncRecorder | null;
 
   constructor(deps: PushDeps, options: Partial<PushOptions> = {}) {
-    ({ db: this.db, integrations: this.integrations, settings: this.settings, pim: this.pim, mappings: this.mappings, syncLogs: this.syncLogs, storefront: this.storefront } = deps);
+    ({
+      db: this.db,
+      integrations: this.integrations,
+      settings: this.settings,
+      pim: this.pim,
+      mappings: this.mappings,
+      syncLogs: this.syncLogs,
+      storefront: this.storefront,
+    } = deps);
     this.queue = deps.queue ?? null;
     this.now = deps.now ?? (() => new Date());
     this.metrics = deps.metrics ?? null;
@@ -160,13 +168,28 @@ export class PushService {
    * Permanent outcomes (PIM 404, the storefront's validation, a refused token) are written on the mapping and
    * returned; transient ones throw TransientSyncError for the queue to retry, recorded on the mapping on the last try.
    */
-  async syncProduct(integrationId: number, pimProductId: number, options: { finalAttempt?: boolean; log?: Logger; signal?: AbortSignal } = {}): Promise<SyncProductOutcome> {
+  async syncProduct(
+    integrationId: number,
+    pimProductId: number,
+    options: { finalAttempt?: boolean; log?: Logger; signal?: AbortSignal } = {},
+  ): Promise<SyncProductOutcome> {
     const [conn, shop] = await Promise.all([this.integrations.pimConnectionOf(integrationId), this.integrations.storefrontShopOf(integrationId)]);
     if (!conn || !shop) return { status: 'skipped', reason: `integration ${integrationId} no longer exists` };
     if (conn.isActive === false) return { status: 'skipped', reason: `integration ${integrationId} is inactive` };
     const placement = await this.placementOf(integrationId, shop);
-    if (placement instanceof StorefrontError && placement.kind !== 'unauthorized' && placement.kind !== 'forbidden') throw new TransientSyncError(`The storefront could not be read: ${placement.message}`);
-    const run = new BatchRun(this.runDeps(), integrationId, conn, shop, placement, options.log, { finalAttempt: options.finalAttempt ?? true }, new Map(), options.signal);
+    if (placement instanceof StorefrontError && placement.kind !== 'unauthorized' && placement.kind !== 'forbidden')
+      throw new TransientSyncError(`The storefront could not be read: ${placement.message}`);
+    const run = new BatchRun(
+      this.runDeps(),
+      integrationId,
+      conn,
+      shop,
+      placement,
+      options.log,
+      { finalAttempt: options.finalAttempt ?? true },
+      new Map(),
+      options.signal,
+    );
     const result = await run.pushOne({ kind: 'read', id: pimProductId });
     if (result.status === 'error') return { status: 'failed', error: result.message };
     await this.syncLogs.touchLastSync(integrationId, this.now());
@@ -300,7 +323,12 @@ class BatchRun {
   }
 
   /** The storefront write under the product's lease, and the mapping it leaves. */
-  private async write(item: Extract<Item, { kind: 'read' | 'snapshot' }>, snapshot: PimProductSnapshot, placement: SyncPlacement, lease: ProductLease): Promise<PushResult> {
+  private async write(
+    item: Extract<Item, { kind: 'read' | 'snapshot' }>,
+    snapshot: PimProductSnapshot,
+    placement: SyncPlacement,
+    lease: ProductLease,
+  ): Promise<PushResult> {
     const { mappings, now } = this.deps;
     const mapping = lease.mapping;
     // The PIM version of this snapshot (unknown for a snapshot the caller sent): one older than what the storefront
@@ -339,7 +367,11 @@ class BatchRun {
         // Not now, later: the product fails with the storefront's reason and is queued again after its delay.
         const message = `The storefront deferred PIM product ${item.id}: ${err.message}`;
         await mappings.saveError(this.integrationId, item.id, clip(message), now());
-        await this.deps.queue?.send(JOB.syncProduct, { integrationId: this.integrationId, pimProductId: item.id, reason: 'delta' }, { startAfter: err.retryAfterSeconds, singletonKey: `${this.integrationId}:${item.id}` });
+        await this.deps.queue?.send(
+          JOB.syncProduct,
+          { integrationId: this.integrationId, pimProductId: item.id, reason: 'delta' },
+          { startAfter: err.retryAfterSeconds, singletonKey: `${this.integrationId}:${item.id}` },
+        );
         return failure(item.id, message, err.errors);
       }
       if (err instanceof StorefrontValidationError) {
@@ -481,7 +513,8 @@ export function parseBody(body: unknown): (Item & { position: number })[] {
 
 function parseItem(raw: unknown, position: number): Item {
   const where = `product ${position + 1}`;
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { kind: 'invalid', id: null, errors: [`${where} must be an object with an integer id`] };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return { kind: 'invalid', id: null, errors: [`${where} must be an object with an integer id`] };
   const p = raw as Record<string, unknown>;
   if (!Number.isInteger(p.id) || (p.id as number) < 1 || (p.id as number) > MAX_PIM_ID) {
     const id = Number.isSafeInteger(p.id) ? (p.id as number) : null;

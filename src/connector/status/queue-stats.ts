@@ -31,7 +31,8 @@ export class InlineQueueStats implements QueueStatsSource {
   }
 }
 
-export const JOB_QUEUE_NOTE = 'pg-boss jobs (sync.product, sync.full, sync.bulk, sync.poll): pending = queued or waiting for a retry; failed = failed for good in the last 24 h';
+export const JOB_QUEUE_NOTE =
+  'pg-boss jobs (sync.product, sync.full, sync.bulk, sync.poll): pending = queued or waiting for a retry; failed = failed for good in the last 24 h';
 
 /** The job queue's counts for the integration's jobs (or all jobs). */
 export class JobQueueStats implements QueueStatsSource {

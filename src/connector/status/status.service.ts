@@ -211,7 +211,10 @@ export class StatusService {
     const { repository } = this.deps;
     const [integrationCounts, syncs] = healthy
       ? await Promise.all([repository.integrationCounts(), repository.syncCounts(null, this.since24h())])
-      : [{ total: 0, active: 0 }, { total: 0, successful: 0, failed: 0 }];
+      : [
+          { total: 0, active: 0 },
+          { total: 0, successful: 0, failed: 0 },
+        ];
     return {
       status: healthy ? 'operational' : 'degraded',
       timestamp: iso8601(this.clock.now()),
@@ -300,5 +303,11 @@ export function createStatusService(options: CreateStatusServiceOptions): Status
     ttlMs: options.ttlMs,
     timeoutMs: options.timeoutMs,
   });
-  return new StatusService({ repository, connectivity, queue: options.queue ?? new InlineQueueStats(repository), ping: options.ping ?? (() => repository.ping()), clock });
+  return new StatusService({
+    repository,
+    connectivity,
+    queue: options.queue ?? new InlineQueueStats(repository),
+    ping: options.ping ?? (() => repository.ping()),
+    clock,
+  });
 }

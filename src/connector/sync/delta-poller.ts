@@ -26,7 +26,10 @@ export class DeltaPoller {
     const tick = () => {
       if (this.running) return;
       this.running = this.tick()
-        .then(() => undefined, (err: unknown) => this.log?.error({ err }, 'delta-sync tick failed'))
+        .then(
+          () => undefined,
+          (err: unknown) => this.log?.error({ err }, 'delta-sync tick failed'),
+        )
         .finally(() => (this.running = null));
     };
     this.timer = setInterval(tick, this.intervalSeconds * 1_000);

@@ -21,7 +21,12 @@ export class DeltaSyncRepository {
 
   async state(integrationId: number): Promise<DeltaState | null> {
     const [row] = await this.db
-      .select({ isActive: integrations.isActive, createdAt: integrations.createdAt, watermarkAt: integrations.syncWatermarkAt, watermarkId: integrations.syncWatermarkId })
+      .select({
+        isActive: integrations.isActive,
+        createdAt: integrations.createdAt,
+        watermarkAt: integrations.syncWatermarkAt,
+        watermarkId: integrations.syncWatermarkId,
+      })
       .from(integrations)
       .where(eq(integrations.id, integrationId));
     return row ?? null;

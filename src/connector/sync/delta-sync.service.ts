@@ -75,7 +75,10 @@ export class DeltaSyncService {
       const changes = await this.deps.pim.changedProducts(conn, { since: cursor.at.toISOString(), afterId: cursor.id, limit: this.pageSize });
       if (changes.length === 0) break;
       result.seen += changes.length;
-      const synced = await this.deps.mappings.syncedVersions(integrationId, changes.map((c) => c.id));
+      const synced = await this.deps.mappings.syncedVersions(
+        integrationId,
+        changes.map((c) => c.id),
+      );
       const due = changes.filter((c) => {
         const version = synced.get(c.id);
         return !version || version.getTime() < Date.parse(c.updated_at);

@@ -135,7 +135,10 @@ export class FullSyncRepository {
   }
 
   async setMode(id: string, mode: FullSyncMode, totalProducts: number): Promise<void> {
-    await this.db.update(fullSyncs).set({ mode, totalProducts }).where(and(eq(fullSyncs.id, id), isNull(fullSyncs.mode)));
+    await this.db
+      .update(fullSyncs)
+      .set({ mode, totalProducts })
+      .where(and(eq(fullSyncs.id, id), isNull(fullSyncs.mode)));
   }
 
   /** Items for a page of products (already known ones are left as they are) and the cursor moved past the page. */
@@ -146,7 +149,10 @@ export class FullSyncRepository {
         .values(pimProductIds.map((pimProductId) => ({ fullSyncId: id, pimProductId })))
         .onConflictDoNothing();
     }
-    await this.db.update(fullSyncs).set({ cursorId: sql`greatest(${fullSyncs.cursorId}, ${cursorId})` }).where(eq(fullSyncs.id, id));
+    await this.db
+      .update(fullSyncs)
+      .set({ cursorId: sql`greatest(${fullSyncs.cursorId}, ${cursorId})` })
+      .where(eq(fullSyncs.id, id));
   }
 
   async markFannedOut(id: string): Promise<void> {

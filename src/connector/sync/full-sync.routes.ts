@@ -12,7 +12,9 @@ import type { FullSyncService, FullSyncView } from './full-sync.service.js';
 const FullSync = Type.Object({
   id: Type.String({ description: 'uuid; also the id of its sync.full job' }),
   status: Type.String({ enum: ['queued', 'running', 'completed', 'failed'] }),
-  mode: Nullable(Type.String({ enum: ['per_call', 'bulk'], description: 'per_call below SYNC_BULK_THRESHOLD products, else bulk; null until the first PIM page' })),
+  mode: Nullable(
+    Type.String({ enum: ['per_call', 'bulk'], description: 'per_call below SYNC_BULK_THRESHOLD products, else bulk; null until the first PIM page' }),
+  ),
   total: Type.Integer({ description: 'products of the PIM account (at the start; the products recorded once the fan-out is done)' }),
   queued: Type.Integer(),
   synced: Type.Integer(),

@@ -226,7 +226,11 @@ export class FullSyncService {
             open -= batch.productIds.length;
             // One job per batch, on one of the shop's BULK_SLOTS singleton keys: as many bulk operations at once as
             // Shopify runs for an app, the other batches queued behind them.
-            await queue.send(JOB.syncBulk, { integrationId: sync.integrationId, fullSyncId: sync.id, batchId: batch.id }, { singletonKey: bulkSlotKey(sync.integrationId, batch.id), db: exec });
+            await queue.send(
+              JOB.syncBulk,
+              { integrationId: sync.integrationId, fullSyncId: sync.id, batchId: batch.id },
+              { singletonKey: bulkSlotKey(sync.integrationId, batch.id), db: exec },
+            );
           }
         }
         if (last) await r.markFannedOut(sync.id);
@@ -263,7 +267,10 @@ export class FullSyncService {
     const batch = await repo.openBatch(sync.id, job.batchId);
     if (!batch) return this.closeIfDone(sync.id);
     if (!(await repo.integrationActive(sync.integrationId))) return this.failSync(sync.id, 'The integration was disconnected');
-    const [conn, shop] = await Promise.all([this.deps.integrations.pimConnectionOf(sync.integrationId), this.deps.integrations.storefrontShopOf(sync.integrationId)]);
+    const [conn, shop] = await Promise.all([
+      this.deps.integrations.pimConnectionOf(sync.integrationId),
+      this.deps.integrations.storefrontShopOf(sync.integrationId),
+    ]);
     if (!conn || !shop) return this.failSync(sync.id, 'The integration was disconnected');
 
     await new BatchRun(this, this.deps, sync, batch, conn, shop, signal).run();
@@ -412,7 +419,14 @@ class BatchRun {
         refused.push({ id, message });
       } else sendable.push(product);
     }
-    const mapped = new Map((await mappings.findMany(integrationId, sendable.map((p) => p.id))).map((m) => [m.pimProductId, m]));
+    const mapped = new Map(
+      (
+        await mappings.findMany(
+          integrationId,
+          sendable.map((p) => p.id),
+        )
+      ).map((m) => [m.pimProductId, m]),
+    );
     const at = this.service.clock();
     await db.transaction(async (tx) => {
       const r = repo.with(tx as unknown as Db);
@@ -492,7 +506,10 @@ class BatchRun {
       const m = mappings.with(tx as unknown as Db);
       // A bulk operation runs for minutes: a delta job may have synced a newer version of a product meanwhile, which
       // this line has just overwritten in the store. Those products are queued again (read fresh) with the results.
-      const synced = await m.syncedVersions(integrationId, items.map((it) => it.product.id));
+      const synced = await m.syncedVersions(
+        integrationId,
+        items.map((it) => it.product.id),
+      );
       const overtaken: number[] = [];
       for (const [i, { product }] of items.entries()) {
         const outcome = outcomes[i] ?? { ok: false as const, errors: ['the bulk operation answered no result for this product'] };
@@ -513,7 +530,10 @@ class BatchRun {
       const r = repo.with(tx as unknown as Db);
       await r.finishItems(this.sync.id, results, at);
       await r.setBatch(this.batch.id, { status: 'completed', error: null }, at);
-      const jobs = overtaken.map((pimProductId) => ({ data: { integrationId, pimProductId, reason: 'delta' as const }, singletonKey: `${integrationId}:${pimProductId}` }));
+      const jobs = overtaken.map((pimProductId) => ({
+        data: { integrationId, pimProductId, reason: 'delta' as const },
+        singletonKey: `${integrationId}:${pimProductId}`,
+      }));
       if (jobs.length > 0) await this.deps.queue.sendMany(JOB.syncProduct, jobs, { db: this.deps.txExecutor(tx as unknown as Db) });
     });
     const failed = results.filter((r) => r.status === 'failed').length;

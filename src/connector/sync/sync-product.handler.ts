@@ -26,7 +26,10 @@ export function syncProductHandler(deps: SyncProductHandlerDeps): JobHandler<typ
       // Transient (or our own database): retried by the queue; after the last try the product is finished as failed.
       if (job.finalAttempt) {
         deps.metrics?.productsSynced(integrationId, 'job', 0, 1);
-        const error = err instanceof TransientSyncError ? err.message : `PIM product ${pimProductId} could not be synced: ${err instanceof Error ? err.message : String(err)}`;
+        const error =
+          err instanceof TransientSyncError
+            ? err.message
+            : `PIM product ${pimProductId} could not be synced: ${err instanceof Error ? err.message : String(err)}`;
         await deps.fullSync?.productFinished(integrationId, pimProductId, { ok: false, error });
       }
       throw err;
@@ -34,7 +37,8 @@ export function syncProductHandler(deps: SyncProductHandlerDeps): JobHandler<typ
     // Skipped (integration inactive or gone): nothing was sent, but a full sync waiting for the product can still end.
     const finished: ProductOutcome =
       outcome.status === 'synced' ? { ok: true } : { ok: false, error: outcome.status === 'failed' ? outcome.error : outcome.reason };
-    if (outcome.status !== 'skipped') deps.metrics?.productsSynced(integrationId, 'job', outcome.status === 'synced' ? 1 : 0, outcome.status === 'failed' ? 1 : 0);
+    if (outcome.status !== 'skipped')
+      deps.metrics?.productsSynced(integrationId, 'job', outcome.status === 'synced' ? 1 : 0, outcome.status === 'failed' ? 1 : 0);
     await deps.fullSync?.productFinished(integrationId, pimProductId, finished);
   };
 }

@@ -1,19 +1,6 @@
 // The PIM core's tables. Every row carries organization_id (directly or through its product) for tenant isolation.
 import { sql, type SQL } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { organizations } from './admin.js';
 
 const orgId = () =>
@@ -92,9 +79,7 @@ export const products = pgTable(
     /** One lower-cased text over name, description and SKU, so a single GIN trigram index serves search. */
     searchText: text('search_text')
       .notNull()
-      .generatedAlwaysAs(
-        (): SQL => sql`lower(${products.name} || ' ' || coalesce(${products.description}, '') || ' ' || ${products.sku})`,
-      ),
+      .generatedAlwaysAs((): SQL => sql`lower(${products.name} || ' ' || coalesce(${products.description}, '') || ' ' || ${products.sku})`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -159,10 +144,7 @@ export const variants = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex('variants_org_sku_uq').on(t.organizationId, t.sku),
-    index('variants_product_idx').on(t.productId, t.position, t.id),
-  ],
+  (t) => [uniqueIndex('variants_org_sku_uq').on(t.organizationId, t.sku), index('variants_product_idx').on(t.productId, t.position, t.id)],
 );
 
 export const channels = pgTable(

@@ -74,9 +74,10 @@ export class AttributeRepository {
    * the rows are locked FOR SHARE until the transaction ends, so they cannot change under a product write.
    */
   async definitions(organizationId: number, codes: string[], options: { required?: boolean; share?: boolean } = {}): Promise<AttributeDefinition[]> {
-    const which = [codes.length > 0 ? inArray(productAttributes.code, codes) : undefined, options.required ? eq(productAttributes.isRequired, true) : undefined].filter(
-      (c) => c !== undefined,
-    );
+    const which = [
+      codes.length > 0 ? inArray(productAttributes.code, codes) : undefined,
+      options.required ? eq(productAttributes.isRequired, true) : undefined,
+    ].filter((c) => c !== undefined);
     if (which.length === 0) return [];
     const query = this.db
       .select(definition)
@@ -125,7 +126,10 @@ export class AttributeRepository {
     if (options.length === 0) return [];
     const result = await this.db.execute(sql`
       SELECT o.option, count(*)::int AS products
-      FROM unnest(ARRAY[${sql.join(options.map((o) => sql`${o}`), sql`, `)}]::text[]) AS o(option)
+      FROM unnest(ARRAY[${sql.join(
+        options.map((o) => sql`${o}`),
+        sql`, `,
+      )}]::text[]) AS o(option)
       JOIN products p ON p.organization_id = ${organizationId} AND p.attributes ? ${code}
         AND (p.attributes -> ${code} = to_jsonb(o.option) OR p.attributes -> ${code} @> jsonb_build_array(o.option))
       GROUP BY o.option ORDER BY o.option`);

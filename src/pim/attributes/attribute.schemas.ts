@@ -25,7 +25,7 @@ export const AttributeList = Type.Object({ attributes: Type.Array(Attribute), to
 const attributeFields = {
   code: Type.String({
     pattern: ATTRIBUTE_CODE_PATTERN,
-    description: 'the key of the attribute in a product\'s `attributes` object',
+    description: "the key of the attribute in a product's `attributes` object",
     errorMessage: 'must start with a lower-case letter and hold only lower-case letters, digits and underscores (at most 64)',
   }),
   name: Text(255, { minLength: 1 }),
@@ -39,10 +39,7 @@ const attributeFields = {
 };
 
 const { code, name, type, ...optional } = attributeFields;
-export const AttributeCreate = Type.Object(
-  { code, name, type, ...Type.Partial(Type.Object(optional)).properties },
-  { additionalProperties: false },
-);
+export const AttributeCreate = Type.Object({ code, name, type, ...Type.Partial(Type.Object(optional)).properties }, { additionalProperties: false });
 export type AttributeCreateInput = Static<typeof AttributeCreate>;
 
 /** PUT and PATCH take the same body: the fields to change. */

@@ -26,7 +26,7 @@ export async function catalogueFileRoutes(app: App, deps: { imports: ImportServi
         tags,
         summary: 'Import products from a CSV file',
         description:
-          'multipart/form-data with the CSV file in the field `file`: our format or Shopify\'s product CSV (docs/csv-formats.md). ' +
+          "multipart/form-data with the CSV file in the field `file`: our format or Shopify's product CSV (docs/csv-formats.md). " +
           'The file is checked (UTF-8, a known header, at least one row) before the answer; its rows are then imported by a job. ' +
           'Products are matched by SKU within the organization: a second import of the same file changes nothing.',
         consumes: ['multipart/form-data'],
@@ -43,8 +43,10 @@ export async function catalogueFileRoutes(app: App, deps: { imports: ImportServi
     },
   );
 
-  app.get('/api/imports/:id', { schema: { tags, summary: 'Where an import stands', params: ImportParams, response: pimResponses(200, ImportView) } }, async (req) =>
-    ok(await deps.imports.get(req.pim.organizationId, req.params.id)),
+  app.get(
+    '/api/imports/:id',
+    { schema: { tags, summary: 'Where an import stands', params: ImportParams, response: pimResponses(200, ImportView) } },
+    async (req) => ok(await deps.imports.get(req.pim.organizationId, req.params.id)),
   );
 
   app.get(
@@ -63,7 +65,13 @@ export async function catalogueFileRoutes(app: App, deps: { imports: ImportServi
     { schema: { tags, summary: 'Export products as CSV (streamed)', querystring: ExportQuery, produces: ['text/csv'] } },
     async (req, reply) => {
       const { format = 'ours', search, status, brand, channel, category } = req.query;
-      const rows = deps.exports.productsCsv(req.pim.organizationId, format, { search: search?.trim() || undefined, status, brandId: brand, channel, categoryId: category });
+      const rows = deps.exports.productsCsv(req.pim.organizationId, format, {
+        search: search?.trim() || undefined,
+        status,
+        brandId: brand,
+        channel,
+        categoryId: category,
+      });
       const first = await rows.next();
       return reply
         .type('text/csv; charset=utf-8')

@@ -13,7 +13,7 @@ export const ImportView = Type.Object(
     size_bytes: Type.Integer(),
     rows_total: Type.Integer({ description: 'data rows in the file' }),
     rows_done: Type.Integer({ description: 'rows processed: created + updated + unchanged + failed' }),
-    created: Type.Integer({ description: "rows whose product or variant was created (a dry run: would be)" }),
+    created: Type.Integer({ description: 'rows whose product or variant was created (a dry run: would be)' }),
     updated: Type.Integer(),
     unchanged: Type.Integer(),
     failed: Type.Integer({ description: 'rows refused; GET /api/imports/{id}/errors.csv says why' }),

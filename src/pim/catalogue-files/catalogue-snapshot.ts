@@ -34,7 +34,8 @@ export class CategoryTree {
       if (known) return known;
       const row = byId.get(id)!;
       // A cycle cannot be written through the API; guarded anyway so a bad row cannot hang an export.
-      const path = row.parent_id === null || seen.has(row.parent_id) || !byId.has(row.parent_id) ? [row.name] : [...pathOf(row.parent_id, seen.add(id)), row.name];
+      const path =
+        row.parent_id === null || seen.has(row.parent_id) || !byId.has(row.parent_id) ? [row.name] : [...pathOf(row.parent_id, seen.add(id)), row.name];
       this.paths.set(id, path);
       return path;
     };

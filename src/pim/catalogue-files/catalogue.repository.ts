@@ -67,7 +67,9 @@ export class CatalogueRepository {
     if (lock) {
       await this.db.execute(sql`SELECT id FROM products WHERE organization_id = ${organizationId} AND sku = ANY(${textArray(skus)}) ORDER BY id FOR UPDATE`);
     }
-    return this.rows<ProductSnapshot>(sql`SELECT ${this.snapshot()} FROM products p WHERE p.organization_id = ${organizationId} AND p.sku = ANY(${textArray(skus)})`);
+    return this.rows<ProductSnapshot>(
+      sql`SELECT ${this.snapshot()} FROM products p WHERE p.organization_id = ${organizationId} AND p.sku = ANY(${textArray(skus)})`,
+    );
   }
 
   /** One keyset page of the export, by id. */
@@ -77,7 +79,8 @@ export class CatalogueRepository {
     if (filters.status) where.push(sql`p.status = ${filters.status}`);
     if (filters.brandId !== undefined) where.push(sql`p.brand_id = ${filters.brandId}`);
     if (filters.channel) where.push(sql`p.publishing_channels @> ARRAY[${filters.channel}]::text[]`);
-    if (filters.categoryId !== undefined) where.push(sql`p.id IN (SELECT pc.product_id FROM product_categories pc WHERE pc.category_id = ${filters.categoryId})`);
+    if (filters.categoryId !== undefined)
+      where.push(sql`p.id IN (SELECT pc.product_id FROM product_categories pc WHERE pc.category_id = ${filters.categoryId})`);
     return this.rows<ProductSnapshot>(sql`
       SELECT ${this.snapshot()} FROM products p WHERE ${sql.join(where, sql` AND `)} ORDER BY p.id LIMIT ${limit}`);
   }
@@ -109,7 +112,9 @@ export class CatalogueRepository {
   }
 
   async attributeDefinitions(organizationId: number): Promise<AttributeDefinition[]> {
-    return this.rows(sql`SELECT id, code, type, options, is_required AS "isRequired" FROM product_attributes WHERE organization_id = ${organizationId} ORDER BY code`);
+    return this.rows(
+      sql`SELECT id, code, type, options, is_required AS "isRequired" FROM product_attributes WHERE organization_id = ${organizationId} ORDER BY code`,
+    );
   }
 
   /** The locales of the organization's translations and the option names of its variants: the export's dynamic columns. */
@@ -126,8 +131,12 @@ export class CatalogueRepository {
   async namedIds(table: 'brands' | 'suppliers', organizationId: number, names: string[]): Promise<Map<string, number>> {
     if (names.length === 0) return new Map();
     const t = sql.raw(table);
-    await this.db.execute(sql`INSERT INTO ${t} (organization_id, name) SELECT ${organizationId}, n FROM unnest(${textArray(names)}) AS n ON CONFLICT DO NOTHING`);
-    const rows = await this.rows<{ id: number; name: string }>(sql`SELECT id, name FROM ${t} WHERE organization_id = ${organizationId} AND name = ANY(${textArray(names)})`);
+    await this.db.execute(
+      sql`INSERT INTO ${t} (organization_id, name) SELECT ${organizationId}, n FROM unnest(${textArray(names)}) AS n ON CONFLICT DO NOTHING`,
+    );
+    const rows = await this.rows<{ id: number; name: string }>(
+      sql`SELECT id, name FROM ${t} WHERE organization_id = ${organizationId} AND name = ANY(${textArray(names)})`,
+    );
     return new Map(rows.map((r) => [r.name, r.id]));
   }
 

@@ -60,7 +60,11 @@ export interface ProductPlan {
 export function planProduct(draft: ProductDraft, ctx: PlanContext): { plan: ProductPlan | null; errors: RowError[] } {
   const refuse = (reason: string) => ({
     plan: null,
-    errors: draft.lines.map((line) => ({ line, sku: draft.sku, reason: line === draft.line ? reason : `not imported: its product (line ${draft.line}) was refused` })),
+    errors: draft.lines.map((line) => ({
+      line,
+      sku: draft.sku,
+      reason: line === draft.line ? reason : `not imported: its product (line ${draft.line}) was refused`,
+    })),
   });
   const ex = ctx.existing.get(draft.sku) ?? null;
   const f = draft.fields;
@@ -196,7 +200,11 @@ function attributeProblem(texts: Record<string, string | null>, definitions: Att
     if (text === null) values[code] = null;
     else if (def.type === 'number') values[code] = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text) ? Number(text) : text;
     else if (def.type === 'boolean') values[code] = /^(true|false)$/i.test(text) ? text.toLowerCase() === 'true' : text;
-    else if (def.type === 'multiselect') values[code] = text.split('|').map((v) => v.trim()).filter((v) => v !== '');
+    else if (def.type === 'multiselect')
+      values[code] = text
+        .split('|')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
     else values[code] = text;
   }
   try {

@@ -6,7 +6,11 @@ import { AppError, badRequest } from '../../server/kernel/errors.js';
 
 export const IMPORT_FIELD = 'file';
 
-export async function readImportUpload<T>(req: FastifyRequest, maxBytes: number, use: (upload: { fileName: string; stream: Readable }) => Promise<T>): Promise<T> {
+export async function readImportUpload<T>(
+  req: FastifyRequest,
+  maxBytes: number,
+  use: (upload: { fileName: string; stream: Readable }) => Promise<T>,
+): Promise<T> {
   const expected = `the request must be multipart/form-data with the CSV file in the field '${IMPORT_FIELD}'`;
   if (!req.isMultipart()) throw badRequest(expected);
   try {
@@ -33,6 +37,8 @@ function uploadError(err: unknown, maxBytes: number): unknown {
       return badRequest('the request body is not valid multipart/form-data');
     default:
       // A broken upload (the client went away, malformed framing) is the client's problem; anything else is ours.
-      return err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message) ? badRequest('the request body is not valid multipart/form-data') : err;
+      return err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message)
+        ? badRequest('the request body is not valid multipart/form-data')
+        : err;
   }
 }

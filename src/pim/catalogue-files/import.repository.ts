@@ -42,7 +42,16 @@ export class ImportRepository {
     return new ImportRepository(tx);
   }
 
-  async insert(row: { id: string; organizationId: number; format: string; dryRun: boolean; fileName: string; storageKey: string; sizeBytes: number; rowsTotal: number }): Promise<void> {
+  async insert(row: {
+    id: string;
+    organizationId: number;
+    format: string;
+    dryRun: boolean;
+    fileName: string;
+    storageKey: string;
+    sizeBytes: number;
+    rowsTotal: number;
+  }): Promise<void> {
     await this.db.execute(sql`
       INSERT INTO imports (id, organization_id, format, dry_run, file_name, storage_key, size_bytes, rows_total)
       VALUES (${row.id}, ${row.organizationId}, ${row.format}, ${row.dryRun}, ${row.fileName}, ${row.storageKey}, ${row.sizeBytes}, ${row.rowsTotal})`);
@@ -84,8 +93,10 @@ export class ImportRepository {
 
   /** Failed rows in line order, a page at a time (errors.csv streams them). */
   async errors(id: string, afterId: number, limit: number): Promise<{ id: number; line: number; sku: string | null; reason: string }[]> {
-    return rowsOf(await this.db.execute(sql`
-      SELECT id, line, sku, reason FROM import_errors WHERE import_id = ${id} AND id > ${afterId} ORDER BY id LIMIT ${limit}`));
+    return rowsOf(
+      await this.db.execute(sql`
+      SELECT id, line, sku, reason FROM import_errors WHERE import_id = ${id} AND id > ${afterId} ORDER BY id LIMIT ${limit}`),
+    );
   }
 
   async addImages(id: string, images: { productId: number; url: string; position: number; line: number; sku: string }[]): Promise<void> {
@@ -97,8 +108,10 @@ export class ImportRepository {
   }
 
   async pendingImages(id: string, limit: number): Promise<{ id: number; product_id: number; url: string; position: number; line: number; sku: string }[]> {
-    return rowsOf(await this.db.execute(sql`
-      SELECT id, product_id, url, position, line, sku FROM import_images WHERE import_id = ${id} ORDER BY id LIMIT ${limit}`));
+    return rowsOf(
+      await this.db.execute(sql`
+      SELECT id, product_id, url, position, line, sku FROM import_images WHERE import_id = ${id} ORDER BY id LIMIT ${limit}`),
+    );
   }
 
   async imageDone(importId: string, imageId: number): Promise<void> {

@@ -178,7 +178,11 @@ export class ImportService {
           // The file's own errors go with the last product, so a crash in between reports them once, on the resumed run.
           await this.commitOnce(job, [draft], last ? parseErrors : [], last ? lastLine : Math.max(...draft.lines));
         } catch {
-          const failed = draft.lines.map((line) => ({ line, sku: draft.sku, reason: 'not imported: another change to the catalogue conflicted with it; import the file again' }));
+          const failed = draft.lines.map((line) => ({
+            line,
+            sku: draft.sku,
+            reason: 'not imported: another change to the catalogue conflicted with it; import the file again',
+          }));
           await this.commitOnce(job, [], [...failed, ...(last ? parseErrors : [])], last ? lastLine : Math.max(...draft.lines));
         }
       }
@@ -199,7 +203,10 @@ export class ImportService {
         warehouses: job.warehouses,
         tree,
         existing: new Map((await catalogue.snapshotsBySku(org, skus, !imp.dry_run)).map((p) => [p.sku, p])),
-        variantOwners: await catalogue.variantOwners(org, drafts.flatMap((d) => d.variants.map((v) => v.sku))),
+        variantOwners: await catalogue.variantOwners(
+          org,
+          drafts.flatMap((d) => d.variants.map((v) => v.sku)),
+        ),
         eanHolders: await catalogue.holders(org, 'ean', eans),
         slugHolders: await catalogue.holders(org, 'slug', explicitSlugs),
       };
@@ -239,7 +246,10 @@ export class ImportService {
     const suppliers = await catalogue.namedIds('suppliers', org, distinct(rewritten.map((p) => p.target.supplier)));
     // New products without a slug get one from their name, free among the stored ones and this batch's.
     const unslugged = rewritten.filter((p) => p.target.slug === null);
-    const taken = new Set([...(await catalogue.slugsLike(org, distinct(unslugged.map((p) => slugify(p.target.name))))), ...plans.flatMap((p) => (p.target.slug ? [p.target.slug] : []))]);
+    const taken = new Set([
+      ...(await catalogue.slugsLike(org, distinct(unslugged.map((p) => slugify(p.target.name))))),
+      ...plans.flatMap((p) => (p.target.slug ? [p.target.slug] : [])),
+    ]);
     const free = freeSlugs(taken);
     for (const p of unslugged) p.target.slug = free(slugify(p.target.name));
     const rows: ProductRow[] = rewritten.map(({ target: { brand, supplier, slug, ...t } }) => ({
@@ -298,7 +308,9 @@ export class ImportService {
             await this.media.add(imp.organization_id, image.product_id, { file_url: image.url, position: image.position });
           } catch (err) {
             if (!(err instanceof AppError)) throw err;
-            await this.imports.addErrors(imp.id, [{ line: image.line, sku: image.sku, reason: `image ${image.url}: ${err.message.replace(/^file_url: /, '')}` }]);
+            await this.imports.addErrors(imp.id, [
+              { line: image.line, sku: image.sku, reason: `image ${image.url}: ${err.message.replace(/^file_url: /, '')}` },
+            ]);
           }
           await this.imports.imageDone(imp.id, image.id);
         }),

@@ -58,7 +58,12 @@ export class CategoryService {
   /** The category's products (by id), paginated exactly as the product list. */
   async listProducts(organizationId: number, id: number, q: CategoryProductsQueryInput) {
     if (!(await this.categories.ref(organizationId, id))) throw notFound(`Category ${id} not found`);
-    const { products, total } = await this.products.list(organizationId, { categoryId: id }, { limit: q.limit, offset: (q.page - 1) * q.limit }, q.locale ?? null);
+    const { products, total } = await this.products.list(
+      organizationId,
+      { categoryId: id },
+      { limit: q.limit, offset: (q.page - 1) * q.limit },
+      q.locale ?? null,
+    );
     return {
       products,
       pagination: { current_page: q.page, total_pages: Math.ceil(total / q.limit), total_items: total, items_per_page: q.limit },
@@ -131,7 +136,9 @@ export class CategoryService {
       const current = await this.mustExist(repo, organizationId, id);
       const children = await repo.countChildren(organizationId, id);
       if (children > 0) {
-        throw badRequest(`Category ${id} has ${children} child ${children === 1 ? 'category' : 'categories'}: move or delete ${children === 1 ? 'it' : 'them'} first`);
+        throw badRequest(
+          `Category ${id} has ${children} child ${children === 1 ? 'category' : 'categories'}: move or delete ${children === 1 ? 'it' : 'them'} first`,
+        );
       }
       const unassigned = await repo.touchProductsOf(id);
       await repo.delete(organizationId, id);

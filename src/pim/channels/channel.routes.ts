@@ -9,7 +9,10 @@ const ChannelList = Type.Object({ channels: Type.Array(ChannelView), total: Type
 const ChannelConfig = Type.Object(
   {
     channels: Type.Array(
-      Type.Object({ value: Channel, label: Type.Optional(Text(100, { minLength: 1 })), description: Type.Optional(Text(500)) }, { additionalProperties: false }),
+      Type.Object(
+        { value: Channel, label: Type.Optional(Text(100, { minLength: 1 })), description: Type.Optional(Text(500)) },
+        { additionalProperties: false },
+      ),
       { maxItems: 6, description: 'an empty list restores the defaults (web, mobile)' },
     ),
   },
@@ -23,7 +26,9 @@ export function channelRoutes(app: App, channels: ChannelService): void {
     ok(await channels.list(req.pim.organizationId)),
   );
 
-  app.put('/api/channels', { schema: { tags, summary: "Configure the organization's publishing channels", body: ChannelConfig, response: pimResponses(200, ChannelList) } }, async (req) =>
-    ok(await channels.configure(req.pim.organizationId, req.body.channels)),
+  app.put(
+    '/api/channels',
+    { schema: { tags, summary: "Configure the organization's publishing channels", body: ChannelConfig, response: pimResponses(200, ChannelList) } },
+    async (req) => ok(await channels.configure(req.pim.organizationId, req.body.channels)),
   );
 }

@@ -10,7 +10,15 @@ import { DEFAULT_LIMIT, DEFAULT_MAX_DISTANCE, IMAGE_FIELD, MAX_IMAGE_BYTES, OPTI
 const FIELD_NAMES = [IMAGE_FIELD, ...Object.keys(OPTIONS)];
 
 export const MULTIPART_OPTIONS: FastifyMultipartBaseOptions = {
-  limits: { files: 1, fileSize: MAX_IMAGE_BYTES, fields: FIELD_NAMES.length, parts: FIELD_NAMES.length + 1, fieldNameSize: 100, fieldSize: 100, headerPairs: 20 },
+  limits: {
+    files: 1,
+    fileSize: MAX_IMAGE_BYTES,
+    fields: FIELD_NAMES.length,
+    parts: FIELD_NAMES.length + 1,
+    fieldNameSize: 100,
+    fieldSize: 100,
+    headerPairs: 20,
+  },
   // A part named `image` is the upload even without a filename (busboy would otherwise read it as a text field).
   isPartAFile: (fieldName, contentType, fileName) => fieldName === IMAGE_FIELD || fileName !== undefined || contentType === 'application/octet-stream',
 };

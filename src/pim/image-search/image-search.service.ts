@@ -35,7 +35,14 @@ export class ImageSearchService {
       throw err;
     }
     const { matches, total } = await this.index.search(organizationId, hash, input.maxDistance, input.limit);
-    const found = new Map((await this.products.findMany(organizationId, matches.map((m) => m.product_id))).map((p) => [p.id, p]));
+    const found = new Map(
+      (
+        await this.products.findMany(
+          organizationId,
+          matches.map((m) => m.product_id),
+        )
+      ).map((p) => [p.id, p]),
+    );
     const products = matches.flatMap(({ product_id, media_id, distance }) => {
       const product = found.get(product_id);
       return product ? [{ ...product, match: { media_id, distance, similarity: similarity(distance) } }] : [];

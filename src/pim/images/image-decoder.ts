@@ -42,9 +42,7 @@ export async function decodeImage(bytes: Buffer): Promise<DecodedImage> {
 const SIZE = 32;
 const LOW = 8;
 /** cos((2x + 1) u π / 2N) for the 8 lowest frequencies, computed once. */
-const COS = Array.from({ length: LOW }, (_, u) =>
-  Float64Array.from({ length: SIZE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * SIZE))),
-);
+const COS = Array.from({ length: LOW }, (_, u) => Float64Array.from({ length: SIZE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * SIZE))));
 
 /**
  * pHash: the image as 32×32 grey levels, its 2-D DCT, and one bit per coefficient of the 8×8 lowest frequencies:

@@ -9,12 +9,16 @@ const tags = ['Media'];
 
 /** The PIM routes (X-API-KEY, envelope): a product's media. */
 export function mediaRoutes(app: App, media: MediaService): void {
-  app.get('/api/products/:id/media', { schema: { tags, summary: "List a product's media by position", params: IdParams, response: pimResponses(200, MediaList) } }, async (req) =>
-    ok(await media.list(req.pim.organizationId, req.params.id)),
+  app.get(
+    '/api/products/:id/media',
+    { schema: { tags, summary: "List a product's media by position", params: IdParams, response: pimResponses(200, MediaList) } },
+    async (req) => ok(await media.list(req.pim.organizationId, req.params.id)),
   );
 
-  app.get('/api/products/:id/media/:mediaId', { schema: { tags, summary: 'Get one media of a product', params: MediaParams, response: pimResponses(200, Media) } }, async (req) =>
-    ok(await media.get(req.pim.organizationId, req.params.id, req.params.mediaId)),
+  app.get(
+    '/api/products/:id/media/:mediaId',
+    { schema: { tags, summary: 'Get one media of a product', params: MediaParams, response: pimResponses(200, Media) } },
+    async (req) => ok(await media.get(req.pim.organizationId, req.params.id, req.params.mediaId)),
   );
 
   app.post(
@@ -35,10 +39,14 @@ export function mediaRoutes(app: App, media: MediaService): void {
     },
   );
 
-  app.delete('/api/products/:id/media/:mediaId', { schema: { tags, summary: 'Remove a media from a product', params: MediaParams, response: pimResponses(200, Type.Object({ deleted: Type.Boolean() })) } }, async (req) => {
-    await media.delete(req.pim.organizationId, req.params.id, req.params.mediaId);
-    return ok({ deleted: true });
-  });
+  app.delete(
+    '/api/products/:id/media/:mediaId',
+    { schema: { tags, summary: 'Remove a media from a product', params: MediaParams, response: pimResponses(200, Type.Object({ deleted: Type.Boolean() })) } },
+    async (req) => {
+      await media.delete(req.pim.organizationId, req.params.id, req.params.mediaId);
+      return ok({ deleted: true });
+    },
+  );
 }
 
 /** One year: a key names fixed content (its sha256), so a cached copy never goes stale. */

@@ -26,9 +26,7 @@ export const Product = Type.Object(
     stock: Type.Integer(),
     in_stock: Type.Boolean(),
     ean: Nullable(Type.String()),
-    vat_rate: Nullable(
-      Type.Object({ id: Type.Integer(), name: Type.String(), rate: Type.String(), country_code: Type.String() }),
-    ),
+    vat_rate: Nullable(Type.Object({ id: Type.Integer(), name: Type.String(), rate: Type.String(), country_code: Type.String() })),
     brand: Nullable(Named),
     supplier: Nullable(Named),
     categories: Type.Array(Named),
@@ -52,7 +50,12 @@ const ean = Type.String({
 const productFields = {
   name: Text(255, { minLength: 1 }),
   sku: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S(.*\\S)?$', errorMessage: 'must be 1-64 characters without leading or trailing spaces' }),
-  slug: Type.String({ minLength: 1, maxLength: 255, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', errorMessage: 'must be lower-case letters, digits and single hyphens' }),
+  slug: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+    errorMessage: 'must be lower-case letters, digits and single hyphens',
+  }),
   description: Nullable(Text(65_535)),
   short_description: Nullable(Text(5_000)),
   product_type: Text(64, { minLength: 1 }),
@@ -76,13 +79,14 @@ const productFields = {
 };
 
 const { name, sku, ...optional } = productFields;
-export const ProductCreate = Type.Object(
-  { name, sku, ...Type.Partial(Type.Object(optional)).properties },
-  { additionalProperties: false },
-);
+export const ProductCreate = Type.Object({ name, sku, ...Type.Partial(Type.Object(optional)).properties }, { additionalProperties: false });
 export type ProductCreateInput = Static<typeof ProductCreate>;
 
-export const ProductPatch = Type.Partial(Type.Object(productFields), { additionalProperties: false, minProperties: 1, errorMessage: { minProperties: 'must name at least one field to change' } });
+export const ProductPatch = Type.Partial(Type.Object(productFields), {
+  additionalProperties: false,
+  minProperties: 1,
+  errorMessage: { minProperties: 'must name at least one field to change' },
+});
 export type ProductPatchInput = Static<typeof ProductPatch>;
 
 export const ProductListQuery = Type.Object({

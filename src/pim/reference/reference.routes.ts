@@ -34,12 +34,20 @@ export function referenceRoutes(app: App, services: { brands: NamedListService; 
   namedListRoutes(app, '/api/suppliers', 'suppliers', services.suppliers, 'Suppliers');
 
   const tags = ['VAT rates'];
-  app.get('/api/vat-rates', { schema: { tags, summary: 'List VAT rates', response: pimResponses(200, Type.Object({ vat_rates: Type.Array(VatRate), total: Type.Integer() })) } }, async (req) => {
-    const rows = await services.vatRates.list(req.pim.organizationId);
-    return ok({ vat_rates: rows, total: rows.length });
-  });
-  app.post('/api/vat-rates', { schema: { tags, summary: 'Create a VAT rate', body: VatRateInput, response: pimResponses(201, VatRate) } }, async (req, reply) => {
-    reply.code(201);
-    return ok(await services.vatRates.create(req.pim.organizationId, req.body));
-  });
+  app.get(
+    '/api/vat-rates',
+    { schema: { tags, summary: 'List VAT rates', response: pimResponses(200, Type.Object({ vat_rates: Type.Array(VatRate), total: Type.Integer() })) } },
+    async (req) => {
+      const rows = await services.vatRates.list(req.pim.organizationId);
+      return ok({ vat_rates: rows, total: rows.length });
+    },
+  );
+  app.post(
+    '/api/vat-rates',
+    { schema: { tags, summary: 'Create a VAT rate', body: VatRateInput, response: pimResponses(201, VatRate) } },
+    async (req, reply) => {
+      reply.code(201);
+      return ok(await services.vatRates.create(req.pim.organizationId, req.body));
+    },
+  );
 }

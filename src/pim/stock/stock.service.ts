@@ -42,9 +42,7 @@ export class StockService {
   /** A product PATCH may set `stock` only while the product has no warehouse levels. */
   async checkDirectStockWrite(productId: number): Promise<void> {
     if (await this.stock.hasLevels(productId)) {
-      throw badRequest(
-        `field 'stock': product ${productId} has stock per warehouse; its stock is their sum, set with PUT /api/products/${productId}/stock`,
-      );
+      throw badRequest(`field 'stock': product ${productId} has stock per warehouse; its stock is their sum, set with PUT /api/products/${productId}/stock`);
     }
   }
 

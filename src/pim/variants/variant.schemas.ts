@@ -33,10 +33,7 @@ export const VariantList = Type.Object({
 
 export const VariantParams = Type.Object({ id: Id(), variantId: Id() });
 
-const VariantAttribute = Type.Object(
-  { attribute_name: Text(100, { minLength: 1 }), value: Text(255) },
-  { additionalProperties: false },
-);
+const VariantAttribute = Type.Object({ attribute_name: Text(100, { minLength: 1 }), value: Text(255) }, { additionalProperties: false });
 
 const variantFields = {
   sku: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S(.*\\S)?$', errorMessage: 'must be 1-64 characters without leading or trailing spaces' }),

@@ -24,13 +24,34 @@ export function warehouseRoutes(app: App, warehouses: WarehouseService): void {
   });
 
   for (const method of ['put', 'patch'] as const) {
-    app[method](`${path}/:id`, { schema: { tags, summary: 'Change fields of a warehouse (PUT and PATCH alike)', params: IdParams, body: WarehouseUpdate, response: pimResponses(200, Warehouse) } }, async (req) =>
-      ok(await warehouses.update(req.pim.organizationId, req.params.id, req.body)),
+    app[method](
+      `${path}/:id`,
+      {
+        schema: {
+          tags,
+          summary: 'Change fields of a warehouse (PUT and PATCH alike)',
+          params: IdParams,
+          body: WarehouseUpdate,
+          response: pimResponses(200, Warehouse),
+        },
+      },
+      async (req) => ok(await warehouses.update(req.pim.organizationId, req.params.id, req.body)),
     );
   }
 
-  app.delete(`${path}/:id`, { schema: { tags, summary: 'Delete a warehouse and its stock levels (product stock is recomputed)', params: IdParams, response: pimResponses(200, Type.Object({ deleted: Type.Boolean() })) } }, async (req) => {
-    await warehouses.delete(req.pim.organizationId, req.params.id);
-    return ok({ deleted: true });
-  });
+  app.delete(
+    `${path}/:id`,
+    {
+      schema: {
+        tags,
+        summary: 'Delete a warehouse and its stock levels (product stock is recomputed)',
+        params: IdParams,
+        response: pimResponses(200, Type.Object({ deleted: Type.Boolean() })),
+      },
+    },
+    async (req) => {
+      await warehouses.delete(req.pim.organizationId, req.params.id);
+      return ok({ deleted: true });
+    },
+  );
 }

@@ -35,7 +35,10 @@ export const UNSUPPORTED_MEDIA_TYPE = 'Unsupported Media Type: request bodies ar
  * Status and client-safe message of any error: typed errors and Fastify's own 4xx keep theirs, anything else is a 500.
  * `unsupportedMediaType`: the API's message for a body of a content type it does not take.
  */
-export function classifyError(err: unknown, unsupportedMediaType: string = UNSUPPORTED_MEDIA_TYPE): { statusCode: number; message: string; retryAfterSeconds?: number } {
+export function classifyError(
+  err: unknown,
+  unsupportedMediaType: string = UNSUPPORTED_MEDIA_TYPE,
+): { statusCode: number; message: string; retryAfterSeconds?: number } {
   if (err instanceof AppError) {
     return { statusCode: HTTP_STATUS[err.kind], message: err.message, retryAfterSeconds: err.retryAfterSeconds };
   }

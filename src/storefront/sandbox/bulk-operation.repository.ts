@@ -68,7 +68,10 @@ export class SandboxBulkRepository {
 
   /** A new operation: `document` is the mutation (with its staged file) or the query (no file: ''). */
   async insertOperation(storeId: number, type: BulkOperationType, document: string, stagedUploadPath: string): Promise<BulkOperationRow> {
-    const [row] = await this.db.insert(sandboxBulkOperations).values({ storeId, type, mutation: document, stagedUploadPath, status: 'CREATED' }).returning({ id: sandboxBulkOperations.id });
+    const [row] = await this.db
+      .insert(sandboxBulkOperations)
+      .values({ storeId, type, mutation: document, stagedUploadPath, status: 'CREATED' })
+      .returning({ id: sandboxBulkOperations.id });
     return (await this.operation(storeId, row.id))!;
   }
 

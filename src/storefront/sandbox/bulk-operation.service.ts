@@ -60,7 +60,14 @@ export interface StagedTarget {
 export interface BulkUserError {
   field: string[] | null;
   message: string;
-  code: 'INTERNAL_FILE_SERVER_ERROR' | 'INVALID' | 'INVALID_MUTATION' | 'INVALID_STAGED_UPLOAD_FILE' | 'LIMIT_REACHED' | 'NO_SUCH_FILE' | 'OPERATION_IN_PROGRESS';
+  code:
+    | 'INTERNAL_FILE_SERVER_ERROR'
+    | 'INVALID'
+    | 'INVALID_MUTATION'
+    | 'INVALID_STAGED_UPLOAD_FILE'
+    | 'LIMIT_REACHED'
+    | 'NO_SUCH_FILE'
+    | 'OPERATION_IN_PROGRESS';
 }
 
 /** What the upload route answers, in a storage service's words (XML, as GCS and S3 answer form posts). */
@@ -164,11 +171,18 @@ export class SandboxBulkService {
 
   // Staged uploads
 
-  async stagedUploads(store: SandboxStore, inputs: StagedUploadInput[], baseUrl: string): Promise<{ stagedTargets: StagedTarget[]; userErrors: { field: string[]; message: string }[] }> {
+  async stagedUploads(
+    store: SandboxStore,
+    inputs: StagedUploadInput[],
+    baseUrl: string,
+  ): Promise<{ stagedTargets: StagedTarget[]; userErrors: { field: string[]; message: string }[] }> {
     const userErrors: { field: string[]; message: string }[] = [];
     inputs.forEach((input, i) => {
       if (input.resource !== 'BULK_MUTATION_VARIABLES') {
-        userErrors.push({ field: ['input', String(i), 'resource'], message: `The Pimbridge sandbox stages BULK_MUTATION_VARIABLES files only, not ${input.resource}.` });
+        userErrors.push({
+          field: ['input', String(i), 'resource'],
+          message: `The Pimbridge sandbox stages BULK_MUTATION_VARIABLES files only, not ${input.resource}.`,
+        });
       } else if (input.httpMethod === 'PUT') {
         userErrors.push({ field: ['input', String(i), 'httpMethod'], message: 'The Pimbridge sandbox takes staged uploads by POST only.' });
       } else if (!input.filename.trim()) {
@@ -184,7 +198,13 @@ export class SandboxBulkService {
       const now = new Date();
       const policy = Buffer.from(
         JSON.stringify({
-          conditions: [{ key }, { 'Content-Type': input.mimeType }, { success_action_status: '201' }, { acl: 'private' }, ['content-length-range', 1, this.maxUploadBytes]],
+          conditions: [
+            { key },
+            { 'Content-Type': input.mimeType },
+            { success_action_status: '201' },
+            { acl: 'private' },
+            ['content-length-range', 1, this.maxUploadBytes],
+          ],
           expiration: new Date(now.getTime() + POLICY_TTL_MS).toISOString(),
         }),
       ).toString('base64');
@@ -226,7 +246,8 @@ export class SandboxBulkService {
     for (const condition of parsed.conditions ?? []) {
       if (Array.isArray(condition)) continue;
       for (const [name, value] of Object.entries(condition as Record<string, string>)) {
-        if (fields[name] !== value) return storageError(400, 'InvalidPolicyDocument', `The content of the form does not meet the conditions specified in the policy document: ${name}.`);
+        if (fields[name] !== value)
+          return storageError(400, 'InvalidPolicyDocument', `The content of the form does not meet the conditions specified in the policy document: ${name}.`);
       }
     }
     if (content.length === 0) return storageError(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
@@ -247,11 +268,25 @@ export class SandboxBulkService {
    * Starts a bulk mutation: the document was checked by the caller (`runner` runs its lines). Refuses a missing or
    * malformed file and a store already running MAX_RUNNING_BULK_MUTATIONS; never charges the lines to the cost bucket.
    */
-  async start<C extends BulkContext>(context: C, stagedUploadPath: string, mutation: string, runner: LineRunner<C>): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
+  async start<C extends BulkContext>(
+    context: C,
+    stagedUploadPath: string,
+    mutation: string,
+    runner: LineRunner<C>,
+  ): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
     const store = context.store;
     const content = await this.repo.uploadContent(store.id, stagedUploadPath);
     if (content === null) {
-      return { operation: null, userErrors: [{ field: ['stagedUploadPath'], message: `The JSONL file could not be found. Try uploading the file again, and check that you've entered the URL correctly for the stagedUploadPath mutation argument.`, code: 'NO_SUCH_FILE' }] };
+      return {
+        operation: null,
+        userErrors: [
+          {
+            field: ['stagedUploadPath'],
+            message: `The JSONL file could not be found. Try uploading the file again, and check that you've entered the URL correctly for the stagedUploadPath mutation argument.`,
+            code: 'NO_SUCH_FILE',
+          },
+        ],
+      };
     }
     const lines = content.split('\n');
     if (lines.at(-1) === '') lines.pop();
@@ -271,7 +306,12 @@ export class SandboxBulkService {
     if (begun.busy !== null) {
       // Shopify's live answer to a sixth: field null, the running operations' ids listed.
       const ids = begun.busy.map((id) => `gid://shopify/BulkOperation/${id}`).join(', ');
-      return { operation: null, userErrors: [{ field: null, message: `A bulk mutation operation for this app and shop is already in progress: ${ids}.`, code: 'OPERATION_IN_PROGRESS' }] };
+      return {
+        operation: null,
+        userErrors: [
+          { field: null, message: `A bulk mutation operation for this app and shop is already in progress: ${ids}.`, code: 'OPERATION_IN_PROGRESS' },
+        ],
+      };
     }
     return { operation: begun.operation, userErrors: [] };
   }
@@ -280,13 +320,20 @@ export class SandboxBulkService {
    * Starts a bulk query: the document was checked by the caller (`runner` runs it, bulk-query-runner.ts). Refuses a
    * store already running MAX_RUNNING_BULK_QUERIES queries; the query's nodes are not charged to the cost bucket.
    */
-  async startQuery<C extends BulkContext>(context: C, query: string, runner: QueryRunner<C>): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
+  async startQuery<C extends BulkContext>(
+    context: C,
+    query: string,
+    runner: QueryRunner<C>,
+  ): Promise<{ operation: BulkOperationRow | null; userErrors: BulkUserError[] }> {
     const begun = await this.begin(context, 'QUERY', query, '', (control) => runner.run(context, control));
     if (begun.busy !== null) {
       // The answer Shopify gives an app whose query operations are all running: field null, their ids listed (the
       // message as apps report it, e.g. "A bulk query operation for this app and shop is already in progress: gid://…").
       const ids = begun.busy.map((id) => `gid://shopify/BulkOperation/${id}`).join(', ');
-      return { operation: null, userErrors: [{ field: null, message: `A bulk query operation for this app and shop is already in progress: ${ids}.`, code: 'OPERATION_IN_PROGRESS' }] };
+      return {
+        operation: null,
+        userErrors: [{ field: null, message: `A bulk query operation for this app and shop is already in progress: ${ids}.`, code: 'OPERATION_IN_PROGRESS' }],
+      };
     }
     return { operation: begun.operation, userErrors: [] };
   }
@@ -295,7 +342,13 @@ export class SandboxBulkService {
    * Creates an operation of `type` unless the store runs its maximum of that type already (`busy`: their ids), and
    * launches `work` once the row is committed. Unfinished operations of a dead owner are marked FAILED on the way.
    */
-  private async begin(context: BulkContext, type: BulkOperationType, document: string, stagedUploadPath: string, work: Work): Promise<{ operation: BulkOperationRow | null; busy: number[] | null }> {
+  private async begin(
+    context: BulkContext,
+    type: BulkOperationType,
+    document: string,
+    stagedUploadPath: string,
+    work: Work,
+  ): Promise<{ operation: BulkOperationRow | null; busy: number[] | null }> {
     const store = context.store;
     if (this.closed) throw new Error('the sandbox is shutting down');
     const max = type === 'QUERY' ? MAX_RUNNING_BULK_QUERIES : MAX_RUNNING_BULK_MUTATIONS;

@@ -78,7 +78,8 @@ export function prepareBulkQuery(text: string, groupObjects: boolean): PreparedQ
   // bulkOperationRunQuery takes the document and groupObjects, nothing else (schema 2026-10): a variable could never
   // be given a value.
   if (operation.operation !== 'query') return { errors: ['Invalid operation type. Only `query` operations are supported.'] };
-  if (operation.variableDefinitions?.length) return { errors: ['Invalid bulk query: bulk queries take no variables (bulkOperationRunQuery has no variables argument).'] };
+  if (operation.variableDefinitions?.length)
+    return { errors: ['Invalid bulk query: bulk queries take no variables (bulkOperationRunQuery has no variables argument).'] };
 
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   const roots = collectFields(schema, fragments, [operation.selectionSet], schema.getQueryType()!);
@@ -133,7 +134,12 @@ interface Collected {
  * The fields a selection selects, by response key, through fragments and inline fragments whatever their type
  * condition (the document is valid: a key names one field). `parent` is the type the selections apply to.
  */
-function collectFields(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitionNode>, sets: readonly SelectionSetNode[], parent: GraphQLNamedType): Map<string, Collected> {
+function collectFields(
+  schema: GraphQLSchema,
+  fragments: Map<string, FragmentDefinitionNode>,
+  sets: readonly SelectionSetNode[],
+  parent: GraphQLNamedType,
+): Map<string, Collected> {
   const out = new Map<string, Collected>();
   const walk = (set: SelectionSetNode, on: GraphQLNamedType | undefined) => {
     for (const sel of set.selections) {
@@ -165,7 +171,11 @@ function isListOutput(type: GraphQLOutputType): boolean {
 const selectionsOf = (nodes: FieldNode[]) => nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
 
 /** A connection's node type and the selections of its `edges { node }`; `viaNodes` when it selects `nodes`. */
-function connectionParts(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitionNode>, conn: Collected): { nodeType: GraphQLNamedType | undefined; nodeSets: SelectionSetNode[]; viaNodes: boolean } {
+function connectionParts(
+  schema: GraphQLSchema,
+  fragments: Map<string, FragmentDefinitionNode>,
+  conn: Collected,
+): { nodeType: GraphQLNamedType | undefined; nodeSets: SelectionSetNode[]; viaNodes: boolean } {
   const inner = collectFields(schema, fragments, selectionsOf(conn.nodes), conn.type!);
   const edges = inner.get('edges');
   const nodes = [...inner.values()].find((c) => c.field.name.value === 'nodes');
@@ -220,8 +230,10 @@ function analyse(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitio
  * an alias, every nested connection is read whole.
  */
 function pagedDocument(document: DocumentNode, root: FieldNode, after: string | null): DocumentNode {
-  const intArg = (name: string, value: number) => ({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: name }, value: { kind: Kind.INT, value: String(value) } }) as const;
-  const strArg = (name: string, value: string) => ({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: name }, value: { kind: Kind.STRING, value } }) as const;
+  const intArg = (name: string, value: number) =>
+    ({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: name }, value: { kind: Kind.INT, value: String(value) } }) as const;
+  const strArg = (name: string, value: string) =>
+    ({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: name }, value: { kind: Kind.STRING, value } }) as const;
   const paging = new Set(['first', 'last', 'after', 'before']);
   const pageInfo: FieldNode = {
     kind: Kind.FIELD,
@@ -256,7 +268,14 @@ function pagedDocument(document: DocumentNode, root: FieldNode, after: string | 
   });
 }
 
-function queryRunner(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, root: FieldNode, groupObjects: boolean): QueryRunner<SandboxContext> {
+function queryRunner(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  root: FieldNode,
+  groupObjects: boolean,
+): QueryRunner<SandboxContext> {
   const rootKey = root.alias?.value ?? root.name.value;
   const rootFields = collectFields(schema, fragments, [operation.selectionSet], schema.getQueryType()!);
   const rootConnection = rootFields.get(rootKey)!;
@@ -281,7 +300,10 @@ function queryRunner(schema: GraphQLSchema, document: DocumentNode, operation: O
           const first = formatError(result.errors[0]);
           throw new Error(`bulk query failed: ${first.message}`);
         }
-        const connection = (result.data as Record<string, unknown> | null | undefined)?.[rootKey] as { edges?: { node: unknown }[]; [PAGE_INFO]?: { hasNextPage: boolean; endCursor: string | null } } | null;
+        const connection = (result.data as Record<string, unknown> | null | undefined)?.[rootKey] as {
+          edges?: { node: unknown }[];
+          [PAGE_INFO]?: { hasNextPage: boolean; endCursor: string | null };
+        } | null;
         const later: string[] = [];
         for (const edge of connection?.edges ?? []) {
           const out = { now: lines, later: groupObjects ? lines : later };
@@ -332,7 +354,13 @@ class Plan {
  * One node's line (its nested connections taken out) and its children's lines with `__parentId`; returns how many
  * lines it wrote. `out.now` takes the node's own line, `out.later` its children's (the same list when grouped).
  */
-function emitNode(plan: Plan, node: Record<string, unknown> | null, connection: Collected, parentId: string | null, out: { now: string[]; later: string[] }): number {
+function emitNode(
+  plan: Plan,
+  node: Record<string, unknown> | null,
+  connection: Collected,
+  parentId: string | null,
+  out: { now: string[]; later: string[] },
+): number {
   const fields = node ? plan.childFields(connection) : null;
   if (!node || !fields) return 0;
   const children: { conn: Collected; value: unknown }[] = [];
@@ -349,7 +377,12 @@ function emitNode(plan: Plan, node: Record<string, unknown> | null, connection: 
 }
 
 /** The node's value without its connections (collected into `children`), nested plain objects included. */
-function strip(plan: Plan, value: Record<string, unknown>, fields: Map<string, Collected>, children: { conn: Collected; value: unknown }[]): Record<string, unknown> {
+function strip(
+  plan: Plan,
+  value: Record<string, unknown>,
+  fields: Map<string, Collected>,
+  children: { conn: Collected; value: unknown }[],
+): Record<string, unknown> {
   const line: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const c = fields.get(key);

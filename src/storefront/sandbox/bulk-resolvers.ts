@@ -10,7 +10,8 @@ import type { ResolverModule, SandboxContext } from './resolvers/types.js';
 import { gidNumber } from './sandbox-product.service.js';
 
 function bulk(ctx: SandboxContext) {
-  if (!ctx.bulk || !ctx.bulkRunners || !ctx.baseUrl) throw new GraphQLError('The Pimbridge sandbox serves bulk operations over HTTP only', { extensions: { code: 'NOT_IMPLEMENTED' } });
+  if (!ctx.bulk || !ctx.bulkRunners || !ctx.baseUrl)
+    throw new GraphQLError('The Pimbridge sandbox serves bulk operations over HTTP only', { extensions: { code: 'NOT_IMPLEMENTED' } });
   return { service: ctx.bulk, runners: ctx.bulkRunners, baseUrl: ctx.baseUrl };
 }
 
@@ -57,12 +58,20 @@ export const bulkResolvers: ResolverModule = {
     bulkOperations: async (args, ctx) => {
       const p = page(args as PageArgs);
       if ((args.sortKey != null && args.sortKey !== 'CREATED_AT') || args.reverse === true) {
-        throw new GraphQLError('The Pimbridge sandbox lists bulk operations newest first only (sortKey CREATED_AT, no reverse)', { extensions: { code: 'NOT_IMPLEMENTED' } });
+        throw new GraphQLError('The Pimbridge sandbox lists bulk operations newest first only (sortKey CREATED_AT, no reverse)', {
+          extensions: { code: 'NOT_IMPLEMENTED' },
+        });
       }
       const filter = parseFilter(args.query as string | null | undefined);
       const type: BulkOperationType | undefined = filter.type === 'query' ? 'QUERY' : filter.type === 'mutation' ? 'MUTATION' : undefined;
       const rows = await bulk(ctx).service.list(ctx.store, filter.statuses, p.afterKey, p.fetch, type);
-      return connection(p, rows, (r) => r.id, (r) => operationObject(r, ctx), p.afterKey > 0);
+      return connection(
+        p,
+        rows,
+        (r) => r.id,
+        (r) => operationObject(r, ctx),
+        p.afterKey > 0,
+      );
     },
     // Deprecated in 2026-10 (use bulkOperations), still answered: the app's most recent operation of `type`, QUERY by
     // default (schema 2026-10, QueryRoot.currentBulkOperation).

@@ -75,7 +75,7 @@ export function connectionCount(document: DocumentNode, operation: OperationDefi
         if (type?.name.endsWith('Connection')) count++;
         if (sel.selectionSet) walk(sel.selectionSet.selections, type);
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        walk(sel.selectionSet.selections, sel.typeCondition ? schema.getType(sel.typeCondition.name.value) ?? parent : parent);
+        walk(sel.selectionSet.selections, sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) ?? parent) : parent);
       } else {
         const fragment = fragments.get(sel.name.value);
         if (fragment) walk(fragment.selectionSet.selections, schema.getType(fragment.typeCondition.name.value) ?? undefined);

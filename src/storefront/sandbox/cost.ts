@@ -45,7 +45,13 @@ interface Ctx {
 }
 
 /** Fields of a selection set for one concrete type, grouped by response key (a path selected twice counts once). */
-function collectFields(ctx: Ctx, type: GraphQLObjectType, selectionSet: SelectionSetNode, into = new Map<string, FieldNode[]>(), seen = new Set<string>()): Map<string, FieldNode[]> {
+function collectFields(
+  ctx: Ctx,
+  type: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+  into = new Map<string, FieldNode[]>(),
+  seen = new Set<string>(),
+): Map<string, FieldNode[]> {
   for (const sel of selectionSet.selections) {
     if (sel.kind === Kind.FIELD) {
       const key = sel.alias?.value ?? sel.name.value;
@@ -96,9 +102,10 @@ function pageSize(ctx: Ctx, field: GraphQLField<unknown, unknown>, node: FieldNo
 /** Cost of one selection set on a composite type (the maximum over the concrete types for an interface or union). */
 function selectionCost(ctx: Ctx, type: GraphQLCompositeType, nodes: FieldNode[], data: unknown, measured: boolean): number {
   let best = 0;
-  const types = measured && data && typeof data === 'object' && typeof (data as { __typename?: unknown }).__typename === 'string'
-    ? concreteTypes(ctx, type).filter((t) => t.name === (data as { __typename: string }).__typename)
-    : concreteTypes(ctx, type);
+  const types =
+    measured && data && typeof data === 'object' && typeof (data as { __typename?: unknown }).__typename === 'string'
+      ? concreteTypes(ctx, type).filter((t) => t.name === (data as { __typename: string }).__typename)
+      : concreteTypes(ctx, type);
   for (const concrete of types) {
     const fields = new Map<string, FieldNode[]>();
     for (const node of nodes) if (node.selectionSet) collectFields(ctx, concrete, node.selectionSet, fields);
@@ -213,7 +220,10 @@ function rootCost(ctx: Ctx, operation: OperationDefinitionNode, data: unknown, m
       if (!field) continue;
       if (measured && value == null) continue;
       const payload = getNamedType(field.type);
-      sum += MUTATION_COST + inputCost(ctx, field, group[0]) + (isLeafType(payload) ? 0 : selectionCost(ctx, payload as GraphQLCompositeType, group, value, measured));
+      sum +=
+        MUTATION_COST +
+        inputCost(ctx, field, group[0]) +
+        (isLeafType(payload) ? 0 : selectionCost(ctx, payload as GraphQLCompositeType, group, value, measured));
     } else {
       sum += fieldCost(ctx, root, group, value, measured);
     }
@@ -222,11 +232,22 @@ function rootCost(ctx: Ctx, operation: OperationDefinitionNode, data: unknown, m
 }
 
 /** The requested cost of a valid operation, before it runs. Variables must already be coerced (or raw JSON values). */
-export function requestedQueryCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
+export function requestedQueryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> = {},
+): number {
   return rootCost(context(schema, document, variables), operation, undefined, false);
 }
 
 /** The actual cost: the same rules over what was returned (n = nodes returned; null objects free). */
-export function actualQueryCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, data: unknown, variables: Record<string, unknown> = {}): number {
+export function actualQueryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  data: unknown,
+  variables: Record<string, unknown> = {},
+): number {
   return rootCost(context(schema, document, variables), operation, data, true);
 }

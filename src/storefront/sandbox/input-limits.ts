@@ -78,10 +78,20 @@ interface Walk {
  * The operation's size errors in Shopify's shape, empty when it is within every limit. `variables` are the coerced
  * values (getVariableValues), so that a list given in a variable counts like a literal one.
  */
-export function inputLimitErrors(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): GraphQLFormattedError[] {
+export function inputLimitErrors(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): GraphQLFormattedError[] {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   if (!root) return [];
   const walk: Walk = { schema, fragments, variables, singleRoot: rootKeys(operation.selectionSet, fragments).size === 1, errors: [], seen: new Set() };
   selections(walk, root, operation.selectionSet, [], null);
@@ -103,7 +113,14 @@ function rootKeys(set: SelectionSetNode, fragments: Map<string, FragmentDefiniti
 }
 
 /** `parentField`: the field whose selection this is (null at the root), to recognise a root product's variants. */
-function selections(walk: Walk, type: GraphQLNamedType, set: SelectionSetNode, path: string[], parentField: { root: boolean; field: GraphQLField<unknown, unknown> } | null, spread = new Set<string>()): void {
+function selections(
+  walk: Walk,
+  type: GraphQLNamedType,
+  set: SelectionSetNode,
+  path: string[],
+  parentField: { root: boolean; field: GraphQLField<unknown, unknown> } | null,
+  spread = new Set<string>(),
+): void {
   for (const sel of set.selections) {
     if (sel.kind === Kind.INLINE_FRAGMENT) {
       const on = sel.typeCondition ? walk.schema.getType(sel.typeCondition.name.value) : type;
@@ -124,7 +141,14 @@ function selections(walk: Walk, type: GraphQLNamedType, set: SelectionSetNode, p
   }
 }
 
-function checkField(walk: Walk, typeName: string, def: GraphQLField<unknown, unknown>, node: FieldNode, path: string[], parent: { root: boolean; field: GraphQLField<unknown, unknown> } | null): void {
+function checkField(
+  walk: Walk,
+  typeName: string,
+  def: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  path: string[],
+  parent: { root: boolean; field: GraphQLField<unknown, unknown> } | null,
+): void {
   if (!def.args.length) return;
   let args: Record<string, unknown>;
   try {
@@ -138,7 +162,11 @@ function checkField(walk: Walk, typeName: string, def: GraphQLField<unknown, unk
   }
   if (!getNamedType(def.type).name.endsWith('Connection')) return;
   const singleProduct =
-    typeName === 'Product' && def.name === 'variants' && walk.singleRoot && parent?.root === true && getNullableType(parent.field.type) === walk.schema.getType('Product');
+    typeName === 'Product' &&
+    def.name === 'variants' &&
+    walk.singleRoot &&
+    parent?.root === true &&
+    getNullableType(parent.field.type) === walk.schema.getType('Product');
   const max = singleProduct ? SINGLE_PRODUCT_VARIANTS : (PAGE_MAXIMA[`${typeName}.${def.name}`] ?? MAX_PAGE_SIZE);
   for (const name of ['first', 'last']) {
     const n = args[name];
@@ -153,7 +181,8 @@ function arrays(walk: Walk, node: FieldNode, value: unknown, type: GraphQLInputT
   if (isListType(t)) {
     if (!Array.isArray(value)) return;
     const max = (key !== null ? ARRAY_MAXIMA[key] : undefined) ?? MAX_INPUT_ARRAY;
-    if (value.length > max) report(walk, node, path, `The input array size of ${value.length} is greater than the maximum allowed of ${max}.`, 'MAX_INPUT_SIZE_EXCEEDED');
+    if (value.length > max)
+      report(walk, node, path, `The input array size of ${value.length} is greater than the maximum allowed of ${max}.`, 'MAX_INPUT_SIZE_EXCEEDED');
     for (const item of value) arrays(walk, node, item, t.ofType as GraphQLInputType, null, path);
   } else if (isInputObjectType(t) && typeof value === 'object') {
     const fields = t.getFields();

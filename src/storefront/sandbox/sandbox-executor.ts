@@ -64,7 +64,10 @@ const TAGGED_RULES: ValidationRule[] = specifiedRules.map((rule) => {
       new Proxy(context, {
         get(target, prop) {
           if (prop === 'reportError') {
-            return (error: GraphQLError) => target.reportError(new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code } }));
+            return (error: GraphQLError) =>
+              target.reportError(
+                new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code } }),
+              );
           }
           const value = Reflect.get(target, prop, target) as unknown;
           return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
@@ -108,7 +111,9 @@ export async function runOperation(input: OperationInput): Promise<unknown> {
 
   const operation = getOperationAST(document, input.operationName);
   if (!operation) {
-    const message = input.operationName ? `Unknown operation named "${input.operationName}".` : 'Must provide operation name if query contains multiple operations.';
+    const message = input.operationName
+      ? `Unknown operation named "${input.operationName}".`
+      : 'Must provide operation name if query contains multiple operations.';
     return { errors: [{ message, extensions: { code: 'OPERATION_NAME_REQUIRED' } }] };
   }
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], input.variables);

@@ -110,7 +110,10 @@ export class SandboxGraphqlService {
    * Holds a request (timeout fault) until `signal` says the client went away, `holdMs` passed, or the service closes;
    * says which came first (`expired`: the caller answers 504). Never leaves a timer or listener behind.
    */
-  hold(signal: { once(event: 'close', fn: () => void): unknown; off(event: 'close', fn: () => void): unknown }, gone = () => false): Promise<'closed' | 'expired' | 'shutdown'> {
+  hold(
+    signal: { once(event: 'close', fn: () => void): unknown; off(event: 'close', fn: () => void): unknown },
+    gone = () => false,
+  ): Promise<'closed' | 'expired' | 'shutdown'> {
     return new Promise((resolve) => {
       if (gone()) return resolve('closed'); // the client left before the hold began (e.g. during latency_ms)
       const done = (why: 'closed' | 'expired' | 'shutdown') => {
@@ -164,7 +167,19 @@ export class SandboxGraphqlService {
       query: body.query,
       variables: variables as Record<string, unknown>,
       operationName,
-      context: { store, db: this.db, products: this.products, productRepo: this.productRepo, publications: this.publications, merchantEdits: this.merchantEdits, inventory: this.inventory, media: this.media, bulk: this.bulk, bulkRunners, baseUrl: req.baseUrl },
+      context: {
+        store,
+        db: this.db,
+        products: this.products,
+        productRepo: this.productRepo,
+        publications: this.publications,
+        merchantEdits: this.merchantEdits,
+        inventory: this.inventory,
+        media: this.media,
+        bulk: this.bulk,
+        bulkRunners,
+        baseUrl: req.baseUrl,
+      },
       buckets: this.buckets,
       limits: this.stores.bucketLimits(store),
       bucketKey: `${store.id}:${store.configVersion}`,

@@ -45,7 +45,10 @@ export class SandboxInventoryRepository {
 
   /** The answer stored for an idempotency key, with the parameters it was given, or null. */
   async idempotent(storeId: number, key: string): Promise<{ field: string; response: { params: string; payload: unknown } } | null> {
-    const [row] = await this.db.select().from(sandboxIdempotencyKeys).where(and(eq(sandboxIdempotencyKeys.storeId, storeId), eq(sandboxIdempotencyKeys.key, key)));
+    const [row] = await this.db
+      .select()
+      .from(sandboxIdempotencyKeys)
+      .where(and(eq(sandboxIdempotencyKeys.storeId, storeId), eq(sandboxIdempotencyKeys.key, key)));
     return row ? { field: row.field, response: row.response as { params: string; payload: unknown } } : null;
   }
 

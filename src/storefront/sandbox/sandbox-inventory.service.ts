@@ -38,9 +38,23 @@ export interface InventoryUserError {
 
 /** Shopify's reasons for a quantity change (shopify.dev, manage quantities and states). */
 export const INVENTORY_REASONS = new Set([
-  'correction', 'cycle_count_available', 'damaged', 'movement_created', 'movement_updated', 'movement_received', 'movement_canceled',
-  'other', 'promotion', 'quality_control', 'received', 'reservation_created', 'reservation_deleted', 'reservation_updated',
-  'restock', 'safety_stock', 'shrinkage',
+  'correction',
+  'cycle_count_available',
+  'damaged',
+  'movement_created',
+  'movement_updated',
+  'movement_received',
+  'movement_canceled',
+  'other',
+  'promotion',
+  'quality_control',
+  'received',
+  'reservation_created',
+  'reservation_deleted',
+  'reservation_updated',
+  'restock',
+  'safety_stock',
+  'shrinkage',
 ]);
 
 /**
@@ -58,7 +72,9 @@ export interface LevelValue {
 /** The item's inventory levels (active and inactive) from its stored counts. */
 export function inventoryLevels(inventory: Record<string, number>): LevelValue[] {
   return Object.entries(inventory).map(([key, quantity]) =>
-    key.startsWith(INACTIVE) ? { locationId: Number(key.slice(INACTIVE.length)), quantity, active: false } : { locationId: Number(key), quantity, active: true },
+    key.startsWith(INACTIVE)
+      ? { locationId: Number(key.slice(INACTIVE.length)), quantity, active: false }
+      : { locationId: Number(key), quantity, active: true },
   );
 }
 
@@ -110,14 +126,22 @@ export class SandboxInventoryService {
    * Runs a mutation once per idempotency key, in one transaction with its writes (the stored answer for a key seen
    * before). `run` gets the transaction's repository and writes nothing when it refuses.
    */
-  async once<T>(storeId: number, field: string, key: string, params: unknown, run: (repo: SandboxInventoryRepository) => Promise<T>, mismatch: (message: string) => T): Promise<T> {
+  async once<T>(
+    storeId: number,
+    field: string,
+    key: string,
+    params: unknown,
+    run: (repo: SandboxInventoryRepository) => Promise<T>,
+    mismatch: (message: string) => T,
+  ): Promise<T> {
     const fingerprint = JSON.stringify(params);
     return this.db.transaction(async (tx) => {
       const repo = this.repo.with(tx as unknown as Db);
       await repo.lock(`sandbox-idempotency:${storeId}:${key}`);
       const seen = await repo.idempotent(storeId, key);
       if (seen) {
-        if (seen.field !== field || seen.response.params !== fingerprint) return mismatch('The same idempotency key cannot be used with different operation parameters.');
+        if (seen.field !== field || seen.response.params !== fingerprint)
+          return mismatch('The same idempotency key cannot be used with different operation parameters.');
         return seen.response.payload as T;
       }
       const payload = await run(repo);
@@ -127,13 +151,51 @@ export class SandboxInventoryService {
   }
 
   /** inventorySetQuantities: absolute counts, each with its compare-and-swap; all or nothing. */
-  setQuantities(repo: SandboxInventoryRepository, storeId: number, input: { name: string; reason: string; quantities: { inventoryItemId: string; locationId: string; quantity: number; changeFromQuantity?: number | null }[] }): Promise<InventoryOutcome> {
-    return this.change(repo, storeId, 'set', input.name, input.reason, input.quantities.map((q, i) => ({ gidItem: q.inventoryItemId, gidLocation: q.locationId, value: q.quantity, changeFromQuantity: q.changeFromQuantity, at: ['input', 'quantities', String(i)] })));
+  setQuantities(
+    repo: SandboxInventoryRepository,
+    storeId: number,
+    input: {
+      name: string;
+      reason: string;
+      quantities: { inventoryItemId: string; locationId: string; quantity: number; changeFromQuantity?: number | null }[];
+    },
+  ): Promise<InventoryOutcome> {
+    return this.change(
+      repo,
+      storeId,
+      'set',
+      input.name,
+      input.reason,
+      input.quantities.map((q, i) => ({
+        gidItem: q.inventoryItemId,
+        gidLocation: q.locationId,
+        value: q.quantity,
+        changeFromQuantity: q.changeFromQuantity,
+        at: ['input', 'quantities', String(i)],
+      })),
+    );
   }
 
   /** inventoryAdjustQuantities: deltas, each with its compare-and-swap; all or nothing. */
-  adjustQuantities(repo: SandboxInventoryRepository, storeId: number, input: { name: string; reason: string; changes: { inventoryItemId: string; locationId: string; delta: number; changeFromQuantity?: number | null }[] }): Promise<InventoryOutcome> {
-    return this.change(repo, storeId, 'adjust', input.name, input.reason, input.changes.map((c, i) => ({ gidItem: c.inventoryItemId, gidLocation: c.locationId, value: c.delta, changeFromQuantity: c.changeFromQuantity, at: ['input', 'changes', String(i)] })));
+  adjustQuantities(
+    repo: SandboxInventoryRepository,
+    storeId: number,
+    input: { name: string; reason: string; changes: { inventoryItemId: string; locationId: string; delta: number; changeFromQuantity?: number | null }[] },
+  ): Promise<InventoryOutcome> {
+    return this.change(
+      repo,
+      storeId,
+      'adjust',
+      input.name,
+      input.reason,
+      input.changes.map((c, i) => ({
+        gidItem: c.inventoryItemId,
+        gidLocation: c.locationId,
+        value: c.delta,
+        changeFromQuantity: c.changeFromQuantity,
+        at: ['input', 'changes', String(i)],
+      })),
+    );
   }
 
   /**
@@ -144,10 +206,18 @@ export class SandboxInventoryService {
    * kept as it is (setting `available` on an active level is deprecated in favour of inventorySetQuantities,
    * https://shopify.dev/changelog/deprecating-the-ability-to-set-available-quantities-on-already-active-states-on-the-inventoryactivate-graphql-mutation).
    */
-  async activate(repo: SandboxInventoryRepository, storeId: number, gidItem: string, gidLocation: string, available: number | null | undefined, onHand: number | null | undefined): Promise<{ itemId: number; locationId: number } | InventoryUserError[]> {
+  async activate(
+    repo: SandboxInventoryRepository,
+    storeId: number,
+    gidItem: string,
+    gidLocation: string,
+    available: number | null | undefined,
+    onHand: number | null | undefined,
+  ): Promise<{ itemId: number; locationId: number } | InventoryUserError[]> {
     const itemId = gidNumber(gidItem, 'InventoryItem');
     const locationId = gidNumber(gidLocation, 'Location');
-    if (locationId === null || !(await repo.locationIds(storeId)).has(locationId)) return [{ field: ['locationId'], message: 'The location could not be found.' }];
+    if (locationId === null || !(await repo.locationIds(storeId)).has(locationId))
+      return [{ field: ['locationId'], message: 'The location could not be found.' }];
     const productId = itemId === null ? undefined : (await repo.productsOf(storeId, [itemId])).get(itemId);
     if (itemId === null || productId === undefined) return [{ field: ['inventoryItemId'], message: 'The inventory item could not be found.' }];
     await repo.lock(`sandbox-product:${storeId}:row:${productId}`);
@@ -161,28 +231,51 @@ export class SandboxInventoryService {
     return { itemId, locationId };
   }
 
-  private async change(repo: SandboxInventoryRepository, storeId: number, kind: 'set' | 'adjust', name: string, reason: string, raw: RawChange[]): Promise<InventoryOutcome> {
+  private async change(
+    repo: SandboxInventoryRepository,
+    storeId: number,
+    kind: 'set' | 'adjust',
+    name: string,
+    reason: string,
+    raw: RawChange[],
+  ): Promise<InventoryOutcome> {
     const refuse = (userErrors: InventoryUserError[]): InventoryOutcome => ({ userErrors, group: null });
     const errors: InventoryUserError[] = [];
     // InventorySetQuantitiesInput.name: "The only accepted values are: `available` or `on_hand`". Adjustments of other
     // names (damaged, reserved, …) are not emulated: the sandbox keeps one count.
-    if (name !== 'available' && name !== 'on_hand') errors.push({ field: ['input', 'name'], message: "The quantity name must be either 'available' or 'on_hand'.", code: kind === 'set' ? 'INVALID_NAME' : 'INVALID_QUANTITY_NAME' });
-    if (!INVENTORY_REASONS.has(reason)) errors.push({ field: ['input', 'reason'], message: `The specified reason '${reason}' is invalid.`, code: 'INVALID_REASON' });
+    if (name !== 'available' && name !== 'on_hand')
+      errors.push({
+        field: ['input', 'name'],
+        message: "The quantity name must be either 'available' or 'on_hand'.",
+        code: kind === 'set' ? 'INVALID_NAME' : 'INVALID_QUANTITY_NAME',
+      });
+    if (!INVENTORY_REASONS.has(reason))
+      errors.push({ field: ['input', 'reason'], message: `The specified reason '${reason}' is invalid.`, code: 'INVALID_REASON' });
     const locations = await repo.locationIds(storeId);
     const changes: QuantityChange[] = [];
     const pairs = new Set<string>();
     for (const r of raw) {
       if (r.changeFromQuantity === undefined) {
         // COMPARE_QUANTITY_REQUIRED is the set enum's code for a compare value not given; the adjust enum has none.
-        errors.push({ field: [...r.at, 'changeFromQuantity'], message: 'changeFromQuantity must be given: the expected current quantity, or null to skip the check.', code: kind === 'set' ? 'COMPARE_QUANTITY_REQUIRED' : null });
+        errors.push({
+          field: [...r.at, 'changeFromQuantity'],
+          message: 'changeFromQuantity must be given: the expected current quantity, or null to skip the check.',
+          code: kind === 'set' ? 'COMPARE_QUANTITY_REQUIRED' : null,
+        });
         continue;
       }
       const itemId = gidNumber(r.gidItem, 'InventoryItem');
       const locationId = gidNumber(r.gidLocation, 'Location');
-      if (itemId === null) errors.push({ field: [...r.at, 'inventoryItemId'], message: 'The specified inventory item could not be found.', code: 'INVALID_INVENTORY_ITEM' });
-      else if (locationId === null || !locations.has(locationId)) errors.push({ field: [...r.at, 'locationId'], message: 'The specified location could not be found.', code: 'INVALID_LOCATION' });
+      if (itemId === null)
+        errors.push({ field: [...r.at, 'inventoryItemId'], message: 'The specified inventory item could not be found.', code: 'INVALID_INVENTORY_ITEM' });
+      else if (locationId === null || !locations.has(locationId))
+        errors.push({ field: [...r.at, 'locationId'], message: 'The specified location could not be found.', code: 'INVALID_LOCATION' });
       else if (kind === 'set' && pairs.has(`${itemId}:${locationId}`)) {
-        errors.push({ field: [...r.at, 'locationId'], message: 'The combination of inventoryItemId and locationId must be unique.', code: 'NO_DUPLICATE_INVENTORY_ITEM_ID_GROUP_ID_PAIR' });
+        errors.push({
+          field: [...r.at, 'locationId'],
+          message: 'The combination of inventoryItemId and locationId must be unique.',
+          code: 'NO_DUPLICATE_INVENTORY_ITEM_ID_GROUP_ID_PAIR',
+        });
       } else {
         pairs.add(`${itemId}:${locationId}`);
         changes.push({ ...r, itemId, locationId });
@@ -212,22 +305,34 @@ export class SandboxInventoryService {
       const key = String(c.locationId) in stock ? String(c.locationId) : INACTIVE + c.locationId;
       const current = stock[key] ?? 0;
       if (c.changeFromQuantity !== null && c.changeFromQuantity !== current) {
-        refused.push({ field: [...c.at, 'changeFromQuantity'], message: `The quantity at the location is ${current}, not ${c.changeFromQuantity}.`, code: 'CHANGE_FROM_QUANTITY_STALE' });
+        refused.push({
+          field: [...c.at, 'changeFromQuantity'],
+          message: `The quantity at the location is ${current}, not ${c.changeFromQuantity}.`,
+          code: 'CHANGE_FROM_QUANTITY_STALE',
+        });
         continue;
       }
       const next = kind === 'set' ? c.value : current + c.value;
-      if (kind === 'set' && next < 0) refused.push({ field: [...c.at, 'quantity'], message: "The quantity can't be negative.", code: 'INVALID_QUANTITY_NEGATIVE' });
-      else if (next > limit) refused.push({ field: c.at, message: `The quantity can't be higher than ${limit.toLocaleString('en-US')}.`, code: 'INVALID_QUANTITY_TOO_HIGH' });
-      else if (next < -limit) refused.push({ field: c.at, message: `The quantity can't be lower than -${limit.toLocaleString('en-US')}.`, code: 'INVALID_QUANTITY_TOO_LOW' });
+      if (kind === 'set' && next < 0)
+        refused.push({ field: [...c.at, 'quantity'], message: "The quantity can't be negative.", code: 'INVALID_QUANTITY_NEGATIVE' });
+      else if (next > limit)
+        refused.push({ field: c.at, message: `The quantity can't be higher than ${limit.toLocaleString('en-US')}.`, code: 'INVALID_QUANTITY_TOO_HIGH' });
+      else if (next < -limit)
+        refused.push({ field: c.at, message: `The quantity can't be lower than -${limit.toLocaleString('en-US')}.`, code: 'INVALID_QUANTITY_TOO_LOW' });
       else {
         stock[key] = next;
         // `available` and `on_hand` move together (one count): the group records both, as a sale moves both.
-        if (next !== current) for (const n of [name, name === 'available' ? 'on_hand' : 'available']) recorded.push({ itemId: c.itemId, locationId: c.locationId, name: n, delta: next - current, quantityAfterChange: next });
+        if (next !== current)
+          for (const n of [name, name === 'available' ? 'on_hand' : 'available'])
+            recorded.push({ itemId: c.itemId, locationId: c.locationId, name: n, delta: next - current, quantityAfterChange: next });
       }
     }
     // All or nothing: one refused change and none is written.
     if (refused.length) return refuse(refused);
     for (const [id, stock] of stocks) await repo.setStock(id, stock);
-    return { userErrors: [], group: { id: `gid://shopify/InventoryAdjustmentGroup/${randomInt(1, 2 ** 47)}`, createdAt: new Date().toISOString(), changes: recorded } };
+    return {
+      userErrors: [],
+      group: { id: `gid://shopify/InventoryAdjustmentGroup/${randomInt(1, 2 ** 47)}`, createdAt: new Date().toISOString(), changes: recorded },
+    };
   }
 }

@@ -11,7 +11,6 @@ import type { MediaRow } from './sandbox-product.repository.js';
 import { SandboxMediaRepository, type MediaFile } from './sandbox-media.repository.js';
 import type { Db } from '../../db/client.js';
 
-
 /**
  * The MediaErrorCode values the sandbox answers, each with the schema's own description (schema 2026-10, MediaErrorCode),
  * which is the error's `message`; `details` says what the sandbox saw.

@@ -32,7 +32,10 @@ interface MetafieldInput {
 }
 
 /** The fields of ProductUpdateInput (and of the deprecated ProductInput) the sandbox emulates: productSet's own, but lists. */
-export type ProductUpdateFields = Pick<ProductSetInput, 'id' | 'title' | 'handle' | 'descriptionHtml' | 'vendor' | 'productType' | 'status' | 'tags' | 'seo'> & {
+export type ProductUpdateFields = Pick<
+  ProductSetInput,
+  'id' | 'title' | 'handle' | 'descriptionHtml' | 'vendor' | 'productType' | 'status' | 'tags' | 'seo'
+> & {
   metafields?: MetafieldInput[] | null;
   redirectNewHandle?: boolean | null;
 };
@@ -50,7 +53,12 @@ export interface VariantBulkInput {
   barcode?: string | null;
   inventoryPolicy?: string | null;
   inventoryQuantities?: unknown[] | null;
-  inventoryItem?: { sku?: string | null; tracked?: boolean | null; cost?: unknown; measurement?: { weight?: { unit: string; value: number } | null } | null } | null;
+  inventoryItem?: {
+    sku?: string | null;
+    tracked?: boolean | null;
+    cost?: unknown;
+    measurement?: { weight?: { unit: string; value: number } | null } | null;
+  } | null;
 }
 
 export interface VariantsBulkUpdateArgs {
@@ -114,7 +122,8 @@ export class SandboxMerchantEditService {
     // Product.title is non-null: a product always has one (productSet refuses a blank title the same way).
     if (input.title != null && input.title.trim() === '') errors.push({ field: ['title'], message: "Title can't be blank" });
     // schema 2026-10: ProductUpdateInput.handle "A handle can contain letters, hyphens (`-`), and numbers, but no spaces."
-    if (input.handle != null && !/^[\p{L}\p{N}][\p{L}\p{N}_-]*$/u.test(input.handle.trim().toLowerCase())) errors.push({ field: ['handle'], message: 'Handle is invalid' });
+    if (input.handle != null && !/^[\p{L}\p{N}][\p{L}\p{N}_-]*$/u.test(input.handle.trim().toLowerCase()))
+      errors.push({ field: ['handle'], message: 'Handle is invalid' });
     (input.metafields ?? []).forEach((m, i) => {
       if (m.id != null) return;
       // schema 2026-10: MetafieldInput.key "Required when creating a metafield"; value always (String, stored as given).
@@ -147,7 +156,15 @@ export class SandboxMerchantEditService {
     if (input.vendor != null) values.vendor = input.vendor;
     if (input.productType != null) values.productType = input.productType;
     if (input.status != null) values.status = input.status;
-    if (input.tags != null) values.tags = [...new Set(input.tags.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
+    if (input.tags != null)
+      values.tags = [
+        ...new Set(
+          input.tags
+            .flatMap((t) => t.split(','))
+            .map((t) => t.trim())
+            .filter(Boolean),
+        ),
+      ];
     if (input.seo != null) {
       values.seo = {
         title: has(input.seo, 'title') ? (input.seo.title ?? null) : target.seo.title,
@@ -159,7 +176,8 @@ export class SandboxMerchantEditService {
       if (handle !== target.handle) {
         await repo.lock(`sandbox-product:${storeId}:handle:${handle}`);
         const holder = await repo.productByHandle(storeId, handle);
-        if (holder && holder.id !== target.id) throw new Rejected([{ field: ['handle'], message: `Handle '${handle}' already in use. Please provide a new handle.` }]);
+        if (holder && holder.id !== target.id)
+          throw new Rejected([{ field: ['handle'], message: `Handle '${handle}' already in use. Please provide a new handle.` }]);
         values.handle = handle;
       }
     }

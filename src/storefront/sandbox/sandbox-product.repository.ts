@@ -57,7 +57,10 @@ export class SandboxProductRepository {
   }
 
   async location(storeId: number, id: number): Promise<LocationRow | null> {
-    const [row] = await this.db.select().from(sandboxLocations).where(and(eq(sandboxLocations.storeId, storeId), eq(sandboxLocations.id, id)));
+    const [row] = await this.db
+      .select()
+      .from(sandboxLocations)
+      .where(and(eq(sandboxLocations.storeId, storeId), eq(sandboxLocations.id, id)));
     return row ?? null;
   }
 
@@ -70,12 +73,18 @@ export class SandboxProductRepository {
   // Products
 
   async product(storeId: number, id: number): Promise<ProductRow | null> {
-    const [row] = await this.db.select().from(sandboxProducts).where(and(eq(sandboxProducts.storeId, storeId), eq(sandboxProducts.id, id)));
+    const [row] = await this.db
+      .select()
+      .from(sandboxProducts)
+      .where(and(eq(sandboxProducts.storeId, storeId), eq(sandboxProducts.id, id)));
     return row ?? null;
   }
 
   async productByHandle(storeId: number, handle: string): Promise<ProductRow | null> {
-    const [row] = await this.db.select().from(sandboxProducts).where(and(eq(sandboxProducts.storeId, storeId), eq(sandboxProducts.handle, handle)));
+    const [row] = await this.db
+      .select()
+      .from(sandboxProducts)
+      .where(and(eq(sandboxProducts.storeId, storeId), eq(sandboxProducts.handle, handle)));
     return row ?? null;
   }
 
@@ -113,7 +122,10 @@ export class SandboxProductRepository {
   }
 
   async insertProduct(storeId: number, values: ProductValues): Promise<ProductRow> {
-    const [row] = await this.db.insert(sandboxProducts).values({ storeId, ...values }).returning();
+    const [row] = await this.db
+      .insert(sandboxProducts)
+      .values({ storeId, ...values })
+      .returning();
     return row;
   }
 
@@ -127,7 +139,10 @@ export class SandboxProductRepository {
   }
 
   async deleteProduct(storeId: number, id: number): Promise<boolean> {
-    const rows = await this.db.delete(sandboxProducts).where(and(eq(sandboxProducts.storeId, storeId), eq(sandboxProducts.id, id))).returning({ id: sandboxProducts.id });
+    const rows = await this.db
+      .delete(sandboxProducts)
+      .where(and(eq(sandboxProducts.storeId, storeId), eq(sandboxProducts.id, id)))
+      .returning({ id: sandboxProducts.id });
     return rows.length > 0;
   }
 
@@ -182,7 +197,11 @@ export class SandboxProductRepository {
   /** Every variant of these products, by product and position (a bulk query reads a page of products' lists at once). */
   async variantsOfProducts(productIds: number[]): Promise<VariantRow[]> {
     if (productIds.length === 0) return [];
-    return this.db.select().from(sandboxVariants).where(inArray(sandboxVariants.productId, productIds)).orderBy(asc(sandboxVariants.productId), asc(sandboxVariants.position));
+    return this.db
+      .select()
+      .from(sandboxVariants)
+      .where(inArray(sandboxVariants.productId, productIds))
+      .orderBy(asc(sandboxVariants.productId), asc(sandboxVariants.position));
   }
 
   async variantWithProduct(storeId: number, variantId: number): Promise<{ variant: VariantRow; product: ProductRow } | null> {
@@ -225,12 +244,18 @@ export class SandboxProductRepository {
    */
   async replaceVariants(productId: number, variants: (VariantValues & { id?: number })[], isNew = false): Promise<VariantRow[]> {
     const kept = variants.filter((v) => v.id !== undefined);
-    if (!isNew) await this.db.delete(sandboxVariants).where(
-      and(
-        eq(sandboxVariants.productId, productId),
-        kept.length ? notInArray(sandboxVariants.id, kept.map((v) => v.id!)) : undefined,
-      ),
-    );
+    if (!isNew)
+      await this.db.delete(sandboxVariants).where(
+        and(
+          eq(sandboxVariants.productId, productId),
+          kept.length
+            ? notInArray(
+                sandboxVariants.id,
+                kept.map((v) => v.id!),
+              )
+            : undefined,
+        ),
+      );
     if (kept.length) {
       const rows = JSON.stringify(
         kept.map((v) => ({
@@ -305,7 +330,18 @@ export class SandboxProductRepository {
     isNew = false,
   ): Promise<MediaRow[]> {
     const kept = files.flatMap((f, i) => ('id' in f ? [{ id: f.id, position: i + 1, alt: f.alt, setAlt: f.alt !== undefined }] : []));
-    if (!isNew) await this.db.delete(sandboxMedia).where(and(eq(sandboxMedia.productId, productId), kept.length ? notInArray(sandboxMedia.id, kept.map((k) => k.id)) : undefined));
+    if (!isNew)
+      await this.db.delete(sandboxMedia).where(
+        and(
+          eq(sandboxMedia.productId, productId),
+          kept.length
+            ? notInArray(
+                sandboxMedia.id,
+                kept.map((k) => k.id),
+              )
+            : undefined,
+        ),
+      );
     if (kept.length) {
       await this.db.execute(sql`
         update sandbox_media m set position = x.position, alt = case when x.set_alt then x.alt else m.alt end
@@ -338,9 +374,15 @@ export class SandboxProductRepository {
   }
 
   /** Replaces the product's metafields (by namespace and key: an unchanged key keeps its id). */
-  async replaceMetafields(storeId: number, productId: number, fields: { namespace: string; key: string; type: string; value: string }[], isNew = false): Promise<void> {
+  async replaceMetafields(
+    storeId: number,
+    productId: number,
+    fields: { namespace: string; key: string; type: string; value: string }[],
+    isNew = false,
+  ): Promise<void> {
     const wanted = [...new Map(fields.map((f) => [`${f.namespace}\u0000${f.key}`, f])).values()];
-    if (!isNew) await this.db.execute(sql`
+    if (!isNew)
+      await this.db.execute(sql`
       delete from sandbox_product_metafields m where m.product_id = ${productId}
         and not exists (select 1 from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as x(namespace text, key text) where x.namespace = m.namespace and x.key = m.key)`);
     if (wanted.length) {

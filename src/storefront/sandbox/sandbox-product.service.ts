@@ -43,7 +43,12 @@ interface VariantInput {
   optionValues?: { name?: string | null; optionName?: string | null; optionId?: string | null; id?: string | null }[];
   inventoryQuantities?: { locationId: string; name: string; quantity: number }[] | null;
   inventoryPolicy?: string | null;
-  inventoryItem?: { tracked?: boolean | null; cost?: unknown; sku?: string | null; measurement?: { weight?: { value: number; unit: string } | null } | null } | null;
+  inventoryItem?: {
+    tracked?: boolean | null;
+    cost?: unknown;
+    sku?: string | null;
+    measurement?: { weight?: { value: number; unit: string } | null } | null;
+  } | null;
   file?: FileInput | null;
   metafields?: unknown[] | null;
 }
@@ -150,15 +155,19 @@ export class SandboxProductService {
       const given = ['id', 'handle', 'customId'].filter((k) => (identifier as Record<string, unknown>)[k] != null);
       if (given.length !== 1) errors.push(err(['identifier'], 'Exactly one of id, handle or customId must be provided.', 'INVALID_INPUT'));
     }
-    if (input.title !== undefined && input.title !== null && input.title.trim() === '') errors.push(err(['input', 'title'], "Title can't be blank", 'INVALID_INPUT'));
-    if (input.status != null && !['ACTIVE', 'ARCHIVED', 'DRAFT', 'UNLISTED'].includes(input.status)) errors.push(err(['input', 'status'], 'Status is invalid', 'INVALID_INPUT'));
+    if (input.title !== undefined && input.title !== null && input.title.trim() === '')
+      errors.push(err(['input', 'title'], "Title can't be blank", 'INVALID_INPUT'));
+    if (input.status != null && !['ACTIVE', 'ARCHIVED', 'DRAFT', 'UNLISTED'].includes(input.status))
+      errors.push(err(['input', 'status'], 'Status is invalid', 'INVALID_INPUT'));
     const options = input.productOptions ?? [];
-    if (options.length > MAX_OPTIONS) errors.push(err(['input', 'productOptions'], `Options over limit: a product can have at most ${MAX_OPTIONS} options.`, 'OPTIONS_OVER_LIMIT'));
+    if (options.length > MAX_OPTIONS)
+      errors.push(err(['input', 'productOptions'], `Options over limit: a product can have at most ${MAX_OPTIONS} options.`, 'OPTIONS_OVER_LIMIT'));
     const names = new Set<string>();
     options.forEach((o, i) => {
       const name = (o.name ?? '').trim();
       if (!name) errors.push(err(['input', 'productOptions', String(i), 'name'], 'Option name is required.', 'INVALID_INPUT'));
-      if (names.has(name.toLowerCase())) errors.push(err(['input', 'productOptions', String(i), 'name'], `Duplicated option name '${name}'.`, 'DUPLICATED_OPTION_NAME'));
+      if (names.has(name.toLowerCase()))
+        errors.push(err(['input', 'productOptions', String(i), 'name'], `Duplicated option name '${name}'.`, 'DUPLICATED_OPTION_NAME'));
       names.add(name.toLowerCase());
       const seen = new Set<string>();
       (o.values ?? []).forEach((v, j) => {
@@ -168,14 +177,17 @@ export class SandboxProductService {
         }
         seen.add(value.toLowerCase());
       });
-      if (!(o.values ?? []).length) errors.push(err(['input', 'productOptions', String(i), 'values'], `Option '${name}' must have at least one value.`, 'OPTION_VALUES_MISSING'));
+      if (!(o.values ?? []).length)
+        errors.push(err(['input', 'productOptions', String(i), 'values'], `Option '${name}' must have at least one value.`, 'OPTION_VALUES_MISSING'));
     });
     const variants = input.variants;
-    if (variants && variants.length > MAX_VARIANTS) errors.push(err(['input', 'variants'], `Variants over limit: a product can have at most ${MAX_VARIANTS} variants.`, 'VARIANTS_OVER_LIMIT'));
+    if (variants && variants.length > MAX_VARIANTS)
+      errors.push(err(['input', 'variants'], `Variants over limit: a product can have at most ${MAX_VARIANTS} variants.`, 'VARIANTS_OVER_LIMIT'));
     if (variants && variants.length > 0 && options.length === 0 && variants.some((v) => (v.optionValues ?? []).length > 0)) {
       errors.push(err(['input', 'productOptions'], 'Product options input is required when updating variants.', 'PRODUCT_OPTIONS_INPUT_MISSING'));
     }
-    if (options.length > 0 && variants == null) errors.push(err(['input', 'variants'], 'Variants input is required when updating options.', 'VARIANTS_INPUT_MISSING'));
+    if (options.length > 0 && variants == null)
+      errors.push(err(['input', 'variants'], 'Variants input is required when updating options.', 'VARIANTS_INPUT_MISSING'));
     if (errors.length || !variants) return errors;
 
     const combos = new Set<string>();
@@ -185,7 +197,8 @@ export class SandboxProductService {
         ['price', v.price],
         ['compareAtPrice', v.compareAtPrice],
       ] as const) {
-        if (value != null && !MONEY.test(String(value))) errors.push(err(at(key), `${key === 'price' ? 'Price' : 'Compare at price'} is invalid.`, 'INVALID_INPUT'));
+        if (value != null && !MONEY.test(String(value)))
+          errors.push(err(at(key), `${key === 'price' ? 'Price' : 'Compare at price'} is invalid.`, 'INVALID_INPUT'));
       }
       const ov = v.optionValues ?? [];
       if (options.length && ov.length !== options.length) {
@@ -210,14 +223,19 @@ export class SandboxProductService {
       combos.add(combo);
       for (const [k, q] of (v.inventoryQuantities ?? []).entries()) {
         // schema 2026-10, ProductSetInventoryInput.name: "Must be one of `available` or `on_hand`" (the sandbox keeps one count).
-        if (q.name !== 'available' && q.name !== 'on_hand') errors.push(err(at('inventoryQuantities', String(k), 'name'), `Inventory quantity name '${q.name}' must be one of available or on_hand.`, 'INVALID_INPUT'));
+        if (q.name !== 'available' && q.name !== 'on_hand')
+          errors.push(
+            err(at('inventoryQuantities', String(k), 'name'), `Inventory quantity name '${q.name}' must be one of available or on_hand.`, 'INVALID_INPUT'),
+          );
       }
     });
     (input.files ?? []).forEach((f, i) => {
-      if ((f.id == null) === (f.originalSource == null)) errors.push(err(['input', 'files', String(i)], 'A file needs either an id or an originalSource.', 'INVALID_INPUT'));
+      if ((f.id == null) === (f.originalSource == null))
+        errors.push(err(['input', 'files', String(i)], 'A file needs either an id or an originalSource.', 'INVALID_INPUT'));
     });
     (input.metafields ?? []).forEach((m, i) => {
-      if (!m.key || m.value == null || !m.type) errors.push(err(['input', 'metafields', String(i)], 'A metafield needs a key, a type and a value.', 'INVALID_METAFIELD'));
+      if (!m.key || m.value == null || !m.type)
+        errors.push(err(['input', 'metafields', String(i)], 'A metafield needs a key, a type and a value.', 'INVALID_METAFIELD'));
     });
     return errors;
   }
@@ -255,7 +273,9 @@ export class SandboxProductService {
     // Media from `originalSource` start UPLOADED and are processed after the commit (sandbox-media.service.ts).
     for (let attempt = 0; ; attempt++) {
       try {
-        const { product, written, added } = await this.db.transaction((tx) => this.write(this.repo.with(tx), storeId, locations, definitions, args, variantThrottleLimit));
+        const { product, written, added } = await this.db.transaction((tx) =>
+          this.write(this.repo.with(tx), storeId, locations, definitions, args, variantThrottleLimit),
+        );
         this.media.accepted(added);
         return { product, userErrors: [], written };
       } catch (e) {
@@ -296,7 +316,11 @@ export class SandboxProductService {
       const definition = definitions.find((d) => d.namespace === ns && d.key === customId.key);
       if (!definition?.uniqueValues) {
         throw new Rejected([
-          err(['identifier', 'customId'], `The metafield definition '${ns}.${customId.key}' must exist and have the unique values capability enabled.`, 'INVALID_INPUT'),
+          err(
+            ['identifier', 'customId'],
+            `The metafield definition '${ns}.${customId.key}' must exist and have the unique values capability enabled.`,
+            'INVALID_INPUT',
+          ),
         ]);
       }
       await repo.lock(`sandbox-product:${storeId}:custom:${ns}.${customId.key}=${customId.value}`);
@@ -315,8 +339,17 @@ export class SandboxProductService {
     if (input.vendor != null) values.vendor = input.vendor;
     if (input.productType != null) values.productType = input.productType;
     if (input.status != null) values.status = input.status;
-    if (input.tags != null) values.tags = [...new Set(input.tags.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
-    if (input.seo != null) values.seo = { title: input.seo.title ?? target?.seo.title ?? null, description: input.seo.description ?? target?.seo.description ?? null };
+    if (input.tags != null)
+      values.tags = [
+        ...new Set(
+          input.tags
+            .flatMap((t) => t.split(','))
+            .map((t) => t.trim())
+            .filter(Boolean),
+        ),
+      ];
+    if (input.seo != null)
+      values.seo = { title: input.seo.title ?? target?.seo.title ?? null, description: input.seo.description ?? target?.seo.description ?? null };
     if (input.productOptions != null) {
       values.options = input.productOptions.map((o) => ({ name: (o.name ?? '').trim(), values: (o.values ?? []).map((v) => (v.name ?? '').trim()) }));
     }
@@ -392,7 +425,10 @@ export class SandboxProductService {
         }
         const order = product.options.map((o) => o.name.toLowerCase());
         const optionValues = (v.optionValues ?? [])
-          .map((o) => ({ optionName: product.options.find((p) => p.name.toLowerCase() === (o.optionName ?? '').trim().toLowerCase())?.name ?? '', name: (o.name ?? '').trim() }))
+          .map((o) => ({
+            optionName: product.options.find((p) => p.name.toLowerCase() === (o.optionName ?? '').trim().toLowerCase())?.name ?? '',
+            name: (o.name ?? '').trim(),
+          }))
           .sort((a, b) => order.indexOf(a.optionName.toLowerCase()) - order.indexOf(b.optionName.toLowerCase()));
         const item = v.inventoryItem;
         rows.push({
@@ -400,7 +436,8 @@ export class SandboxProductService {
           // ProductVariantSetInput.sku, else InventoryItemInput.sku ("The SKU (stock keeping unit) of the inventory item").
           sku: v.sku !== undefined ? (v.sku ?? null) : item?.sku !== undefined ? (item.sku ?? null) : (before?.sku ?? null),
           price: v.price != null ? formatMoney(String(v.price)) : (before?.price ?? '0.00'),
-          compareAtPrice: v.compareAtPrice !== undefined ? (v.compareAtPrice === null ? null : formatMoney(String(v.compareAtPrice))) : (before?.compareAtPrice ?? null),
+          compareAtPrice:
+            v.compareAtPrice !== undefined ? (v.compareAtPrice === null ? null : formatMoney(String(v.compareAtPrice))) : (before?.compareAtPrice ?? null),
           barcode: v.barcode !== undefined ? (v.barcode ?? null) : (before?.barcode ?? null),
           optionValues,
           inventory,
@@ -414,7 +451,19 @@ export class SandboxProductService {
         });
       }
       if (rows.length === 0) {
-        rows.push({ sku: null, price: '0.00', compareAtPrice: null, barcode: null, optionValues: [], inventory: {}, position: 1, inventoryPolicy: 'DENY', tracked: true, unitCost: null, weight: null });
+        rows.push({
+          sku: null,
+          price: '0.00',
+          compareAtPrice: null,
+          barcode: null,
+          optionValues: [],
+          inventory: {},
+          position: 1,
+          inventoryPolicy: 'DENY',
+          tracked: true,
+          unitCost: null,
+          weight: null,
+        });
       }
       // "The following GraphQL Admin API types have an additional throttle that takes effect when a store has 50,000
       // product variants. After this threshold is reached, no more than 1,000 new variants can be created per day"
@@ -465,7 +514,9 @@ export class SandboxProductService {
         // A create by customId looked its value up under its lock and found no product: nobody else holds it.
         if (!target && customId && f.namespace === ns && f.key === customId.key && f.value === customId.value) continue;
         if (await repo.metafieldValueTaken(storeId, f.namespace, f.key, f.value, product.id)) {
-          throw new Rejected([err(['input', 'metafields', String(i), 'value'], `Value '${f.value}' is already taken for ${f.namespace}.${f.key}.`, 'DUPLICATED_METAFIELD_VALUE')]);
+          throw new Rejected([
+            err(['input', 'metafields', String(i), 'value'], `Value '${f.value}' is already taken for ${f.namespace}.${f.key}.`, 'DUPLICATED_METAFIELD_VALUE'),
+          ]);
         }
       }
       await repo.replaceMetafields(storeId, product.id, fields, !target);

@@ -45,11 +45,17 @@ export class SandboxPublicationRepository {
 
   async byIds(storeId: number, ids: number[]): Promise<PublicationRow[]> {
     if (ids.length === 0) return [];
-    return this.db.select().from(sandboxPublications).where(and(eq(sandboxPublications.storeId, storeId), inArray(sandboxPublications.id, ids)));
+    return this.db
+      .select()
+      .from(sandboxPublications)
+      .where(and(eq(sandboxPublications.storeId, storeId), inArray(sandboxPublications.id, ids)));
   }
 
   async byName(storeId: number, name: string): Promise<PublicationRow | null> {
-    const [row] = await this.db.select().from(sandboxPublications).where(and(eq(sandboxPublications.storeId, storeId), eq(sandboxPublications.name, name)));
+    const [row] = await this.db
+      .select()
+      .from(sandboxPublications)
+      .where(and(eq(sandboxPublications.storeId, storeId), eq(sandboxPublications.name, name)));
     return row ?? null;
   }
 

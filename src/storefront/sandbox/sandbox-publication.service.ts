@@ -139,7 +139,14 @@ export class SandboxPublicationService {
     if (productId === null) return missing;
     await this.ensureDefaults(storeId);
     const ids = input.map((p) => gidNumber(p.publicationId, 'Publication'));
-    const known = new Map((await this.byIds(storeId, ids.filter((id): id is number => id !== null))).map((r) => [r.id, r]));
+    const known = new Map(
+      (
+        await this.byIds(
+          storeId,
+          ids.filter((id): id is number => id !== null),
+        )
+      ).map((r) => [r.id, r]),
+    );
     const errors: PlainUserError[] = [];
     const entries = new Map<number, Date | null>(); // by publication: a publication sent twice takes its last entry
     input.forEach((p, i) => {
@@ -166,7 +173,12 @@ export class SandboxPublicationService {
     const product = await this.products.product(storeId, productId);
     if (!product) return missing;
     const write = (repo: SandboxPublicationRepository) =>
-      action === 'publish' ? repo.publish(product.id, [...entries].map(([publicationId, publishDate]) => ({ publicationId, publishDate }))) : repo.unpublish(product.id, [...entries.keys()]);
+      action === 'publish'
+        ? repo.publish(
+            product.id,
+            [...entries].map(([publicationId, publishDate]) => ({ publicationId, publishDate })),
+          )
+        : repo.unpublish(product.id, [...entries.keys()]);
     try {
       // One statement, but for a publish with dated and undated entries (two, in one transaction).
       const dates = new Set([...entries.values()].map((d) => d === null));

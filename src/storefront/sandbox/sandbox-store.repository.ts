@@ -24,7 +24,10 @@ export interface SandboxStore {
   createdAt: Date;
 }
 
-export type SandboxSettings = Pick<SandboxStore, 'bucketSize' | 'restoreRate' | 'errorRate' | 'timeoutRate' | 'failAfterCommitRate' | 'latencyMs' | 'faultSeed' | 'variantThrottleLimit'>;
+export type SandboxSettings = Pick<
+  SandboxStore,
+  'bucketSize' | 'restoreRate' | 'errorRate' | 'timeoutRate' | 'failAfterCommitRate' | 'latencyMs' | 'faultSeed' | 'variantThrottleLimit'
+>;
 
 const columns = {
   id: sandboxStores.id,
@@ -102,7 +105,11 @@ export class SandboxStoreRepository {
   }
 
   async locations(storeId: number): Promise<{ id: number; name: string }[]> {
-    return this.db.select({ id: sandboxLocations.id, name: sandboxLocations.name }).from(sandboxLocations).where(eq(sandboxLocations.storeId, storeId)).orderBy(asc(sandboxLocations.id));
+    return this.db
+      .select({ id: sandboxLocations.id, name: sandboxLocations.name })
+      .from(sandboxLocations)
+      .where(eq(sandboxLocations.storeId, storeId))
+      .orderBy(asc(sandboxLocations.id));
   }
 
   async setPlan(domain: string, planName: string): Promise<boolean> {

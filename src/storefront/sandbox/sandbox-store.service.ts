@@ -39,7 +39,6 @@ export interface SandboxConfigInput {
   locations?: string[];
 }
 
-
 export class SandboxStoreService {
   /** Fault sequences by store and configuration version (a new configuration restarts the sequence from its seed). */
   private readonly sequences = new Map<string, () => number>();

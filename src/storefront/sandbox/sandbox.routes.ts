@@ -13,31 +13,27 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
   // Shopify also takes a bare GraphQL document as application/graphql.
   scope.addContentTypeParser('application/graphql', { parseAs: 'string' }, (_req, body, done) => done(null, { query: body }));
 
-  scope.post<{ Params: { domain: string; version: string } }>(
-    '/:domain/admin/api/:version/graphql.json',
-    { schema: { hide: true } },
-    async (req, reply) => {
-      const token = req.headers['x-shopify-access-token'];
-      const answer = await graphql.handle({
-        domain: req.params.domain,
-        apiVersion: req.params.version,
-        accessToken: typeof token === 'string' ? token : undefined,
-        body: req.body,
-        baseUrl: `${req.protocol}://${req.host}${SANDBOX_PREFIX}/${encodeURIComponent(req.params.domain)}`,
-      });
-      // A timeout fault: say nothing until the client gives up (its socket closes), or answer 504 after the hold.
-      if (answer.hold) {
-        const why = await graphql.hold(reply.raw, () => req.raw.socket.destroyed);
-        if (why !== 'expired') {
-          // The client is gone, or the server is stopping: drop the connection without an answer.
-          reply.hijack();
-          reply.raw.destroy();
-          return reply;
-        }
+  scope.post<{ Params: { domain: string; version: string } }>('/:domain/admin/api/:version/graphql.json', { schema: { hide: true } }, async (req, reply) => {
+    const token = req.headers['x-shopify-access-token'];
+    const answer = await graphql.handle({
+      domain: req.params.domain,
+      apiVersion: req.params.version,
+      accessToken: typeof token === 'string' ? token : undefined,
+      body: req.body,
+      baseUrl: `${req.protocol}://${req.host}${SANDBOX_PREFIX}/${encodeURIComponent(req.params.domain)}`,
+    });
+    // A timeout fault: say nothing until the client gives up (its socket closes), or answer 504 after the hold.
+    if (answer.hold) {
+      const why = await graphql.hold(reply.raw, () => req.raw.socket.destroyed);
+      if (why !== 'expired') {
+        // The client is gone, or the server is stopping: drop the connection without an answer.
+        reply.hijack();
+        reply.raw.destroy();
+        return reply;
       }
-      return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
-    },
-  );
+    }
+    return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+  });
 
   scope.addHook('onClose', async () => graphql.releaseHeld());
   scope.addHook('preClose', async () => graphql.releaseHeld());

@@ -57,7 +57,8 @@ function checkedUrl(raw: string | null | undefined, what: string, apiBaseUrl: st
   } catch {
     throw new StorefrontError('invalid_response', `the storefront gave an invalid ${what} URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new StorefrontError('invalid_response', `the storefront gave a ${url.protocol} ${what} URL (only http and https are followed)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new StorefrontError('invalid_response', `the storefront gave a ${url.protocol} ${what} URL (only http and https are followed)`);
   if (apiBaseUrl) {
     const base = new URL(apiBaseUrl);
     const prefix = base.pathname.replace(/\/+$/, '');
@@ -67,7 +68,12 @@ function checkedUrl(raw: string | null | undefined, what: string, apiBaseUrl: st
 }
 
 /** One request through an address-checked connection; the answer's body is left to the caller. */
-function request(url: URL, options: TransferOptions, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer }, signal: AbortSignal): Promise<IncomingMessage> {
+function request(
+  url: URL,
+  options: TransferOptions,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer },
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   const policy = transferPolicy(url, options.apiBaseUrl);
   const lookup = filteredLookup(policy, options.resolve ?? systemResolver);
   const secure = url.protocol === 'https:';
@@ -75,7 +81,11 @@ function request(url: URL, options: TransferOptions, init: { method: 'GET' | 'PO
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const createConnection = (_options: unknown, oncreate: (err: Error | null, socket?: net.Socket) => void) => {
     connectChecked({ host: hostname, port, policy, lookup, signal }).then(
-      (socket) => oncreate(null, secure ? tls.connect({ socket, host: hostname, servername: net.isIP(hostname) ? undefined : hostname, ALPNProtocols: ['http/1.1'] }) : socket),
+      (socket) =>
+        oncreate(
+          null,
+          secure ? tls.connect({ socket, host: hostname, servername: net.isIP(hostname) ? undefined : hostname, ALPNProtocols: ['http/1.1'] }) : socket,
+        ),
       (err: Error) => oncreate(err),
     );
     return undefined;
@@ -97,21 +107,33 @@ function failure(err: unknown, url: URL, signal: AbortSignal, timeoutMs: number)
   if (err instanceof StorefrontError) return err;
   if (signal.aborted) return new StorefrontError('unavailable', `${url.host} did not finish within ${timeoutMs} ms`);
   // A refused address is the storefront pointing us where we do not go: not worth a retry.
-  if (err instanceof DownloadError && /not a public address/.test(err.message)) return new StorefrontError('invalid_response', `refused ${url.host}: ${err.message}`);
+  if (err instanceof DownloadError && /not a public address/.test(err.message))
+    return new StorefrontError('invalid_response', `refused ${url.host}: ${err.message}`);
   return new StorefrontError('unavailable', `${url.host} could not be reached: ${(err as Error).message}`);
 }
 
 /** A multipart/form-data body: the fields in order, then the file (storage services ignore fields after it). */
-export function multipartBody(fields: { name: string; value: string }[], file: { filename: string; contentType: string; content: Buffer }): { body: Buffer; contentType: string } {
+export function multipartBody(
+  fields: { name: string; value: string }[],
+  file: { filename: string; contentType: string; content: Buffer },
+): { body: Buffer; contentType: string } {
   const boundary = `----pimbridge${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
   const quote = (s: string) => s.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
   const head = fields.map((f) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(f.name)}"\r\n\r\n${f.value}\r\n`).join('');
   const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head + fileHead), file.content, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([Buffer.from(head + fileHead), file.content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /** Posts the file to a staged-upload target; a 4xx is the storage service's refusal (its XML Code in the message). */
-export async function uploadStaged(rawUrl: string | null, fields: { name: string; value: string }[], file: { filename: string; contentType: string; content: Buffer }, options: TransferOptions): Promise<void> {
+export async function uploadStaged(
+  rawUrl: string | null,
+  fields: { name: string; value: string }[],
+  file: { filename: string; contentType: string; content: Buffer },
+  options: TransferOptions,
+): Promise<void> {
   const url = checkedUrl(rawUrl, 'staged upload', options.apiBaseUrl);
   const { body, contentType } = multipartBody(fields, file);
   const signal = AbortSignal.timeout(options.timeoutMs);
@@ -127,7 +149,10 @@ export async function uploadStaged(rawUrl: string | null, fields: { name: string
   const status = res.statusCode ?? 0;
   if (status >= 200 && status < 300) return;
   const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1];
-  throw new StorefrontError(status >= 500 ? 'unavailable' : 'invalid_response', `the staged upload to ${url.host} answered HTTP ${status}${code ? ` (${code})` : ''}`);
+  throw new StorefrontError(
+    status >= 500 ? 'unavailable' : 'invalid_response',
+    `the staged upload to ${url.host} answered HTTP ${status}${code ? ` (${code})` : ''}`,
+  );
 }
 
 /** Streams a JSONL file, calling `onLine` with each parsed line (blank lines skipped); a line over the cap fails it. */

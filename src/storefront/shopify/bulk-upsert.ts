@@ -5,7 +5,16 @@
 // `{slug}-{id}` on create, so the same items run twice never duplicate a product. The reads upsertProduct makes before
 // a write (tags to merge, a product whose mapping was lost) are made here too, per item, before the file is built.
 import { randomBytes } from 'node:crypto';
-import { StorefrontError, StorefrontValidationError, type BulkItemOutcome, type BulkUpsertItem, type BulkUpsertState, type KnownStorefrontProduct, type ProductUpsertResult, type StorefrontShop } from '../storefront.port.js';
+import {
+  StorefrontError,
+  StorefrontValidationError,
+  type BulkItemOutcome,
+  type BulkUpsertItem,
+  type BulkUpsertState,
+  type KnownStorefrontProduct,
+  type ProductUpsertResult,
+  type StorefrontShop,
+} from '../storefront.port.js';
 import { readJsonl, ResultLineTooLong, uploadStaged } from './bulk-transfer.js';
 import {
   BulkOperationRunMutation,
@@ -27,7 +36,19 @@ import {
 import { mapLimit } from '../../lib/map-limit.js';
 import { preflight, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
 import { upsertResultOf } from './product-set-result.js';
-import { categoryNamesOf, deterministicHandle, imageUrlsOf, mapProduct, METAFIELD_NAMESPACE, needsMediaIds, NOTHING_KNOWN, PIM_ID_KEY, type MappedProduct, type ShopLocation, type StorefrontTags } from './product-mapper.js';
+import {
+  categoryNamesOf,
+  deterministicHandle,
+  imageUrlsOf,
+  mapProduct,
+  METAFIELD_NAMESPACE,
+  needsMediaIds,
+  NOTHING_KNOWN,
+  PIM_ID_KEY,
+  type MappedProduct,
+  type ShopLocation,
+  type StorefrontTags,
+} from './product-mapper.js';
 import type { ShopThrottle } from './throttle.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
@@ -55,7 +76,13 @@ export interface BulkDeps {
    * Stock (per call) after a product's line ran, and unpublishing; the publications to add come back in `toPublish`,
    * for the one bulk mutation of publishablePublish lines that publishes the whole batch.
    */
-  afterProductSet(shop: StorefrontShop, item: BulkUpsertItem, mapped: MappedProduct, base: ProductUpsertResult, mediaProblems: string[]): Promise<{ result: ProductUpsertResult; toPublish: string[] }>;
+  afterProductSet(
+    shop: StorefrontShop,
+    item: BulkUpsertItem,
+    mapped: MappedProduct,
+    base: ProductUpsertResult,
+    mediaProblems: string[],
+  ): Promise<{ result: ProductUpsertResult; toPublish: string[] }>;
   sameTags(previous: string[] | undefined, now: string[]): boolean;
   /** Deadline of one upload or result download. */
   transferTimeoutMs: number;
@@ -77,10 +104,14 @@ export class ShopifyBulkUpserts {
     // Up to five bulk mutations run at once per shop from 2026-01 (a sixth is refused with LIMIT_REACHED, see run()).
     const built = await this.lines(shop, items);
     const file = Buffer.from(`${built.map((b) => b.line).join('\n')}\n`, 'utf8');
-    if (file.length > MAX_BULK_FILE_BYTES) throw new StorefrontValidationError([`the bulk file is ${file.length} bytes, over Shopify's 100 MB: send fewer items at once`]);
+    if (file.length > MAX_BULK_FILE_BYTES)
+      throw new StorefrontValidationError([`the bulk file is ${file.length} bytes, over Shopify's 100 MB: send fewer items at once`]);
     const path = await this.stage(shop, file);
     const operationId = await this.run(shop, path, bulkTagged(ProductSetBulk, randomBytes(8).toString('hex')));
-    this.methods.set(operationId, built.map((b) => b.method));
+    this.methods.set(
+      operationId,
+      built.map((b) => b.method),
+    );
     if (this.methods.size > REMEMBERED_OPERATIONS) this.methods.delete(this.methods.keys().next().value!);
     return { operationId };
   }
@@ -90,7 +121,8 @@ export class ShopifyBulkUpserts {
     const op = data.bulkOperation;
     if (!op) return { state: 'failed', message: `${shop.domain} knows no bulk operation ${operationId}` };
     if (ACTIVE.has(op.status)) return { state: 'running', objectCount: Number(op.objectCount) || 0 };
-    if (op.status !== 'COMPLETED') return { state: 'failed', message: `bulk operation ${op.id} ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}` };
+    if (op.status !== 'COMPLETED')
+      return { state: 'failed', message: `bulk operation ${op.id} ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}` };
 
     const lines: (ProductSetBulkLine | undefined)[] = new Array(items.length);
     if (op.url) {
@@ -110,11 +142,15 @@ export class ShopifyBulkUpserts {
       }
     }
     const methods = this.methods.get(operationId);
-    const stepped = await mapLimit(items.map((item, i) => ({ item, i })), READ_CONCURRENCY, async ({ item, i }) => {
-      const parsed = outcome(item, lines[i], methods?.[i] ?? guessMethod(item, lines[i], op.createdAt));
-      if (!parsed.ok) return parsed;
-      return { ok: true as const, ...(await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, parsed.mediaProblems)) };
-    });
+    const stepped = await mapLimit(
+      items.map((item, i) => ({ item, i })),
+      READ_CONCURRENCY,
+      async ({ item, i }) => {
+        const parsed = outcome(item, lines[i], methods?.[i] ?? guessMethod(item, lines[i], op.createdAt));
+        if (!parsed.ok) return parsed;
+        return { ok: true as const, ...(await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, parsed.mediaProblems)) };
+      },
+    );
     return { state: 'completed', outcomes: await this.publish(shop, stepped) };
   }
 
@@ -124,11 +160,17 @@ export class ShopifyBulkUpserts {
    * would otherwise bound to 10 products a second. Publishing is idempotent, so a job that dies meanwhile and reads the
    * productSet result again simply publishes again. A line the shop refuses is that product's problem.
    */
-  private async publish(shop: StorefrontShop, stepped: ({ ok: false; errors: string[] } | { ok: true; result: ProductUpsertResult; toPublish: string[] })[]): Promise<BulkItemOutcome[]> {
+  private async publish(
+    shop: StorefrontShop,
+    stepped: ({ ok: false; errors: string[] } | { ok: true; result: ProductUpsertResult; toPublish: string[] })[],
+  ): Promise<BulkItemOutcome[]> {
     const wanted = stepped.flatMap((s, i) => (s.ok && s.toPublish.length > 0 ? [{ i, productId: s.result.productId, publicationIds: s.toPublish }] : []));
     const refused = new Map<number, string>();
     if (wanted.length > 0) {
-      const file = Buffer.from(`${wanted.map((w) => JSON.stringify({ id: w.productId, input: w.publicationIds.map((publicationId) => ({ publicationId })) })).join('\n')}\n`, 'utf8');
+      const file = Buffer.from(
+        `${wanted.map((w) => JSON.stringify({ id: w.productId, input: w.publicationIds.map((publicationId) => ({ publicationId })) })).join('\n')}\n`,
+        'utf8',
+      );
       const operationId = await this.run(shop, await this.stage(shop, file), bulkTagged(PublishablePublish, randomBytes(8).toString('hex')));
       const op = await this.finished(shop, operationId);
       const answered = new Set<number>();
@@ -141,7 +183,10 @@ export class ShopifyBulkUpserts {
             const n = line?.__lineNumber;
             if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n >= wanted.length) return;
             answered.add(n);
-            const errors = [...(line.errors ?? []).map((e) => String(e?.message ?? 'error')), ...(line.data?.publishablePublish?.userErrors ?? []).map((e) => e.message)];
+            const errors = [
+              ...(line.errors ?? []).map((e) => String(e?.message ?? 'error')),
+              ...(line.data?.publishablePublish?.userErrors ?? []).map((e) => e.message),
+            ];
             if (errors.length > 0) refused.set(wanted[n].i, `publish: the shop refused to publish the product: ${errors.join('; ')}`);
           },
           { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
@@ -150,7 +195,11 @@ export class ShopifyBulkUpserts {
           unreadable = err.message;
         });
       }
-      const why = unreadable ?? (op.status === 'COMPLETED' ? 'the bulk publish answered no result for it' : `the bulk publish ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}`);
+      const why =
+        unreadable ??
+        (op.status === 'COMPLETED'
+          ? 'the bulk publish answered no result for it'
+          : `the bulk publish ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}`);
       wanted.forEach((w, n) => answered.has(n) || refused.set(w.i, `publish: ${why}`));
     }
     return stepped.map((s, i): BulkItemOutcome => {
@@ -192,7 +241,12 @@ export class ShopifyBulkUpserts {
     return out;
   }
 
-  private async line(shop: StorefrontShop, item: BulkUpsertItem, mode: 'customId' | 'handle', locations: ShopLocation[]): Promise<{ line: string; method: Method } | { problems: string[] }> {
+  private async line(
+    shop: StorefrontShop,
+    item: BulkUpsertItem,
+    mode: 'customId' | 'handle',
+    locations: ShopLocation[],
+  ): Promise<{ line: string; method: Method } | { problems: string[] }> {
     const { product, known } = item;
     const categoryTags = categoryNamesOf(product);
     // Images sent earlier without their ids, and the list changed: read the product's media before sending files.
@@ -211,7 +265,10 @@ export class ShopifyBulkUpserts {
         identifier = { id: byId.id };
         if (wantMedia) effective = { ...known, mediaIds: (await this.deps.recovered(shop, byId, product, known)).mediaIds, imagesUnconfirmed: [] };
       } else {
-        const stable = mode === 'customId' ? { customId: { namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY, value: String(product.id) } } : { handle: deterministicHandle(product) };
+        const stable =
+          mode === 'customId'
+            ? { customId: { namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY, value: String(product.id) } }
+            : { handle: deterministicHandle(product) };
         const found = known.neverPushed ? null : await this.deps.lookup(shop, stable, true);
         if (found) {
           current = this.deps.tagsOf(found);
@@ -242,14 +299,20 @@ export class ShopifyBulkUpserts {
       13,
     );
     const payload = data.stagedUploadsCreate;
-    if (payload?.userErrors.length) throw new StorefrontError('invalid_response', `${shop.domain} refused the staged upload: ${payload.userErrors.map((e) => e.message).join('; ')}`);
+    if (payload?.userErrors.length)
+      throw new StorefrontError('invalid_response', `${shop.domain} refused the staged upload: ${payload.userErrors.map((e) => e.message).join('; ')}`);
     const target = payload?.stagedTargets?.[0];
     const key = target?.parameters.find((p) => p.name === 'key')?.value;
     if (!target || !key) throw new StorefrontError('invalid_response', `${shop.domain} answered stagedUploadsCreate without a target and key`);
     // Posting the same file again is harmless: transient failures are retried like any call.
     for (let failures = 0; ; ) {
       try {
-        await uploadStaged(target.url, target.parameters, { filename, contentType: 'text/jsonl', content: file }, { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs });
+        await uploadStaged(
+          target.url,
+          target.parameters,
+          { filename, contentType: 'text/jsonl', content: file },
+          { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
+        );
         return key;
       } catch (err) {
         if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || ++failures >= this.deps.throttle.policy.maxAttempts) throw err;
@@ -306,7 +369,8 @@ export async function startBulkOperation<T>(deps: Pick<BulkDeps, 'call' | 'throt
     }
     const payload = start.payload(data);
     const errors = payload?.userErrors ?? [];
-    if (errors.some((e) => e.code === 'OPERATION_IN_PROGRESS' || e.code === 'LIMIT_REACHED')) throw new StorefrontError('unavailable', `${shop.domain} is running another bulk ${start.what}: ${errors.map((e) => e.message).join('; ')}`);
+    if (errors.some((e) => e.code === 'OPERATION_IN_PROGRESS' || e.code === 'LIMIT_REACHED'))
+      throw new StorefrontError('unavailable', `${shop.domain} is running another bulk ${start.what}: ${errors.map((e) => e.message).join('; ')}`);
     if (errors.length) throw new StorefrontError('invalid_response', `${shop.domain} refused the bulk ${start.what}: ${userErrorLines(errors).join('; ')}`);
     if (!payload?.bulkOperation?.id) throw new StorefrontError('invalid_response', `${shop.domain} started no bulk ${start.what} (no operation in the answer)`);
     return payload.bulkOperation.id;
@@ -335,7 +399,11 @@ function guessMethod(item: BulkUpsertItem, line: ProductSetBulkLine | undefined,
  * media (one connection per bulk mutation): images the mapping knew by id keep it, the others are on the product
  * unconfirmed (a per-call push reads their ids; a failed one is reported and sent again then).
  */
-function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, method: Method): { ok: false; errors: string[] } | { ok: true; result: ProductUpsertResult; mapped: MappedProduct; mediaProblems: string[] } {
+function outcome(
+  item: BulkUpsertItem,
+  line: ProductSetBulkLine | undefined,
+  method: Method,
+): { ok: false; errors: string[] } | { ok: true; result: ProductUpsertResult; mapped: MappedProduct; mediaProblems: string[] } {
   if (!line) return { ok: false, errors: ['no result'] };
   if (line.errors?.length) return { ok: false, errors: line.errors.map((e) => String(e?.message ?? 'error')) };
   const payload = line.data?.productSet;
@@ -348,6 +416,13 @@ function outcome(item: BulkUpsertItem, line: ProductSetBulkLine | undefined, met
   const mapped = mapProduct(item.product, item.known, { locations: [], placement: item.placement, current: null });
   const mediaIds = Object.fromEntries(mapped.imageUrls.flatMap((url) => (item.known.mediaIds[url] ? [[url, item.known.mediaIds[url]]] : [])));
   const imagesUnconfirmed = mapped.imageUrls.filter((url) => !mediaIds[url]);
-  const result = upsertResultOf(p, { method, mediaIds, imagesUnconfirmed, variantCount: mapped.input.variants.length, imageCount: mapped.imageUrls.length, categoryTags: categoryNamesOf(item.product) });
+  const result = upsertResultOf(p, {
+    method,
+    mediaIds,
+    imagesUnconfirmed,
+    variantCount: mapped.input.variants.length,
+    imageCount: mapped.imageUrls.length,
+    categoryTags: categoryNamesOf(item.product),
+  });
   return { ok: true, result, mapped, mediaProblems: [] };
 }

@@ -44,7 +44,8 @@ export class ShopifyCatalogueReads {
     const op = (await this.deps.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2)).bulkOperation;
     if (!op) return { state: 'failed', message: `${shop.domain} knows no bulk operation ${operationId}` };
     if (ACTIVE_BULK_STATUSES.has(op.status)) return { state: 'running', objectCount: Number(op.objectCount) || 0 };
-    if (op.status !== 'COMPLETED') return { state: 'failed', message: `bulk operation ${op.id} ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}` };
+    if (op.status !== 'COMPLETED')
+      return { state: 'failed', message: `bulk operation ${op.id} ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}` };
     // A query that found nothing has no file (url null).
     if (!op.url) return { state: 'completed', products: [] };
     const reader = new CatalogueAssembler();
@@ -65,7 +66,8 @@ export class CatalogueAssembler {
   private readonly waiting = new Map<string, CatalogueLine[]>();
 
   add(line: CatalogueLine): void {
-    if (!line || typeof line !== 'object' || typeof line.id !== 'string') throw new StorefrontError('invalid_response', 'the bulk query result has a line without an id');
+    if (!line || typeof line !== 'object' || typeof line.id !== 'string')
+      throw new StorefrontError('invalid_response', 'the bulk query result has a line without an id');
     if (typeof line.__parentId === 'string') {
       const parent = this.byId.get(line.__parentId);
       if (parent) attach(parent, line);

@@ -96,7 +96,11 @@ async function applyChunk(call: Call, pimProductId: number, chunk: Change[]): Pr
       const current = levels.get(c.itemId)?.get(c.locationId);
       if (current === undefined) {
         // Shopify takes a quantity only where the item is stocked: stock it there with the PIM's count.
-        const data = await call<InventoryActivateData>(InventoryActivate, { inventoryItemId: c.itemId, locationId: c.locationId, available: Math.max(0, c.quantity), key: randomUUID() }, 12);
+        const data = await call<InventoryActivateData>(
+          InventoryActivate,
+          { inventoryItemId: c.itemId, locationId: c.locationId, available: Math.max(0, c.quantity), key: randomUUID() },
+          12,
+        );
         const errors = data.inventoryActivate?.userErrors ?? [];
         if (errors.length > 0) failed.set(c, `stock of ${c.sku}: the shop refused to stock it at ${c.locationId}: ${errors.map((e) => e.message).join('; ')}`);
         continue;
@@ -116,7 +120,9 @@ async function applyChunk(call: Call, pimProductId: number, chunk: Change[]): Pr
     const stale = errors.every((e) => e.code === 'CHANGE_FROM_QUANTITY_STALE');
     if (!stale || attempt >= CAS_ATTEMPTS) {
       const reason = errors.map((e) => `${e.message}${e.code ? ` (${e.code})` : ''}`).join('; ');
-      for (const c of pending) if (quantities.some((q) => q.inventoryItemId === c.itemId && q.locationId === c.locationId)) failed.set(c, `stock of ${c.sku}: the shop refused the quantity: ${reason}`);
+      for (const c of pending)
+        if (quantities.some((q) => q.inventoryItemId === c.itemId && q.locationId === c.locationId))
+          failed.set(c, `stock of ${c.sku}: the shop refused the quantity: ${reason}`);
       break;
     }
     // A sale landed between our read and the write (the whole call was refused): read again, move from the new count.

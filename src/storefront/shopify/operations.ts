@@ -266,7 +266,10 @@ export interface ProductSetProductData {
   id: string;
   handle: string;
   title: string;
-  variants: { nodes: { id: string; sku: string | null; inventoryItem: { id: string } | null }[]; pageInfo?: { hasNextPage: boolean; endCursor: string | null } };
+  variants: {
+    nodes: { id: string; sku: string | null; inventoryItem: { id: string } | null }[];
+    pageInfo?: { hasNextPage: boolean; endCursor: string | null };
+  };
   media: { nodes: StorefrontMediaNode[] };
 }
 

@@ -40,7 +40,9 @@ export function preflight(
   const errors: string[] = [];
   // Shopify takes prices in the shop's currency and converts nothing: a EUR price in a USD shop would sell at the number.
   if (currency && !currency.pricesConvertedElsewhere && product.currency && product.currency.toUpperCase() !== currency.currencyCode.toUpperCase()) {
-    errors.push(`currency: the product's prices are in ${product.currency.toUpperCase()}, the shop sells in ${currency.currencyCode.toUpperCase()} (set prices_converted_elsewhere on the integration if something else converts them)`);
+    errors.push(
+      `currency: the product's prices are in ${product.currency.toUpperCase()}, the shop sells in ${currency.currencyCode.toUpperCase()} (set prices_converted_elsewhere on the integration if something else converts them)`,
+    );
   }
   const maxOptions = Math.min(limits.maxProductOptions, LIMITS.options);
   const maxVariants = limits.maxProductVariants;
@@ -49,10 +51,13 @@ export function preflight(
   else if (input.title.length > LIMITS.titleLength) errors.push(`title: is ${input.title.length} characters, Shopify allows at most ${LIMITS.titleLength}`);
 
   const options = productOptions(product);
-  if (options.length > maxOptions) errors.push(`options: ${options.length} options (${options.map((o) => o.name).join(', ')}), Shopify allows at most ${maxOptions}`);
+  if (options.length > maxOptions)
+    errors.push(`options: ${options.length} options (${options.map((o) => o.name).join(', ')}), Shopify allows at most ${maxOptions}`);
   for (const o of options) {
-    if (o.name.length > LIMITS.optionNameLength) errors.push(`options: option name '${o.name.slice(0, 40)}…' is longer than ${LIMITS.optionNameLength} characters`);
-    for (const v of o.values) if (v.length > LIMITS.optionValueLength) errors.push(`options: a value of '${o.name}' is longer than ${LIMITS.optionValueLength} characters`);
+    if (o.name.length > LIMITS.optionNameLength)
+      errors.push(`options: option name '${o.name.slice(0, 40)}…' is longer than ${LIMITS.optionNameLength} characters`);
+    for (const v of o.values)
+      if (v.length > LIMITS.optionValueLength) errors.push(`options: a value of '${o.name}' is longer than ${LIMITS.optionValueLength} characters`);
     if (o.values.some((v) => v.trim() === '')) errors.push(`options: option '${o.name}' has an empty value`);
   }
 
@@ -104,7 +109,6 @@ export function preflight(
     }
   }
 
-
   const tags = input.tags ?? [];
   if (tags.length > LIMITS.tags) errors.push(`tags: ${tags.length} tags, Shopify allows at most ${LIMITS.tags}`);
   for (const t of tags) if (t.length > LIMITS.tagLength) errors.push(`tags: '${t.slice(0, 40)}…' is longer than ${LIMITS.tagLength} characters`);
@@ -130,9 +134,12 @@ export function preflightWarnings(input: ProductSetInput): string[] {
   const warnings: string[] = [];
   const title = input.seo?.title;
   const description = input.seo?.description;
-  if (title && title.length > LIMITS.seoTitleLength) warnings.push(`seo.title: ${title.length} characters; Shopify's admin suggests at most ${LIMITS.seoTitleLength} (search engines may cut it)`);
+  if (title && title.length > LIMITS.seoTitleLength)
+    warnings.push(`seo.title: ${title.length} characters; Shopify's admin suggests at most ${LIMITS.seoTitleLength} (search engines may cut it)`);
   if (description && description.length > LIMITS.seoDescriptionLength) {
-    warnings.push(`seo.description: ${description.length} characters; Shopify's admin suggests at most ${LIMITS.seoDescriptionLength} (search engines may cut it)`);
+    warnings.push(
+      `seo.description: ${description.length} characters; Shopify's admin suggests at most ${LIMITS.seoDescriptionLength} (search engines may cut it)`,
+    );
   }
   return warnings;
 }

@@ -178,7 +178,11 @@ export function sortedVariants(product: PimProductSnapshot): PimProductSnapshot[
 }
 
 /** The option values of one variant, in option order (an attribute it lacks is left out; pre-flight reports it). */
-export function variantOptionValues(product: PimProductSnapshot, v: PimProductSnapshot['variants'][number], options = productOptions(product)): { optionName: string; name: string }[] {
+export function variantOptionValues(
+  product: PimProductSnapshot,
+  v: PimProductSnapshot['variants'][number],
+  options = productOptions(product),
+): { optionName: string; name: string }[] {
   if (options.length === 1 && options[0].name === DEFAULT_OPTION && !v.attributes.some((a) => a.attribute_name === DEFAULT_OPTION)) {
     const title = variantTitle(v);
     return [{ optionName: DEFAULT_OPTION, name: options[0].values.find((x) => sameValue(x, title)) ?? title }];
@@ -286,7 +290,17 @@ export function mapProduct(
   const compareAtOwned: string[] = [];
   const previouslyOwned = new Set(known.owned?.compareAt ?? []);
 
-  const variant = (v: { sku: string; price: string | null | undefined; salePrice: string | null | undefined; barcode?: string | null; cost?: string | null; weight?: string | null; enabled: boolean; optionValues: VariantInput['optionValues']; levels: Record<string, number> }): VariantInput => {
+  const variant = (v: {
+    sku: string;
+    price: string | null | undefined;
+    salePrice: string | null | undefined;
+    barcode?: string | null;
+    cost?: string | null;
+    weight?: string | null;
+    enabled: boolean;
+    optionValues: VariantInput['optionValues'];
+    levels: Record<string, number>;
+  }): VariantInput => {
     const id = known.variantIds[v.sku];
     const price = pricing(v.price, v.salePrice);
     // The compare-at price is the PIM's while it has a sale; cleared when a sale we set ends; else the merchant's.
@@ -313,7 +327,9 @@ export function mapProduct(
         // The PIM's weights are kilograms (docs/shopify-fidelity.md).
         ...(weight !== null ? { measurement: { weight: { value: Number(weight), unit: 'KILOGRAMS' as const } } } : {}),
       },
-      ...(!id && Object.keys(levels).length > 0 ? { inventoryQuantities: Object.entries(levels).map(([locationId, quantity]) => ({ locationId, name: 'available' as const, quantity })) } : {}),
+      ...(!id && Object.keys(levels).length > 0
+        ? { inventoryQuantities: Object.entries(levels).map(([locationId, quantity]) => ({ locationId, name: 'available' as const, quantity })) }
+        : {}),
     };
   };
 
@@ -371,7 +387,11 @@ export function mapProduct(
     ...(unchanged ? {} : { files }),
     ...(context.keepTagsAndMetafields ? {} : withMetafields(ourMetafields(product.id, categoryNames), context.current)),
   };
-  const owned = { compareAt: compareAtOwned, ...(seoTitle !== undefined ? { seoTitle: true } : {}), ...(seoDescription !== undefined ? { seoDescription: true } : {}) };
+  const owned = {
+    compareAt: compareAtOwned,
+    ...(seoTitle !== undefined ? { seoTitle: true } : {}),
+    ...(seoDescription !== undefined ? { seoDescription: true } : {}),
+  };
   return { input, imageUrls, owned, stock, disabled };
 }
 
@@ -413,7 +433,9 @@ export function ourMetafields(pimId: number, categoryNames: string[]): Storefron
 function withMetafields(ours: StorefrontMetafield[], current: StorefrontTags | null): Pick<ProductSetInput, 'metafields'> {
   if (!current?.metafields) return { metafields: ours };
   const same = (a: StorefrontMetafield, b: StorefrontMetafield) => a.namespace === b.namespace && a.key === b.key;
-  const unchanged = ours.every((o) => current.metafields!.some((m) => same(m, o) && (m.value === o.value || (o.type === 'json' && jsonEqual(m.value, o.value)))));
+  const unchanged = ours.every((o) =>
+    current.metafields!.some((m) => same(m, o) && (m.value === o.value || (o.type === 'json' && jsonEqual(m.value, o.value)))),
+  );
   if (unchanged) return {};
   return { metafields: [...current.metafields.filter((m) => !ours.some((o) => same(m, o))), ...ours] };
 }
@@ -425,4 +447,3 @@ function jsonEqual(a: string, b: string): boolean {
     return false;
   }
 }
-

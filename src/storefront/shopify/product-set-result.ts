@@ -22,7 +22,14 @@ const NO_STEPS = { owned: {}, stock: {}, publications: [], problems: [], warning
 /** Variant ids by SKU from the answer; media ids as the caller matched them (the two paths match them differently). */
 export function upsertResultOf(
   p: ProductSetProduct,
-  o: { method: 'create' | 'update'; mediaIds: Record<string, string>; imagesUnconfirmed?: string[]; variantCount: number; imageCount: number; categoryTags: string[] },
+  o: {
+    method: 'create' | 'update';
+    mediaIds: Record<string, string>;
+    imagesUnconfirmed?: string[];
+    variantCount: number;
+    imageCount: number;
+    categoryTags: string[];
+  },
 ): ProductUpsertResult {
   const variantIds: Record<string, string> = {};
   const inventoryItemIds: Record<string, string> = {};
@@ -73,7 +80,12 @@ export interface MatchedMedia {
  * from `mediaIds`: a FAILED media never becomes READY, so its image is sent from its source again (the failure may have
  * been the source being down), and productSet's list replacement deletes the failed media.
  */
-export function matchMedia(imageUrls: string[], knownIds: Record<string, string>, nodes: StorefrontMediaNode[], options: { newInOrder?: boolean } = {}): MatchedMedia {
+export function matchMedia(
+  imageUrls: string[],
+  knownIds: Record<string, string>,
+  nodes: StorefrontMediaNode[],
+  options: { newInOrder?: boolean } = {},
+): MatchedMedia {
   const present = new Map(nodes.map((n) => [n.id, n]));
   const taken = new Set<string>();
   const matched: Record<string, string> = {};

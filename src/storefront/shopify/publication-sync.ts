@@ -8,7 +8,11 @@ import type { Call } from './inventory-sync.js';
 import { PublishablePublish, PublishableUnpublish, type PublishableData } from './operations.js';
 
 /** The publications an upsert should leave the product on. */
-export function targetPublications(product: Pick<PimProductSnapshot, 'publishing_channels'>, status: string, placement: Pick<SyncPlacement, 'channelPublications'>): string[] {
+export function targetPublications(
+  product: Pick<PimProductSnapshot, 'publishing_channels'>,
+  status: string,
+  placement: Pick<SyncPlacement, 'channelPublications'>,
+): string[] {
   if (status !== 'ACTIVE') return [];
   const out = new Set<string>();
   for (const channel of product.publishing_channels ?? []) for (const id of placement.channelPublications[channel] ?? []) out.add(id);

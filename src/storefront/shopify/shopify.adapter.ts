@@ -111,7 +111,13 @@ const RECOVERY_MEDIA_LOOKS = 6;
 const callerSignal = new AsyncLocalStorage<AbortSignal>();
 
 /** No integration: nothing published, stock nowhere, no currency check (pre-flight of the product alone). */
-const NO_PLACEMENT: SyncPlacement = { channelPublications: {}, warehouseLocations: {}, unsyncedWarehouses: [], variantStockLocation: null, pricesConvertedElsewhere: true };
+const NO_PLACEMENT: SyncPlacement = {
+  channelPublications: {},
+  warehouseLocations: {},
+  unsyncedWarehouses: [],
+  variantStockLocation: null,
+  pricesConvertedElsewhere: true,
+};
 
 export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader {
   readonly budgets: ShopBudgets;
@@ -134,7 +140,11 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? agentFetch(keepAliveAgents());
     this.budgets = options.budgets ?? new ShopBudgets();
-    this.throttle = new ShopThrottle(options.clock ?? systemClock, { ...DEFAULT_RETRY_POLICY, ...options.retry }, this.metrics && ((domain, ms) => this.metrics!.throttleWait(domain, ms)));
+    this.throttle = new ShopThrottle(
+      options.clock ?? systemClock,
+      { ...DEFAULT_RETRY_POLICY, ...options.retry },
+      this.metrics && ((domain, ms) => this.metrics!.throttleWait(domain, ms)),
+    );
     this.bulk = new ShopifyBulkUpserts({
       call: (shop, document, variables, cost, retryUnavailable) => this.call(shop, document, variables, cost, retryUnavailable),
       identifierMode: (shop) => this.identifierMode(shop),
@@ -144,7 +154,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       throttle: this.throttle,
       tagsOf,
       recovered: (shop, found, product, known) => this.recovered(shop, found, product, known),
-      afterProductSet: (shop, item, mapped, base, mediaProblems) => this.afterProductSet(shop, item.product, item.placement, item.known, mapped, base, mediaProblems, true),
+      afterProductSet: (shop, item, mapped, base, mediaProblems) =>
+        this.afterProductSet(shop, item.product, item.placement, item.known, mapped, base, mediaProblems, true),
       sameTags,
       transferTimeoutMs: options.bulkTransferTimeoutMs ?? 120_000,
     });
@@ -189,12 +200,23 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     return health;
   }
 
-  upsertProduct(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement, options: { signal?: AbortSignal } = {}): Promise<ProductUpsertResult> {
+  upsertProduct(
+    shop: StorefrontShop,
+    product: PimProductSnapshot,
+    known: KnownStorefrontProduct,
+    placement: SyncPlacement,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ProductUpsertResult> {
     // The caller's signal reaches every call of this upsert (call() and request()) without a parameter through each step.
     return options.signal ? callerSignal.run(options.signal, () => this.upsert(shop, product, known, placement)) : this.upsert(shop, product, known, placement);
   }
 
-  private async upsert(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement): Promise<ProductUpsertResult> {
+  private async upsert(
+    shop: StorefrontShop,
+    product: PimProductSnapshot,
+    known: KnownStorefrontProduct,
+    placement: SyncPlacement,
+  ): Promise<ProductUpsertResult> {
     // Shopify's rules first: a product it would refuse costs no call at all.
     const rules = await this.rules(shop, placement);
     const early = preflight(product, mapProduct(product, known, { locations: [], placement, current: null }).input, rules.limits, rules.currency);
@@ -235,7 +257,14 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     }
   }
 
-  private async upsertOnce(shop: StorefrontShop, product: PimProductSnapshot, known: KnownStorefrontProduct, placement: SyncPlacement, locations: ShopLocation[], afterFailure: boolean): Promise<ProductUpsertResult> {
+  private async upsertOnce(
+    shop: StorefrontShop,
+    product: PimProductSnapshot,
+    known: KnownStorefrontProduct,
+    placement: SyncPlacement,
+    locations: ShopLocation[],
+    afterFailure: boolean,
+  ): Promise<ProductUpsertResult> {
     let effective: KnownStorefrontProduct = known;
     let current: StorefrontTags | null = null;
     let sendHandle: string | undefined;
@@ -285,7 +314,13 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     const media = Math.min(250, Math.max(1, imageUrls.length));
     let data: ProductSetSyncData;
     try {
-      data = await this.call<ProductSetSyncData>(shop, ProductSetSync, { identifier, input, variants, media }, productSetCost(input.variants.length, input.files?.length ?? 0, input.metafields?.length ?? 0, imageUrls.length), false);
+      data = await this.call<ProductSetSyncData>(
+        shop,
+        ProductSetSync,
+        { identifier, input, variants, media },
+        productSetCost(input.variants.length, input.files?.length ?? 0, input.metafields?.length ?? 0, imageUrls.length),
+        false,
+      );
     } catch (err) {
       if (err instanceof StorefrontError && err.kind === 'unavailable') throw new AmbiguousFailure(err, !effective.productId);
       throw err;
@@ -310,7 +345,14 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     const earlierFailures = imageUrls.filter((url) => matched.failed[url] && !uploaded.has(url));
     if (earlierFailures.length > 0) matched = await this.resendImages(shop, p.id, product, imageUrls, matched, earlierFailures);
     const imagesUnconfirmed = imageUrls.filter((url) => !matched.mediaIds[url] && !matched.failed[url]);
-    const base = upsertResultOf(answer, { method: effective.productId ? 'update' : 'create', mediaIds: matched.mediaIds, imagesUnconfirmed, variantCount: input.variants.length, imageCount: imageUrls.length, categoryTags });
+    const base = upsertResultOf(answer, {
+      method: effective.productId ? 'update' : 'create',
+      mediaIds: matched.mediaIds,
+      imagesUnconfirmed,
+      variantCount: input.variants.length,
+      imageCount: imageUrls.length,
+      categoryTags,
+    });
     return (await this.afterProductSet(shop, product, placement, effective, mapped, base, matched.problems)).result;
   }
 
@@ -320,11 +362,23 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
    * an image whose source is still broken is reported with Shopify's reason now, not at the next push. A refusal is a
    * problem on the product, which is written already.
    */
-  private async resendImages(shop: StorefrontShop, productId: string, product: PimProductSnapshot, imageUrls: string[], before: MatchedMedia, resend: string[]): Promise<MatchedMedia> {
+  private async resendImages(
+    shop: StorefrontShop,
+    productId: string,
+    product: PimProductSnapshot,
+    imageUrls: string[],
+    before: MatchedMedia,
+    resend: string[],
+  ): Promise<MatchedMedia> {
     const kept = { ...before.mediaIds, ...before.failed };
     const files = imageUrls.map((url) => (resend.includes(url) || !kept[url] ? imageFile(url, product) : { id: kept[url] }));
     const media = Math.min(250, Math.max(1, imageUrls.length));
-    const data = await this.call<ProductSetSyncData>(shop, ProductSetSync, { identifier: { id: productId }, input: { files }, variants: 1, media }, productSetCost(0, files.length, 0, imageUrls.length));
+    const data = await this.call<ProductSetSyncData>(
+      shop,
+      ProductSetSync,
+      { identifier: { id: productId }, input: { files }, variants: 1, media },
+      productSetCost(0, files.length, 0, imageUrls.length),
+    );
     const payload = data.productSet;
     if (!payload?.product || payload.userErrors.length > 0) {
       const why = payload ? userErrorLines(payload.userErrors).join('; ') || 'no product in the answer' : 'no answer';
@@ -369,7 +423,9 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       disabled: new Set(mapped.disabled),
       inventoryItemIds: base.inventoryItemIds,
     });
-    const publishing = await syncPublications(call, base.productId, targetPublications(product, mapped.input.status, placement), known.publications ?? [], { deferPublish });
+    const publishing = await syncPublications(call, base.productId, targetPublications(product, mapped.input.status, placement), known.publications ?? [], {
+      deferPublish,
+    });
     return {
       result: {
         ...base,
@@ -384,11 +440,20 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   }
 
   /** The variants of a productSet answer, with those past the first page read page by page. */
-  private async remainingVariants(shop: StorefrontShop, productId: string, first: ProductSetProductData['variants']): Promise<ProductSetProductData['variants']['nodes']> {
+  private async remainingVariants(
+    shop: StorefrontShop,
+    productId: string,
+    first: ProductSetProductData['variants'],
+  ): Promise<ProductSetProductData['variants']['nodes']> {
     const nodes = [...(first?.nodes ?? [])];
     let pageInfo = first?.pageInfo;
     while (pageInfo?.hasNextPage && pageInfo.endCursor) {
-      const data: ProductVariantsPageData = await this.call<ProductVariantsPageData>(shop, ProductVariantsPage, { id: productId, after: pageInfo.endCursor }, 2 + 3 * connectionMultiplier(250));
+      const data: ProductVariantsPageData = await this.call<ProductVariantsPageData>(
+        shop,
+        ProductVariantsPage,
+        { id: productId, after: pageInfo.endCursor },
+        2 + 3 * connectionMultiplier(250),
+      );
       const page: ProductSetProductData['variants'] | undefined = data.product?.variants;
       nodes.push(...(page?.nodes ?? []));
       pageInfo = page?.pageInfo;
@@ -408,14 +473,24 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   async publications(shop: StorefrontShop, options: { fresh?: boolean } = {}): Promise<StorefrontPublication[]> {
     if (options.fresh) this.publicationCache.delete(shop.domain);
     return this.publicationCache.get(shop.domain, async () =>
-      (await this.allPages<PublicationsData, PublicationsData['publications']['nodes'][number]>(shop, PublicationsQuery, 2 + 2 * connectionMultiplier(50), (d) => d.publications)).map(
-        (n) => ({ id: n.id, name: n.catalog?.title ?? n.id }),
-      ),
+      (
+        await this.allPages<PublicationsData, PublicationsData['publications']['nodes'][number]>(
+          shop,
+          PublicationsQuery,
+          2 + 2 * connectionMultiplier(50),
+          (d) => d.publications,
+        )
+      ).map((n) => ({ id: n.id, name: n.catalog?.title ?? n.id })),
     );
   }
 
   /** Every node of a connection, 50 a page (at most 20 pages). */
-  private async allPages<T, N>(shop: StorefrontShop, document: string, cost: number, connectionOf: (data: T) => { nodes: N[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }): Promise<N[]> {
+  private async allPages<T, N>(
+    shop: StorefrontShop,
+    document: string,
+    cost: number,
+    connectionOf: (data: T) => { nodes: N[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } },
+  ): Promise<N[]> {
     const out: N[] = [];
     let after: string | null = null;
     for (let page = 0; page < 20; page++) {
@@ -445,7 +520,12 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
    * What a lost mapping knew, recovered from the storefront product: variant ids by SKU (all pages), media ids by our
    * file name in their URLs, and ids we knew that are still there.
    */
-  private async recovered(shop: StorefrontShop, found: NonNullable<ProductLookupData['productByIdentifier']>, product: PimProductSnapshot, known?: KnownStorefrontProduct): Promise<KnownStorefrontProduct> {
+  private async recovered(
+    shop: StorefrontShop,
+    found: NonNullable<ProductLookupData['productByIdentifier']>,
+    product: PimProductSnapshot,
+    known?: KnownStorefrontProduct,
+  ): Promise<KnownStorefrontProduct> {
     const variants = await this.remainingVariants(shop, found.id, found.variants ?? { nodes: [] });
     const variantIds: Record<string, string> = {};
     for (const v of variants) if (v.sku) variantIds[v.sku] = v.id;
@@ -508,7 +588,11 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     return mode;
   }
 
-  private async lookup(shop: StorefrontShop, identifier: Record<string, unknown>, recover: boolean): Promise<NonNullable<ProductLookupData['productByIdentifier']> | null> {
+  private async lookup(
+    shop: StorefrontShop,
+    identifier: Record<string, unknown>,
+    recover: boolean,
+  ): Promise<NonNullable<ProductLookupData['productByIdentifier']> | null> {
     // product 1 + metafields 2 + 1×11; with recovery also variants 2 + 1×11 + pageInfo 1 and media 2 + 2×11.
     const data = recover
       ? await this.call<ProductLookupData>(shop, ProductRecoveryLookup, { identifier }, 14 + 14 + 24)
@@ -524,7 +608,13 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   }
 
   /** One GraphQL call; every failure becomes a StorefrontError whose kind says why. */
-  async request<T>(shop: StorefrontShop, document: string, variables?: Record<string, unknown>, timeoutMs = this.timeoutMs, observe?: (status: ThrottleStatus) => void): Promise<T> {
+  async request<T>(
+    shop: StorefrontShop,
+    document: string,
+    variables?: Record<string, unknown>,
+    timeoutMs = this.timeoutMs,
+    observe?: (status: ThrottleStatus) => void,
+  ): Promise<T> {
     const caller = callerSignal.getStore();
     const signal = caller ? AbortSignal.any([AbortSignal.timeout(timeoutMs), caller]) : AbortSignal.timeout(timeoutMs);
     const client = createAdminApiClient({
@@ -576,7 +666,11 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     }
     // Variant creation past the store's daily allowance: not a failure of the call, a product to try again later.
     const variantThrottle = errors.find((e) => e?.extensions?.code === 'VARIANT_THROTTLE_EXCEEDED');
-    if (variantThrottle) throw new StorefrontDeferredError([`${String(variantThrottle.message ?? 'variant creation throttled')} (VARIANT_THROTTLE_EXCEEDED)`], VARIANT_THROTTLE_RETRY_SECONDS);
+    if (variantThrottle)
+      throw new StorefrontDeferredError(
+        [`${String(variantThrottle.message ?? 'variant creation throttled')} (VARIANT_THROTTLE_EXCEEDED)`],
+        VARIANT_THROTTLE_RETRY_SECONDS,
+      );
     if (errors.length > 0 || answer?.errors) {
       const messages = errors.map((e) => String(e?.message ?? 'error')).join('; ') || String(answer.errors);
       throw new StorefrontError('invalid_response', `${shop.domain} answered with GraphQL errors: ${messages}`);
@@ -667,7 +761,12 @@ function staleIdKinds(userErrors: { field: string[] | null; code: string | null 
     const f = e.field ?? [];
     const last = f[f.length - 1];
     if (last === 'locationId') any = locations = true;
-    else if (e.code === 'PRODUCT_DOES_NOT_EXIST' || e.code === 'PRODUCT_VARIANT_DOES_NOT_EXIST' || (last === 'id' && (f.includes('variants') || f.includes('files')))) any = true;
+    else if (
+      e.code === 'PRODUCT_DOES_NOT_EXIST' ||
+      e.code === 'PRODUCT_VARIANT_DOES_NOT_EXIST' ||
+      (last === 'id' && (f.includes('variants') || f.includes('files')))
+    )
+      any = true;
   }
   return { any, locations };
 }

@@ -12,7 +12,15 @@ import { publicationResolvers } from './publications.js';
 import { shopResolvers } from './shop.js';
 import type { ResolverModule, RootResolver } from './types.js';
 
-const modules: ResolverModule[] = [shopResolvers, productResolvers, locationResolvers, bulkResolvers, publicationResolvers, merchantEditResolvers, inventoryResolvers];
+const modules: ResolverModule[] = [
+  shopResolvers,
+  productResolvers,
+  locationResolvers,
+  bulkResolvers,
+  publicationResolvers,
+  merchantEditResolvers,
+  inventoryResolvers,
+];
 
 function merge(kind: 'query' | 'mutation'): Readonly<Record<string, RootResolver>> {
   const out: Record<string, RootResolver> = {};

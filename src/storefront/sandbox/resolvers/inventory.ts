@@ -16,7 +16,9 @@ function idempotencyKey(info: GraphQLResolveInfo): string {
   if (typeof key !== 'string' || key.trim() === '') {
     // Shopify documents that the call fails at runtime, not the error's code; schema 2026-10, @idempotent: "The
     // idempotency key cannot be an empty string or whitespace only."
-    throw new GraphQLError(`${info.fieldName} requires the @idempotent(key:) directive from API version 2026-04, with a non-blank key.`, { extensions: { code: 'BAD_REQUEST' } });
+    throw new GraphQLError(`${info.fieldName} requires the @idempotent(key:) directive from API version 2026-04, with a non-blank key.`, {
+      extensions: { code: 'BAD_REQUEST' },
+    });
   }
   return key;
 }
@@ -79,7 +81,9 @@ export const inventoryResolvers: ResolverModule = {
       return Promise.all(
         ids.map((id) => {
           if (gidNumber(id, 'InventoryItem') !== null) return inventoryItemObject(ctx, gidNumber(id, 'InventoryItem'));
-          throw new GraphQLError(`The Pimbridge sandbox answers nodes(ids:) for InventoryItem ids only, not ${id}`, { extensions: { code: 'NOT_IMPLEMENTED' } });
+          throw new GraphQLError(`The Pimbridge sandbox answers nodes(ids:) for InventoryItem ids only, not ${id}`, {
+            extensions: { code: 'NOT_IMPLEMENTED' },
+          });
         }),
       );
     },
@@ -93,7 +97,14 @@ export const inventoryResolvers: ResolverModule = {
         key,
         args,
         async (repo) => {
-          const r = await ctx.inventory.activate(repo, ctx.store.id, String(args.inventoryItemId), String(args.locationId), args.available as number | null | undefined, args.onHand as number | null | undefined);
+          const r = await ctx.inventory.activate(
+            repo,
+            ctx.store.id,
+            String(args.inventoryItemId),
+            String(args.locationId),
+            args.available as number | null | undefined,
+            args.onHand as number | null | undefined,
+          );
           return Array.isArray(r) ? { userErrors: r, itemId: null } : { userErrors: [] as InventoryUserError[], itemId: r.itemId };
         },
         (message): { userErrors: InventoryUserError[]; itemId: number | null } => ({ userErrors: [{ field: null, message }], itemId: null }),
@@ -106,13 +117,27 @@ export const inventoryResolvers: ResolverModule = {
     inventorySetQuantities: async (args, ctx, info) => {
       const input = args.input as SetInput;
       const key = idempotencyKey(info);
-      const outcome = await ctx.inventory.once(ctx.store.id, 'inventorySetQuantities', key, args, (repo) => ctx.inventory.setQuantities(repo, ctx.store.id, input), mismatch);
+      const outcome = await ctx.inventory.once(
+        ctx.store.id,
+        'inventorySetQuantities',
+        key,
+        args,
+        (repo) => ctx.inventory.setQuantities(repo, ctx.store.id, input),
+        mismatch,
+      );
       return { inventoryAdjustmentGroup: adjustmentGroup(ctx, outcome, input.reason, input.referenceDocumentUri), userErrors: outcome.userErrors };
     },
     inventoryAdjustQuantities: async (args, ctx, info) => {
       const input = args.input as AdjustInput;
       const key = idempotencyKey(info);
-      const outcome = await ctx.inventory.once(ctx.store.id, 'inventoryAdjustQuantities', key, args, (repo) => ctx.inventory.adjustQuantities(repo, ctx.store.id, input), mismatch);
+      const outcome = await ctx.inventory.once(
+        ctx.store.id,
+        'inventoryAdjustQuantities',
+        key,
+        args,
+        (repo) => ctx.inventory.adjustQuantities(repo, ctx.store.id, input),
+        mismatch,
+      );
       return { inventoryAdjustmentGroup: adjustmentGroup(ctx, outcome, input.reason, input.referenceDocumentUri), userErrors: outcome.userErrors };
     },
   },

@@ -41,7 +41,13 @@ async function locations(args: Record<string, unknown>, ctx: SandboxContext) {
   if (args.sortKey !== 'ID') all.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   if (args.reverse === true) all.reverse();
   const rows = all.slice(p.afterKey, p.afterKey + p.fetch);
-  return connection(p, rows, (r) => all.indexOf(r) + 1, (r) => locationObject(r, r.id === primary), p.afterKey > 0);
+  return connection(
+    p,
+    rows,
+    (r) => all.indexOf(r) + 1,
+    (r) => locationObject(r, r.id === primary),
+    p.afterKey > 0,
+  );
 }
 
 async function location(args: Record<string, unknown>, ctx: SandboxContext) {

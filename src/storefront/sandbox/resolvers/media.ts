@@ -18,12 +18,15 @@ export function mediaObject(row: MediaRow, ctx: SandboxContext): Record<string, 
   // MediaImage.image and MediaPreviewImage.image: "Returns `null` until `status` is `READY`" (schema 2026-10); the
   // original's URL too (MediaImageOriginalSource.url is nullable): before then there is no file to point to.
   const url = row.status === 'READY' ? mediaUrl(row, ctx) : null;
-  const image = url === null ? null : { __typename: 'Image', id: gid('ImageSource', row.id), url, src: url, originalSrc: url, altText: row.alt, width: null, height: null };
+  const image =
+    url === null ? null : { __typename: 'Image', id: gid('ImageSource', row.id), url, src: url, originalSrc: url, altText: row.alt, width: null, height: null };
   // Media.mediaErrors: "Any errors which have occurred on the media" (schema 2026-10): the one that made it FAILED,
   // `message` the code's own description, `details` what the sandbox saw. FileErrorCode has the same values.
   const code = row.errorCode;
   const errors =
-    row.status === 'FAILED' && code !== null ? [{ code, message: MEDIA_ERRORS[code as MediaErrorCode] ?? 'Media error has occured for unknown reason.', details: row.errorMessage }] : [];
+    row.status === 'FAILED' && code !== null
+      ? [{ code, message: MEDIA_ERRORS[code as MediaErrorCode] ?? 'Media error has occured for unknown reason.', details: row.errorMessage }]
+      : [];
   return {
     __typename: 'MediaImage',
     id: gid('MediaImage', row.id),

@@ -6,7 +6,19 @@ import { productObject, variantObject } from './products.js';
 import type { ResolverModule } from './types.js';
 
 /** Fields taken as given; `redirectNewHandle` leaves nothing the sandbox shows (it has no URL redirects). */
-const PRODUCT_FIELDS = new Set(['id', 'title', 'handle', 'descriptionHtml', 'vendor', 'productType', 'status', 'tags', 'seo', 'metafields', 'redirectNewHandle']);
+const PRODUCT_FIELDS = new Set([
+  'id',
+  'title',
+  'handle',
+  'descriptionHtml',
+  'vendor',
+  'productType',
+  'status',
+  'tags',
+  'seo',
+  'metafields',
+  'redirectNewHandle',
+]);
 /** Fields whose value is what the sandbox already answers, or the schema's default (so sending it changes nothing). */
 const PRODUCT_NO_OPS: Record<string, unknown> = { requiresSellingPlan: false, giftCard: false, deleteConflictingConstrainedMetafields: false };
 const VARIANT_FIELDS = new Set(['id', 'price', 'compareAtPrice', 'barcode', 'inventoryPolicy', 'inventoryItem', 'inventoryQuantities']);
@@ -42,7 +54,8 @@ export const merchantEditResolvers: ResolverModule = {
       for (const v of a.variants) {
         checkFields('ProductVariantsBulkInput', v as Record<string, unknown>, VARIANT_FIELDS, VARIANT_NO_OPS);
         checkFields('InventoryItemInput', v.inventoryItem as Record<string, unknown>, ITEM_FIELDS, ITEM_NO_OPS);
-        if (v.inventoryItem?.measurement) checkFields('InventoryItemMeasurementInput', v.inventoryItem.measurement as Record<string, unknown>, new Set(['weight']), {});
+        if (v.inventoryItem?.measurement)
+          checkFields('InventoryItemMeasurementInput', v.inventoryItem.measurement as Record<string, unknown>, new Set(['weight']), {});
       }
       const result = await ctx.merchantEdits.variantsBulkUpdate(ctx.store.id, a);
       const product = result.product;

@@ -65,25 +65,27 @@ export function variantObject(product: ProductRow, row: VariantRow, ctx: Sandbox
     return all.flatMap((loc) => {
       const level = byLocation.get(loc.id);
       if (!level || (!level.active && includeInactive !== true)) return [];
-      return [{
-        __typename: 'InventoryLevel',
-        id: `gid://shopify/InventoryLevel/${loc.id}?inventory_item_id=${row.id}`,
-        isActive: level.active,
-        canDeactivate: false,
-        deactivationAlert: null,
-        location: locationObject(loc, loc.id === primary),
-        item: () => inventoryItem,
-        // The sandbox keeps one count: `available` and `on_hand` answer it, other quantity names 0.
-        quantities: ({ names }: { names: string[] }) =>
-          names.map((name) => ({
-            id: `gid://shopify/InventoryQuantity/${loc.id}?inventory_item_id=${row.id}&name=${name}`,
-            name,
-            quantity: name === 'available' || name === 'on_hand' ? level.quantity : 0,
-            updatedAt: dateTime(row.updatedAt),
-          })),
-        createdAt: dateTime(row.createdAt),
-        updatedAt: dateTime(row.updatedAt),
-      }];
+      return [
+        {
+          __typename: 'InventoryLevel',
+          id: `gid://shopify/InventoryLevel/${loc.id}?inventory_item_id=${row.id}`,
+          isActive: level.active,
+          canDeactivate: false,
+          deactivationAlert: null,
+          location: locationObject(loc, loc.id === primary),
+          item: () => inventoryItem,
+          // The sandbox keeps one count: `available` and `on_hand` answer it, other quantity names 0.
+          quantities: ({ names }: { names: string[] }) =>
+            names.map((name) => ({
+              id: `gid://shopify/InventoryQuantity/${loc.id}?inventory_item_id=${row.id}&name=${name}`,
+              name,
+              quantity: name === 'available' || name === 'on_hand' ? level.quantity : 0,
+              updatedAt: dateTime(row.updatedAt),
+            })),
+          createdAt: dateTime(row.createdAt),
+          updatedAt: dateTime(row.updatedAt),
+        },
+      ];
     });
   };
   const inventoryItem: Record<string, unknown> = {
@@ -102,7 +104,13 @@ export function variantObject(product: ProductRow, row: VariantRow, ctx: Sandbox
     inventoryLevels: async (args: PageArgs & { includeInactive?: boolean | null }) => {
       const p = page(args);
       const all = await levels(args.includeInactive);
-      return connection(p, all.slice(p.afterKey, p.afterKey + p.fetch), (l) => all.indexOf(l) + 1, (l) => l, p.afterKey > 0);
+      return connection(
+        p,
+        all.slice(p.afterKey, p.afterKey + p.fetch),
+        (l) => all.indexOf(l) + 1,
+        (l) => l,
+        p.afterKey > 0,
+      );
     },
     // Null where the item has no (active, unless includeInactive) level.
     inventoryLevel: async ({ locationId, includeInactive }: { locationId: string; includeInactive?: boolean | null }) =>
@@ -129,7 +137,11 @@ export function variantObject(product: ProductRow, row: VariantRow, ctx: Sandbox
     selectedOptions: row.optionValues.map((o) => {
       const oi = product.options.findIndex((p) => p.name === o.optionName);
       const vi = oi >= 0 ? product.options[oi].values.indexOf(o.name) : -1;
-      return { name: o.optionName, value: o.name, optionValue: { id: optionValueId(product, oi + 1, vi + 1), name: o.name, hasVariants: true, linkedMetafieldValue: null } };
+      return {
+        name: o.optionName,
+        value: o.name,
+        optionValue: { id: optionValueId(product, oi + 1, vi + 1), name: o.name, hasVariants: true, linkedMetafieldValue: null },
+      };
     }),
     inventoryItem,
     product: async () => productObject((await ctx.productRepo.product(ctx.store.id, product.id)) ?? product, ctx),
@@ -144,7 +156,8 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
   let variantRows: Promise<VariantRow[]> | null = written && Promise.resolve(written.variants);
   const allVariants = () => (variantRows ??= ctx.lists ? ctx.lists.variants(row.id) : repo.variants(row.id, 0, 100_000));
   // The rows a page query would return: those after the cursor's position, at most `fetch`.
-  const pageOf = <T extends { position: number }>(rows: T[], p: { afterKey: number; fetch: number }) => rows.filter((r) => r.position > p.afterKey).slice(0, p.fetch);
+  const pageOf = <T extends { position: number }>(rows: T[], p: { afterKey: number; fetch: number }) =>
+    rows.filter((r) => r.position > p.afterKey).slice(0, p.fetch);
   return {
     __typename: 'Product',
     id: gid('Product', row.id),
@@ -181,12 +194,19 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
         linkedMetafield: null,
         optionValues: o.values.map((v, j) => ({ id: optionValueId(row, i + 1, j + 1), name: v, hasVariants: true, linkedMetafieldValue: null, swatch: null })),
       })),
-    hasOnlyDefaultVariant: row.options.length === 1 && row.options[0].name === 'Title' && row.options[0].values.length === 1 && row.options[0].values[0] === 'Default Title',
+    hasOnlyDefaultVariant:
+      row.options.length === 1 && row.options[0].name === 'Title' && row.options[0].values.length === 1 && row.options[0].values[0] === 'Default Title',
     totalInventory: async () => (await allVariants()).reduce((sum, v) => sum + sellableQuantity(v.inventory), 0),
     variants: async (args: PageArgs) => {
       const p = page(args);
       const rows = written ? pageOf(written.variants, p) : ctx.lists ? pageOf(await allVariants(), p) : await repo.variants(row.id, p.afterKey, p.fetch);
-      return connection(p, rows, (v) => v.position, (v) => variantObject(row, v, ctx), p.afterKey > 0);
+      return connection(
+        p,
+        rows,
+        (v) => v.position,
+        (v) => variantObject(row, v, ctx),
+        p.afterKey > 0,
+      );
     },
     variantsCount: async () => ({ count: written ? written.variants.length : await repo.countVariants(row.id), precision: 'EXACT' }),
     media: async (args: PageArgs) => {
@@ -194,7 +214,13 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
       const rows = written ? pageOf(written.media, p) : ctx.lists ? pageOf(await ctx.lists.media(row.id), p) : await repo.media(row.id, p.afterKey, p.fetch);
       // Unfinished media of a dead process resume (sandbox-media.service.ts).
       ctx.media.resumeUnfinished(rows);
-      return connection(p, rows, (m) => m.position, (m) => mediaObject(m, ctx), p.afterKey > 0);
+      return connection(
+        p,
+        rows,
+        (m) => m.position,
+        (m) => mediaObject(m, ctx),
+        p.afterKey > 0,
+      );
     },
     mediaCount: async () => ({ count: written ? written.media.length : await repo.countMedia(row.id), precision: 'EXACT' }),
     metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
@@ -221,21 +247,26 @@ export function parseProductQuery(query: string | null | undefined): ProductFilt
   for (const m of query.matchAll(/(\w+):(?:"([^"]*)"|'([^']*)'|(\S+))|"([^"]*)"|(\S+)/g)) {
     const [, field, dq, sq, bare, quoted, word] = m;
     const value = dq ?? sq ?? bare;
-    if (field && ['handle', 'title', 'status', 'sku'].includes(field.toLowerCase())) filter[field.toLowerCase() as 'handle' | 'title' | 'status' | 'sku'] = value;
+    if (field && ['handle', 'title', 'status', 'sku'].includes(field.toLowerCase()))
+      filter[field.toLowerCase() as 'handle' | 'title' | 'status' | 'sku'] = value;
     else text.push(quoted ?? word ?? `${field}:${value}`);
   }
   if (text.length) filter.text = text.join(' ');
   return filter;
 }
 
-async function findByIdentifier(identifier: { id?: string | null; handle?: string | null; customId?: { namespace?: string | null; key: string; value: string } | null }, ctx: SandboxContext) {
+async function findByIdentifier(
+  identifier: { id?: string | null; handle?: string | null; customId?: { namespace?: string | null; key: string; value: string } | null },
+  ctx: SandboxContext,
+) {
   const repo = ctx.productRepo;
   if (identifier.id != null) {
     const id = gidNumber(identifier.id, 'Product');
     return id === null ? null : repo.product(ctx.store.id, id);
   }
   if (identifier.handle != null) return repo.productByHandle(ctx.store.id, identifier.handle);
-  if (identifier.customId != null) return repo.productByMetafield(ctx.store.id, identifier.customId.namespace ?? '$app', identifier.customId.key, identifier.customId.value);
+  if (identifier.customId != null)
+    return repo.productByMetafield(ctx.store.id, identifier.customId.namespace ?? '$app', identifier.customId.key, identifier.customId.value);
   return null;
 }
 
@@ -279,10 +310,18 @@ export const productResolvers: ResolverModule = {
     products: async (args, ctx) => {
       const p = page(args as PageArgs);
       if (args.sortKey != null && args.sortKey !== 'ID') {
-        throw new GraphQLError(`The Pimbridge sandbox does not emulate products(sortKey: ${String(args.sortKey)}) yet`, { extensions: { code: 'NOT_IMPLEMENTED' } });
+        throw new GraphQLError(`The Pimbridge sandbox does not emulate products(sortKey: ${String(args.sortKey)}) yet`, {
+          extensions: { code: 'NOT_IMPLEMENTED' },
+        });
       }
       const rows = await ctx.productRepo.products(ctx.store.id, parseProductQuery(args.query as string | null), p.afterKey, p.fetch);
-      return connection(p, rows, (r) => r.id, (r) => productObject(r, ctx), p.afterKey > 0);
+      return connection(
+        p,
+        rows,
+        (r) => r.id,
+        (r) => productObject(r, ctx),
+        p.afterKey > 0,
+      );
     },
     productsCount: async (args, ctx) => {
       const limit = typeof args.limit === 'number' ? args.limit : 10_000;
@@ -322,21 +361,47 @@ export const productResolvers: ResolverModule = {
       };
     },
     metafieldDefinitionCreate: async (args, ctx) => {
-      const d = args.definition as { namespace?: string | null; key: string; name: string; type: string; ownerType: string; capabilities?: { uniqueValues?: { enabled: boolean } | null } | null };
+      const d = args.definition as {
+        namespace?: string | null;
+        key: string;
+        name: string;
+        type: string;
+        ownerType: string;
+        capabilities?: { uniqueValues?: { enabled: boolean } | null } | null;
+      };
       const namespace = d.namespace ?? '$app';
-      const refuse = (field: string[], message: string, code: string) => ({ createdDefinition: null, userErrors: [{ field, message, code, elementIndex: null, elementKey: null }] });
+      const refuse = (field: string[], message: string, code: string) => ({
+        createdDefinition: null,
+        userErrors: [{ field, message, code, elementIndex: null, elementKey: null }],
+      });
       if (d.ownerType !== 'PRODUCT') return refuse(['definition', 'ownerType'], 'The sandbox keeps metafield definitions for PRODUCT only.', 'INCLUSION');
       const unique = d.capabilities?.uniqueValues?.enabled ?? false;
       if (unique && !UNIQUE_VALUE_TYPES.has(d.type)) {
         // "This is available for single_line_text_field, number_integer, url, and id" (shopify.dev changelog, "Adding unique
         // values to metafields", https://shopify.dev/changelog/adding-unique-values-to-metafields).
-        return refuse(['definition', 'capabilities', 'uniqueValues'], `The unique values capability is not available for the type ${d.type}.`, 'INVALID_CAPABILITY');
+        return refuse(
+          ['definition', 'capabilities', 'uniqueValues'],
+          `The unique values capability is not available for the type ${d.type}.`,
+          'INVALID_CAPABILITY',
+        );
       }
       if (unique && (await ctx.productRepo.hasMetafields(ctx.store.id, namespace, d.key))) {
         // "For now, this capability can only be set on metafield definitions that don't yet have associated metafields" (same page).
-        return refuse(['definition', 'capabilities', 'uniqueValues'], `The unique values capability can only be set on a definition whose metafields have no values yet: products already have ${namespace}.${d.key}.`, 'INVALID_CAPABILITY');
+        return refuse(
+          ['definition', 'capabilities', 'uniqueValues'],
+          `The unique values capability can only be set on a definition whose metafields have no values yet: products already have ${namespace}.${d.key}.`,
+          'INVALID_CAPABILITY',
+        );
       }
-      const row = await ctx.productRepo.insertDefinition({ storeId: ctx.store.id, ownerType: d.ownerType, namespace, key: d.key, name: d.name, type: d.type, uniqueValues: unique });
+      const row = await ctx.productRepo.insertDefinition({
+        storeId: ctx.store.id,
+        ownerType: d.ownerType,
+        namespace,
+        key: d.key,
+        name: d.name,
+        type: d.type,
+        uniqueValues: unique,
+      });
       ctx.products.forgetDefinitions(ctx.store.id);
       if (!row) return refuse(['definition', 'key'], `Key is in use for Product metafields on the '${namespace}' namespace.`, 'TAKEN');
       return { createdDefinition: await definitionObject(row, ctx), userErrors: [] };

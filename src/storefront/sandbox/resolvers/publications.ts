@@ -16,7 +16,9 @@ function checkPublishable(id: unknown, input: PublicationInput[]): void {
     throw new GraphQLError('The Pimbridge sandbox does not emulate publishing a ProductVariant yet', { extensions: { code: 'NOT_IMPLEMENTED' } });
   }
   if (input.some((p) => p.publicationId == null && p.channelId != null)) {
-    throw new GraphQLError('The Pimbridge sandbox does not emulate PublicationInput.channelId (deprecated); use publicationId', { extensions: { code: 'NOT_IMPLEMENTED' } });
+    throw new GraphQLError('The Pimbridge sandbox does not emulate PublicationInput.channelId (deprecated); use publicationId', {
+      extensions: { code: 'NOT_IMPLEMENTED' },
+    });
   }
 }
 
@@ -29,9 +31,22 @@ export const publicationResolvers: ResolverModule = {
     publications: async (args, ctx) => {
       const p = forwardPage(args);
       // Every sandbox publication belongs to a sales channel's app catalog (schema 2026-10: CatalogType.APP).
-      if (args.catalogType != null && args.catalogType !== 'APP') return connection(p, [], () => 0, () => null, false);
+      if (args.catalogType != null && args.catalogType !== 'APP')
+        return connection(
+          p,
+          [],
+          () => 0,
+          () => null,
+          false,
+        );
       const rows = await ctx.publications.list(ctx.store.id, p.afterKey, p.fetch);
-      return connection(p, rows, (r) => r.id, (r) => publicationObject(r, ctx, node(ctx)), p.afterKey > 0);
+      return connection(
+        p,
+        rows,
+        (r) => r.id,
+        (r) => publicationObject(r, ctx, node(ctx)),
+        p.afterKey > 0,
+      );
     },
     publication: async (args, ctx) => {
       const row = await ctx.publications.find(ctx.store.id, args.id);

@@ -44,7 +44,9 @@ export function publicationObject(row: PublicationRow, ctx: SandboxContext, node
     hasCollection: () => false,
     products: async (args: ListArgs & { query?: string | null; sortKey?: string | null; savedSearchId?: string | null }) => {
       if (args.query != null || args.savedSearchId != null || (args.sortKey != null && args.sortKey !== 'ID')) {
-        throw new GraphQLError('The Pimbridge sandbox does not emulate Publication.products(query:, savedSearchId:, sortKey:) yet', { extensions: { code: 'NOT_IMPLEMENTED' } });
+        throw new GraphQLError('The Pimbridge sandbox does not emulate Publication.products(query:, savedSearchId:, sortKey:) yet', {
+          extensions: { code: 'NOT_IMPLEMENTED' },
+        });
       }
       const p = forwardPage(args);
       const rows = await ctx.publications.productsOn(ctx.store.id, row.id, p.afterKey, p.fetch);
@@ -99,9 +101,18 @@ export function publishableFields(product: ProductRow, ctx: SandboxContext, node
       const on = new Set((await chosen(true)).map((r) => r.publication.id));
       const all = await ctx.publications.list(ctx.store.id, p.afterKey, 10_000);
       const rest = all.filter((r) => !on.has(r.id)).slice(0, p.fetch);
-      return connection(p, rest, (r) => r.id, (r) => publicationObject(r, ctx, node), p.afterKey > 0);
+      return connection(
+        p,
+        rest,
+        (r) => r.id,
+        (r) => publicationObject(r, ctx, node),
+        p.afterKey > 0,
+      );
     },
-    resourcePublicationsCount: async ({ onlyPublished }: { onlyPublished?: boolean | null }) => ({ count: (await chosen(onlyPublished)).length, precision: 'EXACT' }),
+    resourcePublicationsCount: async ({ onlyPublished }: { onlyPublished?: boolean | null }) => ({
+      count: (await chosen(onlyPublished)).length,
+      precision: 'EXACT',
+    }),
     // The sandbox has no feedback errors, so every publication counts.
     availablePublicationsCount: async () => ({ count: (await chosen(true)).length, precision: 'EXACT' }),
     publicationCount: async ({ onlyPublished }: { onlyPublished?: boolean | null }) => (await chosen(onlyPublished)).length,
