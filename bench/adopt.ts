@@ -145,7 +145,7 @@ function shopCatalogue(pim: PimRow[]) {
       product_type: 'Apparel',
       options: option ? [{ name: option, values: vs.map((v) => v.option![1]) }] : [{ name: 'Title', values: ['Default Title'] }],
     });
-    vs.forEach((v, k) =>
+    vs.forEach((v, k) => {
       variants.push({
         handle,
         sku: v.sku,
@@ -154,8 +154,8 @@ function shopCatalogue(pim: PimRow[]) {
         option_values: option ? [{ optionName: option, name: v.option![1] }] : [{ optionName: 'Title', name: 'Default Title' }],
         qty: (n * 7 + k) % 25,
         position: k + 1,
-      }),
-    );
+      });
+    });
     expected.shop_products++;
   };
   pim.forEach((p, i) => {

@@ -192,15 +192,13 @@ runIfMain(import.meta.url, 'catalogue-files', async () => {
   await withScratchServer('catalogue_files', async (s) => {
     const r = await benchCatalogueFiles(s, products);
     const row = (c: string[]) => `| ${c.join(' | ')} |`;
-    return (
-      [
-        '',
-        row(['target', 'wanted', 'measured', '']),
-        row(['---', '---', '---', '---']),
-        ...catalogueFilesTargets(r).map((t) => row([t.what, t.target, t.measured, t.pass ? 'pass' : '**FAIL**'])),
-        '',
-        ...catalogueFilesDetails(r),
-      ].join('\n') + '\n'
-    );
+    return `${[
+      '',
+      row(['target', 'wanted', 'measured', '']),
+      row(['---', '---', '---', '---']),
+      ...catalogueFilesTargets(r).map((t) => row([t.what, t.target, t.measured, t.pass ? 'pass' : '**FAIL**'])),
+      '',
+      ...catalogueFilesDetails(r),
+    ].join('\n')}\n`;
   });
 });

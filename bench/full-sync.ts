@@ -100,7 +100,7 @@ export async function benchFullSync(o: FullSyncBenchOptions): Promise<FullSyncBe
     const loadStarted = performance.now();
     const db = new pg.Client(s.bridgeDatabaseUrl!);
     await db.connect();
-    let catalogue;
+    let catalogue: Awaited<ReturnType<typeof loadCatalogue>>;
     let archived: number;
     try {
       catalogue = await loadCatalogue(db, s.tenant.organizationId, count);

@@ -356,7 +356,7 @@ try {
   const file = path.join(ROOT, 'bench', 'RESULTS.md');
   writeFileSync(file, renderReport(results));
   log(`wrote ${path.relative(ROOT, file)}`);
-  process.stdout.write(readFileSync(file, 'utf8').split('\n## Details')[0] + '\n');
+  process.stdout.write(`${readFileSync(file, 'utf8').split('\n## Details')[0]}\n`);
 } catch (err) {
   failed = true;
   process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\nlogs kept in ${tmp}\n`);

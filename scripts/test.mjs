@@ -1,4 +1,4 @@
-// `npm test`: the dependency rule, then Node's test runner over test/**/*.test.ts through tsx (Node 20's --test takes
+// `npm test`: lint and format (Biome), the dependency rule, then Node's test runner over test/**/*.test.ts through tsx (Node 20's --test takes
 // no globs).
 // Every suite runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set; the cases that share counters
 // through Redis run when TEST_REDIS_URL is set. `npm test -- name` runs only
@@ -16,7 +16,17 @@ const files = readdirSync(path.join(root, 'test'), { recursive: true })
   .sort()
   .map((f) => path.join('test', f));
 
-// Every run checks the dependency rule first (docs/architecture.md; the same check as `npm run lint:deps`, ~2 s).
+// Every run checks lint and formatting first (biome.json; `npm run format` fixes the layout), ~2 s.
+const biome = spawnSync(process.execPath, [path.join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'check', '.'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (biome.status !== 0) {
+  process.stderr.write('Lint or formatting failed (biome check): see above; `npm run format` fixes the layout.\n');
+  process.exit(biome.status || 1);
+}
+
+// Then the dependency rule (docs/architecture.md; the same check as `npm run lint:deps`, ~2 s).
 const depcruise = path.join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 const deps = spawnSync(process.execPath, [depcruise, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long'], {
   cwd: root,

@@ -37,7 +37,7 @@ try {
   }
   writeFileSync(target, fresh);
   const next = { ...source, version, tarballIntegrity: info.integrity, sha256: createHash('sha256').update(fresh).digest('hex') };
-  writeFileSync(sourceFile, JSON.stringify(next, null, 2) + '\n');
+  writeFileSync(sourceFile, `${JSON.stringify(next, null, 2)}\n`);
   process.stdout.write(`Wrote ${path.relative(root, target)} from ${source.package}@${version}\n`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -176,7 +176,7 @@ function embeddedSecrets(dataDir: string): { secrets: StoredSecrets; generated: 
     encryption_key: randomBytes(32).toString('base64'),
   };
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return { secrets, generated: true };
 }

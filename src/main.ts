@@ -48,9 +48,10 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   // leaves the demo without it, never the server down.
   let bridge: DemoBridge | null = null;
   if (seed)
-    bridge = await connectDemo(app.services, seed, config.publicUrl).catch(
-      (err: unknown) => (app.log.warn({ err }, 'the demo shop could not be connected and pushed'), null),
-    );
+    bridge = await connectDemo(app.services, seed, config.publicUrl).catch((err: unknown) => {
+      app.log.warn({ err }, 'the demo shop could not be connected and pushed');
+      return null;
+    });
   printWelcome(config, url, database.kind, seed, bridge, readyMs);
 
   let closing: Promise<void> | null = null;
@@ -77,7 +78,7 @@ function printWelcome(config: Readonly<Config>, url: string, kind: string, seed:
   ];
   if (config.role === 'worker') {
     // A worker serves only /healthz and /readyz: the API, its docs and the quick start are the API nodes'.
-    process.stdout.write([...lines, `  Running jobs (concurrency ${config.syncConcurrency}); health: ${url}/healthz`].join('\n') + '\n\n');
+    process.stdout.write(`${[...lines, `  Running jobs (concurrency ${config.syncConcurrency}); health: ${url}/healthz`].join('\n')}\n\n`);
     return;
   }
   lines.push(
@@ -113,5 +114,5 @@ function printWelcome(config: Readonly<Config>, url: string, kind: string, seed:
   } else {
     lines.push(`  New credentials: npx pimbridge org create --name "My shop" && npx pimbridge key create --org <id>`);
   }
-  process.stdout.write(lines.join('\n') + '\n\n');
+  process.stdout.write(`${lines.join('\n')}\n\n`);
 }

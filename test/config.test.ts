@@ -212,7 +212,7 @@ describe('config', () => {
       assert.equal(second.secretsGenerated, false);
       assert.equal(second.adminToken, first.adminToken);
       assert.deepEqual(second.encryptionKey, first.encryptionKey);
-      assert.equal(readFileSync(file, 'utf8'), JSON.stringify(stored, null, 2) + '\n', 'the file is not rewritten');
+      assert.equal(readFileSync(file, 'utf8'), `${JSON.stringify(stored, null, 2)}\n`, 'the file is not rewritten');
     });
 
     it('generates different secrets for different data directories', () => {

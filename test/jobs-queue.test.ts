@@ -20,7 +20,7 @@ const gate = () => {
 for (const target of databaseTargets()) {
   describe(`job queue (${target.name})`, () => {
     let h: Harness;
-    let queues: PgBossQueue[] = [];
+    const queues: PgBossQueue[] = [];
 
     before(async () => {
       h = await harness(target);
@@ -223,7 +223,14 @@ for (const target of databaseTargets()) {
       const tries: number[] = [];
       const workers = new Workers(
         q,
-        { [JOB.syncProduct]: { handler: async (job) => void (ran.push(job.id), tries.push(job.retryCount)) } },
+        {
+          [JOB.syncProduct]: {
+            handler: async (job) => {
+              ran.push(job.id);
+              tries.push(job.retryCount);
+            },
+          },
+        },
         { concurrency: 2, releaseOrphans: true, maintenanceIntervalSeconds: 300 },
       );
       await workers.start();

@@ -39,7 +39,7 @@ for (const target of databaseTargets()) {
     let holding = true;
     let inFlight = 0;
     let maxInFlight = 0;
-    let arrivals: (() => void)[] = [];
+    const arrivals: (() => void)[] = [];
 
     const respond = (res: http.ServerResponse, body: Buffer) => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length });

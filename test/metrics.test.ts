@@ -44,7 +44,10 @@ function parse(text: string): { types: Map<string, string>; samples: Sample[] } 
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     assert.ok(m, `not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    const rest = (m[2] ?? '').replace(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?/g, (_all, k: string, v: string) => ((labels[k] = v), ''));
+    const rest = (m[2] ?? '').replace(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?/g, (_all, k: string, v: string) => {
+      labels[k] = v;
+      return '';
+    });
     assert.equal(rest, '', `malformed labels: ${line}`);
     // Prometheus reads values with Go's ParseFloat: NaN and Inf in any case (prom-client writes "Nan").
     const value = /^nan$/i.test(m[3]) ? NaN : Number(m[3].replace(/^([+-]?)inf$/i, '$1Infinity'));

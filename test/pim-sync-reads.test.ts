@@ -328,7 +328,10 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
     assert.ok(Date.now() - started >= 950, 'waited the second it was told');
 
     calls = 0;
-    handler = () => (calls++, { status: 429, headers: { 'retry-after': '45' }, body: {} });
+    handler = () => {
+      calls++;
+      return { status: 429, headers: { 'retry-after': '45' }, body: {} };
+    };
     const t0 = Date.now();
     const err = await client.productSnapshot(conn(), 5).catch((e) => e);
     assert.ok(
@@ -341,7 +344,10 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
     // Retries stop once their waits add up past the budget.
     const tight = new PimClient({ allowPrivateNetworks: true, publicUrl: 'http://localhost:1', rateLimitWaitMs: 2_000 });
     calls = 0;
-    handler = () => (calls++, { status: 429, headers: { 'retry-after': '1' }, body: {} });
+    handler = () => {
+      calls++;
+      return { status: 429, headers: { 'retry-after': '1' }, body: {} };
+    };
     const limited = await tight.changedProducts(conn(), { since: '2026-01-01T00:00:00.000Z', afterId: 0, limit: 10 }).catch((e) => e);
     assert.ok(limited instanceof PimReadError && limited.kind === 'unavailable', String(limited));
     assert.equal(calls, 3, 'two waits of 1 s fit in 2 s, the third does not');

@@ -180,7 +180,7 @@ for (const target of databaseTargets()) {
       );
       assert.equal(op.objectCount, String(out.length));
       assert.equal(op.rootObjectCount, '3');
-      assert.equal(op.fileSize, String(Buffer.byteLength(out.map((l) => JSON.stringify(l)).join('\n') + '\n')));
+      assert.equal(op.fileSize, String(Buffer.byteLength(`${out.map((l) => JSON.stringify(l)).join('\n')}\n`)));
       // The URL is signed: without its signature it is refused.
       assert.equal((await fetch(op.url.replace(/signature=[^&]+/, 'signature=0'))).status, 404);
     });

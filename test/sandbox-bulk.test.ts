@@ -184,7 +184,7 @@ for (const target of databaseTargets()) {
       assert.match(op.url, new RegExp(`^${base}/bulk-operation-results/\\d+\\.jsonl\\?signature=[0-9a-f]{64}$`));
 
       const lines = await results(op.url);
-      assert.equal(String(Buffer.byteLength(lines.map((l) => JSON.stringify(l)).join('\n') + '\n')), op.fileSize);
+      assert.equal(String(Buffer.byteLength(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`)), op.fileSize);
       assert.deepEqual(lines.map((l) => l.__lineNumber).sort(), [0, 1, 2, 3]);
       const byLine = new Map(lines.map((l) => [l.__lineNumber, l]));
       const one = byLine.get(0).data.productSet;

@@ -110,7 +110,7 @@ for (const target of databaseTargets()) {
       ).stagedUploadsCreate.stagedTargets[0];
       const form = new FormData();
       for (const p of staged.parameters) form.append(p.name, p.value);
-      form.append('file', new Blob([lines.map((l) => JSON.stringify(l)).join('\n') + '\n'], { type: 'text/jsonl' }), 'lines.jsonl');
+      form.append('file', new Blob([`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`], { type: 'text/jsonl' }), 'lines.jsonl');
       assert.equal((await fetch(staged.url, { method: 'POST', body: form })).status, 201);
       const key = staged.parameters.find((p: Json) => p.name === 'key').value;
       return (await data(domain, RUN, { mutation: BULK_LINE, path: key })).bulkOperationRunMutation;

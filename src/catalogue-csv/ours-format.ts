@@ -476,7 +476,8 @@ export function oursRows(draft: ProductDraft, header: string[]): string[][] {
           return variantCell(variant, c.name);
         case 'option':
           return variant?.fields.attributes?.find((a) => a.attribute_name === c.name)?.value ?? '';
-        case 'ignored':
+        default:
+          // 'ignored'
           return '';
       }
     });

@@ -116,7 +116,7 @@ async function answerError(res: Response): Promise<CliError> {
 interface Session {
   pim: PimClient;
   /** Set by the command: what to undo or say when Ctrl-C arrives (stop the bar, remove a half-written file). */
-  onInterrupt: (() => string | void) | null;
+  onInterrupt: (() => string | undefined) | null;
   interrupted: boolean;
 }
 
@@ -150,7 +150,7 @@ export async function withPim<T>(client: () => ClientConfig, auth: Auth, keyName
     const code = signal === 'SIGINT' ? 130 : 143;
     if (session.interrupted) process.exit(code); // a second Ctrl-C: leave at once
     session.interrupted = true;
-    let note: string | void = undefined;
+    let note: string | undefined;
     try {
       note = session.onInterrupt?.();
     } catch {
@@ -372,6 +372,7 @@ export async function exportCommand(client: () => ClientConfig, o: ExportCommand
     session.onInterrupt = () => {
       progress.stop();
       if (partial) rmSync(partial, { force: true });
+      return undefined;
     };
     const count = new Transform({
       transform(chunk: Buffer, _enc, done) {

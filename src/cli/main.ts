@@ -1,5 +1,5 @@
 // The `pimbridge` command: serve (default), migrate, and thin clients of the admin API.
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadClientConfig, loadConfig, loadSandboxConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { DataDirLockedError } from '../db/lock.js';
@@ -26,7 +26,7 @@ const client = () => {
 /** Prints an admin API answer: JSON with --json, else one readable line per field. */
 function show(value: object, json: boolean | undefined): void {
   if (json) {
-    process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     return;
   }
   for (const [k, v] of Object.entries(value)) process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);

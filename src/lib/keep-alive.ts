@@ -56,7 +56,9 @@ export function agentFetch(agents: Agents): typeof fetch {
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    new Headers(init?.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
     const body = init?.body;
     if (body != null && typeof body !== 'string' && !(body instanceof Uint8Array))
       return Promise.reject(new TypeError('agentFetch sends string or byte bodies only'));

@@ -104,7 +104,7 @@ async function waitForHttp(what: string, proc: Proc, url: string, timeoutMs = 60
 }
 
 async function stopProc(proc: Proc | null, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (!proc || !proc.running()) return;
+  if (!proc?.running()) return;
   proc.child.kill(signal);
   const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
   await proc.exited;

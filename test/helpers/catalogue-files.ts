@@ -34,5 +34,5 @@ export async function importFile(call: Call, content: string | Buffer, query = '
 
 /** A CSV text from rows of cells (quoted where needed), `\n` line ends. */
 export function csv(rows: (string | number)[][]): string {
-  return rows.map((r) => r.map((c) => (/[",\n\r]/.test(String(c)) ? `"${String(c).replace(/"/g, '""')}"` : String(c))).join(',')).join('\n') + '\n';
+  return `${rows.map((r) => r.map((c) => (/[",\n\r]/.test(String(c)) ? `"${String(c).replace(/"/g, '""')}"` : String(c))).join(',')).join('\n')}\n`;
 }

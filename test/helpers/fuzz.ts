@@ -204,7 +204,7 @@ function caseOf(routes: Route[], fx: FuzzFixture): fc.Arbitrary<Case> {
       method: fc.oneof({ weight: 6, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
       url: fc.tuple(route.params.length ? segments : fc.constant([] as string[]), queryString(route)).map(([values, query]) => {
         let url = route.path;
-        route.params.forEach((name, i) => (url = url.replace(`{${name}}`, values[i])));
+        for (const [i, name] of route.params.entries()) url = url.replace(`{${name}}`, values[i]);
         return url + query;
       }),
       payload: payload(route),

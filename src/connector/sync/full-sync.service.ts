@@ -205,7 +205,7 @@ export class FullSyncService {
         const exec = txExecutor(tx as unknown as Db);
         // Serialises fan-outs of this sync (should a retry overlap a run taken for dead): a page already recorded is skipped.
         const current = await r.lockForFanOut(sync.id);
-        if (!current || current.status !== 'running' || current.cursorId !== afterId || current.fannedOut) return current;
+        if (current?.status !== 'running' || current.cursorId !== afterId || current.fannedOut) return current;
         let mode = current.mode;
         if (!mode) {
           mode = page.total < bulkThreshold ? 'per_call' : 'bulk';
@@ -236,7 +236,7 @@ export class FullSyncService {
         if (last) await r.markFannedOut(sync.id);
         return r.find(sync.id);
       });
-      if (!next || next.status !== 'running') return;
+      if (next?.status !== 'running') return;
       state = next;
     }
     await this.closeIfDone(sync.id);
@@ -263,7 +263,7 @@ export class FullSyncService {
   async runBatch(job: SyncBulkJob, signal?: AbortSignal): Promise<void> {
     const { repo } = this.deps;
     const sync = await repo.find(job.fullSyncId, job.integrationId);
-    if (!sync || sync.status !== 'running') return;
+    if (sync?.status !== 'running') return;
     const batch = await repo.openBatch(sync.id, job.batchId);
     if (!batch) return this.closeIfDone(sync.id);
     if (!(await repo.integrationActive(sync.integrationId))) return this.failSync(sync.id, 'The integration was disconnected');
@@ -284,7 +284,7 @@ export class FullSyncService {
   async batchFailed(job: SyncBulkJob, error: string): Promise<void> {
     const { repo, db, mappings } = this.deps;
     const sync = await repo.find(job.fullSyncId, job.integrationId);
-    if (!sync || sync.status !== 'running') return;
+    if (sync?.status !== 'running') return;
     const batch = await repo.openBatch(sync.id, job.batchId);
     if (batch) {
       const at = this.now();

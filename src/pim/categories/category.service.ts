@@ -216,14 +216,14 @@ function renderCategories(rows: CategoryFragment[], shape: 'tree' | 'list'): Jso
     }
   }
   const record = (i: number, level: number, path: string) =>
-    '{' + rows[i].head + ',"level":' + level + ',"path":[' + path + '],"children_count":' + childCount[i] + ',' + rows[i].tail;
+    `{${rows[i].head},"level":${level},"path":[${path}],"children_count":${childCount[i]},${rows[i].tail}`;
   let json = '{"categories":[';
   if (shape === 'tree') {
     const emit = (i: number, level: number, path: string) => {
-      json += record(i, level, path) + ',"children":[';
+      json += `${record(i, level, path)},"children":[`;
       for (let c = firstChild[i]; c >= 0; c = nextSibling[c]) {
         if (c !== firstChild[i]) json += ',';
-        emit(c, level + 1, path + ',' + rows[c].id);
+        emit(c, level + 1, `${path},${rows[c].id}`);
       }
       json += ']}';
     };
@@ -243,16 +243,16 @@ function renderCategories(rows: CategoryFragment[], shape: 'tree' | 'list'): Jso
       const i = stack.pop()!;
       for (let c = firstChild[i]; c >= 0; c = nextSibling[c]) {
         levels[c] = levels[i] + 1;
-        paths[c] = paths[i] + ',' + rows[c].id;
+        paths[c] = `${paths[i]},${rows[c].id}`;
         stack.push(c);
       }
     }
     let first = true;
     for (let i = 0; i < n; i++) {
       if (levels[i] < 0) continue;
-      json += (first ? '' : ',') + record(i, levels[i], paths[i]) + '}';
+      json += `${(first ? '' : ',') + record(i, levels[i], paths[i])}}`;
       first = false;
     }
   }
-  return new JsonText(json + '],"total":' + n + '}');
+  return new JsonText(`${json}],"total":${n}}`);
 }

@@ -1,7 +1,7 @@
 // Brands, suppliers and VAT rates: small per-organization lists a Product refers to.
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { brands, suppliers, vatRates } from '../../db/schema/index.js';
+import { type brands, type suppliers, vatRates } from '../../db/schema/index.js';
 
 export interface NamedRow {
   id: number;

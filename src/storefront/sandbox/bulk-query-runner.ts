@@ -12,7 +12,7 @@ import {
   execute,
   getNamedType,
   getOperationAST,
-  GraphQLError,
+  type GraphQLError,
   isCompositeType,
   isInterfaceType,
   isListType,
@@ -38,7 +38,7 @@ import { queryRoot } from './resolvers/index.js';
 import type { SandboxContext } from './resolvers/types.js';
 import { fieldResolver, formatError, MAX_TOKENS } from './sandbox-executor.js';
 
-const GUIDE = 'https://shopify.dev/docs/api/usage/bulk-operations/queries';
+const _GUIDE = 'https://shopify.dev/docs/api/usage/bulk-operations/queries';
 /** Root nodes read per page of the root connection. */
 const PAGE_SIZE = 250;
 /** Nested connections are read whole (a product has at most 2,048 variants; media and metafields fewer). */
@@ -217,7 +217,7 @@ function analyse(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitio
     // A node (of a connection) holding a nested connection selects its `id`, unaliased.
     if (nested && nodeOf !== null && depth > 0) {
       const id = fields.get('id');
-      if (!id || id.field.name.value !== 'id' || id.field.alias) parentsWithoutId.push(nodeOf);
+      if (id?.field.name.value !== 'id' || id.field.alias) parentsWithoutId.push(nodeOf);
     }
   };
   walk([operation.selectionSet], schema.getQueryType()!, 0, [], false, null);

@@ -47,7 +47,7 @@ export function prepareBulkMutation(text: string): PreparedMutation {
   if (errors.length) return { error: `Invalid mutation: ${errors.map((e) => e.message).join(' ')}` };
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   const operation = operations.length === 1 ? getOperationAST(document) : null;
-  if (!operation || operation.operation !== 'mutation') return { error: 'Invalid mutation: the document must hold exactly one mutation.' };
+  if (operation?.operation !== 'mutation') return { error: 'Invalid mutation: the document must hold exactly one mutation.' };
   const roots = operation.selectionSet.selections;
   if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) return { error: 'Invalid mutation: a bulk mutation runs exactly one root field.' };
   const field = roots[0].name.value;

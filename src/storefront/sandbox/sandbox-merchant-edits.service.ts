@@ -83,7 +83,7 @@ class Rejected extends Error {
   }
 }
 
-const has = <T extends object>(o: T, key: keyof T) => Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
+const has = <T extends object>(o: T, key: keyof T) => Object.hasOwn(o, key) && o[key] !== undefined;
 
 export class SandboxMerchantEditService {
   constructor(

@@ -149,22 +149,32 @@ export class SandboxPublicationService {
     );
     const errors: PlainUserError[] = [];
     const entries = new Map<number, Date | null>(); // by publication: a publication sent twice takes its last entry
-    input.forEach((p, i) => {
+    for (const [i, p] of input.entries()) {
       const at = (name: string) => ['input', String(i), name];
       const publication = ids[i] === null ? undefined : known.get(ids[i]!);
-      if (p.publicationId == null) return void errors.push({ field: at('publicationId'), message: "Publication can't be blank" });
-      if (!publication) return void errors.push({ field: at('publicationId'), message: 'Publication does not exist' });
+      if (p.publicationId == null) {
+        errors.push({ field: at('publicationId'), message: "Publication can't be blank" });
+        continue;
+      }
+      if (!publication) {
+        errors.push({ field: at('publicationId'), message: 'Publication does not exist' });
+        continue;
+      }
       let date: Date | null = null;
       if (action === 'publish' && p.publishDate != null) {
         date = new Date(p.publishDate);
-        if (Number.isNaN(date.getTime())) return void errors.push({ field: at('publishDate'), message: 'Publish date is invalid' });
+        if (Number.isNaN(date.getTime())) {
+          errors.push({ field: at('publishDate'), message: 'Publish date is invalid' });
+          continue;
+        }
         // schema 2026-10: PublicationInput.publishDate "Only online store channels support future publishing."
         if (date.getTime() > Date.now() && !this.supportsFuturePublishing(publication)) {
-          return void errors.push({ field: at('publishDate'), message: `${publication.name} does not support future publishing` });
+          errors.push({ field: at('publishDate'), message: `${publication.name} does not support future publishing` });
+          continue;
         }
       }
       entries.set(publication.id, date);
-    });
+    }
     if (errors.length) {
       // An unknown product outranks the inputs' errors (nothing can be published on it anyway).
       return (await this.products.product(storeId, productId)) ? { product: null, userErrors: errors } : missing;

@@ -200,7 +200,7 @@ export class ShopifyBulkUpserts {
         (op.status === 'COMPLETED'
           ? 'the bulk publish answered no result for it'
           : `the bulk publish ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}`);
-      wanted.forEach((w, n) => answered.has(n) || refused.set(w.i, `publish: ${why}`));
+      for (const [n, w] of wanted.entries()) if (!answered.has(n)) refused.set(w.i, `publish: ${why}`);
     }
     return stepped.map((s, i): BulkItemOutcome => {
       if (!s.ok) return s;

@@ -105,7 +105,7 @@ export function matchMedia(
   }
   if (options.newInOrder !== false) {
     const fresh = nodes.filter((n) => !taken.has(n.id) && mediaKeyOf(n) === null);
-    imageUrls.filter((url) => !matched[url]).forEach((url, i) => fresh[i] && assign(url, fresh[i]));
+    for (const [i, url] of imageUrls.filter((u) => !matched[u]).entries()) if (fresh[i]) assign(url, fresh[i]);
   }
 
   const result: MatchedMedia = { mediaIds: {}, failed: {}, problems: [] };
