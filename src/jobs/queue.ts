@@ -280,7 +280,8 @@ const FETCH_SQL = `
     FROM ${SCHEMA}.job j
     WHERE j.name = $1
       AND j.state < 'active'
-      AND j.start_after < now()
+      -- <=: PGlite's clock ticks in milliseconds, so a job fetched in the millisecond it was sent is due too.
+      AND j.start_after <= now()
       AND (j.policy NOT IN ('singleton', 'stately') OR NOT EXISTS (
         SELECT 1 FROM ${SCHEMA}.job a
         WHERE a.name = $1 AND a.state = 'active' AND a.policy = j.policy
