@@ -1,7 +1,8 @@
 // The dependency rule of src/ (docs/architecture.md), checked by `npm run lint:deps` and first thing in `npm test`.
 //
 //   app       src/main.ts, src/config.ts, src/cli/, src/server/ (buildApp, the service wiring, the standalone sandbox
-//             server, request logs, /metrics, shutdown, the demo seed): may import anything below it.
+//             server, the embedded template, request logs, /metrics, shutdown, the demo seed): may import anything below
+//             it, the sandbox only through its module file (storefront/sandbox/sandbox.module.ts).
 //   kernel    src/server/kernel/: what every HTTP module shares (the `App` type, the error base, path patterns).
 //   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port, shopify/, sandbox/).
 //   platform  src/jobs/ → src/db/ → src/lib/, src/catalogue-csv/ (pure file formats) → src/lib/, src/paths.ts.
@@ -123,6 +124,22 @@ module.exports = {
       severity: 'error',
       from: { path: ANY_MODULE },
       to: { path: APP },
+    },
+    {
+      name: 'app-mounts-the-sandbox-through-its-module',
+      comment:
+        'The app composes the sandbox only through storefront/sandbox/sandbox.module.ts (createSandbox, its migrations, its prefix): the rest of the sandbox is private to it.',
+      severity: 'error',
+      from: { path: APP },
+      to: { path: MODULES.sandbox, pathNot: '^src/storefront/sandbox/sandbox[.]module[.]ts$' },
+    },
+    {
+      name: 'sandbox-opens-no-database',
+      comment:
+        'The sandbox receives its database and locks from the platform (db/client.ts, db/advisory-locks.ts): it opens no client or connection of its own and holds no session locks itself (transaction-scoped locks in its repositories, like row locks, are its own business).',
+      severity: 'error',
+      from: { path: MODULES.sandbox },
+      to: { path: ['^node_modules/(pg|pg-pool|@electric-sql/pglite)/', '^node_modules/drizzle-orm/(node-postgres|pglite)/'] },
     },
     ...crossModuleRules,
     ...typeOnlyRules,

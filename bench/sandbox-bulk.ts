@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     await database.migrate();
     await app.listen({ port, host: '127.0.0.1' });
     const domain = 'bulk-bench.myshopify.com';
-    const { accessToken } = await app.services.sandbox.stores.create(domain);
+    const { accessToken } = await app.services.sandbox!.stores.create(domain);
     const shop = { domain, apiBaseUrl: `http://127.0.0.1:${port}/sandbox/shopify/${domain}`, accessToken };
     const adapter = new ShopifyAdapter({ timeoutMs: 30_000 });
     const [location] = await adapter.locations(shop);

@@ -27,10 +27,10 @@ export function build(root) {
   process.stderr.write('Building Pimbridge (tsc)…\n');
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
   if (result.status !== 0) throw new Error('The build failed');
-  // New embedded data directories start from this migrated cluster instead of a 3 s initdb (optional: without it,
-  // they are initialised as usual).
-  const template = pathToFileURL(path.join(root, 'dist', 'jobs', 'queue-template.js')).href;
-  const made = spawnSync(process.execPath, ['--input-type=module', '-e', `await (await import(${JSON.stringify(template)})).writePgliteTemplateWithQueue()`], {
+  // New embedded data directories start from this migrated cluster (the sandbox's tables and the job queue's schema
+  // included) instead of a 3 s initdb (optional: without it, they are initialised as usual).
+  const template = pathToFileURL(path.join(root, 'dist', 'server', 'embedded-template.js')).href;
+  const made = spawnSync(process.execPath, ['--input-type=module', '-e', `await (await import(${JSON.stringify(template)})).writeEmbeddedTemplate()`], {
     stdio: 'inherit',
     cwd: root,
   });

@@ -103,7 +103,7 @@ for (const target of databaseTargets()) {
       const port = await freePort();
       h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, { sandbox: { bulk: { pause: pause.check } } });
       await h.app.listen({ port, host: '127.0.0.1' });
-      token = (await h.app.services.sandbox.stores.create(domain)).accessToken;
+      token = (await h.app.services.sandbox!.stores.create(domain)).accessToken;
       base = `http://127.0.0.1:${port}/sandbox/shopify/${domain}`;
       // Three products: two variants and an image; one variant; three variants.
       for (const input of [

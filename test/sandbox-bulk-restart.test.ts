@@ -9,6 +9,7 @@ import { testDatabaseUrl } from '../src/config.js';
 import { MetafieldDefinitionCreate, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { SandboxStoreRepository } from '../src/storefront/sandbox/sandbox-store.repository.js';
 import { SandboxStoreService } from '../src/storefront/sandbox/sandbox-store.service.js';
+import { sandboxMigrations } from '../src/storefront/sandbox/sandbox.module.js';
 import { freshStorage, type Storage } from './helpers/bridge-processes.js';
 import { freePort } from './helpers/connector.js';
 import { until } from './helpers/until.js';
@@ -49,7 +50,7 @@ for (const kind of kinds) {
       store = await freshStorage(kind, 'bulkrestart', testDatabaseUrl() ?? undefined);
       const db = await store.open();
       try {
-        await db.migrate();
+        await db.migrate(sandboxMigrations);
         token = (await new SandboxStoreService(new SandboxStoreRepository(db.db)).create(DOMAIN)).accessToken;
       } finally {
         await db.close();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { sandboxBulkOperations } from '../src/db/schema/index.js';
+import { sandboxBulkOperations } from '../src/storefront/sandbox/schema.js';
 import { MetafieldDefinitionCreate, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
 import { buildApp } from '../src/server/app.js';
@@ -69,7 +69,7 @@ for (const target of databaseTargets()) {
       port = await freePort();
       h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, { sandbox: { bulk: { pause: pause.check } } });
       await h.app.listen({ port, host: '127.0.0.1' });
-      token = (await h.app.services.sandbox.stores.create(domain)).accessToken;
+      token = (await h.app.services.sandbox!.stores.create(domain)).accessToken;
       base = `http://127.0.0.1:${port}/sandbox/shopify/${domain}`;
       const def = await gql(MetafieldDefinitionCreate, {
         definition: {
@@ -322,7 +322,7 @@ for (const target of databaseTargets()) {
     });
 
     it('does not charge the lines to the cost bucket (a small bucket runs 40 productSet lines)', async () => {
-      await h.app.services.sandbox.stores.configure(domain, { bucket_size: 60, restore_rate: 1 });
+      await h.app.services.sandbox!.stores.configure(domain, { bucket_size: 60, restore_rate: 1 });
       try {
         const started = await run(await staged(jsonl(Array.from({ length: 40 }, (_, i) => line(100 + i, `Cheap ${i}`)))));
         // Charged per line, 40 productSets (≥ 11 points each) would drain a 60-point bucket restoring 1 point/s many
@@ -344,12 +344,12 @@ for (const target of databaseTargets()) {
         const res = await gql(COUNT);
         assert.ok(res.extensions.cost.throttleStatus.currentlyAvailable >= 60 - 13 - 12 - polls - 1 - 3, JSON.stringify({ polls, cost: res.extensions.cost }));
       } finally {
-        await h.app.services.sandbox.stores.configure(domain, { bucket_size: null, restore_rate: null });
+        await h.app.services.sandbox!.stores.configure(domain, { bucket_size: null, restore_rate: null });
       }
     });
 
     it("the store's faults apply to the bulk calls", async () => {
-      await h.app.services.sandbox.stores.configure(domain, { error_rate: 1 });
+      await h.app.services.sandbox!.stores.configure(domain, { error_rate: 1 });
       try {
         const res = await fetch(`${base}/admin/api/2026-10/graphql.json`, {
           method: 'POST',
@@ -358,12 +358,12 @@ for (const target of databaseTargets()) {
         });
         assert.ok([500, 502, 503].includes(res.status));
       } finally {
-        await h.app.services.sandbox.stores.configure(domain, { error_rate: 0 });
+        await h.app.services.sandbox!.stores.configure(domain, { error_rate: 0 });
       }
     });
 
     it('an operation left RUNNING by a process that died is FAILED (INTERNAL_SERVER_ERROR) when the store is next used', async () => {
-      const store = (await h.app.services.sandbox.stores.find(domain))!;
+      const store = (await h.app.services.sandbox!.stores.find(domain))!;
       // Five, so that live owners would fill the store's five places.
       const rows = await h.database.db
         .insert(sandboxBulkOperations)
@@ -397,7 +397,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a server stopping mid-run marks its running operation FAILED', async () => {
-      const bulk = h.app.services.sandbox.graphql.bulk;
+      const bulk = h.app.services.sandbox!.graphql.bulk;
       pause.gate = new Promise<void>(() => {});
       const started = await run(await staged(jsonl([line(300, 'Interrupted')])));
       assert.deepEqual(started.userErrors, []);

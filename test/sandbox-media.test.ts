@@ -155,7 +155,7 @@ for (const target of databaseTargets()) {
       h = await harness(target, env(port));
       await h.app.listen({ port, host: '127.0.0.1' });
       base = `http://127.0.0.1:${port}`;
-      token = (await h.app.services.sandbox.stores.create(domain)).accessToken;
+      token = (await h.app.services.sandbox!.stores.create(domain)).accessToken;
     });
     after(async () => {
       await h.close();

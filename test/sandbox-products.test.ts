@@ -467,7 +467,7 @@ for (const target of databaseTargets()) {
       assert.equal(first.body.extensions.cost.throttleStatus.maximumAvailable, 30);
       assert.equal(first.body.extensions.cost.throttleStatus.restoreRate, 1);
       await gql(PRODUCT_SET_MIN, { input: { title: 'Bucket 2' } });
-      const before = await h.app.services.sandbox.stores.find(domain);
+      const before = await h.app.services.sandbox!.stores.find(domain);
       const third = await gql(PRODUCT_SET_MIN, { input: { title: 'Bucket 3' } });
       assert.equal(third.status, 200);
       assert.equal(third.body.errors[0].extensions.code, 'THROTTLED');
@@ -523,9 +523,9 @@ for (const target of databaseTargets()) {
       await configure({ timeout_rate: 1 });
       await assert.rejects(gql(PRODUCT_SET_MIN, { input: { title: 'Held' } }, AbortSignal.timeout(200)), { name: 'TimeoutError' });
       // Up to 5 s for the release; the assertion below judges.
-      await until('the held answer released', () => h.app.services.sandbox.graphql.heldCount === 0, 5_000, 10).catch(() => undefined);
+      await until('the held answer released', () => h.app.services.sandbox!.graphql.heldCount === 0, 5_000, 10).catch(() => undefined);
       await configure({ timeout_rate: 0 });
-      assert.equal(h.app.services.sandbox.graphql.heldCount, 0);
+      assert.equal(h.app.services.sandbox!.graphql.heldCount, 0);
       assert.equal(await count(), before);
     });
 
@@ -541,10 +541,10 @@ for (const target of databaseTargets()) {
           body: JSON.stringify({ query: COUNT }),
         });
         const failed = assert.rejects(pending);
-        await until('the request held', () => other.services.sandbox.graphql.heldCount > 0, 30_000, 10);
+        await until('the request held', () => other.services.sandbox!.graphql.heldCount > 0, 30_000, 10);
         await other.close(); // would wait for the 60 s hold without the release
         await failed;
-        assert.equal(other.services.sandbox.graphql.heldCount, 0);
+        assert.equal(other.services.sandbox!.graphql.heldCount, 0);
       } finally {
         await configure({ timeout_rate: 0 });
       }

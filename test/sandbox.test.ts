@@ -16,6 +16,7 @@ import { buildApp } from '../src/server/app.js';
 import { buildSandboxApp } from '../src/server/sandbox-server.js';
 import { SandboxStoreRepository } from '../src/storefront/sandbox/sandbox-store.repository.js';
 import { SandboxStoreService } from '../src/storefront/sandbox/sandbox-store.service.js';
+import { sandboxMigrations } from '../src/storefront/sandbox/sandbox.module.js';
 import { adminSchemaLoaded } from '../src/storefront/shopify/admin-schema.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { StorefrontError, type StorefrontShop } from '../src/storefront/storefront.port.js';
@@ -68,7 +69,7 @@ for (const target of databaseTargets()) {
     it('a server start does not load the 2026-10 schema (idle memory); the first sandbox call does', async () => {
       if (firstApp) assert.equal(adminSchemaLoaded(), false);
       firstApp = false;
-      const { accessToken } = await h.app.services.sandbox.stores.create('Acme-Outdoor.myshopify.com');
+      const { accessToken } = await h.app.services.sandbox!.stores.create('Acme-Outdoor.myshopify.com');
       assert.match(accessToken, /^shpat_[0-9a-f]{32}$/);
       shop = { domain: 'acme-outdoor.myshopify.com', apiBaseUrl: `${base}/sandbox/shopify/acme-outdoor.myshopify.com`, accessToken };
       await adapter.shopHealth(shop);
@@ -248,7 +249,7 @@ for (const target of databaseTargets()) {
     });
 
     it('an Advanced store has a 4000-point bucket restoring 200/s', async () => {
-      const stores = h.app.services.sandbox.stores;
+      const stores = h.app.services.sandbox!.stores;
       const { accessToken } = await stores.create('big-shop.myshopify.com');
       assert.equal(await stores.setPlan('big-shop.myshopify.com', 'Advanced'), true);
       const res = await post(graphqlUrl(base, 'big-shop.myshopify.com'), accessToken, { query: '{ shop { plan { publicDisplayName } } }' });
@@ -279,7 +280,7 @@ for (const target of databaseTargets()) {
         const url = await listen(again);
         const after = await adapter.shopHealth({ ...shop, apiBaseUrl: `${url}/sandbox/shopify/${shop.domain}` });
         assert.deepEqual(after, before);
-        const { accessToken } = await again.services.sandbox.stores.create(shop.domain);
+        const { accessToken } = await again.services.sandbox!.stores.create(shop.domain);
         const renewed = await adapter.shopHealth({ ...shop, accessToken, apiBaseUrl: `${url}/sandbox/shopify/${shop.domain}` });
         assert.equal(renewed.id, before.id, 'same store, same id');
         const old = await post(graphqlUrl(url, shop.domain), shop.accessToken, { query: '{ shop { id } }' });
@@ -322,6 +323,7 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
       await admin.end();
       database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
       await database.migrate();
+      await database.migrate(sandboxMigrations);
     });
     after(async () => {
       await database.close();

@@ -4,7 +4,7 @@
 // not run twice; result URLs off the shop's own host are refused unless public). A 1,000-item run is timed.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { sandboxBulkOperations } from '../src/db/schema/index.js';
+import { sandboxBulkOperations } from '../src/storefront/sandbox/schema.js';
 import { bulkTagged, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import {
@@ -86,7 +86,7 @@ for (const target of databaseTargets()) {
       h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, { sandbox: { bulk: { pause: pause.check } } });
       await h.app.listen({ port, host: '127.0.0.1' });
       const domain = 'bulk-adapter.myshopify.com';
-      const { accessToken } = await h.app.services.sandbox.stores.create(domain);
+      const { accessToken } = await h.app.services.sandbox!.stores.create(domain);
       shop = { domain, apiBaseUrl: `http://127.0.0.1:${port}/sandbox/shopify/${domain}`, accessToken };
     });
     after(async () => h.close());
@@ -300,7 +300,7 @@ for (const target of databaseTargets()) {
     });
 
     it('an operation whose process died reads as failed', async () => {
-      const store = (await h.app.services.sandbox.stores.find(shop.domain))!;
+      const store = (await h.app.services.sandbox!.stores.find(shop.domain))!;
       const [row] = await h.database.db
         .insert(sandboxBulkOperations)
         .values({ storeId: store.id, status: 'RUNNING', mutation: ProductSetBulk, stagedUploadPath: 'tmp/x' })

@@ -758,7 +758,7 @@ for (const target of databaseTargets()) {
       h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
       await h.app.listen({ port, host: '127.0.0.1' });
       const domain = 'upsert-e2e.myshopify.com';
-      const { accessToken } = await h.app.services.sandbox.stores.create(domain);
+      const { accessToken } = await h.app.services.sandbox!.stores.create(domain);
       shop = { domain, apiBaseUrl: `http://127.0.0.1:${port}/sandbox/shopify/${domain}`, accessToken };
     });
     after(async () => h.close());
@@ -907,17 +907,17 @@ for (const target of databaseTargets()) {
     });
 
     it('under a tiny bucket, concurrent pushes wait instead of failing (no THROTTLED surfaces)', async () => {
-      await h.app.services.sandbox.stores.configure(shop.domain, { bucket_size: 60, restore_rate: 400 });
+      await h.app.services.sandbox!.stores.configure(shop.domain, { bucket_size: 60, restore_rate: 400 });
       const throttled = new ShopifyAdapter();
       const products = Array.from({ length: 8 }, (_, i) => ({ ...SIMPLE, id: 100 + i, sku: `THR-${i}`, slug: `thr-${i}`, name: `Throttled ${i}`, images: [] }));
       const results = await Promise.all(products.map((p) => throttled.upsertProduct(shop, p, NONE, PLACEMENT)));
       assert.equal(new Set(results.map((r) => r.productId)).size, 8);
       assert.ok(throttled.throttle.stats.waits > 0, 'the throttle waited');
-      await h.app.services.sandbox.stores.configure(shop.domain, { bucket_size: null, restore_rate: null });
+      await h.app.services.sandbox!.stores.configure(shop.domain, { bucket_size: null, restore_rate: null });
     });
 
     it('with failures after commit, pushing again never duplicates a product or re-uploads an image', async () => {
-      await h.app.services.sandbox.stores.configure(shop.domain, { fail_after_commit_rate: 0.5, error_rate: 0.1, fault_seed: 7 });
+      await h.app.services.sandbox!.stores.configure(shop.domain, { fail_after_commit_rate: 0.5, error_rate: 0.1, fault_seed: 7 });
       const faulty = new ShopifyAdapter({ retry: { baseDelayMs: 5, maxDelayMs: 20 } });
       const products = Array.from({ length: 6 }, (_, i) => ({
         ...LOCAL_TEE,
@@ -934,7 +934,7 @@ for (const target of databaseTargets()) {
           .catch((e: unknown) => assert.ok(e instanceof StorefrontError && e.kind === 'unavailable', String(e)));
       }
       assert.ok(faulty.throttle.stats.waits > 0, 'faults happened and were retried');
-      await h.app.services.sandbox.stores.configure(shop.domain, { fail_after_commit_rate: 0, error_rate: 0 });
+      await h.app.services.sandbox!.stores.configure(shop.domain, { fail_after_commit_rate: 0, error_rate: 0 });
       const healthy = new ShopifyAdapter();
       for (const p of products) await healthy.upsertProduct(shop, p, NONE, PLACEMENT);
       const data = await gql(`query All { products(first: 100) { nodes { title media(first: 10) { nodes { id } } variants(first: 5) { nodes { id } } } } }`);

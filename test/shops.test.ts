@@ -101,9 +101,9 @@ for (const target of databaseTargets()) {
       assert.equal(shop.platform, 'sandbox');
       assert.equal(shop.api_base_url, 'http://127.0.0.1:8080/sandbox/shopify/try-me.myshopify.com');
       assert.match(shop.access_token, /^shpat_/);
-      const store = await h.app.services.sandbox.stores.find('try-me.myshopify.com');
+      const store = await h.app.services.sandbox!.stores.find('try-me.myshopify.com');
       assert.ok(store);
-      assert.ok(h.app.services.sandbox.stores.tokenMatches(store, shop.access_token));
+      assert.ok(h.app.services.sandbox!.stores.tokenMatches(store, shop.access_token));
       const [row] = await rows(sql`select * from shops where id = ${shop.id}`);
       assert.ok(!JSON.stringify(row).includes(shop.access_token));
       assert.ok(!(await h.admin('GET', '/admin/shops')).body.includes(shop.access_token));
@@ -123,7 +123,7 @@ for (const target of databaseTargets()) {
       assert.equal(await h.app.services.connector.integrations.storefrontShopOf(999_999), null);
 
       assert.equal((await h.admin('DELETE', `/admin/shops/${shop.id}`)).statusCode, 204);
-      assert.equal(await h.app.services.sandbox.stores.find('try-me.myshopify.com'), null, 'the sandbox store goes with the shop');
+      assert.equal(await h.app.services.sandbox!.stores.find('try-me.myshopify.com'), null, 'the sandbox store goes with the shop');
     });
 
     it('uninstalling a shop deletes its integration, tokens and mappings', async () => {

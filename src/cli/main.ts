@@ -5,6 +5,7 @@ import { openDatabase } from '../db/client.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { startServer } from '../main.js';
 import { startSandboxServer } from '../server/sandbox-server.js';
+import { sandboxMigrations } from '../storefront/sandbox/sandbox.module.js';
 import { AdminClientError, adminRequest } from './admin-client.js';
 import { CSV_FORMATS, CliError, CliUsageError, exportCommand, importCommand, type ExportCommandOptions, type ImportCommandOptions } from './catalogue-files.js';
 
@@ -54,12 +55,13 @@ program
 
 program
   .command('migrate')
-  .description('apply the database migrations and exit')
+  .description("apply the database migrations (and the Shopify sandbox's, when it is on) and exit")
   .action(async () => {
     const config = loadConfig();
     const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir });
     try {
       await database.migrate();
+      if (config.shopifySandbox) await database.migrate(sandboxMigrations);
       process.stdout.write(`Migrations applied (${database.kind}).\n`);
     } finally {
       await database.close();

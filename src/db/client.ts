@@ -13,20 +13,26 @@ import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
 import * as schema from './schema/index.js';
 import { acquireDataDirLock } from './lock.js';
+import type { MigrationSet } from './migration-set.js';
+import { inProcessLocks, postgresLocks, type Locks } from './advisory-locks.js';
 import { clientExecutor, type SqlExecutor } from './executor.js';
 import { pgliteTemplateFile, readPgliteTemplate } from './pglite-template.js';
+
+export type { MigrationSet } from './migration-set.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
   kind: 'postgres' | 'pglite';
   db: Db;
-  /** Applies the committed migrations (idempotent). */
-  migrate(): Promise<void>;
+  /** Applies the committed migrations (idempotent): the production ones (src/db/migrations), or a module's `set`. */
+  migrate(set?: MigrationSet): Promise<void>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   /** Raw SQL outside any transaction (the job queue's `db`); inside a transaction use `executorOf(tx)` (jobs/queue.ts). */
   executor: SqlExecutor;
+  /** Owners' locks for background work (advisory-locks.ts): on a connection of their own on PostgreSQL, in memory on PGlite. */
+  locks: Locks<Db>;
   /** PostgreSQL: the pool's use now (metrics); PGlite has no pool. */
   poolUse?: () => { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
@@ -46,9 +52,10 @@ function openPostgres(url: string, poolSize: number): Database {
   return {
     kind: 'postgres',
     db,
-    migrate: () => migratePg(db as never, { migrationsFolder }),
+    migrate: (set) => migratePg(db as never, set ?? { migrationsFolder }),
     ping: () => ping(db),
     executor: clientExecutor(pool),
+    locks: postgresLocks(pool, (client) => drizzlePg(client, { schema }) as unknown as Db),
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: () => pool.end(),
   };
@@ -62,9 +69,10 @@ async function openPglite(dataDir: string | null, templateFile: string): Promise
     return {
       kind: 'pglite',
       db,
-      migrate: () => migrateLite(db as never, { migrationsFolder }),
+      migrate: (set) => migrateLite(db as never, set ?? { migrationsFolder }),
       ping: () => ping(db),
       executor: clientExecutor(client),
+      locks: inProcessLocks(db),
       close: async () => {
         try {
           await client.close();

@@ -14,7 +14,7 @@ import { mediaFileRoutes } from '../pim/media/media.routes.js';
 import { sendPimError, pimPlugin } from '../pim/pim.plugin.js';
 import { PimErrorEnvelope } from '../pim/pim.schemas.js';
 import type { App } from './kernel/app-type.js';
-import { SANDBOX_PREFIX, sandboxRoutes } from '../storefront/sandbox/sandbox.routes.js';
+import { sandboxMigrations } from '../storefront/sandbox/sandbox.module.js';
 import { Product } from '../pim/products/product.schemas.js';
 import { Variant } from '../pim/variants/variant.schemas.js';
 import { ProductWithIncludes } from '../pim/products/product-with-includes.schema.js';
@@ -101,7 +101,9 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     metrics,
   );
   await queue.start();
-  const services = createServices(config, database.db, deps.redis ?? null, { queue, databaseKind: database.kind, log: app.log }, metrics, deps.services);
+  // The sandbox's own tables, where it runs (idempotent; `pimbridge migrate` applies them too when it is on).
+  if (config.shopifySandbox) await database.migrate(sandboxMigrations);
+  const services = createServices(config, database, deps.redis ?? null, { queue, databaseKind: database.kind, log: app.log }, metrics, deps.services);
   // Read at each scrape, not counted on the hot paths.
   metrics.sources.queueDepth = () => queue.depth();
   metrics.sources.shopBudgets = () =>
@@ -184,7 +186,8 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   if (fullSurface) await app.register(async (scope) => pimPlugin(scope as App, services.pim));
   if (fullSurface) await app.register(async (scope) => connectorPlugin(scope as App, services.connector, connectorPaths));
   // The built-in Shopify sandbox: a scope of its own whose answers and errors are in Shopify's shapes.
-  if (fullSurface && config.shopifySandbox) await app.register(async (scope) => sandboxRoutes(scope, services.sandbox.graphql), { prefix: SANDBOX_PREFIX });
+  const sandbox = services.sandbox;
+  if (fullSurface && sandbox) await app.register(async (scope) => sandbox.routes(scope), { prefix: sandbox.prefix });
   // Public, outside the PIM scope (no API key, no rate limit): storefronts fetch product images by URL.
   if (fullSurface)
     await app.register(async (scope) => {

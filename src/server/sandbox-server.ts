@@ -1,8 +1,9 @@
 // `pimbridge sandbox`: the Shopify sandbox as a process of its own (only the sandbox routes and /healthz), on the same
 // database as `serve`, so tests and demos can stop the bridge without stopping the store. With the embedded database the
 // data directory's lock lets only one process open it: run it with DATABASE_URL, or use the sandbox that `serve`
-// already mounts at /sandbox/shopify. A composition of the sandbox module (storefront/sandbox/) like buildApp is of all
-// of them, so it lives in the application layer beside it.
+// already mounts at /sandbox/shopify. It mounts the sandbox module (storefront/sandbox/sandbox.module.ts) as buildApp
+// does, so it lives in the application layer beside it, and applies only the sandbox's own migrations: the production
+// tables are `serve`'s.
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { SandboxConfig } from '../config.js';
@@ -10,10 +11,7 @@ import { openDatabase, type Database } from '../db/client.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { loggerOptions } from '../lib/logging.js';
 import { closeOnSignals } from './shutdown.js';
-import { NOT_FOUND_BODY, SandboxGraphqlService, type SandboxGraphqlOptions } from '../storefront/sandbox/sandbox-graphql.service.js';
-import { SandboxStoreRepository } from '../storefront/sandbox/sandbox-store.repository.js';
-import { SandboxStoreService } from '../storefront/sandbox/sandbox-store.service.js';
-import { SANDBOX_PREFIX, sandboxRoutes } from '../storefront/sandbox/sandbox.routes.js';
+import { createSandbox, NOT_FOUND_BODY, SANDBOX_PREFIX, sandboxMigrations, type SandboxGraphqlOptions } from '../storefront/sandbox/sandbox.module.js';
 
 export interface SandboxAppDeps {
   database: Database;
@@ -23,7 +21,7 @@ export interface SandboxAppDeps {
   graphql?: SandboxGraphqlOptions;
 }
 
-/** A Fastify app with only the sandbox (never listens itself). */
+/** A Fastify app with only the sandbox (never listens itself); applies the sandbox's migrations first (idempotent). */
 export async function buildSandboxApp(deps: SandboxAppDeps) {
   const app = Fastify({
     logger: deps.logger ?? loggerOptions({ logLevel: deps.logLevel ?? 'info', logFormat: deps.logFormat ?? 'json' }),
@@ -35,10 +33,12 @@ export async function buildSandboxApp(deps: SandboxAppDeps) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
     body === '' ? done(null, undefined) : parseJson(req, body as string, done),
   );
-  const stores = new SandboxStoreService(new SandboxStoreRepository(deps.database.db));
-  const graphql = new SandboxGraphqlService(stores, deps.database.db, deps.graphql);
+  const { database } = deps;
+  await database.migrate(sandboxMigrations);
+  const sandbox = createSandbox({ db: database.db, locks: database.locks, poolSize: database.poolUse?.().max }, deps.graphql);
+  const { stores, graphql } = sandbox;
   app.get('/healthz', async () => ({ status: 'ok' }));
-  await app.register(async (scope) => sandboxRoutes(scope, graphql), { prefix: SANDBOX_PREFIX });
+  await app.register(async (scope) => sandbox.routes(scope), { prefix: sandbox.prefix });
   app.setNotFoundHandler((_req, reply) => reply.code(404).send(NOT_FOUND_BODY));
   app.setErrorHandler((err, req, reply) => {
     req.log.error({ err }, 'request failed');
@@ -62,7 +62,6 @@ export async function startSandboxServer(config: Readonly<SandboxConfig>): Promi
   }
   let app: Awaited<ReturnType<typeof buildSandboxApp>> | null = null;
   try {
-    await database.migrate();
     app = await buildSandboxApp({ database, logLevel: config.logLevel, logFormat: config.logFormat });
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -12,7 +12,7 @@ import { AdminService } from '../admin/admin.service.js';
 import { ApiKeyRepository } from '../admin/api-key.repository.js';
 import { OrganizationRepository } from '../admin/organization.repository.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import { brands, suppliers } from '../db/schema/index.js';
 import { AttributeRepository } from '../pim/attributes/attribute.repository.js';
 import { AttributeService } from '../pim/attributes/attribute.service.js';
@@ -62,15 +62,9 @@ import { StatusService } from '../connector/status/status.service.js';
 import { StatusRepository } from '../connector/status/status.repository.js';
 import { ConnectivityChecker } from '../connector/status/connectivity.js';
 import type { StorefrontPort } from '../storefront/storefront.port.js';
-import type { SandboxGraphqlOptions } from '../storefront/sandbox/sandbox-graphql.service.js';
 import type { AdoptionOptions } from '../connector/adopt/adoption.service.js';
 import type { FullSyncOptions } from '../connector/sync/full-sync.service.js';
-import { SandboxGraphqlService } from '../storefront/sandbox/sandbox-graphql.service.js';
-import { SandboxStoreRepository } from '../storefront/sandbox/sandbox-store.repository.js';
-import { SandboxStoreService } from '../storefront/sandbox/sandbox-store.service.js';
-import { SandboxProductRepository } from '../storefront/sandbox/sandbox-product.repository.js';
-import { SandboxPublicationRepository } from '../storefront/sandbox/sandbox-publication.repository.js';
-import { SandboxPublicationService } from '../storefront/sandbox/sandbox-publication.service.js';
+import { createSandbox, createSandboxShopAdmin, type SandboxGraphqlOptions } from '../storefront/sandbox/sandbox.module.js';
 import { ShopifyAdapter } from '../storefront/shopify/shopify.adapter.js';
 import { JOB } from '../jobs/job-types.js';
 import type { PgBossQueue } from '../jobs/queue.js';
@@ -110,13 +104,15 @@ export function createServices(
     Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorPublicRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
     Pick<Config, 'mediaDownloadConcurrency' | 'mediaQuotaBytes' | 'importMaxBytes'> &
     Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk'>,
-  db: Db,
+  /** The platform's database: its Drizzle handle, and for the sandbox the owners' locks and the pool's size. */
+  database: Pick<Database, 'db' | 'locks' | 'poolUse'>,
   redis: Redis | null,
   jobs: { queue: PgBossQueue; databaseKind: 'postgres' | 'pglite'; log?: ConstructorParameters<typeof Workers>[2]['log'] },
   /** Where the connector and the Shopify adapter count what they do (GET /metrics). */
   metrics: Metrics,
   overrides: ServiceOverrides = {},
 ) {
+  const { db } = database;
   const apiKeys = new ApiKeyRepository(db);
   const credentials = new CredentialCache(redis);
   const products = new ProductRepository(db, `${config.publicUrl}/media/`);
@@ -142,7 +138,10 @@ export function createServices(
   const stock = new StockService(db, stockLevels, products);
   const secretBox = new SecretBox(config.encryptionKey);
   const connectorTokens = new TokenRepository(db);
-  const sandboxStores = new SandboxStoreService(new SandboxStoreRepository(db));
+  // The built-in Shopify sandbox, a module of its own mounted only when it is on (its routes: app.ts). Off, the admin
+  // API keeps its side for sandbox shops made while it was on (removing them removes their store, as before).
+  const sandbox = config.shopifySandbox ? createSandbox({ db, locks: database.locks, poolSize: database.poolUse?.().max }, overrides.sandbox) : null;
+  const sandboxShops = sandbox ?? createSandboxShopAdmin(db);
   const storefront = new ShopifyAdapter({ metrics });
   const pimClient = new PimClient({
     allowPrivateNetworks: config.connectorAllowPrivateNetworks,
@@ -245,21 +244,16 @@ export function createServices(
       {
         shops: new ShopRepository(db),
         box: secretBox,
-        sandbox: sandboxStores,
+        sandbox: sandboxShops.stores,
         // POST /admin/shops/{id}/sandbox/publications
-        sandboxPublications: new SandboxPublicationService({
-          db,
-          repo: new SandboxPublicationRepository(db),
-          products: new SandboxProductRepository(db),
-          stores: new SandboxStoreRepository(db),
-        }),
+        sandboxPublications: sandboxShops.publications,
       },
       { publicUrl: config.publicUrl, sandboxEnabled: config.shopifySandbox },
     ),
     /** The connector's StorefrontPort (Shopify Admin GraphQL; the sandbox answers it too). */
     storefront,
-    /** The built-in Shopify sandbox: its stores, and its GraphQL endpoint (routes only when config.shopifySandbox). */
-    sandbox: { stores: sandboxStores, graphql: new SandboxGraphqlService(sandboxStores, db, overrides.sandbox) },
+    /** The built-in Shopify sandbox (null when config.shopifySandbox is off): its stores, GraphQL endpoint and routes. */
+    sandbox,
     connector: {
       pimClient,
       auth: new ConnectorAuthService(

@@ -18,6 +18,7 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { SandboxStoreRepository } from '../../src/storefront/sandbox/sandbox-store.repository.js';
 import { SandboxStoreService, type SandboxConfigInput } from '../../src/storefront/sandbox/sandbox-store.service.js';
+import { sandboxMigrations } from '../../src/storefront/sandbox/sandbox.module.js';
 import { freePort } from './connector.js';
 import { makeImage, serveHttp, type TestServer } from './servers.js';
 import { StopWaiting, TimedOut, until } from './until.js';
@@ -408,7 +409,7 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
     const sandboxDbDo = async <T>(fn: (db: Database) => Promise<T>): Promise<T> => {
       const db = await sandboxStorage.open();
       try {
-        await db.migrate();
+        await db.migrate(sandboxMigrations);
         return await fn(db);
       } finally {
         await db.close();

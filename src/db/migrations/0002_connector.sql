@@ -40,16 +40,6 @@ CREATE TABLE "product_mappings" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "sandbox_stores" (
-	"id" serial PRIMARY KEY NOT NULL,
-	"domain" text NOT NULL,
-	"name" text NOT NULL,
-	"access_token_hash" text NOT NULL,
-	"plan_name" text DEFAULT 'Basic' NOT NULL,
-	"currency_code" text DEFAULT 'EUR' NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "shops" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"domain" text NOT NULL,
@@ -80,6 +70,5 @@ CREATE INDEX "connector_tokens_integration_idx" ON "connector_tokens" USING btre
 CREATE UNIQUE INDEX "integrations_shop_uq" ON "integrations" USING btree ("shop_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "product_mappings_integration_product_uq" ON "product_mappings" USING btree ("integration_id","pim_product_id");--> statement-breakpoint
 CREATE INDEX "product_mappings_integration_status_idx" ON "product_mappings" USING btree ("integration_id","sync_status","id");--> statement-breakpoint
-CREATE UNIQUE INDEX "sandbox_stores_domain_uq" ON "sandbox_stores" USING btree ("domain");--> statement-breakpoint
 CREATE UNIQUE INDEX "shops_domain_uq" ON "shops" USING btree ("domain");--> statement-breakpoint
 CREATE INDEX "sync_logs_integration_started_idx" ON "sync_logs" USING btree ("integration_id","started_at");

@@ -33,38 +33,12 @@ CREATE TABLE "full_syncs" (
 	"finished_at" timestamp with time zone
 );
 --> statement-breakpoint
-CREATE TABLE "sandbox_bulk_operations" (
-	"id" bigserial PRIMARY KEY NOT NULL,
-	"store_id" integer NOT NULL,
-	"status" text DEFAULT 'CREATED' NOT NULL,
-	"error_code" text,
-	"mutation" text NOT NULL,
-	"staged_upload_path" text NOT NULL,
-	"object_count" integer DEFAULT 0 NOT NULL,
-	"root_object_count" integer DEFAULT 0 NOT NULL,
-	"result" text,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"completed_at" timestamp with time zone
-);
---> statement-breakpoint
-CREATE TABLE "sandbox_staged_uploads" (
-	"id" bigserial PRIMARY KEY NOT NULL,
-	"store_id" integer NOT NULL,
-	"path" text NOT NULL,
-	"content" text,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
-);
---> statement-breakpoint
 ALTER TABLE "integrations" ADD COLUMN "sync_watermark_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "integrations" ADD COLUMN "sync_watermark_id" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "product_mappings" ADD COLUMN "pim_updated_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "full_sync_batches" ADD CONSTRAINT "full_sync_batches_full_sync_id_full_syncs_id_fk" FOREIGN KEY ("full_sync_id") REFERENCES "public"."full_syncs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "full_sync_items" ADD CONSTRAINT "full_sync_items_full_sync_id_full_syncs_id_fk" FOREIGN KEY ("full_sync_id") REFERENCES "public"."full_syncs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "full_syncs" ADD CONSTRAINT "full_syncs_integration_id_integrations_id_fk" FOREIGN KEY ("integration_id") REFERENCES "public"."integrations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "sandbox_bulk_operations" ADD CONSTRAINT "sandbox_bulk_operations_store_id_sandbox_stores_id_fk" FOREIGN KEY ("store_id") REFERENCES "public"."sandbox_stores"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "sandbox_staged_uploads" ADD CONSTRAINT "sandbox_staged_uploads_store_id_sandbox_stores_id_fk" FOREIGN KEY ("store_id") REFERENCES "public"."sandbox_stores"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "full_sync_batches_sync_idx" ON "full_sync_batches" USING btree ("full_sync_id","id");--> statement-breakpoint
 CREATE INDEX "full_sync_items_status_idx" ON "full_sync_items" USING btree ("full_sync_id","status");--> statement-breakpoint
-CREATE INDEX "full_syncs_integration_idx" ON "full_syncs" USING btree ("integration_id","created_at");--> statement-breakpoint
-CREATE INDEX "sandbox_bulk_operations_store_idx" ON "sandbox_bulk_operations" USING btree ("store_id","id");--> statement-breakpoint
-CREATE UNIQUE INDEX "sandbox_staged_uploads_path_uq" ON "sandbox_staged_uploads" USING btree ("path");
+CREATE INDEX "full_syncs_integration_idx" ON "full_syncs" USING btree ("integration_id","created_at");

@@ -25,6 +25,5 @@ CREATE TABLE "adoptions" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "sandbox_bulk_operations" ADD COLUMN "type" text DEFAULT 'MUTATION' NOT NULL;--> statement-breakpoint
 ALTER TABLE "adoptions" ADD CONSTRAINT "adoptions_integration_id_integrations_id_fk" FOREIGN KEY ("integration_id") REFERENCES "public"."integrations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "adoptions_integration_idx" ON "adoptions" USING btree ("integration_id","created_at");

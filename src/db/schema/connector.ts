@@ -1,7 +1,7 @@
 // The connector's tables: shops where the app is installed, integrations (shop ↔ PIM account), their bearer tokens,
 // product mappings and sync logs. Every row hangs off a shop or an integration.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -249,35 +249,4 @@ export const adoptions = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [index('adoptions_integration_idx').on(t.integrationId, t.createdAt)],
-);
-
-/** The built-in Shopify sandbox's stores (a product feature: try Pimbridge without a real shop). */
-export const sandboxStores = pgTable(
-  'sandbox_stores',
-  {
-    id: serial('id').primaryKey(),
-    domain: text('domain').notNull(),
-    name: text('name').notNull(),
-    /** SHA-256 of the store's Admin API access token (`shpat_…`), shown once when the store is made. */
-    accessTokenHash: text('access_token_hash').notNull(),
-    planName: text('plan_name').notNull().default('Basic'),
-    currencyCode: text('currency_code').notNull().default('EUR'),
-    /** Throttle and fault settings (PATCH /admin/shops/{id}/sandbox); null bucket values follow the plan. */
-    bucketSize: integer('bucket_size'),
-    restoreRate: integer('restore_rate'),
-    errorRate: doublePrecision('error_rate').notNull().default(0),
-    timeoutRate: doublePrecision('timeout_rate').notNull().default(0),
-    failAfterCommitRate: doublePrecision('fail_after_commit_rate').notNull().default(0),
-    latencyMs: integer('latency_ms').notNull().default(0),
-    faultSeed: integer('fault_seed').notNull().default(1),
-    /**
-     * VARIANT_THROTTLE_EXCEEDED past this many variants in the store (Shopify: non-Plus stores past 50,000 variants may
-     * create 1,000 a day); null: never.
-     */
-    variantThrottleLimit: integer('variant_throttle_limit'),
-    /** Bumped by each configuration change: a fresh bucket and a re-seeded fault sequence. */
-    configVersion: integer('config_version').notNull().default(0),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex('sandbox_stores_domain_uq').on(t.domain)],
 );

@@ -1,5 +1,4 @@
 export * from './admin.js';
 export * from './pim.js';
 export * from './connector.js';
-export * from './sandbox.js';
 export * from './imports.js';

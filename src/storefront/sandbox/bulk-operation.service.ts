@@ -10,18 +10,15 @@
 // of its root connection; its result file has one line per node, nested connections' nodes on lines of their own with
 // `__parentId` (https://shopify.dev/docs/api/usage/bulk-operations/queries). Both kinds share the machinery below:
 // one owner per operation, the same status, counts, result file and signed URL.
-// Liveness: the process running an operation owns it. On PostgreSQL it holds a session advisory lock on the operation
-// for the whole run (taken in the transaction that creates it), so any process can tell a dead owner (the lock is
-// free) and mark the operation FAILED (INTERNAL_SERVER_ERROR) when the store is next used; on PGlite only one process
-// opens the database, so an unfinished operation this process does not run is dead.
+// Liveness: the process running an operation owns it. It holds a lock on the operation for the whole run (taken in
+// the transaction that creates it, on a session of its own: the platform's `Locks`, db/advisory-locks.ts, advisory
+// locks on PostgreSQL, in memory on PGlite where only one process opens the database), so any process can tell a dead
+// owner (the lock is free) and mark the operation FAILED (INTERNAL_SERVER_ERROR) when the store is next used.
 import { createHmac, randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
+import type { LockKey, Locks, LockSession } from '../../db/advisory-locks.js';
 import type { Db } from '../../db/client.js';
-import * as schema from '../../db/schema/index.js';
 import { safeEqual } from '../../lib/crypto.js';
-import { SandboxBulkRepository, type BulkOperationRow, type BulkOperationType } from './bulk-operation.repository.js';
+import type { BulkOperationRow, BulkOperationType, SandboxBulkRepository } from './bulk-operation.repository.js';
 import type { SandboxStore } from './sandbox-store.repository.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
@@ -42,6 +39,7 @@ export const MAX_RUNNING_BULK_QUERIES = 5;
 /** Advisory-lock class of the two-key locks an operation's owner holds (the second key is the operation id). */
 const OWNER_LOCK_CLASS = 1_651_001;
 const POLICY_TTL_MS = 24 * 60 * 60 * 1000;
+const ownerKey = (id: number): LockKey => [OWNER_LOCK_CLASS, id];
 
 export interface StagedUploadInput {
   resource: string;
@@ -116,20 +114,23 @@ interface Running {
   done: Promise<void>;
 }
 
-/** A connection that can hold the owner's session lock (PostgreSQL), or the shared database (PGlite). */
-interface OwnerConnection {
-  db: Db;
-  lock(tx: Db, id: number): Promise<void>;
-  release(id: number | null): Promise<void>;
-}
-
 const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 export const storageError = (status: number, code: string, message: string): UploadAnswer => ({
   status,
   xml: `<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error>`,
 });
 
+/** What the bulk service works with: its repository, and the platform's locks its operations' owners hold. */
+export interface SandboxBulkDeps {
+  db: Db;
+  repo: SandboxBulkRepository;
+  locks: Locks<Db>;
+  log?: { error(obj: unknown, msg: string): void };
+}
+
 export interface SandboxBulkOptions {
+  /** Lines a bulk mutation runs at once (sandbox.module.ts: half the pool on PostgreSQL, at most 8; 1 on PGlite). */
+  concurrency?: number;
   /** Largest accepted upload (default Shopify's 100 MB). */
   maxUploadBytes?: number;
   /**
@@ -145,23 +146,19 @@ export class SandboxBulkService {
   /** Lines run at once: PostgreSQL overlaps their round trips and commits; PGlite runs one statement at a time anyway. */
   concurrency: number;
   private readonly pause: () => Promise<void> | null;
+  private readonly db: Db;
   private readonly repo: SandboxBulkRepository;
+  private readonly locks: Locks<Db>;
+  private readonly log: { error(obj: unknown, msg: string): void };
   private readonly running = new Map<number, Running>();
-  private readonly pool: pg.Pool | null;
   private closed = false;
 
-  constructor(
-    private readonly db: Db,
-    private readonly log: { error(obj: unknown, msg: string): void } = { error: () => {} },
-    options: SandboxBulkOptions = {},
-  ) {
+  constructor(deps: SandboxBulkDeps, options: SandboxBulkOptions = {}) {
+    ({ db: this.db, repo: this.repo, locks: this.locks } = deps);
+    this.log = deps.log ?? { error: () => {} };
     this.maxUploadBytes = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
     this.pause = options.pause ?? (() => null);
-    this.repo = new SandboxBulkRepository(db);
-    const client = (db as unknown as { $client?: unknown }).$client;
-    this.pool = client instanceof pg.Pool ? client : null;
-    // Half the pool at most, so that the API keeps connections while a run is on.
-    this.concurrency = this.pool ? Math.max(1, Math.min(8, Math.floor((this.pool.options.max ?? 10) / 2))) : 1;
+    this.concurrency = options.concurrency ?? 1;
   }
 
   /** The key that signs a store's upload policies and result URLs (its token hash never leaves the server). */
@@ -352,7 +349,7 @@ export class SandboxBulkService {
     const store = context.store;
     if (this.closed) throw new Error('the sandbox is shutting down');
     const max = type === 'QUERY' ? MAX_RUNNING_BULK_QUERIES : MAX_RUNNING_BULK_MUTATIONS;
-    const conn = await this.ownerConnection();
+    const conn = await this.locks.session();
     const made: { operation: BulkOperationRow | null; busy: number[] | null } = { operation: null, busy: null };
     let committed: (ok: boolean) => void = () => {};
     const ready = new Promise<boolean>((resolve) => (committed = resolve));
@@ -371,7 +368,7 @@ export class SandboxBulkService {
           return;
         }
         made.operation = await repo.insertOperation(store.id, type, document, stagedUploadPath);
-        await conn.lock(tx, made.operation.id);
+        await conn.hold(tx, ownerKey(made.operation.id));
         // Registered before the commit, so that a recovery in this process never takes it for a dead one; it starts
         // once the commit is through.
         this.launch(made.operation.id, work, conn, ready);
@@ -379,11 +376,11 @@ export class SandboxBulkService {
       });
     } catch (err) {
       committed(false);
-      if (!launched) await conn.release(null);
+      if (!launched) await conn.close(null);
       throw err;
     }
     committed(true);
-    if (made.busy !== null) await conn.release(null);
+    if (made.busy !== null) await conn.close(null);
     return made;
   }
 
@@ -459,37 +456,11 @@ export class SandboxBulkService {
     return this.running.size;
   }
 
-  private async ownerGone(tx: Db, id: number): Promise<boolean> {
-    if (!this.pool) return true; // PGlite: one process; the operation is not in `running`
-    const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${OWNER_LOCK_CLASS}, ${id}::int) as free`);
-    return (result as unknown as { rows: { free: boolean }[] }).rows[0]?.free === true;
+  private ownerGone(tx: Db, id: number): Promise<boolean> {
+    return this.locks.isFree(tx, ownerKey(id));
   }
 
-  private async ownerConnection(): Promise<OwnerConnection> {
-    if (!this.pool) return { db: this.db, lock: async () => {}, release: async () => {} };
-    // A connection of its own, not the pool's: with up to five operations per store each holding one for its whole run,
-    // pooled ones could starve the lines and the API of connections.
-    const client = new pg.Client(this.pool.options);
-    let broken = false;
-    client.on('error', () => (broken = true));
-    await client.connect();
-    return {
-      db: drizzle(client, { schema }) as unknown as Db,
-      lock: async (tx, id) => {
-        await tx.execute(sql`select pg_advisory_lock(${OWNER_LOCK_CLASS}, ${id}::int)`);
-      },
-      release: async (id) => {
-        try {
-          if (id !== null && !broken) await client.query('select pg_advisory_unlock($1, $2::int)', [OWNER_LOCK_CLASS, id]);
-        } catch {
-          broken = true;
-        }
-        await client.end().catch(() => {});
-      },
-    };
-  }
-
-  private launch(id: number, work: Work, conn: OwnerConnection, ready: Promise<boolean>): void {
+  private launch(id: number, work: Work, conn: LockSession<Db>, ready: Promise<boolean>): void {
     let stopped = false;
     let wake: () => void = () => {};
     const stopping = new Promise<void>((resolve) => (wake = resolve));
@@ -515,7 +486,7 @@ export class SandboxBulkService {
     const done = (async () => {
       if (!(await ready)) {
         this.running.delete(id);
-        await conn.release(null);
+        await conn.close(null);
         return;
       }
       try {
@@ -527,7 +498,7 @@ export class SandboxBulkService {
         await this.repo.fail(id, 'INTERNAL_SERVER_ERROR').catch(() => {});
       } finally {
         this.running.delete(id);
-        await conn.release(id);
+        await conn.close(ownerKey(id));
       }
     })();
     this.running.set(id, { stop, done });

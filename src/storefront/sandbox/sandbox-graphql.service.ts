@@ -5,17 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { ADMIN_API_VERSION } from '../shopify/api-version.js';
-import { SandboxBulkService, type SandboxBulkOptions } from './bulk-operation.service.js';
+import type { SandboxBulkOptions, SandboxBulkService } from './bulk-operation.service.js';
 import { LeakyBuckets } from './leaky-bucket.js';
 import type { BulkRunners } from './resolvers/types.js';
-import { SandboxInventoryRepository } from './sandbox-inventory.repository.js';
-import { SandboxInventoryService } from './sandbox-inventory.service.js';
-import { SandboxMediaService } from './sandbox-media.service.js';
-import { SandboxProductRepository } from './sandbox-product.repository.js';
-import { SandboxProductService } from './sandbox-product.service.js';
-import { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
-import { SandboxPublicationRepository } from './sandbox-publication.repository.js';
-import { SandboxPublicationService } from './sandbox-publication.service.js';
+import type { SandboxInventoryService } from './sandbox-inventory.service.js';
+import type { SandboxMediaService } from './sandbox-media.service.js';
+import type { SandboxProductRepository } from './sandbox-product.repository.js';
+import type { SandboxProductService } from './sandbox-product.service.js';
+import type { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
+import type { SandboxPublicationService } from './sandbox-publication.service.js';
 import type { SandboxStoreService } from './sandbox-store.service.js';
 
 export interface SandboxAnswer {
@@ -45,6 +43,19 @@ export interface SandboxGraphqlOptions {
   holdMs?: number;
   /** The bulk runner's settings (upload cap; a pause tests hold a running operation with). */
   bulk?: SandboxBulkOptions;
+}
+
+/** The services the endpoint runs operations with (built by sandbox.module.ts). */
+export interface SandboxGraphqlDeps {
+  stores: SandboxStoreService;
+  db: Db;
+  productRepo: SandboxProductRepository;
+  products: SandboxProductService;
+  publications: SandboxPublicationService;
+  merchantEdits: SandboxMerchantEditService;
+  inventory: SandboxInventoryService;
+  media: SandboxMediaService;
+  bulk: SandboxBulkService;
 }
 
 export const TIMEOUT_BODY = { errors: 'Gateway Timeout' };
@@ -77,10 +88,12 @@ const bulkRunners: BulkRunners = {
 export class SandboxGraphqlService {
   readonly buckets: LeakyBuckets;
   readonly holdMs: number;
+  readonly stores: SandboxStoreService;
   /** Staged uploads and bulk mutations (their HTTP routes are in bulk.routes.ts). */
   readonly bulk: SandboxBulkService;
   /** The media lifecycle (its file route is in media.routes.ts). */
   readonly media: SandboxMediaService;
+  private readonly db: Db;
   private readonly productRepo: SandboxProductRepository;
   private readonly products: SandboxProductService;
   private readonly publications: SandboxPublicationService;
@@ -89,21 +102,20 @@ export class SandboxGraphqlService {
   /** Requests held by a timeout fault, released on shutdown. */
   private readonly held = new Set<() => void>();
 
-  constructor(
-    readonly stores: SandboxStoreService,
-    private readonly db: Db,
-    options: SandboxGraphqlOptions = {},
-  ) {
+  constructor(deps: SandboxGraphqlDeps, options: Pick<SandboxGraphqlOptions, 'now' | 'holdMs'> = {}) {
+    ({
+      stores: this.stores,
+      db: this.db,
+      productRepo: this.productRepo,
+      products: this.products,
+      publications: this.publications,
+      merchantEdits: this.merchantEdits,
+      inventory: this.inventory,
+      media: this.media,
+      bulk: this.bulk,
+    } = deps);
     this.buckets = new LeakyBuckets(options.now);
     this.holdMs = options.holdMs ?? 60_000;
-    this.productRepo = new SandboxProductRepository(db);
-    this.media = new SandboxMediaService(db);
-    this.products = new SandboxProductService(db, this.productRepo, this.media);
-    this.publications = new SandboxPublicationService({ db, repo: new SandboxPublicationRepository(db), products: this.productRepo });
-    this.merchantEdits = new SandboxMerchantEditService(db, this.productRepo);
-    this.inventory = new SandboxInventoryService(db, new SandboxInventoryRepository(db));
-    stores.onLocationsAdded((storeId) => this.products.forgetLocations(storeId));
-    this.bulk = new SandboxBulkService(db, undefined, options.bulk);
   }
 
   /**

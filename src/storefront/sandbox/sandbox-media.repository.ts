@@ -2,7 +2,7 @@
 // of the file in sandbox_media.content / mime_type) or FAILED (error_code / error_message).
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sandboxMedia, sandboxProducts } from '../../db/schema/index.js';
+import { sandboxMedia, sandboxProducts } from './schema.js';
 
 export interface MediaFile {
   content: Buffer;

@@ -8,8 +8,7 @@
 import { loadSharp } from '../../lib/sharp.js';
 import { DownloadError, SafeDownloader } from '../../lib/safe-download.js';
 import type { MediaRow } from './sandbox-product.repository.js';
-import { SandboxMediaRepository, type MediaFile } from './sandbox-media.repository.js';
-import type { Db } from '../../db/client.js';
+import type { MediaFile, SandboxMediaRepository } from './sandbox-media.repository.js';
 
 /**
  * The MediaErrorCode values the sandbox answers, each with the schema's own description (schema 2026-10, MediaErrorCode),
@@ -57,8 +56,8 @@ export class SandboxMediaService {
   private closed = false;
   private log: { error(obj: unknown, msg: string): void } = { error: () => {} };
 
-  constructor(db: Db, options: SandboxMediaOptions = {}) {
-    this.repo = new SandboxMediaRepository(db);
+  constructor(repo: SandboxMediaRepository, options: SandboxMediaOptions = {}) {
+    this.repo = repo;
     this.concurrency = options.concurrency ?? 4;
     // The sandbox is a local tool: it may fetch loopback and private addresses (a PIM on localhost, a test server).
     // The bridge's own downloads keep their SSRF rules; these are only the sandbox's.

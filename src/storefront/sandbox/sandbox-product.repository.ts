@@ -1,14 +1,7 @@
 // SQL for the sandbox's catalogue: products, variants, media, product metafields, metafield definitions, locations.
 import { and, asc, count, eq, getTableColumns, gt, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import {
-  sandboxLocations,
-  sandboxMedia,
-  sandboxMetafieldDefinitions,
-  sandboxProductMetafields,
-  sandboxProducts,
-  sandboxVariants,
-} from '../../db/schema/index.js';
+import { sandboxLocations, sandboxMedia, sandboxMetafieldDefinitions, sandboxProductMetafields, sandboxProducts, sandboxVariants } from './schema.js';
 
 export type ProductRow = typeof sandboxProducts.$inferSelect;
 export type VariantRow = typeof sandboxVariants.$inferSelect;

@@ -1,14 +1,62 @@
-// The built-in Shopify sandbox's catalogue (issue 5): products, variants, media, locations, product metafields and
-// metafield definitions, each hanging off a sandbox store (sandbox_stores, connector.ts). Ids are bigserial: they become
-// Shopify GIDs (`gid://shopify/Product/{id}`). Only the sandbox's repositories touch these tables.
+// The built-in Shopify sandbox's tables (its own schema, apart from the production one in src/db/schema/): its stores,
+// and each store's catalogue (issue 5): products, variants, media, locations, product metafields and metafield
+// definitions, staged uploads and bulk operations, publications, idempotency keys. Ids of the catalogue are bigserial:
+// they become Shopify GIDs (`gid://shopify/Product/{id}`). Only the sandbox's repositories touch these tables, and no
+// production table refers to them. Their migrations are the sandbox's own (./migrations, drizzle.sandbox.config.ts),
+// applied only where the sandbox runs (sandbox.module.ts).
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { sandboxStores } from './connector.js';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /** Binary column (pg answers a Buffer, PGlite a Uint8Array). */
 const bytea = customType<{ data: Uint8Array }>({ dataType: () => 'bytea' });
 
 const ts = (name: string) => timestamp(name, { withTimezone: true }).notNull().defaultNow();
+/** The built-in Shopify sandbox's stores (a product feature: try Pimbridge without a real shop). */
+export const sandboxStores = pgTable(
+  'sandbox_stores',
+  {
+    id: serial('id').primaryKey(),
+    domain: text('domain').notNull(),
+    name: text('name').notNull(),
+    /** SHA-256 of the store's Admin API access token (`shpat_…`), shown once when the store is made. */
+    accessTokenHash: text('access_token_hash').notNull(),
+    planName: text('plan_name').notNull().default('Basic'),
+    currencyCode: text('currency_code').notNull().default('EUR'),
+    /** Throttle and fault settings (PATCH /admin/shops/{id}/sandbox); null bucket values follow the plan. */
+    bucketSize: integer('bucket_size'),
+    restoreRate: integer('restore_rate'),
+    errorRate: doublePrecision('error_rate').notNull().default(0),
+    timeoutRate: doublePrecision('timeout_rate').notNull().default(0),
+    failAfterCommitRate: doublePrecision('fail_after_commit_rate').notNull().default(0),
+    latencyMs: integer('latency_ms').notNull().default(0),
+    faultSeed: integer('fault_seed').notNull().default(1),
+    /**
+     * VARIANT_THROTTLE_EXCEEDED past this many variants in the store (Shopify: non-Plus stores past 50,000 variants may
+     * create 1,000 a day); null: never.
+     */
+    variantThrottleLimit: integer('variant_throttle_limit'),
+    /** Bumped by each configuration change: a fresh bucket and a re-seeded fault sequence. */
+    configVersion: integer('config_version').notNull().default(0),
+    createdAt: ts('created_at'),
+  },
+  (t) => [uniqueIndex('sandbox_stores_domain_uq').on(t.domain)],
+);
+
 const storeId = () =>
   integer('store_id')
     .notNull()
