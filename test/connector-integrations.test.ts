@@ -348,20 +348,17 @@ for (const target of databaseTargets()) {
         const connected = await app.inject({ method: 'POST', url: '/api/connect', payload: body });
         const token = connected.json().data.api_token;
         assert.ok(token);
-        const integrations = app.services.connector.integrations;
-        const original = integrations.listTokens;
-        integrations.listTokens = async () => {
-          throw new Error('relation "connector_tokens" does not exist at SELECT secret_detail');
-        };
+        // A real fault below the service: the column the token listing reads is gone (the bearer check reads others).
+        await database.db.execute(sql`ALTER TABLE connector_tokens RENAME COLUMN name TO name_gone`);
         try {
           const res = await app.inject({ method: 'GET', url: '/api/tokens', headers: { authorization: `Bearer ${token}` } });
           assert.equal(res.statusCode, 500);
           assert.deepEqual(res.json(), { status: 'error', message: 'An unexpected error occurred', code: 'INTERNAL_ERROR' });
         } finally {
-          integrations.listTokens = original;
+          await database.db.execute(sql`ALTER TABLE connector_tokens RENAME COLUMN name_gone TO name`);
         }
         const logs = lines.join('');
-        assert.match(logs, /secret_detail/, 'the details go to the log');
+        assert.match(logs, /column \\?"name\\?" does not exist/, 'the details go to the log');
         for (const secret of [key.api_key, key.api_secret, 'sk_wrong_one', token, 'shpat_log_secret'])
           assert.ok(!logs.includes(secret), 'a secret reached the log');
       } finally {

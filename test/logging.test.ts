@@ -1,6 +1,7 @@
 // Logs: JSON lines off a terminal (or LOG_FORMAT=json), readable one-line requests on one (or LOG_FORMAT=pretty), where the
 // server's own traffic (the embedded demo's sync) drops to debug; secrets are redacted in both formats.
 import assert from 'node:assert/strict';
+import { sql } from 'drizzle-orm';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -99,14 +100,11 @@ describe(`logs (${target.name})`, () => {
       assert.throws(() => JSON.parse(lines[0]), 'not JSON');
       assert.match(all, /WARN: a payload with secrets/);
       // An error names its request id (the 5xx answer's X-Request-Id); info lines stay short without it.
-      app.services.admin.listOrganizations = async () => {
-        throw new Error('kaput');
-      };
-      const boom = await app.inject({
-        method: 'GET',
-        url: '/admin/organizations',
-        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-request-id': 'req-logged-1' },
-      });
+      // A real fault below the service: the table the listing reads is gone for this one request.
+      await database.db.execute(sql`ALTER TABLE organizations RENAME TO organizations_gone`);
+      const boom = await app
+        .inject({ method: 'GET', url: '/admin/organizations', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'x-request-id': 'req-logged-1' } })
+        .finally(() => database.db.execute(sql`ALTER TABLE organizations_gone RENAME TO organizations`));
       assert.equal(boom.statusCode, 500);
       assert.match(lines.join('\n'), /ERROR: admin request failed \(request req-logged-1\)/);
       assert.ok(!requestLines[0].includes('request '), 'no request id on an info line');
