@@ -438,7 +438,7 @@ for (const target of databaseTargets()) {
       assert.equal((await mapping(c.token, sofa)).data.sync_status, 'synced', 'the sofa’s mapping is left as it was');
     });
 
-    it('refuses: no token, a narrower scope, a bad body, another integration’s or an unknown id; a second adoption or a full sync running is 409 SYNC_IN_PROGRESS', async () => {
+    it('refuses: no token, a narrower scope, a bad body, another integration’s or an unknown id; a second adoption, a full sync during one, or one during a full sync is 409 SYNC_IN_PROGRESS', async () => {
       const a = await connectedSandbox();
       const b = await connectedSandbox();
       await seed(a.gql, merchantProduct('one', 'One', [['ONE-1', '1.00']]));
@@ -473,6 +473,10 @@ for (const target of databaseTargets()) {
         assertError(again, 409, 'SYNC_IN_PROGRESS');
         assert.equal(again.json().data.id, id);
         assert.match(again.json().message, new RegExp(id));
+        // Nor does a full sync start meanwhile: it would create in the shop what the adoption is about to link.
+        const sync = await h.call('POST', '/api/sync/full', a.token);
+        assertError(sync, 409, 'SYNC_IN_PROGRESS');
+        assert.match(sync.json().message, new RegExp(`adoption of this integration is open \\(${id}\\)`));
         // Another integration's adoption runs on its own.
         assert.equal((await h.call('POST', '/api/adopt', b.token)).statusCode, 202);
       } finally {

@@ -3,7 +3,7 @@
 // and the reads a caller can reach by id are scoped to the integration too.
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { fullSyncBatches, fullSyncItems, fullSyncs, integrations } from '../../db/schema/connector.js';
+import { fullSyncBatches, fullSyncItems, fullSyncs, integrations, adoptions } from '../../db/schema/connector.js';
 import { rowsOf } from '../../db/rows.js';
 
 export type FullSyncStatus = 'queued' | 'running' | 'completed' | 'failed';
@@ -94,6 +94,16 @@ export class FullSyncRepository {
   }
 
   /** The integration's full sync that is queued or running, if any. */
+  /** The id of the integration's adoption still queued or running, if any (a full sync waits for it). */
+  async openAdoption(integrationId: number): Promise<string | null> {
+    const [row] = await this.db
+      .select({ id: adoptions.id })
+      .from(adoptions)
+      .where(and(eq(adoptions.integrationId, integrationId), inArray(adoptions.state, ['queued', 'running'])))
+      .limit(1);
+    return row?.id ?? null;
+  }
+
   async findOpen(integrationId: number): Promise<FullSyncRow | null> {
     const [row] = await this.db
       .select(syncColumns)

@@ -30,7 +30,8 @@ const InProgress = Type.Object({
   status: Type.Literal('error'),
   message: Type.String(),
   code: Type.Literal('SYNC_IN_PROGRESS'),
-  data: FullSync,
+  /** The open full sync; absent when what is open is an adoption of the integration. */
+  data: Type.Optional(FullSync),
 });
 
 const render = (v: FullSyncView) => ({
@@ -50,7 +51,7 @@ export function fullSyncRoutes(app: App, fullSync: FullSyncService): void {
         security: bearer,
         summary: 'Start a full catalogue sync of the PIM account to the storefront (one per integration at a time)',
         description:
-          'No body. Runs in the background: per-call upserts below SYNC_BULK_THRESHOLD products, bulk mutations from it on. Poll GET /api/sync/full/{id}. While one is queued or running: 409 SYNC_IN_PROGRESS with that one in `data`.',
+          'No body. Runs in the background: per-call upserts below SYNC_BULK_THRESHOLD products, bulk mutations from it on. Poll GET /api/sync/full/{id}. While one is queued or running: 409 SYNC_IN_PROGRESS with that one in `data`; while an adoption of the integration is: 409 SYNC_IN_PROGRESS without `data`.',
         response: { 200: connectorOk(FullSync), 409: InProgress, '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
       },
     },

@@ -161,6 +161,10 @@ export class FullSyncService {
       if (!integration?.active) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
       const open = await r.findOpen(integrationId);
       if (open) return { started: false as const, sync: view(open, await r.counts(open.id)) };
+      // An adoption links the shop's products first; a sync now would create what it is about to link.
+      const adoption = await r.openAdoption(integrationId);
+      if (adoption)
+        throw new ConnectorError('SYNC_IN_PROGRESS', `An adoption of this integration is open (${adoption}); start the full sync when it has ended`);
       const id = randomUUID();
       const row = await r.create(id, integrationId, this.now());
       await queue.send(JOB.syncFull, { integrationId, fullSyncId: id }, { id, db: txExecutor(tx as unknown as Db) });
