@@ -468,6 +468,16 @@ for (const target of databaseTargets()) {
       const empty = await organization();
       await importFile(empty.call, out);
       assert.equal((await productBySku(empty.call, 'FORMULA')).name, '=HYPERLINK("http://evil.test","click")');
+      // The error report quotes the file: escaped too.
+      const bad = await importFile(
+        empty.call,
+        csv([
+          ['sku', 'name', 'price'],
+          ['=2+3', 'Formula SKU', '1,5'],
+        ]),
+      );
+      const report = (await empty.call('GET', `/api/imports/${bad.id}/errors.csv`)).body;
+      assert.match(report, /^2,'=2\+3,/m);
     });
 
     it('exports with the product list filters', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { readDrafts, inspectCsv, CsvFileError } from '../../catalogue-csv/csv-reader.js';
-import { stringifyRows } from '../../catalogue-csv/csv-writer.js';
+import { escapeFormula, stringifyRows } from '../../catalogue-csv/csv-writer.js';
 import type { CsvFormat, ProductDraft, RowError } from '../../catalogue-csv/draft.js';
 import type { Db } from '../../db/client.js';
 import { JOB, type JobQueue } from '../../jobs/job-types.js';
@@ -117,7 +117,8 @@ export class ImportService {
     for (let after = 0; ; ) {
       const page = await this.imports.errors(id, after, ERRORS_PAGE);
       if (page.length === 0) return;
-      yield stringifyRows(page.map((e) => [String(e.line), e.sku ?? '', e.reason]));
+      // The SKU and the reason quote the file: escaped like an export's cells, as this file is opened in spreadsheets too.
+      yield stringifyRows(page.map((e) => [String(e.line), escapeFormula(e.sku ?? ''), escapeFormula(e.reason)]));
       after = page[page.length - 1].id;
     }
   }
