@@ -241,6 +241,24 @@ describe("Shopify's format: the sample export", () => {
 });
 
 describe("Shopify's format: row errors", () => {
+  it('fails a product whose SKU another product of the file has (one plain variant gives the product its SKU)', async () => {
+    const header = ['Handle', 'Title', 'Option1 Name', 'Option1 Value', 'Variant SKU', 'Variant Price'];
+    const csv = csvOf(header, [
+      { Handle: 'shirt-a', Title: 'Shirt A', 'Option1 Name': 'Title', 'Option1 Value': 'Default Title', 'Variant SKU': 'SKU-1', 'Variant Price': '5.00' },
+      { Handle: 'shirt-b', Title: 'Shirt B', 'Option1 Name': 'Title', 'Option1 Value': 'Default Title', 'Variant SKU': 'SKU-1', 'Variant Price': '6.00' },
+      { Handle: 'shirt-c', Title: 'Shirt C', 'Option1 Name': 'Title', 'Option1 Value': 'Default Title', 'Variant SKU': 'SKU-3', 'Variant Price': '7.00' },
+    ]);
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(
+      drafts.map((d) => [d.sku, d.fields.name]),
+      [
+        ['SKU-1', 'Shirt A'],
+        ['SKU-3', 'Shirt C'],
+      ],
+    );
+    assert.match(reasonAt(errors, 3), /product SKU 'SKU-1' already appeared at line 2/);
+  });
+
   it('fails a bad variant row alone, a product with a bad first row whole, and non-consecutive Handles', async () => {
     const header = [
       'Handle',

@@ -314,6 +314,8 @@ class ProductGrouper {
   private afterBroken: number | null = null;
   private readonly productLines = new Map<string, number>();
   private readonly variantLines = new Map<string, number>();
+  /** Product SKUs by first line: in Shopify's format a product's SKU is its variant's, not its grouping key. */
+  private readonly skuLines = new Map<string, number>();
 
   constructor(private readonly format: RowFormat) {}
 
@@ -391,6 +393,19 @@ class ProductGrouper {
     return draft;
   }
 
+  /** Two products with one SKU would be one product in the catalogue: the later one fails, every row of it. */
+  private withoutDuplicateSku(draft: ProductDraft, errors: RowError[]): ProductDraft | null {
+    const seen = this.skuLines.get(draft.sku);
+    if (seen === undefined) {
+      this.skuLines.set(draft.sku, draft.line);
+      return draft;
+    }
+    const reason = `product SKU '${draft.sku}' already appeared at line ${seen} (another product of the file has it)`;
+    const skipped = `not read: its product (line ${draft.line}) has a SKU that another product has`;
+    errors.push(...draft.lines.map((line) => ({ line, sku: draft.sku, reason: line === draft.line ? reason : skipped })));
+    return null;
+  }
+
   private flush(): ProductEvent[] {
     const errors = this.errors;
     let draft: ProductDraft | null = null;
@@ -399,6 +414,7 @@ class ProductGrouper {
       errors.push(...built.errors);
       draft = built.draft;
       if (draft) draft = this.withoutDuplicateVariants(draft, errors);
+      if (draft) draft = this.withoutDuplicateSku(draft, errors);
     }
     errors.sort((a, b) => a.line - b.line);
     const lastLine = this.lastLine;

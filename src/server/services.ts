@@ -38,6 +38,7 @@ import { CatalogueRepository } from '../pim/catalogue-files/catalogue.repository
 import { ExportService } from '../pim/catalogue-files/export.service.js';
 import { ImportRepository } from '../pim/catalogue-files/import.repository.js';
 import { ImportService } from '../pim/catalogue-files/import.service.js';
+import { importHandler } from '../pim/catalogue-files/import.handler.js';
 import { StockService } from '../pim/stock/stock.service.js';
 import { WarehouseRepository } from '../pim/warehouses/warehouse.repository.js';
 import { WarehouseService } from '../pim/warehouses/warehouse.service.js';
@@ -216,7 +217,7 @@ export function createServices(
     // A poll that throws (PIM unreachable) is retried by the queue; the watermark stays where it was.
     [JOB.syncPoll]: { handler: async (job) => void (await delta.poll(job.data.integrationId)), concurrency: 2 },
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.
-    [JOB.catalogueImport]: { handler: (job) => imports.run(job.data.importId, job.signal), concurrency: 1 },
+    [JOB.catalogueImport]: { handler: importHandler(imports), concurrency: 1 },
     // An adoption waits on the shop's bulk query and the PIM's pages: light, a few at once.
     [JOB.catalogueAdopt]: { handler: adoptionHandler(adoptions), concurrency: 2 },
   };

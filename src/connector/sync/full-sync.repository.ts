@@ -93,7 +93,6 @@ export class FullSyncRepository {
     return row?.active ?? false;
   }
 
-  /** The integration's full sync that is queued or running, if any. */
   /** The id of the integration's adoption still queued or running, if any (a full sync waits for it). */
   async openAdoption(integrationId: number): Promise<string | null> {
     const [row] = await this.db
@@ -104,6 +103,15 @@ export class FullSyncRepository {
     return row?.id ?? null;
   }
 
+  /** Ends an open adoption that no job is left to finish (as a stale full sync is ended). */
+  async failAdoption(id: string, error: string): Promise<void> {
+    await this.db
+      .update(adoptions)
+      .set({ state: 'failed', error, finishedAt: sql`now()` })
+      .where(and(eq(adoptions.id, id), inArray(adoptions.state, ['queued', 'running'])));
+  }
+
+  /** The integration's full sync that is queued or running, if any. */
   async findOpen(integrationId: number): Promise<FullSyncRow | null> {
     const [row] = await this.db
       .select(syncColumns)

@@ -151,8 +151,11 @@ export class FullSyncService {
   async start(integrationId: number): Promise<StartResult> {
     const { db, repo, queue, txExecutor, liveJobs } = this.deps;
     const stale = await repo.findOpen(integrationId);
-    if (stale && liveJobs && (await liveJobs(integrationId)) === 0) {
-      await this.failSync(stale.id, 'Interrupted: no job was left to finish it');
+    const staleAdoption = await repo.openAdoption(integrationId);
+    if ((stale || staleAdoption) && liveJobs && (await liveJobs(integrationId)) === 0) {
+      // Nothing can finish them: their last job failed before it could record it.
+      if (stale) await this.failSync(stale.id, 'Interrupted: no job was left to finish it');
+      if (staleAdoption) await repo.failAdoption(staleAdoption, 'Interrupted: no job was left to finish it');
     }
     return db.transaction(async (tx) => {
       const r = repo.with(tx as unknown as Db);

@@ -1,4 +1,5 @@
-// The SQL of the imports table, its failed rows and its pending images. Every read is scoped by organization.
+// The SQL of the imports table, its failed rows and its pending images. Reads for a caller are scoped by organization
+// (find with organizationId); the job's own reads go by the import's id, which the caller's scoped read checked first.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { CsvFormat, RowError } from '../../catalogue-csv/draft.js';
@@ -25,6 +26,15 @@ export interface ImportRow {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+}
+
+export interface PendingImage {
+  id: number;
+  product_id: number;
+  url: string;
+  position: number;
+  line: number;
+  sku: string;
 }
 
 export interface Progress {
@@ -91,7 +101,7 @@ export class ImportRepository {
       SELECT ${id}, x.line, x.sku, x.reason FROM jsonb_to_recordset(${JSON.stringify(errors)}::jsonb) AS x(line int, sku text, reason text)`);
   }
 
-  /** Failed rows in line order, a page at a time (errors.csv streams them). */
+  /** Failed rows in the order they were found (by batch), a page at a time (errors.csv streams them). */
   async errors(id: string, afterId: number, limit: number): Promise<{ id: number; line: number; sku: string | null; reason: string }[]> {
     return rowsOf(
       await this.db.execute(sql`
@@ -107,7 +117,7 @@ export class ImportRepository {
       FROM jsonb_to_recordset(${JSON.stringify(images)}::jsonb) AS x("productId" int, url text, position int, line int, sku text)`);
   }
 
-  async pendingImages(id: string, limit: number): Promise<{ id: number; product_id: number; url: string; position: number; line: number; sku: string }[]> {
+  async pendingImages(id: string, limit: number): Promise<PendingImage[]> {
     return rowsOf(
       await this.db.execute(sql`
       SELECT id, product_id, url, position, line, sku FROM import_images WHERE import_id = ${id} ORDER BY id LIMIT ${limit}`),

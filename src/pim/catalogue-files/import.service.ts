@@ -13,6 +13,7 @@ import { escapeFormula, stringifyRows } from '../../catalogue-csv/csv-writer.js'
 import type { CsvFormat, ProductDraft, RowError } from '../../catalogue-csv/draft.js';
 import type { Db } from '../../db/client.js';
 import { JOB, type JobQueue } from '../../jobs/job-types.js';
+import { executorOf } from '../../jobs/queue.js';
 import { gtinForms, isValidGtin } from '../../lib/gtin.js';
 import { GcNudge } from '../../lib/gc-nudge.js';
 import { slugify } from '../../lib/slug.js';
@@ -22,13 +23,16 @@ import type { MediaService } from '../media/media.service.js';
 import { CategoryTree } from './catalogue-snapshot.js';
 import type { CatalogueRepository, ProductRow } from './catalogue.repository.js';
 import { planProduct, type Outcome, type ProductPlan } from './import-plan.js';
-import type { ImportRepository, ImportRow, Progress } from './import.repository.js';
+import type { ImportRepository, ImportRow, PendingImage, Progress } from './import.repository.js';
 
 /** Products per transaction: large enough that a batch's dozen statements are cheap per row, small enough to lock briefly. */
 const BATCH_PRODUCTS = 250;
 const ERRORS_PAGE = 1_000;
 /** A full collection every so many products keeps a long import's resident memory near its live heap (lib/gc-nudge.ts). */
 const GC_EVERY_PRODUCTS = 2_500;
+/** Images downloaded at once: below MEDIA_DOWNLOAD_CONCURRENCY's default (8), leaving slots to the API. */
+const IMAGES_AT_ONCE = 4;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An import as the API shows it: the row without its organization, file location and checkpoint. */
 export type ImportView = Omit<ImportRow, 'organization_id' | 'storage_key' | 'checkpoint_line'>;
@@ -85,22 +89,27 @@ export class ImportService {
       // @fastify/multipart ends a too-large part early and marks it truncated instead of failing the stream.
       if ((upload.stream as Readable & { truncated?: boolean }).truncated) throw new CsvFileError(`the file is larger than the limit of ${formatBytes(limit)}`);
       const inspected = await inspectCsv(createReadStream(file), { format: request.format, maxBytes: limit });
-      await this.imports.insert({
-        id,
-        organizationId,
-        format: inspected.format,
-        dryRun: request.dryRun,
-        fileName: upload.fileName.slice(0, 255),
-        storageKey,
-        sizeBytes: (await stat(file)).size,
-        rowsTotal: inspected.rows,
+      const sizeBytes = (await stat(file)).size;
+      // The import and its job exist together or not at all: no import waits for a job that was never sent.
+      await this.db.transaction(async (tx) => {
+        await this.imports.with(tx as unknown as Db).insert({
+          id,
+          organizationId,
+          format: inspected.format,
+          dryRun: request.dryRun,
+          fileName: upload.fileName.slice(0, 255),
+          storageKey,
+          sizeBytes,
+          rowsTotal: inspected.rows,
+        });
+        await this.queue.send(JOB.catalogueImport, { importId: id }, { id, db: executorOf(tx as unknown as Db) });
       });
     } catch (err) {
       await rm(file, { force: true });
       if (err instanceof CsvFileError) throw badRequest(`file: ${err.message}`);
       throw err;
     }
-    await this.queue.send(JOB.catalogueImport, { importId: id }, { id });
+    this.queue.wake?.(JOB.catalogueImport);
     return this.get(organizationId, id);
   }
 
@@ -133,27 +142,28 @@ export class ImportService {
       const definitions = await this.catalogue.attributeDefinitions(imp.organization_id);
       const warehouses = new Map((await this.catalogue.warehouses(imp.organization_id)).map((w) => [w.code, w.id]));
       const job = { imp, definitions, warehouses };
-      let batch: ProductDraft[] = [];
-      let parseErrors: RowError[] = [];
-      let lastLine = imp.checkpoint_line;
+      // Each item: a product (or, at the end, none) with the file's errors read since the previous one, and its last line.
+      let batch: BatchItem[] = [];
+      let pending: RowError[] = [];
+      let pendingLast = imp.checkpoint_line;
       const gc = new GcNudge(GC_EVERY_PRODUCTS);
       for await (const event of readDrafts(createReadStream(file), { format: imp.format, fromLine: imp.checkpoint_line })) {
         signal?.throwIfAborted();
         if (event.kind === 'errors') {
-          parseErrors.push(...event.errors.filter((e) => e.line > imp.checkpoint_line));
-          lastLine = Math.max(lastLine, event.lastLine);
+          pending.push(...event.errors.filter((e) => e.line > imp.checkpoint_line));
+          pendingLast = event.lastLine;
         } else if (event.kind === 'draft') {
-          batch.push(event.draft);
-          lastLine = Math.max(lastLine, event.lastLine);
+          batch.push({ draft: event.draft, errors: pending, lastLine: event.lastLine });
+          pending = [];
           if (batch.length >= BATCH_PRODUCTS) {
-            await this.commit(job, batch, parseErrors, lastLine);
+            await this.commit(job, batch);
             gc.add(batch.length);
             batch = [];
-            parseErrors = [];
           }
         }
       }
-      if (batch.length > 0 || parseErrors.length > 0) await this.commit(job, batch, parseErrors, lastLine);
+      if (pending.length > 0) batch.push({ draft: null, errors: pending, lastLine: pendingLast });
+      if (batch.length > 0) await this.commit(job, batch);
       if (!imp.dry_run) await this.downloadImages(imp, signal);
       await this.imports.finish(importId, 'completed');
     } catch (err) {
@@ -164,27 +174,41 @@ export class ImportService {
     await rm(file, { force: true });
   }
 
+  /** The last try failed: the import ends as failed (what it committed stays) and its file is removed. */
+  async giveUp(importId: string): Promise<void> {
+    const imp = await this.imports.find(importId);
+    if (!imp || imp.state === 'completed' || imp.state === 'failed') return;
+    await this.imports.finish(importId, 'failed', `The import stopped after line ${imp.checkpoint_line} and could not go on; the rows before it are imported`);
+    await rm(path.join(this.options.directory, imp.storage_key), { force: true });
+  }
+
   /**
    * One batch in one transaction. Should the batch fail on something the plan could not see (a concurrent writer
-   * took a slug or an EAN in between), each product is tried on its own, so one conflict fails one product.
+   * took a slug or an EAN in between), each product is tried on its own, so one conflict fails one product. Every
+   * item commits with its own errors and ends the checkpoint at its own last line: a resumed run starts after it,
+   * so nothing is written, counted or reported twice.
    */
-  private async commit(job: JobState, drafts: ProductDraft[], parseErrors: RowError[], lastLine: number): Promise<void> {
+  private async commit(job: JobState, items: BatchItem[]): Promise<void> {
+    const drafts = (list: BatchItem[]) => list.flatMap((i) => (i.draft ? [i.draft] : []));
     try {
-      await this.commitOnce(job, drafts, parseErrors, lastLine);
+      await this.commitOnce(
+        job,
+        drafts(items),
+        items.flatMap((i) => i.errors),
+        items[items.length - 1].lastLine,
+      );
     } catch (err) {
-      if (drafts.length <= 1 || err instanceof AppError) throw err;
-      for (const [i, draft] of drafts.entries()) {
-        const last = i === drafts.length - 1;
+      if (items.length <= 1 || err instanceof AppError) throw err;
+      for (const item of items) {
         try {
-          // The file's own errors go with the last product, so a crash in between reports them once, on the resumed run.
-          await this.commitOnce(job, [draft], last ? parseErrors : [], last ? lastLine : Math.max(...draft.lines));
+          await this.commitOnce(job, drafts([item]), item.errors, item.lastLine);
         } catch {
-          const failed = draft.lines.map((line) => ({
+          const failed = (item.draft?.lines ?? []).map((line) => ({
             line,
-            sku: draft.sku,
+            sku: item.draft!.sku,
             reason: 'not imported: another change to the catalogue conflicted with it; import the file again',
           }));
-          await this.commitOnce(job, [], [...failed, ...(last ? parseErrors : [])], last ? lastLine : Math.max(...draft.lines));
+          await this.commitOnce(job, [], [...item.errors, ...failed], item.lastLine);
         }
       }
     }
@@ -300,24 +324,38 @@ export class ImportService {
   /** Downloads the images the committed rows named; a failed one becomes an error row of its product's line. */
   private async downloadImages(imp: ImportRow, signal?: AbortSignal): Promise<void> {
     for (;;) {
-      const pending = await this.imports.pendingImages(imp.id, 20);
+      const pending = await this.imports.pendingImages(imp.id, IMAGES_AT_ONCE);
       if (pending.length === 0) return;
-      await Promise.all(
-        pending.map(async (image) => {
-          signal?.throwIfAborted();
-          try {
-            await this.media.add(imp.organization_id, image.product_id, { file_url: image.url, position: image.position });
-          } catch (err) {
-            if (!(err instanceof AppError)) throw err;
-            await this.imports.addErrors(imp.id, [
-              { line: image.line, sku: image.sku, reason: `image ${image.url}: ${err.message.replace(/^file_url: /, '')}` },
-            ]);
-          }
-          await this.imports.imageDone(imp.id, image.id);
-        }),
-      );
+      await Promise.all(pending.map((image) => this.downloadImage(imp, image, signal)));
     }
   }
+
+  /** One image; while the process's download slots are all taken (API uploads too), it waits its turn. */
+  private async downloadImage(imp: ImportRow, image: PendingImage, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      try {
+        await this.media.add(imp.organization_id, image.product_id, { file_url: image.url, position: image.position });
+        break;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        if (err.kind === 'rate_limited') {
+          await sleep((err.retryAfterSeconds ?? 1) * 1000);
+          continue;
+        }
+        await this.imports.addErrors(imp.id, [{ line: image.line, sku: image.sku, reason: `image ${image.url}: ${err.message.replace(/^file_url: /, '')}` }]);
+        break;
+      }
+    }
+    await this.imports.imageDone(imp.id, image.id);
+  }
+}
+
+interface BatchItem {
+  draft: ProductDraft | null;
+  /** The file's errors on the lines since the previous item (this product's bad rows among them). */
+  errors: RowError[];
+  lastLine: number;
 }
 
 interface JobState {
