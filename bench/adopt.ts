@@ -235,7 +235,7 @@ async function adopt(s: BridgeStack, sandbox: { url: string; storeId: number }, 
   const before = await shopFingerprint(sandbox.url, sandbox.storeId);
   const started = performance.now();
   const res = await s.connector('POST', '/api/adopt', importUnmatched ? { import_unmatched: true } : undefined);
-  if (res.status !== 202) throw new Error(`POST /api/adopt: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`POST /api/adopt: ${res.status} ${JSON.stringify(res.body)}`);
   const id = res.body.data.id as string;
   const phases: Record<string, number> = {};
   let data: { state: string; progress: { phase: string | null; done: number; total: number | null }; counts: Counts; error: string | null };

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { testDatabaseUrl } from '../src/config.js';
+import { childEnv } from './helpers/bridge-processes.js';
 import { testRedisUrl } from './helpers/harness.js';
 import { StopWaiting, TimedOut, until } from './helpers/until.js';
 
@@ -25,35 +26,6 @@ const STEP = { timeout: 120_000 };
  * keyed by IP and shared by every process using this Redis: a high budget keeps others' use out of these tests.
  */
 const REDIS = { ...(REDIS_URL ? { REDIS_URL } : {}), PIM_RATE_LIMIT_READ: '1000000', PIM_RATE_LIMIT_WRITE: '100000' };
-
-/** Variables the server reads: children get only what a test gives them. */
-const CONFIG_VARIABLES = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'REDIS_URL',
-  'ADMIN_TOKEN',
-  'ENCRYPTION_KEY',
-  'SHOPIFY_SANDBOX',
-  'SEED_DEMO',
-  'PIM_RATE_LIMIT_READ',
-  'PIM_RATE_LIMIT_WRITE',
-  'AUTH_RATE_LIMIT',
-  'MEDIA_ALLOW_PRIVATE_NETWORKS',
-  'CONNECTOR_ALLOW_PRIVATE_NETWORKS',
-  'PUBLIC_URL',
-  'TRUST_PROXY',
-  'LOG_LEVEL',
-  'PIMBRIDGE_URL',
-  'NODE_TEST_CONTEXT',
-];
-
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base = { ...process.env };
-  for (const name of CONFIG_VARIABLES) delete base[name];
-  return { ...base, ...env };
-}
 
 interface Proc {
   child: ChildProcess;

@@ -33,7 +33,7 @@
 import { slugify } from '../lib/slug.js';
 import type { CsvRow, RowFormat } from './row-format.js';
 import { normaliseDecimal, type ProductDraft, type ProductFields, type RowError, type VariantDraft } from './draft.js';
-import { type Checked, choiceCell, cleanCell, decimalCell, extraCellsReason, integerCell, PATH_SEPARATOR, urlCell } from './ours-format.js';
+import { type Checked, choiceCell, cleanCell, decimalCell, defaultVariantName, extraCellsReason, integerCell, PATH_SEPARATOR, urlCell } from './ours-format.js';
 
 /** The columns the admin's export writes (and our writer), in its order. */
 export const SHOPIFY_COLUMNS = [
@@ -281,7 +281,7 @@ export function shopifyRowFormat(header: string[]): RowFormat {
 function toVariantDraft(v: ShopifyVariant, n: number, handle: string, optionNames: string[], has: (c: ShopifyColumn) => boolean): VariantDraft {
   const attributes = optionNames.flatMap((name, i) => (name !== '' && v.options[i] !== '' ? [{ attribute_name: name, value: v.options[i] }] : []));
   const sku = v.sku || `${handle}-${n + 1}`;
-  const fields: VariantDraft['fields'] = { name: attributes.length > 0 ? attributes.map((a) => a.value).join(' / ') : sku, attributes };
+  const fields: VariantDraft['fields'] = { name: defaultVariantName(sku, attributes), attributes };
   if (has('Variant Price')) Object.assign(fields, regularAndSale(v.price, v.compareAt));
   if (has('Cost per item')) fields.cost = v.cost;
   if (has('Variant Grams')) fields.weight = v.grams === null ? null : gramsToKg(v.grams);

@@ -2,6 +2,7 @@
 // GET /api/imports/{id}[/errors.csv], GET /api/exports/products.csv). The file is streamed both ways, never held in
 // memory. The caller's key is --api-key (or PIMBRIDGE_API_KEY); with --org the admin token issues a temporary key for
 // that organization, revoked when the command ends, fails or is interrupted (Ctrl-C, SIGTERM).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { constants, createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { access, rename, rm, stat } from 'node:fs/promises';
@@ -26,8 +27,9 @@ export class CliError extends Error {
   }
 }
 
-export type CsvFormat = 'ours' | 'shopify';
-export const CSV_FORMATS: readonly CsvFormat[] = ['ours', 'shopify'];
+import type { CsvFormat } from '../catalogue-csv/draft.js';
+
+export { FORMATS as CSV_FORMATS, type CsvFormat } from '../catalogue-csv/draft.js';
 
 export interface AuthOptions {
   org?: number;
@@ -48,7 +50,6 @@ export function resolveAuth(o: AuthOptions, env: NodeJS.ProcessEnv = process.env
   return { kind: 'key', apiKey };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const never = () => new Promise<never>(() => {});
 const causeOf = (err: unknown) => {
   const e = err as { cause?: { code?: string; message?: string }; message?: string };

@@ -51,7 +51,8 @@ const CONFIG_VARIABLES = [
   'TEST_DATABASE_URL',
 ];
 
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+/** The environment of a child server: this process's, without any variable the server reads, plus `env`. */
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   for (const name of CONFIG_VARIABLES) delete base[name];
   return { ...base, ...env };

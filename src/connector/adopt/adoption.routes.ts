@@ -1,4 +1,4 @@
-// POST /api/adopt (admin scope) adopts the connected shop's existing products: 202 with the queued adoption, or 409
+// POST /api/adopt (admin scope) adopts the connected shop's existing products: 200 with the queued adoption (the spec's statuses have no 202), or 409
 // SYNC_IN_PROGRESS while an adoption (carried in `data`) or a full sync of the integration is queued or running.
 // GET /api/adopt/{id} (read scope) reports its state, progress, counts and unmatched products; another integration's
 // id, or no id at all, is 404 NOT_FOUND.
@@ -79,12 +79,13 @@ export function adoptionRoutes(app: App, adoptions: AdoptionService): void {
           'Body (optional): `{"import_unmatched": true}` also makes PIM products of the shop\'s unmatched products (through the PIM\'s catalogue import). ' +
           "Runs in the background: one bulk query of the shop's products, the PIM's products in pages of 100, matched by our metafield, SKU, barcode, then handle. " +
           'Poll GET /api/adopt/{id}. While an adoption or a full sync of the integration is queued or running: 409 SYNC_IN_PROGRESS.',
-        response: { 202: connectorOk(Adoption), 409: InProgress, '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
+        response: { 200: connectorOk(Adoption), 409: InProgress, '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
       },
     },
     async (req, reply) => {
       const result = await adoptions.start(req.connector!.integrationId, parseStartBody(req.body));
-      if (result.started) return reply.code(202).send(success('Adoption queued', render(result.adoption)));
+      // 200, as for a full sync: the connector spec's statuses have no 202.
+      if (result.started) return success('Adoption queued', render(result.adoption));
       const message = result.adoption
         ? `An adoption of this shop is already ${result.adoption.state} (${result.adoption.id})`
         : `A full sync of this integration is running (${result.fullSyncId}): adopt once it ended`;

@@ -6,6 +6,7 @@
 // way. `start` records the adoption and its catalogue.adopt job in one transaction; `run` (the job) records the bulk
 // query and the import before waiting on them, so a restarted job follows them instead of starting new ones, and the
 // mappings it wrote on an earlier try count as its matches again.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import type { ProductDraft } from '../../catalogue-csv/draft.js';
 import type { Db } from '../../db/client.js';
@@ -53,7 +54,6 @@ export const DEFAULT_ADOPTION_OPTIONS: AdoptionOptions = {
 /** Consecutive failed polls (each already retried by the adapter or client) before the job gives up for now. */
 const POLL_FAILURES = 5;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An unmatched shop product as the answer lists it. */
 export interface UnmatchedShopItem {

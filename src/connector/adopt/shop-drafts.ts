@@ -3,6 +3,7 @@
 // status; one variant without options → the product's own SKU, price and barcode (EAN); several (or real options) →
 // the product's SKU is its handle and each variant keeps its SKU, option values, price and quantity. A compare-at price
 // above the price is the regular price and the price the sale price. Pure: the adoption service decides what to import.
+import { defaultVariantName } from '../../catalogue-csv/ours-format.js';
 import type { ProductDraft, ProductFields, VariantDraft } from '../../catalogue-csv/draft.js';
 import { isValidGtin } from '../../lib/gtin.js';
 import type { StorefrontCatalogueProduct } from '../../storefront/storefront.port.js';
@@ -82,7 +83,7 @@ export function shopProductDraft(product: StorefrontCatalogueProduct, line: numb
         line: line + i,
         sku: skus.variants[i].sku,
         fields: {
-          name: attributes.map((a) => a.value).join(' / ') || skus.variants[i].sku,
+          name: defaultVariantName(skus.variants[i].sku, attributes),
           price,
           sale_price,
           stock_quantity: Math.max(0, v.inventoryQuantity ?? 0),

@@ -5,7 +5,7 @@ import type { ProductFields } from '../../catalogue-csv/draft.js';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
-import type { ProductFilters } from '../products/product.repository.js';
+import { productWhere, type ProductFilters } from '../products/product.repository.js';
 import type { ProductSnapshot } from './catalogue-snapshot.js';
 
 /** A product row to insert or to overwrite whole (the import merged the file's fields onto the current values). */
@@ -74,15 +74,8 @@ export class CatalogueRepository {
 
   /** One keyset page of the export, by id. */
   async snapshotsAfter(organizationId: number, filters: ImportFilters, afterId: number, limit: number): Promise<ProductSnapshot[]> {
-    const where: SQL[] = [sql`p.organization_id = ${organizationId}`, sql`p.id > ${afterId}`];
-    if (filters.search) where.push(sql`p.search_text LIKE ${`%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
-    if (filters.status) where.push(sql`p.status = ${filters.status}`);
-    if (filters.brandId !== undefined) where.push(sql`p.brand_id = ${filters.brandId}`);
-    if (filters.channel) where.push(sql`p.publishing_channels @> ARRAY[${filters.channel}]::text[]`);
-    if (filters.categoryId !== undefined)
-      where.push(sql`p.id IN (SELECT pc.product_id FROM product_categories pc WHERE pc.category_id = ${filters.categoryId})`);
     return this.rows<ProductSnapshot>(sql`
-      SELECT ${this.snapshot()} FROM products p WHERE ${sql.join(where, sql` AND `)} ORDER BY p.id LIMIT ${limit}`);
+      SELECT ${this.snapshot()} FROM products p WHERE ${productWhere(organizationId, filters)} AND p.id > ${afterId} ORDER BY p.id LIMIT ${limit}`);
   }
 
   private snapshot(): SQL {

@@ -1,6 +1,7 @@
 // What one product of a file does to the catalogue: its fields merged onto the current product (a column missing from
 // the file leaves the field as it is), checked against the organization's data, and compared with what is stored, so
 // that a second import of the same file writes nothing. Pure: the service gathers the context and writes the plan.
+import { defaultVariantName } from '../../catalogue-csv/ours-format.js';
 import { normaliseDecimal, type ProductDraft, type ProductFields, type RowError, type VariantDraft } from '../../catalogue-csv/draft.js';
 import { gtinForms, isValidGtin } from '../../lib/gtin.js';
 import { checkValues } from '../attributes/attribute.service.js';
@@ -223,7 +224,7 @@ function mergeVariant(d: VariantDraft, cur: VariantSnapshot | null, position: nu
   const options = f.attributes ?? cur?.attributes ?? [];
   return {
     sku: d.sku,
-    name: f.name ?? cur?.name ?? (options.length > 0 ? options.map((o) => o.value).join(' / ') : d.sku),
+    name: f.name ?? cur?.name ?? defaultVariantName(d.sku, options),
     price: normaliseDecimal(has('price') ? f.price : cur?.price),
     sale_price: normaliseDecimal(has('sale_price') ? f.sale_price : cur?.sale_price),
     cost: normaliseDecimal(has('cost') ? f.cost : cur?.cost),

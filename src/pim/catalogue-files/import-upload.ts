@@ -2,7 +2,8 @@
 // problems are 400s that say what to send.
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { AppError, badRequest } from '../../server/kernel/errors.js';
+import { badRequest } from '../../server/kernel/errors.js';
+import { multipartError, NOT_MULTIPART } from '../multipart-errors.js';
 
 export const IMPORT_FIELD = 'file';
 
@@ -22,23 +23,15 @@ export async function readImportUpload<T>(
   }
 }
 
-/** @fastify/multipart's and busboy's errors as the 400s of this API (the plugin answers 406 or 413 for some). */
 function uploadError(err: unknown, maxBytes: number): unknown {
-  if (err instanceof AppError) return err;
-  switch ((err as { code?: string } | null)?.code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return badRequest(`file: the file is larger than the limit of ${Math.round(maxBytes / 1024 / 1024)} MB`);
-    case 'FST_FILES_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return badRequest(`send one file, in the field '${IMPORT_FIELD}', and nothing else (format and dry_run are query parameters)`);
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-    case 'FST_PROTO_VIOLATION':
-      return badRequest('the request body is not valid multipart/form-data');
-    default:
-      // A broken upload (the client went away, malformed framing) is the client's problem; anything else is ours.
-      return err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message)
-        ? badRequest('the request body is not valid multipart/form-data')
-        : err;
-  }
+  const oneFile = `send one file, in the field '${IMPORT_FIELD}', and nothing else (format and dry_run are query parameters)`;
+  const known = multipartError(err, {
+    tooLarge: `file: the file is larger than the limit of ${Math.round(maxBytes / 1024 / 1024)} MB`,
+    tooManyFiles: oneFile,
+    tooManyFields: oneFile,
+  });
+  if (known) return known;
+  // A broken upload (the client went away, malformed framing) is the client's problem; anything else (the import's
+  // own work runs inside the same call) is ours.
+  return err instanceof Error && /multipart|boundary|Unexpected end of form/i.test(err.message) ? badRequest(NOT_MULTIPART) : err;
 }

@@ -2,9 +2,10 @@
 // streams it, writing products in batches. Each batch commits its rows, its failed rows and the checkpoint line in
 // one transaction, so a worker that dies mid-file is resumed after the last committed line and no row is written twice.
 // Images named by the rows are downloaded after all rows are in (downloads are slow and may fail on their own).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -32,7 +33,6 @@ const ERRORS_PAGE = 1_000;
 const GC_EVERY_PRODUCTS = 2_500;
 /** Images downloaded at once: below MEDIA_DOWNLOAD_CONCURRENCY's default (8), leaving slots to the API. */
 const IMAGES_AT_ONCE = 4;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An import as the API shows it: the row without its organization, file location and checkpoint. */
 export type ImportView = Omit<ImportRow, 'organization_id' | 'storage_key' | 'checkpoint_line'>;
@@ -89,7 +89,6 @@ export class ImportService {
       // @fastify/multipart ends a too-large part early and marks it truncated instead of failing the stream.
       if ((upload.stream as Readable & { truncated?: boolean }).truncated) throw new CsvFileError(`the file is larger than the limit of ${formatBytes(limit)}`);
       const inspected = await inspectCsv(createReadStream(file), { format: request.format, maxBytes: limit });
-      const sizeBytes = (await stat(file)).size;
       // The import and its job exist together or not at all: no import waits for a job that was never sent.
       await this.db.transaction(async (tx) => {
         await this.imports.with(tx as unknown as Db).insert({
@@ -99,7 +98,7 @@ export class ImportService {
           dryRun: request.dryRun,
           fileName: upload.fileName.slice(0, 255),
           storageKey,
-          sizeBytes,
+          sizeBytes: size,
           rowsTotal: inspected.rows,
         });
         await this.queue.send(JOB.catalogueImport, { importId: id }, { id, db: executorOf(tx as unknown as Db) });

@@ -3,7 +3,8 @@
 // the multipart limits below, so it is read to its end before answering.
 import type { FastifyMultipartBaseOptions } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest } from '../../server/kernel/errors.js';
+import { type AppError, badRequest } from '../../server/kernel/errors.js';
+import { multipartError, NOT_MULTIPART } from '../multipart-errors.js';
 import type { ImageSearchInput } from './image-search.service.js';
 import { DEFAULT_LIMIT, DEFAULT_MAX_DISTANCE, IMAGE_FIELD, MAX_IMAGE_BYTES, OPTIONS, type OptionName } from './image-search.schemas.js';
 
@@ -31,20 +32,13 @@ const FRAMING_BYTES = 64 * 1024;
 
 const TOO_LARGE = `field '${IMAGE_FIELD}': the file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
 
-/** @fastify/multipart's and busboy's errors as the 400s of this API (the plugin answers 406 or 413 for some). */
 function uploadError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  switch ((err as { code?: string } | null)?.code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return badRequest(TOO_LARGE);
-    case 'FST_FILES_LIMIT':
-      return badRequest(`only one file may be sent, in the field '${IMAGE_FIELD}'`);
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return badRequest(`too many form fields: the allowed ones are ${FIELD_NAMES.join(', ')}`);
-    default:
-      return badRequest('the request body is not valid multipart/form-data');
-  }
+  const known = multipartError(err, {
+    tooLarge: TOO_LARGE,
+    tooManyFiles: `only one file may be sent, in the field '${IMAGE_FIELD}'`,
+    tooManyFields: `too many form fields: the allowed ones are ${FIELD_NAMES.join(', ')}`,
+  });
+  return known ?? badRequest(NOT_MULTIPART);
 }
 
 function parseOption(name: OptionName, text: string): number {

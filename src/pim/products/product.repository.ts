@@ -80,6 +80,19 @@ function joins(locale: string | null): SQL {
   return locale ? sql`LEFT JOIN product_translations tr ON tr.product_id = p.id AND tr.locale = ${locale}` : sql``;
 }
 
+/** The WHERE of the product list's filters over `products p`; the export reads with the same. */
+export function productWhere(organizationId: number, f: ProductFilters): SQL {
+  const parts: SQL[] = [sql`p.organization_id = ${organizationId}`];
+  if (f.search) parts.push(sql`p.search_text LIKE ${containsPattern(f.search)}`);
+  if (f.status) parts.push(sql`p.status = ${f.status}`);
+  if (f.brandId !== undefined) parts.push(sql`p.brand_id = ${f.brandId}`);
+  if (f.channel) parts.push(sql`p.publishing_channels @> ARRAY[${f.channel}]::text[]`);
+  if (f.updatedSince) parts.push(sql`p.updated_at >= ${f.updatedSince}::timestamptz`);
+  if (f.categoryId !== undefined) parts.push(sql`p.id IN (SELECT pc.product_id FROM product_categories pc WHERE pc.category_id = ${f.categoryId})`);
+  if (f.ids) parts.push(sql`p.id = ANY(${`{${f.ids.join(',')}}`}::int[])`);
+  return sql.join(parts, sql` AND `);
+}
+
 export class ProductRepository {
   /** `mediaBaseUrl`: PUBLIC_URL + '/media/'; a product's `images` are that plus each media file's key. */
   constructor(
@@ -121,7 +134,7 @@ export class ProductRepository {
     locale: string | null,
     includes: ProductIncludes = NO_INCLUDES,
   ): Promise<{ products: ProductView[]; total: number }> {
-    const where = this.where(organizationId, filters);
+    const where = productWhere(organizationId, filters);
     // The page's ids and the total in one statement; the full projection only for the page's rows.
     // A search collects the matching ids once (through the trigram index) and pages and counts those. Without one,
     // the page walks the (organization_id, id) index and the total is its own count: a count(*) OVER () window would
@@ -160,7 +173,7 @@ export class ProductRepository {
     includes: ProductIncludes = NO_INCLUDES,
   ): Promise<{ products: ProductView[]; total: number }> {
     const { updatedSince, ...rest } = filters;
-    const base = this.where(organizationId, rest);
+    const base = productWhere(organizationId, rest);
     let after: SQL;
     let order: SQL;
     if (updatedSince) {
@@ -189,18 +202,6 @@ export class ProductRepository {
   private async count(where: SQL): Promise<number> {
     const result = await this.run(sql`SELECT count(*)::int AS n FROM products p WHERE ${where}`);
     return rowsOf<{ n: number }>(result)[0].n;
-  }
-
-  private where(organizationId: number, f: ProductFilters): SQL {
-    const parts: SQL[] = [sql`p.organization_id = ${organizationId}`];
-    if (f.search) parts.push(sql`p.search_text LIKE ${containsPattern(f.search)}`);
-    if (f.status) parts.push(sql`p.status = ${f.status}`);
-    if (f.brandId !== undefined) parts.push(sql`p.brand_id = ${f.brandId}`);
-    if (f.channel) parts.push(sql`p.publishing_channels @> ARRAY[${f.channel}]::text[]`);
-    if (f.updatedSince) parts.push(sql`p.updated_at >= ${f.updatedSince}::timestamptz`);
-    if (f.categoryId !== undefined) parts.push(sql`p.id IN (SELECT pc.product_id FROM product_categories pc WHERE pc.category_id = ${f.categoryId})`);
-    if (f.ids) parts.push(sql`p.id = ANY(${`{${f.ids.join(',')}}`}::int[])`);
-    return sql.join(parts, sql` AND `);
   }
 
   async insert(organizationId: number, columns: ProductColumns & { sku: string; slug: string; name: string }): Promise<number> {

@@ -11,7 +11,6 @@
 import {
   execute,
   getNamedType,
-  getOperationAST,
   type GraphQLError,
   isCompositeType,
   isInterfaceType,
@@ -38,7 +37,6 @@ import { queryRoot } from './resolvers/index.js';
 import type { SandboxContext } from './resolvers/types.js';
 import { fieldResolver, formatError, MAX_TOKENS } from './sandbox-executor.js';
 
-const _GUIDE = 'https://shopify.dev/docs/api/usage/bulk-operations/queries';
 /** Root nodes read per page of the root connection. */
 const PAGE_SIZE = 250;
 /** Nested connections are read whole (a product has at most 2,048 variants; media and metafields fewer). */
@@ -400,14 +398,4 @@ function strip(
     line[key] = v;
   }
   return line;
-}
-
-/** For tests: the connections a query selects (the rule's count). */
-export function bulkQueryConnections(text: string): number {
-  const document = parse(text);
-  const operation = getOperationAST(document);
-  if (!operation) return 0;
-  const schema = adminSchema();
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-  return analyse(schema, fragments, operation).connections.length;
 }

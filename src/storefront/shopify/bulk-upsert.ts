@@ -55,7 +55,6 @@ import type { ShopThrottle } from './throttle.js';
 export const MAX_BULK_FILE_BYTES = 100 * 1024 * 1024;
 /** The statuses of a bulk operation that has not finished (shared with the catalogue read, catalogue-read.ts). */
 export const ACTIVE_BULK_STATUSES: ReadonlySet<string> = new Set(['CREATED', 'RUNNING', 'CANCELING']);
-const ACTIVE = ACTIVE_BULK_STATUSES;
 /** Items whose reads before the write run at once (each read goes through the shop's throttle). */
 const READ_CONCURRENCY = 4;
 
@@ -120,7 +119,7 @@ export class ShopifyBulkUpserts {
     const data = await this.deps.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2);
     const op = data.bulkOperation;
     if (!op) return { state: 'failed', message: `${shop.domain} knows no bulk operation ${operationId}` };
-    if (ACTIVE.has(op.status)) return { state: 'running', objectCount: Number(op.objectCount) || 0 };
+    if (ACTIVE_BULK_STATUSES.has(op.status)) return { state: 'running', objectCount: Number(op.objectCount) || 0 };
     if (op.status !== 'COMPLETED')
       return { state: 'failed', message: `bulk operation ${op.id} ${op.status.toLowerCase()}${op.errorCode ? ` (${op.errorCode})` : ''}` };
 
@@ -216,7 +215,7 @@ export class ShopifyBulkUpserts {
     for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
       const op = (await this.deps.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2)).bulkOperation;
       if (!op) return { id: operationId, status: 'FAILED', errorCode: 'NOT_FOUND', createdAt: '', completedAt: null, objectCount: 0, url: null, query: '' };
-      if (!ACTIVE.has(op.status)) return op;
+      if (!ACTIVE_BULK_STATUSES.has(op.status)) return op;
       await new Promise((r) => setTimeout(r, wait));
     }
   }
