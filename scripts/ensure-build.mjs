@@ -1,6 +1,7 @@
-// The one build of Pimbridge: tsc into dist/, then the embedded-database template, then a stamp.
-// `ensureBuild` (npm start, bin/pimbridge.js) builds only when dist/ is missing or older than a source file;
-// `node scripts/ensure-build.mjs` (npm run build) always builds.
+// The one build of Pimbridge: tsc into dist/, then the embedded-database template, then a stamp; and the console
+// (Vite, console/ → console/dist, about 1 s) with a stamp of its own.
+// `ensureBuild` (npm start, bin/pimbridge.js) builds each part only when its output is missing or older than a source file;
+// `node scripts/ensure-build.mjs` (npm run build) always builds both.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,15 +9,37 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export function ensureBuild(root) {
-  const stamp = path.join(root, 'dist', '.build-stamp');
-  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
-  const sources = readdirSync(path.join(root, 'src'), { recursive: true }).map((f) => path.join(root, 'src', String(f)));
-  sources.push(path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), path.join(root, 'package.json'));
-  if (built > 0 && sources.every((f) => statSync(f).mtimeMs <= built)) return;
-  build(root);
+  const fresh = (stamp, sources) => existsSync(stamp) && sources.every((f) => statSync(f).mtimeMs <= statSync(stamp).mtimeMs);
+  const files = (dir) => readdirSync(path.join(root, dir), { recursive: true }).map((f) => path.join(root, dir, String(f)));
+  const pkg = path.join(root, 'package.json');
+  if (!fresh(path.join(root, 'dist', '.build-stamp'), [...files('src'), path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), pkg])) {
+    buildServer(root);
+  }
+  const consoleSources = [...files('console/src'), path.join(root, 'console', 'index.html'), path.join(root, 'console', 'vite.config.ts'), pkg];
+  if (!fresh(path.join(root, 'console', 'dist', '.build-stamp'), consoleSources)) buildConsole(root);
 }
 
 export function build(root) {
+  buildServer(root);
+  buildConsole(root);
+}
+
+/** The console's static page (console/dist), served at `/`. */
+export function buildConsole(root) {
+  let vite;
+  try {
+    // vite/bin is not in the package's exports: found through its package.json.
+    vite = path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+  } catch {
+    throw new Error('console/dist is missing or stale and Vite is not installed: run `npm install` first');
+  }
+  process.stderr.write('Building the console (vite)…\n');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', path.join(root, 'console')], { stdio: 'inherit', cwd: root });
+  if (result.status !== 0) throw new Error('The console build failed');
+  writeFileSync(path.join(root, 'console', 'dist', '.build-stamp'), new Date().toISOString());
+}
+
+function buildServer(root) {
   const stamp = path.join(root, 'dist', '.build-stamp');
   let tsc;
   try {

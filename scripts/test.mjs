@@ -10,11 +10,14 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const filter = process.argv.slice(2);
-const files = readdirSync(path.join(root, 'test'), { recursive: true })
-  .map(String)
-  .filter((f) => f.endsWith('.test.ts') && (filter.length === 0 || filter.some((x) => f.includes(x))))
-  .sort()
-  .map((f) => path.join('test', f));
+// The server's suites (test/) and the console's own (console/test/: its pure modules, and its pages in a real browser).
+const files = ['test', path.join('console', 'test')].flatMap((dir) =>
+  readdirSync(path.join(root, dir), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.test.ts') && (filter.length === 0 || filter.some((x) => path.join(dir, f).includes(x))))
+    .sort()
+    .map((f) => path.join(dir, f)),
+);
 
 // Every run checks lint and formatting first (biome.json; `npm run format` fixes the layout), ~2 s.
 const biome = spawnSync(process.execPath, [path.join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'check', '.'], {
@@ -37,14 +40,20 @@ if (deps.status !== 0) {
   process.exit(deps.status || 1);
 }
 
-// The whole run typechecks first (tsx itself does not); a filtered run skips it to stay quick.
+// The whole run typechecks the server and the console first (tsx itself does not) and checks the console's API types;
+// a filtered run skips these to stay quick.
 if (filter.length === 0) {
   const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
-  const typecheck = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
-  if (typecheck.status !== 0) {
-    process.stderr.write('Typecheck failed.\n');
-    process.exit(typecheck.status ?? 1);
+  for (const project of ['tsconfig.json', path.join('console', 'tsconfig.json')]) {
+    const typecheck = spawnSync(process.execPath, [tsc, '-p', project, '--noEmit'], { cwd: root, stdio: 'inherit' });
+    if (typecheck.status !== 0) {
+      process.stderr.write(`Typecheck failed (${project}).\n`);
+      process.exit(typecheck.status ?? 1);
+    }
   }
+  // The console's API types are what the server's OpenAPI document gives today (`npm run console:api` rewrites them).
+  const apiTypes = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'console-api.ts'), '--check'], { cwd: root, stdio: 'inherit' });
+  if (apiTypes.status !== 0) process.exit(apiTypes.status ?? 1);
 }
 
 // Which backends this run covers: PGlite always; PostgreSQL and Redis when their TEST_* URL is set.

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { projectRoot } from './paths.js';
 
 export interface Config {
   port: number;
@@ -59,6 +60,10 @@ export interface Config {
   /** METRICS_PORT: /metrics on a listener of its own at metricsHost (and not on the main port); null: on the main port. */
   metricsPort: number | null;
   metricsHost: string;
+  /** CONSOLE_SESSION_HOURS (default 12): how long a console sign-in lasts. */
+  consoleSessionHours: number;
+  /** CONSOLE_DIR: the built console served at `/` (default console/dist of the project). */
+  consoleDir: string;
 }
 
 /** A bad value: the message is one line that names the variable. */
@@ -226,6 +231,8 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     mediaAllowPrivateNetworks: bool(env, 'MEDIA_ALLOW_PRIVATE_NETWORKS', false),
     connectorAllowPrivateNetworks: bool(env, 'CONNECTOR_ALLOW_PRIVATE_NETWORKS', embedded),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    consoleSessionHours: int(env, 'CONSOLE_SESSION_HOURS', 12, 1, 24 * 30),
+    consoleDir: path.resolve(str(env, 'CONSOLE_DIR') ?? path.join(projectRoot, 'console', 'dist')),
   };
   const publicBaseUrl = publicUrl(env, settings.host, settings.port);
   const metrics = metricsSettings(env, settings.port);

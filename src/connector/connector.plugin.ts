@@ -6,6 +6,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../server/kernel/app-type.js';
 import type { PathPatterns } from '../server/kernel/path-patterns.js';
 import type { ConnectorAuthService } from './auth/connector-auth.service.js';
+import type { ConsoleAccess } from './auth/console-access.js';
+import { accountRoutes } from './integrations/account.routes.js';
+import '../server/kernel/console-session.js';
 import { AppError } from '../server/kernel/errors.js';
 import { ConnectorError, type ConnectorErrorCode } from './connector.errors.js';
 import './connector.types.js';
@@ -33,6 +36,8 @@ export interface ConnectorDeps {
   mappings: MappingService;
   fullSync: FullSyncService;
   adoptions: AdoptionService;
+  /** Console sessions on connector routes (X-Integration-Id) and the account's integrations (GET /api/integrations). */
+  console: ConsoleAccess;
 }
 
 const APP_ERROR_CODES: Record<AppError['kind'], ConnectorErrorCode> = {
@@ -94,8 +99,8 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps, paths?: Pat
 
   app.addHook('onRoute', (route) => {
     const access = (route.config as { access?: unknown } | undefined)?.access;
-    if (!['public', 'read', 'write', 'admin'].includes(access as string)) {
-      throw new Error(`connector route ${String(route.method)} ${route.url} must declare config.access ('public', 'read', 'write' or 'admin')`);
+    if (!['public', 'account', 'read', 'write', 'admin'].includes(access as string)) {
+      throw new Error(`connector route ${String(route.method)} ${route.url} must declare config.access ('public', 'account', 'read', 'write' or 'admin')`);
     }
     paths?.add(route.url);
   });
@@ -103,8 +108,17 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps, paths?: Pat
   app.addHook('onRequest', async (req) => {
     const access = req.routeOptions.config.access;
     if (access === 'public') return deps.auth.admitPublic(req.ip);
+    if (access === 'account') {
+      if (!req.consoleSession) throw new ConnectorError('AUTHENTICATION_FAILED', 'Sign in to the console first (this route takes a console session)', 401);
+      return;
+    }
     if (access !== 'read' && access !== 'write' && access !== 'admin') {
       throw new ConnectorError('INTERNAL_ERROR', 'An unexpected error occurred');
+    }
+    // A console session (no bearer token sent) acts on the integration it names, if its PIM account is the session's.
+    if (req.headers.authorization === undefined && req.consoleSession) {
+      req.connector = await deps.console.authenticate(req.consoleSession, req.headers['x-integration-id']);
+      return;
     }
     req.connector = await deps.auth.authenticate(req.headers.authorization, req.ip, access);
   });
@@ -116,4 +130,5 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps, paths?: Pat
   mappingRoutes(app, deps.mappings);
   fullSyncRoutes(app, deps.fullSync);
   adoptionRoutes(app, deps.adoptions);
+  accountRoutes(app, deps.console);
 }

@@ -15,9 +15,9 @@ export interface ConnectorPrincipal {
 
 /**
  * Route access, declared in each route's `config`: `{ access: 'public' }` or `{ access: 'read' | 'write' | 'admin' }`
- * (the role the spec's Access column names). The authentication hook reads it; a route without it is refused.
+ * (the role the spec's Access column names), or `{ access: 'account' }`: a console session, no integration named. The authentication hook reads it; a route without it is refused.
  */
-export type RouteAccess = 'public' | Scope;
+export type RouteAccess = 'public' | 'account' | Scope;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -2,6 +2,7 @@
 // envelope for every answer, and the resource routes. Hooks and the error handler apply to these routes only.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import '../server/kernel/console-session.js';
 import { AppError, classifyError, UNSUPPORTED_MEDIA_TYPE } from '../server/kernel/errors.js';
 import { retryAfterSeconds, type RateLimiter } from '../lib/rate-limiter.js';
 import { attributeRoutes } from './attributes/attribute.routes.js';
@@ -77,7 +78,12 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
       const seconds = retryAfterSeconds(decision);
       throw new AppError('rate_limited', `Rate limit exceeded: try again in ${seconds} s`, seconds);
     }
-    req.pim = await deps.auth.authenticate(req.headers['x-api-key'] as string | undefined);
+    const apiKey = req.headers['x-api-key'] as string | undefined;
+    // The console's session (cookie, checked on the root) stands for its organization's key; an explicit key wins.
+    const session = apiKey === undefined ? req.consoleSession : null;
+    if (session) req.pim = { organizationId: session.organizationId, keyId: session.keyId };
+    else if (apiKey === undefined && req.consoleSessionEnded) throw new AppError('unauthorized', 'The console session has ended: sign in again');
+    else req.pim = await deps.auth.authenticate(apiKey);
   });
 
   app.get(

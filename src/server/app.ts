@@ -1,4 +1,5 @@
 // buildApp: the whole HTTP application, ready for inject() or listen(); it never listens itself.
+import fastifyCookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -27,6 +28,8 @@ import { instrumentRequests, metricsRoute } from './metrics.js';
 import { loggerOptions } from '../lib/logging.js';
 import { OneLinePerRequest } from './request-log.js';
 import { PathPatterns } from './kernel/path-patterns.js';
+import { installSessionHook, sessionRoutes } from '../pim/session/session.routes.js';
+import { consoleRoutes } from './console-static.js';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -85,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);
+  await app.register(fastifyCookie);
   // Fastify's JSON parser (prototype-poisoning checks included), except that an empty body is no body: clients that
   // send `Content-Type: application/json` on a DELETE or an argument-less POST are not refused for it.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -103,6 +107,8 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   await queue.start();
   // The sandbox's own tables, where it runs (idempotent; `pimbridge migrate` applies them too when it is on).
   if (config.shopifySandbox) await database.migrate(sandboxMigrations);
+  // A worker node (role worker) serves only /healthz and /readyz: its work is the queue's.
+  const fullSurface = config.role !== 'worker';
   const services = createServices(config, database, deps.redis ?? null, { queue, databaseKind: database.kind, log: app.log }, metrics, deps.services);
   // Read at each scrape, not counted on the hot paths.
   metrics.sources.queueDepth = () => queue.depth();
@@ -111,6 +117,11 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   if (database.poolUse) metrics.watchPool(database.poolUse);
   if (config.metricsEnabled) instrumentRequests(app, metrics);
   await services.credentials.listen();
+  // Console sessions: a cookie on an /api request stands for its organization (pim/session); registered on the root so
+  // that every API scope sees it.
+  if (fullSurface) installSessionHook(app as unknown as App, services.pim.sessions);
+  // Integrations made before their PIM key was fingerprinted get it now (the console finds an account's integrations by it).
+  if (fullSurface) await services.connector.integrations.fillPimKeyHashes();
   app.decorate('services', services);
   // Before the database closes: workers stop (running jobs finish or go back to the queue), then the queue.
   app.addHook('onClose', async () => {
@@ -128,8 +139,6 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   app.addSchema(Variant);
   app.addSchema(ProductWithIncludes);
 
-  // A worker node (role worker) serves only /healthz and /readyz: its work is the queue's.
-  const fullSurface = config.role !== 'worker';
   if (fullSurface)
     await app.register(swagger, {
       openapi: {
@@ -185,6 +194,24 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
   if (fullSurface) await app.register(async (scope) => pimPlugin(scope as App, services.pim));
   if (fullSurface) await app.register(async (scope) => connectorPlugin(scope as App, services.connector, connectorPaths));
+  // The console's sign-in (/api/session) and its static page at `/` (server/console-static.ts).
+  if (fullSurface)
+    await app.register(async (scope) => {
+      scope.setErrorHandler(sendPimError);
+      sessionRoutes(scope as App, {
+        sessions: services.pim.sessions,
+        limiter: services.pim.writeLimiter,
+        ttlSeconds: config.consoleSessionHours * 3600,
+        secure: (req) => req.protocol === 'https' || config.publicUrl.startsWith('https:'),
+      });
+    });
+  if (fullSurface)
+    await app.register(async (scope) =>
+      consoleRoutes(scope as App, {
+        dir: config.consoleDir,
+        notFound: (req, reply) => sendByPath(new AppError('not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`), req, reply),
+      }),
+    );
   // The built-in Shopify sandbox: a scope of its own whose answers and errors are in Shopify's shapes.
   const sandbox = services.sandbox;
   if (fullSurface && sandbox) await app.register(async (scope) => sandbox.routes(scope), { prefix: sandbox.prefix });

@@ -49,6 +49,9 @@ import { ShopRepository } from '../admin/shop.repository.js';
 import { ShopService } from '../admin/shop.service.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { ConnectorAuthService } from '../connector/auth/connector-auth.service.js';
+import { ConsoleAccess } from '../connector/auth/console-access.js';
+import { SessionRepository } from '../pim/session/session.repository.js';
+import { SessionService } from '../pim/session/session.service.js';
 import { TokenRepository } from '../connector/auth/token.repository.js';
 import { IntegrationRepository } from '../connector/integrations/integration.repository.js';
 import { IntegrationService } from '../connector/integrations/integration.service.js';
@@ -104,7 +107,7 @@ export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
     Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorPublicRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
     Pick<Config, 'mediaDownloadConcurrency' | 'mediaQuotaBytes' | 'importMaxBytes'> &
-    Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk'>,
+    Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk' | 'consoleSessionHours'>,
   /** The platform's database: its Drizzle handle, and for the sandbox the owners' locks and the pool's size. */
   database: Pick<Database, 'db' | 'locks' | 'poolUse'>,
   redis: Redis | null,
@@ -116,6 +119,7 @@ export function createServices(
   const { db } = database;
   const apiKeys = new ApiKeyRepository(db);
   const credentials = new CredentialCache(redis);
+  const pimAuth = new ApiKeyAuthService(apiKeys, credentials);
   const products = new ProductRepository(db, `${config.publicUrl}/media/`);
   const mediaDownloader = new SafeDownloader({ addressPolicy: config.mediaAllowPrivateNetworks ? anyAddress : publicAddressesOnly });
   const media = new MediaService(
@@ -268,6 +272,7 @@ export function createServices(
       fullSync,
       delta,
       adoptions,
+      console: new ConsoleAccess(integrations),
       mappings: new MappingService(mappings),
       // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.
       status: new StatusService({
@@ -283,7 +288,9 @@ export function createServices(
       }),
     },
     pim: {
-      auth: new ApiKeyAuthService(apiKeys, credentials),
+      auth: pimAuth,
+      /** The console's sign-in (a cookie session standing for the organization's key). */
+      sessions: new SessionService(pimAuth, new SessionRepository(db), config.consoleSessionHours * 3_600_000),
       readLimiter: createRateLimiter({ name: 'pim-read', points: config.pimRateLimitRead, durationSeconds: 60, redis }),
       writeLimiter: createRateLimiter({ name: 'pim-write', points: config.pimRateLimitWrite, durationSeconds: 60, redis }),
       products: new ProductService({ db, products, attributes, stock }),

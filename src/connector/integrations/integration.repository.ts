@@ -1,5 +1,5 @@
 // The only place with SQL for integrations (and the shop lookups the connector needs).
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { integrations, shops } from '../../db/schema/index.js';
 
@@ -19,6 +19,17 @@ export interface SealedConnection {
   pimBaseUrl: string;
   pimApiKeyEncrypted: string;
   pimApiSecretEncrypted: string;
+  /** SHA-256 of the PIM API key (which PIM account the integration uses). */
+  pimKeyHash: string;
+}
+
+/** An integration as the console lists it for a PIM account. */
+export interface AccountIntegration {
+  id: number;
+  shopDomain: string;
+  isActive: boolean;
+  lastSyncAt: Date | null;
+  createdAt: Date;
 }
 
 const columns = {
@@ -38,6 +49,35 @@ export class IntegrationRepository {
 
   with(tx: Db): IntegrationRepository {
     return new IntegrationRepository(tx);
+  }
+
+  /** The integrations whose PIM key is one of `keyHashes` (one PIM account's keys), newest first. */
+  async listForPimKeys(keyHashes: string[]): Promise<AccountIntegration[]> {
+    if (keyHashes.length === 0) return [];
+    return this.db
+      .select({
+        id: integrations.id,
+        shopDomain: shops.domain,
+        isActive: integrations.isActive,
+        lastSyncAt: integrations.lastSyncAt,
+        createdAt: integrations.createdAt,
+      })
+      .from(integrations)
+      .innerJoin(shops, eq(shops.id, integrations.shopId))
+      .where(inArray(integrations.pimKeyHash, keyHashes))
+      .orderBy(desc(integrations.id));
+  }
+
+  /** Rows from before pim_key_hash existed: their sealed keys, to be hashed once. */
+  async withoutPimKeyHash(): Promise<{ id: number; pimApiKeyEncrypted: string }[]> {
+    return this.db
+      .select({ id: integrations.id, pimApiKeyEncrypted: integrations.pimApiKeyEncrypted })
+      .from(integrations)
+      .where(isNull(integrations.pimKeyHash));
+  }
+
+  async setPimKeyHash(id: number, pimKeyHash: string): Promise<void> {
+    await this.db.update(integrations).set({ pimKeyHash }).where(eq(integrations.id, id));
   }
 
   async findShopByDomain(domain: string): Promise<{ id: number; domain: string } | null> {

@@ -144,6 +144,32 @@ export class IntegrationService {
    * update route answers every VALIDATION_FAILED with 503, as the spec says). PIM unreachable: CONNECTION_FAILED (503) on
    * connect, VALIDATION_FAILED on update.
    */
+  /** The integrations of one PIM account (its keys' hashes), for the console. */
+  async listForAccount(keyHashes: string[]) {
+    const rows = await this.integrations.listForPimKeys(keyHashes);
+    return rows.map((r) => ({
+      id: r.id,
+      shop_domain: r.shopDomain,
+      is_active: r.isActive,
+      last_sync_at: ymdHis(r.lastSyncAt),
+      created_at: ymdHis(r.createdAt)!,
+    }));
+  }
+
+  /** Whether the integration uses one of these PIM keys, and is active: a console session's access to it. */
+  async accountAccess(integrationId: number, keyHashes: string[]): Promise<'ok' | 'inactive' | 'none'> {
+    const row = (await this.integrations.listForPimKeys(keyHashes)).find((r) => r.id === integrationId);
+    if (!row) return 'none';
+    return row.isActive ? 'ok' : 'inactive';
+  }
+
+  /** Hashes the PIM key of rows made before pim_key_hash existed (at start; nothing to do after the first). */
+  async fillPimKeyHashes(): Promise<number> {
+    const rows = await this.integrations.withoutPimKeyHash();
+    for (const row of rows) await this.integrations.setPimKeyHash(row.id, sha256Hex(this.box.open(row.pimApiKeyEncrypted)));
+    return rows.length;
+  }
+
   private async verify(baseUrl: string, key: string, secret: string, route: 'connect' | 'update'): Promise<void> {
     const result = await this.pim.verifyCredentials(baseUrl, key, secret);
     if (result.ok) return;
@@ -155,7 +181,7 @@ export class IntegrationService {
   }
 
   private seal(baseUrl: string, key: string, secret: string): SealedConnection {
-    return { pimBaseUrl: baseUrl, pimApiKeyEncrypted: this.box.seal(key), pimApiSecretEncrypted: this.box.seal(secret) };
+    return { pimBaseUrl: baseUrl, pimApiKeyEncrypted: this.box.seal(key), pimApiSecretEncrypted: this.box.seal(secret), pimKeyHash: sha256Hex(key) };
   }
 }
 

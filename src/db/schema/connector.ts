@@ -36,6 +36,12 @@ export const integrations = pgTable(
     /** PIM credentials, encrypted with ENCRYPTION_KEY; never logged, never returned. */
     pimApiKeyEncrypted: text('pim_api_key_encrypted').notNull(),
     pimApiSecretEncrypted: text('pim_api_secret_encrypted').notNull(),
+    /**
+     * SHA-256 of the PIM API key: which PIM account the integration uses, without opening the sealed key. The console
+     * shows an organization the integrations whose key is one of its own. Null on rows from before it existed until
+     * the start-up backfill (IntegrationService.fillPimKeyHashes).
+     */
+    pimKeyHash: text('pim_key_hash'),
     isActive: boolean('is_active').notNull().default(true),
     lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
     /** The latest live checks (the spec's pim_status / storefront_status objects) and when they ran: the public status reads these, never calling out. */
@@ -59,7 +65,7 @@ export const integrations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('integrations_shop_uq').on(t.shopId)],
+  (t) => [uniqueIndex('integrations_shop_uq').on(t.shopId), index('integrations_pim_key_idx').on(t.pimKeyHash)],
 );
 
 /** Opaque bearer tokens, stored as SHA-256 hashes. Scopes nest: admin ⊃ write ⊃ read. */

@@ -1,0 +1,6 @@
+import { Page } from '../components/page';
+
+// Being built: replaced by the page itself.
+export default function Placeholder() {
+  return <Page title="files">…</Page>;
+}

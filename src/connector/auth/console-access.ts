@@ -1,0 +1,27 @@
+// The console's way into the connector: a signed-in organization (its session, checked on the root) may act on the
+// integrations that use its PIM account, naming one in X-Integration-Id. It acts as the integration's admin would:
+// the merchant owns both ends. Machine clients keep their bearer tokens; a request with one never comes here.
+import type { ConsoleSession } from '../../server/kernel/console-session.js';
+import { ConnectorError } from '../connector.errors.js';
+import type { ConnectorPrincipal } from '../connector.types.js';
+import type { IntegrationService } from '../integrations/integration.service.js';
+
+export class ConsoleAccess {
+  constructor(private readonly integrations: IntegrationService) {}
+
+  async authenticate(session: ConsoleSession, integrationHeader: string | string[] | undefined): Promise<ConnectorPrincipal> {
+    const id = typeof integrationHeader === 'string' && /^[1-9]\d{0,9}$/.test(integrationHeader) ? Number(integrationHeader) : null;
+    if (id === null || id > 2_147_483_647) {
+      throw new ConnectorError('AUTHENTICATION_FAILED', 'Name the integration in X-Integration-Id (a console session acts on one integration at a time)', 401);
+    }
+    const access = await this.integrations.accountAccess(id, session.accountKeyHashes);
+    // Another account's integration is indistinguishable from one that does not exist.
+    if (access === 'none') throw new ConnectorError('AUTHENTICATION_FAILED', `Integration ${id} is not one of this organization's`, 401);
+    if (access === 'inactive') throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token: the integration is disconnected', 401);
+    return { integrationId: id, tokenId: 0, scope: 'admin' };
+  }
+
+  list(session: ConsoleSession) {
+    return this.integrations.listForAccount(session.accountKeyHashes);
+  }
+}

@@ -1,0 +1,31 @@
+// GET /api/integrations (beyond the spec, for the console): the integrations whose PIM account is the signed-in
+// organization's. A console session only; the other connector routes then take X-Integration-Id.
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../server/kernel/app-type.js';
+import type { ConsoleAccess } from '../auth/console-access.js';
+import { success } from '../connector.envelope.js';
+import { connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
+
+const AccountIntegration = Type.Object({
+  id: Type.Integer(),
+  shop_domain: Type.String(),
+  is_active: Type.Boolean(),
+  last_sync_at: Type.Union([Timestamp, Type.Null()]),
+  created_at: Timestamp,
+});
+
+export function accountRoutes(app: App, access: ConsoleAccess): void {
+  app.get(
+    '/api/integrations',
+    {
+      config: { access: 'account' },
+      schema: {
+        tags,
+        security: [],
+        summary: "The integrations that use the signed-in organization's PIM account (console session cookie)",
+        response: connectorResponses(Type.Array(AccountIntegration)),
+      },
+    },
+    async (req) => success('Integrations retrieved', await access.list(req.consoleSession!)),
+  );
+}

@@ -1,0 +1,138 @@
+// The console's sign-in: POST /api/session (key and secret → cookie), GET /api/session (who, and the CSRF token),
+// DELETE /api/session (sign out). A scope of its own beside the PIM's: these routes take no X-API-KEY.
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { retryAfterSeconds, type RateLimiter } from '../../lib/rate-limiter.js';
+import type { App } from '../../server/kernel/app-type.js';
+import { AppError } from '../../server/kernel/errors.js';
+import { pimResponses, Text } from '../pim.schemas.js';
+import { ok } from '../pim.types.js';
+import type { SessionService } from './session.service.js';
+
+export const SESSION_COOKIE = 'pimbridge_session';
+
+const Session = Type.Object({
+  organization: Type.Object({ id: Type.Integer(), name: Type.String() }),
+  csrf_token: Type.String({ description: 'send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session' }),
+  expires_at: Type.String({ description: 'ISO 8601, UTC' }),
+});
+
+export interface SessionRouteDeps {
+  sessions: SessionService;
+  /** Sign-in attempts per client IP (the PIM's write limit). */
+  limiter: RateLimiter;
+  ttlSeconds: number;
+  /** Whether the cookie is marked Secure: the request came over https (TRUST_PROXY honoured) or PUBLIC_URL is https. */
+  secure: (req: FastifyRequest) => boolean;
+}
+
+/** The cookie's token, if the request carries one (parsed by @fastify/cookie). */
+export function sessionToken(req: FastifyRequest): string | undefined {
+  const token = req.cookies?.[SESSION_COOKIE];
+  return token && /^[\w-]{43}$/.test(token) ? token : undefined;
+}
+
+export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
+  const cookie = (req: FastifyRequest, reply: FastifyReply, value: string, maxAge: number) =>
+    reply.setCookie(SESSION_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'strict', secure: deps.secure(req), maxAge });
+
+  app.post(
+    '/api/session',
+    {
+      schema: {
+        tags: ['Console session'],
+        security: [],
+        summary: 'Sign in to the console with an API key and its secret; answers a session cookie (HttpOnly, SameSite=Strict)',
+        body: Type.Object({ api_key: Text(512, { minLength: 1 }), api_secret: Text(512, { minLength: 1 }) }, { additionalProperties: false }),
+        response: pimResponses(200, Session),
+      },
+    },
+    async (req, reply) => {
+      const decision = await deps.limiter.consume(req.ip);
+      if (!decision.allowed) {
+        const seconds = retryAfterSeconds(decision);
+        throw new AppError('rate_limited', `Too many sign-in attempts: try again in ${seconds} s`, seconds);
+      }
+      const signedIn = await deps.sessions.signIn(req.body.api_key, req.body.api_secret).catch((err: unknown) => {
+        // One message for a wrong key and a wrong secret: the page need not say which half was wrong.
+        if (err instanceof AppError && err.kind === 'unauthorized') throw new AppError('unauthorized', 'The API key or the secret is wrong');
+        throw err;
+      });
+      cookie(req, reply, signedIn.token, deps.ttlSeconds);
+      return ok(signedIn.session);
+    },
+  );
+
+  app.get(
+    '/api/session',
+    {
+      schema: {
+        tags: ['Console session'],
+        security: [],
+        summary: 'The session of this cookie: its organization and CSRF token (401 when there is none)',
+        response: pimResponses(200, Session),
+      },
+    },
+    async (req) => {
+      const token = sessionToken(req);
+      const session = token ? await deps.sessions.authenticate(token) : null;
+      if (!session) throw new AppError('unauthorized', 'Not signed in, or the session has ended: sign in again');
+      return ok(session.view);
+    },
+  );
+
+  app.delete(
+    '/api/session',
+    {
+      schema: {
+        tags: ['Console session'],
+        security: [],
+        summary: 'Sign out: the session ends and its cookie is cleared (needs X-CSRF-Token while the session is live)',
+        response: pimResponses(200, Type.Object({ signed_out: Type.Boolean() })),
+      },
+    },
+    async (req, reply) => {
+      const token = sessionToken(req);
+      if (token) {
+        // A live session signs out only with its CSRF token, so that no other site can sign the merchant out.
+        const live = await deps.sessions.authenticate(token);
+        if (live && !deps.sessions.csrfMatches(token, header(req, 'x-csrf-token'))) throw csrfRefused();
+        await deps.sessions.signOut(token);
+      }
+      cookie(req, reply, '', 0);
+      return ok({ signed_out: true });
+    },
+  );
+}
+
+export const csrfRefused = () => new AppError('forbidden', 'The CSRF token is missing or wrong (X-CSRF-Token): reload the console');
+
+const header = (req: FastifyRequest, name: string) => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * On every /api request that sends neither X-API-KEY nor Authorization: a session cookie becomes `req.consoleSession`
+ * (a cookie that opens nothing sets `consoleSessionEnded`); a state-changing method must carry the session's CSRF token.
+ * Registered on the root, so the PIM's and the connector's own hooks see the result.
+ */
+export function installSessionHook(app: App, sessions: SessionService): void {
+  app.decorateRequest('consoleSession', null);
+  app.decorateRequest('consoleSessionEnded', false);
+  app.addHook('onRequest', async (req) => {
+    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/session')) return;
+    if (req.headers['x-api-key'] !== undefined || req.headers.authorization !== undefined) return;
+    const token = sessionToken(req);
+    if (!token) return;
+    const session = await sessions.authenticate(token);
+    if (!session) {
+      req.consoleSessionEnded = true;
+      return;
+    }
+    if (!SAFE_METHODS.has(req.method) && !sessions.csrfMatches(token, header(req, 'x-csrf-token'))) throw csrfRefused();
+    req.consoleSession = { organizationId: session.organizationId, keyId: session.keyId, accountKeyHashes: session.accountKeyHashes };
+  });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,0 +1,69 @@
+// The console: the built single-page app (console/dist) served at `/` with strict security headers. Hashed assets are
+// cached for a year; index.html is revalidated, so a new build reaches browsers at once. Any other GET outside the
+// APIs answers index.html (the page's own router shows it); under the APIs an unknown path stays a 404 in its envelope.
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { App } from './kernel/app-type.js';
+
+/** Paths that belong to an API or a server route: never the page. */
+const NOT_THE_PAGE = /^\/(api|admin|sandbox|docs|media|metrics|healthz|readyz)(\/|$)/;
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pimbridge</title></head>
+<body><h1>Pimbridge</h1><p>The console is not built. Run <code>npm run build</code> (or <code>npm start</code>, which builds it) and reload.</p>
+<p>The APIs are served all the same: see <a href="/docs">/docs</a>.</p></body></html>`;
+
+export async function consoleRoutes(app: App, options: { dir: string; notFound: (req: FastifyRequest, reply: FastifyReply) => unknown }): Promise<void> {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // React sets style attributes (a progress bar's width); no inline <style> or <script> is ever needed.
+        styleSrc: ["'self'"],
+        styleSrcAttr: ["'unsafe-inline'"],
+        // Product images are the merchant's own URLs, anywhere on the web, and this server's /media.
+        imgSrc: ["'self'", 'data:', 'https:', 'http:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // The page loads images from the merchant's hosts, which send no CORP header.
+    crossOriginEmbedderPolicy: false,
+    // Served over plain http on a laptop as often as behind https: HSTS is the proxy's to send.
+    strictTransportSecurity: false,
+  });
+  const index = path.join(options.dir, 'index.html');
+  if (!existsSync(index)) {
+    const notBuilt = async (req: FastifyRequest, reply: FastifyReply) => {
+      if (NOT_THE_PAGE.test(req.url)) return options.notFound(req, reply);
+      return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT);
+    };
+    app.get('/', { schema: { hide: true } }, notBuilt);
+    app.get('/*', { schema: { hide: true } }, notBuilt);
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: options.dir,
+    wildcard: false,
+    index: false,
+    setHeaders: (res, file) => {
+      const hashed = file.includes(`${path.sep}assets${path.sep}`);
+      res.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  const page = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (NOT_THE_PAGE.test(req.url)) return options.notFound(req, reply);
+    reply.header('Cache-Control', 'no-cache');
+    return reply.sendFile('index.html');
+  };
+  app.get('/', { schema: { hide: true } }, page);
+  app.get('/*', { schema: { hide: true } }, page);
+}
