@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { sql } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { assertError, createProduct, okData, type Call } from './helpers/pim.js';
@@ -133,6 +134,62 @@ for (const target of databaseTargets()) {
         // A brand id is not a supplier id: the tables are separate.
         const swapped = await c('POST', '/api/products', { name: 'Swapped', sku: 'SWAP-1', brand_id: supplier.id + 100_000 });
         assertError(swapped, 400, /brand_id/);
+      });
+
+      it('an edit of a brand, supplier or VAT rate shows on its products and moves their updated_at (the delta sync sends them)', async () => {
+        const c = await fresh();
+        const brand = okData(await c('POST', '/api/brands', { name: 'Old Brand' }), 201);
+        const supplier = okData(await c('POST', '/api/suppliers', { name: 'Old Supplier' }), 201);
+        const vat = okData(await c('POST', '/api/vat-rates', { name: 'Standard', rate: '21', country_code: 'NL' }), 201);
+        const p = await createProduct(c, { brand_id: brand.id, supplier_id: supplier.id, vat_rate_id: vat.id });
+        const other = await createProduct(c, {});
+        await h.database.db.execute(sql`UPDATE products SET updated_at = now() - interval '1 hour'`);
+        const before = okData(await c('GET', `/api/products/${other.id}`)).updated_at;
+
+        assert.deepEqual(okData(await c('PUT', `/api/brands/${brand.id}`, { name: 'New Brand' })), { id: brand.id, name: 'New Brand' });
+        assert.deepEqual(okData(await c('PUT', `/api/suppliers/${supplier.id}`, { name: 'New Supplier' })), { id: supplier.id, name: 'New Supplier' });
+        const changed = okData(await c('PUT', `/api/vat-rates/${vat.id}`, { name: 'Standard', rate: '9', country_code: 'NL' }));
+        assert.equal(Number(changed.rate), 9);
+        const shown = okData(await c('GET', `/api/products/${p.id}`));
+        assert.equal(shown.brand.name, 'New Brand');
+        assert.equal(shown.supplier.name, 'New Supplier');
+        assert.equal(Number(shown.vat_rate.rate), 9);
+        assert.ok(Date.parse(shown.updated_at) > Date.now() - 60_000, 'the product moved');
+        assert.equal(okData(await c('GET', `/api/products/${other.id}`)).updated_at, before, 'a product without them did not');
+      });
+
+      it("an edit refuses a duplicate name, an unknown id and another organization's row, and changes nothing", async () => {
+        const c = await fresh();
+        const a = okData(await c('POST', '/api/brands', { name: 'A' }), 201);
+        okData(await c('POST', '/api/brands', { name: 'B' }), 201);
+        assertError(await c('PUT', `/api/brands/${a.id}`, { name: 'B' }), 400, /brand 'B' already exists/);
+        assert.deepEqual(okData(await c('PUT', `/api/brands/${a.id}`, { name: 'A' })), a, 'keeping its own name is fine');
+        assertError(await c('PUT', '/api/brands/999999', { name: 'C' }), 404, /Brand 999999 not found/);
+        assertError(await (await fresh())('PUT', `/api/brands/${a.id}`, { name: 'Stolen' }), 404, /not found/);
+        assertError(await c('PUT', `/api/brands/${a.id}`, { name: '' }), 400, /field 'name'/);
+        const vat = okData(await c('POST', '/api/vat-rates', { name: 'Std', rate: '21', country_code: 'NL' }), 201);
+        okData(await c('POST', '/api/vat-rates', { name: 'Low', rate: '9', country_code: 'NL' }), 201);
+        assertError(await c('PUT', `/api/vat-rates/${vat.id}`, { name: 'Low', rate: '9', country_code: 'NL' }), 400, /already exists/);
+        assertError(await c('PUT', `/api/vat-rates/${vat.id}`, { name: 'Std', rate: 'x', country_code: 'NL' }), 400, /field 'rate'/);
+        assert.deepEqual(
+          okData(await c('GET', '/api/brands')).brands.map((b: { name: string }) => b.name),
+          ['A', 'B'],
+        );
+        assert.equal(Number(okData(await c('GET', '/api/vat-rates')).vat_rates.find((v: { id: number }) => v.id === vat.id).rate), 21);
+      });
+
+      it('the product list filters by category', async () => {
+        const c = await fresh();
+        const cat = okData(await c('POST', '/api/categories', { name: 'Chairs' }), 201);
+        const inside = await createProduct(c, { category_ids: [cat.id] });
+        await createProduct(c, {});
+        const list = okData(await c('GET', `/api/products?category=${cat.id}`));
+        assert.deepEqual(
+          list.products.map((p: { id: number }) => p.id),
+          [inside.id],
+        );
+        assert.equal(list.pagination.total_items, 1);
+        assertError(await c('GET', '/api/products?category=abc'), 400, /category/);
       });
     });
   });

@@ -302,9 +302,9 @@ export function createServices(
       categories: new CategoryService(db, new CategoryRepository(db), products),
       media,
       channels: new ChannelService(new ChannelRepository(db)),
-      brands: new NamedListService(new NamedListRepository(db, brands), 'brand'),
-      suppliers: new NamedListService(new NamedListRepository(db, suppliers), 'supplier'),
-      vatRates: new VatRateService(new VatRateRepository(db)),
+      brands: new NamedListService(db, new NamedListRepository(db, brands, 'brandId'), 'brand'),
+      suppliers: new NamedListService(db, new NamedListRepository(db, suppliers, 'supplierId'), 'supplier'),
+      vatRates: new VatRateService(db, new VatRateRepository(db)),
       catalogueFiles: { imports, exports: new ExportService(catalogue), maxBytes: config.importMaxBytes },
     },
   };

@@ -94,6 +94,7 @@ export const ProductListQuery = Type.Object({
   status: Type.Optional(Status),
   brand: Type.Optional(Id('brand id')),
   channel: Type.Optional(Channel),
+  category: Type.Optional(Id('beyond the spec: only the products assigned to this category id')),
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; products changed at or after it' })),

@@ -46,6 +46,7 @@ export class ProductService {
       status: q.status,
       brandId: q.brand,
       channel: q.channel,
+      categoryId: q.category,
       updatedSince: q.updated_since,
       ids: q.ids === undefined ? undefined : productIds(q.ids),
     };

@@ -1,7 +1,7 @@
 // Brands, suppliers and VAT rates: small per-organization lists a Product refers to.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type brands, type suppliers, vatRates } from '../../db/schema/index.js';
+import { type brands, products, type suppliers, vatRates } from '../../db/schema/index.js';
 
 export interface NamedRow {
   id: number;
@@ -17,7 +17,13 @@ export class NamedListRepository {
   constructor(
     private readonly db: Db,
     private readonly table: typeof brands | typeof suppliers,
+    /** The products' reference to this list. */
+    private readonly productColumn: 'brandId' | 'supplierId',
   ) {}
+
+  with(tx: Db): NamedListRepository {
+    return new NamedListRepository(tx, this.table, this.productColumn);
+  }
 
   list(organizationId: number): Promise<NamedRow[]> {
     return this.db
@@ -39,12 +45,42 @@ export class NamedListRepository {
     const [row] = await this.db.insert(this.table).values({ organizationId, name }).returning({ id: this.table.id, name: this.table.name });
     return row;
   }
+
+  /** Another row of the organization with this name (a rename must not collide). */
+  async findOtherByName(organizationId: number, name: string, exceptId: number): Promise<NamedRow | null> {
+    const [row] = await this.db
+      .select({ id: this.table.id, name: this.table.name })
+      .from(this.table)
+      .where(and(eq(this.table.organizationId, organizationId), eq(this.table.name, name), ne(this.table.id, exceptId)));
+    return row ?? null;
+  }
+
+  async rename(organizationId: number, id: number, name: string): Promise<NamedRow | null> {
+    const [row] = await this.db
+      .update(this.table)
+      .set({ name })
+      .where(and(eq(this.table.organizationId, organizationId), eq(this.table.id, id)))
+      .returning({ id: this.table.id, name: this.table.name });
+    return row ?? null;
+  }
+
+  /** Moves updated_at of the products that show this row (their brand or supplier object changed), for the delta sync. */
+  async touchProducts(organizationId: number, id: number): Promise<void> {
+    await this.db
+      .update(products)
+      .set({ updatedAt: sql`now()` })
+      .where(and(eq(products.organizationId, organizationId), eq(products[this.productColumn], id)));
+  }
 }
 
 const vatView = { id: vatRates.id, name: vatRates.name, rate: vatRates.rate, country_code: vatRates.countryCode };
 
 export class VatRateRepository {
   constructor(private readonly db: Db) {}
+
+  with(tx: Db): VatRateRepository {
+    return new VatRateRepository(tx);
+  }
 
   list(organizationId: number): Promise<VatRateRow[]> {
     return this.db.select(vatView).from(vatRates).where(eq(vatRates.organizationId, organizationId)).orderBy(asc(vatRates.countryCode), asc(vatRates.name));
@@ -64,5 +100,29 @@ export class VatRateRepository {
       .values({ organizationId, name: input.name, rate: input.rate, countryCode: input.country_code })
       .returning(vatView);
     return row;
+  }
+
+  async findOther(organizationId: number, name: string, countryCode: string, exceptId: number): Promise<VatRateRow | null> {
+    const [row] = await this.db
+      .select(vatView)
+      .from(vatRates)
+      .where(and(eq(vatRates.organizationId, organizationId), eq(vatRates.name, name), eq(vatRates.countryCode, countryCode), ne(vatRates.id, exceptId)));
+    return row ?? null;
+  }
+
+  async update(organizationId: number, id: number, input: { name: string; rate: string; country_code: string }): Promise<VatRateRow | null> {
+    const [row] = await this.db
+      .update(vatRates)
+      .set({ name: input.name, rate: input.rate, countryCode: input.country_code })
+      .where(and(eq(vatRates.organizationId, organizationId), eq(vatRates.id, id)))
+      .returning(vatView);
+    return row ?? null;
+  }
+
+  async touchProducts(organizationId: number, id: number): Promise<void> {
+    await this.db
+      .update(products)
+      .set({ updatedAt: sql`now()` })
+      .where(and(eq(products.organizationId, organizationId), eq(products.vatRateId, id)));
   }
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { pimResponses, Text } from '../pim.schemas.js';
+import { IdParams, pimResponses, Text } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import type { App } from '../../server/kernel/app-type.js';
 import type { NamedListService, VatRateService } from './reference.service.js';
@@ -16,7 +16,7 @@ const VatRateInput = Type.Object(
   { additionalProperties: false },
 );
 
-/** GET and POST of a named list (brands, suppliers): `{items: [...], total}` and 201 with the new row. */
+/** GET, POST and PUT of a named list (brands, suppliers): `{items: [...], total}`, 201 with the new row, 200 with the renamed one. */
 function namedListRoutes(app: App, path: string, key: 'brands' | 'suppliers', service: NamedListService, tag: string): void {
   const List = Type.Object({ [key]: Type.Array(Named), total: Type.Integer() });
   app.get(path, { schema: { tags: [tag], summary: `List ${key}`, response: pimResponses(200, List) } }, async (req) => {
@@ -27,6 +27,11 @@ function namedListRoutes(app: App, path: string, key: 'brands' | 'suppliers', se
     reply.code(201);
     return ok(await service.create(req.pim.organizationId, req.body.name));
   });
+  app.put(
+    `${path}/:id`,
+    { schema: { tags: [tag], summary: `Rename one of the ${key}`, params: IdParams, body: NamedInput, response: pimResponses(200, Named) } },
+    async (req) => ok(await service.rename(req.pim.organizationId, req.params.id, req.body.name)),
+  );
 }
 
 export function referenceRoutes(app: App, services: { brands: NamedListService; suppliers: NamedListService; vatRates: VatRateService }): void {
@@ -49,5 +54,10 @@ export function referenceRoutes(app: App, services: { brands: NamedListService; 
       reply.code(201);
       return ok(await services.vatRates.create(req.pim.organizationId, req.body));
     },
+  );
+  app.put(
+    '/api/vat-rates/:id',
+    { schema: { tags, summary: 'Change a VAT rate', params: IdParams, body: VatRateInput, response: pimResponses(200, VatRate) } },
+    async (req) => ok(await services.vatRates.update(req.pim.organizationId, req.params.id, req.body)),
   );
 }
