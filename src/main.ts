@@ -82,6 +82,7 @@ function printWelcome(config: Readonly<Config>, url: string, kind: string, seed:
     return;
   }
   lines.push(
+    `  Console:     ${url}/  (sign in with an organization's API key and secret)`,
     `  API docs:    ${url}/docs`,
     `  Admin token: ${config.secretsGenerated ? config.adminToken : config.databaseUrl ? '(ADMIN_TOKEN)' : `in ${config.dataDir}/secrets.json`}`,
   );
@@ -89,7 +90,7 @@ function printWelcome(config: Readonly<Config>, url: string, kind: string, seed:
     const key = `-H 'X-API-KEY: ${seed.apiKey}'`;
     lines.push(
       '',
-      'A demo organization with ten sample products was created. Its API credentials (shown once):',
+      'A demo organization with ten sample products was created. Its API credentials (shown once; they also sign in to the console):',
       `  API key:    ${seed.apiKey}`,
       `  API secret: ${seed.apiSecret}`,
       '',
