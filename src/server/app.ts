@@ -210,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
       consoleRoutes(scope as App, {
         dir: config.consoleDir,
         notFound: (req, reply) => sendByPath(new AppError('not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`), req, reply),
+        sendError: sendByPath,
       }),
     );
   // The built-in Shopify sandbox: a scope of its own whose answers and errors are in Shopify's shapes.

@@ -15,7 +15,16 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <body><h1>Pimbridge</h1><p>The console is not built. Run <code>npm run build</code> (or <code>npm start</code>, which builds it) and reload.</p>
 <p>The APIs are served all the same: see <a href="/docs">/docs</a>.</p></body></html>`;
 
-export async function consoleRoutes(app: App, options: { dir: string; notFound: (req: FastifyRequest, reply: FastifyReply) => unknown }): Promise<void> {
+export async function consoleRoutes(
+  app: App,
+  options: {
+    dir: string;
+    notFound: (req: FastifyRequest, reply: FastifyReply) => unknown;
+    /** Errors of these routes (a refused URL under an API path) in the envelope of the API the path belongs to. */
+    sendError: (err: unknown, req: FastifyRequest, reply: FastifyReply) => unknown;
+  },
+): Promise<void> {
+  app.setErrorHandler(options.sendError);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,

@@ -12,8 +12,11 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-/** Called when an API call answers 401 (the session expired, was signed out elsewhere, or its key was revoked). */
-export function whenSessionEnds(callback: (() => void) | null): void {
+/**
+ * Called when an API call answers 401: the session may have ended (expired, signed out elsewhere, key revoked), or the
+ * call was refused for another reason (an integration that is not this account's); the session provider asks.
+ */
+export function whenUnauthorized(callback: (() => void) | null): void {
   onSessionEnded = callback;
 }
 

@@ -3,7 +3,7 @@
 // GET /api/session again.
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { api, setCsrfToken, whenSessionEnds } from './client';
+import { api, setCsrfToken, whenUnauthorized } from './client';
 import { unwrap } from './errors';
 
 export interface Session {
@@ -40,12 +40,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [adopt]);
 
   useEffect(() => {
-    whenSessionEnds(() => {
-      setEnded(true);
-      adopt(null);
-      queryClient.clear();
+    // A 401 ends the console's session only if the server no longer knows it.
+    whenUnauthorized(() => {
+      api.GET('/api/session').then((answer) => {
+        if (answer.response.status !== 401) return;
+        setEnded(true);
+        adopt(null);
+        queryClient.clear();
+      });
     });
-    return () => whenSessionEnds(null);
+    return () => whenUnauthorized(null);
   }, [adopt, queryClient]);
 
   const signIn = useCallback(
