@@ -2,6 +2,7 @@
 // and the connector routes of that organization's integrations; CSRF on every state-changing call; revoking the key or
 // deactivating the organization ends the session at once; another organization's data stays out of reach.
 import assert from 'node:assert/strict';
+import { sql } from 'drizzle-orm';
 import { after, before, describe, test } from 'node:test';
 import type { Response as InjectResponse } from 'light-my-request';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
@@ -118,6 +119,16 @@ for (const target of databaseTargets()) {
       assert.equal(again.statusCode, 403, 'an inactive organization cannot sign in');
     });
 
+    test('an expired session opens nothing, and says so', async () => {
+      const tenant = await h.tenant();
+      const browser = await signIn(tenant);
+      await h.database.db.execute(sql`UPDATE console_sessions SET expires_at = now() - interval '1 second' WHERE organization_id = ${tenant.organizationId}`);
+      const res = await browser.call('GET', '/api/products');
+      assert.equal(res.statusCode, 401);
+      assert.equal(res.json().error, 'The console session has ended: sign in again');
+      assert.equal((await browser.call('GET', '/api/session')).statusCode, 401);
+    });
+
     test('signing out needs the CSRF token, ends the session and clears the cookie', async () => {
       const browser = await signIn(await h.tenant());
       assert.equal((await browser.call('DELETE', '/api/session')).statusCode, 403);
@@ -161,6 +172,19 @@ for (const target of databaseTargets()) {
       assert.equal(unnamed.statusCode, 401);
       assert.match(unnamed.json().message, /X-Integration-Id/);
       assert.equal((await h.call('GET', '/api/integrations')).statusCode, 401, 'no session, no list');
+    });
+
+    test('integrations made before the PIM key was fingerprinted are found once the start-up backfill ran', async () => {
+      const { tenant, integrationId } = await h.connected();
+      await h.database.db.execute(sql`UPDATE integrations SET pim_key_hash = NULL WHERE id = ${integrationId}`);
+      const browser = await signIn(tenant);
+      assert.deepEqual((await browser.call('GET', '/api/integrations')).json().data, []);
+      assert.ok((await h.app.services.connector.integrations.fillPimKeyHashes()) >= 1);
+      assert.deepEqual(
+        (await browser.call('GET', '/api/integrations')).json().data.map((i: { id: number }) => i.id),
+        [integrationId],
+      );
+      assert.equal(await h.app.services.connector.integrations.fillPimKeyHashes(), 0, 'nothing left to fill');
     });
   });
 }
