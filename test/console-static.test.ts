@@ -45,6 +45,14 @@ describe('console page', () => {
     assert.match(String(res.headers['cache-control']), /max-age=31536000, immutable/);
   });
 
+  test('a rebuild is served without a restart', async () => {
+    writeFileSync(path.join(dir, 'assets', 'index-def456.js'), 'console.log(2)');
+    const res = await h.app.inject({ method: 'GET', url: '/assets/index-def456.js' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.body, 'console.log(2)');
+    assert.equal((await h.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode, 404);
+  });
+
   test('unknown API paths stay 404 in their envelopes', async () => {
     const pim = await h.app.inject({ method: 'GET', url: '/api/nothing-here' });
     assert.equal(pim.statusCode, 404);

@@ -59,19 +59,19 @@ export async function consoleRoutes(
     app.get('/*', { schema: { hide: true } }, notBuilt);
     return;
   }
+  // Vite puts every file but index.html under assets/ with a content hash in its name. Looked up per request (not listed
+  // at start), so a rebuild is served without a restart.
   await app.register(fastifyStatic, {
-    root: options.dir,
-    wildcard: false,
+    root: path.join(options.dir, 'assets'),
+    prefix: '/assets/',
     index: false,
-    setHeaders: (res, file) => {
-      const hashed = file.includes(`${path.sep}assets${path.sep}`);
-      res.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
+    cacheControl: false,
+    // index.html (sent by the page route below through the same plugin) is revalidated on every load.
+    setHeaders: (res, file) => res.header('Cache-Control', path.basename(file) === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable'),
   });
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
     if (NOT_THE_PAGE.test(req.url)) return options.notFound(req, reply);
-    reply.header('Cache-Control', 'no-cache');
-    return reply.sendFile('index.html');
+    return reply.sendFile('index.html', options.dir);
   };
   app.get('/', { schema: { hide: true } }, page);
   app.get('/*', { schema: { hide: true } }, page);

@@ -3086,6 +3086,8 @@ export interface paths {
                                 id: number;
                                 is_active: boolean;
                                 last_sync_at: string | null;
+                                /** @description shopify, or sandbox (a shop of the built-in sandbox: no Shopify admin) */
+                                platform: string;
                                 shop_domain: string;
                             }[];
                             message: string;

@@ -9,6 +9,7 @@ import { connectorResponses, connectorTags as tags, Timestamp } from '../connect
 const AccountIntegration = Type.Object({
   id: Type.Integer(),
   shop_domain: Type.String(),
+  platform: Type.String({ description: 'shopify, or sandbox (a shop of the built-in sandbox: no Shopify admin)' }),
   is_active: Type.Boolean(),
   last_sync_at: Type.Union([Timestamp, Type.Null()]),
   created_at: Timestamp,

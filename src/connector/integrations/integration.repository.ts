@@ -27,6 +27,8 @@ export interface SealedConnection {
 export interface AccountIntegration {
   id: number;
   shopDomain: string;
+  /** `shopify`, or `sandbox` for a shop of the built-in sandbox (no Shopify admin to link to). */
+  platform: string;
   isActive: boolean;
   lastSyncAt: Date | null;
   createdAt: Date;
@@ -58,6 +60,7 @@ export class IntegrationRepository {
       .select({
         id: integrations.id,
         shopDomain: shops.domain,
+        platform: shops.platform,
         isActive: integrations.isActive,
         lastSyncAt: integrations.lastSyncAt,
         createdAt: integrations.createdAt,

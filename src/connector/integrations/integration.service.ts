@@ -150,6 +150,7 @@ export class IntegrationService {
     return rows.map((r) => ({
       id: r.id,
       shop_domain: r.shopDomain,
+      platform: r.platform,
       is_active: r.isActive,
       last_sync_at: ymdHis(r.lastSyncAt),
       created_at: ymdHis(r.createdAt)!,
