@@ -246,6 +246,42 @@ for (const target of databaseTargets()) {
         const images = okData(await call('GET', `/api/products/${p.id}`)).images;
         assert.deepEqual(images, [c.url, d.url, b.url, e.url]);
       });
+
+      it('PATCH moves a media (the others close up), changes its alt text, and bumps the product', async () => {
+        const p = await createProduct(call);
+        const ids: number[] = [];
+        for (const file of ['/orange.png', '/violet.png', '/pink.png', '/cyan.png']) ids.push(okData(await attach(p.id, file), 201).id);
+        const before = okData(await call('GET', `/api/products/${p.id}`)).updated_at;
+        const moved = okData(await call('PATCH', `/api/products/${p.id}/media/${ids[3]}`, { position: 0 }));
+        assert.equal(moved.position, 0);
+        assert.deepEqual(await positions(p.id), [
+          [ids[3], 0],
+          [ids[0], 1],
+          [ids[1], 2],
+          [ids[2], 3],
+        ]);
+        okData(await call('PATCH', `/api/products/${p.id}/media/${ids[3]}`, { position: 99 }));
+        assert.deepEqual(await positions(p.id), [
+          [ids[0], 0],
+          [ids[1], 1],
+          [ids[2], 2],
+          [ids[3], 3],
+        ]);
+        const alt = okData(await call('PATCH', `/api/products/${p.id}/media/${ids[1]}`, { alt_text: 'Side view' }));
+        assert.equal(alt.alt_text, 'Side view');
+        assert.equal(alt.position, 1, 'alt text alone moves nothing');
+        assert.notEqual(okData(await call('GET', `/api/products/${p.id}`)).updated_at, before);
+        assertError(await call('PATCH', `/api/products/${p.id}/media/${ids[1]}`, {}), 400, /at least one field/);
+        assertError(await call('PATCH', `/api/products/${p.id}/media/${ids[1]}`, { position: -1 }), 400, /position/);
+        assertError(await call('PATCH', `/api/products/${p.id}/media/999999`, { position: 0 }), 404, /Media 999999/);
+        const other = h.as(await h.tenant());
+        assertError(await other('PATCH', `/api/products/${p.id}/media/${ids[1]}`, { position: 0 }), 404, /Product/);
+        assert.deepEqual(
+          (await positions(p.id)).map(([id]: number[]) => id),
+          ids,
+          'refused changes moved nothing',
+        );
+      });
     });
 
     describe('list, get, delete', () => {

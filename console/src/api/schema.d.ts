@@ -4187,7 +4187,76 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Move a media to another place among the product's media (the others close up) or change its alt text */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description positive integer id */
+                    id: number;
+                    /** @description positive integer id */
+                    mediaId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        alt_text?: string | null;
+                        /** @description the new place (0 = first); the media between move one place; past the end: last */
+                        position?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error envelope of the PIM core API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Error envelope of the PIM core API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                alt_text: string | null;
+                                created_at: string;
+                                height: number;
+                                id: number;
+                                mime_type: string;
+                                /** @description 0-based place among the product's media */
+                                position: number;
+                                product_id: number;
+                                size_bytes: number;
+                                /** @description public URL of the stored file (PUBLIC_URL/media/{key}); no API key needed */
+                                url: string;
+                                width: number;
+                            };
+                            error: null;
+                            /** @enum {number} */
+                            status: 1;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/products/{id}/stock": {

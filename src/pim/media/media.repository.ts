@@ -1,5 +1,5 @@
 // The only place with SQL for product media.
-import { and, asc, eq, gt, gte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { organizations, productMedia, products } from '../../db/schema/index.js';
 import { isoUtc } from '../sql.js';
@@ -101,6 +101,26 @@ export class MediaRepository {
       .update(productMedia)
       .set({ position: sql`${productMedia.position} + 1` })
       .where(and(eq(productMedia.productId, productId), gte(productMedia.position, from)));
+  }
+
+  /** Moves one media from `from` to `to`, the ones between one place towards the gap (positions stay 0..n-1). */
+  async move(productId: number, id: number, from: number, to: number): Promise<void> {
+    if (from === to) return;
+    await this.db
+      .update(productMedia)
+      .set({ position: sql`${productMedia.position} + ${to < from ? 1 : -1}` })
+      .where(
+        and(
+          eq(productMedia.productId, productId),
+          to < from ? gte(productMedia.position, to) : gt(productMedia.position, from),
+          to < from ? lt(productMedia.position, from) : lte(productMedia.position, to),
+        ),
+      );
+    await this.db.update(productMedia).set({ position: to }).where(eq(productMedia.id, id));
+  }
+
+  async setAltText(id: number, altText: string | null): Promise<void> {
+    await this.db.update(productMedia).set({ altText }).where(eq(productMedia.id, id));
   }
 
   /** Moves every media of the product after `position` one place earlier, closing the gap left there. */

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IdParams, pimOk, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import type { App } from '../../server/kernel/app-type.js';
-import { Media, MediaCreate, MediaFileParams, MediaList, MediaParams } from './media.schemas.js';
+import { Media, MediaCreate, MediaFileParams, MediaList, MediaParams, MediaUpdate } from './media.schemas.js';
 import type { MediaService } from './media.service.js';
 
 const tags = ['Media'];
@@ -37,6 +37,20 @@ export function mediaRoutes(app: App, media: MediaService): void {
       reply.code(isNew ? 201 : 200);
       return ok(created);
     },
+  );
+
+  app.patch(
+    '/api/products/:id/media/:mediaId',
+    {
+      schema: {
+        tags,
+        summary: "Move a media to another place among the product's media (the others close up) or change its alt text",
+        params: MediaParams,
+        body: MediaUpdate,
+        response: pimResponses(200, Media),
+      },
+    },
+    async (req) => ok(await media.update(req.pim.organizationId, req.params.id, req.params.mediaId, req.body)),
   );
 
   app.delete(

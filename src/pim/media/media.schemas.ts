@@ -45,5 +45,16 @@ export const MediaCreate = Type.Object(
 );
 export type MediaCreateInput = Static<typeof MediaCreate>;
 
+export const MediaUpdate = Type.Object(
+  {
+    alt_text: Type.Optional(Nullable(Text(1000))),
+    position: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_POSITION, description: 'the new place (0 = first); the media between move one place; past the end: last' }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1, errorMessage: { minProperties: 'must name at least one field to change' } },
+);
+export type MediaUpdateInput = Static<typeof MediaUpdate>;
+
 /** GET /media/{key}: the key is checked by the route's own pattern, never used as a path before that. */
 export const MediaFileParams = Type.Object({ key: Type.String({ maxLength: 100 }) });

@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { decodeImage, ImageDecodeError } from '../images/image-decoder.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { MediaRepository, MediaRow } from './media.repository.js';
-import type { MediaCreateInput, MediaView } from './media.schemas.js';
+import type { MediaCreateInput, MediaUpdateInput, MediaView } from './media.schemas.js';
 import { mediaKey, mimeOfKey, type MediaStorage, type StoredFile } from './storage.js';
 
 export interface MediaServiceOptions {
@@ -129,6 +129,23 @@ export class MediaService {
       result = { id: existing.id, created: false };
     }
     return { media: await this.get(organizationId, productId, result.id), created: result.created };
+  }
+
+  /** PATCH: a new place among the product's media (the others close up) and/or alt text. */
+  async update(organizationId: number, productId: number, id: number, input: MediaUpdateInput) {
+    await this.db.transaction(async (tx) => {
+      const repo = this.media.with(tx as unknown as Db);
+      if (!(await repo.lockProduct(organizationId, productId))) throw notFound(`Product ${productId} not found`);
+      const current = await repo.find(organizationId, productId, id);
+      if (!current) throw notFound(`Media ${id} of product ${productId} not found`);
+      if (input.position !== undefined) {
+        const last = (await repo.countByProduct(productId)) - 1;
+        await repo.move(productId, id, current.position, Math.min(input.position, last));
+      }
+      if (input.alt_text !== undefined) await repo.setAltText(id, input.alt_text);
+      await this.products.with(tx as unknown as Db).touch(productId);
+    });
+    return this.get(organizationId, productId, id);
   }
 
   async delete(organizationId: number, productId: number, id: number): Promise<void> {
