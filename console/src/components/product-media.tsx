@@ -75,6 +75,16 @@ export function ProductMedia({
     onError: (err) => setProblem(err),
   });
 
+  const move = useMutation({
+    mutationFn: async ({ mediaId, position }: { mediaId: number; position: number }) =>
+      unwrap(await api.PATCH('/api/products/{id}/media/{mediaId}', { params: { path: { id: productId, mediaId } }, body: { position } })),
+    onSuccess: (_data, { position }) => {
+      setNotice(position === 0 ? 'Main image changed.' : 'Image moved.');
+      refresh();
+    },
+    onError: (err) => setProblem(err),
+  });
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setNotice(null);
@@ -103,6 +113,22 @@ export function ProductMedia({
                 <span>
                   {i === 0 ? 'Main image' : `Image ${i + 1}`} · {m.width}×{m.height}
                 </span>
+                <button
+                  type="button"
+                  className="button secondary small"
+                  disabled={i === 0 || move.isPending}
+                  onClick={() => move.mutate({ mediaId: m.id, position: i - 1 })}
+                >
+                  Earlier<span className="visually-hidden"> (image {i + 1})</span>
+                </button>
+                <button
+                  type="button"
+                  className="button secondary small"
+                  disabled={i === list.length - 1 || move.isPending}
+                  onClick={() => move.mutate({ mediaId: m.id, position: i + 1 })}
+                >
+                  Later<span className="visually-hidden"> (image {i + 1})</span>
+                </button>
                 <button
                   type="button"
                   className="button danger small"
