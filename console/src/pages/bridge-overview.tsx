@@ -1,6 +1,192 @@
-import { Page } from '../components/page';
+// /bridge/:integrationId: one shop's health (GET /api/status, refreshed every 10 s): the score and what costs it points,
+// PIM and shop connectivity, mapping and queue counts, the recent sync logs as a chart and as a table.
+import { Link } from 'react-router';
+import { SyncChart } from '../components/bridge-chart';
+import { bucketSyncs, formatWhen, HEALTH_WORDS, mappingStatusWord, operationName, parseFactor, syncStatusWord, tone } from '../components/bridge-data';
+import { type BridgeStatus, BridgeFrame, type IntegrationSummary, REFRESH_MS, useBridgeStatus } from '../components/bridge-shell';
+import { Empty, ErrorBanner, Loading } from '../components/status';
+import './bridge-pages.css';
 
-// Being built: replaced by the page itself.
-export default function Placeholder() {
-  return <Page title="bridge-overview">…</Page>;
+type Status = BridgeStatus;
+
+export default function BridgeOverviewPage() {
+  return <BridgeFrame section="Overview">{(integration) => <Overview integration={integration} />}</BridgeFrame>;
+}
+
+function Overview({ integration }: { integration: IntegrationSummary }) {
+  const status = useBridgeStatus(integration.id);
+  if (status.isPending) return <Loading label="Checking the shop and the PIM…" />;
+  if (status.isError && !status.data) return <ErrorBanner error={status.error} onRetry={() => status.refetch()} />;
+  const s = status.data!;
+  return (
+    <>
+      {/* A failed refresh keeps the last answer on screen, and says so. */}
+      {status.isError && <ErrorBanner error={status.error} onRetry={() => status.refetch()} />}
+      <p className="bridge-refresh" aria-live="off">
+        Updated {new Date(status.dataUpdatedAt).toLocaleTimeString()}; refreshes every {REFRESH_MS / 1000} seconds.
+      </p>
+      <div className="bridge-cards">
+        <Health s={s} />
+        <Connectivity s={s} />
+        <Counts s={s} integrationId={integration.id} />
+      </div>
+      <RecentSyncs s={s} />
+    </>
+  );
+}
+
+function Health({ s }: { s: Status }) {
+  const h = s.health_score;
+  const factors = h.factors.map(parseFactor);
+  return (
+    <section className="card" aria-labelledby="health-h">
+      <h2 id="health-h">Health</h2>
+      <p className="bridge-score">
+        <span className="number">{h.score}</span>
+        <span>out of 100</span>
+        <span className={`badge ${tone(h.status)}`}>{HEALTH_WORDS[h.status] ?? h.status}</span>
+      </p>
+      {factors.length === 0 ? (
+        <p className="hint">Nothing is costing points: every check passed.</p>
+      ) : (
+        <>
+          <p className="hint">What costs points:</p>
+          <ul className="bridge-factors">
+            {factors.map((f) => (
+              <li key={f.text}>
+                {f.text}
+                {f.penalty !== null && (
+                  <>
+                    {' '}
+                    — <strong>{f.penalty === 1 ? '1 point' : `${f.penalty} points`}</strong>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Check({ label, check }: { label: string; check: Status['pim_status'] }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        {check.status === 'connected' ? <span className="badge ok">Connected</span> : <span className="badge error">Unreachable</span>}
+        {check.error && <div className="bridge-error-text">{check.error}</div>}
+        {check.shop_name && (
+          <div className="hint">
+            {check.shop_name}
+            {check.plan ? ` · ${check.plan} plan` : ''}
+          </div>
+        )}
+      </dd>
+    </>
+  );
+}
+
+function Connectivity({ s }: { s: Status }) {
+  return (
+    <section className="card" aria-labelledby="conn-h">
+      <h2 id="conn-h">Connections</h2>
+      <dl className="bridge-facts">
+        <Check label="PIM" check={s.pim_status} />
+        <Check label="Shop" check={s.storefront_status} />
+        <dt>PIM address</dt>
+        <dd>{s.pim_base_url}</dd>
+        <dt>Last sync</dt>
+        <dd>{formatWhen(s.last_sync_at)}</dd>
+        <dt>Connected since</dt>
+        <dd>{formatWhen(s.created_at, 'unknown')}</dd>
+        <dt>API tokens</dt>
+        <dd>{s.active_tokens} active</dd>
+      </dl>
+    </section>
+  );
+}
+
+function Counts({ s, integrationId }: { s: Status; integrationId: number }) {
+  const q = s.queue_stats;
+  const mappingStatuses = Object.keys(s.product_mapping_stats);
+  return (
+    <section className="card" aria-labelledby="counts-h">
+      <h2 id="counts-h">Products and queue</h2>
+      <h3 className="hint">Product mappings</h3>
+      <ul className="bridge-counts">
+        {mappingStatuses.map((key) => (
+          <li key={key}>
+            <Link to={`/bridge/${integrationId}/mappings?status=${encodeURIComponent(key)}`}>
+              <span className={`n${key === 'error' && s.product_mapping_stats[key] > 0 ? ' bad' : ''}`}>{s.product_mapping_stats[key].toLocaleString()}</span>
+              {mappingStatusWord(key)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <h3 className="hint">Background jobs</h3>
+      <ul className="bridge-counts">
+        <li>
+          <span className="n">{q.pending_messages.toLocaleString()}</span> Waiting
+        </li>
+        <li>
+          <span className="n">{q.processing_messages.toLocaleString()}</span> Running
+        </li>
+        <li>
+          <span className={`n${q.failed_messages > 0 ? ' bad' : ''}`}>{q.failed_messages.toLocaleString()}</span> Failed
+        </li>
+      </ul>
+      {q.note && <p className="hint">{q.note}</p>}
+    </section>
+  );
+}
+
+function RecentSyncs({ s }: { s: Status }) {
+  const logs = s.recent_syncs;
+  const series = bucketSyncs(logs);
+  return (
+    <section aria-labelledby="syncs-h">
+      <h2 id="syncs-h">Recent syncs</h2>
+      {logs.length === 0 ? (
+        <Empty>No sync has run yet. Push products from the Mappings page, or start a full sync.</Empty>
+      ) : (
+        <>
+          <SyncChart series={series} />
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">The last {logs.length} sync logs, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col">Operation</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Products</th>
+                  <th scope="col" className="bridge-hide-narrow">
+                    Duration
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {logs.map((log) => (
+                  <tr key={log.id}>
+                    <td>{formatWhen(log.started_at, '—', true)}</td>
+                    <td>{operationName(log.operation)}</td>
+                    <td>
+                      <span className={`badge nowrap ${tone(log.status)}`}>{syncStatusWord(log.status)}</span>
+                    </td>
+                    <td>
+                      {log.records_processed.toLocaleString()}
+                      {log.records_failed > 0 && <span className="bridge-failed-count">, {log.records_failed.toLocaleString()} failed</span>}
+                    </td>
+                    <td className="bridge-hide-narrow">{log.duration}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
 }

@@ -1,0 +1,129 @@
+// The frame of one integration's pages (/bridge/:integrationId…): its shop as the heading, the way back to the list,
+// the sub-navigation. The integration is looked up in GET /api/integrations first: a connector call for an integration
+// that is disconnected or not this organization's answers 401, which the API client reads as the session's end, so
+// such an integration's pages explain themselves instead of calling.
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, NavLink, useParams } from 'react-router';
+import { api, bridge } from '../api/client';
+import { unwrap } from '../api/errors';
+import { formatWhen } from './bridge-data';
+import { Page } from './page';
+import { Empty, ErrorBanner, Loading } from './status';
+import '../pages/bridge-pages.css';
+
+export interface IntegrationSummary {
+  id: number;
+  shop_domain: string;
+  is_active: boolean;
+  last_sync_at: string | null;
+  created_at: string;
+}
+
+export const integrationsKey = ['bridge', 'integrations'] as const;
+
+/** The signed-in organization's integrations (GET /api/integrations, no X-Integration-Id). */
+export function useIntegrations() {
+  return useQuery({
+    queryKey: integrationsKey,
+    queryFn: async () => unwrap(await api.GET('/api/integrations')).data as IntegrationSummary[],
+  });
+}
+
+/** The `:integrationId` of the address, when it is a plausible id. */
+export function useIntegrationId(): number | null {
+  const { integrationId } = useParams();
+  return integrationId && /^[1-9]\d{0,9}$/.test(integrationId) ? Number(integrationId) : null;
+}
+
+/** How often the overview reads GET /api/status again. */
+export const REFRESH_MS = 10_000;
+
+export const statusKey = (integrationId: number) => ['bridge', integrationId, 'status'] as const;
+
+/** GET /api/status of one integration: health, connectivity, counts, the last ten sync logs. */
+export function useBridgeStatus(integrationId: number, refetchInterval: number | false = REFRESH_MS) {
+  return useQuery({
+    queryKey: statusKey(integrationId),
+    queryFn: async () => unwrap(await api.GET('/api/status', { headers: bridge(integrationId) })).data,
+    refetchInterval,
+  });
+}
+
+export type BridgeStatus = NonNullable<ReturnType<typeof useBridgeStatus>['data']>;
+
+const SECTIONS = [
+  ['', 'Overview'],
+  ['/mappings', 'Mappings'],
+  ['/sync', 'Full sync'],
+] as const;
+
+/**
+ * One integration's page: `title` follows the shop's domain; `children` is given the integration once it is known to
+ * be this organization's and active.
+ */
+export function BridgeFrame({
+  section,
+  actions,
+  children,
+}: {
+  section: string;
+  actions?: ReactNode;
+  children: (integration: IntegrationSummary) => ReactNode;
+}) {
+  const id = useIntegrationId();
+  const integrations = useIntegrations();
+  const integration = integrations.data?.find((i) => i.id === id);
+  const title = integration ? `${section} · ${integration.shop_domain}` : section;
+
+  let body: ReactNode;
+  if (integrations.isPending) body = <Loading label="Loading the integration…" />;
+  else if (integrations.isError) body = <ErrorBanner error={integrations.error} onRetry={() => integrations.refetch()} />;
+  else if (!integration)
+    body = (
+      <Empty>
+        <p>There is no integration {id === null ? 'at this address' : `#${id}`} in this organization.</p>
+        <p>
+          <Link to="/bridge">See the organization's integrations</Link>
+        </p>
+      </Empty>
+    );
+  else if (!integration.is_active)
+    body = (
+      <div className="banner info bridge-disconnected">
+        <p>
+          <strong>{integration.shop_domain} is disconnected.</strong> Its access was revoked (last sync {formatWhen(integration.last_sync_at)}), so its status,
+          mappings and syncs cannot be read. To use it again, connect the shop once more with POST /api/connect (see <Link to="/bridge">Shopify bridge</Link>).
+        </p>
+      </div>
+    );
+  else body = children(integration);
+
+  return (
+    <Page title={title} actions={integration?.is_active ? actions : undefined}>
+      <p className="bridge-crumbs">
+        <Link to="/bridge">All integrations</Link>
+        {integration && (
+          <>
+            {' '}
+            / <span>{integration.shop_domain}</span>
+          </>
+        )}
+      </p>
+      {integration?.is_active && (
+        <nav className="bridge-tabs" aria-label="Integration">
+          <ul>
+            {SECTIONS.map(([path, label]) => (
+              <li key={path}>
+                <NavLink to={`/bridge/${integration.id}${path}`} end>
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      {body}
+    </Page>
+  );
+}
