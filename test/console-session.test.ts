@@ -166,8 +166,8 @@ for (const target of databaseTargets()) {
       const status = await browser.call('GET', '/api/products/mappings', undefined, { 'x-integration-id': String(integrationId) });
       assert.equal(status.statusCode, 200, status.body);
       const foreign = await browser.call('GET', '/api/products/mappings', undefined, { 'x-integration-id': String(stranger.integrationId) });
-      assert.equal(foreign.statusCode, 401);
-      assert.equal(foreign.json().code, 'AUTHENTICATION_FAILED');
+      assert.equal(foreign.statusCode, 404);
+      assert.equal(foreign.json().code, 'NOT_FOUND');
       const unnamed = await browser.call('GET', '/api/products/mappings');
       assert.equal(unnamed.statusCode, 401);
       assert.match(unnamed.json().message, /X-Integration-Id/);

@@ -15,8 +15,8 @@ export class ConsoleAccess {
       throw new ConnectorError('AUTHENTICATION_FAILED', 'Name the integration in X-Integration-Id (a console session acts on one integration at a time)', 401);
     }
     const access = await this.integrations.accountAccess(id, session.accountKeyHashes);
-    // Another account's integration is indistinguishable from one that does not exist.
-    if (access === 'none') throw new ConnectorError('AUTHENTICATION_FAILED', `Integration ${id} is not one of this organization's`, 401);
+    // Another account's integration is indistinguishable from one that does not exist; the session itself is fine.
+    if (access === 'none') throw new ConnectorError('NOT_FOUND', `Integration ${id} not found among this organization's integrations`);
     if (access === 'inactive') throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token: the integration is disconnected', 401);
     return { integrationId: id, tokenId: 0, scope: 'admin' };
   }
