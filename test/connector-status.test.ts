@@ -612,6 +612,41 @@ for (const target of databaseTargets()) {
         }
       });
 
+      it('GET /api/sync/logs: the logs of the last hours, newest first, with their errors; bounded and validated', async () => {
+        const seeded = await seedHttp();
+        const token = await addToken(db, seeded.id, 'read');
+        const now = new Date();
+        await seedLogs(db, seeded.id, now, [
+          { status: 'success', ago: 1 * HOUR, processed: 5 },
+          { status: 'error', ago: 2 * HOUR, error: 'Shopify rejected the title', processed: 2, failed: 2 },
+          { status: 'success', ago: 30 * HOUR },
+          ...Array.from({ length: 12 }, (_, i) => ({ status: 'partial', ago: (3 + i) * HOUR, failed: 1 })),
+        ]);
+        const res = await get('/api/sync/logs?hours=24', token);
+        assert.equal(res.statusCode, 200, res.body);
+        const data = res.json().data;
+        assert.equal(data.hours, 24);
+        assert.equal(data.sync_logs.length, 14, 'beyond the 10 of /api/status, within the 24 hours');
+        assert.deepEqual(
+          data.sync_logs.slice(0, 2).map((l: { status: string; error: string | null }) => [l.status, l.error]),
+          [
+            ['success', null],
+            ['error', 'Shopify rejected the title'],
+          ],
+        );
+        assert.equal((await get('/api/sync/logs', token)).json().data.sync_logs.length, 15, 'default: 48 hours');
+        assert.equal((await get('/api/sync/logs?hours=48&limit=3', token)).json().data.sync_logs.length, 3);
+        for (const bad of ['hours=0', 'hours=721', 'limit=0', 'limit=1001', 'hours=x']) {
+          const refused = await get(`/api/sync/logs?${bad}`, token);
+          assert.equal(refused.statusCode, 400, bad);
+          assert.equal(refused.json().code, 'VALIDATION_FAILED');
+        }
+        const other = await seedHttp();
+        const otherToken = await addToken(db, other.id, 'read');
+        assert.deepEqual((await get('/api/sync/logs', otherToken)).json().data.sync_logs, [], "another integration's logs stay its own");
+        assert.equal((await get('/api/sync/logs', null)).statusCode, 401);
+      });
+
       it('GET /api/status: every field of the spec in its format', async () => {
         const seeded = await seedHttp({ lastSyncAt: new Date(Date.now() - HOUR) });
         await seedLogs(db, seeded.id, new Date(), [{ status: 'success', ago: HOUR, ms: 2500 }]);

@@ -6218,6 +6218,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sync/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Beyond the spec: the sync logs of the last `hours` (default 48, at most 720), newest first, with their errors */
+        get: {
+            parameters: {
+                query: {
+                    hours: number;
+                    limit: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                hours: number;
+                                sync_logs: {
+                                    completed_at: string | null;
+                                    duration: string;
+                                    error: string | null;
+                                    id: number;
+                                    operation: string;
+                                    records_failed: number;
+                                    records_processed: number;
+                                    started_at: string | null;
+                                    status: string;
+                                }[];
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/status": {
         parameters: {
             query?: never;

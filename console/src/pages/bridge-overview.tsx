@@ -1,6 +1,10 @@
 // /bridge/:integrationId: one shop's health (GET /api/status, refreshed every 10 s): the score and what costs it points,
-// PIM and shop connectivity, mapping and queue counts, the recent sync logs as a chart and as a table.
+// PIM and shop connectivity, mapping and queue counts; the sync logs of the last 48 hours (GET /api/sync/logs) as a
+// chart and the latest of them as a table, with their errors.
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { api, bridge } from '../api/client';
+import { unwrap } from '../api/errors';
 import { SyncChart } from '../components/bridge-chart';
 import { bucketSyncs, formatWhen, HEALTH_WORDS, mappingStatusWord, operationName, parseFactor, syncStatusWord, tone } from '../components/bridge-data';
 import { type BridgeStatus, BridgeFrame, type IntegrationSummary, REFRESH_MS, useBridgeStatus } from '../components/bridge-shell';
@@ -30,7 +34,7 @@ function Overview({ integration }: { integration: IntegrationSummary }) {
         <Connectivity s={s} />
         <Counts s={s} integrationId={integration.id} />
       </div>
-      <RecentSyncs s={s} />
+      <RecentSyncs integrationId={integration.id} />
     </>
   );
 }
@@ -142,20 +146,33 @@ function Counts({ s, integrationId }: { s: Status; integrationId: number }) {
   );
 }
 
-function RecentSyncs({ s }: { s: Status }) {
-  const logs = s.recent_syncs;
-  const series = bucketSyncs(logs);
+/** Rows of the table under the chart: the latest syncs, each with its error. */
+const TABLE_ROWS = 20;
+
+function RecentSyncs({ integrationId }: { integrationId: number }) {
+  const history = useQuery({
+    queryKey: ['bridge', integrationId, 'sync-logs'],
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET('/api/sync/logs', { params: { query: { hours: 48, limit: 1000 } }, headers: bridge(integrationId), signal })).data,
+    refetchInterval: REFRESH_MS,
+  });
+  if (history.isPending) return <Loading label="Reading the sync logs…" />;
+  if (history.isError && !history.data) return <ErrorBanner error={history.error} onRetry={() => history.refetch()} />;
+  const all = history.data!.sync_logs;
+  const logs = all.slice(0, TABLE_ROWS);
+  const series = bucketSyncs(all);
   return (
     <section aria-labelledby="syncs-h">
-      <h2 id="syncs-h">Recent syncs</h2>
-      {logs.length === 0 ? (
-        <Empty>No sync has run yet. Push products from the Mappings page, or start a full sync.</Empty>
+      <h2 id="syncs-h">Syncs in the last 48 hours</h2>
+      {history.isError && <ErrorBanner error={history.error} onRetry={() => history.refetch()} />}
+      {all.length === 0 ? (
+        <Empty>No sync in the last 48 hours. Push products from the Mappings page, or start a full sync.</Empty>
       ) : (
         <>
           <SyncChart series={series} />
           <div className="table-wrap">
             <table>
-              <caption className="visually-hidden">The last {logs.length} sync logs, newest first</caption>
+              <caption className="visually-hidden">The latest {logs.length} sync logs, newest first</caption>
               <thead>
                 <tr>
                   <th scope="col">Started</th>
@@ -174,6 +191,7 @@ function RecentSyncs({ s }: { s: Status }) {
                     <td>{operationName(log.operation)}</td>
                     <td>
                       <span className={`badge nowrap ${tone(log.status)}`}>{syncStatusWord(log.status)}</span>
+                      {log.error && <div className="hint bridge-log-error">{log.error}</div>}
                     </td>
                     <td>
                       {log.records_processed.toLocaleString()}

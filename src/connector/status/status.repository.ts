@@ -39,6 +39,7 @@ export interface SyncLogRow {
   recordsFailed: number;
   startedAt: Date;
   completedAt: Date | null;
+  error?: string | null;
 }
 
 export interface SyncCounts {
@@ -153,6 +154,25 @@ export class StatusRepository {
       })
       .from(syncLogs)
       .where(eq(syncLogs.integrationId, integrationId))
+      .orderBy(desc(syncLogs.startedAt), desc(syncLogs.id))
+      .limit(limit);
+  }
+
+  /** The syncs started in the last `hours`, newest first (sync_logs_integration_started_idx), with their errors. */
+  syncLogsSince(integrationId: number, hours: number, limit: number): Promise<SyncLogRow[]> {
+    return this.db
+      .select({
+        id: syncLogs.id,
+        operation: syncLogs.operation,
+        status: syncLogs.status,
+        recordsProcessed: syncLogs.recordsProcessed,
+        recordsFailed: syncLogs.recordsFailed,
+        startedAt: syncLogs.startedAt,
+        completedAt: syncLogs.completedAt,
+        error: syncLogs.error,
+      })
+      .from(syncLogs)
+      .where(and(eq(syncLogs.integrationId, integrationId), gte(syncLogs.startedAt, sql`now() - make_interval(hours => ${hours}::int)`)))
       .orderBy(desc(syncLogs.startedAt), desc(syncLogs.id))
       .limit(limit);
   }

@@ -31,6 +31,17 @@ const Connectivity = Type.Object({
   plan: Type.Optional(Type.String()),
 });
 
+const SyncLog = Type.Object({
+  id: Type.Integer(),
+  operation: Type.String(),
+  status: Type.String(),
+  records_processed: Type.Integer(),
+  records_failed: Type.Integer(),
+  duration: Type.String(),
+  started_at: Timestamp,
+  completed_at: Timestamp,
+});
+
 const OwnStatus = Type.Object({
   integration_id: Type.Integer(),
   shop_domain: Type.String(),
@@ -41,18 +52,7 @@ const OwnStatus = Type.Object({
   last_sync_at: Timestamp,
   updated_at: Timestamp,
   product_mapping_stats: Type.Record(Type.String(), Type.Integer()),
-  recent_syncs: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      operation: Type.String(),
-      status: Type.String(),
-      records_processed: Type.Integer(),
-      records_failed: Type.Integer(),
-      duration: Type.String(),
-      started_at: Timestamp,
-      completed_at: Timestamp,
-    }),
-  ),
+  recent_syncs: Type.Array(SyncLog),
   pim_status: Connectivity,
   storefront_status: Connectivity,
   active_tokens: Type.Integer(),
@@ -115,6 +115,29 @@ export function statusRoutes(app: App, deps: StatusRouteDeps): void {
       if (!req.connector) throw new ConnectorError('AUTHENTICATION_FAILED', 'Authentication required');
       return success('Integration status retrieved', await deps.status.ownStatus(req.connector.integrationId));
     },
+  );
+
+  app.get(
+    '/api/sync/logs',
+    {
+      config: { access: 'read' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Beyond the spec: the sync logs of the last `hours` (default 48, at most 720), newest first, with their errors',
+        querystring: Type.Object({
+          hours: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
+          limit: Type.Integer({ minimum: 1, maximum: 1000, default: 500 }),
+        }),
+        response: connectorResponses(
+          Type.Object({
+            hours: Type.Integer(),
+            sync_logs: Type.Array(Type.Composite([SyncLog, Type.Object({ error: Type.Union([Type.String(), Type.Null()]) })])),
+          }),
+        ),
+      },
+    },
+    async (req) => success('Sync logs retrieved', await deps.status.syncLogs(req.connector!.integrationId, req.query.hours, req.query.limit)),
   );
 
   app.get(

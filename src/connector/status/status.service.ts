@@ -167,6 +167,13 @@ export class StatusService {
     };
   }
 
+  /** GET /api/sync/logs: the syncs of the last `hours` (at most `limit`), newest first, each with its error. */
+  async syncLogs(integrationId: number, hours: number, limit: number) {
+    const rows = await this.deps.repository.syncLogsSince(integrationId, hours, limit);
+    const now = this.clock.now();
+    return { hours, sync_logs: rows.map((row) => ({ ...this.recentSync(row, now), error: row.error ?? null })) };
+  }
+
   /** GET /api/status/{integrationId}: stored state and stored checks only, never a live call. */
   async publicStatus(rawId: string): Promise<PublicStatus> {
     const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
