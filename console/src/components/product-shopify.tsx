@@ -11,6 +11,7 @@ import { ErrorBanner, Loading } from './status';
 interface Integration {
   id: number;
   shop_domain: string;
+  platform: string;
   is_active: boolean;
 }
 
@@ -68,7 +69,9 @@ function StoreMapping({ integration, productId }: { integration: Integration; pr
   });
 
   const m = mapping.data;
-  const adminUrl = m?.storefront_product_id ? `https://${integration.shop_domain}/admin/products/${m.storefront_product_id}` : null;
+  // A sandbox shop has no admin to open.
+  const adminUrl =
+    m?.storefront_product_id && integration.platform !== 'sandbox' ? `https://${integration.shop_domain}/admin/products/${m.storefront_product_id}` : null;
   return (
     <div className="product-store">
       <h3>

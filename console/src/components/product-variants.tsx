@@ -350,7 +350,7 @@ function NewVariant({
     if (Object.keys(found).length === 0) add.mutate(body);
   };
   return (
-    <form className="product-variant-new" onSubmit={submit} noValidate>
+    <form className="product-variant-new" onSubmit={submit} noValidate aria-label="Add a variant">
       <h3>Add a variant</h3>
       {problem && (
         <p role="alert" className="banner error">
