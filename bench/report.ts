@@ -7,6 +7,7 @@ import { pushDetails, pushTargets, type PushBenchResult } from './push.js';
 import { fullSyncDetails, fullSyncTargets, type FullSyncBenchResult } from './full-sync.js';
 import { adoptDetails, adoptTargets, type AdoptBenchResult } from './adopt.js';
 import { catalogueFilesDetails, catalogueFilesTargets, type CatalogueFilesResult } from './catalogue-files.js';
+import { type ConsoleBenchResult, consoleDetails, consoleTargets } from './console.js';
 
 export interface BenchResults {
   date: string;
@@ -44,6 +45,8 @@ export interface BenchResults {
   adopt: AdoptBenchResult;
   /** CSV import and export of 100,000 variant rows (bench/catalogue-files.ts). */
   catalogueFiles: CatalogueFilesResult;
+  /** The console's first-load JavaScript and its products page on 100,000 products in a browser (bench/console.ts). */
+  console: ConsoleBenchResult;
   wallSeconds: number;
 }
 
@@ -116,6 +119,7 @@ function targets(r: BenchResults): Target[] {
   out.push(...fullSyncTargets(r.fullSync));
   out.push(...adoptTargets(r.adopt));
   out.push(...catalogueFilesTargets(r.catalogueFiles));
+  out.push(...consoleTargets(r.console));
   return out;
 }
 
@@ -202,6 +206,7 @@ export function renderReport(r: BenchResults): string {
     ...fullSyncDetails(r.fullSync),
     ...adoptDetails(r.adopt),
     ...catalogueFilesDetails(r.catalogueFiles),
+    ...consoleDetails(r.console),
   ];
   return lines.join('\n');
 }

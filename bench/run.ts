@@ -17,6 +17,7 @@ import { benchPush } from './push.js';
 import { benchFullSync } from './full-sync.js';
 import { benchAdopt } from './adopt.js';
 import { benchCatalogueFiles } from './catalogue-files.js';
+import { benchConsoleOnScratch } from './console.js';
 import { onScratchServer } from './scratch.js';
 import { watchForeignCpu } from './cpu.js';
 import { loadCatalogue, RARE_TERM } from './load.js';
@@ -260,6 +261,9 @@ async function main(): Promise<BenchResults> {
   // A CSV of 100,000 variant rows imported, then exported, on a server of its own (bench/catalogue-files.ts).
   log('CSV import and export');
   const catalogueFiles = await onScratchServer('catalogue_files', (s) => benchCatalogueFiles(s, 25_000));
+  // The console: its first-load JavaScript, and the products page on 100,000 products in headless Chromium (bench/console.ts).
+  log('console: bundle size, products page in a browser');
+  const consoleBench = await benchConsoleOnScratch(PRODUCTS);
 
   log('embedded (PGlite): first start, restart, idle memory');
   const litePort = await freePort();
@@ -313,6 +317,7 @@ async function main(): Promise<BenchResults> {
     fullSync,
     adopt,
     catalogueFiles,
+    console: consoleBench,
     rss: { pgWarm: rssPgWarm, pgLoaded: rssPgLoaded, pglite: rssLite },
     ready: { pgFirst: readyPgFirst, pg: readyPg, pgliteFirst: readyLiteFirst, pglite: readyLite },
     wallSeconds: (performance.now() - started) / 1000,

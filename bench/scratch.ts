@@ -23,12 +23,13 @@ export interface ScratchServer {
 }
 
 /** Runs `scenario` alone and prints the report it returns. */
-export async function withScratchServer(name: string, scenario: (s: ScratchServer) => Promise<string>): Promise<void> {
-  process.stdout.write(await onScratchServer(name, scenario));
+export async function withScratchServer(name: string, scenario: (s: ScratchServer) => Promise<string>, extraEnv: Record<string, string> = {}): Promise<void> {
+  process.stdout.write(await onScratchServer(name, scenario, extraEnv));
 }
 
 /** Runs `scenario` against a server on a scratch database of its own; its result. */
-export async function onScratchServer<T>(name: string, scenario: (s: ScratchServer) => Promise<T>): Promise<T> {
+/** `extraEnv`: more of the server's environment (CONSOLE_DIR for the console's benchmark). */
+export async function onScratchServer<T>(name: string, scenario: (s: ScratchServer) => Promise<T>, extraEnv: Record<string, string> = {}): Promise<T> {
   const root = path.resolve(import.meta.dirname, '..');
   const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `pimbridge_bench_${name.replace(/\W/g, '_')}`;
@@ -60,6 +61,7 @@ export async function onScratchServer<T>(name: string, scenario: (s: ScratchServ
       ADMIN_TOKEN: adminToken,
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       PORT: String(port),
+      ...extraEnv,
     };
     const server = start(
       `pimbridge-${name}`,

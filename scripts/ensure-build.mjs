@@ -8,15 +8,31 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+const fresh = (stamp, sources) => existsSync(stamp) && sources.every((f) => statSync(f).mtimeMs <= statSync(stamp).mtimeMs);
+const files = (root, dir) => readdirSync(path.join(root, dir), { recursive: true }).map((f) => path.join(root, dir, String(f)));
+
 export function ensureBuild(root) {
-  const fresh = (stamp, sources) => existsSync(stamp) && sources.every((f) => statSync(f).mtimeMs <= statSync(stamp).mtimeMs);
-  const files = (dir) => readdirSync(path.join(root, dir), { recursive: true }).map((f) => path.join(root, dir, String(f)));
   const pkg = path.join(root, 'package.json');
-  if (!fresh(path.join(root, 'dist', '.build-stamp'), [...files('src'), path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), pkg])) {
+  if (!fresh(path.join(root, 'dist', '.build-stamp'), [...files(root, 'src'), path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), pkg])) {
     buildServer(root);
   }
-  const consoleSources = [...files('console/src'), path.join(root, 'console', 'index.html'), path.join(root, 'console', 'vite.config.ts'), pkg];
-  if (!fresh(path.join(root, 'console', 'dist', '.build-stamp'), consoleSources)) buildConsole(root);
+  ensureConsole(root);
+}
+
+/** Whether console/dist is built and no console source is newer than its stamp. */
+export function consoleIsFresh(root) {
+  const sources = [
+    ...files(root, 'console/src'),
+    path.join(root, 'console', 'index.html'),
+    path.join(root, 'console', 'vite.config.ts'),
+    path.join(root, 'package.json'),
+  ];
+  return fresh(path.join(root, 'console', 'dist', '.build-stamp'), sources);
+}
+
+/** Builds the console only when console/dist is missing or stale (the browser tests, the console benchmark). */
+export function ensureConsole(root) {
+  if (!consoleIsFresh(root)) buildConsole(root);
 }
 
 export function build(root) {

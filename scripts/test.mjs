@@ -56,6 +56,12 @@ if (filter.length === 0) {
   if (apiTypes.status !== 0) process.exit(apiTypes.status ?? 1);
 }
 
+// The browser suites serve console/dist: built here, once, before they run side by side (ensure-build.mjs).
+if (files.some((f) => f.startsWith(path.join('console', 'test', 'browser')))) {
+  const { ensureConsole } = await import('./ensure-build.mjs');
+  ensureConsole(root);
+}
+
 // Which backends this run covers: PGlite always; PostgreSQL and Redis when their TEST_* URL is set.
 const backends = [
   'PGlite',

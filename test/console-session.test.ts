@@ -109,7 +109,11 @@ for (const target of databaseTargets()) {
       const revoked = await browser.call('GET', '/api/products');
       assert.equal(revoked.statusCode, 401);
       assert.match(revoked.json().error, /session has ended/);
-      assert.equal((await browser.call('GET', '/api/session')).statusCode, 401);
+      const who = await browser.call('GET', '/api/session');
+      assert.equal(who.statusCode, 401);
+      assert.equal(who.json().error, 'The console session has ended: sign in again', 'told apart from never signed in');
+      assert.match(String(who.headers['set-cookie']), /pimbridge_session=;.*Max-Age=0/, 'the dead cookie goes');
+      assert.equal((await h.app.inject({ method: 'GET', url: '/api/session' })).json().error, 'Not signed in');
 
       const other = await h.tenant();
       const second = await signIn(other);

@@ -3,6 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import '../server/kernel/console-session.js';
+import { SESSION_ENDED } from './session/session.routes.js';
 import { AppError, classifyError, UNSUPPORTED_MEDIA_TYPE } from '../server/kernel/errors.js';
 import { retryAfterSeconds, type RateLimiter } from '../lib/rate-limiter.js';
 import { attributeRoutes } from './attributes/attribute.routes.js';
@@ -82,7 +83,7 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
     // The console's session (cookie, checked on the root) stands for its organization's key; an explicit key wins.
     const session = apiKey === undefined ? req.consoleSession : null;
     if (session) req.pim = { organizationId: session.organizationId, keyId: session.keyId };
-    else if (apiKey === undefined && req.consoleSessionEnded) throw new AppError('unauthorized', 'The console session has ended: sign in again');
+    else if (apiKey === undefined && req.consoleSessionEnded) throw new AppError('unauthorized', SESSION_ENDED);
     else req.pim = await deps.auth.authenticate(apiKey);
   });
 

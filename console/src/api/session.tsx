@@ -34,7 +34,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     api.GET('/api/session').then(
-      (answer) => adopt(answer.response.ok && answer.data ? answer.data.data : null),
+      (answer) => {
+        // A cookie that no longer opens anything (expired, revoked) is told apart from none by the server's words.
+        if (!answer.response.ok && /session has ended/.test(answer.error?.error ?? '')) setEnded(true);
+        adopt(answer.response.ok && answer.data ? answer.data.data : null);
+      },
       () => adopt(null),
     );
   }, [adopt]);

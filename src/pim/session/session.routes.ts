@@ -10,6 +10,9 @@ import { ok } from '../pim.types.js';
 import type { SessionService } from './session.service.js';
 
 export const SESSION_COOKIE = 'pimbridge_session';
+export const NOT_SIGNED_IN = 'Not signed in';
+/** The answer to a cookie that no longer opens anything (expired, signed out, key revoked, organization inactive). */
+export const SESSION_ENDED = 'The console session has ended: sign in again';
 
 const Session = Type.Object({
   organization: Type.Object({ id: Type.Integer(), name: Type.String() }),
@@ -73,10 +76,15 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
         response: pimResponses(200, Session),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const token = sessionToken(req);
-      const session = token ? await deps.sessions.authenticate(token) : null;
-      if (!session) throw new AppError('unauthorized', 'Not signed in, or the session has ended: sign in again');
+      if (!token) throw new AppError('unauthorized', NOT_SIGNED_IN);
+      const session = await deps.sessions.authenticate(token);
+      if (!session) {
+        // The page tells "your session ended" from "not signed in" by these words; the dead cookie goes.
+        cookie(req, reply, '', 0);
+        throw new AppError('unauthorized', SESSION_ENDED);
+      }
       return ok(session.view);
     },
   );
