@@ -123,7 +123,7 @@ export function ListEditor<Row>({ config }: { config: ListConfig<Row> }) {
           ) : list.isError ? (
             <ErrorBanner error={list.error} onRetry={() => list.refetch()} />
           ) : rows.length === 0 ? (
-            <Empty>No {config.title.toLowerCase()} yet. Add the first one with the form.</Empty>
+            <Empty>No {config.title.replace(/^[A-Z][a-z]/, (w) => w.toLowerCase())} yet. Add the first one with the form.</Empty>
           ) : (
             <div className="table-wrap">
               <table>
