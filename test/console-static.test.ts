@@ -62,6 +62,12 @@ describe('console page', () => {
     assert.equal(admin.json().status, undefined);
     const post = await h.app.inject({ method: 'POST', url: '/products' });
     assert.equal(post.statusCode, 404);
+    // Only the console's own paths are the page: anything else is the APIs' 404, as before the console existed.
+    for (const url of ['/nothing-here', '/media/../etc/passwd', '/productsx']) {
+      const other = await h.app.inject({ method: 'GET', url });
+      assert.equal(other.statusCode, 404, url);
+      assert.equal(other.json().status, 0, url);
+    }
   });
 
   test('without a build, `/` says how to build it and the APIs still answer', async () => {

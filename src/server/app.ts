@@ -209,7 +209,6 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     await app.register(async (scope) =>
       consoleRoutes(scope as App, {
         dir: config.consoleDir,
-        notFound: (req, reply) => sendByPath(new AppError('not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`), req, reply),
         sendError: sendByPath,
       }),
     );

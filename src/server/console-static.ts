@@ -1,6 +1,7 @@
 // The console: the built single-page app (console/dist) served at `/` with strict security headers. Hashed assets are
-// cached for a year; index.html is revalidated, so a new build reaches browsers at once. Any other GET outside the
-// APIs answers index.html (the page's own router shows it); under the APIs an unknown path stays a 404 in its envelope.
+// cached for a year; index.html is revalidated, so a new build reaches browsers at once. The console's own paths
+// (`/products/12`, `/bridge/3/mappings`, …) answer index.html and the page's router shows them; every other path is
+// left to the APIs' routes and their 404s, exactly as before the console existed.
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,8 +9,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { App } from './kernel/app-type.js';
 
-/** Paths that belong to an API or a server route: never the page. */
-const NOT_THE_PAGE = /^\/(api|admin|sandbox|docs|media|metrics|healthz|readyz)(\/|$)/;
+/** The first segments of the console's routes (console/src/routes.tsx). */
+const PAGE_ROOTS = ['sign-in', 'products', 'categories', 'attributes', 'lists', 'files', 'bridge'];
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pimbridge</title></head>
 <body><h1>Pimbridge</h1><p>The console is not built. Run <code>npm run build</code> (or <code>npm start</code>, which builds it) and reload.</p>
@@ -19,7 +20,6 @@ export async function consoleRoutes(
   app: App,
   options: {
     dir: string;
-    notFound: (req: FastifyRequest, reply: FastifyReply) => unknown;
     /** Errors of these routes (a refused URL under an API path) in the envelope of the API the path belongs to. */
     sendError: (err: unknown, req: FastifyRequest, reply: FastifyReply) => unknown;
   },
@@ -51,12 +51,7 @@ export async function consoleRoutes(
   });
   const index = path.join(options.dir, 'index.html');
   if (!existsSync(index)) {
-    const notBuilt = async (req: FastifyRequest, reply: FastifyReply) => {
-      if (NOT_THE_PAGE.test(req.url)) return options.notFound(req, reply);
-      return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT);
-    };
-    app.get('/', { schema: { hide: true } }, notBuilt);
-    app.get('/*', { schema: { hide: true } }, notBuilt);
+    pageRoutes(app, async (_req, reply) => reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT));
     return;
   }
   // Vite puts every file but index.html under assets/ with a content hash in its name. Looked up per request (not listed
@@ -69,10 +64,13 @@ export async function consoleRoutes(
     // index.html (sent by the page route below through the same plugin) is revalidated on every load.
     setHeaders: (res, file) => res.header('Cache-Control', path.basename(file) === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable'),
   });
-  const page = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (NOT_THE_PAGE.test(req.url)) return options.notFound(req, reply);
-    return reply.sendFile('index.html', options.dir);
-  };
-  app.get('/', { schema: { hide: true } }, page);
-  app.get('/*', { schema: { hide: true } }, page);
+  pageRoutes(app, async (_req, reply) => reply.sendFile('index.html', options.dir));
+}
+
+function pageRoutes(app: App, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void {
+  app.get('/', { schema: { hide: true } }, handler);
+  for (const root of PAGE_ROOTS) {
+    app.get(`/${root}`, { schema: { hide: true } }, handler);
+    app.get(`/${root}/*`, { schema: { hide: true } }, handler);
+  }
 }
