@@ -26,6 +26,11 @@ export interface Config {
   connectorAllowPrivateNetworks: boolean;
   /** Where clients and storefronts reach this server (no trailing slash); absolute media URLs start with it. */
   publicUrl: string;
+  /**
+   * SHOPIFY_API_SECRET: the app's client secret, with which Shopify signs the webhooks it delivers (X-Shopify-Hmac-Sha256).
+   * Null: only sandbox shops are subscribed, and their deliveries are signed with a secret derived from ENCRYPTION_KEY.
+   */
+  shopifyApiSecret: string | null;
   trustProxy: boolean;
   /** What `serve` runs: `api` (HTTP, sends jobs), `worker` (jobs and the delta poller; /healthz and /readyz only) or `all`. */
   role: Role;
@@ -259,6 +264,7 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     ...metrics,
     metricsToken: metrics.metricsToken ?? (metrics.metricsPort === null ? adminToken : null),
     publicUrl: publicBaseUrl,
+    shopifyApiSecret: str(env, 'SHOPIFY_API_SECRET') ?? null,
     dataDir,
     databaseUrl,
     adminToken,

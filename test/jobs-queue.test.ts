@@ -49,6 +49,7 @@ for (const target of databaseTargets()) {
         rows.map((r) => [r.name, r.policy]),
         [
           ['catalogue.adopt', 'standard'],
+          ['catalogue.drift', 'standard'],
           ['catalogue.import', 'standard'],
           ['sync.bulk', 'singleton'],
           ['sync.full', 'standard'],

@@ -23,6 +23,8 @@ const SANDBOX_TABLES = [
   'sandbox_staged_uploads',
   'sandbox_stores',
   'sandbox_variants',
+  'sandbox_webhook_deliveries',
+  'sandbox_webhook_subscriptions',
 ];
 
 /** The legacy DDL's sections (`-- migration NNNN`), each a list of statements. */

@@ -108,7 +108,8 @@ describe('product mapper (PIM → productSet input)', () => {
     assert.equal(input.title, 'Organic Tee');
     assert.equal(input.descriptionHtml, '<p>Soft</p>');
     assert.equal(input.vendor, 'Acme');
-    assert.equal(input.productType, 'variable');
+    // The first category's name (the default), never the PIM's structural product_type (docs/shopify-fidelity.md).
+    assert.equal(input.productType, 'Shirts');
     assert.deepEqual(input.tags, ['Shirts', 'Organic']);
     assert.equal(input.status, 'ACTIVE');
     // No SEO attributes: no SEO fields (Shopify derives them; nothing is made from the name or short description).

@@ -148,7 +148,7 @@ describe('the console in a browser', () => {
       ['bridge-overview', `/bridge/${c.integrationId}`],
       ['bridge-mappings', `/bridge/${c.integrationId}/mappings`],
       ['bridge-sync', `/bridge/${c.integrationId}/sync`],
-      ['not-found', '/no-such-page'],
+      ['not-found', '/bridge/no/such/page'],
     ];
     // The names are known before `before` has run; the paths (ids) after.
     const names = [

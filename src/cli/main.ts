@@ -7,6 +7,7 @@ import { startServer } from '../main.js';
 import { startSandboxServer } from '../server/sandbox-server.js';
 import { sandboxMigrations } from '../storefront/sandbox/sandbox.module.js';
 import { AdminClientError, adminRequest } from './admin-client.js';
+import { pushCommand, type PushCommandOptions } from './push.js';
 import { CSV_FORMATS, CliError, CliUsageError, exportCommand, importCommand, type ExportCommandOptions, type ImportCommandOptions } from './catalogue-files.js';
 
 const positiveInt = (value: string) => {
@@ -240,6 +241,20 @@ pimAuthOptions(program.command('export').description('export the catalogue as CS
   .exitOverride(usageExit)
   .action(async (o: ExportCommandOptions) => {
     process.exitCode = await exportCommand(client, o);
+  });
+
+// Pushing products through the connector API (a connector token, not the admin token).
+program
+  .command('push <ids...>')
+  .description(
+    'push PIM products to the connected storefront; --dry-run lists what would change, writing nothing; exit 0: all succeeded, 1: some failed, 2: usage',
+  )
+  .option('--token <token>', 'connector API token (default PIMBRIDGE_API_TOKEN)')
+  .option('--dry-run', 'list the fields each product would change on the storefront, writing nothing (sync log products.push.dry_run)')
+  .option('--json', 'print the whole answer as JSON')
+  .exitOverride(usageExit)
+  .action(async (ids: string[], o: PushCommandOptions) => {
+    process.exitCode = await pushCommand(client().baseUrl, ids, o);
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

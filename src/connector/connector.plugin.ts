@@ -26,6 +26,10 @@ import { fullSyncRoutes } from './sync/full-sync.routes.js';
 import type { FullSyncService } from './sync/full-sync.service.js';
 import { adoptionRoutes } from './adopt/adoption.routes.js';
 import type { AdoptionService } from './adopt/adoption.service.js';
+import { driftRoutes } from './drift/drift.routes.js';
+import type { DriftService } from './drift/drift.service.js';
+import { webhookSettingsRoutes } from './webhooks/webhook.routes.js';
+import type { WebhookService } from './webhooks/webhook.service.js';
 
 export interface ConnectorDeps {
   auth: ConnectorAuthService;
@@ -36,8 +40,12 @@ export interface ConnectorDeps {
   mappings: MappingService;
   fullSync: FullSyncService;
   adoptions: AdoptionService;
+  /** Drift reports (POST/GET /api/drift). */
+  drift: DriftService;
   /** Console sessions on connector routes (X-Integration-Id) and the account's integrations (GET /api/integrations). */
   console: ConsoleAccess;
+  /** The shop's webhook subscriptions and the deletion setting (GET/POST/PUT /api/integration/webhooks). */
+  webhooks?: WebhookService;
 }
 
 const APP_ERROR_CODES: Record<AppError['kind'], ConnectorErrorCode> = {
@@ -130,5 +138,7 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps, paths?: Pat
   mappingRoutes(app, deps.mappings);
   fullSyncRoutes(app, deps.fullSync);
   adoptionRoutes(app, deps.adoptions);
+  driftRoutes(app, deps.drift);
   accountRoutes(app, deps.console);
+  if (deps.webhooks) webhookSettingsRoutes(app, deps.webhooks);
 }

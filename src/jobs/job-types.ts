@@ -15,6 +15,8 @@ export const JOB = {
   catalogueImport: 'catalogue.import',
   /** Adopting a connected shop's existing products (connector POST /api/adopt). */
   catalogueAdopt: 'catalogue.adopt',
+  /** A drift report of a connected shop: the shop read once, compared with what the bridge last wrote (POST /api/drift). */
+  catalogueDrift: 'catalogue.drift',
 } as const;
 
 export type JobName = (typeof JOB)[keyof typeof JOB];
@@ -55,6 +57,12 @@ export interface CatalogueAdoptJob {
   adoptionId: string;
 }
 
+export interface CatalogueDriftJob {
+  integrationId: number;
+  /** = the drift report's id (= the job's id). */
+  reportId: string;
+}
+
 export interface JobData {
   'sync.product': SyncProductJob;
   'sync.full': SyncFullJob;
@@ -62,6 +70,7 @@ export interface JobData {
   'sync.poll': SyncPollJob;
   'catalogue.import': CatalogueImportJob;
   'catalogue.adopt': CatalogueAdoptJob;
+  'catalogue.drift': CatalogueDriftJob;
 }
 
 /**

@@ -44,6 +44,7 @@ export function queueDefinitions(t: QueueTuning): Record<JobName, QueueDefinitio
     // A long file or a large shop: a live worker keeps the job by its lease; a dead one's job resumes elsewhere.
     [JOB.catalogueImport]: { policy: 'standard', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
     [JOB.catalogueAdopt]: { policy: 'standard', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
+    [JOB.catalogueDrift]: { policy: 'standard', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
     [JOB.syncBulk]: { policy: 'singleton', retryLimit: t.retryLimit, ...retry, expireInSeconds: t.expireInSeconds, maxRunSeconds: 6 * 3600 },
   };
 }

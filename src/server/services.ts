@@ -86,7 +86,13 @@ import type { Metrics } from '../lib/metrics.js';
 import { AdoptionRepository } from '../connector/adopt/adoption.repository.js';
 import { AdoptionService } from '../connector/adopt/adoption.service.js';
 import { adoptionHandler } from '../connector/adopt/adoption.handler.js';
+import { DriftRepository } from '../connector/drift/drift.repository.js';
+import { DriftService, type DriftOptions } from '../connector/drift/drift.service.js';
+import { driftHandler } from '../connector/drift/drift.handler.js';
 import { catalogueCsvEncoder, PimCsvImporter } from '../connector/adopt/unmatched-import.js';
+import { WebhookRepository } from '../connector/webhooks/webhook.repository.js';
+import { WEBHOOK_PATH, WebhookService } from '../connector/webhooks/webhook.service.js';
+import { createHmac } from 'node:crypto';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -99,12 +105,15 @@ export interface ServiceOverrides {
   /** Full-sync settings beyond SYNC_BULK_THRESHOLD and SYNC_BULK_CHUNK (e.g. shorter polls of a bulk operation). */
   fullSync?: Partial<FullSyncOptions>;
   adoption?: Partial<AdoptionOptions>;
+  /** Drift reports' settings (e.g. shorter polls of the shop's bulk query). */
+  drift?: Partial<DriftOptions>;
   /** The built-in Shopify sandbox's GraphQL service (its clock, its bulk runner's pause and upload cap). */
   sandbox?: SandboxGraphqlOptions;
 }
 
 export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
+    Partial<Pick<Config, 'shopifyApiSecret'>> &
     Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorPublicRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
     Pick<Config, 'mediaDownloadConcurrency' | 'mediaQuotaBytes' | 'importMaxBytes'> &
     Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk' | 'consoleSessionHours'>,
@@ -145,7 +154,23 @@ export function createServices(
   const connectorTokens = new TokenRepository(db);
   // The built-in Shopify sandbox, a module of its own mounted only when it is on (its routes: app.ts). Off, the admin
   // API keeps its side for sandbox shops made while it was on (removing them removes their store, as before).
-  const sandbox = config.shopifySandbox ? createSandbox({ db, locks: database.locks, poolSize: database.poolUse?.().max }, overrides.sandbox) : null;
+  // The app's client secret webhooks are signed with: SHOPIFY_API_SECRET, else one derived from ENCRYPTION_KEY (then
+  // only sandbox shops are subscribed; the sandbox signs its deliveries with the same).
+  const webhookSecret = config.shopifyApiSecret ?? createHmac('sha256', config.encryptionKey).update('pimbridge:shopify-webhooks').digest('base64url');
+  const sandbox = config.shopifySandbox
+    ? createSandbox(
+        { db, locks: database.locks, poolSize: database.poolUse?.().max },
+        {
+          ...overrides.sandbox,
+          webhooks: {
+            secret: webhookSecret,
+            ownOrigin: config.publicUrl,
+            allowPrivateNetworks: config.connectorAllowPrivateNetworks,
+            ...overrides.sandbox?.webhooks,
+          },
+        },
+      )
+    : null;
   const sandboxShops = sandbox ?? createSandboxShopAdmin(db);
   const storefront = new ShopifyAdapter({ metrics });
   const pimClient = new PimClient({
@@ -154,8 +179,32 @@ export function createServices(
     timeoutMs: overrides.pimTimeoutMs,
   });
   const integrationRepo = new IntegrationRepository(db);
-  const integrations = new IntegrationService({ db, integrations: integrationRepo, tokens: connectorTokens, pim: pimClient, box: secretBox });
-  const settings = new IntegrationSettingsService(integrationRepo, integrations, storefront);
+  const integrations: IntegrationService = new IntegrationService({
+    db,
+    integrations: integrationRepo,
+    tokens: connectorTokens,
+    pim: pimClient,
+    box: secretBox,
+    // The shop's webhook subscriptions, once connected (connector/webhooks/); `webhooks` is built just below.
+    afterConnect: (integrationId) => webhooks.subscribeAfterConnect(integrationId),
+  });
+  const webhooks: WebhookService = new WebhookService(
+    {
+      db,
+      repo: new WebhookRepository(db),
+      mappings: new MappingRepository(db),
+      integrations: integrationRepo,
+      shopOf: (integrationId) => integrations.storefrontShopOf(integrationId),
+      disconnect: (integrationId) => integrations.disconnect(integrationId),
+      storefront,
+      log: jobs.log,
+    },
+    { secret: webhookSecret, callbackUrl: `${config.publicUrl}${WEBHOOK_PATH}`, subscribeShopifyShops: config.shopifyApiSecret != null },
+  );
+  const settings = new IntegrationSettingsService(integrationRepo, integrations, storefront, {
+    reader: pimClient,
+    connectionOf: (id) => integrations.pimConnectionOf(id),
+  });
   const mappings = new MappingRepository(db);
   const syncStorefront = overrides.syncStorefront ?? storefront;
   const push = new PushService({
@@ -213,6 +262,11 @@ export function createServices(
     },
     overrides.adoption,
   );
+  // POST /api/drift: the shop read in one bulk query and compared with what the bridge last wrote (connector/drift/).
+  const drift = new DriftService(
+    { db, repo: new DriftRepository(db), queue: jobs.queue, txExecutor: executorOf, liveJobs, integrations, storefront },
+    overrides.drift,
+  );
   const handlers: JobHandlers = {
     [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log: jobs.log, metrics }), concurrency: config.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
@@ -224,6 +278,8 @@ export function createServices(
     [JOB.catalogueImport]: { handler: importHandler(imports), concurrency: 1 },
     // An adoption waits on the shop's bulk query and the PIM's pages: light, a few at once.
     [JOB.catalogueAdopt]: { handler: adoptionHandler(adoptions), concurrency: 2 },
+    // A drift report waits on the shop's bulk query, then compares in memory: light.
+    [JOB.catalogueDrift]: { handler: driftHandler(drift), concurrency: 2 },
   };
   const workers = new Workers(
     jobs.queue,
@@ -261,6 +317,7 @@ export function createServices(
     sandbox,
     connector: {
       pimClient,
+      webhooks,
       auth: new ConnectorAuthService(
         connectorTokens,
         createRateLimiter({ name: 'connector-auth', points: config.authRateLimit, durationSeconds: 60, redis }),
@@ -272,6 +329,7 @@ export function createServices(
       fullSync,
       delta,
       adoptions,
+      drift,
       console: new ConsoleAccess(integrations),
       mappings: new MappingService(mappings),
       // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.

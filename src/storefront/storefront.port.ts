@@ -47,6 +47,23 @@ export interface SyncPlacement {
   variantStockLocation: string | null;
   /** Prices are converted by something else (e.g. Shopify Markets): no currency check before sending. */
   pricesConvertedElsewhere: boolean;
+  /** false: a product deleted in the shop (mapping `metadata.deleted_in_shop`) is not created again; unset/true: it is. */
+  recreateDeletedProducts?: boolean;
+  /** Where the product type comes from: a PIM attribute's value, or (null, the default) the first category's name. */
+  productType?: { attributeCode: string | null };
+  /** The PIM attributes written as product metafields (none when unset). */
+  attributeMetafields?: AttributeMetafieldSpec[];
+}
+
+/** One PIM attribute synced as a product metafield: its PIM definition, and the namespace and key it goes to. */
+export interface AttributeMetafieldSpec {
+  code: string;
+  name: string;
+  /** The PIM's attribute type: text, textarea, number, boolean, date, select, multiselect. */
+  pimType: string;
+  options: string[];
+  namespace: string;
+  key: string;
 }
 
 /** A storefront call failed; `kind` says why, so callers can tell a revoked token from an outage. */
@@ -138,7 +155,13 @@ export interface KnownStorefrontProduct {
    * Storefront fields the last push wrote from PIM data, so a push clears only what it wrote before and never what the
    * merchant set in the shop: the SKUs whose compare-at price came from a PIM sale price, and the SEO fields.
    */
-  owned?: { compareAt?: string[]; seoTitle?: boolean; seoDescription?: boolean };
+  owned?: {
+    compareAt?: string[];
+    seoTitle?: boolean;
+    seoDescription?: boolean;
+    /** A fingerprint of the attribute metafields the last push sent (unchanged: they are not sent, nor the product read). */
+    attributeMetafields?: string;
+  };
   /** Inventory item ids by SKU. */
   inventoryItemIds?: Record<string, string>;
   /**
@@ -148,7 +171,45 @@ export interface KnownStorefrontProduct {
   stock?: Record<string, Record<string, number>>;
   /** The publications the bridge published the product on. */
   publications?: string[];
+  /** The values of the fields the bridge owns as the last push wrote them (the drift report compares the shop with them). */
+  written?: WrittenFields;
 }
+
+/**
+ * What a push wrote of the fields the bridge owns (storefront_state.written): a field left out of the push (the
+ * merchant's) is absent. Variants by SKU; images as our file keys (`pim-` + 16 hex), in order.
+ */
+export interface WrittenFields {
+  title: string;
+  descriptionHtml?: string;
+  vendor?: string;
+  productType?: string;
+  status: string;
+  seo?: { title?: string; description?: string };
+  /** Our tags (the category names); the product's other tags are the merchant's. */
+  tags: string[];
+  variants: Record<string, { price?: string; compareAtPrice?: string | null; barcode?: string; options: string[] }>;
+  images: string[];
+}
+
+/** One field a push would change (dry run): the shop's value now (null: none, or the product is created) and the PIM's. */
+export interface FieldChange {
+  field: string;
+  storefront: unknown;
+  pim: unknown;
+}
+
+/** One field that differs in the shop from what the bridge last wrote. */
+export interface DriftChange {
+  field: string;
+  storefront: unknown;
+  written: unknown;
+}
+
+/** What a push of one product would do (dry run), or why it would be refused (pre-flight). */
+export type ProductPreview =
+  | { ok: true; method: 'create' | 'update'; productNumericId: number | null; handle: string | null; changes: FieldChange[] }
+  | { ok: false; errors: string[] };
 
 export interface ProductUpsertResult {
   method: 'create' | 'update';
@@ -178,6 +239,8 @@ export interface ProductUpsertResult {
   problems: string[];
   /** Values Shopify accepts but shortens or ignores (e.g. an SEO title past the admin's 70-character hint). */
   warnings: string[];
+  /** What this push wrote of the fields the bridge owns (kept with the mapping for the drift report). */
+  written?: WrittenFields;
 }
 
 /** The storefront (or our pre-flight of its rules) refused the product: one readable line per problem. */
@@ -244,6 +307,14 @@ export interface StorefrontPort {
    * given to startBulkUpsert). Throws StorefrontError when the storefront cannot be asked.
    */
   bulkUpsertState(shop: StorefrontShop, operationId: string, items: BulkUpsertItem[]): Promise<BulkUpsertState>;
+
+  /**
+   * A dry run of upsertProduct for each item, in order: the same pre-flight and mapping, then the current storefront
+   * product read (mapped ones, batched, read calls only, under the shop's budget) and compared field by field. Writes
+   * nothing. A product without `known.productId`, or whose storefront product is gone, is a `create`. Optional: a
+   * storefront without it cannot preview (the dry run fails its products).
+   */
+  previewUpserts?(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<ProductPreview[]>;
 }
 
 export interface BulkUpsertItem {
@@ -294,6 +365,8 @@ export interface StorefrontCatalogueProduct {
   variants: StorefrontCatalogueVariant[];
   /** The product's media in order: its id and, for a processed image, its URL. */
   images: { mediaId: string; url: string | null }[];
+  /** Its SEO fields, when the read selected them (the drift report's does). */
+  seo?: { title: string | null; description: string | null };
 }
 
 export type CatalogueReadState =
@@ -316,4 +389,42 @@ export interface StorefrontCatalogueReader {
 
   /** Where the read stands; once completed, every product of the shop. Throws StorefrontError when it cannot be asked. */
   catalogueReadState(shop: StorefrontShop, operationId: string): Promise<CatalogueReadState>;
+
+  /**
+   * The fields the bridge owns whose value in the shop product (as the catalogue read found it) differs from what the
+   * last push wrote (`written`); `mediaIds` are the mapping's media ids by PIM image URL. Pure: no call. Optional: a
+   * reader without it cannot report drift field by field.
+   */
+  compareWritten?(product: StorefrontCatalogueProduct, written: WrittenFields, mediaIds: Record<string, string>): DriftChange[];
+}
+
+/** The storefront events the bridge subscribes to (Shopify: WebhookSubscriptionTopic). */
+export const STOREFRONT_WEBHOOK_TOPICS = ['PRODUCTS_UPDATE', 'PRODUCTS_DELETE', 'INVENTORY_LEVELS_UPDATE', 'APP_UNINSTALLED'] as const;
+export type StorefrontWebhookTopic = (typeof STOREFRONT_WEBHOOK_TOPICS)[number];
+
+/** One webhook subscription of the app on the shop. */
+export interface StorefrontWebhookSubscription {
+  /** Shopify GID. */
+  id: string;
+  topic: string;
+  uri: string;
+}
+
+/**
+ * The shop's webhook subscriptions (Shopify: webhookSubscriptions, webhookSubscriptionCreate, webhookSubscriptionDelete).
+ * Kept apart from StorefrontPort: only the connector's webhook setup needs it.
+ */
+export interface StorefrontWebhooks {
+  /** Every subscription the app has on the shop. Throws StorefrontError. */
+  webhookSubscriptions(shop: StorefrontShop): Promise<StorefrontWebhookSubscription[]>;
+  /**
+   * Idempotently subscribes the shop to `topics` at `uri`: lists the subscriptions first, creates the missing ones and
+   * deletes those of these topics at another address (e.g. an old PUBLIC_URL). Throws StorefrontError, or
+   * StorefrontValidationError with the shop's userErrors.
+   */
+  ensureWebhookSubscriptions(
+    shop: StorefrontShop,
+    uri: string,
+    topics: readonly StorefrontWebhookTopic[],
+  ): Promise<{ subscriptions: StorefrontWebhookSubscription[]; created: string[]; deleted: string[] }>;
 }

@@ -2285,6 +2285,449 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest drift report of the caller's shop: state, counts and a page of its items */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description changed, missing_in_shop or orphan_in_shop */
+                    kind?: "changed" | "missing_in_shop" | "orphan_in_shop";
+                    /** @description 1-100, default 20 */
+                    limit?: number;
+                    /** @description default 0 */
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                counts: {
+                                    changed: number;
+                                    /** @description of those, compared field by field with what the bridge last wrote */
+                                    compared: number;
+                                    /** @description mappings that name a storefront product */
+                                    mapped: number;
+                                    missing_in_shop: number;
+                                    /** @description in the shop but with no record of what was written (adopted and not pushed since) */
+                                    not_compared: number;
+                                    orphan_in_shop: number;
+                                    shop_products: number;
+                                } | null;
+                                /** @description UTC, YYYY-MM-DD HH:MM:SS */
+                                created_at: string;
+                                error: string | null;
+                                finished_at: string | null;
+                                /** @description uuid; also the id of its catalogue.drift job */
+                                id: string;
+                                items: {
+                                    fields: {
+                                        field: string;
+                                        storefront: unknown;
+                                        /** @description the value the bridge last wrote */
+                                        written: unknown;
+                                    }[];
+                                    handle: string | null;
+                                    /** @enum {string} */
+                                    kind: "changed" | "missing_in_shop" | "orphan_in_shop";
+                                    pim_product_id: number | null;
+                                    storefront_product_id: number | null;
+                                    title: string | null;
+                                }[];
+                                pagination: {
+                                    has_more: boolean;
+                                    limit: number;
+                                    offset: number;
+                                    total: number;
+                                };
+                                started_at: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "running" | "completed" | "failed";
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Start a drift report: the shop read in one bulk query and compared with what the bridge last wrote (nothing is written to the shop)
+         * @description No body. Runs in the background; poll GET /api/drift. While a report is queued or running: 409 SYNC_IN_PROGRESS with it in `data`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                counts: {
+                                    changed: number;
+                                    /** @description of those, compared field by field with what the bridge last wrote */
+                                    compared: number;
+                                    /** @description mappings that name a storefront product */
+                                    mapped: number;
+                                    missing_in_shop: number;
+                                    /** @description in the shop but with no record of what was written (adopted and not pushed since) */
+                                    not_compared: number;
+                                    orphan_in_shop: number;
+                                    shop_products: number;
+                                } | null;
+                                /** @description UTC, YYYY-MM-DD HH:MM:SS */
+                                created_at: string;
+                                error: string | null;
+                                finished_at: string | null;
+                                /** @description uuid; also the id of its catalogue.drift job */
+                                id: string;
+                                started_at: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "running" | "completed" | "failed";
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "SYNC_IN_PROGRESS";
+                            data: {
+                                counts: {
+                                    changed: number;
+                                    /** @description of those, compared field by field with what the bridge last wrote */
+                                    compared: number;
+                                    /** @description mappings that name a storefront product */
+                                    mapped: number;
+                                    missing_in_shop: number;
+                                    /** @description in the shop but with no record of what was written (adopted and not pushed since) */
+                                    not_compared: number;
+                                    orphan_in_shop: number;
+                                    shop_products: number;
+                                } | null;
+                                /** @description UTC, YYYY-MM-DD HH:MM:SS */
+                                created_at: string;
+                                error: string | null;
+                                finished_at: string | null;
+                                /** @description uuid; also the id of its catalogue.drift job */
+                                id: string;
+                                started_at: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "running" | "completed" | "failed";
+                            };
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One drift report of the caller's shop: state, counts and a page of its items */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description changed, missing_in_shop or orphan_in_shop */
+                    kind?: "changed" | "missing_in_shop" | "orphan_in_shop";
+                    /** @description 1-100, default 20 */
+                    limit?: number;
+                    /** @description default 0 */
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                counts: {
+                                    changed: number;
+                                    /** @description of those, compared field by field with what the bridge last wrote */
+                                    compared: number;
+                                    /** @description mappings that name a storefront product */
+                                    mapped: number;
+                                    missing_in_shop: number;
+                                    /** @description in the shop but with no record of what was written (adopted and not pushed since) */
+                                    not_compared: number;
+                                    orphan_in_shop: number;
+                                    shop_products: number;
+                                } | null;
+                                /** @description UTC, YYYY-MM-DD HH:MM:SS */
+                                created_at: string;
+                                error: string | null;
+                                finished_at: string | null;
+                                /** @description uuid; also the id of its catalogue.drift job */
+                                id: string;
+                                items: {
+                                    fields: {
+                                        field: string;
+                                        storefront: unknown;
+                                        /** @description the value the bridge last wrote */
+                                        written: unknown;
+                                    }[];
+                                    handle: string | null;
+                                    /** @enum {string} */
+                                    kind: "changed" | "missing_in_shop" | "orphan_in_shop";
+                                    pim_product_id: number | null;
+                                    storefront_product_id: number | null;
+                                    title: string | null;
+                                }[];
+                                pagination: {
+                                    has_more: boolean;
+                                    limit: number;
+                                    offset: number;
+                                    total: number;
+                                };
+                                started_at: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "running" | "completed" | "failed";
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Beyond the spec: the merchant's edits to fields the bridge owns, as the shop's products/update webhooks reported them, newest first */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                    pim_product_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                events: {
+                                    /** @description UTC, YYYY-MM-DD HH:MM:SS */
+                                    detected_at: string;
+                                    /** @description title, handle or variant_skus */
+                                    field: string;
+                                    id: number;
+                                    pim_product_id: number;
+                                    source: string;
+                                    /** @description what the shop had after the edit */
+                                    storefront: string | null;
+                                    storefront_product_id: number;
+                                    /** @description what the last push wrote (JSON text for lists) */
+                                    written: string | null;
+                                }[];
+                                pagination: {
+                                    limit: number;
+                                    offset: number;
+                                    total: number;
+                                };
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exports/products.csv": {
         parameters: {
             query?: never;
@@ -2489,6 +2932,170 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration/attributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which PIM attributes are written as product metafields, and where (default: all, namespace pimbridge_attr, key = code) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                attributes: {
+                                    code: string;
+                                    metafield: string | null;
+                                    name: string;
+                                    synced: boolean;
+                                    type: string;
+                                }[];
+                                enabled: boolean;
+                                exclude: string[];
+                                is_default: boolean;
+                                keys: {
+                                    [key: string]: string;
+                                };
+                                namespace: string;
+                                only: string[] | null;
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        /** Choose the attributes synced as metafields (only: null = all), their namespace and keys (null: back to the code) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled?: boolean;
+                        exclude?: string[];
+                        keys?: {
+                            [key: string]: string | null;
+                        };
+                        namespace?: string;
+                        only?: string[] | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                attributes: {
+                                    code: string;
+                                    metafield: string | null;
+                                    name: string;
+                                    synced: boolean;
+                                    type: string;
+                                }[];
+                                enabled: boolean;
+                                exclude: string[];
+                                is_default: boolean;
+                                keys: {
+                                    [key: string]: string;
+                                };
+                                namespace: string;
+                                only: string[] | null;
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;
@@ -2945,6 +3552,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integration/product-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the Shopify product type comes from (default: the product's first category's name) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                attribute_code: string | null;
+                                is_default: boolean;
+                                source: "first_category" | "attribute";
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        /** Take the product type from the first category's name, or from a PIM attribute */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        attribute_code?: string | null;
+                        source: "first_category" | "attribute";
+                    };
+                };
+            };
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                attribute_code: string | null;
+                                is_default: boolean;
+                                source: "first_category" | "attribute";
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integration/update": {
         parameters: {
             query?: never;
@@ -3022,6 +3764,209 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's webhook subscriptions (read live) and what a deletion in the shop does */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                callback_url: string;
+                                recreate_deleted_products: boolean;
+                                subscriptions: {
+                                    id: string;
+                                    topic: string;
+                                    uri: string;
+                                }[];
+                                topics: {
+                                    subscribed: boolean;
+                                    topic: string;
+                                }[];
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        /** Whether a product deleted in the shop is created again by the next sync (default true) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        recreate_deleted_products: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                recreate_deleted_products: boolean;
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        /** Subscribe the shop again (idempotent; moves subscriptions to the current PUBLIC_URL) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                callback_url: string;
+                                created?: number;
+                                deleted?: number;
+                                reason?: string;
+                                status: "subscribed" | "skipped";
+                                subscriptions?: {
+                                    id: string;
+                                    topic: string;
+                                    uri: string;
+                                }[];
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -5302,12 +6247,15 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Push a product or a batch of at most 50 to the storefront (one sync log per push)
+         * Push a product or a batch of at most 50 to the storefront (one sync log per push); ?dry_run=true previews it
          * @description Body: a product object or {products: [...]}. A product object with only `id` is read from the PIM; one with more fields is taken as the full PIM product.
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: list what the push would change, writing nothing (sync log products.push.dry_run) */
+                    dry_run?: boolean;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -5350,6 +6298,34 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @enum {boolean} */
+                                dry_run: true;
+                                failed_count: number;
+                                results: {
+                                    changes?: {
+                                        /** @description title, descriptionHtml, vendor, productType, status, tags, seo.title, seo.description, handle (create), variants[SKU].price|compareAtPrice|barcode|options, variants[SKU], images */
+                                        field: string;
+                                        pim: unknown;
+                                        storefront: unknown;
+                                    }[];
+                                    message: string;
+                                    /** @enum {string} */
+                                    method?: "create" | "update";
+                                    pim_product_id: number | null;
+                                    /** @enum {string} */
+                                    status: "success" | "error";
+                                    storefront_handle?: string | null;
+                                    storefront_product_id: number | null;
+                                    validation_errors?: string[];
+                                }[];
+                                successful_count: number;
+                                sync_log_id: number;
+                                total_products: number;
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        } | {
+                            data: {
                                 failed_count: number;
                                 results: {
                                     message: string;
@@ -5378,6 +6354,34 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            data: {
+                                /** @enum {boolean} */
+                                dry_run: true;
+                                failed_count: number;
+                                results: {
+                                    changes?: {
+                                        /** @description title, descriptionHtml, vendor, productType, status, tags, seo.title, seo.description, handle (create), variants[SKU].price|compareAtPrice|barcode|options, variants[SKU], images */
+                                        field: string;
+                                        pim: unknown;
+                                        storefront: unknown;
+                                    }[];
+                                    message: string;
+                                    /** @enum {string} */
+                                    method?: "create" | "update";
+                                    pim_product_id: number | null;
+                                    /** @enum {string} */
+                                    status: "success" | "error";
+                                    storefront_handle?: string | null;
+                                    storefront_product_id: number | null;
+                                    validation_errors?: string[];
+                                }[];
+                                successful_count: number;
+                                sync_log_id: number;
+                                total_products: number;
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        } | {
                             data: {
                                 failed_count: number;
                                 results: {

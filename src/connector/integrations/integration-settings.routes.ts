@@ -1,5 +1,6 @@
 // The integration's bridge settings (admin scope): which publications each PIM channel is published on, which location
-// each warehouse's stock goes to, and whether prices are converted elsewhere. Beyond the spec; same envelope.
+// each warehouse's stock goes to, whether prices are converted elsewhere, where the product type comes from and which
+// attributes become metafields. Beyond the spec; same envelope.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
@@ -24,6 +25,32 @@ const LocationsView = Type.Object({
 });
 
 const PricingView = Type.Object({ prices_converted_elsewhere: Type.Boolean() });
+
+const ProductTypeSource = Type.Union([Type.Literal('first_category'), Type.Literal('attribute')]);
+const ProductTypeView = Type.Object({
+  source: ProductTypeSource,
+  attribute_code: Type.Union([Type.String(), Type.Null()]),
+  is_default: Type.Boolean(),
+});
+
+const AttributeCode = Type.String({ minLength: 1, maxLength: 64, description: 'a PIM product attribute code' });
+const AttributesView = Type.Object({
+  enabled: Type.Boolean(),
+  namespace: Type.String(),
+  only: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  exclude: Type.Array(Type.String()),
+  keys: Type.Record(Type.String(), Type.String()),
+  is_default: Type.Boolean(),
+  attributes: Type.Array(
+    Type.Object({
+      code: Type.String(),
+      name: Type.String(),
+      type: Type.String(),
+      synced: Type.Boolean(),
+      metafield: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
 
 export function integrationSettingsRoutes(app: App, settings: IntegrationSettingsService): void {
   const admin = { config: { access: 'admin' as const } };
@@ -115,5 +142,75 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
       },
     },
     async (req) => success('Pricing settings updated successfully', await settings.setPricing(req.connector!.integrationId, req.body)),
+  );
+
+  app.get(
+    '/api/integration/product-type',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Where the Shopify product type comes from (default: the product's first category's name)",
+        response: connectorResponses(ProductTypeView),
+      },
+    },
+    async (req) => success('Product type settings retrieved successfully', await settings.productType(req.connector!.integrationId)),
+  );
+
+  app.put(
+    '/api/integration/product-type',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Take the product type from the first category's name, or from a PIM attribute",
+        body: Type.Object(
+          { source: ProductTypeSource, attribute_code: Type.Optional(Type.Union([AttributeCode, Type.Null()])) },
+          { additionalProperties: false },
+        ),
+        response: connectorResponses(ProductTypeView),
+      },
+    },
+    async (req) => success('Product type settings updated successfully', await settings.setProductType(req.connector!.integrationId, req.body)),
+  );
+
+  app.get(
+    '/api/integration/attributes',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Which PIM attributes are written as product metafields, and where (default: all, namespace pimbridge_attr, key = code)',
+        response: connectorResponses(AttributesView),
+      },
+    },
+    async (req) => success('Attribute settings retrieved successfully', await settings.attributes(req.connector!.integrationId)),
+  );
+
+  app.put(
+    '/api/integration/attributes',
+    {
+      ...admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Choose the attributes synced as metafields (only: null = all), their namespace and keys (null: back to the code)',
+        body: Type.Object(
+          {
+            enabled: Type.Optional(Type.Boolean()),
+            namespace: Type.Optional(Type.String({ minLength: 3, maxLength: 255 })),
+            only: Type.Optional(Type.Union([Type.Array(AttributeCode, { maxItems: 1000 }), Type.Null()])),
+            exclude: Type.Optional(Type.Array(AttributeCode, { maxItems: 1000 })),
+            keys: Type.Optional(Type.Record(AttributeCode, Type.Union([Type.String({ minLength: 2, maxLength: 64 }), Type.Null()]), { maxProperties: 1000 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: connectorResponses(AttributesView),
+      },
+    },
+    async (req) => success('Attribute settings updated successfully', await settings.setAttributes(req.connector!.integrationId, req.body)),
   );
 }

@@ -6,8 +6,44 @@ import type { StorefrontPort, StorefrontShop, SyncPlacement } from '../../storef
 import { StorefrontError } from '../../storefront/storefront.port.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { IntegrationRepository } from './integration.repository.js';
-import { channelPublications, defaultLocation, parseSettings, PIM_CHANNELS, resolvePlacement, type IntegrationSettings } from './integration-settings.js';
+import {
+  attributeSpecs,
+  channelPublications,
+  DEFAULT_ATTRIBUTE_METAFIELDS,
+  defaultLocation,
+  parseSettings,
+  PIM_CHANNELS,
+  resolvePlacement,
+  type AttributeMetafieldSettings,
+  type IntegrationSettings,
+  type PimAttributeDefinition,
+} from './integration-settings.js';
 import type { IntegrationService } from './integration.service.js';
+import { TtlCache } from '../../lib/ttl-cache.js';
+
+/** The PIM's attribute definitions, read over its API (connector/pim/pim-client.ts). */
+export interface PimAttributeReader {
+  attributeDefinitions(conn: { baseUrl: string; apiKey: string }): Promise<PimAttributeDefinition[]>;
+}
+
+export interface ProductTypeInput {
+  source: 'first_category' | 'attribute';
+  attribute_code?: string | null;
+}
+
+export interface AttributesInput {
+  enabled?: boolean;
+  namespace?: string;
+  only?: string[] | null;
+  exclude?: string[];
+  keys?: Record<string, string | null>;
+}
+
+/** Shopify: a namespace "3-255 characters … alphanumeric, hyphen, and underscore", a key 2-64 (schema 2026-10, MetafieldDefinitionInput). */
+const NAMESPACE = /^[A-Za-z0-9_-]{3,255}$/;
+const KEY = /^[A-Za-z0-9_-]{2,64}$/;
+/** Namespaces the bridge cannot take for attributes: its own (pimbridge.pim_product_id…) and Shopify's reserved ones. */
+const RESERVED_NAMESPACES = ['pimbridge', 'shopify', 'custom', '$app'];
 
 export interface ChannelsInput {
   /** Channel → publication ids; null puts the channel back on its default. */
@@ -25,7 +61,24 @@ export class IntegrationSettingsService {
     private readonly repo: IntegrationRepository,
     private readonly integrations: Pick<IntegrationService, 'storefrontShopOf'>,
     private readonly storefront: Pick<StorefrontPort, 'publications' | 'locations'>,
+    /** The PIM's attribute definitions (attribute metafields); without it no attribute is synced. */
+    private readonly pim?: { reader: PimAttributeReader; connectionOf: IntegrationService['pimConnectionOf'] },
   ) {}
+
+  /** Per integration, for a few seconds: a push reads the PIM's attribute definitions at most this often. */
+  private readonly attributeCache = new TtlCache<PimAttributeDefinition[]>(30_000);
+
+  /** The PIM's attribute definitions of the integration's account (cached 30 s); [] without a PIM reader. */
+  async attributeDefinitions(integrationId: number, fresh = false): Promise<PimAttributeDefinition[]> {
+    const pim = this.pim;
+    if (!pim) return [];
+    if (fresh) this.attributeCache.delete(String(integrationId));
+    return this.attributeCache.get(String(integrationId), async () => {
+      const conn = await pim.connectionOf(integrationId);
+      if (!conn) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
+      return pim.reader.attributeDefinitions(conn);
+    });
+  }
 
   async settings(integrationId: number): Promise<IntegrationSettings> {
     return parseSettings(await this.repo.settings(integrationId));
@@ -41,7 +94,100 @@ export class IntegrationSettingsService {
     storefront: Pick<StorefrontPort, 'publications' | 'locations'> = this.storefront,
   ): Promise<SyncPlacement> {
     const [settings, publications, locations] = await Promise.all([this.settings(integrationId), storefront.publications(shop), storefront.locations(shop)]);
-    return resolvePlacement(settings, publications, locations);
+    // The PIM's attribute definitions: unreadable now, no attribute metafield is written or removed by this push (the
+    // shop's stay as they are), rather than failing products whose attributes did not change.
+    const definitions = await this.attributeDefinitions(integrationId).catch(() => null);
+    return {
+      ...resolvePlacement(settings, publications, locations),
+      ...(definitions ? { attributeMetafields: attributeSpecs(settings, definitions) } : {}),
+    };
+  }
+
+  async productType(integrationId: number) {
+    const setting = (await this.settings(integrationId)).product_type;
+    return {
+      source: setting?.source ?? 'first_category',
+      attribute_code: setting?.source === 'attribute' ? setting.attribute_code : null,
+      is_default: setting === undefined,
+    };
+  }
+
+  async setProductType(integrationId: number, input: ProductTypeInput) {
+    if (input.source === 'attribute') {
+      if (!input.attribute_code) throw invalid("attribute_code is required when source is 'attribute'");
+      const codes = (await this.pimAttributes(integrationId)).map((d) => d.code);
+      if (!codes.includes(input.attribute_code)) throw invalid(`The PIM has no product attribute '${input.attribute_code}'`);
+    } else if (input.attribute_code) throw invalid("attribute_code is only for source 'attribute'");
+    const settings = await this.settings(integrationId);
+    const product_type =
+      input.source === 'attribute' ? { source: 'attribute' as const, attribute_code: input.attribute_code! } : { source: 'first_category' as const };
+    await this.repo.saveSettings(integrationId, { ...settings, product_type });
+    return this.productType(integrationId);
+  }
+
+  async attributes(integrationId: number) {
+    const settings = await this.settings(integrationId);
+    const s = settings.attribute_metafields ?? DEFAULT_ATTRIBUTE_METAFIELDS;
+    const definitions = await this.pimAttributes(integrationId);
+    const synced = new Map(attributeSpecs(settings, definitions).map((x) => [x.code, x]));
+    return {
+      enabled: s.enabled,
+      namespace: s.namespace,
+      only: s.only,
+      exclude: s.exclude,
+      keys: s.keys,
+      is_default: settings.attribute_metafields === undefined,
+      attributes: definitions.map((d) => {
+        const spec = synced.get(d.code);
+        return { code: d.code, name: d.name, type: d.type, synced: spec !== undefined, metafield: spec ? `${spec.namespace}.${spec.key}` : null };
+      }),
+    };
+  }
+
+  async setAttributes(integrationId: number, input: AttributesInput) {
+    const settings = await this.settings(integrationId);
+    const current = settings.attribute_metafields ?? DEFAULT_ATTRIBUTE_METAFIELDS;
+    const namespace = input.namespace ?? current.namespace;
+    if (!NAMESPACE.test(namespace)) throw invalid(`namespace '${namespace}': 3-255 letters, digits, hyphens or underscores (Shopify's rule)`);
+    if (RESERVED_NAMESPACES.includes(namespace.toLowerCase()))
+      throw invalid(`namespace '${namespace}' is reserved (${RESERVED_NAMESPACES.join(', ')}): choose one of the bridge's own, e.g. pimbridge_attr`);
+    const keys: Record<string, string> = { ...current.keys };
+    for (const [code, key] of Object.entries(input.keys ?? {})) {
+      if (key === null) delete keys[code];
+      else if (!KEY.test(key)) throw invalid(`keys.${code} '${key}': 2-64 letters, digits, hyphens or underscores (Shopify's rule)`);
+      else keys[code] = key;
+    }
+    const codes = new Set((await this.pimAttributes(integrationId)).map((d) => d.code));
+    const named = [...(input.only ?? []), ...(input.exclude ?? []), ...Object.keys(input.keys ?? {})];
+    const unknown = [...new Set(named.filter((c) => !codes.has(c)))];
+    if (unknown.length > 0) throw invalid(`The PIM has no product attribute ${unknown.map((c) => `'${c}'`).join(', ')}`);
+    const next: AttributeMetafieldSettings = {
+      enabled: input.enabled ?? current.enabled,
+      namespace,
+      only: input.only !== undefined ? (input.only === null ? null : [...new Set(input.only)]) : current.only,
+      exclude: input.exclude !== undefined ? [...new Set(input.exclude)] : current.exclude,
+      keys,
+    };
+    // Two attributes under one key would overwrite each other's metafield.
+    const taken = new Map<string, string>();
+    for (const code of codes) {
+      const key = next.keys[code] ?? code;
+      const other = taken.get(key);
+      if (other !== undefined) throw invalid(`Attributes '${other}' and '${code}' would both be metafield ${namespace}.${key}`);
+      taken.set(key, code);
+    }
+    await this.repo.saveSettings(integrationId, { ...settings, attribute_metafields: next });
+    return this.attributes(integrationId);
+  }
+
+  /** The PIM's definitions read now; a PIM that cannot be read is CONNECTION_FAILED. */
+  private async pimAttributes(integrationId: number): Promise<PimAttributeDefinition[]> {
+    try {
+      return await this.attributeDefinitions(integrationId, true);
+    } catch (err) {
+      if (err instanceof ConnectorError) throw err;
+      throw new ConnectorError('CONNECTION_FAILED', `The PIM's product attributes could not be read: ${(err as Error).message}`);
+    }
   }
 
   async channels(integrationId: number) {

@@ -5,7 +5,10 @@
 //   explicitly (to a location, or to null: not synced); variant stock (the PIM keeps it without a warehouse) and
 //   unmatched warehouses go to the default location, explicit or else the first active location by name
 //   (GET/PUT /api/integration/locations);
-// - whether prices are converted by something else, which turns off the currency check (GET/PUT /api/integration/pricing).
+// - whether prices are converted by something else, which turns off the currency check (GET/PUT /api/integration/pricing);
+// - where the product type comes from: the first category's name by default, or a PIM attribute (GET/PUT /api/integration/product-type);
+// - which PIM attributes become product metafields, under which namespace and keys: all, in `pimbridge_attr`, by default
+//   (GET/PUT /api/integration/attributes).
 import type { StorefrontLocation, StorefrontPublication, SyncPlacement } from '../../storefront/storefront.port.js';
 
 /** The PIM's publishing channels (spec: Product.publishing_channels). */
@@ -22,7 +25,44 @@ export interface IntegrationSettings {
   /** Where variant stock and unmatched warehouses go; unset = the first active location by name. */
   default_location?: string | null;
   prices_converted_elsewhere?: boolean;
+  /**
+   * A product the merchant deleted in the shop (products/delete webhook) is created again by the next sync (default
+   * true); false: its mapping stays `error` and pushes skip it until this is turned back on (docs/sync.md, "Webhooks").
+   */
+  recreate_deleted_products?: boolean;
+  /** Where Shopify's `productType` comes from (GET/PUT /api/integration/product-type); unset = the first category's name. */
+  product_type?: ProductTypeSetting;
+  /** Which PIM attributes become product metafields, and under which namespace and keys (GET/PUT /api/integration/attributes). */
+  attribute_metafields?: AttributeMetafieldSettings;
 }
+
+/** `first_category`: the product's first category's name; `attribute`: the value of that PIM attribute. */
+export type ProductTypeSetting = { source: 'first_category' } | { source: 'attribute'; attribute_code: string };
+
+export interface AttributeMetafieldSettings {
+  /** false: no attribute is synced (the bridge's own `pimbridge` metafields still are). */
+  enabled: boolean;
+  /** The bridge's namespace of attribute metafields (every metafield in it is the bridge's: one the PIM no longer has is removed). */
+  namespace: string;
+  /** The attribute codes synced, or null for all of them. */
+  only: string[] | null;
+  /** Codes never synced (applied after `only`). */
+  exclude: string[];
+  /** Metafield key per attribute code where it is not the code itself. */
+  keys: Record<string, string>;
+}
+
+export const DEFAULT_PRODUCT_TYPE: ProductTypeSetting = { source: 'first_category' };
+export const DEFAULT_ATTRIBUTE_NAMESPACE = 'pimbridge_attr';
+export const DEFAULT_ATTRIBUTE_METAFIELDS: AttributeMetafieldSettings = {
+  enabled: true,
+  namespace: DEFAULT_ATTRIBUTE_NAMESPACE,
+  only: null,
+  exclude: [],
+  keys: {},
+};
+/** Attributes that have a home of their own in Shopify (the SEO fields): never synced as metafields as well. */
+export const ATTRIBUTES_WITH_A_HOME: readonly string[] = ['seo_title', 'seo_description'];
 
 /** The stored jsonb, defensively: anything malformed is treated as unset. */
 export function parseSettings(raw: unknown): IntegrationSettings {
@@ -41,7 +81,44 @@ export function parseSettings(raw: unknown): IntegrationSettings {
   }
   if (typeof o.default_location === 'string' || o.default_location === null) out.default_location = o.default_location;
   if (typeof o.prices_converted_elsewhere === 'boolean') out.prices_converted_elsewhere = o.prices_converted_elsewhere;
+  if (typeof o.recreate_deleted_products === 'boolean') out.recreate_deleted_products = o.recreate_deleted_products;
+  const productType = record(o.product_type);
+  if (productType?.source === 'first_category') out.product_type = { source: 'first_category' };
+  else if (productType?.source === 'attribute' && typeof productType.attribute_code === 'string')
+    out.product_type = { source: 'attribute', attribute_code: productType.attribute_code };
+  const attrs = record(o.attribute_metafields);
+  if (attrs) {
+    const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    const keys = record(attrs.keys) ?? {};
+    out.attribute_metafields = {
+      enabled: attrs.enabled !== false,
+      namespace: typeof attrs.namespace === 'string' && attrs.namespace ? attrs.namespace : DEFAULT_ATTRIBUTE_NAMESPACE,
+      only: Array.isArray(attrs.only) ? strings(attrs.only) : null,
+      exclude: strings(attrs.exclude),
+      keys: Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => typeof e[1] === 'string')),
+    };
+  }
   return out;
+}
+
+/** A PIM attribute definition as the PIM's API answers it (GET /api/product-attributes). */
+export interface PimAttributeDefinition {
+  code: string;
+  name: string;
+  type: string;
+  options: string[];
+}
+
+/**
+ * The attributes a push writes as metafields: each synced attribute with its namespace and key (the Shopify type and
+ * validations are the adapter's choice, storefront/shopify/attribute-metafields.ts).
+ */
+export function attributeSpecs(settings: IntegrationSettings, definitions: PimAttributeDefinition[]): NonNullable<SyncPlacement['attributeMetafields']> {
+  const s = settings.attribute_metafields ?? DEFAULT_ATTRIBUTE_METAFIELDS;
+  if (!s.enabled) return [];
+  return definitions
+    .filter((d) => !ATTRIBUTES_WITH_A_HOME.includes(d.code) && (s.only === null || s.only.includes(d.code)) && !s.exclude.includes(d.code))
+    .map((d) => ({ code: d.code, name: d.name, pimType: d.type, options: d.options, namespace: s.namespace, key: s.keys[d.code] ?? d.code }));
 }
 
 /** Each channel's publications as a push uses them: explicit ones, else the default found by title. */
@@ -90,5 +167,7 @@ export function resolvePlacement(settings: IntegrationSettings, publications: St
     unsyncedWarehouses: unsynced,
     variantStockLocation: defaultLocation(settings, locations)?.id ?? null,
     pricesConvertedElsewhere: settings.prices_converted_elsewhere === true,
+    recreateDeletedProducts: settings.recreate_deleted_products !== false,
+    productType: settings.product_type?.source === 'attribute' ? { attributeCode: settings.product_type.attribute_code } : { attributeCode: null },
   };
 }

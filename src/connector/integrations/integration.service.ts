@@ -32,6 +32,8 @@ export interface IntegrationServiceDeps {
   pim: PimClient;
   /** Seals the PIM credentials (ENCRYPTION_KEY). */
   box: SecretBox;
+  /** Run after a successful connect (the shop's webhook subscriptions); must not throw. */
+  afterConnect?: (integrationId: number) => Promise<void>;
 }
 
 export class IntegrationService {
@@ -40,9 +42,10 @@ export class IntegrationService {
   private readonly tokens: TokenRepository;
   private readonly pim: PimClient;
   private readonly box: SecretBox;
+  private readonly afterConnect?: (integrationId: number) => Promise<void>;
 
   constructor(deps: IntegrationServiceDeps) {
-    ({ db: this.db, integrations: this.integrations, tokens: this.tokens, pim: this.pim, box: this.box } = deps);
+    ({ db: this.db, integrations: this.integrations, tokens: this.tokens, pim: this.pim, box: this.box, afterConnect: this.afterConnect } = deps);
   }
 
   async connect(input: ConnectInput) {
@@ -65,6 +68,7 @@ export class IntegrationService {
       return row;
     });
     if (!result) throw integrationExists(domain);
+    await this.afterConnect?.(result.id);
     return { integration_id: result.id, shop_domain: shop.domain, api_token: apiToken, created_at: ymdHis(result.createdAt)! };
   }
 

@@ -237,4 +237,40 @@ export class MappingRepository {
       .values({ integrationId, pimProductId, syncStatus: 'error', syncError: error, updatedAt: at })
       .onConflictDoUpdate({ target, set: { syncStatus: 'error', syncError: error, updatedAt: at } });
   }
+
+  /**
+   * The storefront product was deleted in the shop (a products/delete webhook): every mapping to it becomes `error`
+   * with the reason, its storefront ids and state are cleared (the next push creates the product again, unless the
+   * integration's recreate_deleted_products is false) and `metadata.deleted_in_shop` records when and by which
+   * delivery. Returns the PIM products it concerned.
+   */
+  async markDeletedInShop(integrationId: number, storefrontProductId: number, at: Date, webhookId: string): Promise<number[]> {
+    const reason = `Deleted in the shop (products/delete webhook, ${at.toISOString()}): the next sync creates it again unless recreate_deleted_products is off`;
+    const marker = JSON.stringify({ deleted_in_shop: { at: at.toISOString(), webhook_id: webhookId, storefront_product_id: storefrontProductId } });
+    const rows = await this.db
+      .update(productMappings)
+      .set({
+        syncStatus: 'error',
+        syncError: reason,
+        storefrontProductId: null,
+        storefrontVariantId: null,
+        storefrontState: {},
+        pimUpdatedAt: null,
+        storefrontVersion: null,
+        metadata: sql`${productMappings.metadata} || ${marker}::jsonb`,
+        updatedAt: at,
+      })
+      .where(and(eq(productMappings.integrationId, integrationId), eq(productMappings.storefrontProductId, storefrontProductId)))
+      .returning({ pimProductId: productMappings.pimProductId });
+    return rows.map((r) => r.pimProductId);
+  }
+
+  /** The mapping of a storefront product (webhooks), or null. */
+  async findByStorefrontProduct(integrationId: number, storefrontProductId: number): Promise<MappingRow | null> {
+    const [row] = await this.db
+      .select(columns)
+      .from(productMappings)
+      .where(and(eq(productMappings.integrationId, integrationId), eq(productMappings.storefrontProductId, storefrontProductId)));
+    return row ?? null;
+  }
 }

@@ -348,6 +348,27 @@ export class PimClient {
     return snapshot;
   }
 
+  /**
+   * The PIM account's product attribute definitions (GET {baseUrl}/api/product-attributes, beyond the spec; Pimbridge's
+   * PIM has it): what a push writes as metafields. A PIM without the route (404) has none: [].
+   */
+  async attributeDefinitions(conn: { baseUrl: string; apiKey: string }): Promise<{ code: string; name: string; type: string; options: string[] }[]> {
+    const data = (await this.readPim(`${conn.baseUrl}/api/product-attributes`, conn.apiKey, { optional: true })) as { attributes?: unknown } | null;
+    const list = Array.isArray(data?.attributes) ? (data.attributes as Record<string, unknown>[]) : [];
+    return list.flatMap((a) =>
+      a && typeof a.code === 'string' && typeof a.type === 'string'
+        ? [
+            {
+              code: a.code,
+              name: typeof a.name === 'string' && a.name ? a.name : a.code,
+              type: a.type,
+              options: Array.isArray(a.options) ? a.options.filter((o): o is string => typeof o === 'string') : [],
+            },
+          ]
+        : [],
+    );
+  }
+
   /** GET of a product list → its products (objects) and pagination.total_items. */
   private async readList(url: string, apiKey: string): Promise<{ products: Record<string, unknown>[]; total: number }> {
     const data = (await this.readPim(url, apiKey, {})) as { products?: unknown; pagination?: { total_items?: unknown } };

@@ -17,6 +17,41 @@ const Result = Type.Object({
   validation_errors: Type.Optional(Type.Array(Type.String())),
 });
 
+/** One field a dry run would change: the shop's value now (null: none, or created) and the PIM's. */
+const Change = Type.Object({
+  field: Type.String({
+    description:
+      'title, descriptionHtml, vendor, productType, status, tags, seo.title, seo.description, handle (create), variants[SKU].price|compareAtPrice|barcode|options, variants[SKU], images',
+  }),
+  storefront: Type.Unknown(),
+  pim: Type.Unknown(),
+});
+
+const DryRunResult = Type.Object({
+  status: Type.String({ enum: ['success', 'error'] }),
+  message: Type.String(),
+  pim_product_id: Nullable(Type.Integer()),
+  storefront_product_id: Nullable(Type.Integer()),
+  storefront_handle: Type.Optional(Nullable(Type.String())),
+  method: Type.Optional(Type.String({ enum: ['create', 'update'] })),
+  changes: Type.Optional(Type.Array(Change)),
+  validation_errors: Type.Optional(Type.Array(Type.String())),
+});
+
+const DryRunData = Type.Object({
+  sync_log_id: Type.Integer(),
+  dry_run: Type.Literal(true),
+  total_products: Type.Integer(),
+  successful_count: Type.Integer(),
+  failed_count: Type.Integer(),
+  results: Type.Array(DryRunResult),
+});
+
+const PushQuery = Type.Object(
+  { dry_run: Type.Optional(Type.Boolean({ description: 'true: list what the push would change, writing nothing (sync log products.push.dry_run)' })) },
+  { additionalProperties: true },
+);
+
 const PushData = Type.Object({
   sync_log_id: Type.Integer(),
   total_products: Type.Integer(),
@@ -39,13 +74,26 @@ export function pushRoutes(app: App, push: PushService): void {
       schema: {
         tags,
         security: bearer,
-        summary: 'Push a product or a batch of at most 50 to the storefront (one sync log per push)',
+        summary: 'Push a product or a batch of at most 50 to the storefront (one sync log per push); ?dry_run=true previews it',
         description:
           'Body: a product object or {products: [...]}. A product object with only `id` is read from the PIM; one with more fields is taken as the full PIM product.',
-        response: { 200: connectorOk(PushData), 207: connectorOk(PushData), '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
+        querystring: PushQuery,
+        response: {
+          200: Type.Union([connectorOk(DryRunData), connectorOk(PushData)]),
+          207: Type.Union([connectorOk(DryRunData), connectorOk(PushData)]),
+          '4xx': ConnectorErrorEnvelope,
+          '5xx': ConnectorErrorEnvelope,
+        },
       },
     },
     async (req, reply) => {
+      if (req.query.dry_run === true) {
+        const { data, partial } = await push.dryRun(req.connector!.integrationId, req.body);
+        const message = `Dry run: ${data.successful_count} of ${data.total_products} product(s) previewed, nothing written`;
+        if (!partial) return { status: 'success' as const, message, data };
+        reply.code(207);
+        return { status: 'partial' as const, message, data };
+      }
       const { data, partial } = await push.push(req.connector!.integrationId, req.body, req.log);
       if (!partial) return { status: 'success' as const, message: `${data.total_products} product(s) pushed successfully`, data };
       reply.code(207);

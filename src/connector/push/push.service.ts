@@ -8,6 +8,7 @@ import {
   StorefrontDeferredError,
   StorefrontError,
   StorefrontValidationError,
+  type FieldChange,
   type KnownStorefrontProduct,
   type PimProductSnapshot,
   type ProductUpsertResult,
@@ -42,6 +43,32 @@ const LOG_ERROR_MAX = 500;
 export type PushResult =
   | { status: 'success'; message: string; pim_product_id: number; storefront_product_id: number; storefront_handle: string; method: 'create' | 'update' }
   | { status: 'error'; message: string; pim_product_id: number | null; storefront_product_id: null; validation_errors: string[] };
+
+/** The sync log operation of a dry run (POST /api/products/push?dry_run=true). */
+export const DRY_RUN_OPERATION = 'products.push.dry_run';
+
+/** One product of a dry run: what the push would do, field by field, or the error a push would report. */
+export type DryRunResult =
+  | {
+      status: 'success';
+      message: string;
+      pim_product_id: number;
+      /** The mapped storefront product that would be updated; null when the push would create one. */
+      storefront_product_id: number | null;
+      storefront_handle: string | null;
+      method: 'create' | 'update';
+      changes: FieldChange[];
+    }
+  | Extract<PushResult, { status: 'error' }>;
+
+export interface DryRunData {
+  sync_log_id: number;
+  dry_run: true;
+  total_products: number;
+  successful_count: number;
+  failed_count: number;
+  results: DryRunResult[];
+}
 
 export interface PushData {
   sync_log_id: number;
@@ -160,6 +187,135 @@ export class PushService {
       data: { sync_log_id: syncLogId, total_products: items.length, successful_count: items.length - failed.length, failed_count: failed.length, results },
       partial: failed.length > 0,
     };
+  }
+
+  /**
+   * POST /api/products/push?dry_run=true: the same body, pre-flight and mapping as a push, then the storefront's current
+   * products read (StorefrontPort.previewUpserts: read calls only) and the fields that would change listed per product.
+   * Nothing is written to the shop, no mapping is made or changed; one sync log `products.push.dry_run`.
+   */
+  async dryRun(integrationId: number, body: unknown): Promise<{ data: DryRunData; partial: boolean }> {
+    const items = parseBody(body);
+    const [conn, shop] = await Promise.all([this.integrations.pimConnectionOf(integrationId), this.integrations.storefrontShopOf(integrationId)]);
+    if (!conn || !shop) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
+    const startedAt = this.now();
+    const syncLogId = await this.syncLogs.start(integrationId, DRY_RUN_OPERATION, startedAt);
+    let results: DryRunResult[];
+    try {
+      results = await this.preview(integrationId, conn, shop, items);
+    } catch (err) {
+      await this.syncLogs
+        .complete(syncLogId, {
+          status: 'error',
+          processed: items.length,
+          failed: items.length,
+          error: 'The dry run failed with an internal error',
+          at: this.now(),
+        })
+        .catch(() => undefined);
+      throw err;
+    }
+    const failed = results.filter((r): r is Extract<DryRunResult, { status: 'error' }> => r.status === 'error');
+    const status: SyncOutcome = failed.length === 0 ? 'success' : failed.length === items.length ? 'error' : 'partial';
+    await this.syncLogs.complete(syncLogId, {
+      status,
+      processed: items.length,
+      failed: failed.length,
+      error: summarise(failed as PushResult[], items.length),
+      at: this.now(),
+    });
+    return {
+      data: {
+        sync_log_id: syncLogId,
+        dry_run: true,
+        total_products: items.length,
+        successful_count: items.length - failed.length,
+        failed_count: failed.length,
+        results,
+      },
+      partial: failed.length > 0,
+    };
+  }
+
+  private async preview(
+    integrationId: number,
+    conn: { baseUrl: string; apiKey: string },
+    shop: StorefrontShop,
+    items: (Item & { position: number })[],
+  ): Promise<DryRunResult[]> {
+    const [placement, snapshots] = await Promise.all([this.placementOf(integrationId, shop), this.readBatch(conn, items)]);
+    const results: (DryRunResult | null)[] = items.map(() => null);
+    const seen = new Map<number, number>();
+    const ready: { index: number; id: number; snapshot: PimProductSnapshot }[] = [];
+    await mapLimit(items, this.concurrency, async (item) => {
+      const i = item.position;
+      if (item.kind === 'invalid') return void (results[i] = dryFailure(item.id, item.errors.join('; '), item.errors));
+      const first = seen.get(item.id);
+      if (first !== undefined) {
+        const message = `PIM product ${item.id} appears more than once in this batch: it is previewed once, as item ${first + 1}`;
+        return void (results[i] = dryFailure(item.id, message, [message]));
+      }
+      seen.set(item.id, i);
+      let snapshot = item.kind === 'snapshot' ? item.snapshot : snapshots.get(item.id);
+      if (!snapshot) {
+        try {
+          snapshot = await this.pim.productSnapshot(conn, item.id);
+        } catch (err) {
+          if (err instanceof PimReadError) return void (results[i] = dryFailure(item.id, err.message, []));
+          throw err;
+        }
+      }
+      ready.push({ index: i, id: item.id, snapshot });
+    });
+    ready.sort((a, b) => a.index - b.index);
+    const fail = (message: string) => {
+      for (const r of ready) results[r.index] = dryFailure(r.id, message, []);
+    };
+    if (placement instanceof StorefrontError) {
+      fail(
+        placement.kind === 'unauthorized' || placement.kind === 'forbidden'
+          ? `The storefront refused the shop's access token: ${placement.message}`
+          : `The storefront could not be read: ${placement.message}`,
+      );
+    } else if (!this.storefront.previewUpserts) {
+      fail('This storefront cannot preview a push');
+    } else if (ready.length > 0) {
+      const mappings = new Map(
+        (
+          await this.mappings.findMany(
+            integrationId,
+            ready.map((r) => r.id),
+          )
+        ).map((m) => [m.pimProductId, m]),
+      );
+      try {
+        const previews = await this.storefront.previewUpserts(
+          shop,
+          ready.map((r) => ({ product: r.snapshot, known: knownOf(mappings.get(r.id)), placement })),
+        );
+        ready.forEach((r, k) => {
+          const p = previews[k];
+          if (!p.ok) {
+            const message = `The storefront would refuse PIM product ${r.id}: ${p.errors.join('; ')}`;
+            results[r.index] = dryFailure(r.id, message, p.errors);
+            return;
+          }
+          results[r.index] = {
+            status: 'success',
+            message: p.changes.length === 0 ? 'Nothing would change' : `${p.changes.length} field(s) would change (${p.method})`,
+            pim_product_id: r.id,
+            storefront_product_id: p.productNumericId,
+            storefront_handle: p.handle,
+            method: p.method,
+            changes: p.changes,
+          };
+        });
+      } catch (err) {
+        if (!(err instanceof StorefrontError)) throw err;
+        fail(`The storefront could not be read: ${err.message}`);
+      }
+    }
+    return results as DryRunResult[];
   }
 
   /**
@@ -345,6 +501,8 @@ class BatchRun {
         method: 'update',
       };
     }
+    const kept = keptDeletedInShop(item.id, mapping, placement);
+    if (kept) return failure(item.id, kept, [kept]);
     const known = mapping.inserted ? { ...knownOf(undefined), neverPushed: true } : knownOf(mapping);
     try {
       this.signal?.throwIfAborted();
@@ -446,6 +604,7 @@ export function storefrontStateOf(r: ProductUpsertResult): KnownStorefrontProduc
     inventoryItemIds: r.inventoryItemIds,
     stock: r.stock,
     publications: r.publications,
+    ...(r.written ? { written: r.written } : {}),
   };
 }
 
@@ -467,6 +626,10 @@ export function knownOf(mapping: MappingRow | undefined): KnownStorefrontProduct
     ...(strings(s.publications) ? { publications: s.publications } : {}),
   };
 }
+
+/** A dry run's error result: the same as a push's. */
+const dryFailure = (id: number | null, message: string, validationErrors: string[]) =>
+  failure(id, message, validationErrors) as Extract<PushResult, { status: 'error' }>;
 
 const failure = (id: number | null, message: string, validationErrors: string[]): PushResult => ({
   status: 'error',
@@ -540,4 +703,18 @@ function parseItem(raw: unknown, position: number): Item {
   const snapshot = { ...p, id, sku: typeof p.sku === 'string' ? p.sku : '', variants: (p.variants as unknown[] | undefined) ?? [] } as PimProductSnapshot;
   if (p.warehouse_stock === null) delete snapshot.warehouse_stock;
   return { kind: 'snapshot', id, snapshot };
+}
+
+/**
+ * Deleted in the shop (a products/delete webhook marked the mapping) while the integration says not to create it again
+ * (recreate_deleted_products false): the reason it is not sent, for a push and for a full sync alike; else null.
+ */
+export function keptDeletedInShop(
+  pimProductId: number,
+  mapping: { storefrontProductId: number | null; metadata: unknown } | undefined,
+  placement: { recreateDeletedProducts?: boolean },
+): string | null {
+  if (!mapping || mapping.storefrontProductId !== null || placement.recreateDeletedProducts !== false) return null;
+  if (!(mapping.metadata as { deleted_in_shop?: unknown } | null)?.deleted_in_shop) return null;
+  return `PIM product ${pimProductId} was deleted in the shop and recreate_deleted_products is off: not created again`;
 }

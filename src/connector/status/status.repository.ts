@@ -39,8 +39,20 @@ export interface SyncLogRow {
   recordsFailed: number;
   startedAt: Date;
   completedAt: Date | null;
-  error?: string | null;
+  error: string | null;
 }
+
+/** A sync log as the status views show it. */
+const SYNC_LOG = {
+  id: syncLogs.id,
+  operation: syncLogs.operation,
+  status: syncLogs.status,
+  recordsProcessed: syncLogs.recordsProcessed,
+  recordsFailed: syncLogs.recordsFailed,
+  startedAt: syncLogs.startedAt,
+  completedAt: syncLogs.completedAt,
+  error: syncLogs.error,
+};
 
 export interface SyncCounts {
   total: number;
@@ -143,15 +155,7 @@ export class StatusRepository {
 
   recentSyncs(integrationId: number, limit: number): Promise<SyncLogRow[]> {
     return this.db
-      .select({
-        id: syncLogs.id,
-        operation: syncLogs.operation,
-        status: syncLogs.status,
-        recordsProcessed: syncLogs.recordsProcessed,
-        recordsFailed: syncLogs.recordsFailed,
-        startedAt: syncLogs.startedAt,
-        completedAt: syncLogs.completedAt,
-      })
+      .select(SYNC_LOG)
       .from(syncLogs)
       .where(eq(syncLogs.integrationId, integrationId))
       .orderBy(desc(syncLogs.startedAt), desc(syncLogs.id))
@@ -161,16 +165,7 @@ export class StatusRepository {
   /** The syncs started in the last `hours`, newest first (sync_logs_integration_started_idx), with their errors. */
   syncLogsSince(integrationId: number, hours: number, limit: number): Promise<SyncLogRow[]> {
     return this.db
-      .select({
-        id: syncLogs.id,
-        operation: syncLogs.operation,
-        status: syncLogs.status,
-        recordsProcessed: syncLogs.recordsProcessed,
-        recordsFailed: syncLogs.recordsFailed,
-        startedAt: syncLogs.startedAt,
-        completedAt: syncLogs.completedAt,
-        error: syncLogs.error,
-      })
+      .select(SYNC_LOG)
       .from(syncLogs)
       .where(and(eq(syncLogs.integrationId, integrationId), gte(syncLogs.startedAt, sql`now() - make_interval(hours => ${hours}::int)`)))
       .orderBy(desc(syncLogs.startedAt), desc(syncLogs.id))

@@ -25,7 +25,7 @@ import { ConnectorError } from '../connector.errors.js';
 import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
 import { PimReadError } from '../pim/pim-client.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
-import { clip, knownOf, pimVersion, syncedMappingOf } from '../push/push.service.js';
+import { clip, keptDeletedInShop, knownOf, pimVersion, syncedMappingOf } from '../push/push.service.js';
 import type { SyncLogRepository, SyncOutcome } from '../push/sync-log.repository.js';
 import type { BatchRow, FullSyncRepository, FullSyncRow, ItemCounts, ItemOutcome } from './full-sync.repository.js';
 import type { SyncRecorder } from '../../lib/metrics.js';
@@ -434,6 +434,14 @@ class BatchRun {
         )
       ).map((m) => [m.pimProductId, m]),
     );
+    // A product deleted in the shop that the integration keeps deleted is not sent (as a push would not send it).
+    const placement = await this.deps.settings.placement(integrationId, this.shop, this.storefront);
+    for (const product of [...sendable]) {
+      const kept = keptDeletedInShop(product.id, mapped.get(product.id), placement);
+      if (!kept) continue;
+      failures.push({ pimProductId: product.id, status: 'failed', error: kept });
+      sendable.splice(sendable.indexOf(product), 1);
+    }
     const at = this.service.clock();
     await db.transaction(async (tx) => {
       const r = repo.with(tx as unknown as Db);
@@ -448,7 +456,6 @@ class BatchRun {
     });
     this.deps.metrics?.productsSynced(integrationId, 'bulk', 0, failures.length);
     if (sendable.length === 0) return null;
-    const placement = await this.deps.settings.placement(integrationId, this.shop, this.storefront);
     const items = sendable.map((product) => ({ product, known: known(mapped.get(product.id)), placement }));
     const operationId = await this.startBulk(items);
     await repo.setBatch(this.batch.id, { operationId, status: 'running', error: null }, this.service.clock());

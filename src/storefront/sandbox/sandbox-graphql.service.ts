@@ -15,6 +15,7 @@ import type { SandboxProductService } from './sandbox-product.service.js';
 import type { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
 import type { SandboxPublicationService } from './sandbox-publication.service.js';
 import type { SandboxStoreService } from './sandbox-store.service.js';
+import type { SandboxWebhookOptions, SandboxWebhookService } from './sandbox-webhooks.service.js';
 
 export interface SandboxAnswer {
   status: number;
@@ -43,6 +44,8 @@ export interface SandboxGraphqlOptions {
   holdMs?: number;
   /** The bulk runner's settings (upload cap; a pause tests hold a running operation with). */
   bulk?: SandboxBulkOptions;
+  /** Webhook delivery (the secret it signs with, the retry schedule; sandbox-webhooks.service.ts). */
+  webhooks?: Partial<SandboxWebhookOptions>;
 }
 
 /** The services the endpoint runs operations with (built by sandbox.module.ts). */
@@ -56,6 +59,8 @@ export interface SandboxGraphqlDeps {
   inventory: SandboxInventoryService;
   media: SandboxMediaService;
   bulk: SandboxBulkService;
+  /** Webhook subscriptions and deliveries. */
+  webhooks: SandboxWebhookService;
 }
 
 export const TIMEOUT_BODY = { errors: 'Gateway Timeout' };
@@ -93,6 +98,8 @@ export class SandboxGraphqlService {
   readonly bulk: SandboxBulkService;
   /** The media lifecycle (its file route is in media.routes.ts). */
   readonly media: SandboxMediaService;
+  /** Webhook subscriptions and deliveries (the uninstall route is in sandbox.routes.ts). */
+  readonly webhooks: SandboxWebhookService;
   private readonly db: Db;
   private readonly productRepo: SandboxProductRepository;
   private readonly products: SandboxProductService;
@@ -113,6 +120,7 @@ export class SandboxGraphqlService {
       inventory: this.inventory,
       media: this.media,
       bulk: this.bulk,
+      webhooks: this.webhooks,
     } = deps);
     this.buckets = new LeakyBuckets(options.now);
     this.holdMs = options.holdMs ?? 60_000;
@@ -191,6 +199,7 @@ export class SandboxGraphqlService {
         bulk: this.bulk,
         bulkRunners,
         baseUrl: req.baseUrl,
+        webhooks: this.webhooks,
       },
       buckets: this.buckets,
       limits: this.stores.bucketLimits(store),

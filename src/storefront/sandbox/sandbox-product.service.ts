@@ -11,6 +11,7 @@ import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { LRUCache } from 'lru-cache';
 import type { DefinitionRow, MediaRow, ProductRow, SandboxProductRepository, VariantRow, VariantValues } from './sandbox-product.repository.js';
+import { metafieldValueProblem } from './metafield-types.js';
 
 export const MAX_OPTIONS = 3;
 export const MAX_VARIANTS = 2048;
@@ -508,6 +509,19 @@ export class SandboxProductService {
         const definition = definitions.find((d) => d.namespace === ns && d.key === customId.key);
         fields.push({ namespace: ns!, key: customId.key, type: definition?.type ?? 'single_line_text_field', value: customId.value });
       }
+      // Each value must fit its type and, where the store has a definition, the definition's type and validations
+      // (metafield-types.ts, with the shopify.dev pages): else INVALID_METAFIELD, "Metafield is not valid." (schema 2026-10).
+      const invalid: UserError[] = [];
+      for (const [i, f] of fields.entries()) {
+        const definition = definitions.find((d) => d.namespace === f.namespace && d.key === f.key);
+        const at = ['input', 'metafields', String(i), definition && definition.type !== f.type ? 'type' : 'value'];
+        const problem =
+          definition && definition.type !== f.type
+            ? `Type '${f.type}' must be consistent with the definition's type: '${definition.type}'.`
+            : metafieldValueProblem(f.type, f.value, definition?.validations ?? []);
+        if (problem) invalid.push(err(at, `${f.namespace}.${f.key}: ${problem}`, 'INVALID_METAFIELD'));
+      }
+      if (invalid.length) throw new Rejected(invalid);
       const unique = definitions.filter((d) => d.uniqueValues);
       for (const [i, f] of fields.entries()) {
         if (!unique.some((d) => d.namespace === f.namespace && d.key === f.key)) continue;

@@ -24,6 +24,8 @@ import { SandboxPublicationService } from './sandbox-publication.service.js';
 import { SandboxStoreRepository } from './sandbox-store.repository.js';
 import { SandboxStoreService } from './sandbox-store.service.js';
 import { SANDBOX_PREFIX, sandboxRoutes } from './sandbox.routes.js';
+import { SandboxWebhookRepository } from './sandbox-webhooks.repository.js';
+import { SandboxWebhookService } from './sandbox-webhooks.service.js';
 
 export { SANDBOX_PREFIX } from './sandbox.routes.js';
 export { NOT_FOUND_BODY, type SandboxGraphqlOptions } from './sandbox-graphql.service.js';
@@ -94,8 +96,11 @@ export function createSandbox(deps: SandboxDeps, options: SandboxGraphqlOptions 
     // connections while a run is on; PGlite runs one statement at a time anyway.
     { concurrency: deps.poolSize ? Math.max(1, Math.min(8, Math.floor(deps.poolSize / 2))) : 1, ...options.bulk },
   );
+  // Without a secret (a standalone sandbox), deliveries are signed with a fixed development secret.
+  const webhooks = new SandboxWebhookService(new SandboxWebhookRepository(db), { secret: 'pimbridge-sandbox-webhooks', ...options.webhooks });
   const graphql = new SandboxGraphqlService(
     {
+      webhooks,
       stores,
       db,
       productRepo,

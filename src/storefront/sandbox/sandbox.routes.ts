@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { bulkRoutes } from './bulk.routes.js';
 import { mediaRoutes } from './media.routes.js';
-import { NOT_FOUND_BODY, type SandboxGraphqlService } from './sandbox-graphql.service.js';
+import { NOT_FOUND_BODY, UNAUTHORIZED_BODY, type SandboxGraphqlService } from './sandbox-graphql.service.js';
 
 export const SANDBOX_PREFIX = '/sandbox/shopify';
 
@@ -35,7 +35,25 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
     return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
   });
 
+  // The merchant uninstalls the app (the store's access token stands for the app): app/uninstalled goes to the store's
+  // subscriptions (sandbox-webhooks.service.ts). The store and its token stay, so a test can install again.
+  scope.post<{ Params: { domain: string } }>('/:domain/admin/app/uninstall', { schema: { hide: true } }, async (req, reply) => {
+    const token = req.headers['x-shopify-access-token'];
+    const store = await graphql.stores.find(req.params.domain);
+    if (!store) return reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND_BODY);
+    if (!graphql.stores.tokenMatches(store, typeof token === 'string' ? token : undefined))
+      return reply.code(401).type('application/json; charset=utf-8').send(UNAUTHORIZED_BODY);
+    const webhookIds = await graphql.webhooks.emit(store, 'APP_UNINSTALLED', {
+      id: store.id,
+      name: store.name,
+      domain: store.domain,
+      myshopify_domain: store.domain,
+    });
+    return reply.code(200).type('application/json; charset=utf-8').send({ uninstalled: true, webhook_ids: webhookIds });
+  });
+
   scope.addHook('onClose', async () => graphql.releaseHeld());
+  scope.addHook('onClose', async () => graphql.webhooks.close());
   scope.addHook('preClose', async () => graphql.releaseHeld());
 
   scope.setNotFoundHandler((_req, reply) => reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND_BODY));

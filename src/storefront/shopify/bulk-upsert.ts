@@ -47,8 +47,10 @@ import {
   PIM_ID_KEY,
   type MappedProduct,
   type ShopLocation,
+  type StorefrontMetafield,
   type StorefrontTags,
 } from './product-mapper.js';
+import { metafieldsFingerprint } from './attribute-metafields.js';
 import type { ShopThrottle } from './throttle.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
@@ -70,6 +72,12 @@ export interface BulkDeps {
   throttle: ShopThrottle;
   /** The upsert path's helpers, so both paths merge, recover and finish alike. */
   tagsOf(found: Found): StorefrontTags;
+  /** The product's attribute metafields, the shop's definitions made first; a value that does not fit is sent (the shop refuses that line). */
+  attributeMetafields(
+    shop: StorefrontShop,
+    product: BulkUpsertItem['product'],
+    specs: NonNullable<BulkUpsertItem['placement']['attributeMetafields']>,
+  ): Promise<StorefrontMetafield[]>;
   recovered(shop: StorefrontShop, found: Found, product: BulkUpsertItem['product'], known?: KnownStorefrontProduct): Promise<KnownStorefrontProduct>;
   /**
    * Stock (per call) after a product's line ran, and unpublishing; the publications to add come back in `toPublish`,
@@ -250,7 +258,12 @@ export class ShopifyBulkUpserts {
     const categoryTags = categoryNamesOf(product);
     // Images sent earlier without their ids, and the list changed: read the product's media before sending files.
     const wantMedia = needsMediaIds(known, imageUrlsOf(product));
-    const keepTagsAndMetafields = !wantMedia && known.productId !== null && this.deps.sameTags(known.categoryTags, categoryTags);
+    const attributes = await this.deps.attributeMetafields(shop, product, item.placement.attributeMetafields ?? []);
+    const keepTagsAndMetafields =
+      !wantMedia &&
+      known.productId !== null &&
+      this.deps.sameTags(known.categoryTags, categoryTags) &&
+      known.owned?.attributeMetafields === metafieldsFingerprint(attributes);
     let effective = known;
     let current: StorefrontTags | null = null;
     let handle: string | undefined;
@@ -280,7 +293,14 @@ export class ShopifyBulkUpserts {
         }
       }
     }
-    const { input } = mapProduct(product, effective, { locations, placement: item.placement, current, handle, keepTagsAndMetafields });
+    const { input } = mapProduct(product, effective, {
+      locations,
+      placement: item.placement,
+      current,
+      handle,
+      keepTagsAndMetafields,
+      attributeMetafields: attributes,
+    });
     const rules = await this.deps.rules(shop, item.placement);
     const problems = preflight(product, input, rules.limits, rules.currency);
     if (problems.length) return { problems };

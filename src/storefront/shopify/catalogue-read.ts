@@ -89,6 +89,7 @@ export class CatalogueAssembler {
       pimProductId: pim !== undefined && /^\d{1,10}$/.test(pim) && Number(pim) > 0 && Number(pim) <= 2_147_483_647 ? Number(pim) : null,
       variants: [],
       images: [],
+      ...(p.seo !== undefined ? { seo: { title: p.seo?.title ?? null, description: p.seo?.description ?? null } } : {}),
     };
     this.byId.set(p.id, product);
     for (const child of this.waiting.get(p.id) ?? []) attach(product, child);

@@ -101,6 +101,41 @@ export interface MetafieldDefinitionCapabilitiesData {
   metafieldDefinition: { id: string; capabilities: { uniqueValues: { enabled: boolean } } } | null;
 }
 
+/**
+ * The shop's PRODUCT metafield definitions in the bridge's attribute namespace, with their types and validations: a push
+ * creates the missing ones (MetafieldDefinitionCreate) and checks each value against the shop's definition before
+ * sending. Read once per shop and namespace, then kept by the adapter.
+ */
+export const ProductMetafieldDefinitions = /* GraphQL */ `
+  query ProductMetafieldDefinitions($namespace: String!, $after: String) {
+    metafieldDefinitions(ownerType: PRODUCT, namespace: $namespace, first: 250, after: $after) {
+      nodes {
+        id
+        namespace
+        key
+        type {
+          name
+        }
+        validations {
+          name
+          value
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+export interface ProductMetafieldDefinitionsData {
+  metafieldDefinitions: {
+    nodes: { id: string; namespace: string; key: string; type: { name: string }; validations: { name: string; value: string | null }[] }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
+
 /** What both lookups read of a product: what a push must merge with (tags and metafields). */
 const ProductMergeFields = /* GraphQL */ `
   fragment ProductMergeFields on Product {
@@ -629,6 +664,10 @@ export const CatalogueProducts = /* GraphQL */ `
           productType
           status
           tags
+          seo {
+            title
+            description
+          }
           pimProductId: metafield(namespace: "pimbridge", key: "pim_product_id") {
             value
           }
@@ -680,6 +719,7 @@ export type CatalogueLine =
       productType: string | null;
       status: string;
       tags: string[] | null;
+      seo?: { title: string | null; description: string | null } | null;
       pimProductId: { value: string } | null;
       __parentId?: undefined;
     }
@@ -733,3 +773,186 @@ export const RecentBulkQueries = /* GraphQL */ `
     }
   }
   ${BulkOperationFields}`;
+
+/**
+ * The dry run's read of the current storefront products (a push preview): many products in one call by id, with the
+ * fields the bridge owns, our category-tags metafield (which tags are ours to remove), the first page of variants and
+ * the media. `$variants` / `$media` are sized to the batch so the requested cost stays small.
+ */
+export const ProductPreviewRead = /* GraphQL */ `
+  query ProductPreviewRead($ids: [ID!]!, $variants: Int!, $media: Int!) {
+    nodes(ids: $ids) {
+      ... on Product {
+        id
+        handle
+        title
+        descriptionHtml
+        vendor
+        productType
+        status
+        tags
+        seo {
+          title
+          description
+        }
+        categoryTags: metafield(namespace: "pimbridge", key: "category_tags") {
+          value
+        }
+        variants(first: $variants) {
+          nodes {
+            ...PreviewVariant
+          }
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+        }
+        media(first: $media) {
+          nodes {
+            id
+            ... on MediaImage {
+              image {
+                url
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  fragment PreviewVariant on ProductVariant {
+    id
+    sku
+    price
+    compareAtPrice
+    barcode
+    selectedOptions {
+      name
+      value
+    }
+  }
+`;
+
+/** The variants of one product past ProductPreviewRead's first page. */
+export const ProductPreviewVariants = /* GraphQL */ `
+  query ProductPreviewVariants($id: ID!, $after: String) {
+    product(id: $id) {
+      variants(first: 250, after: $after) {
+        nodes {
+          ...PreviewVariant
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+  fragment PreviewVariant on ProductVariant {
+    id
+    sku
+    price
+    compareAtPrice
+    barcode
+    selectedOptions {
+      name
+      value
+    }
+  }
+`;
+
+export interface PreviewVariantNode {
+  id: string;
+  sku: string | null;
+  price: string | null;
+  compareAtPrice: string | null;
+  barcode: string | null;
+  selectedOptions: { name: string; value: string }[];
+}
+
+type PreviewVariantPage = { nodes: PreviewVariantNode[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+
+export interface ProductPreviewReadData {
+  nodes: ({
+    id: string;
+    handle: string;
+    title: string;
+    descriptionHtml: string | null;
+    vendor: string | null;
+    productType: string | null;
+    status: string;
+    tags: string[];
+    seo: { title: string | null; description: string | null } | null;
+    categoryTags: { value: string } | null;
+    variants: PreviewVariantPage;
+    media: { nodes: { id: string; image?: { url: string | null } | null }[] };
+  } | null)[];
+}
+
+export interface ProductPreviewVariantsData {
+  product: { variants: PreviewVariantPage } | null;
+}
+
+/** The app's webhook subscriptions on the shop (`uri`, not the deprecated `callbackUrl`/`endpoint`). */
+export const WebhookSubscriptionsList = /* GraphQL */ `
+  query WebhookSubscriptionsList($first: Int!, $after: String, $topics: [WebhookSubscriptionTopic!]) {
+    webhookSubscriptions(first: $first, after: $after, topics: $topics) {
+      nodes {
+        id
+        topic
+        uri
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+export interface WebhookSubscriptionsListData {
+  webhookSubscriptions: {
+    nodes: { id: string; topic: string; uri: string }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
+
+/** One subscription: `webhookSubscription: {uri}` (WebhookSubscriptionInput.callbackUrl is deprecated in 2026-10). */
+export const WebhookSubscriptionCreate = /* GraphQL */ `
+  mutation WebhookSubscriptionCreate($topic: WebhookSubscriptionTopic!, $uri: String!) {
+    webhookSubscriptionCreate(topic: $topic, webhookSubscription: { uri: $uri, format: JSON }) {
+      webhookSubscription {
+        id
+        topic
+        uri
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export interface WebhookSubscriptionCreateData {
+  webhookSubscriptionCreate: {
+    webhookSubscription: { id: string; topic: string; uri: string } | null;
+    userErrors: { field: string[] | null; message: string }[];
+  };
+}
+
+export const WebhookSubscriptionDelete = /* GraphQL */ `
+  mutation WebhookSubscriptionDelete($id: ID!) {
+    webhookSubscriptionDelete(id: $id) {
+      deletedWebhookSubscriptionId
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export interface WebhookSubscriptionDeleteData {
+  webhookSubscriptionDelete: { deletedWebhookSubscriptionId: string | null; userErrors: { field: string[] | null; message: string }[] };
+}

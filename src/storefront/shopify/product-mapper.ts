@@ -3,6 +3,7 @@
 // know) is passed in, so it is tested without a server. Shopify's limits are checked separately (preflight.ts).
 import { createHash } from 'node:crypto';
 import type { KnownStorefrontProduct, PimProductSnapshot, SyncPlacement } from '../storefront.port.js';
+import { metafieldsFingerprint, productTypeOf } from './attribute-metafields.js';
 
 export const METAFIELD_NAMESPACE = 'pimbridge';
 export const PIM_ID_KEY = 'pim_product_id';
@@ -280,7 +281,15 @@ export function imageFile(url: string, product: PimProductSnapshot): FileInput {
 export function mapProduct(
   product: PimProductSnapshot,
   known: KnownStorefrontProduct,
-  context: { locations: ShopLocation[]; placement: SyncPlacement; current: StorefrontTags | null; handle?: string; keepTagsAndMetafields?: boolean },
+  context: {
+    locations: ShopLocation[];
+    placement: SyncPlacement;
+    current: StorefrontTags | null;
+    handle?: string;
+    keepTagsAndMetafields?: boolean;
+    /** The product's attribute metafields, checked against the shop's definitions (attribute-metafields.ts). */
+    attributeMetafields?: StorefrontMetafield[];
+  },
 ): MappedProduct {
   const status = mapStatus(product.status);
   const options = productOptions(product);
@@ -373,11 +382,14 @@ export function mapProduct(
   if (seoTitle !== undefined || known.owned?.seoTitle) seo.title = seoTitle ?? '';
   if (seoDescription !== undefined || known.owned?.seoDescription) seo.description = seoDescription ?? '';
 
+  const attributeMetafields = context.attributeMetafields ?? [];
   const input: ProductSetInput = {
     title: product.name.trim(),
     ...(product.description != null ? { descriptionHtml: product.description } : {}),
     ...(product.brand?.name ? { vendor: product.brand.name } : {}),
-    ...(product.product_type ? { productType: product.product_type } : {}),
+    // From the integration's setting (the first category's name by default), never the PIM's structural product_type;
+    // always sent, "" when there is none, so a type written before (or an old `simple`) does not stay (docs/shopify-fidelity.md).
+    productType: productTypeOf(product, context.placement.productType?.attributeCode),
     ...(context.keepTagsAndMetafields ? {} : { tags: mergeTags(categoryNames, context.current) }),
     status,
     ...(Object.keys(seo).length > 0 ? { seo } : {}),
@@ -385,9 +397,13 @@ export function mapProduct(
     productOptions: options.map((o) => ({ name: o.name, values: o.values.map((name) => ({ name })) })),
     variants,
     ...(unchanged ? {} : { files }),
-    ...(context.keepTagsAndMetafields ? {} : withMetafields(ourMetafields(product.id, categoryNames), context.current)),
+    ...(context.keepTagsAndMetafields
+      ? {}
+      : withMetafields([...ourMetafields(product.id, categoryNames), ...attributeMetafields], context.current, attributeNamespaces(context.placement))),
   };
+  const fingerprint = metafieldsFingerprint(attributeMetafields);
   const owned = {
+    ...(fingerprint !== undefined ? { attributeMetafields: fingerprint } : {}),
     compareAt: compareAtOwned,
     ...(seoTitle !== undefined ? { seoTitle: true } : {}),
     ...(seoDescription !== undefined ? { seoDescription: true } : {}),
@@ -430,14 +446,21 @@ export function ourMetafields(pimId: number, categoryNames: string[]): Storefron
  * productSet replaces the metafield list it is sent. A new product gets ours; an existing one gets nothing when ours are
  * unchanged (the list is kept as it is), else its own metafields as read with ours replaced — merchant metafields survive.
  */
-function withMetafields(ours: StorefrontMetafield[], current: StorefrontTags | null): Pick<ProductSetInput, 'metafields'> {
+function withMetafields(ours: StorefrontMetafield[], current: StorefrontTags | null, ownNamespaces: string[] = []): Pick<ProductSetInput, 'metafields'> {
   if (!current?.metafields) return { metafields: ours };
   const same = (a: StorefrontMetafield, b: StorefrontMetafield) => a.namespace === b.namespace && a.key === b.key;
-  const unchanged = ours.every((o) =>
-    current.metafields!.some((m) => same(m, o) && (m.value === o.value || (o.type === 'json' && jsonEqual(m.value, o.value)))),
-  );
+  // A metafield in the bridge's attribute namespace that we no longer send is an attribute the PIM dropped: removed.
+  const stale = (m: StorefrontMetafield) => ownNamespaces.includes(m.namespace) && !ours.some((o) => same(m, o));
+  const unchanged =
+    !current.metafields.some(stale) &&
+    ours.every((o) => current.metafields!.some((m) => same(m, o) && (m.value === o.value || (o.type === 'json' && jsonEqual(m.value, o.value)))));
   if (unchanged) return {};
-  return { metafields: [...current.metafields.filter((m) => !ours.some((o) => same(m, o))), ...ours] };
+  return { metafields: [...current.metafields.filter((m) => !ours.some((o) => same(m, o)) && !stale(m)), ...ours] };
+}
+
+/** The namespaces of the integration's attribute metafields (every metafield in them is the bridge's). */
+function attributeNamespaces(placement: SyncPlacement): string[] {
+  return [...new Set((placement.attributeMetafields ?? []).map((s) => s.namespace))];
 }
 
 function jsonEqual(a: string, b: string): boolean {

@@ -9,20 +9,29 @@ import {
   StorefrontDeferredError,
   StorefrontError,
   StorefrontValidationError,
+  type AttributeMetafieldSpec,
   type BulkUpsertItem,
   type BulkUpsertState,
   type CatalogueReadState,
+  type DriftChange,
+  type StorefrontCatalogueProduct,
   type StorefrontCatalogueReader,
+  type WrittenFields,
   type KnownStorefrontProduct,
   type PimProductSnapshot,
   type ProductUpsertResult,
+  type ProductPreview,
   type ShopHealth,
   type StorefrontPort,
   type StorefrontPublication,
   type StorefrontShop,
+  type StorefrontWebhooks,
+  type StorefrontWebhookTopic,
   type SyncPlacement,
 } from '../storefront.port.js';
+import { ShopifyWebhookSubscriptions } from './webhook-subscriptions.js';
 import { ADMIN_API_VERSION } from './api-version.js';
+import { attributeMetafields, definitionFor, metafieldsFingerprint, type ShopMetafieldDefinition } from './attribute-metafields.js';
 import { ShopifyBulkUpserts } from './bulk-upsert.js';
 import { ShopifyCatalogueReads } from './catalogue-read.js';
 import { syncInventory, type Call } from './inventory-sync.js';
@@ -31,6 +40,7 @@ import {
   MetafieldDefinitionCapabilities,
   MetafieldDefinitionCreate,
   ProductLookup,
+  ProductMetafieldDefinitions,
   ProductRecoveryLookup,
   ProductMedia,
   ProductSetSync,
@@ -41,6 +51,7 @@ import {
   type MetafieldDefinitionCapabilitiesData,
   type MetafieldDefinitionCreateData,
   type ProductLookupData,
+  type ProductMetafieldDefinitionsData,
   type ProductSetProductData,
   type ProductMediaData,
   type ProductSetSyncData,
@@ -64,9 +75,12 @@ import {
   PIM_ID_KEY,
   type MappedProduct,
   type ShopLocation,
+  type StorefrontMetafield,
   type StorefrontTags,
 } from './product-mapper.js';
 import { syncPublications, targetPublications } from './publication-sync.js';
+import { catalogueView, driftChanges, writtenOf } from './product-diff.js';
+import { previewUpserts } from './product-preview.js';
 import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';
 import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type RetryPolicy, type ThrottleClock } from './throttle.js';
 import type { ShopifyRecorder } from '../../lib/metrics.js';
@@ -119,7 +133,7 @@ const NO_PLACEMENT: SyncPlacement = {
   pricesConvertedElsewhere: true,
 };
 
-export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader {
+export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader, StorefrontWebhooks {
   readonly budgets: ShopBudgets;
   readonly throttle: ShopThrottle;
   private readonly timeoutMs: number;
@@ -131,8 +145,14 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   /** The shop's resource limits as last read (ShopHealth). */
   private readonly knownLimits = new Map<string, ShopLimits>();
   private readonly identifierModes = new Map<string, Promise<IdentifierMode>>();
+  /**
+   * The shop's PRODUCT metafield definitions per `domain namespace` (attribute metafields), by `namespace.key`: read once
+   * per shop and namespace for the life of the process, and added to as the bridge creates them.
+   */
+  private readonly metafieldDefinitions = new Map<string, Promise<Map<string, ShopMetafieldDefinition>>>();
   private readonly bulk: ShopifyBulkUpserts;
   private readonly catalogue: ShopifyCatalogueReads;
+  private readonly webhooks = new ShopifyWebhookSubscriptions((shop, document, variables, cost) => this.call(shop, document, variables, cost));
   private readonly metrics?: ShopifyRecorder;
 
   constructor(options: ShopifyAdapterOptions = {}) {
@@ -153,6 +173,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       rules: (shop, placement) => this.rules(shop, placement),
       throttle: this.throttle,
       tagsOf,
+      attributeMetafields: (shop, product, specs) => this.attributeMetafieldsOf(shop, product, specs, { keepInvalid: true }),
       recovered: (shop, found, product, known) => this.recovered(shop, found, product, known),
       afterProductSet: (shop, item, mapped, base, mediaProblems) =>
         this.afterProductSet(shop, item.product, item.placement, item.known, mapped, base, mediaProblems, true),
@@ -179,6 +200,15 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     return this.bulk.state(shop, operationId, items);
   }
 
+  /** A push's dry run: pre-flight, mapping, the current products read by id in batches, compared (product-preview.ts). */
+  previewUpserts(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<ProductPreview[]> {
+    return previewUpserts(
+      { call: (s, document, variables, cost) => this.call(s, document, variables, cost), rules: (s, placement) => this.rules(s, placement) },
+      shop,
+      items,
+    );
+  }
+
   /** The shop's whole catalogue in one bulk query (catalogue-read.ts). */
   startCatalogueRead(shop: StorefrontShop): Promise<{ operationId: string }> {
     return this.catalogue.start(shop);
@@ -186,6 +216,20 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
 
   catalogueReadState(shop: StorefrontShop, operationId: string): Promise<CatalogueReadState> {
     return this.catalogue.state(shop, operationId);
+  }
+
+  /** What changed in the shop since the bridge wrote it (drift reports; product-diff.ts). */
+  compareWritten(product: StorefrontCatalogueProduct, written: WrittenFields, mediaIds: Record<string, string>): DriftChange[] {
+    return driftChanges(written, catalogueView(product), mediaIds);
+  }
+
+  /** The app's webhook subscriptions on the shop (webhook-subscriptions.ts). */
+  webhookSubscriptions(shop: StorefrontShop) {
+    return this.webhooks.webhookSubscriptions(shop);
+  }
+
+  ensureWebhookSubscriptions(shop: StorefrontShop, uri: string, topics: readonly StorefrontWebhookTopic[]) {
+    return this.webhooks.ensureWebhookSubscriptions(shop, uri, topics);
   }
 
   async shopHealth(shop: StorefrontShop, options: { timeoutMs?: number } = {}): Promise<ShopHealth> {
@@ -221,6 +265,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     const rules = await this.rules(shop, placement);
     const early = preflight(product, mapProduct(product, known, { locations: [], placement, current: null }).input, rules.limits, rules.currency);
     if (early.length > 0) throw new StorefrontValidationError(early);
+    // Attribute metafields: the shop's definitions made where missing, each value checked against its definition.
+    const attributes = await this.attributeMetafieldsOf(shop, product, placement.attributeMetafields ?? []);
     let locations = await this.locations(shop);
     // A productSet that failed with a 5xx or a timeout may have been applied (the answer was lost): the next attempt
     // looks the product up again, with its variants and media, so it neither duplicates the product nor re-uploads
@@ -230,7 +276,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     let healed = false;
     for (;;) {
       try {
-        const result = await this.upsertOnce(shop, product, known, placement, locations, failures > 0 || healed);
+        const result = await this.upsertOnce(shop, product, known, placement, locations, failures > 0 || healed, attributes);
         creating ??= result.method === 'create';
         return { ...result, method: creating ? 'create' : 'update' };
       } catch (err) {
@@ -264,6 +310,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     placement: SyncPlacement,
     locations: ShopLocation[],
     afterFailure: boolean,
+    attributes: StorefrontMetafield[] = [],
   ): Promise<ProductUpsertResult> {
     let effective: KnownStorefrontProduct = known;
     let current: StorefrontTags | null = null;
@@ -275,7 +322,12 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     // Images sent earlier without their ids (a bulk sync), and the list changed: read the product's media first, so
     // those images are kept by id rather than uploaded again.
     const wantMedia = !afterFailure && needsMediaIds(known, imageUrlsOf(product));
-    const keepTagsAndMetafields = !afterFailure && !wantMedia && known.productId !== null && sameTags(known.categoryTags, categoryTags);
+    const keepTagsAndMetafields =
+      !afterFailure &&
+      !wantMedia &&
+      known.productId !== null &&
+      sameTags(known.categoryTags, categoryTags) &&
+      known.owned?.attributeMetafields === metafieldsFingerprint(attributes);
 
     const byId = known.productId && !keepTagsAndMetafields ? await this.lookup(shop, { id: known.productId }, afterFailure || wantMedia) : null;
     if (keepTagsAndMetafields) {
@@ -304,7 +356,14 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       }
     }
 
-    const mapped = mapProduct(product, effective, { locations, placement, current, handle: sendHandle, keepTagsAndMetafields });
+    const mapped = mapProduct(product, effective, {
+      locations,
+      placement,
+      current,
+      handle: sendHandle,
+      keepTagsAndMetafields,
+      attributeMetafields: attributes,
+    });
     const { input, imageUrls } = mapped;
     const rules = await this.rules(shop, placement);
     const problems = preflight(product, input, rules.limits, rules.currency);
@@ -434,6 +493,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
         publications: publishing.publications,
         problems: [...mediaProblems, ...inventory.problems, ...publishing.problems],
         warnings: preflightWarnings(mapped.input),
+        // The owned fields' values as written, for the drift report (kept with the mapping in the same write).
+        written: writtenOf(mapped.input, base.categoryTags, mapped.imageUrls),
       },
       toPublish: publishing.toPublish,
     };
@@ -586,6 +647,92 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       mode.catch(() => this.identifierModes.delete(shop.domain));
     }
     return mode;
+  }
+
+  /**
+   * The product's attribute metafields, checked against the shop's definitions (made first where missing); a value that
+   * does not fit is a StorefrontValidationError naming the attribute, before any write.
+   */
+  async attributeMetafieldsOf(
+    shop: StorefrontShop,
+    product: PimProductSnapshot,
+    specs: AttributeMetafieldSpec[],
+    options: { keepInvalid?: boolean } = {},
+  ): Promise<StorefrontMetafield[]> {
+    const present = specs.filter((s) => product.attributes && s.code in product.attributes);
+    if (present.length === 0) return [];
+    const definitions = await this.attributeDefinitions(shop, present);
+    const { metafields, problems } = attributeMetafields(product, present, definitions, options);
+    if (problems.length > 0 && !options.keepInvalid) throw new StorefrontValidationError(problems);
+    return metafields;
+  }
+
+  /**
+   * The shop's definitions of these attribute metafields, by `namespace.key`: the namespace read once (cached for the
+   * process), the missing ones created (`TAKEN`: made meanwhile by someone else, read again). A definition the shop
+   * refuses (a limit, a missing scope) is not retried in this process: its values go as metafields without a definition,
+   * checked against the type we asked for.
+   */
+  async attributeDefinitions(shop: StorefrontShop, specs: AttributeMetafieldSpec[]): Promise<Map<string, ShopMetafieldDefinition>> {
+    const out = new Map<string, ShopMetafieldDefinition>();
+    for (const namespace of [...new Set(specs.map((s) => s.namespace))]) {
+      let known = await this.namespaceDefinitions(shop, namespace);
+      for (const spec of specs.filter((s) => s.namespace === namespace && !known.has(`${namespace}.${s.key}`))) {
+        const wanted = definitionFor(spec);
+        let taken = false;
+        try {
+          const data = await this.call<MetafieldDefinitionCreateData>(
+            shop,
+            MetafieldDefinitionCreate,
+            { definition: { name: wanted.name, namespace, key: wanted.key, type: wanted.type, ownerType: 'PRODUCT', validations: wanted.validations } },
+            12,
+          );
+          taken = data.metafieldDefinitionCreate?.userErrors.some((e) => e.code === 'TAKEN') ?? false;
+        } catch (err) {
+          if (!(err instanceof StorefrontError && (err.kind === 'invalid_response' || err.kind === 'forbidden'))) throw err;
+        }
+        if (taken) {
+          this.metafieldDefinitions.delete(`${shop.domain} ${namespace}`);
+          known = await this.namespaceDefinitions(shop, namespace);
+        }
+        if (!known.has(`${namespace}.${spec.key}`)) known.set(`${namespace}.${spec.key}`, wanted);
+      }
+      for (const [k, d] of known) out.set(k, d);
+    }
+    return out;
+  }
+
+  private namespaceDefinitions(shop: StorefrontShop, namespace: string): Promise<Map<string, ShopMetafieldDefinition>> {
+    const cacheKey = `${shop.domain} ${namespace}`;
+    let found = this.metafieldDefinitions.get(cacheKey);
+    if (!found) {
+      found = (async () => {
+        const map = new Map<string, ShopMetafieldDefinition>();
+        let after: string | null = null;
+        for (let page = 0; page < 20; page++) {
+          // connection 2 + (definition 1 + type 1 + validations 1) × 11 + pageInfo 1.
+          const data: ProductMetafieldDefinitionsData = await this.call<ProductMetafieldDefinitionsData>(
+            shop,
+            ProductMetafieldDefinitions,
+            { namespace, after },
+            36,
+          );
+          for (const d of data.metafieldDefinitions.nodes)
+            map.set(`${d.namespace}.${d.key}`, {
+              namespace: d.namespace,
+              key: d.key,
+              type: d.type.name,
+              validations: d.validations.map((v) => ({ name: v.name, value: v.value ?? '' })),
+            });
+          if (!data.metafieldDefinitions.pageInfo.hasNextPage) break;
+          after = data.metafieldDefinitions.pageInfo.endCursor;
+        }
+        return map;
+      })();
+      this.metafieldDefinitions.set(cacheKey, found);
+      found.catch(() => this.metafieldDefinitions.delete(cacheKey));
+    }
+    return found;
   }
 
   private async lookup(

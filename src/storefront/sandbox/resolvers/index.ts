@@ -2,7 +2,8 @@
 // productsCount, productVariant, productDelete, metafieldDefinitionCreate); locations; bulk mutations
 // (stagedUploadsCreate, bulkOperationRunMutation, bulkOperation, currentBulkOperation); sales channels (publications,
 // publication, publishablePublish, publishableUnpublish); a merchant's edits (productUpdate, productVariantsBulkUpdate);
-// inventory (inventoryItem, nodes of inventory items, inventoryActivate, inventorySetQuantities, inventoryAdjustQuantities).
+// inventory (inventoryItem, nodes of inventory items, inventoryActivate, inventorySetQuantities, inventoryAdjustQuantities);
+// webhooks (webhookSubscriptions, webhookSubscription, webhookSubscriptionCreate, webhookSubscriptionDelete).
 import { bulkResolvers } from '../bulk-resolvers.js';
 import { inventoryResolvers } from './inventory.js';
 import { locationResolvers } from './locations.js';
@@ -11,6 +12,7 @@ import { productResolvers } from './products.js';
 import { publicationResolvers } from './publications.js';
 import { shopResolvers } from './shop.js';
 import type { ResolverModule, RootResolver } from './types.js';
+import { webhookResolvers } from './webhooks.js';
 
 const modules: ResolverModule[] = [
   shopResolvers,
@@ -20,6 +22,7 @@ const modules: ResolverModule[] = [
   publicationResolvers,
   merchantEditResolvers,
   inventoryResolvers,
+  webhookResolvers,
 ];
 
 function merge(kind: 'query' | 'mutation'): Readonly<Record<string, RootResolver>> {

@@ -6,8 +6,9 @@ import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from 'graph
 import type { InventoryOutcome, InventoryUserError, RecordedChange } from '../sandbox-inventory.service.js';
 import { gidNumber } from '../sandbox-product.service.js';
 import { locationGid, locationObject } from './locations.js';
-import { variantObject } from './products.js';
+import { productObject, variantObject } from './products.js';
 import type { ResolverModule, SandboxContext } from './types.js';
+import { emitTopic } from './webhooks.js';
 
 /** The `@idempotent(key:)` of the field; required on these mutations from 2026-04 (the changelog cited in the service). */
 function idempotencyKey(info: GraphQLResolveInfo): string {
@@ -81,7 +82,10 @@ export const inventoryResolvers: ResolverModule = {
       return Promise.all(
         ids.map((id) => {
           if (gidNumber(id, 'InventoryItem') !== null) return inventoryItemObject(ctx, gidNumber(id, 'InventoryItem'));
-          throw new GraphQLError(`The Pimbridge sandbox answers nodes(ids:) for InventoryItem ids only, not ${id}`, {
+          // Products too (a push's dry run reads many at once); one not there is null, as Shopify answers.
+          const productId = gidNumber(id, 'Product');
+          if (productId !== null) return ctx.productRepo.product(ctx.store.id, productId).then((row) => (row ? productObject(row, ctx) : null));
+          throw new GraphQLError(`The Pimbridge sandbox answers nodes(ids:) for InventoryItem and Product ids only, not ${id}`, {
             extensions: { code: 'NOT_IMPLEMENTED' },
           });
         }),
@@ -125,6 +129,7 @@ export const inventoryResolvers: ResolverModule = {
         (repo) => ctx.inventory.setQuantities(repo, ctx.store.id, input),
         mismatch,
       );
+      await emitLevels(ctx, outcome);
       return { inventoryAdjustmentGroup: adjustmentGroup(ctx, outcome, input.reason, input.referenceDocumentUri), userErrors: outcome.userErrors };
     },
     inventoryAdjustQuantities: async (args, ctx, info) => {
@@ -138,7 +143,23 @@ export const inventoryResolvers: ResolverModule = {
         (repo) => ctx.inventory.adjustQuantities(repo, ctx.store.id, input),
         mismatch,
       );
+      await emitLevels(ctx, outcome);
       return { inventoryAdjustmentGroup: adjustmentGroup(ctx, outcome, input.reason, input.referenceDocumentUri), userErrors: outcome.userErrors };
     },
   },
 };
+
+/** inventory_levels/update for each `available` count a mutation changed (its REST InventoryLevel payload). */
+async function emitLevels(ctx: SandboxContext, outcome: InventoryOutcome): Promise<void> {
+  const at = new Date().toISOString();
+  for (const c of outcome.group?.changes ?? []) {
+    if (c.name !== 'available') continue;
+    await emitTopic(ctx, 'INVENTORY_LEVELS_UPDATE', {
+      inventory_item_id: c.itemId,
+      location_id: c.locationId,
+      available: c.quantityAfterChange,
+      updated_at: at,
+      admin_graphql_api_id: `gid://shopify/InventoryLevel/${c.locationId}?inventory_item_id=${c.itemId}`,
+    }).catch(() => undefined);
+  }
+}

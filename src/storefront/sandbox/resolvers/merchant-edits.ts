@@ -4,6 +4,7 @@ import { GraphQLError } from 'graphql';
 import type { ProductUpdateArgs, VariantsBulkUpdateArgs } from '../sandbox-merchant-edits.service.js';
 import { productObject, variantObject } from './products.js';
 import type { ResolverModule } from './types.js';
+import { emitProductUpdate } from './webhooks.js';
 
 /** Fields taken as given; `redirectNewHandle` leaves nothing the sandbox shows (it has no URL redirects). */
 const PRODUCT_FIELDS = new Set([
@@ -46,6 +47,8 @@ export const merchantEditResolvers: ResolverModule = {
       checkFields('ProductUpdateInput', a.product as Record<string, unknown>, PRODUCT_FIELDS, PRODUCT_NO_OPS);
       checkFields('ProductInput', a.input as Record<string, unknown>, PRODUCT_FIELDS, PRODUCT_NO_OPS);
       const result = await ctx.merchantEdits.productUpdate(ctx.store.id, a);
+      // A merchant's edit fires products/update (sandbox-webhooks.service.ts), after the edit committed.
+      if (result.product) await emitProductUpdate(ctx, result.product.id).catch(() => undefined);
       return { product: result.product ? productObject(result.product, ctx) : null, userErrors: result.userErrors };
     },
     productVariantsBulkUpdate: async (args, ctx) => {
@@ -59,6 +62,7 @@ export const merchantEditResolvers: ResolverModule = {
       }
       const result = await ctx.merchantEdits.variantsBulkUpdate(ctx.store.id, a);
       const product = result.product;
+      if (product && result.variants) await emitProductUpdate(ctx, product.id).catch(() => undefined);
       return {
         product: product ? productObject(product, ctx) : null,
         productVariants: product && result.variants ? result.variants.map((v) => variantObject(product, v, ctx)) : null,

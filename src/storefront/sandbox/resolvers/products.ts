@@ -1,14 +1,16 @@
 // Products: productSet (rules in sandbox-product.service.ts), productByIdentifier, product, products, productsCount,
-// productVariant, productDelete, metafieldDefinitionCreate. Objects are plain; nested lists load on demand.
+// productVariant, productDelete, metafieldDefinitionCreate, metafieldDefinition(s). Objects are plain; nested lists load on demand.
 import { GraphQLError } from 'graphql';
 import { inventoryLevels, sellableQuantity } from '../sandbox-inventory.service.js';
 import type { DefinitionRow, MetafieldRow, ProductFilter, ProductRow, VariantRow } from '../sandbox-product.repository.js';
 import { gidNumber, type ProductSetArgs, type WrittenLists } from '../sandbox-product.service.js';
 import { connection, dateTime, page, type PageArgs } from './connection.js';
 import { locationObject } from './locations.js';
+import { knownType, validationsProblem } from '../metafield-types.js';
 import { mediaObject } from './media.js';
 import { publishableFields } from './publishable.js';
 import type { ResolverModule, SandboxContext } from './types.js';
+import { emitTopic } from './webhooks.js';
 
 const gid = (type: string, id: number) => `gid://shopify/${type}/${id}`;
 
@@ -285,6 +287,8 @@ async function definitionObject(row: DefinitionRow, ctx: SandboxContext): Promis
     ownerType: row.ownerType,
     description: null,
     type: { name: row.type, category: null, supportsDefinitionMigrations: false, supportedValidations: [], valueType: 'STRING' },
+    // MetafieldDefinition.validations: {name, type, value} as given at creation (choices is a JSON list).
+    validations: row.validations.map((v) => ({ name: v.name, value: v.value, type: v.name === 'choices' ? 'list.single_line_text_field' : row.type })),
     capabilities: {
       uniqueValues: { enabled: row.uniqueValues, eligible },
       adminFilterable: { enabled: false, eligible: true, status: 'NOT_FILTERABLE' },
@@ -292,7 +296,6 @@ async function definitionObject(row: DefinitionRow, ctx: SandboxContext): Promis
     },
     pinnedPosition: null,
     useAsCollectionCondition: false,
-    validations: [],
   };
 }
 
@@ -338,6 +341,30 @@ export const productResolvers: ResolverModule = {
         : rows.find((r) => r.id === id);
       return row ? definitionObject(row, ctx) : null;
     },
+    /** `metafieldDefinitions(ownerType:, namespace:, key:, first:, after:)`, PRODUCT definitions only, by id. */
+    metafieldDefinitions: async (args, ctx) => {
+      const p = page(args as PageArgs);
+      if (args.ownerType !== 'PRODUCT')
+        return connection(
+          p,
+          [],
+          () => 0,
+          () => null,
+          false,
+        );
+      const all = (await ctx.productRepo.definitions(ctx.store.id, 'PRODUCT'))
+        .filter((d) => (args.namespace == null || d.namespace === args.namespace) && (args.key == null || d.key === args.key))
+        .sort((a, b) => a.id - b.id);
+      const rows = all.filter((d) => d.id > p.afterKey).slice(0, p.fetch);
+      const nodes = await Promise.all(rows.map((r) => definitionObject(r, ctx)));
+      return connection(
+        p,
+        rows.map((r, i) => ({ r, node: nodes[i] })),
+        (x) => x.r.id,
+        (x) => x.node,
+        p.afterKey > 0,
+      );
+    },
     productVariant: async (args, ctx) => {
       const id = gidNumber(args.id, 'ProductVariant');
       if (id === null) return null;
@@ -354,6 +381,8 @@ export const productResolvers: ResolverModule = {
       const input = args.input as { id: string };
       const id = gidNumber(input.id, 'Product');
       const deleted = id !== null && (await ctx.productRepo.deleteProduct(ctx.store.id, id));
+      // products/delete carries the product's id only (sandbox-webhooks.service.ts).
+      if (deleted) await emitTopic(ctx, 'PRODUCTS_DELETE', { id }).catch(() => undefined);
       return {
         deletedProductId: deleted ? input.id : null,
         productDeleteOperation: null,
@@ -368,6 +397,7 @@ export const productResolvers: ResolverModule = {
         type: string;
         ownerType: string;
         capabilities?: { uniqueValues?: { enabled: boolean } | null } | null;
+        validations?: { name: string; value: string }[] | null;
       };
       const namespace = d.namespace ?? '$app';
       const refuse = (field: string[], message: string, code: string) => ({
@@ -375,6 +405,23 @@ export const productResolvers: ResolverModule = {
         userErrors: [{ field, message, code, elementIndex: null, elementKey: null }],
       });
       if (d.ownerType !== 'PRODUCT') return refuse(['definition', 'ownerType'], 'The sandbox keeps metafield definitions for PRODUCT only.', 'INCLUSION');
+      // MetafieldDefinitionInput (schema 2026-10): key "Must be 2-64 characters long and only contain alphanumeric, hyphen,
+      // and underscore characters"; namespace "Must be 3-255 characters long" of the same characters.
+      if (d.key.length < 2) return refuse(['definition', 'key'], 'Key is too short (minimum is 2 characters)', 'TOO_SHORT');
+      if (d.key.length > 64) return refuse(['definition', 'key'], 'Key is too long (maximum is 64 characters)', 'TOO_LONG');
+      if (!/^[A-Za-z0-9_-]+$/.test(d.key)) return refuse(['definition', 'key'], 'Key contains one or more invalid characters.', 'INVALID_CHARACTER');
+      if (d.namespace != null) {
+        if (d.namespace.length < 3) return refuse(['definition', 'namespace'], 'Namespace is too short (minimum is 3 characters)', 'TOO_SHORT');
+        if (d.namespace.length > 255) return refuse(['definition', 'namespace'], 'Namespace is too long (maximum is 255 characters)', 'TOO_LONG');
+        if (!/^[A-Za-z0-9_-]+$/.test(d.namespace))
+          return refuse(['definition', 'namespace'], 'Namespace contains one or more invalid characters.', 'INVALID_CHARACTER');
+      }
+      // MetafieldDefinitionInput.type: one of the "supported types" (https://shopify.dev/apps/metafields/types);
+      // INCLUSION: "The input value isn't included in the list" (MetafieldDefinitionCreateUserErrorCode, schema 2026-10).
+      if (!knownType(d.type)) return refuse(['definition', 'type'], `Type name ${d.type} is not a valid type.`, 'INCLUSION');
+      const validations = (d.validations ?? []).map((v) => ({ name: v.name, value: v.value }));
+      const invalidValidation = validationsProblem(d.type, validations);
+      if (invalidValidation) return refuse(['definition', 'validations'], invalidValidation.message, invalidValidation.code);
       const unique = d.capabilities?.uniqueValues?.enabled ?? false;
       if (unique && !UNIQUE_VALUE_TYPES.has(d.type)) {
         // "This is available for single_line_text_field, number_integer, url, and id" (shopify.dev changelog, "Adding unique
@@ -401,6 +448,7 @@ export const productResolvers: ResolverModule = {
         name: d.name,
         type: d.type,
         uniqueValues: unique,
+        validations,
       });
       ctx.products.forgetDefinitions(ctx.store.id);
       if (!row) return refuse(['definition', 'key'], `Key is in use for Product metafields on the '${namespace}' namespace.`, 'TAKEN');

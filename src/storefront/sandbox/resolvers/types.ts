@@ -12,6 +12,7 @@ import type { SandboxMerchantEditService } from '../sandbox-merchant-edits.servi
 import type { SandboxPublicationService } from '../sandbox-publication.service.js';
 import type { ProductListsLoader } from '../product-lists.loader.js';
 import type { SandboxStore } from '../sandbox-store.repository.js';
+import type { SandboxWebhookService } from '../sandbox-webhooks.service.js';
 
 export interface SandboxContext {
   /** The authenticated store. */
@@ -37,6 +38,8 @@ export interface SandboxContext {
   baseUrl?: string;
   /** Set while a bulk query runs: products' lists are read a page of products at a time (product-lists.loader.ts). */
   lists?: ProductListsLoader;
+  /** Webhook subscriptions and deliveries (sandbox-webhooks.service.ts); absent: no webhook is sent (bulk lines). */
+  webhooks?: SandboxWebhookService;
 }
 
 /**

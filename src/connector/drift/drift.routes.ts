@@ -1,0 +1,129 @@
+// POST /api/drift (write scope) starts a drift report of the connected shop: 200 with the queued report (the spec's
+// statuses have no 202), or 409 SYNC_IN_PROGRESS with the open one while one is queued or running. GET /api/drift and
+// GET /api/drift/{id} (read scope) answer the newest (or that) report's state, counts and a page of its items; no
+// report yet, another integration's id or an unknown one is 404 NOT_FOUND.
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../server/kernel/app-type.js';
+import { success } from '../connector.envelope.js';
+import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, connectorTags as tags, Nullable, Timestamp } from '../connector.schemas.js';
+import { ymdHis } from '../timestamps.js';
+import { DRIFT_KINDS, type DriftKind } from './drift.repository.js';
+import type { DriftService, DriftView } from './drift.service.js';
+
+const Counts = Type.Object({
+  mapped: Type.Integer({ description: 'mappings that name a storefront product' }),
+  compared: Type.Integer({ description: 'of those, compared field by field with what the bridge last wrote' }),
+  not_compared: Type.Integer({ description: 'in the shop but with no record of what was written (adopted and not pushed since)' }),
+  shop_products: Type.Integer(),
+  changed: Type.Integer(),
+  missing_in_shop: Type.Integer(),
+  orphan_in_shop: Type.Integer(),
+});
+
+const Report = Type.Object({
+  id: Type.String({ description: 'uuid; also the id of its catalogue.drift job' }),
+  state: Type.String({ enum: ['queued', 'running', 'completed', 'failed'] }),
+  counts: Nullable(Counts),
+  error: Nullable(Type.String()),
+  created_at: Timestamp,
+  started_at: Nullable(Timestamp),
+  finished_at: Nullable(Timestamp),
+});
+
+const Item = Type.Object({
+  kind: Type.String({ enum: [...DRIFT_KINDS] }),
+  pim_product_id: Nullable(Type.Integer()),
+  storefront_product_id: Nullable(Type.Integer()),
+  handle: Nullable(Type.String()),
+  title: Nullable(Type.String()),
+  fields: Type.Array(
+    Type.Object({ field: Type.String(), storefront: Type.Unknown(), written: Type.Unknown({ description: 'the value the bridge last wrote' }) }),
+  ),
+});
+
+const ReportPage = Type.Object({
+  ...Report.properties,
+  items: Type.Array(Item),
+  pagination: Type.Object({ total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), has_more: Type.Boolean() }),
+});
+
+const PageQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: '1-100, default 20' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'default 0' })),
+    kind: Type.Optional(Type.Unsafe<DriftKind>({ type: 'string', enum: [...DRIFT_KINDS], description: 'changed, missing_in_shop or orphan_in_shop' })),
+  },
+  { additionalProperties: true },
+);
+
+const InProgress = Type.Object({ status: Type.Literal('error'), message: Type.String(), code: Type.Literal('SYNC_IN_PROGRESS'), data: Report });
+
+const render = <T extends DriftView>(v: T) => ({
+  ...v,
+  created_at: ymdHis(v.created_at)!,
+  started_at: ymdHis(v.started_at),
+  finished_at: ymdHis(v.finished_at),
+});
+
+type PageArgs = { limit?: number; offset?: number; kind?: DriftKind };
+const page = (q: PageArgs) => ({ limit: q.limit ?? 20, offset: q.offset ?? 0, kind: q.kind });
+
+export function driftRoutes(app: App, drift: DriftService): void {
+  app.post(
+    '/api/drift',
+    {
+      config: { access: 'write' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Start a drift report: the shop read in one bulk query and compared with what the bridge last wrote (nothing is written to the shop)',
+        description: 'No body. Runs in the background; poll GET /api/drift. While a report is queued or running: 409 SYNC_IN_PROGRESS with it in `data`.',
+        response: { 200: connectorOk(Report), 409: InProgress, '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
+      },
+    },
+    async (req, reply) => {
+      if (req.body !== undefined && req.body !== null && (typeof req.body !== 'object' || Array.isArray(req.body) || Object.keys(req.body).length > 0)) {
+        return reply.code(400).send({ status: 'error' as const, message: 'POST /api/drift takes no body', code: 'VALIDATION_FAILED' });
+      }
+      const result = await drift.start(req.connector!.integrationId);
+      if (result.started) return success('Drift report queued', render(result.report));
+      return reply.code(409).send({
+        status: 'error' as const,
+        message: `A drift report of this shop is already ${result.report.state} (${result.report.id})`,
+        code: 'SYNC_IN_PROGRESS' as const,
+        data: render(result.report),
+      });
+    },
+  );
+
+  app.get(
+    '/api/drift',
+    {
+      config: { access: 'read' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: "The newest drift report of the caller's shop: state, counts and a page of its items",
+        querystring: PageQuery,
+        response: connectorResponses(ReportPage),
+      },
+    },
+    async (req) => success('Drift report retrieved', render(await drift.report(req.connector!.integrationId, undefined, page(req.query)))),
+  );
+
+  app.get(
+    '/api/drift/:id',
+    {
+      config: { access: 'read' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: "One drift report of the caller's shop: state, counts and a page of its items",
+        params: Type.Object({ id: Type.String() }),
+        querystring: PageQuery,
+        response: connectorResponses(ReportPage),
+      },
+    },
+    async (req) => success('Drift report retrieved', render(await drift.report(req.connector!.integrationId, req.params.id, page(req.query)))),
+  );
+}

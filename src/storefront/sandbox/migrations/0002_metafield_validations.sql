@@ -1,0 +1,1 @@
+ALTER TABLE "sandbox_metafield_definitions" ADD COLUMN "validations" jsonb DEFAULT '[]'::jsonb NOT NULL;
