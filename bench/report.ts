@@ -6,6 +6,7 @@ import type { LoadResult } from './measure.js';
 import { pushDetails, pushTargets, type PushBenchResult } from './push.js';
 import { fullSyncDetails, fullSyncTargets, type FullSyncBenchResult } from './full-sync.js';
 import { adoptDetails, adoptTargets, type AdoptBenchResult } from './adopt.js';
+import { type DriftBenchResult, driftDetails, driftTargets, type DryRunBenchResult, dryRunDetails, dryRunTargets } from './drift.js';
 import { catalogueFilesDetails, catalogueFilesTargets, type CatalogueFilesResult } from './catalogue-files.js';
 import { type ConsoleBenchResult, consoleDetails, consoleTargets } from './console.js';
 
@@ -43,6 +44,10 @@ export interface BenchResults {
   fullSync: FullSyncBenchResult;
   /** Adopting a 10,000-product sandbox shop (bench/adopt.ts). */
   adopt: AdoptBenchResult;
+  /** A push's dry run of 50 mapped products, no throttle (bench/drift.ts). */
+  dryRun: DryRunBenchResult;
+  /** A drift report of 10,000 mapped products under a Standard budget (bench/drift.ts). */
+  drift: DriftBenchResult;
   /** CSV import and export of 100,000 variant rows (bench/catalogue-files.ts). */
   catalogueFiles: CatalogueFilesResult;
   /** The console's first-load JavaScript and its products page on 100,000 products in a browser (bench/console.ts). */
@@ -118,6 +123,8 @@ function targets(r: BenchResults): Target[] {
   out.push(...pushTargets(r.push));
   out.push(...fullSyncTargets(r.fullSync));
   out.push(...adoptTargets(r.adopt));
+  out.push(...dryRunTargets(r.dryRun));
+  out.push(...driftTargets(r.drift));
   out.push(...catalogueFilesTargets(r.catalogueFiles));
   out.push(...consoleTargets(r.console));
   return out;
@@ -205,6 +212,8 @@ export function renderReport(r: BenchResults): string {
     ...pushDetails(r.push),
     ...fullSyncDetails(r.fullSync),
     ...adoptDetails(r.adopt),
+    ...dryRunDetails(r.dryRun),
+    ...driftDetails(r.drift),
     ...catalogueFilesDetails(r.catalogueFiles),
     ...consoleDetails(r.console),
   ];

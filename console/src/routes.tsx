@@ -24,6 +24,7 @@ export const router = createBrowserRouter([
       { path: 'bridge/:integrationId', lazy: lazy(() => import('./pages/bridge-overview')) },
       { path: 'bridge/:integrationId/mappings', lazy: lazy(() => import('./pages/bridge-mappings')) },
       { path: 'bridge/:integrationId/sync', lazy: lazy(() => import('./pages/bridge-sync')) },
+      { path: 'bridge/:integrationId/drift', lazy: lazy(() => import('./pages/bridge-drift')) },
       { path: '*', lazy: lazy(() => import('./pages/not-found')) },
     ],
   },

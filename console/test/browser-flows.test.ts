@@ -1,6 +1,7 @@
 // What a merchant does in the console, end to end in headless Chromium against a real server (helpers/browser.ts):
 // create a product with a variant, change its price and see it reach the sandbox shop; make a product fail the
-// bridge's pre-flight and read the reason on the mappings page, fix it and push it again; move a category; sign out.
+// bridge's pre-flight and read the reason on the mappings page (and in a push's preview), fix it and push it again;
+// preview a push of a product the merchant renamed in the shop, and find it in a drift report; move a category; sign out.
 // Every step goes through the page; the test reads the results back through the APIs and the shop's GraphQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -126,6 +127,12 @@ describe('a merchant in the console', () => {
     assert.match((await row.textContent()) ?? '', /USD|currency/i, 'the reason is shown beside the product');
     await c.shot(page, 'flow-mappings-error');
     assert.deepEqual(await c.axe(page), []);
+    // The preview (a dry run) says the same, and writes nothing.
+    await row.getByRole('button', { name: /^Preview/ }).click();
+    const preview = page.getByRole('region', { name: `Preview of PIM product ${productId}` });
+    await preview.getByText('Would fail', { exact: true }).waitFor();
+    assert.match((await preview.textContent()) ?? '', /USD|currency/i);
+    await preview.getByRole('button', { name: /^Dismiss/ }).click();
 
     await page.goto(`/products/${productId}`);
     await details().getByLabel('Currency').fill('EUR');
@@ -143,6 +150,38 @@ describe('a merchant in the console', () => {
     const fixed = await mapping(productId);
     assert.equal(fixed.sync_status, 'synced');
     assert.equal(fixed.sync_error, null);
+  });
+
+  it('previews a push of a product renamed in the shop, and a drift report lists the rename', async () => {
+    const mapped = await mapping(productId);
+    await c.sandboxGraphql('mutation U($id: ID!) { productUpdate(product: { id: $id, title: "Harbour Jacket SALE" }) { userErrors { message } } }', {
+      id: `gid://shopify/Product/${mapped.storefront_product_id}`,
+    });
+    await page.goto(`/bridge/${c.integrationId}/mappings`);
+    const row = page.getByRole('row').filter({ hasText: 'Harbour Rain Jacket' });
+    await row.getByRole('button', { name: /^Preview/ }).click();
+    const preview = page.getByRole('region', { name: `Preview of PIM product ${productId}` });
+    await preview.getByText('Would be updated', { exact: true }).waitFor();
+    const title = preview.getByRole('row', { name: /^title / });
+    assert.deepEqual(await title.getByRole('cell').allTextContents(), ['Harbour Jacket SALE', 'Harbour Rain Jacket']);
+    await c.shot(page, 'flow-mappings-preview');
+    assert.deepEqual(await c.axe(page), []);
+    assert.equal((await shopProduct(mapped.storefront_product_id)).title, 'Harbour Jacket SALE', 'a preview writes nothing');
+
+    await page.getByRole('navigation', { name: 'Integration' }).getByRole('link', { name: 'Drift' }).click();
+    await page.getByRole('button', { name: 'Start a drift report' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, go ahead' }).click();
+    const item = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: `PIM product ${productId}` }) });
+    await item.getByText('Changed in the shop', { exact: true }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(
+      await item
+        .getByRole('row', { name: /^title / })
+        .getByRole('cell')
+        .allTextContents(),
+      ['Harbour Jacket SALE', 'Harbour Rain Jacket'],
+    );
+    await c.shot(page, 'flow-drift-report');
+    assert.deepEqual(await c.axe(page), []);
   });
 
   it('moves a category with the keyboard-friendly select, and back by drag and drop', async () => {

@@ -62,6 +62,20 @@ describe('the console in a browser', () => {
     mappedProductId = ids[1]!;
     const pushed = await c.h.call('POST', '/api/products/push', c.connectorToken, { id: mappedProductId });
     assert.equal(pushed.statusCode, 200, pushed.body);
+    // A merchant renames it in the shop, and a drift report finds it (the drift page has a report to show: without
+    // one, its GET /api/drift answers 404, which Chromium logs as a console error by itself).
+    const shopId = `gid://shopify/Product/${pushed.json().data.results[0].storefront_product_id}`;
+    await c.sandboxGraphql('mutation U($id: ID!) { productUpdate(product: { id: $id, title: "Linen Overshirt (shop sale)" }) { userErrors { message } } }', {
+      id: shopId,
+    });
+    const drift = await c.h.call('POST', '/api/drift', c.connectorToken);
+    assert.equal(drift.statusCode, 200, drift.body);
+    for (let state = ''; state !== 'completed'; ) {
+      await new Promise((r) => setTimeout(r, 100));
+      const report = await c.h.call('GET', '/api/drift', c.connectorToken);
+      state = report.json().data.state;
+      assert.notEqual(state, 'failed', report.body);
+    }
 
     ({ context, page } = await c.newPage(DESKTOP));
     errors = watchErrors(page);
@@ -71,9 +85,9 @@ describe('the console in a browser', () => {
     await c?.close();
   });
 
-  it('the pushed product is in the sandbox shop (the bridge pages have a mapping to show)', async () => {
+  it('the pushed product is in the sandbox shop (the bridge pages have a mapping to show), renamed there by the merchant', async () => {
     const data = await c.sandboxGraphql('{ products(first: 10) { nodes { title status } } }');
-    assert.deepEqual(data.products.nodes, [{ title: 'Linen Overshirt', status: 'ACTIVE' }]);
+    assert.deepEqual(data.products.nodes, [{ title: 'Linen Overshirt (shop sale)', status: 'ACTIVE' }]);
   });
 
   it("a wrong key or secret shows the server's message and sets no cookie", async () => {
@@ -148,6 +162,9 @@ describe('the console in a browser', () => {
       ['bridge-overview', `/bridge/${c.integrationId}`],
       ['bridge-mappings', `/bridge/${c.integrationId}/mappings`],
       ['bridge-sync', `/bridge/${c.integrationId}/sync`],
+      ['bridge-drift', `/bridge/${c.integrationId}/drift`],
+      // Under one of the console's roots: the server answers index.html only there (src/server/console-static.ts),
+      // any other path is left to the APIs' 404.
       ['not-found', '/bridge/no/such/page'],
     ];
     // The names are known before `before` has run; the paths (ids) after.
@@ -163,6 +180,7 @@ describe('the console in a browser', () => {
       'bridge-overview',
       'bridge-mappings',
       'bridge-sync',
+      'bridge-drift',
       'not-found',
     ];
     for (const name of names) {

@@ -56,6 +56,7 @@ const SECTIONS = [
   ['', 'Overview'],
   ['/mappings', 'Mappings'],
   ['/sync', 'Full sync'],
+  ['/drift', 'Drift'],
 ] as const;
 
 /**

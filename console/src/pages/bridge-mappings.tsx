@@ -1,6 +1,7 @@
 // /bridge/:integrationId/mappings: which PIM product is which shop product, and whether its last push worked
 // (GET /api/products/mappings, filtered by ?status=, paged by ?page=). Each product can be pushed again; every
 // mapping in error can be pushed again at once (read page by page, pushed PUSH_BATCH at a time, after a confirmation).
+// Before a push, a preview (the push's dry run) shows what it would change: per product, or for every mapping in error.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -20,6 +21,7 @@ import {
   PUSH_BATCH,
   tone,
 } from '../components/bridge-data';
+import { type PreviewOutcome, PreviewOutcomeView, previewAll } from '../components/bridge-preview';
 import { type PushOutcome, PushOutcomeView, pushAll } from '../components/bridge-push';
 import { BridgeFrame, type IntegrationSummary, integrationsKey } from '../components/bridge-shell';
 import { Empty, ErrorBanner, Loading } from '../components/status';
@@ -68,6 +70,8 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
   const [pushing, setPushing] = useState<number | 'collect' | 'all' | null>(null);
   const [progress, setProgress] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<PushOutcome | null>(null);
+  const [previewing, setPreviewing] = useState<number | 'failed' | null>(null);
+  const [preview, setPreview] = useState<PreviewOutcome | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
 
@@ -98,6 +102,38 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
     } finally {
       setPushing(null);
       await refresh();
+    }
+  };
+
+  const previewOne = async (pimProductId: number) => {
+    setPreviewing(pimProductId);
+    setFailure(null);
+    setPreview(null);
+    try {
+      setPreview(await previewAll(id, [pimProductId], `PIM product ${pimProductId}`));
+    } finally {
+      setPreviewing(null);
+    }
+  };
+
+  const previewFailed = async () => {
+    setFailure(null);
+    setPreview(null);
+    setPreviewing('failed');
+    setProgress('Finding the products in error…');
+    try {
+      const ids = await collectProductIds((offset, limit) => readMappings(id, 'error', offset, limit), MAPPINGS_PAGE_MAX);
+      const what = ids.length === 1 ? 'the 1 failed product' : `all ${ids.length} failed products`;
+      setPreview(
+        await previewAll(id, ids, what, (done, total) =>
+          setProgress(total > 1 ? `Previewing batch ${done + 1} of ${total}…` : `Previewing ${ids.length} product${ids.length === 1 ? '' : 's'}…`),
+        ),
+      );
+    } catch (err) {
+      setFailure(messageOf(err));
+    } finally {
+      setPreviewing(null);
+      setProgress(null);
     }
   };
 
@@ -156,6 +192,9 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
               {progress}
             </span>
           )}
+          <button type="button" className="button secondary" disabled={pushing !== null || previewing !== null} onClick={previewFailed}>
+            {previewing === 'failed' ? 'Previewing…' : 'Preview failed'}
+          </button>
           <button type="button" className="button primary" disabled={pushing !== null} onClick={pushFailed}>
             {pushing === 'all' ? 'Pushing…' : 'Push all failed'}
           </button>
@@ -167,6 +206,7 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
         </div>
       )}
       {outcome && <PushOutcomeView outcome={outcome} onDismiss={() => setOutcome(null)} />}
+      {preview && <PreviewOutcomeView outcome={preview} onDismiss={() => setPreview(null)} />}
       {mappings.isPending && <Loading label="Loading the mappings…" />}
       <ErrorBanner error={mappings.error} onRetry={() => mappings.refetch()} />
       {data && data.mappings.length === 0 && (
@@ -238,6 +278,10 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
                           <button type="button" className="button secondary small" disabled={pushing !== null} onClick={() => pushOne(m.pim_product_id)}>
                             {pushing === m.pim_product_id ? 'Pushing…' : 'Push again'}
                             <span className="visually-hidden"> product {m.pim_product_id}</span>
+                          </button>
+                          <button type="button" className="button secondary small" disabled={previewing !== null} onClick={() => previewOne(m.pim_product_id)}>
+                            {previewing === m.pim_product_id ? 'Previewing…' : 'Preview'}
+                            <span className="visually-hidden"> a push of product {m.pim_product_id}</span>
                           </button>
                           <button
                             type="button"
