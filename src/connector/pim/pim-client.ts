@@ -349,8 +349,9 @@ export class PimClient {
   }
 
   /**
-   * The PIM account's product attribute definitions (GET {baseUrl}/api/product-attributes, beyond the spec; Pimbridge's
-   * PIM has it): what a push writes as metafields. A PIM without the route (404) has none: [].
+   * The PIM account's product attribute definitions (GET {baseUrl}/api/product-attributes; the spec does not show its
+   * record, Pimbridge's PIM answers {attributes: [{code, name, type, options}]}): what a push writes as metafields. A PIM
+   * without the route (404) has none: [].
    */
   async attributeDefinitions(conn: { baseUrl: string; apiKey: string }): Promise<{ code: string; name: string; type: string; options: string[] }[]> {
     const data = (await this.readPim(`${conn.baseUrl}/api/product-attributes`, conn.apiKey, { optional: true })) as { attributes?: unknown } | null;
