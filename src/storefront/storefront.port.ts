@@ -161,6 +161,8 @@ export interface KnownStorefrontProduct {
     seoDescription?: boolean;
     /** A fingerprint of the attribute metafields the last push sent (unchanged: they are not sent, nor the product read). */
     attributeMetafields?: string;
+    /** The image URL the last push attached to each variant (by SKU): a variant whose image changed sends the files again. */
+    variantImages?: Record<string, string>;
   };
   /** Inventory item ids by SKU. */
   inventoryItemIds?: Record<string, string>;

@@ -278,6 +278,15 @@ export class SandboxProductRepository {
     return fresh.length ? this.db.insert(sandboxVariants).values(fresh).returning() : [];
   }
 
+  /** Sets the media of some of the product's variants (ProductVariantSetInput.file; null detaches it). */
+  async setVariantMedia(productId: number, pairs: { id: number; mediaId: number | null }[]): Promise<void> {
+    if (!pairs.length) return;
+    await this.db.execute(sql`
+      update sandbox_variants v set media_id = x.media_id, updated_at = now()
+      from jsonb_to_recordset(${JSON.stringify(pairs.map((p) => ({ id: p.id, media_id: p.mediaId })))}::jsonb) as x(id bigint, media_id bigint)
+      where v.id = x.id and v.product_id = ${productId}`);
+  }
+
   // Media
 
   async media(productId: number, afterPosition: number, limit: number): Promise<MediaRow[]> {

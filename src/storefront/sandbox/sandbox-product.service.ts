@@ -4,6 +4,7 @@
 // - lists that are sent replace what is there (variants, metafields, files left out are deleted); a list not sent is kept;
 // - a title-derived handle that is taken gets `-1`, `-2`, …; an explicit taken handle: HANDLE_NOT_UNIQUE;
 // - `files[].originalSource` always adds a new media (APPEND_UUID); `files[{id}]` keeps that media;
+// - `variants[].file` attaches one of the media of this call's `files` (same id or originalSource) to the variant;
 // - limits: 3 options, 2048 variants, unique option values, title required, prices as decimals.
 // The whole upsert is one transaction, serialised per identifier with an advisory lock; any userError rolls it back.
 import { GraphQLError } from 'graphql';
@@ -234,6 +235,10 @@ export class SandboxProductService {
       if ((f.id == null) === (f.originalSource == null))
         errors.push(err(['input', 'files', String(i)], 'A file needs either an id or an originalSource.', 'INVALID_INPUT'));
     });
+    (input.variants ?? []).forEach((v, i) => {
+      if (v.file != null && (v.file.id == null) === (v.file.originalSource == null))
+        errors.push(err(['input', 'variants', String(i), 'file'], 'A file needs either an id or an originalSource.', 'INVALID_INPUT'));
+    });
     (input.metafields ?? []).forEach((m, i) => {
       if (!m.key || m.value == null || !m.type)
         errors.push(err(['input', 'metafields', String(i)], 'A metafield needs a key, a type and a value.', 'INVALID_METAFIELD'));
@@ -299,6 +304,8 @@ export class SandboxProductService {
   ): Promise<{ product: ProductRow; written: WrittenLists | null; added: number[] }> {
     let newVariants: VariantRow[] = [];
     let newMedia: MediaRow[] = [];
+    /** The variant of each entry of `input.variants`, in order. */
+    let sentVariantIds: number[] = [];
     const { input, identifier } = args;
     const customId = identifier?.customId ?? null;
     const ns = customId ? (customId.namespace ?? DEFAULT_NAMESPACE) : null;
@@ -484,6 +491,7 @@ export class SandboxProductService {
         }
       }
       newVariants = await repo.replaceVariants(product.id, rows, !target);
+      sentVariantIds = sent.map((_, i) => rows[i].id ?? newVariants.find((n) => n.position === i + 1)!.id);
     }
 
     // Files: {id} keeps the product's own media, {originalSource} always adds one.
@@ -500,6 +508,40 @@ export class SandboxProductService {
         return { originalSource: f.originalSource!, alt: f.alt ?? null, filename: f.filename?.trim() || sourceFilename(f.originalSource!) };
       });
       newMedia = await repo.replaceMedia(product.id, files, !target);
+    }
+
+    // Variant media: ProductVariantSetInput.file is "The file to associate with the variant. [...] Any file specified here
+    // must also be specified in the `files` input for the product" (schema 2026-10). So the variant's file is one of the
+    // product's media made or kept by this call's `files` (the same `id`, or the same `originalSource`: one upload, not
+    // two); a file not in `files` is refused. A variant whose `file` is not sent keeps its media ("Any omitted fields
+    // will remain unchanged", Mutation.productSet); `file: null` detaches it.
+    const variantMedia: { id: number; mediaId: number | null }[] = [];
+    for (const [i, v] of (input.variants ?? []).entries()) {
+      if (v.file === undefined) continue;
+      if (v.file === null) {
+        variantMedia.push({ id: sentVariantIds[i], mediaId: null });
+        continue;
+      }
+      const f = v.file;
+      const j = (input.files ?? []).findIndex((x) =>
+        f.id != null ? x.id != null && sameMediaId(x.id, f.id) : x.originalSource != null && x.originalSource === f.originalSource,
+      );
+      if (j < 0) {
+        throw new Rejected([
+          err(['input', 'variants', String(i), 'file'], 'The file must also be specified in the files input for the product.', 'INVALID_INPUT'),
+        ]);
+      }
+      const sentFile = input.files![j];
+      const mediaId =
+        sentFile.id != null ? (gidNumber(sentFile.id, 'MediaImage') ?? gidNumber(sentFile.id, 'Media'))! : newMedia.find((m) => m.position === j + 1)!.id;
+      variantMedia.push({ id: sentVariantIds[i], mediaId });
+    }
+    if (variantMedia.length) {
+      await repo.setVariantMedia(product.id, variantMedia);
+      for (const row of newVariants) {
+        const set = variantMedia.find((x) => x.id === row.id);
+        if (set) row.mediaId = set.mediaId;
+      }
     }
 
     // Metafields: the sent list replaces the product's; the customId's metafield is always kept; unique values enforced.
@@ -539,6 +581,12 @@ export class SandboxProductService {
     const byPosition = <T extends { position: number }>(rows: T[]) => [...rows].sort((a, b) => a.position - b.position);
     return { product, written: target ? null : { variants: byPosition(newVariants), media: byPosition(newMedia) }, added: newMedia.map((m) => m.id) };
   }
+}
+
+/** Two media ids name the same media (`gid://shopify/MediaImage/7` and `gid://shopify/Media/7` alike). */
+function sameMediaId(a: string, b: string): boolean {
+  const n = (x: string) => gidNumber(x, 'MediaImage') ?? gidNumber(x, 'Media');
+  return n(a) !== null && n(a) === n(b);
 }
 
 /** The last path segment of a source URL (`https://x/a/b.jpg?v=1` → `b.jpg`), or `file` when it has none. */

@@ -6,6 +6,7 @@
 // applied only where the sandbox runs (sandbox.module.ts).
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -125,10 +126,15 @@ export const sandboxVariants = pgTable(
     tracked: boolean('tracked').notNull().default(true),
     unitCost: text('unit_cost'),
     weight: jsonb('weight').$type<{ value: number; unit: string } | null>(),
+    /**
+     * The variant's media (ProductVariantSetInput.file, one of the product's own media): ProductVariant.media answers it.
+     * A media the product loses (productSet's `files` replaced) leaves the variant without one.
+     */
+    mediaId: bigint('media_id', { mode: 'number' }).references((): AnyPgColumn => sandboxMedia.id, { onDelete: 'set null' }),
     createdAt: ts('created_at'),
     updatedAt: ts('updated_at'),
   },
-  (t) => [index('sandbox_variants_product_idx').on(t.productId, t.position)],
+  (t) => [index('sandbox_variants_product_idx').on(t.productId, t.position), index('sandbox_variants_media_idx').on(t.mediaId)],
 );
 
 export const sandboxMedia = pgTable(

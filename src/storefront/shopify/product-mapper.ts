@@ -63,6 +63,12 @@ export interface VariantInput {
   optionValues: { optionName: string; name: string }[];
   inventoryPolicy: 'DENY';
   inventoryItem: InventoryItemInput;
+  /**
+   * The variant's image (the PIM variant's `image`), sent with the product's `files` only: "Any file specified here must
+   * also be specified in the `files` input for the product" (schema 2026-10, ProductVariantSetInput.file). The same entry
+   * as in `files` (its media id when known, else the same source and file name), so it is one media, uploaded once.
+   */
+  file?: FileInput;
   /** Only for a variant the storefront does not have yet: an existing one's stock moves by the inventory step. */
   inventoryQuantities?: { locationId: string; name: 'available'; quantity: number }[];
 }
@@ -87,7 +93,7 @@ export interface ProductSetInput {
 
 export interface MappedProduct {
   input: ProductSetInput;
-  /** The product's image URLs, in order. */
+  /** The product's image URLs, in order, then its variants' images that are not among them (imageUrlsOf). */
   imageUrls: string[];
   /** What this input writes from PIM data (kept with the mapping: the next push clears only these). */
   owned: NonNullable<KnownStorefrontProduct['owned']>;
@@ -249,16 +255,37 @@ export function categoryNamesOf(product: PimProductSnapshot): string[] {
 /** A product the storefront has nothing of yet (no mapping, nothing found). */
 export const NOTHING_KNOWN: KnownStorefrontProduct = { productId: null, variantIds: {}, mediaIds: {} };
 
-/** The PIM's image URLs of a product, distinct, in order. */
+const isUrl = (u: unknown): u is string => typeof u === 'string' && u.trim() !== '';
+
+/**
+ * The PIM's image URLs of a product, distinct, in order: the product's images, then its variants' images (in variant
+ * order) that are not among them. A variant's image is one of the product's media in Shopify (ProductVariantSetInput.file
+ * "must also be specified in the `files` input for the product"), so it is sent, matched and remembered like the others.
+ */
 export function imageUrlsOf(product: PimProductSnapshot): string[] {
-  return [...new Set((product.images ?? []).filter((u) => typeof u === 'string' && u.trim() !== ''))];
+  const variantImages = product.variants.length > 0 ? sortedVariants(product).map((v) => v.image) : [];
+  return [...new Set([...(product.images ?? []), ...variantImages].filter(isUrl))];
 }
 
-/** The mapped product has exactly these images already (by id, or sent and not confirmed): its media are left alone. */
-export function imagesUnchanged(known: KnownStorefrontProduct, imageUrls: string[]): boolean {
+/** The image of each variant that has one, by SKU (what `owned.variantImages` remembers). */
+export function variantImagesOf(product: PimProductSnapshot): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of product.variants) if (isUrl(v.image)) out[v.sku] = v.image;
+  return out;
+}
+
+/**
+ * The mapped product has exactly these images already (by id, or sent and not confirmed), and its variants the images
+ * our last push attached (`variantImages`, when given): its media are left alone.
+ */
+export function imagesUnchanged(known: KnownStorefrontProduct, imageUrls: string[], variantImages?: Record<string, string>): boolean {
   if (known.productId === null) return false;
   const there = new Set([...Object.keys(known.mediaIds), ...(known.imagesUnconfirmed ?? [])]);
-  return there.size === imageUrls.length && imageUrls.every((u) => there.has(u));
+  if (!(there.size === imageUrls.length && imageUrls.every((u) => there.has(u)))) return false;
+  if (variantImages === undefined) return true;
+  const before = known.owned?.variantImages ?? {};
+  const skus = new Set([...Object.keys(before), ...Object.keys(variantImages)]);
+  return [...skus].every((sku) => before[sku] === variantImages[sku]);
 }
 
 /**
@@ -299,8 +326,16 @@ export function mapProduct(
   const compareAtOwned: string[] = [];
   const previouslyOwned = new Set(known.owned?.compareAt ?? []);
 
+  const imageUrls = imageUrlsOf(product);
+  const variantImages = variantImagesOf(product);
+  const unchanged = imagesUnchanged(known, imageUrls, variantImages);
+  // Known images by media id, new ones from their source under our file name: the same entry in `files` and in a
+  // variant's `file`, so Shopify makes one media of it (uploaded once) and attaches it to the variant.
+  const fileOf = (url: string): FileInput => (known.mediaIds[url] ? { id: known.mediaIds[url] } : imageFile(url, product));
+
   const variant = (v: {
     sku: string;
+    image?: string | null;
     price: string | null | undefined;
     salePrice: string | null | undefined;
     barcode?: string | null;
@@ -328,6 +363,9 @@ export function mapProduct(
       ...(compareAt !== undefined ? { compareAtPrice: compareAt } : {}),
       ...(v.barcode ? { barcode: v.barcode } : {}),
       optionValues: v.optionValues,
+      // Sent with `files` only (the file must also be in the product's `files`); when the images are unchanged neither
+      // is sent, and the variant keeps its media ("Any omitted fields will remain unchanged", Mutation.productSet).
+      ...(!unchanged && isUrl(v.image) ? { file: fileOf(v.image) } : {}),
       inventoryPolicy: 'DENY',
       inventoryItem: {
         sku: v.sku,
@@ -363,15 +401,14 @@ export function mapProduct(
             salePrice: v.price !== null ? v.sale_price : (v.sale_price ?? product.sale_price),
             cost: v.cost ?? product.cost_price,
             weight: v.weight,
+            image: v.image,
             enabled: v.is_enabled !== false,
             optionValues: variantOptionValues(product, v, options),
             levels: stockAt(context.placement, context.locations, v.stock_quantity, undefined),
           }),
         );
 
-  const imageUrls = imageUrlsOf(product);
-  const files: FileInput[] = imageUrls.map((url) => (known.mediaIds[url] ? { id: known.mediaIds[url] } : imageFile(url, product)));
-  const unchanged = imagesUnchanged(known, imageUrls);
+  const files: FileInput[] = imageUrls.map(fileOf);
 
   // SEO fields come only from the PIM's own SEO attributes (Shopify derives the rest from the title and description);
   // one we wrote before and the PIM no longer has is cleared, one the merchant wrote is left alone.
@@ -407,6 +444,7 @@ export function mapProduct(
     compareAt: compareAtOwned,
     ...(seoTitle !== undefined ? { seoTitle: true } : {}),
     ...(seoDescription !== undefined ? { seoDescription: true } : {}),
+    ...(Object.keys(variantImages).length > 0 ? { variantImages } : {}),
   };
   return { input, imageUrls, owned, stock, disabled };
 }

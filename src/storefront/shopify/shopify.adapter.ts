@@ -377,7 +377,13 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
         shop,
         ProductSetSync,
         { identifier, input, variants, media },
-        productSetCost(input.variants.length, input.files?.length ?? 0, input.metafields?.length ?? 0, imageUrls.length),
+        productSetCost(
+          input.variants.length,
+          input.files?.length ?? 0,
+          input.metafields?.length ?? 0,
+          imageUrls.length,
+          input.variants.filter((v) => v.file).length,
+        ),
         false,
       );
     } catch (err) {
@@ -402,7 +408,13 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     // from its source again, once, in this push (one this very call uploaded is only reported: its source is broken now).
     const uploaded = new Set((input.files ?? []).flatMap((f) => (f.originalSource ? [f.originalSource] : [])));
     const earlierFailures = imageUrls.filter((url) => matched.failed[url] && !uploaded.has(url));
-    if (earlierFailures.length > 0) matched = await this.resendImages(shop, p.id, product, imageUrls, matched, earlierFailures);
+    if (earlierFailures.length > 0) {
+      matched = await this.resendImages(shop, p.id, product, imageUrls, matched, earlierFailures);
+      // A variant loses a media that is sent again (a productSet of `files` alone cannot attach it: the variant's file
+      // goes with the variants list): forgetting it makes the next push send the files and reattach it by id.
+      const attached = mapped.owned.variantImages;
+      if (attached) for (const [sku, url] of Object.entries(attached)) if (earlierFailures.includes(url)) delete attached[sku];
+    }
     const imagesUnconfirmed = imageUrls.filter((url) => !matched.mediaIds[url] && !matched.failed[url]);
     const base = upsertResultOf(answer, {
       method: effective.productId ? 'update' : 'create',
@@ -590,7 +602,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     const variants = await this.remainingVariants(shop, found.id, found.variants ?? { nodes: [] });
     const variantIds: Record<string, string> = {};
     for (const v of variants) if (v.sku) variantIds[v.sku] = v.id;
-    const images = [...new Set(product.images ?? [])];
+    const images = imageUrlsOf(product);
     // Media still being processed show no URL (so no name) yet: wait a little for them, rather than upload them again.
     let nodes = found.media?.nodes ?? [];
     for (let attempt = 1; attempt < RECOVERY_MEDIA_LOOKS && nodes.some((n) => n.status === 'UPLOADED' || n.status === 'PROCESSING'); attempt++) {
@@ -853,14 +865,23 @@ function connectionMultiplier(n: number): number {
 }
 
 /**
- * Expected cost of ProductSetSync: `10 + 0.2·variants + 1.9·files + 0.4·product metafields` plus its selection
- * (product 1, variants 2 + 1×m(v), media 2 + 1×m(f), userErrors 1).
+ * Expected cost of ProductSetSync: `10 + 0.2·variants + 0.6·variant files + 1.9·files + 0.4·product metafields` plus its
+ * selection (product 1, variants 2 + 1×m(v), media 2 + 1×m(f), userErrors 1).
  */
-export function productSetCost(variants: number, files: number, metafields: number, images = files): number {
+export function productSetCost(variants: number, files: number, metafields: number, images = files, variantFiles = 0): number {
   const v = Math.min(250, Math.max(1, variants));
   const m = Math.min(250, Math.max(1, images));
   // product 1; variants 2 + (variant 1 + inventoryItem 1) × m(v) + pageInfo 1; media 2 + (media 1 + mediaErrors 1 + image 1) × m(m); userErrors 1.
-  return Math.ceil(10 + 0.2 * variants + 1.9 * files + 0.4 * metafields) + 1 + 2 + 2 * connectionMultiplier(v) + 1 + 2 + 3 * connectionMultiplier(m) + 1;
+  return (
+    Math.ceil(10 + 0.2 * variants + 0.6 * variantFiles + 1.9 * files + 0.4 * metafields) +
+    1 +
+    2 +
+    2 * connectionMultiplier(v) +
+    1 +
+    2 +
+    3 * connectionMultiplier(m) +
+    1
+  );
 }
 
 const statusOf = (nodes: StorefrontMediaNode[], id: string) => nodes.find((n) => n.id === id)?.status ?? '';

@@ -146,6 +146,24 @@ export function variantObject(product: ProductRow, row: VariantRow, ctx: Sandbox
       };
     }),
     inventoryItem,
+    // ProductVariant.media: "The media associated with the product variant" (schema 2026-10; ProductVariant.image is
+    // deprecated: "Use `media` instead"): the product's media that ProductVariantSetInput.file attached to it.
+    media: async (args: PageArgs) => {
+      const p = page(args);
+      const own =
+        row.mediaId === null
+          ? []
+          : (await (ctx.lists ? ctx.lists.media(product.id) : ctx.productRepo.media(product.id, 0, 100_000))).filter((m) => m.id === row.mediaId);
+      const rows = own.filter((m) => m.position > p.afterKey).slice(0, p.fetch);
+      ctx.media.resumeUnfinished(rows);
+      return connection(
+        p,
+        rows,
+        (m) => m.position,
+        (m) => mediaObject(m, ctx),
+        p.afterKey > 0,
+      );
+    },
     product: async () => productObject((await ctx.productRepo.product(ctx.store.id, product.id)) ?? product, ctx),
     createdAt: dateTime(row.createdAt),
     updatedAt: dateTime(row.updatedAt),
