@@ -128,3 +128,45 @@ export function BridgeFrame({
     </Page>
   );
 }
+
+/**
+ * A bridge job's start: what it does, its button (confirmed by the page), and the answer to the start in a live region
+ * (a notice) or an alert (the server's refusal). The full sync and the drift report share it.
+ */
+export function StartJobCard(props: {
+  id: string;
+  title: string;
+  children: ReactNode;
+  onStart: () => void;
+  starting: boolean;
+  running: boolean;
+  labels: { start: string; running: string };
+  notice: string | null;
+  error: string | null;
+}) {
+  return (
+    <>
+      <section aria-labelledby={props.id} className="card bridge-section">
+        <h2 id={props.id}>{props.title}</h2>
+        <p>{props.children}</p>
+        <div className="actions">
+          <button type="button" className="button primary" onClick={props.onStart} disabled={props.starting || props.running}>
+            {props.starting ? 'Starting…' : props.running ? props.labels.running : props.labels.start}
+          </button>
+        </div>
+      </section>
+      <div aria-live="polite" className="bridge-live">
+        {props.notice && (
+          <p role="status" className="banner info">
+            {props.notice}
+          </p>
+        )}
+      </div>
+      {props.error && (
+        <p role="alert" className="banner error">
+          {props.error}
+        </p>
+      )}
+    </>
+  );
+}

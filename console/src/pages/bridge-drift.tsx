@@ -9,7 +9,7 @@ import { api, bridge } from '../api/client';
 import { ApiError, messageOf, toApiError, unwrap } from '../api/errors';
 import { formatWhen, tone } from '../components/bridge-data';
 import { FieldTable } from '../components/bridge-preview';
-import { BridgeFrame, type IntegrationSummary } from '../components/bridge-shell';
+import { BridgeFrame, type IntegrationSummary, StartJobCard } from '../components/bridge-shell';
 import { useConfirm } from '../components/confirm';
 import { Field } from '../components/field';
 import { Pagination } from '../components/pagination';
@@ -134,30 +134,19 @@ function Drift({ integration }: { integration: IntegrationSummary }) {
   return (
     <>
       {dialog}
-      <section aria-labelledby="drift-start-h" className="card bridge-section">
-        <h2 id="drift-start-h">Find what changed in the shop</h2>
-        <p>
-          A drift report reads every product of {integration.shop_domain} and compares the fields the bridge owns with what it last wrote there: a title, price
-          or status a merchant changed in Shopify, a product deleted in the shop, or one of ours no mapping knows. Nothing is written to the shop.
-        </p>
-        <div className="actions">
-          <button type="button" className="button primary" onClick={start} disabled={starting || running}>
-            {starting ? 'Starting…' : running ? 'Report running…' : 'Start a drift report'}
-          </button>
-        </div>
-      </section>
-      <div aria-live="polite" className="bridge-live">
-        {notice && (
-          <p role="status" className="banner info">
-            {notice}
-          </p>
-        )}
-      </div>
-      {startError && (
-        <p role="alert" className="banner error">
-          {startError}
-        </p>
-      )}
+      <StartJobCard
+        id="drift-start-h"
+        title="Find what changed in the shop"
+        onStart={start}
+        starting={starting}
+        running={running}
+        labels={{ start: 'Start a drift report', running: 'Report running…' }}
+        notice={notice}
+        error={startError}
+      >
+        A drift report reads every product of {integration.shop_domain} and compares the fields the bridge owns with what it last wrote there: a title, price or
+        status a merchant changed in Shopify, a product deleted in the shop, or one of ours no mapping knows. Nothing is written to the shop.
+      </StartJobCard>
 
       <section aria-labelledby="drift-report-h">
         <h2 id="drift-report-h">{running ? 'Report in progress' : 'Last report'}</h2>

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { api, bridge } from '../api/client';
 import { ApiError, messageOf, toApiError, unwrap } from '../api/errors';
 import { formatWhen, progressText, syncStatusWord, tone } from '../components/bridge-data';
-import { BridgeFrame, type IntegrationSummary, integrationsKey, useBridgeStatus } from '../components/bridge-shell';
+import { BridgeFrame, type IntegrationSummary, integrationsKey, StartJobCard, useBridgeStatus } from '../components/bridge-shell';
 import { useConfirm } from '../components/confirm';
 import { ErrorBanner, Loading } from '../components/status';
 import './bridge-pages.css';
@@ -131,30 +131,19 @@ function FullSyncPanel({ integration }: { integration: IntegrationSummary }) {
   return (
     <>
       {dialog}
-      <section aria-labelledby="start-h" className="card bridge-section">
-        <h2 id="start-h">Sync the whole catalogue</h2>
-        <p>
-          A full sync sends every product of this organization's catalogue to {integration.shop_domain}: new products are created, the others updated.
-          Day-to-day changes reach the shop by themselves; a full sync is for a first connection or after a large change.
-        </p>
-        <div className="actions">
-          <button type="button" className="button primary" onClick={start} disabled={starting || running}>
-            {starting ? 'Starting…' : running ? 'Full sync running…' : 'Start full sync'}
-          </button>
-        </div>
-      </section>
-      <div aria-live="polite" className="bridge-live">
-        {notice && (
-          <p role="status" className="banner info">
-            {notice}
-          </p>
-        )}
-      </div>
-      {startError && (
-        <p role="alert" className="banner error">
-          {startError}
-        </p>
-      )}
+      <StartJobCard
+        id="start-h"
+        title="Sync the whole catalogue"
+        onStart={start}
+        starting={starting}
+        running={running}
+        labels={{ start: 'Start full sync', running: 'Full sync running…' }}
+        notice={notice}
+        error={startError}
+      >
+        A full sync sends every product of this organization's catalogue to {integration.shop_domain}: new products are created, the others updated. Day-to-day
+        changes reach the shop by themselves; a full sync is for a first connection or after a large change.
+      </StartJobCard>
 
       {syncId && (
         <section aria-labelledby="progress-h">
