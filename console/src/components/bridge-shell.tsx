@@ -7,28 +7,13 @@ import type { ReactNode } from 'react';
 import { Link, NavLink, useParams } from 'react-router';
 import { api, bridge } from '../api/client';
 import { unwrap } from '../api/errors';
+import { type IntegrationSummary, useIntegrations } from '../api/integrations';
 import { formatWhen } from './bridge-data';
 import { Page } from './page';
 import { Empty, ErrorBanner, Loading } from './status';
 import '../pages/bridge-pages.css';
 
-export interface IntegrationSummary {
-  id: number;
-  shop_domain: string;
-  is_active: boolean;
-  last_sync_at: string | null;
-  created_at: string;
-}
-
-export const integrationsKey = ['bridge', 'integrations'] as const;
-
-/** The signed-in organization's integrations (GET /api/integrations, no X-Integration-Id). */
-export function useIntegrations() {
-  return useQuery({
-    queryKey: integrationsKey,
-    queryFn: async () => unwrap(await api.GET('/api/integrations')).data as IntegrationSummary[],
-  });
-}
+export { type IntegrationSummary, integrationsKey, useIntegrations } from '../api/integrations';
 
 /** The `:integrationId` of the address, when it is a plausible id. */
 export function useIntegrationId(): number | null {

@@ -51,6 +51,3 @@ export const useWarehouses = () =>
     queryFn: async ({ signal }) => unwrap(await api.GET('/api/warehouses', { signal })).data.warehouses,
     ...long,
   });
-
-export const useIntegrations = () =>
-  useQuery({ queryKey: ['product-refs', 'integrations'], queryFn: async ({ signal }) => unwrap(await api.GET('/api/integrations', { signal })).data });

@@ -5,15 +5,10 @@ import { useId, useState } from 'react';
 import { api, bridge } from '../api/client';
 import { ApiError, toApiError, unwrap } from '../api/errors';
 import { connectorTime, type PushResult, pushSummary } from './product-model';
-import { useIntegrations } from './product-queries';
+import { type IntegrationSummary, useIntegrations } from '../api/integrations';
 import { ErrorBanner, Loading } from './status';
 
-interface Integration {
-  id: number;
-  shop_domain: string;
-  platform: string;
-  is_active: boolean;
-}
+type Integration = IntegrationSummary;
 
 export function ProductShopify({ productId }: { productId: number }) {
   const ids = useId();
