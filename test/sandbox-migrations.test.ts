@@ -12,6 +12,10 @@ import { databaseTargets, harness } from './helpers/harness.js';
 
 const SANDBOX_TABLES = [
   'sandbox_bulk_operations',
+  'sandbox_collection_metafields',
+  'sandbox_collection_products',
+  'sandbox_collection_publications',
+  'sandbox_collections',
   'sandbox_idempotency_keys',
   'sandbox_locations',
   'sandbox_media',
@@ -20,8 +24,10 @@ const SANDBOX_TABLES = [
   'sandbox_product_publications',
   'sandbox_products',
   'sandbox_publications',
+  'sandbox_shop_locales',
   'sandbox_staged_uploads',
   'sandbox_stores',
+  'sandbox_translations',
   'sandbox_variants',
   'sandbox_webhook_deliveries',
   'sandbox_webhook_subscriptions',

@@ -62,6 +62,11 @@ export const integrations = pgTable(
      * publications, warehouse → location, whether prices are converted elsewhere. Empty: the defaults.
      */
     settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
+    /**
+     * The PIM translation locales the shop has not enabled (shopLocales), as the last push that had translations found
+     * them: reported once in GET /api/status, not as product errors. Empty: none missing.
+     */
+    missingLocales: jsonb('missing_locales').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -352,4 +357,25 @@ export const driftReportItems = pgTable(
     fields: jsonb('fields'),
   },
   (t) => [primaryKey({ columns: [t.reportId, t.seq] }), index('drift_report_items_kind_idx').on(t.reportId, t.kind, t.seq)],
+);
+
+/**
+ * The shop collection of each PIM category (issue 12): a custom collection made by the bridge the first time a product
+ * of the category is pushed, renamed with the category and deleted with it. `title` is what the bridge last wrote.
+ */
+export const categoryCollections = pgTable(
+  'category_collections',
+  {
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    pimCategoryId: integer('pim_category_id').notNull(),
+    /** Shopify's GID, e.g. `gid://shopify/Collection/1`. */
+    storefrontCollectionId: text('storefront_collection_id').notNull(),
+    title: text('title').notNull(),
+    handle: text('handle').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.integrationId, t.pimCategoryId] })],
 );

@@ -327,3 +327,115 @@ export const sandboxWebhookDeliveries = pgTable(
   },
   (t) => [uniqueIndex('sandbox_webhook_deliveries_webhook_id_uq').on(t.webhookId), index('sandbox_webhook_deliveries_store_idx').on(t.storeId, t.id)],
 );
+
+/**
+ * A store's custom (manual) collections: collectionCreate with no condition sources. Smart collections (conditions) are
+ * not kept: the sandbox refuses `sources` with conditions (a custom collection's membership is its selections).
+ */
+export const sandboxCollections = pgTable(
+  'sandbox_collections',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: storeId(),
+    title: text('title').notNull(),
+    /** Unique per store: generated from the title, with `-1`, `-2`, … when taken (CollectionCreateInput.handle). */
+    handle: text('handle').notNull(),
+    descriptionHtml: text('description_html').notNull().default(''),
+    /** CollectionSortOrder, e.g. MANUAL, BEST_SELLING. */
+    sortOrder: text('sort_order').notNull().default('BEST_SELLING'),
+    templateSuffix: text('template_suffix'),
+    seo: jsonb('seo').$type<{ title: string | null; description: string | null }>().notNull().default(sql`'{"title":null,"description":null}'::jsonb`),
+    createdAt: ts('created_at'),
+    updatedAt: ts('updated_at'),
+  },
+  (t) => [uniqueIndex('sandbox_collections_store_handle_uq').on(t.storeId, t.handle), index('sandbox_collections_store_id_idx').on(t.storeId, t.id)],
+);
+
+/** A collection's metafields (CollectionCreateInput.metafields), as sandbox_product_metafields are a product's. */
+export const sandboxCollectionMetafields = pgTable(
+  'sandbox_collection_metafields',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    collectionId: bigint('collection_id', { mode: 'number' })
+      .notNull()
+      .references(() => sandboxCollections.id, { onDelete: 'cascade' }),
+    storeId: storeId(),
+    namespace: text('namespace').notNull(),
+    key: text('key').notNull(),
+    type: text('type').notNull(),
+    value: text('value').notNull(),
+    createdAt: ts('created_at'),
+    updatedAt: ts('updated_at'),
+  },
+  (t) => [
+    uniqueIndex('sandbox_collection_metafields_collection_key_uq').on(t.collectionId, t.namespace, t.key),
+    index('sandbox_collection_metafields_lookup_idx').on(t.storeId, t.namespace, t.key, t.value),
+  ],
+);
+
+/** Which products a custom collection holds (its manual selections), in the collection's order. */
+export const sandboxCollectionProducts = pgTable(
+  'sandbox_collection_products',
+  {
+    collectionId: bigint('collection_id', { mode: 'number' })
+      .notNull()
+      .references(() => sandboxCollections.id, { onDelete: 'cascade' }),
+    productId: productId(),
+    position: integer('position').notNull(),
+    createdAt: ts('created_at'),
+  },
+  (t) => [primaryKey({ columns: [t.collectionId, t.productId] }), index('sandbox_collection_products_product_idx').on(t.productId)],
+);
+
+/**
+ * A store's locales (shopLocales): one primary (made lazily, `en`), and the alternates enabled by shopLocaleEnable.
+ * `published`: shown to buyers (ShopLocale.published).
+ */
+export const sandboxShopLocales = pgTable(
+  'sandbox_shop_locales',
+  {
+    storeId: storeId(),
+    /** An ISO code as Shopify spells it: `de`, `fr-CA`, `pt-BR`. */
+    locale: text('locale').notNull(),
+    primary: boolean('primary').notNull().default(false),
+    published: boolean('published').notNull().default(false),
+    createdAt: ts('created_at'),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.locale] })],
+);
+
+/**
+ * Translations registered with translationsRegister: one value per resource, key and locale, with the digest of the
+ * content it translates (outdated when the resource's content digest is another one now).
+ */
+export const sandboxTranslations = pgTable(
+  'sandbox_translations',
+  {
+    storeId: storeId(),
+    /** The translatable resource's GID, e.g. `gid://shopify/Product/1`. */
+    resourceId: text('resource_id').notNull(),
+    /** A TranslatableContent key, e.g. title, body_html, meta_title, meta_description. */
+    key: text('key').notNull(),
+    locale: text('locale').notNull(),
+    value: text('value').notNull(),
+    /** TranslationInput.translatableContentDigest as registered. */
+    digest: text('digest').notNull(),
+    updatedAt: ts('updated_at'),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.resourceId, t.locale, t.key] })],
+);
+
+/** Where a collection is published (publishablePublish of a Collection), as sandbox_product_publications for products. */
+export const sandboxCollectionPublications = pgTable(
+  'sandbox_collection_publications',
+  {
+    collectionId: bigint('collection_id', { mode: 'number' })
+      .notNull()
+      .references(() => sandboxCollections.id, { onDelete: 'cascade' }),
+    publicationId: bigint('publication_id', { mode: 'number' })
+      .notNull()
+      .references(() => sandboxPublications.id, { onDelete: 'cascade' }),
+    publishedAt: ts('published_at'),
+  },
+  (t) => [primaryKey({ columns: [t.collectionId, t.publicationId] })],
+);
