@@ -4,7 +4,7 @@
 // through Redis run when TEST_REDIS_URL is set. `npm test -- name` runs only
 // the files whose path contains `name`.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -60,6 +60,12 @@ if (filter.length === 0) {
 if (files.some((f) => f.startsWith(path.join('console', 'test', 'browser')))) {
   const { ensureConsole } = await import('./ensure-build.mjs');
   ensureConsole(root);
+  // Without a system Chromium, @sparticuz/chromium unpacks its binary to /tmp on first use: done here, once, because two
+  // suites unpacking at once race (one spawns the file the other is still writing: ETXTBSY).
+  if (!process.env.BROWSER_EXECUTABLE && !existsSync('/usr/bin/chromium')) {
+    const { default: chromium } = await import('@sparticuz/chromium');
+    await chromium.executablePath();
+  }
 }
 
 // Which backends this run covers: PGlite always; PostgreSQL and Redis when their TEST_* URL is set.

@@ -658,7 +658,8 @@ for (const target of databaseTargets()) {
         assert.equal(typeof body.message, 'string');
         assert.equal(body.code ?? null, null);
         const data = body.data;
-        // The spec's fields, plus channel_mapping (beyond the spec: where each PIM channel is published).
+        // The spec's fields, plus channel_mapping and translations (beyond the spec: where each PIM channel is published,
+        // the PIM locales the shop lacks).
         assert.deepEqual(Object.keys(data).sort(), [
           'active_tokens',
           'channel_mapping',
@@ -675,8 +676,10 @@ for (const target of databaseTargets()) {
           'shop_domain',
           'status',
           'storefront_status',
+          'translations',
           'updated_at',
         ]);
+        assert.deepEqual(data.translations, { missing_locales: [] });
         assert.deepEqual(data.channel_mapping.web, { source: 'default', publications: ['Online Store'] });
         assert.deepEqual(data.channel_mapping.email, { source: 'default', publications: [] });
         assert.equal(data.integration_id, seeded.id);

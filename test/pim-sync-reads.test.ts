@@ -199,7 +199,8 @@ for (const target of databaseTargets()) {
         const snap = await client.productSnapshot(conn(), id);
         const product = okData(await c('GET', `/api/products/${id}`));
         const { variants, warehouse_stock } = await separately(id);
-        assert.deepEqual(snap, { ...product, variants, warehouse_stock });
+        // The one read carries the translations too (include=translations); the three reads of the spec have none.
+        assert.deepEqual(snap, { ...product, variants, warehouse_stock, translations: {} });
       }
       const missing = await client.productSnapshot(conn(), 2_000_000_000).catch((err) => err);
       assert.ok(missing instanceof PimReadError && missing.kind === 'not_found', String(missing));
@@ -276,7 +277,7 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
         ? ok({ id: 5, name: 'Five', sku: 'F', updated_at: '2026-01-01T00:00:00.123Z', variants: [{ sku: 'F-1' }], warehouse_stock: [] })
         : { status: 500 };
     const snap = await client.productSnapshot(conn(), 5);
-    assert.deepEqual(server.hits, ['/api/products/5?include=variants,warehouse_stock']);
+    assert.deepEqual(server.hits, ['/api/products/5?include=variants,warehouse_stock,translations']);
     assert.deepEqual(snap.variants, [{ sku: 'F-1' }]);
     assert.deepEqual(snap.warehouse_stock, []);
     assert.equal(snap.updated_at, '2026-01-01T00:00:00.123Z');
@@ -313,7 +314,7 @@ describe('PimClient against a PIM without the extensions, and 429', () => {
       url.pathname === '/api/products' ? ok({ products: [product(1), product(2), product(3)], pagination: { total_items: 3 } }) : { status: 500 };
     const snaps = await client.productSnapshots(conn(), [2, 9]);
     assert.deepEqual([...snaps.keys()], [2]);
-    assert.deepEqual(server.hits, ['/api/products?ids=2,9&after_id=0&limit=2&include=variants,warehouse_stock']);
+    assert.deepEqual(server.hits, ['/api/products?ids=2,9&after_id=0&limit=2&include=variants,warehouse_stock,translations']);
   });
 
   it('429: waits Retry-After and reads again; a wait beyond the budget fails at once as unavailable', async () => {

@@ -523,7 +523,15 @@ for (const target of databaseTargets()) {
 
       it('sets a translation and overlays it on get with ?locale=', async () => {
         const tr = okData(await c('PUT', `/api/products/${shirt.id}/translations/de`, { name: 'Hemd', description: 'Ein Hemd' }));
-        assert.deepEqual(tr, { product_id: shirt.id, locale: 'de', name: 'Hemd', description: 'Ein Hemd', short_description: null });
+        assert.deepEqual(tr, {
+          product_id: shirt.id,
+          locale: 'de',
+          name: 'Hemd',
+          description: 'Ein Hemd',
+          short_description: null,
+          seo_title: null,
+          seo_description: null,
+        });
         const de = okData(await c('GET', `/api/products/${shirt.id}?locale=de`));
         assert.equal(de.name, 'Hemd');
         assert.equal(de.description, 'Ein Hemd');
@@ -552,7 +560,15 @@ for (const target of databaseTargets()) {
         let de = okData(await c('GET', `/api/products/${shirt.id}?locale=de`));
         assert.deepEqual([de.name, de.description, de.short_description], ['Hemd', 'Ein Hemd', 'Hemd.']);
         const tr = okData(await c('PUT', `/api/products/${shirt.id}/translations/de`, { description: null }));
-        assert.deepEqual(tr, { product_id: shirt.id, locale: 'de', name: 'Hemd', description: null, short_description: 'Hemd.' });
+        assert.deepEqual(tr, {
+          product_id: shirt.id,
+          locale: 'de',
+          name: 'Hemd',
+          description: null,
+          short_description: 'Hemd.',
+          seo_title: null,
+          seo_description: null,
+        });
         de = okData(await c('GET', `/api/products/${shirt.id}?locale=de`));
         assert.equal(de.description, 'A shirt', 'a cleared translation falls back to the original');
       });
@@ -571,7 +587,11 @@ for (const target of databaseTargets()) {
         }
         assertError(await c('GET', `/api/products/${shirt.id}?locale=xx_YY`), 400, /query parameter 'locale'/);
         assertError(await c('GET', '/api/products?locale=EN'), 400, /query parameter 'locale'/);
-        assertError(await c('PUT', `/api/products/${shirt.id}/translations/it`, {}), 400, /must carry name, description or short_description/);
+        assertError(
+          await c('PUT', `/api/products/${shirt.id}/translations/it`, {}),
+          400,
+          /must carry name, description, short_description, seo_title or seo_description/,
+        );
         assertError(await c('PUT', `/api/products/${shirt.id}/translations/it`, { title: 'X' }), 400, /field 'title' is not allowed/);
         assertError(await c('PUT', `/api/products/${shirt.id}/translations/it`, { name: '' }), 400, /field 'name'/);
         assertError(await c('PUT', `/api/products/${shirt.id}/translations/it`, { name: 5 }), 400, /field 'name'/);

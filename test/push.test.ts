@@ -225,8 +225,8 @@ for (const target of databaseTargets()) {
         h.app.server.off('request', count);
       }
       assert.deepEqual(reads, [
-        `/api/products?ids=${ids.join(',')},99999998&after_id=0&limit=4&include=variants,warehouse_stock`,
-        '/api/products/99999998?include=variants,warehouse_stock',
+        `/api/products?ids=${ids.join(',')},99999998&after_id=0&limit=4&include=variants,warehouse_stock,translations`,
+        '/api/products/99999998?include=variants,warehouse_stock,translations',
       ]);
       // Each product went whole, as a read of its own would give it.
       assert.deepEqual(

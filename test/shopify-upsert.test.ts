@@ -908,7 +908,9 @@ for (const target of databaseTargets()) {
     });
 
     it('under a tiny bucket, concurrent pushes wait instead of failing (no THROTTLED surfaces)', async () => {
-      await h.app.services.sandbox!.stores.configure(shop.domain, { bucket_size: 60, restore_rate: 400 });
+      // Tiny, yet above the largest single call: the recovery lookup (product, metafields, custom collections, variants,
+      // media) requests 65 points, and a call the bucket can never hold fails at once.
+      await h.app.services.sandbox!.stores.configure(shop.domain, { bucket_size: 80, restore_rate: 400 });
       const throttled = new ShopifyAdapter();
       const products = Array.from({ length: 8 }, (_, i) => ({ ...SIMPLE, id: 100 + i, sku: `THR-${i}`, slug: `thr-${i}`, name: `Throttled ${i}`, images: [] }));
       const results = await Promise.all(products.map((p) => throttled.upsertProduct(shop, p, NONE, PLACEMENT)));

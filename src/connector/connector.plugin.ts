@@ -29,6 +29,8 @@ import type { AdoptionService } from './adopt/adoption.service.js';
 import { driftRoutes } from './drift/drift.routes.js';
 import type { DriftService } from './drift/drift.service.js';
 import { webhookSettingsRoutes } from './webhooks/webhook.routes.js';
+import { collectionRoutes } from './collections/collection.routes.js';
+import type { CategoryCollectionService } from './collections/category-collection.service.js';
 import type { WebhookService } from './webhooks/webhook.service.js';
 
 export interface ConnectorDeps {
@@ -42,6 +44,8 @@ export interface ConnectorDeps {
   adoptions: AdoptionService;
   /** Drift reports (POST/GET /api/drift). */
   drift: DriftService;
+  /** The category collections (GET /api/collections, POST /api/collections/reconcile). */
+  collections: Pick<CategoryCollectionService, 'list' | 'reconcile'>;
   /** Console sessions on connector routes (X-Integration-Id) and the account's integrations (GET /api/integrations). */
   console: ConsoleAccess;
   /** The shop's webhook subscriptions and the deletion setting (GET/POST/PUT /api/integration/webhooks). */
@@ -139,6 +143,7 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps, paths?: Pat
   fullSyncRoutes(app, deps.fullSync);
   adoptionRoutes(app, deps.adoptions);
   driftRoutes(app, deps.drift);
+  collectionRoutes(app, deps.collections);
   accountRoutes(app, deps.console);
   if (deps.webhooks) webhookSettingsRoutes(app, deps.webhooks);
 }

@@ -87,6 +87,8 @@ import { AdoptionRepository } from '../connector/adopt/adoption.repository.js';
 import { AdoptionService } from '../connector/adopt/adoption.service.js';
 import { adoptionHandler } from '../connector/adopt/adoption.handler.js';
 import { DriftRepository } from '../connector/drift/drift.repository.js';
+import { CategoryCollectionRepository } from '../connector/collections/category-collection.repository.js';
+import { CategoryCollectionService } from '../connector/collections/category-collection.service.js';
 import { DriftService, type DriftOptions } from '../connector/drift/drift.service.js';
 import { driftHandler } from '../connector/drift/drift.handler.js';
 import { catalogueCsvEncoder, PimCsvImporter } from '../connector/adopt/unmatched-import.js';
@@ -207,6 +209,14 @@ export function createServices(
   });
   const mappings = new MappingRepository(db);
   const syncStorefront = overrides.syncStorefront ?? storefront;
+  // Categories → the shop's custom collections, made as their products are pushed (connector/collections/).
+  const collections = new CategoryCollectionService({
+    repo: new CategoryCollectionRepository(db),
+    storefront,
+    integrations,
+    pim: pimClient,
+    log: jobs.log,
+  });
   const push = new PushService({
     db,
     integrations,
@@ -216,6 +226,7 @@ export function createServices(
     syncLogs: new SyncLogRepository(db),
     storefront: syncStorefront,
     queue: jobs.queue,
+    collections,
     metrics,
   });
   /** Jobs of an integration queued or running: a full sync or an adoption starts only when none is. */
@@ -236,6 +247,7 @@ export function createServices(
       syncLogs: new SyncLogRepository(db),
       storefront: syncStorefront,
       settings,
+      collections,
       log: jobs.log,
       metrics,
     },
@@ -273,7 +285,17 @@ export function createServices(
     [JOB.syncFull]: { handler: fullSyncHandler(fullSync), concurrency: 2 },
     [JOB.syncBulk]: { handler: syncBulkHandler(fullSync), concurrency: 5 },
     // A poll that throws (PIM unreachable) is retried by the queue; the watermark stays where it was.
-    [JOB.syncPoll]: { handler: async (job) => void (await delta.poll(job.data.integrationId)), concurrency: 2 },
+    // After it, the category collections are compared with the PIM's categories: at once when the PIM changed
+    // (a category renamed or deleted touches its products), else at most every 10 minutes.
+    [JOB.syncPoll]: {
+      handler: async (job) => {
+        const polled = await delta.poll(job.data.integrationId);
+        await collections
+          .reconcile(job.data.integrationId, { ifIdle: polled.seen === 0 })
+          .catch((err: unknown) => jobs.log?.warn({ err, integrationId: job.data.integrationId }, 'category collections could not be reconciled'));
+      },
+      concurrency: 2,
+    },
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.
     [JOB.catalogueImport]: { handler: importHandler(imports), concurrency: 1 },
     // An adoption waits on the shop's bulk query and the PIM's pages: light, a few at once.
@@ -330,6 +352,7 @@ export function createServices(
       delta,
       adoptions,
       drift,
+      collections,
       console: new ConsoleAccess(integrations),
       mappings: new MappingService(mappings),
       // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.

@@ -53,6 +53,11 @@ export interface SyncPlacement {
   productType?: { attributeCode: string | null };
   /** The PIM attributes written as product metafields (none when unset). */
   attributeMetafields?: AttributeMetafieldSpec[];
+  /**
+   * The shop collection of each PIM category (by category id) that the bridge made (connector/collections): a product
+   * joins those of its categories and leaves those of the categories it left. Unset: membership is left alone.
+   */
+  categoryCollections?: Record<string, string>;
 }
 
 /** One PIM attribute synced as a product metafield: its PIM definition, and the namespace and key it goes to. */
@@ -125,6 +130,20 @@ export interface PimProductSnapshot {
   warehouse_stock?: { warehouse_id: number; code: string; name: string; quantity: number }[];
   /** The PIM's version of the product (ISO 8601); the mapping remembers the one synced (delta sync skips it). */
   updated_at?: string;
+  /**
+   * The product's translations by PIM locale (`include=translations`), with the fields each has. Absent: the PIM did not
+   * say (its translations in the shop are left as they are); `{}`: it has none.
+   */
+  translations?: Record<string, PimTranslation>;
+}
+
+/** One translation of a PIM product (GET /api/products/{id}?include=translations). */
+export interface PimTranslation {
+  name?: string;
+  description?: string;
+  short_description?: string;
+  seo_title?: string;
+  seo_description?: string;
 }
 
 /** What our mapping remembers of the storefront side of one product, so a push updates instead of creating. */
@@ -163,6 +182,13 @@ export interface KnownStorefrontProduct {
     attributeMetafields?: string;
     /** The image URL the last push attached to each variant (by SKU): a variant whose image changed sends the files again. */
     variantImages?: Record<string, string>;
+    /** The category collections the last push put the product in, sorted (unchanged: the list is neither read nor sent). */
+    collections?: string[];
+    /**
+     * The translations the last push registered (translation-sync.ts): a fingerprint of what they were made from (the
+     * source content and the translations of the shop's locales; unchanged: no call) and the keys registered per shop locale.
+     */
+    translations?: { fingerprint: string; registered: Record<string, string[]> };
   };
   /** Inventory item ids by SKU. */
   inventoryItemIds?: Record<string, string>;
@@ -241,6 +267,11 @@ export interface ProductUpsertResult {
   problems: string[];
   /** Values Shopify accepts but shortens or ignores (e.g. an SEO title past the admin's 70-character hint). */
   warnings: string[];
+  /**
+   * The product's PIM translation locales the shop has not enabled (nothing is registered for them): for the
+   * integration's status, never an error of the product. Absent when the product's translations were not looked at.
+   */
+  missingLocales?: string[];
   /** What this push wrote of the fields the bridge owns (kept with the mapping for the drift report). */
   written?: WrittenFields;
 }
@@ -429,4 +460,30 @@ export interface StorefrontWebhooks {
     uri: string,
     topics: readonly StorefrontWebhookTopic[],
   ): Promise<{ subscriptions: StorefrontWebhookSubscription[]; created: string[]; deleted: string[] }>;
+}
+
+/** A custom collection the bridge made in the shop for a PIM category. */
+export interface StorefrontCollection {
+  /** Shopify GID, e.g. `gid://shopify/Collection/1`. */
+  id: string;
+  handle: string;
+  title: string;
+}
+
+/**
+ * The shop's collections for PIM categories (Shopify: collectionCreate, collectionUpdate, collectionDelete,
+ * publishablePublish). Kept apart from StorefrontPort: only the connector's category collections need it. Products join
+ * and leave them through the upsert (SyncPlacement.categoryCollections), not through these calls.
+ */
+export interface StorefrontCollections {
+  /**
+   * The category's custom collection: the one an earlier call made (found by our metafield `pimbridge.pim_category_id`,
+   * so a create whose answer was lost is not made twice), else a new one titled by the category and published on
+   * `publications`. Throws StorefrontError, or StorefrontValidationError with the shop's userErrors.
+   */
+  ensureCategoryCollection(shop: StorefrontShop, category: { id: number; name: string }, publications: string[]): Promise<StorefrontCollection>;
+  /** Gives the collection a new title (its handle stays: links keep working); null when it is gone from the shop. */
+  renameCollection(shop: StorefrontShop, id: string, title: string): Promise<StorefrontCollection | null>;
+  /** Deletes the collection (its products stay in the shop); a collection already gone is no error. */
+  deleteCollection(shop: StorefrontShop, id: string): Promise<void>;
 }

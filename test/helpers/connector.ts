@@ -3,7 +3,9 @@
 import type { Response as InjectResponse } from 'light-my-request';
 import net from 'node:net';
 import type { ServiceOverrides } from '../../src/server/services.js';
+import { ADMIN_API_VERSION } from '../../src/storefront/shopify/api-version.js';
 import { harness, type DatabaseTarget, type Harness, type Tenant } from './harness.js';
+import { sandboxData, type Json } from './sandbox-graphql.js';
 
 export interface ConnectorHarness extends Harness {
   /** http://127.0.0.1:port of this app (its PIM). */
@@ -12,8 +14,25 @@ export interface ConnectorHarness extends Harness {
   shop(domain?: string): Promise<string>;
   /** A tenant (organization + key) and a shop, connected; returns the connect answer's data. */
   connected(domain?: string): Promise<{ tenant: Tenant; domain: string; integrationId: number; token: string }>;
+  /**
+   * A tenant and a built-in sandbox store (needs SHOPIFY_SANDBOX=true), connected; with `gql` on the store's Admin
+   * GraphQL API over real HTTP (it fails on top-level errors) to read back what the bridge wrote.
+   */
+  sandboxConnected(domain?: string): Promise<SandboxConnection>;
   /** inject() against the connector: optional bearer token, JSON body (a string body is sent as is). */
   call(method: string, url: string, token?: string | null, payload?: unknown, headers?: Record<string, string>): Promise<InjectResponse>;
+}
+
+export interface SandboxConnection {
+  tenant: Tenant;
+  domain: string;
+  integrationId: number;
+  token: string;
+  /** The store's Admin API access token. */
+  accessToken: string;
+  /** The store's Admin GraphQL URL. */
+  graphqlUrl: string;
+  gql<T = Json>(query: string, variables?: Json): Promise<T>;
 }
 
 /** A free TCP port on 127.0.0.1 (for a PUBLIC_URL that must be known before the app is built). */
@@ -69,6 +88,30 @@ export async function connectorHarness(
       if (res.statusCode !== 200) throw new Error(`connect failed: ${res.statusCode} ${res.body}`);
       const data = res.json().data;
       return { tenant, domain: d, integrationId: data.integration_id, token: data.api_token };
+    },
+    async sandboxConnected(domain = `sandbox-${process.pid}-${++shops}.myshopify.com`) {
+      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      if (made.statusCode !== 201) throw new Error(`sandbox store failed: ${made.statusCode} ${made.body}`);
+      const accessToken = made.json().access_token as string;
+      const graphqlUrl = `${pimUrl}/sandbox/shopify/${domain}/admin/api/${ADMIN_API_VERSION}/graphql.json`;
+      const tenant = await h.tenant();
+      const res = await call('POST', '/api/connect', null, {
+        shop_domain: domain,
+        pim_base_url: pimUrl,
+        pim_api_key: tenant.apiKey,
+        pim_api_secret: tenant.apiSecret,
+      });
+      if (res.statusCode !== 200) throw new Error(`connect failed: ${res.statusCode} ${res.body}`);
+      const data = res.json().data;
+      return {
+        tenant,
+        domain,
+        integrationId: data.integration_id,
+        token: data.api_token,
+        accessToken,
+        graphqlUrl,
+        gql: async <T = Json>(query: string, variables: Json = {}) => (await sandboxData(graphqlUrl, accessToken, query, variables)) as T,
+      };
     },
   };
 }

@@ -2124,6 +2124,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's custom collections the bridge made for PIM categories */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                collections: {
+                                    /** @description UTC, YYYY-MM-DD HH:MM:SS */
+                                    created_at: string;
+                                    handle: string;
+                                    pim_category_id: number;
+                                    /** @description e.g. gid://shopify/Collection/1 */
+                                    storefront_collection_gid: string;
+                                    /** @description the shop collection's numeric id */
+                                    storefront_collection_id: number;
+                                    /** @description the category name the bridge last wrote as the title */
+                                    title: string;
+                                    /** @description UTC, YYYY-MM-DD HH:MM:SS */
+                                    updated_at: string;
+                                }[];
+                                total: number;
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Compare the category collections with the PIM's categories now: delete those of deleted categories, rename those of renamed ones */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                deleted: number;
+                                kept: number;
+                                renamed: number;
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/connect": {
         parameters: {
             query?: never;
@@ -4484,7 +4640,7 @@ export interface paths {
                     channel?: "web" | "mobile" | "api" | "marketplace" | "social" | "email";
                     /** @description beyond the spec: only the products with these ids (comma-separated, at most 100); a push reads its batch in one call */
                     ids?: string;
-                    /** @description comma-separated: variants, warehouse_stock — each product also carries that list (as GET /api/products/{id}/variants and …/stock answer it) */
+                    /** @description comma-separated: variants, warehouse_stock, translations — each product also carries that list (as GET /api/products/{id}/variants and …/stock answer it) */
                     include?: string;
                     limit: number;
                     /** @description language code such as "de" or "fr-CA" */
@@ -4646,7 +4802,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description comma-separated: variants, warehouse_stock — each product also carries that list (as GET /api/products/{id}/variants and …/stock answer it) */
+                    /** @description comma-separated: variants, warehouse_stock, translations — each product also carries that list (as GET /api/products/{id}/variants and …/stock answer it) */
                     include?: string;
                     /** @description language code such as "de" or "fr-CA" */
                     locale?: string;
@@ -5367,6 +5523,10 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         name?: string | null;
+                        /** @description the translated `seo_description` attribute (the storefront's SEO description) */
+                        seo_description?: string | null;
+                        /** @description the translated `seo_title` attribute (the storefront's SEO title in this locale) */
+                        seo_title?: string | null;
                         short_description?: string | null;
                     };
                 };
@@ -5402,6 +5562,8 @@ export interface paths {
                                 locale: string;
                                 name: string | null;
                                 product_id: number;
+                                seo_description: string | null;
+                                seo_title: string | null;
                                 short_description: string | null;
                             };
                             error: null;
@@ -6693,6 +6855,10 @@ export interface paths {
                                     shop_name?: string;
                                     /** @enum {string} */
                                     status: "connected" | "error";
+                                };
+                                /** @description beyond the spec: the PIM's translation locales the shop has not enabled, as recent pushes found them */
+                                translations: {
+                                    missing_locales: string[];
                                 };
                                 updated_at: string | null;
                             };
@@ -8446,6 +8612,16 @@ export interface components {
                 id: number;
                 name: string;
             } | null;
+            /** @description with include=translations: every translation by locale, with the fields it has */
+            translations?: {
+                [key: string]: {
+                    description?: string;
+                    name?: string;
+                    seo_description?: string;
+                    seo_title?: string;
+                    short_description?: string;
+                };
+            };
             /** Format: date-time */
             updated_at: string;
             variants?: components["schemas"]["def-2"][];

@@ -167,4 +167,25 @@ export class IntegrationRepository {
       .where(eq(integrations.id, integrationId));
     return row ?? null;
   }
+
+  /**
+   * The integration's missing locales (GET /api/status, `translations.missing_locales`) after one product's push: the
+   * product's PIM locales (`checked`) leave the set unless the push found the shop lacking them (`missing`), which join
+   * it. So the set is what the latest push of each locale found, and a locale leaves it once a push finds it enabled.
+   * One statement; it writes only when the set changes.
+   */
+  async noteMissingLocales(integrationId: number, checked: string[], missing: string[]): Promise<void> {
+    if (checked.length === 0 && missing.length === 0) return;
+    await this.db.execute(sql`
+      UPDATE integrations i SET missing_locales = n.locales
+      FROM (
+        SELECT coalesce(jsonb_agg(l ORDER BY l), '[]'::jsonb) AS locales FROM (
+          SELECT e AS l FROM integrations x, jsonb_array_elements_text(x.missing_locales) e
+          WHERE x.id = ${integrationId} AND NOT (${JSON.stringify(checked)}::jsonb ? e)
+          UNION
+          SELECT jsonb_array_elements_text(${JSON.stringify(missing)}::jsonb)
+        ) s
+      ) n
+      WHERE i.id = ${integrationId} AND i.missing_locales IS DISTINCT FROM n.locales`);
+  }
 }

@@ -60,8 +60,12 @@ export interface PimChange {
   status: string;
 }
 
-/** The reads of a sync ask the PIM for the product with its variants and levels in one answer (include, beyond the spec). */
-const INCLUDE = 'include=variants,warehouse_stock';
+/**
+ * The reads of a sync ask the PIM for the product with its variants, levels and translations in one answer (include,
+ * beyond the spec). A PIM that leaves `translations` out gives a snapshot without them: its translations are left as
+ * they are in the shop (translation-sync.ts), never removed.
+ */
+const INCLUDE = 'include=variants,warehouse_stock,translations';
 
 /** A catalogue import of the PIM (POST /api/imports, GET /api/imports/{id}; beyond the spec, Pimbridge's PIM has it). */
 export interface PimImport {
@@ -161,7 +165,7 @@ export class PimClient {
 
   /**
    * A product as a push sends it, over HTTP even when the PIM is this same server: GET {baseUrl}/api/products/{id} with
-   * `include=variants,warehouse_stock` (one read); a PIM that ignores `include` (no `variants` in the answer) is read
+   * `include=variants,warehouse_stock,translations` (one read); a PIM that ignores `include` (no `variants` in the answer) is read
    * the spec's way, adding GET …/variants and …/stock (warehouse levels; a PIM without that route, or answering it 404,
    * gives no warehouse_stock). Throws PimReadError: `not_found` (the product), `unauthorized` (401/403), `unavailable`.
    */
@@ -367,6 +371,15 @@ export class PimClient {
             },
           ]
         : [],
+    );
+  }
+
+  /** The account's categories, all of them in one GET /api/categories: their ids and names. Throws PimReadError. */
+  async categories(conn: { baseUrl: string; apiKey: string }): Promise<{ id: number; name: string }[]> {
+    const data = (await this.readPim(`${conn.baseUrl}/api/categories`, conn.apiKey, {})) as { categories?: unknown } | null;
+    if (!Array.isArray(data?.categories)) throw new PimReadError('unavailable', 'The PIM answered GET /api/categories without a category list');
+    return (data.categories as Record<string, unknown>[]).flatMap((c) =>
+      c && Number.isInteger(c.id) && typeof c.name === 'string' ? [{ id: c.id as number, name: c.name }] : [],
     );
   }
 

@@ -20,12 +20,14 @@ import { JOB, type JobQueue } from '../../jobs/job-types.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
 import type { IntegrationService } from '../integrations/integration.service.js';
+import { IntegrationRepository } from '../integrations/integration.repository.js';
 import type { MappingRepository, MappingRow, SyncedMapping } from '../mappings/mapping.repository.js';
 import { PimReadError, type PimClient } from '../pim/pim-client.js';
 import type { SyncLogRepository, SyncOutcome } from './sync-log.repository.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import { LeaseBusyError, takeLease, type ProductLease } from './product-lease.js';
 import type { SyncRecorder } from '../../lib/metrics.js';
+import type { CategoryCollectionService } from '../collections/category-collection.service.js';
 
 /** At most this many products per request (spec). */
 export const MAX_PUSH_BATCH = 50;
@@ -111,6 +113,8 @@ export interface PushDeps {
   storefront: StorefrontPort;
   /** Where a product the storefront defers (VARIANT_THROTTLE_EXCEEDED) is queued again, later. */
   queue?: Pick<JobQueue, 'send'> | null;
+  /** The shop collections of the products' categories (connector/collections); without it membership is left alone. */
+  collections?: Pick<CategoryCollectionService, 'placementFor' | 'knownPlacement'> | null;
   now?: () => Date;
   metrics?: SyncRecorder | null;
 }
@@ -129,6 +133,7 @@ export class PushService {
   private readonly syncLogs: SyncLogRepository;
   private readonly storefront: StorefrontPort;
   private readonly queue: Pick<JobQueue, 'send'> | null;
+  private readonly collections: PushDeps['collections'];
   private readonly now: () => Date;
   private readonly concurrency: number;
   private readonly metrics: SyncRecorder | null;
@@ -144,6 +149,7 @@ export class PushService {
       storefront: this.storefront,
     } = deps);
     this.queue = deps.queue ?? null;
+    this.collections = deps.collections ?? null;
     this.now = deps.now ?? (() => new Date());
     this.metrics = deps.metrics ?? null;
     this.concurrency = options.concurrency ?? PUSH_CONCURRENCY;
@@ -243,7 +249,9 @@ export class PushService {
     shop: StorefrontShop,
     items: (Item & { position: number })[],
   ): Promise<DryRunResult[]> {
-    const [placement, snapshots] = await Promise.all([this.placementOf(integrationId, shop), this.readBatch(conn, items)]);
+    const [settled, snapshots] = await Promise.all([this.placementOf(integrationId, shop), this.readBatch(conn, items)]);
+    // The collections made so far: a category without one shows in the preview by name, and is made by the push.
+    const placement = this.collections && !(settled instanceof StorefrontError) ? await this.collections.knownPlacement(integrationId, settled) : settled;
     const results: (DryRunResult | null)[] = items.map(() => null);
     const seen = new Map<number, number>();
     const ready: { index: number; id: number; snapshot: PimProductSnapshot }[] = [];
@@ -368,7 +376,15 @@ export class PushService {
   }
 
   private runDeps(): BatchRunDeps {
-    return { mappings: this.mappings, pim: this.pim, storefront: this.storefront, now: this.now, queue: this.queue };
+    return {
+      mappings: this.mappings,
+      pim: this.pim,
+      storefront: this.storefront,
+      now: this.now,
+      queue: this.queue,
+      collections: this.collections,
+      locales: new IntegrationRepository(this.db),
+    };
   }
 
   private async finish(integrationId: number, syncLogId: number, processed: number, failed: number, error: string | null) {
@@ -387,6 +403,9 @@ interface BatchRunDeps {
   storefront: StorefrontPort;
   now: () => Date;
   queue: Pick<JobQueue, 'send'> | null;
+  collections: PushDeps['collections'];
+  /** Where the locales a push found the shop lacking are kept (GET /api/status). */
+  locales: Pick<IntegrationRepository, 'noteMissingLocales'>;
 }
 
 /** The state of one push: who it is for, what the mappings knew, and whether the shop has refused us already. */
@@ -460,6 +479,10 @@ class BatchRun {
       return failure(item.id, message, []);
     }
 
+    const placement = this.deps.collections
+      ? await this.deps.collections.placementFor(this.integrationId, this.shop, [snapshot], this.placement)
+      : this.placement;
+
     // One writer of this product at a time (product-lease.ts). Taking the lease makes the pending row before the
     // storefront call: should we crash after the storefront made the product, the next push finds the row and lets the
     // adapter look for that product instead of assuming there is none.
@@ -472,7 +495,7 @@ class BatchRun {
       return failure(item.id, err.message, []);
     }
     try {
-      return await this.write(item, snapshot, this.placement, lease);
+      return await this.write(item, snapshot, placement, lease);
     } finally {
       await lease.release();
     }
@@ -510,6 +533,7 @@ class BatchRun {
       // The PIM version now in the store, for the delta sync and for the writers that come after.
       const record = { ...syncedMappingOf(item.id, r, now(), version), storefrontVersion: version, leaseOwner: lease.owner };
       await mappings.saveSynced(this.integrationId, item.id, record);
+      if (r.missingLocales) await this.deps.locales.noteMissingLocales(this.integrationId, Object.keys(snapshot.translations ?? {}), r.missingLocales);
       lease.ended();
       if (record.error) return failure(item.id, record.error, r.problems);
       return {

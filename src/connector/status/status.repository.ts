@@ -19,6 +19,8 @@ export interface IntegrationState {
   lastErrorAt: Date | null;
   /** The bridge settings as stored (connector/integrations/integration-settings.ts). */
   settings: unknown;
+  /** PIM locales recent pushes found the shop lacking (IntegrationRepository.noteMissingLocales). */
+  missingLocales: string[];
 }
 
 /** What a live check needs: sealed secrets, opened by the caller; and the stored checks, re-read just before calling out. */
@@ -104,6 +106,7 @@ export class StatusRepository {
         lastError: integrations.lastError,
         lastErrorAt: integrations.lastErrorAt,
         settings: integrations.settings,
+        missingLocales: integrations.missingLocales,
       })
       .from(integrations)
       .innerJoin(shops, eq(shops.id, integrations.shopId))

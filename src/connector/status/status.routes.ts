@@ -63,6 +63,10 @@ const OwnStatus = Type.Object({
     Type.Object({ source: Type.Union([Type.Literal('default'), Type.Literal('custom')]), publications: Type.Array(Type.String()) }),
     { description: "beyond the spec: each PIM channel's publications (ids mapped explicitly, or the default's title)" },
   ),
+  translations: Type.Object(
+    { missing_locales: Type.Array(Type.String()) },
+    { description: "beyond the spec: the PIM's translation locales the shop has not enabled, as recent pushes found them" },
+  ),
 });
 
 const PublicStatus = Type.Object({

@@ -49,6 +49,11 @@ export interface OwnStatus {
    * mapped explicitly, or the default publication's title (`Online Store`, `Shop`); [] = published nowhere.
    */
   channel_mapping: Record<string, { source: 'default' | 'custom'; publications: string[] }>;
+  /**
+   * Beyond the spec: the PIM translation locales the shop has not enabled, as recent pushes found them (a locale leaves
+   * the list once a push finds it enabled); nothing is registered for them, and no product fails for them.
+   */
+  translations: { missing_locales: string[] };
 }
 
 export interface PublicStatus {
@@ -164,6 +169,7 @@ export class StatusService {
       queue_stats: queue,
       health_score: this.score(state, checkState(checks.pim), checkState(checks.storefront), failed24h.failed, counts, queue, now),
       channel_mapping: channelMappingOf(parseSettings(state.settings)),
+      translations: { missing_locales: Array.isArray(state.missingLocales) ? state.missingLocales : [] },
     };
   }
 

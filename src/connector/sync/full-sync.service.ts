@@ -20,15 +20,18 @@ import {
   type PimProductSnapshot,
   type StorefrontPort,
   type StorefrontShop,
+  type SyncPlacement,
 } from '../../storefront/storefront.port.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
 import { PimReadError } from '../pim/pim-client.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
+import { IntegrationRepository } from '../integrations/integration.repository.js';
 import { clip, keptDeletedInShop, knownOf, pimVersion, syncedMappingOf } from '../push/push.service.js';
 import type { SyncLogRepository, SyncOutcome } from '../push/sync-log.repository.js';
 import type { BatchRow, FullSyncRepository, FullSyncRow, ItemCounts, ItemOutcome } from './full-sync.repository.js';
 import type { SyncRecorder } from '../../lib/metrics.js';
+import type { CategoryCollectionService } from '../collections/category-collection.service.js';
 
 export interface PimConnection {
   baseUrl: string;
@@ -117,6 +120,8 @@ export interface FullSyncDeps {
   storefront: StorefrontPort;
   /** The integration's placement of products on its shop (publications, locations, currency). */
   settings: Pick<IntegrationSettingsService, 'placement'>;
+  /** The shop collections of the products' categories (connector/collections); without it membership is left alone. */
+  collections?: Pick<CategoryCollectionService, 'placementFor'> | null;
   /**
    * The integration's jobs queued, waiting for a retry or running (the queue's counts). With none left, an open full
    * sync can never finish (its last job failed for good before it could say so): a new start fails it instead of
@@ -435,7 +440,7 @@ class BatchRun {
       ).map((m) => [m.pimProductId, m]),
     );
     // A product deleted in the shop that the integration keeps deleted is not sent (as a push would not send it).
-    const placement = await this.deps.settings.placement(integrationId, this.shop, this.storefront);
+    const placement = await this.placement(sendable);
     for (const product of [...sendable]) {
       const kept = keptDeletedInShop(product.id, mapped.get(product.id), placement);
       if (!kept) continue;
@@ -468,9 +473,15 @@ class BatchRun {
     const ids = await this.deps.repo.queuedItemsOfBatch(this.sync.id, this.batch.id);
     const products = await this.readProducts();
     const mapped = new Map((await this.deps.mappings.findMany(this.sync.integrationId, ids)).map((m) => [m.pimProductId, m]));
-    const placement = await this.deps.settings.placement(this.sync.integrationId, this.shop, this.storefront);
+    const placement = await this.placement([...products.values()]);
     // A product gone from the PIM since keeps its place, so the result lines still match the items by position.
     return ids.map((id) => ({ product: products.get(id) ?? { id, sku: '', name: '', variants: [] }, known: known(mapped.get(id)), placement }));
+  }
+
+  /** The batch's placement, with the collections of its products' categories (made where missing). */
+  private async placement(products: PimProductSnapshot[]): Promise<SyncPlacement> {
+    const placement = await this.deps.settings.placement(this.sync.integrationId, this.shop, this.storefront);
+    return this.deps.collections ? this.deps.collections.placementFor(this.sync.integrationId, this.shop, products, placement) : placement;
   }
 
   /** startBulkUpsert, waiting while the shop runs another bulk operation (e.g. one a crashed job started). */
@@ -534,6 +545,8 @@ class BatchRun {
           if (newer && sent && newer.getTime() > sent.getTime()) overtaken.push(product.id);
           const record = syncedMappingOf(product.id, r, at, sent);
           await m.saveSynced(integrationId, product.id, record);
+          if (r.missingLocales)
+            await new IntegrationRepository(tx as unknown as Db).noteMissingLocales(integrationId, Object.keys(product.translations ?? {}), r.missingLocales);
           results.push({ pimProductId: product.id, status: record.error ? 'failed' : 'synced', error: record.error });
         } else {
           const message = clip(`The storefront refused PIM product ${product.id}: ${outcome.errors.join('; ')}`);

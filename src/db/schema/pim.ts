@@ -103,6 +103,9 @@ export const productTranslations = pgTable(
     name: text('name'),
     description: text('description'),
     shortDescription: text('short_description'),
+    /** The translated `seo_title` / `seo_description` attributes (the storefront's SEO fields in that locale). */
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.productId, t.locale] })],

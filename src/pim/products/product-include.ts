@@ -1,9 +1,9 @@
-// `include` on GET /api/products and GET /api/products/{id} (beyond the spec): a product can carry its variants and its
-// warehouse levels, so a reader that needs the whole product (the connector's sync) makes one request instead of three
-// per product. Both lists are built in the same statement as the product (no query per product).
+// `include` on GET /api/products and GET /api/products/{id} (beyond the spec): a product can carry its variants, its
+// warehouse levels and its translations, so a reader that needs the whole product (the connector's sync) makes one request instead of three
+// per product. All are built in the same statement as the product (no query per product).
 import { Type } from '@sinclair/typebox';
 
-export const INCLUDES = ['variants', 'warehouse_stock'] as const;
+export const INCLUDES = ['variants', 'warehouse_stock', 'translations'] as const;
 
 export const IncludeParam = Type.String({
   pattern: `^(${INCLUDES.join('|')})(,(${INCLUDES.join('|')}))*$`,
@@ -14,6 +14,8 @@ export const IncludeParam = Type.String({
 export interface ProductIncludes {
   variants: boolean;
   warehouseStock: boolean;
+  /** Every translation of the product, by locale (the fields it has). */
+  translations?: boolean;
 }
 
 export const NO_INCLUDES: ProductIncludes = Object.freeze({ variants: false, warehouseStock: false });
@@ -22,5 +24,5 @@ export const NO_INCLUDES: ProductIncludes = Object.freeze({ variants: false, war
 export function parseInclude(raw: string | undefined): ProductIncludes {
   if (!raw) return NO_INCLUDES;
   const names = new Set(raw.split(','));
-  return { variants: names.has('variants'), warehouseStock: names.has('warehouse_stock') };
+  return { variants: names.has('variants'), warehouseStock: names.has('warehouse_stock'), translations: names.has('translations') };
 }

@@ -12,6 +12,19 @@ export const ProductWithIncludes = Type.Object(
     ...Product.properties,
     variants: Type.Optional(Type.Array(Type.Ref(Variant))),
     warehouse_stock: Type.Optional(Type.Array(WarehouseStock)),
+    translations: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Object({
+          name: Type.Optional(Type.String()),
+          description: Type.Optional(Type.String()),
+          short_description: Type.Optional(Type.String()),
+          seo_title: Type.Optional(Type.String()),
+          seo_description: Type.Optional(Type.String()),
+        }),
+        { description: 'with include=translations: every translation by locale, with the fields it has' },
+      ),
+    ),
   },
   { $id: 'ProductWithIncludes' },
 );

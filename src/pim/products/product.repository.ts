@@ -62,7 +62,7 @@ function projection(locale: string | null, mediaBaseUrl: string, includes: Produ
     p.product_condition, p.attributes,
     ${isoUtc('p.created_at')} AS created_at, ${isoUtcMs('p.updated_at')} AS updated_at${includes.variants ? sql`, ${VARIANTS}` : sql``}${
       includes.warehouseStock ? sql`, ${WAREHOUSE_STOCK}` : sql``
-    }`;
+    }${includes.translations ? sql`, ${TRANSLATIONS}` : sql``}`;
 }
 
 /** `include=variants`: the product's variants as GET /api/products/{id}/variants lists them (by position, then id). */
@@ -75,6 +75,15 @@ const VARIANTS = sql`coalesce((SELECT json_agg(json_build_object(
 /** `include=warehouse_stock`: the product's levels as GET /api/products/{id}/stock lists them (by warehouse code). */
 const WAREHOUSE_STOCK = sql`coalesce((SELECT json_agg(json_build_object('warehouse_id', w.id, 'code', w.code, 'name', w.name, 'quantity', s.quantity) ORDER BY w.code)
     FROM product_stock s JOIN warehouses w ON w.id = s.warehouse_id WHERE s.product_id = p.id), '[]'::json) AS warehouse_stock`;
+
+/**
+ * `include=translations`: every translation of the product by locale, each with the fields it has (a null field is left
+ * out): `{"de": {"name": …, "seo_title": …}}`, `{}` when it has none.
+ */
+const TRANSLATIONS = sql`coalesce((SELECT json_object_agg(t.locale, json_strip_nulls(json_build_object(
+      'name', t.name, 'description', t.description, 'short_description', t.short_description,
+      'seo_title', t.seo_title, 'seo_description', t.seo_description)) ORDER BY t.locale)
+    FROM product_translations t WHERE t.product_id = p.id), '{}'::json) AS translations`;
 
 function joins(locale: string | null): SQL {
   return locale ? sql`LEFT JOIN product_translations tr ON tr.product_id = p.id AND tr.locale = ${locale}` : sql``;
@@ -295,6 +304,8 @@ export class ProductRepository {
       ...(input.name !== undefined && { name: input.name }),
       ...(input.description !== undefined && { description: input.description }),
       ...(input.short_description !== undefined && { shortDescription: input.short_description }),
+      ...(input.seo_title !== undefined && { seoTitle: input.seo_title }),
+      ...(input.seo_description !== undefined && { seoDescription: input.seo_description }),
     };
     const [row] = await this.db
       .insert(productTranslations)
@@ -310,6 +321,8 @@ export class ProductRepository {
       name: row.name,
       description: row.description,
       short_description: row.shortDescription,
+      seo_title: row.seoTitle,
+      seo_description: row.seoDescription,
     };
   }
 

@@ -130,8 +130,14 @@ export const TranslationBody = Type.Object(
     name: Type.Optional(Nullable(Text(255, { minLength: 1 }))),
     description: Type.Optional(Nullable(Text(65_535))),
     short_description: Type.Optional(Nullable(Text(5_000))),
+    seo_title: Type.Optional(Nullable(Text(255, { description: "the translated `seo_title` attribute (the storefront's SEO title in this locale)" }))),
+    seo_description: Type.Optional(Nullable(Text(5_000, { description: "the translated `seo_description` attribute (the storefront's SEO description)" }))),
   },
-  { additionalProperties: false, minProperties: 1, errorMessage: { minProperties: 'must carry name, description or short_description' } },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    errorMessage: { minProperties: 'must carry name, description, short_description, seo_title or seo_description' },
+  },
 );
 export type TranslationInput = Static<typeof TranslationBody>;
 export const Translation = Type.Object({
@@ -140,4 +146,6 @@ export const Translation = Type.Object({
   name: Nullable(Type.String()),
   description: Nullable(Type.String()),
   short_description: Nullable(Type.String()),
+  seo_title: Nullable(Type.String()),
+  seo_description: Nullable(Type.String()),
 });

@@ -13,6 +13,7 @@ import type { SandboxMediaService } from './sandbox-media.service.js';
 import type { SandboxProductRepository } from './sandbox-product.repository.js';
 import type { SandboxProductService } from './sandbox-product.service.js';
 import type { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
+import type { SandboxCollectionService } from './sandbox-collection.service.js';
 import type { SandboxPublicationService } from './sandbox-publication.service.js';
 import type { SandboxStoreService } from './sandbox-store.service.js';
 import type { SandboxWebhookOptions, SandboxWebhookService } from './sandbox-webhooks.service.js';
@@ -55,6 +56,7 @@ export interface SandboxGraphqlDeps {
   productRepo: SandboxProductRepository;
   products: SandboxProductService;
   publications: SandboxPublicationService;
+  collections: SandboxCollectionService;
   merchantEdits: SandboxMerchantEditService;
   inventory: SandboxInventoryService;
   media: SandboxMediaService;
@@ -104,6 +106,7 @@ export class SandboxGraphqlService {
   private readonly productRepo: SandboxProductRepository;
   private readonly products: SandboxProductService;
   private readonly publications: SandboxPublicationService;
+  private readonly collections: SandboxCollectionService;
   private readonly merchantEdits: SandboxMerchantEditService;
   private readonly inventory: SandboxInventoryService;
   /** Requests held by a timeout fault, released on shutdown. */
@@ -116,6 +119,7 @@ export class SandboxGraphqlService {
       productRepo: this.productRepo,
       products: this.products,
       publications: this.publications,
+      collections: this.collections,
       merchantEdits: this.merchantEdits,
       inventory: this.inventory,
       media: this.media,
@@ -193,6 +197,7 @@ export class SandboxGraphqlService {
         products: this.products,
         productRepo: this.productRepo,
         publications: this.publications,
+        collections: this.collections,
         merchantEdits: this.merchantEdits,
         inventory: this.inventory,
         media: this.media,

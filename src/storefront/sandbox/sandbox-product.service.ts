@@ -1,7 +1,8 @@
 // productSet with Shopify's semantics (../shared/notes/shopify.md), as the sandbox emulates them:
 // - `identifier` {id} | {handle} | {customId} updates the match or creates (an unknown {id}: PRODUCT_DOES_NOT_EXIST;
 //   {customId} needs a PRODUCT metafield definition with unique values); `input.id` beside an identifier: ID_NOT_ALLOWED;
-// - lists that are sent replace what is there (variants, metafields, files left out are deleted); a list not sent is kept;
+// - lists that are sent replace what is there (variants, metafields, files left out are deleted; `collections` sets the
+//   product's custom-collection memberships); a list not sent is kept;
 // - a title-derived handle that is taken gets `-1`, `-2`, …; an explicit taken handle: HANDLE_NOT_UNIQUE;
 // - `files[].originalSource` always adds a new media (APPEND_UUID); `files[{id}]` keeps that media;
 // - `variants[].file` attaches one of the media of this call's `files` (same id or originalSource) to the variant;
@@ -12,6 +13,7 @@ import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { LRUCache } from 'lru-cache';
 import type { DefinitionRow, MediaRow, ProductRow, SandboxProductRepository, VariantRow, VariantValues } from './sandbox-product.repository.js';
+import { SandboxCollectionRepository } from './sandbox-collection.repository.js';
 import { metafieldValueProblem } from './metafield-types.js';
 
 export const MAX_OPTIONS = 3;
@@ -69,6 +71,8 @@ export interface ProductSetInput {
   variants?: VariantInput[] | null;
   files?: FileInput[] | null;
   metafields?: { namespace?: string | null; key?: string | null; type?: string | null; value?: string | null }[] | null;
+  /** The custom collections the product belongs to: a list that is sent replaces its memberships. */
+  collections?: string[] | null;
 }
 
 /** A new product's variants and media as its transaction wrote them (the answer needs no second read). */
@@ -280,7 +284,7 @@ export class SandboxProductService {
     for (let attempt = 0; ; attempt++) {
       try {
         const { product, written, added } = await this.db.transaction((tx) =>
-          this.write(this.repo.with(tx), storeId, locations, definitions, args, variantThrottleLimit),
+          this.write(this.repo.with(tx), storeId, locations, definitions, args, variantThrottleLimit, new SandboxCollectionRepository(tx)),
         );
         this.media.accepted(added);
         return { product, userErrors: [], written };
@@ -301,6 +305,7 @@ export class SandboxProductService {
     definitions: DefinitionRow[],
     args: ProductSetArgs,
     variantThrottleLimit: number | null,
+    collectionRepo: SandboxCollectionRepository,
   ): Promise<{ product: ProductRow; written: WrittenLists | null; added: number[] }> {
     let newVariants: VariantRow[] = [];
     let newMedia: MediaRow[] = [];
@@ -339,6 +344,23 @@ export class SandboxProductService {
       if (!target) throw new Rejected([err(['input', 'id'], 'Product does not exist', 'PRODUCT_DOES_NOT_EXIST')]);
     }
     if (target) await repo.lock(`sandbox-product:${storeId}:row:${target.id}`);
+
+    // Collections, checked before anything is written: each id must be a collection of the store. ProductSetUserErrorCode
+    // (schema 2026-10) has no code of its own for it: NOT_FOUND, "Resource matching the identifier was not found" (as for
+    // an unknown location below).
+    let collectionIds: number[] | null = null;
+    if (input.collections != null) {
+      const ids = input.collections.map((c) => gidNumber(c, 'Collection'));
+      const known = await collectionRepo.existing(
+        storeId,
+        ids.filter((id): id is number => id !== null),
+      );
+      const missing = ids.flatMap((id, i) =>
+        id === null || !known.has(id) ? [err(['input', 'collections', String(i)], 'Collection does not exist', 'NOT_FOUND')] : [],
+      );
+      if (missing.length) throw new Rejected(missing);
+      collectionIds = [...new Set(ids as number[])];
+    }
 
     // Product fields.
     const values: Partial<Parameters<SandboxProductRepository['insertProduct']>[1]> = {};
@@ -577,6 +599,12 @@ export class SandboxProductService {
       }
       await repo.replaceMetafields(storeId, product.id, fields, !target);
     }
+
+    // Collections: "For list fields: Creates new entries, updates existing entries, and deletes existing entries that aren't
+    // included in the mutation's input. Common examples of list fields include collections, metafields, and variants"
+    // (https://shopify.dev/docs/api/admin-graphql/latest/mutations/productSet): the product leaves the collections not
+    // listed and joins the new ones at their end; not sent, its memberships stay.
+    if (collectionIds !== null) await collectionRepo.setProductCollections(product.id, collectionIds, !target);
 
     const byPosition = <T extends { position: number }>(rows: T[]) => [...rows].sort((a, b) => a.position - b.position);
     return { product, written: target ? null : { variants: byPosition(newVariants), media: byPosition(newMedia) }, added: newMedia.map((m) => m.id) };

@@ -133,10 +133,15 @@ export class SandboxPublicationService {
     return this.change(storeId, productGid, input, 'unpublish');
   }
 
-  private async change(storeId: number, productGid: string, input: PublicationInput[], action: 'publish' | 'unpublish'): Promise<PublishResult> {
-    const productId = gidNumber(productGid, 'Product');
-    const missing: PublishResult = { product: null, userErrors: [{ field: ['id'], message: 'Product does not exist' }] };
-    if (productId === null) return missing;
+  /**
+   * The publications an input names and their dates, or its userErrors (shared by products and collections: the same
+   * checks whatever is published).
+   */
+  async checkEntries(
+    storeId: number,
+    input: PublicationInput[],
+    action: 'publish' | 'unpublish',
+  ): Promise<{ errors: PlainUserError[]; entries: Map<number, Date | null> }> {
     await this.ensureDefaults(storeId);
     const ids = input.map((p) => gidNumber(p.publicationId, 'Publication'));
     const known = new Map(
@@ -175,6 +180,14 @@ export class SandboxPublicationService {
       }
       entries.set(publication.id, date);
     }
+    return { errors, entries };
+  }
+
+  private async change(storeId: number, productGid: string, input: PublicationInput[], action: 'publish' | 'unpublish'): Promise<PublishResult> {
+    const productId = gidNumber(productGid, 'Product');
+    const missing: PublishResult = { product: null, userErrors: [{ field: ['id'], message: 'Product does not exist' }] };
+    if (productId === null) return missing;
+    const { errors, entries } = await this.checkEntries(storeId, input, action);
     if (errors.length) {
       // An unknown product outranks the inputs' errors (nothing can be published on it anyway).
       return (await this.products.product(storeId, productId)) ? { product: null, userErrors: errors } : missing;

@@ -11,6 +11,8 @@ import type { MigrationSet } from '../../db/migration-set.js';
 import { projectRoot } from '../../paths.js';
 import { SandboxBulkRepository } from './bulk-operation.repository.js';
 import { SandboxBulkService } from './bulk-operation.service.js';
+import { SandboxCollectionRepository } from './sandbox-collection.repository.js';
+import { SandboxCollectionService } from './sandbox-collection.service.js';
 import { SandboxGraphqlService, type SandboxGraphqlOptions } from './sandbox-graphql.service.js';
 import { SandboxInventoryRepository } from './sandbox-inventory.repository.js';
 import { SandboxInventoryService } from './sandbox-inventory.service.js';
@@ -106,6 +108,7 @@ export function createSandbox(deps: SandboxDeps, options: SandboxGraphqlOptions 
       productRepo,
       products,
       publications,
+      collections: new SandboxCollectionService(db, new SandboxCollectionRepository(db), publications),
       merchantEdits: new SandboxMerchantEditService(db, productRepo),
       inventory: new SandboxInventoryService(db, new SandboxInventoryRepository(db)),
       media,

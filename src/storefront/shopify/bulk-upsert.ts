@@ -41,6 +41,7 @@ import {
   deterministicHandle,
   imageUrlsOf,
   mapProduct,
+  sameCollections,
   METAFIELD_NAMESPACE,
   needsMediaIds,
   NOTHING_KNOWN,
@@ -263,7 +264,8 @@ export class ShopifyBulkUpserts {
       !wantMedia &&
       known.productId !== null &&
       this.deps.sameTags(known.categoryTags, categoryTags) &&
-      known.owned?.attributeMetafields === metafieldsFingerprint(attributes);
+      known.owned?.attributeMetafields === metafieldsFingerprint(attributes) &&
+      sameCollections(known, product, item.placement);
     let effective = known;
     let current: StorefrontTags | null = null;
     let handle: string | undefined;

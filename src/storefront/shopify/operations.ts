@@ -150,6 +150,11 @@ const ProductMergeFields = /* GraphQL */ `
         value
       }
     }
+    collections(first: 250, query: "collection_type:custom") {
+      nodes {
+        id
+      }
+    }
   }
 `;
 
@@ -172,6 +177,8 @@ export interface ProductLookupData {
     handle: string;
     tags: string[];
     metafields: { nodes: { namespace: string; key: string; type: string; value: string }[] };
+    /** Its custom collections (a smart collection's membership is its rules'): the merchant's are kept by a push. */
+    collections?: { nodes: { id: string }[] };
     variants?: ProductSetProductData['variants'];
     media?: { nodes: StorefrontMediaNode[] };
   } | null;
@@ -798,6 +805,12 @@ export const ProductPreviewRead = /* GraphQL */ `
         categoryTags: metafield(namespace: "pimbridge", key: "category_tags") {
           value
         }
+        collections(first: 250, query: "collection_type:custom") {
+          nodes {
+            id
+            title
+          }
+        }
         variants(first: $variants) {
           nodes {
             ...PreviewVariant
@@ -884,6 +897,8 @@ export interface ProductPreviewReadData {
     tags: string[];
     seo: { title: string | null; description: string | null } | null;
     categoryTags: { value: string } | null;
+    /** Its custom collections (the bridge's and the merchant's). */
+    collections: { nodes: { id: string; title: string }[] };
     variants: PreviewVariantPage;
     media: { nodes: { id: string; image?: { url: string | null } | null }[] };
   } | null)[];
@@ -955,4 +970,150 @@ export const WebhookSubscriptionDelete = /* GraphQL */ `
 
 export interface WebhookSubscriptionDeleteData {
   webhookSubscriptionDelete: { deletedWebhookSubscriptionId: string | null; userErrors: { field: string[] | null; message: string }[] };
+}
+
+/** Fields of a collection the bridge made for a PIM category. */
+const CategoryCollectionFields = /* GraphQL */ `
+  fragment CategoryCollectionFields on Collection {
+    id
+    handle
+    title
+  }
+`;
+
+/**
+ * The collections that may be the one made for a PIM category (a title search), each with our category id metafield:
+ * the one carrying the category's id is ours, whatever its title search matched.
+ */
+export const CategoryCollectionLookup = /* GraphQL */ `
+  query CategoryCollectionLookup($query: String!) {
+    collections(first: 25, query: $query) {
+      nodes {
+        ...CategoryCollectionFields
+        metafield(namespace: "pimbridge", key: "pim_category_id") {
+          value
+        }
+      }
+    }
+  }
+  ${CategoryCollectionFields}`;
+
+export interface CategoryCollectionLookupData {
+  collections: { nodes: { id: string; handle: string; title: string; metafield: { value: string } | null }[] };
+}
+
+/** A custom collection: `collection` with no condition sources (the deprecated `input`/`ruleSet` are not used). */
+export const CollectionCreate = /* GraphQL */ `
+  mutation CollectionCreate($collection: CollectionCreateInput!) {
+    collectionCreate(collection: $collection) {
+      collection {
+        ...CategoryCollectionFields
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+  ${CategoryCollectionFields}`;
+
+export interface CollectionCreateData {
+  collectionCreate: { collection: { id: string; handle: string; title: string } | null; userErrors: { field: string[] | null; message: string }[] } | null;
+}
+
+export const CollectionRename = /* GraphQL */ `
+  mutation CollectionRename($collection: CollectionUpdateInput!) {
+    collectionUpdate(collection: $collection) {
+      collection {
+        ...CategoryCollectionFields
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+  ${CategoryCollectionFields}`;
+
+export interface CollectionRenameData {
+  collectionUpdate: { collection: { id: string; handle: string; title: string } | null; userErrors: { field: string[] | null; message: string }[] } | null;
+}
+
+export const CollectionDelete = /* GraphQL */ `
+  mutation CollectionDelete($input: CollectionDeleteInput!) {
+    collectionDelete(input: $input) {
+      deletedCollectionId
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export interface CollectionDeleteData {
+  collectionDelete: { deletedCollectionId: string | null; userErrors: { field: string[] | null; message: string }[] } | null;
+}
+
+/** The shop's enabled locales (translation-sync.ts; read once per shop and cached for a few minutes). */
+export const ShopLocales = /* GraphQL */ `
+  query ShopLocales {
+    shopLocales {
+      locale
+      primary
+      published
+    }
+  }
+`;
+
+export interface ShopLocalesData {
+  shopLocales: { locale: string; primary: boolean; published: boolean }[];
+}
+
+/** A product's translatable content with the digests translationsRegister needs (one query per product registered). */
+export const TranslatableProductContent = /* GraphQL */ `
+  query TranslatableProductContent($resourceId: ID!) {
+    translatableResource(resourceId: $resourceId) {
+      resourceId
+      translatableContent {
+        key
+        digest
+      }
+    }
+  }
+`;
+
+export interface TranslatableProductContentData {
+  translatableResource: { resourceId: string; translatableContent: { key: string; digest: string | null }[] } | null;
+}
+
+/** Every translation of one product in one call, all locales at once. */
+export const TranslationsRegister = /* GraphQL */ `
+  mutation TranslationsRegister($resourceId: ID!, $translations: [TranslationInput!]!) {
+    translationsRegister(resourceId: $resourceId, translations: $translations) {
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`;
+
+/** Translations the bridge registered before and the PIM no longer has (keys × locales). */
+export const TranslationsRemove = /* GraphQL */ `
+  mutation TranslationsRemove($resourceId: ID!, $translationKeys: [String!]!, $locales: [String!]!) {
+    translationsRemove(resourceId: $resourceId, translationKeys: $translationKeys, locales: $locales) {
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`;
+
+export interface TranslationsMutationData {
+  translationsRegister?: { userErrors: { field: string[] | null; message: string; code: string | null }[] } | null;
+  translationsRemove?: { userErrors: { field: string[] | null; message: string; code: string | null }[] } | null;
 }

@@ -2,8 +2,8 @@
 // (drift). Pure: the shop product as read (a `nodes(ids:)` read or the catalogue's bulk query) against the productSet
 // input a push would send (dry run) or the values the last push recorded (`WrittenFields`, kept in the mapping's
 // storefront_state). Only the fields the bridge owns are compared: title, descriptionHtml, vendor, productType, status,
-// tags (ours), seo, handle on create, each variant's price / compareAtPrice / barcode / option values, and the images by
-// our file name. A field the push leaves out (a description the PIM does not have, a compare-at price the merchant set)
+// tags (ours), seo, handle on create, each variant's price / compareAtPrice / barcode / option values, the images by
+// our file name, and (dry run only) the custom collections by title. A field the push leaves out (a description the PIM does not have, a compare-at price the merchant set)
 // is the merchant's and never a change.
 import type { DriftChange, FieldChange, StorefrontCatalogueProduct, WrittenFields } from '../storefront.port.js';
 import { mediaFilename, mediaKeyIn, sameValue, type ProductSetInput } from './product-mapper.js';
@@ -29,6 +29,8 @@ export interface ShopProductView {
     options: { name: string; value: string }[];
   }[];
   images: { mediaId: string; url: string | null }[];
+  /** Its custom collections; undefined: not read (not compared). */
+  collections?: { id: string; title: string }[];
 }
 
 /** Our key of an image, from its PIM URL (`pim-` + 16 hex, without the extension). */
@@ -79,6 +81,7 @@ export function previewChanges(
   imageUrls: string[],
   current: ShopProductView | null,
   knownMediaIds: Record<string, string> = {},
+  collections?: string[],
 ): FieldChange[] {
   const out: FieldChange[] = [];
   const add = (field: string, storefront: unknown, pim: unknown) => out.push({ field, storefront, pim });
@@ -127,6 +130,11 @@ export function previewChanges(
     const want = imageUrls.map(imageKey);
     const have = current ? shopImageKeys(current, knownMediaIds) : [];
     if (!current || have.length !== want.length || have.some((k, i) => k !== want[i])) add('images', current ? have : null, want);
+  }
+  // Collections by title, sorted (`collections`: the titles the push leaves the product in).
+  if (collections !== undefined && (current ? current.collections !== undefined : collections.length > 0)) {
+    const have = current?.collections ? current.collections.map((c) => c.title).sort() : null;
+    if (!have || have.length !== collections.length || have.some((t, i) => t !== collections[i])) add('collections', have, collections);
   }
   return out;
 }

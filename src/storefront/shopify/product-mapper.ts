@@ -34,6 +34,8 @@ export interface StorefrontTags {
   previousCategoryTags: string[] | null;
   /** The product's metafields (all of them, ours included), when read. */
   metafields?: StorefrontMetafield[];
+  /** The custom collections the product is in (ours and the merchant's), when read. */
+  collections?: string[];
 }
 
 export interface FileInput {
@@ -89,6 +91,8 @@ export interface ProductSetInput {
   files?: FileInput[];
   /** Left out when nothing of ours changed on an existing product (productSet keeps a list that is not sent). */
   metafields?: StorefrontMetafield[];
+  /** Custom collection ids; left out when our categories' collections did not change, or collections are not managed. */
+  collections?: string[];
 }
 
 export interface MappedProduct {
@@ -420,6 +424,7 @@ export function mapProduct(
   if (seoDescription !== undefined || known.owned?.seoDescription) seo.description = seoDescription ?? '';
 
   const attributeMetafields = context.attributeMetafields ?? [];
+  const collections = collectionIdsOf(product, context.placement);
   const input: ProductSetInput = {
     title: product.name.trim(),
     ...(product.description != null ? { descriptionHtml: product.description } : {}),
@@ -437,6 +442,7 @@ export function mapProduct(
     ...(context.keepTagsAndMetafields
       ? {}
       : withMetafields([...ourMetafields(product.id, categoryNames), ...attributeMetafields], context.current, attributeNamespaces(context.placement))),
+    ...(context.keepTagsAndMetafields || !collections ? {} : withCollections(collections, context.current, context.placement, known)),
   };
   const fingerprint = metafieldsFingerprint(attributeMetafields);
   const owned = {
@@ -445,6 +451,7 @@ export function mapProduct(
     ...(seoTitle !== undefined ? { seoTitle: true } : {}),
     ...(seoDescription !== undefined ? { seoDescription: true } : {}),
     ...(Object.keys(variantImages).length > 0 ? { variantImages } : {}),
+    ...(collections ? { collections } : {}),
   };
   return { input, imageUrls, owned, stock, disabled };
 }
@@ -494,6 +501,46 @@ function withMetafields(ours: StorefrontMetafield[], current: StorefrontTags | n
     ours.every((o) => current.metafields!.some((m) => same(m, o) && (m.value === o.value || (o.type === 'json' && jsonEqual(m.value, o.value)))));
   if (unchanged) return {};
   return { metafields: [...current.metafields.filter((m) => !ours.some((o) => same(m, o)) && !stale(m)), ...ours] };
+}
+
+/**
+ * The collections of the product's categories (placement.categoryCollections), sorted; undefined when the integration
+ * does not manage collections (then the product's membership is left as it is).
+ */
+export function collectionIdsOf(product: Pick<PimProductSnapshot, 'categories'>, placement: Pick<SyncPlacement, 'categoryCollections'>): string[] | undefined {
+  const byCategory = placement.categoryCollections;
+  if (!byCategory) return undefined;
+  return [...new Set((product.categories ?? []).flatMap((c) => (byCategory[String(c.id)] ? [byCategory[String(c.id)]] : [])))].sort();
+}
+
+/** True when the product's category collections are those the last push sent (so `collections` needs no read and no send). */
+export function sameCollections(
+  known: KnownStorefrontProduct,
+  product: Pick<PimProductSnapshot, 'categories'>,
+  placement: Pick<SyncPlacement, 'categoryCollections'>,
+): boolean {
+  const now = collectionIdsOf(product, placement);
+  if (!now) return true;
+  const before = known.owned?.collections;
+  return !!before && before.length === now.length && before.every((id, i) => id === now[i]);
+}
+
+/**
+ * productSet replaces the product's collection list ("deletes existing entries that aren't included", shopify.dev
+ * productSet). A new product gets ours; an existing one keeps the merchant's custom collections as read, loses the
+ * bridge's collections it left (any collection of the integration's categories, and those the last push sent) and
+ * joins ours.
+ */
+function withCollections(
+  ours: string[],
+  current: StorefrontTags | null,
+  placement: Pick<SyncPlacement, 'categoryCollections'>,
+  known: KnownStorefrontProduct,
+): Pick<ProductSetInput, 'collections'> {
+  if (!current?.collections) return { collections: ours };
+  const bridge = new Set([...Object.values(placement.categoryCollections ?? {}), ...(known.owned?.collections ?? [])]);
+  const merchant = current.collections.filter((id) => !bridge.has(id));
+  return { collections: [...new Set([...merchant, ...ours])] };
 }
 
 /** The namespaces of the integration's attribute metafields (every metafield in them is the bridge's). */

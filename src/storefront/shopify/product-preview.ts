@@ -69,10 +69,24 @@ export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, it
       method: current ? 'update' : 'create',
       productNumericId: current ? numericId(current.view.id) : null,
       handle: current ? current.view.handle : (handle ?? null),
-      changes: previewChanges(mapped.input, imageUrlsOf(item.product), current?.view ?? null, known.mediaIds),
+      changes: previewChanges(mapped.input, imageUrlsOf(item.product), current?.view ?? null, known.mediaIds, collectionTitles(item, known, current)),
     });
   }
   return out;
+}
+
+/**
+ * The titles of the custom collections a push leaves the product in: the merchant's as read, and one per PIM category
+ * (named as the category now: the push renames a renamed category's collection, and makes a missing one). Undefined
+ * when the integration does not manage collections.
+ */
+function collectionTitles(item: BulkUpsertItem, known: BulkUpsertItem['known'], current: ReadProduct | null): string[] | undefined {
+  const byCategory = item.placement.categoryCollections;
+  if (!byCategory) return undefined;
+  const bridge = new Set([...Object.values(byCategory), ...(known.owned?.collections ?? [])]);
+  const merchant = (current?.view.collections ?? []).filter((c) => !bridge.has(c.id)).map((c) => c.title);
+  const ours = (item.product.categories ?? []).map((c) => c.name.trim()).filter((n) => n !== '');
+  return [...new Set([...merchant, ...ours])].sort();
 }
 
 /** The current products by GID (absent: deleted in the shop), in batches whose requested cost stays under the cap. */
@@ -120,10 +134,11 @@ async function readProducts(deps: PreviewDeps, shop: StorefrontShop, wanted: { i
 
 /**
  * Requested cost of one ProductPreviewRead, counted per product (as a list of n objects): product 1, seo 1, metafield 1,
- * variants 2 + (variant 1 + selectedOptions 1) × m(v) + pageInfo, media 2 + (media 1 + image 1) × m(f).
+ * collections 2 + 1 × m(250), variants 2 + (variant 1 + selectedOptions 1) × m(v) + pageInfo, media 2 + (media 1 +
+ * image 1) × m(f).
  */
 export function costOf(products: number, variants: number, media: number): number {
-  return products * (3 + 2 + 2 * multiplier(variants) + 2 + 2 * multiplier(media));
+  return products * (3 + 2 + multiplier(250) + 2 + 2 * multiplier(variants) + 2 + 2 * multiplier(media));
 }
 
 function viewOf(node: NonNullable<ProductPreviewReadData['nodes'][number]>, variants: PreviewVariantNode[]): ShopProductView {
@@ -146,6 +161,7 @@ function viewOf(node: NonNullable<ProductPreviewReadData['nodes'][number]>, vari
       options: (v.selectedOptions ?? []).map((o) => ({ name: String(o.name), value: String(o.value) })),
     })),
     images: (node.media?.nodes ?? []).map((m) => ({ mediaId: m.id, url: typeof m.image?.url === 'string' ? m.image.url : null })),
+    collections: (node.collections?.nodes ?? []).map((c) => ({ id: c.id, title: c.title })),
   };
 }
 
@@ -159,5 +175,9 @@ function tagsOf(node: NonNullable<ProductPreviewReadData['nodes'][number]>): Sto
       previous = null;
     }
   }
-  return { tags: Array.isArray(node.tags) ? node.tags : [], previousCategoryTags: previous };
+  return {
+    tags: Array.isArray(node.tags) ? node.tags : [],
+    previousCategoryTags: previous,
+    collections: (node.collections?.nodes ?? []).map((c) => c.id),
+  };
 }

@@ -26,6 +26,7 @@ import {
   type StorefrontPublication,
   type StorefrontShop,
   type StorefrontWebhooks,
+  type StorefrontCollections,
   type StorefrontWebhookTopic,
   type SyncPlacement,
 } from '../storefront.port.js';
@@ -35,6 +36,7 @@ import { attributeMetafields, definitionFor, metafieldsFingerprint, type ShopMet
 import { ShopifyBulkUpserts } from './bulk-upsert.js';
 import { ShopifyCatalogueReads } from './catalogue-read.js';
 import { syncInventory, type Call } from './inventory-sync.js';
+import * as categoryCollections from './category-collections.js';
 import {
   Locations as LocationsQuery,
   MetafieldDefinitionCapabilities,
@@ -69,6 +71,7 @@ import {
   imageFile,
   imageUrlsOf,
   mapProduct,
+  sameCollections,
   METAFIELD_NAMESPACE,
   needsMediaIds,
   NOTHING_KNOWN,
@@ -79,6 +82,8 @@ import {
   type StorefrontTags,
 } from './product-mapper.js';
 import { syncPublications, targetPublications } from './publication-sync.js';
+import { syncTranslations, type ShopLocale } from './translation-sync.js';
+import { ShopLocales as ShopLocalesQuery, type ShopLocalesData } from './operations.js';
 import { catalogueView, driftChanges, writtenOf } from './product-diff.js';
 import { previewUpserts } from './product-preview.js';
 import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';
@@ -133,7 +138,7 @@ const NO_PLACEMENT: SyncPlacement = {
   pricesConvertedElsewhere: true,
 };
 
-export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader, StorefrontWebhooks {
+export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader, StorefrontWebhooks, StorefrontCollections {
   readonly budgets: ShopBudgets;
   readonly throttle: ShopThrottle;
   private readonly timeoutMs: number;
@@ -141,6 +146,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   /** Per shop domain (a failed read is not cached). */
   private readonly locationCache = new TtlCache<ShopLocation[]>(SHOP_CACHE_MS);
   private readonly publicationCache = new TtlCache<StorefrontPublication[]>(SHOP_CACHE_MS);
+  /** The shop's enabled locales (translation-sync.ts). */
+  private readonly localeCache = new TtlCache<ShopLocale[]>(SHOP_CACHE_MS);
   private readonly currencyCache = new TtlCache<string>(SHOP_CACHE_MS);
   /** The shop's resource limits as last read (ShopHealth). */
   private readonly knownLimits = new Map<string, ShopLimits>();
@@ -230,6 +237,23 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
 
   ensureWebhookSubscriptions(shop: StorefrontShop, uri: string, topics: readonly StorefrontWebhookTopic[]) {
     return this.webhooks.ensureWebhookSubscriptions(shop, uri, topics);
+  }
+
+  ensureCategoryCollection(shop: StorefrontShop, category: { id: number; name: string }, publications: string[]) {
+    return categoryCollections.ensureCategoryCollection(this.caller(shop), category, publications);
+  }
+
+  renameCollection(shop: StorefrontShop, id: string, title: string) {
+    return categoryCollections.renameCollection(this.caller(shop), id, title);
+  }
+
+  deleteCollection(shop: StorefrontShop, id: string) {
+    return categoryCollections.deleteCollection(this.caller(shop), id);
+  }
+
+  /** One shop's calls as a Call (the steps in their own modules take one). */
+  private caller(shop: StorefrontShop): Call {
+    return (document, variables, cost) => this.call(shop, document, variables, cost);
   }
 
   async shopHealth(shop: StorefrontShop, options: { timeoutMs?: number } = {}): Promise<ShopHealth> {
@@ -327,7 +351,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       !wantMedia &&
       known.productId !== null &&
       sameTags(known.categoryTags, categoryTags) &&
-      known.owned?.attributeMetafields === metafieldsFingerprint(attributes);
+      known.owned?.attributeMetafields === metafieldsFingerprint(attributes) &&
+      sameCollections(known, product, placement);
 
     const byId = known.productId && !keepTagsAndMetafields ? await this.lookup(shop, { id: known.productId }, afterFailure || wantMedia) : null;
     if (keepTagsAndMetafields) {
@@ -484,7 +509,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     mediaProblems: string[],
     deferPublish = false,
   ): Promise<{ result: ProductUpsertResult; toPublish: string[] }> {
-    const call: Call = (document, variables, cost) => this.call(shop, document, variables, cost);
+    const call = this.caller(shop);
     const created = new Set(mapped.input.variants.filter((v) => !v.id).map((v) => v.sku));
     const inventory = await syncInventory(call, {
       pimProductId: product.id,
@@ -497,13 +522,21 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     const publishing = await syncPublications(call, base.productId, targetPublications(product, mapped.input.status, placement), known.publications ?? [], {
       deferPublish,
     });
+    // Translations registered per product, in the bulk path too (after its productSet lines ran).
+    const translating = await syncTranslations(call, () => this.shopLocales(shop), {
+      productId: base.productId,
+      product,
+      source: mapped.input,
+      previous: known.owned?.translations,
+    });
     return {
       result: {
         ...base,
-        owned: mapped.owned,
+        owned: { ...mapped.owned, ...(translating.owned ? { translations: translating.owned } : {}) },
         stock: inventory.stock,
         publications: publishing.publications,
-        problems: [...mediaProblems, ...inventory.problems, ...publishing.problems],
+        problems: [...mediaProblems, ...inventory.problems, ...publishing.problems, ...translating.problems],
+        ...(translating.missingLocales ? { missingLocales: translating.missingLocales } : {}),
         warnings: preflightWarnings(mapped.input),
         // The owned fields' values as written, for the drift report (kept with the mapping in the same write).
         written: writtenOf(mapped.input, base.categoryTags, mapped.imageUrls),
@@ -539,6 +572,13 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     if (options.fresh) this.locationCache.delete(shop.domain);
     return this.locationCache.get(shop.domain, () =>
       this.allPages<LocationsData, ShopLocation>(shop, LocationsQuery, 2 + 1 * connectionMultiplier(50), (d) => d.locations),
+    );
+  }
+
+  /** The shop's enabled locales, read once per shop and cached for a few minutes (shopLocales: 1 point). */
+  private shopLocales(shop: StorefrontShop): Promise<ShopLocale[]> {
+    return this.localeCache.get(shop.domain, async () =>
+      (await this.call<ShopLocalesData>(shop, ShopLocalesQuery, {}, 1)).shopLocales.map((l) => ({ locale: l.locale, primary: l.primary })),
     );
   }
 
@@ -752,10 +792,11 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     identifier: Record<string, unknown>,
     recover: boolean,
   ): Promise<NonNullable<ProductLookupData['productByIdentifier']> | null> {
-    // product 1 + metafields 2 + 1×11; with recovery also variants 2 + 1×11 + pageInfo 1 and media 2 + 2×11.
+    // product 1 + metafields 2 + 1×11 + collections 2 + 1×11; with recovery also variants 2 + 1×11 + pageInfo 1 and
+    // media 2 + 2×11.
     const data = recover
-      ? await this.call<ProductLookupData>(shop, ProductRecoveryLookup, { identifier }, 14 + 14 + 24)
-      : await this.call<ProductLookupData>(shop, ProductLookup, { identifier }, 14);
+      ? await this.call<ProductLookupData>(shop, ProductRecoveryLookup, { identifier }, 27 + 14 + 24)
+      : await this.call<ProductLookupData>(shop, ProductLookup, { identifier }, 27);
     return data.productByIdentifier ?? null;
   }
 
@@ -898,7 +939,8 @@ function tagsOf(found: NonNullable<ProductLookupData['productByIdentifier']>): S
       previous = null;
     }
   }
-  return { tags: Array.isArray(found.tags) ? found.tags : [], previousCategoryTags: previous, metafields };
+  const collections = found.collections?.nodes?.map((c) => c.id);
+  return { tags: Array.isArray(found.tags) ? found.tags : [], previousCategoryTags: previous, metafields, ...(collections ? { collections } : {}) };
 }
 
 /** productSet failed in a way that may have been applied (5xx, timeout): upsertProduct looks again before retrying. */

@@ -21,7 +21,7 @@ export function encodeCursor(key: number): string {
   return Buffer.from(JSON.stringify({ last_id: key }), 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string): number {
+export function decodeCursor(cursor: string): number {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { last_id?: unknown };
     if (typeof parsed.last_id === 'number' && Number.isSafeInteger(parsed.last_id) && parsed.last_id >= 0) return parsed.last_id;

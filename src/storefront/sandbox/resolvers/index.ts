@@ -3,14 +3,18 @@
 // (stagedUploadsCreate, bulkOperationRunMutation, bulkOperation, currentBulkOperation); sales channels (publications,
 // publication, publishablePublish, publishableUnpublish); a merchant's edits (productUpdate, productVariantsBulkUpdate);
 // inventory (inventoryItem, nodes of inventory items, inventoryActivate, inventorySetQuantities, inventoryAdjustQuantities);
-// webhooks (webhookSubscriptions, webhookSubscription, webhookSubscriptionCreate, webhookSubscriptionDelete).
+// webhooks (webhookSubscriptions, webhookSubscription, webhookSubscriptionCreate, webhookSubscriptionDelete); languages and
+// translations (shopLocales, shopLocaleEnable/Update/Disable, translatableResource(s/ByIds), translationsRegister/Remove);
+// custom collections (collectionCreate, collectionUpdate, collectionDelete, collection, collectionByIdentifier, collections).
 import { bulkResolvers } from '../bulk-resolvers.js';
+import { collectionResolvers } from './collections.js';
 import { inventoryResolvers } from './inventory.js';
 import { locationResolvers } from './locations.js';
 import { merchantEditResolvers } from './merchant-edits.js';
 import { productResolvers } from './products.js';
 import { publicationResolvers } from './publications.js';
 import { shopResolvers } from './shop.js';
+import { translationResolvers } from './translations.js';
 import type { ResolverModule, RootResolver } from './types.js';
 import { webhookResolvers } from './webhooks.js';
 
@@ -23,6 +27,8 @@ const modules: ResolverModule[] = [
   merchantEditResolvers,
   inventoryResolvers,
   webhookResolvers,
+  translationResolvers,
+  collectionResolvers,
 ];
 
 function merge(kind: 'query' | 'mutation'): Readonly<Record<string, RootResolver>> {

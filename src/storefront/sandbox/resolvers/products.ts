@@ -4,6 +4,7 @@ import { GraphQLError } from 'graphql';
 import { inventoryLevels, sellableQuantity } from '../sandbox-inventory.service.js';
 import type { DefinitionRow, MetafieldRow, ProductFilter, ProductRow, VariantRow } from '../sandbox-product.repository.js';
 import { gidNumber, type ProductSetArgs, type WrittenLists } from '../sandbox-product.service.js';
+import { collectionObject, listConnection } from './collection-object.js';
 import { connection, dateTime, page, type PageArgs } from './connection.js';
 import { locationObject } from './locations.js';
 import { knownType, validationsProblem } from '../metafield-types.js';
@@ -11,20 +12,9 @@ import { mediaObject } from './media.js';
 import { publishableFields } from './publishable.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 import { emitTopic } from './webhooks.js';
+import { plainText } from './html-text.js';
 
 const gid = (type: string, id: number) => `gid://shopify/${type}/${id}`;
-
-/** `<p>Hi <b>there</b></p>` → `Hi there`. */
-function plainText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 function optionValueId(product: ProductRow, option: number, value: number): string {
   return gid('ProductOptionValue', product.id * 1000 + option * 100 + value);
@@ -204,6 +194,16 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
     // publishedAt, onlineStoreUrl, publishedOnPublication, resourcePublicationsV2…: from the product's publications, not
     // its status (ACTIVE publishes nothing by itself; publishable.ts).
     ...publishableFields(row, ctx, (p) => productObject(p, ctx)),
+    // Product.collections: "A list of collections that include the product" (schema 2026-10); filters as collections(query:).
+    collections: async (args: PageArgs & { query?: string | null; sortKey?: string | null; reverse?: boolean | null }) => {
+      const rows = await ctx.collections.list(ctx.store.id, args.query, args.sortKey, args.reverse === true, row.id);
+      return listConnection(
+        rows,
+        args,
+        (c) => c.id,
+        (c) => collectionObject(c, ctx, (p) => productObject(p, ctx)),
+      );
+    },
     options: ({ first }: { first?: number | null }) =>
       row.options.slice(0, first ?? undefined).map((o, i) => ({
         __typename: 'ProductOption',

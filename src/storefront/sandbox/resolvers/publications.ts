@@ -1,7 +1,9 @@
 // Sales channels: `publications`, `publication`, `publishablePublish`, `publishableUnpublish` (rules in
-// sandbox-publication.service.ts). Products only: the sandbox has no collections, and publishing a variant is not emulated.
+// sandbox-publication.service.ts). Products and collections (a Collection id: sandbox-collection.service.ts); publishing a
+// variant is not emulated.
 import { GraphQLError } from 'graphql';
 import type { PublicationInput, PublishResult } from '../sandbox-publication.service.js';
+import { collectionNode } from './collections.js';
 import { connection } from './connection.js';
 import { productObject } from './products.js';
 import { forwardPage, publicationObject } from './publishable.js';
@@ -24,6 +26,12 @@ function checkPublishable(id: unknown, input: PublicationInput[]): void {
 
 function payload(result: PublishResult, ctx: SandboxContext) {
   return { publishable: result.product ? productObject(result.product, ctx) : null, shop: shopObject(ctx.store), userErrors: result.userErrors };
+}
+
+const isCollection = (id: unknown): id is string => typeof id === 'string' && id.startsWith('gid://shopify/Collection/');
+
+function collectionPayload(result: Awaited<ReturnType<SandboxContext['collections']['publish']>>, ctx: SandboxContext) {
+  return { publishable: result.collection ? collectionNode(ctx)(result.collection) : null, shop: shopObject(ctx.store), userErrors: result.userErrors };
 }
 
 export const publicationResolvers: ResolverModule = {
@@ -57,11 +65,13 @@ export const publicationResolvers: ResolverModule = {
     publishablePublish: async (args, ctx) => {
       const input = args.input as PublicationInput[];
       checkPublishable(args.id, input);
+      if (isCollection(args.id)) return collectionPayload(await ctx.collections.publish(ctx.store.id, args.id, input, 'publish'), ctx);
       return payload(await ctx.publications.publish(ctx.store.id, args.id as string, input), ctx);
     },
     publishableUnpublish: async (args, ctx) => {
       const input = args.input as PublicationInput[];
       checkPublishable(args.id, input);
+      if (isCollection(args.id)) return collectionPayload(await ctx.collections.publish(ctx.store.id, args.id, input, 'unpublish'), ctx);
       return payload(await ctx.publications.unpublish(ctx.store.id, args.id as string, input), ctx);
     },
   },

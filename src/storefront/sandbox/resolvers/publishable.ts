@@ -40,8 +40,11 @@ export function publicationObject(row: PublicationRow, ctx: SandboxContext, node
       publication: () => publication,
     },
     operation: null,
-    // The sandbox has no collections.
-    hasCollection: () => false,
+    // schema 2026-10, Publication.hasCollection: "Whether the collection is available to the publication" (published on it).
+    hasCollection: async ({ id }: { id: string }) => {
+      const collection = await ctx.collections.find(ctx.store.id, id);
+      return collection !== null && (await ctx.collections.isPublishedOn(row.id, collection.id));
+    },
     products: async (args: ListArgs & { query?: string | null; sortKey?: string | null; savedSearchId?: string | null }) => {
       if (args.query != null || args.savedSearchId != null || (args.sortKey != null && args.sortKey !== 'ID')) {
         throw new GraphQLError('The Pimbridge sandbox does not emulate Publication.products(query:, savedSearchId:, sortKey:) yet', {

@@ -4,6 +4,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Db } from '../../../db/client.js';
 import type { LineRunner, QueryRunner, SandboxBulkService } from '../bulk-operation.service.js';
+import type { SandboxCollectionService } from '../sandbox-collection.service.js';
 import type { SandboxProductRepository } from '../sandbox-product.repository.js';
 import type { SandboxProductService } from '../sandbox-product.service.js';
 import type { SandboxInventoryService } from '../sandbox-inventory.service.js';
@@ -24,6 +25,8 @@ export interface SandboxContext {
   productRepo: SandboxProductRepository;
   /** Sales channels: publications and what is published on them. */
   publications: SandboxPublicationService;
+  /** Custom collections: their fields, products, metafields and publications. */
+  collections: SandboxCollectionService;
   /** Inventory levels and quantities: inventoryActivate, inventorySetQuantities, inventoryAdjustQuantities. */
   inventory: SandboxInventoryService;
   /** A merchant's edits: productUpdate, productVariantsBulkUpdate. */

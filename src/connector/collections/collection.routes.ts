@@ -1,0 +1,80 @@
+// GET /api/collections (read scope): the shop collection the bridge made for each PIM category. POST
+// /api/collections/reconcile (write scope): compares them with the PIM's categories now (a deleted category's
+// collection is deleted, a renamed one's renamed) instead of waiting for the delta sync to do it.
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../server/kernel/app-type.js';
+import { StorefrontError, StorefrontValidationError } from '../../storefront/storefront.port.js';
+import { success } from '../connector.envelope.js';
+import { ConnectorError } from '../connector.errors.js';
+import { bearer, connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
+import { PimReadError } from '../pim/pim-client.js';
+import { ymdHis } from '../timestamps.js';
+import type { CategoryCollectionService } from './category-collection.service.js';
+
+const Collection = Type.Object({
+  pim_category_id: Type.Integer(),
+  storefront_collection_id: Type.Integer({ description: "the shop collection's numeric id" }),
+  storefront_collection_gid: Type.String({ description: 'e.g. gid://shopify/Collection/1' }),
+  title: Type.String({ description: 'the category name the bridge last wrote as the title' }),
+  handle: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const Reconciled = Type.Object({
+  renamed: Type.Integer(),
+  deleted: Type.Integer(),
+  kept: Type.Integer(),
+});
+
+export function collectionRoutes(app: App, collections: Pick<CategoryCollectionService, 'list' | 'reconcile'>): void {
+  app.get(
+    '/api/collections',
+    {
+      config: { access: 'read' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: "The shop's custom collections the bridge made for PIM categories",
+        response: connectorResponses(Type.Object({ collections: Type.Array(Collection), total: Type.Integer() })),
+      },
+    },
+    async (req) => {
+      const rows = await collections.list(req.connector!.integrationId);
+      const list = rows.map((r) => ({
+        pim_category_id: r.pimCategoryId,
+        storefront_collection_id: Number(/\d+$/.exec(r.storefrontCollectionId)?.[0] ?? 0),
+        storefront_collection_gid: r.storefrontCollectionId,
+        title: r.title,
+        handle: r.handle,
+        created_at: ymdHis(r.createdAt)!,
+        updated_at: ymdHis(r.updatedAt)!,
+      }));
+      return success('Collections retrieved', { collections: list, total: list.length });
+    },
+  );
+
+  app.post(
+    '/api/collections/reconcile',
+    {
+      config: { access: 'write' },
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Compare the category collections with the PIM's categories now: delete those of deleted categories, rename those of renamed ones",
+        response: connectorResponses(Reconciled),
+      },
+    },
+    async (req) => {
+      try {
+        return success('Collections reconciled', await collections.reconcile(req.connector!.integrationId));
+      } catch (err) {
+        if (err instanceof PimReadError) throw new ConnectorError('CONNECTION_FAILED', `The PIM could not be read: ${err.message}`);
+        if (err instanceof StorefrontError || err instanceof StorefrontValidationError) {
+          throw new ConnectorError('CONNECTION_FAILED', `The storefront could not take the change: ${err.message}`);
+        }
+        throw err;
+      }
+    },
+  );
+}

@@ -1,0 +1,210 @@
+// The Collection object (rules in sandbox-collection.service.ts) and the in-memory pages its lists use. Products become
+// Product objects through a function passed in (products.ts's productObject), so that products.ts can import this file
+// for Product.collections without a cycle.
+import { GraphQLError } from 'graphql';
+import type { CollectionMetafieldRow, CollectionRow } from '../sandbox-collection.repository.js';
+import { collectionGid, sourceGid } from '../sandbox-collection.service.js';
+import type { ProductRow } from '../sandbox-product.repository.js';
+import { gidNumber } from '../sandbox-product.service.js';
+import type { ProductPublicationRow } from '../sandbox-publication.repository.js';
+import { dateTime, decodeCursor, encodeCursor, type PageArgs } from './connection.js';
+import { plainText } from './html-text.js';
+import { publicationObject, type ProductNode } from './publishable.js';
+import type { SandboxContext } from './types.js';
+
+type ListArgs = PageArgs & { reverse?: boolean | null };
+
+/**
+ * A connection over a list already in memory, with `first`/`after` and `last`/`before` (a store's collections, a
+ * collection's product ids). Cursors carry the row's key, as connection.ts's do.
+ */
+export function listConnection<R>(all: R[], args: PageArgs, key: (r: R) => number, node: (r: R) => unknown) {
+  if (args.first == null && args.last == null) throw new GraphQLError('you must provide one of first or last', { extensions: { code: 'BAD_REQUEST' } });
+  if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0)
+    throw new GraphQLError('The first and last arguments must be between 0 and 250', { extensions: { code: 'BAD_REQUEST' } });
+  const at = (cursor: string) => {
+    const k = decodeCursor(cursor);
+    const i = all.findIndex((r) => key(r) === k);
+    if (i < 0) throw new GraphQLError('Invalid cursor for current pagination sort.', { extensions: { code: 'BAD_REQUEST' } });
+    return i;
+  };
+  const start = args.after != null ? at(args.after) + 1 : 0;
+  const end = args.before != null ? at(args.before) : all.length;
+  let rows = all.slice(start, Math.max(start, end));
+  let hasNext = end < all.length;
+  let hasPrevious = start > 0;
+  if (args.first != null) {
+    hasNext ||= rows.length > args.first;
+    rows = rows.slice(0, args.first);
+  }
+  if (args.last != null) {
+    hasPrevious ||= rows.length > args.last;
+    rows = args.last === 0 ? [] : rows.slice(-args.last);
+  }
+  const nodes = rows.map(node);
+  const cursors = rows.map((r) => encodeCursor(key(r)));
+  return {
+    nodes,
+    edges: nodes.map((n, i) => ({ node: n, cursor: cursors[i] })),
+    pageInfo: { hasNextPage: hasNext, hasPreviousPage: hasPrevious, startCursor: cursors[0] ?? null, endCursor: cursors.at(-1) ?? null },
+  };
+}
+
+function metafieldObject(row: CollectionMetafieldRow): Record<string, unknown> {
+  let jsonValue: unknown = row.value;
+  if (row.type.startsWith('list.') || row.type === 'json' || /integer|decimal|boolean/.test(row.type)) {
+    try {
+      jsonValue = JSON.parse(row.value);
+    } catch {
+      // kept as the string
+    }
+  }
+  return {
+    __typename: 'Metafield',
+    id: `gid://shopify/Metafield/${row.id}`,
+    legacyResourceId: String(row.id),
+    namespace: row.namespace,
+    key: row.key,
+    type: row.type,
+    value: row.value,
+    jsonValue,
+    ownerType: 'COLLECTION',
+    description: null,
+    createdAt: dateTime(row.createdAt),
+    updatedAt: dateTime(row.updatedAt),
+  };
+}
+
+const isPublished = (r: ProductPublicationRow) => new Date(r.publishedAt).getTime() <= Date.now();
+
+/** The collection's Publishable fields, from sandbox_collection_publications (as publishable.ts answers a product's). */
+function publishableFields(collection: CollectionRow, self: () => unknown, ctx: SandboxContext, node: ProductNode): Record<string, unknown> {
+  let loaded: ReturnType<SandboxContext['collections']['publicationsOf']> | null = null;
+  const rows = () => (loaded ??= ctx.collections.publicationsOf(collection.id));
+  const chosen = async (onlyPublished: boolean | null | undefined) => (await rows()).filter((r) => onlyPublished === false || isPublished(r));
+  const publication = (r: ProductPublicationRow) => publicationObject(r.publication, ctx, node);
+  // Collection supports APP catalogs only (schema 2026-10, Collection.resourcePublicationsV2 catalogType "Has no effect on
+  // Collection, which only supports APP").
+  const list = async (args: ListArgs & { onlyPublished?: boolean | null }, v2: boolean) => {
+    const all = await chosen(args.onlyPublished);
+    return listConnection(
+      args.reverse ? [...all].reverse() : all,
+      args,
+      (r) => r.publication.id,
+      (r) => ({
+        __typename: v2 ? 'ResourcePublicationV2' : 'ResourcePublication',
+        // ResourcePublication.isPublished "Also returns true if the resource publication is scheduled to be published";
+        // ResourcePublicationV2.isPublished "If false, then the resource publication is staged to be published".
+        isPublished: v2 ? isPublished(r) : true,
+        publishDate: dateTime(r.publishedAt),
+        publication: publication(r),
+        publishable: self,
+      }),
+    );
+  };
+  return {
+    publishedOnPublication: async ({ publicationId }: { publicationId: string }) => {
+      const id = gidNumber(publicationId, 'Publication');
+      return (await chosen(true)).some((r) => r.publication.id === id);
+    },
+    resourcePublications: (args: ListArgs & { onlyPublished?: boolean | null }) => list(args, false),
+    resourcePublicationsV2: (args: ListArgs & { onlyPublished?: boolean | null }) => list(args, true),
+    resourcePublicationsCount: async ({ onlyPublished }: { onlyPublished?: boolean | null }) => ({
+      count: (await chosen(onlyPublished)).length,
+      precision: 'EXACT',
+    }),
+    // The sandbox has no feedback errors, so every publication counts.
+    availablePublicationsCount: async () => ({ count: (await chosen(true)).length, precision: 'EXACT' }),
+    publicationCount: async ({ onlyPublished }: { onlyPublished?: boolean | null }) => (await chosen(onlyPublished)).length,
+    unpublishedPublications: async (args: ListArgs) => {
+      const on = new Set((await chosen(true)).map((r) => r.publication.id));
+      const all = (await ctx.publications.list(ctx.store.id, 0, 10_000)).filter((r) => !on.has(r.id));
+      return listConnection(
+        args.reverse ? all.reverse() : all,
+        args,
+        (r) => r.id,
+        (r) => publicationObject(r, ctx, node),
+      );
+    },
+  };
+}
+
+export function collectionObject(row: CollectionRow, ctx: SandboxContext, node: ProductNode): Record<string, unknown> {
+  const service = ctx.collections;
+  const productPage = async (args: ListArgs & { sortKey?: string | null }) => {
+    const ids = await service.productIds(row, args.sortKey, args.reverse === true);
+    // Only the page's products are read.
+    const page = listConnection(
+      ids,
+      args,
+      (id) => id,
+      (id) => id,
+    );
+    const rows = new Map((await service.products(ctx.store.id, page.nodes as number[])).map((p) => [p.id, p]));
+    const nodes = (page.nodes as number[]).map((id) => node(rows.get(id) as ProductRow));
+    return { ...page, nodes, edges: page.edges.map((e, i) => ({ node: nodes[i], cursor: e.cursor })) };
+  };
+  let metafields: Promise<CollectionMetafieldRow[]> | null = null;
+  const allMetafields = () => (metafields ??= service.metafields(row.id));
+  const self: Record<string, unknown> = {
+    __typename: 'Collection',
+    id: collectionGid(row.id),
+    legacyResourceId: String(row.id),
+    title: row.title,
+    handle: row.handle,
+    descriptionHtml: row.descriptionHtml,
+    description: ({ truncateAt }: { truncateAt?: number | null }) => {
+      const text = plainText(row.descriptionHtml);
+      return truncateAt != null && text.length > truncateAt ? `${text.slice(0, truncateAt)}…` : text;
+    },
+    sortOrder: row.sortOrder,
+    templateSuffix: row.templateSuffix,
+    seo: row.seo,
+    image: null,
+    feedback: null,
+    updatedAt: dateTime(row.updatedAt),
+    // A custom collection has no rules (schema 2026-10, Collection.ruleSet "the rules that determine whether a product is included").
+    ruleSet: null,
+    products: productPage,
+    productsCount: async () => ({ count: await service.countProducts(row.id), precision: 'EXACT' }),
+    hasProduct: ({ id }: { id: string }) => service.hasProduct(row.id, id),
+    metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
+      const m = (await allMetafields()).find((x) => x.namespace === (namespace ?? '$app') && x.key === key);
+      return m ? metafieldObject(m) : null;
+    },
+    metafields: async (args: ListArgs & { namespace?: string | null; keys?: string[] | null }) => {
+      const all = (await allMetafields()).filter(
+        (m) => (args.namespace == null || m.namespace === args.namespace) && (args.keys == null || args.keys.includes(`${m.namespace}.${m.key}`)),
+      );
+      return listConnection(args.reverse ? all.reverse() : all, args, (m) => m.id, metafieldObject);
+    },
+    // The one source of manual selections the sandbox keeps per collection (sandbox-collection.service.ts).
+    sources: () => [
+      {
+        __typename: 'CollectionConditionsSource',
+        id: sourceGid(row.id),
+        title: 'Manual selections',
+        description: null,
+        app: null,
+        shareable: false,
+        targetType: 'PRODUCTS',
+        exclusion: null,
+        inclusion: {
+          conditions: [],
+          matchType: null,
+          selections: async (args: ListArgs) => {
+            const page = await productPage({ ...args, sortKey: 'MANUAL' });
+            const wrap = (product: unknown) => ({ __typename: 'CollectionInclusionProductSelection', product, variantIds: null });
+            return { ...page, nodes: page.nodes.map(wrap), edges: page.edges.map((e) => ({ ...e, node: wrap(e.node) })) };
+          },
+        },
+        products: (args: ListArgs) => productPage({ ...args, sortKey: 'MANUAL' }),
+      },
+    ],
+  };
+  Object.assign(
+    self,
+    publishableFields(row, () => self, ctx, node),
+  );
+  return self;
+}
