@@ -25,6 +25,7 @@ export const router = createBrowserRouter([
       { path: 'bridge/:integrationId/mappings', lazy: lazy(() => import('./pages/bridge-mappings')) },
       { path: 'bridge/:integrationId/sync', lazy: lazy(() => import('./pages/bridge-sync')) },
       { path: 'bridge/:integrationId/drift', lazy: lazy(() => import('./pages/bridge-drift')) },
+      { path: 'bridge/:integrationId/collections', lazy: lazy(() => import('./pages/bridge-collections')) },
       { path: '*', lazy: lazy(() => import('./pages/not-found')) },
     ],
   },

@@ -60,6 +60,8 @@ describe('the console in a browser', () => {
       ids.push(p.id);
     }
     mappedProductId = ids[1]!;
+    // A French translation the sandbox shop has no language for: the collections page lists French as missing.
+    await created('PUT', `/api/products/${mappedProductId}/translations/fr`, { name: 'Surchemise en lin' });
     const pushed = await c.h.call('POST', '/api/products/push', c.connectorToken, { id: mappedProductId });
     assert.equal(pushed.statusCode, 200, pushed.body);
     // A merchant renames it in the shop, and a drift report finds it (the drift page has a report to show: without
@@ -163,6 +165,7 @@ describe('the console in a browser', () => {
       ['bridge-mappings', `/bridge/${c.integrationId}/mappings`],
       ['bridge-sync', `/bridge/${c.integrationId}/sync`],
       ['bridge-drift', `/bridge/${c.integrationId}/drift`],
+      ['bridge-collections', `/bridge/${c.integrationId}/collections`],
       // Under one of the console's roots: the server answers index.html only there (src/server/console-static.ts),
       // any other path is left to the APIs' 404.
       ['not-found', '/bridge/no/such/page'],
@@ -181,6 +184,7 @@ describe('the console in a browser', () => {
       'bridge-mappings',
       'bridge-sync',
       'bridge-drift',
+      'bridge-collections',
       'not-found',
     ];
     for (const name of names) {
@@ -207,6 +211,18 @@ describe('the console in a browser', () => {
         assert.deepEqual(errors, [], 'no console errors');
       });
     }
+  });
+
+  it("the collections page lists the pushed product's category as a collection, checks it against the PIM, and names the shop's missing language", async () => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`/bridge/${c.integrationId}/collections`);
+    const row = page.getByRole('row', { name: /Knitwear/ });
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? '', /knitwear/);
+    await page.getByRole('listitem').filter({ hasText: 'French (fr)' }).waitFor();
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByRole('status').filter({ hasText: 'Every collection matches its category.' }).waitFor();
+    await c.shot(page, 'bridge-collections-checked');
   });
 
   it('a session ended server-side sends the merchant to sign-in with a notice, and back to the page after', async () => {

@@ -42,6 +42,7 @@ const SECTIONS = [
   ['/mappings', 'Mappings'],
   ['/sync', 'Full sync'],
   ['/drift', 'Drift'],
+  ['/collections', 'Collections'],
 ] as const;
 
 /**
