@@ -27,6 +27,8 @@ export interface PushLatency {
 }
 
 export interface PushBenchResult {
+  /** What the products carry beyond variants and images (PushBenchOptions.everyField). */
+  fields: string;
   batch: number;
   variantsPerProduct: number;
   imagesPerProduct: number;
@@ -35,6 +37,11 @@ export interface PushBenchResult {
   updates: PushLatency;
   /** Calls per product and the productSet's costs seen in (a). */
   callsPerProduct: number;
+  /**
+   * Calls and points per product in (a): the measured rounds' creates and unchanged updates, and the first (warm-up)
+   * push of new products, which also pays the shop's one-time work.
+   */
+  perProduct: { create: CallCost; update: CallCost; firstPush: CallCost };
   sustained: {
     bucketSize: number;
     restoreRate: number;
@@ -70,6 +77,12 @@ export interface PushBenchOptions {
   rounds?: number;
   /** Length of the measured steady-state window of (b). */
   windowSeconds?: number;
+  /**
+   * Products with every field issue 12 sends: one of 5 PIM categories each (its shop collection, made by the first push
+   * of one of its products) and a German translation (name, description) the shop has enabled, registered after the
+   * productSet. Off: variants and images only, as before issue 12.
+   */
+  everyField?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -102,20 +115,33 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
   const images = 1;
   const s = await startBridgeStack({ kind: 'postgres', pgBaseUrl: o.pgBaseUrl, recordCalls: true, logLevel: 'warn' });
   try {
+    const extra = o.everyField ? await everyFieldOf(s) : {};
     // (a) No throttle.
     await s.configureSandbox({ bucket_size: 10_000_000, restore_rate: 10_000_000, error_rate: 0, timeout_rate: 0, fail_after_commit_rate: 0, latency_ms: 0 });
     log(`push: seeding ${(rounds + 1) * PUSH_BATCH} products`);
     let seedStarted = performance.now();
     const batches: SeededProduct[][] = [];
-    for (let i = 0; i <= rounds; i++) batches.push(await s.seedProducts(PUSH_BATCH, { prefix: `A${i}`, variants, images, channels: ['web'] }));
+    for (let i = 0; i <= rounds; i++) batches.push(await s.seedProducts(PUSH_BATCH, { prefix: `A${i}`, variants, images, channels: ['web'], ...extra }));
     let seedMs = performance.now() - seedStarted;
     const creates: number[] = [];
     const updates: number[] = [];
     const callsBefore = s.calls.length;
+    const createCalls: StorefrontCall[] = [];
+    const updateCalls: StorefrontCall[] = [];
+    let warmUpCalls: StorefrontCall[] = [];
     for (const [i, batch] of batches.entries()) {
+      const at = s.calls.length;
       const c = await timedPush(s, batch, 'create');
+      const mid = s.calls.length;
       const u = await timedPush(s, batch, 'update');
-      if (i === 0) continue; // warm-up: the sandbox loads graphql-js and the schema on its first call, the bridge warms its JIT
+      // warm-up: the sandbox loads graphql-js and the schema on its first call, the bridge warms its JIT; and the
+      // shop's one-time work is done (its publications and locations read, definitions and collections made)
+      if (i === 0) {
+        warmUpCalls = s.calls.slice(at, mid);
+        continue;
+      }
+      createCalls.push(...s.calls.slice(at, mid));
+      updateCalls.push(...s.calls.slice(mid));
       creates.push(c);
       updates.push(u);
       log(`push: round ${i}: create ${c.toFixed(0)} ms, update ${u.toFixed(0)} ms`);
@@ -123,6 +149,12 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
     const callsPerProduct = (s.calls.length - callsBefore) / (batches.length * 2 * PUSH_BATCH);
     const pointsPerCall = mean(s.calls.slice(callsBefore).map((c) => c.actualCost ?? 0)) * callsPerProduct;
     log(`push: calls in (a): ${summary(s.calls.slice(callsBefore))}`);
+    const measuredProducts = creates.length * PUSH_BATCH;
+    const perProduct = {
+      create: costOf(createCalls, measuredProducts),
+      update: costOf(updateCalls, measuredProducts),
+      firstPush: costOf(warmUpCalls, PUSH_BATCH),
+    };
 
     // (b) Sustained under the Standard budget: enough products to drain the full bucket, then fill the window.
     const estimate = Math.max(1, pointsPerCall);
@@ -131,7 +163,7 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
     seedStarted = performance.now();
     const sustainedBatches: SeededProduct[][] = [];
     for (let i = 0; i < needed / PUSH_BATCH; i++)
-      sustainedBatches.push(await s.seedProducts(PUSH_BATCH, { prefix: `B${i}`, variants, images, channels: ['web'] }));
+      sustainedBatches.push(await s.seedProducts(PUSH_BATCH, { prefix: `B${i}`, variants, images, channels: ['web'], ...extra }));
     seedMs += performance.now() - seedStarted;
 
     await s.configureSandbox({ bucket_size: STANDARD.bucketSize, restore_rate: STANDARD.restoreRate });
@@ -171,6 +203,7 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
     // divided by what one product costs in all.
     const theoreticalRate = STANDARD.restoreRate / pointsPerProduct;
     return {
+      fields: o.everyField ? 'a category (its collection) and a German translation each' : 'variants and images only',
       batch: PUSH_BATCH,
       variantsPerProduct: variants,
       imagesPerProduct: images,
@@ -178,6 +211,7 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
       creates: latency(creates),
       updates: latency(updates),
       callsPerProduct,
+      perProduct,
       sustained: {
         ...STANDARD,
         products: pushed,
@@ -201,6 +235,43 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
   } finally {
     await s.close();
   }
+}
+
+/** Five PIM categories and German enabled in the shop: what seedProducts needs for products with every field. */
+async function everyFieldOf(s: BridgeStack): Promise<{ categoryIds: number[]; locales: string[] }> {
+  const categoryIds: number[] = [];
+  for (const name of ['Jackets', 'Shirts', 'Trousers', 'Shoes', 'Hats']) {
+    const res = await s.pim('POST', '/api/categories', { name });
+    if (res.status !== 201) throw new Error(`category ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+    categoryIds.push(res.body.data.id);
+  }
+  const de = await s.graphql('mutation { shopLocaleEnable(locale: "de") { userErrors { message } } }');
+  if (de.shopLocaleEnable.userErrors.length > 0) throw new Error(`shopLocaleEnable: ${JSON.stringify(de.shopLocaleEnable.userErrors)}`);
+  return { categoryIds, locales: ['de'] };
+}
+
+export interface CallCost {
+  calls: number;
+  points: number;
+  /** e.g. `ProductSetSync ×250 (5,500 points)`. */
+  operations: string;
+}
+
+/** Calls and actual points per product, and the calls by operation. */
+function costOf(calls: StorefrontCall[], products: number): CallCost {
+  const by = new Map<string, { n: number; points: number }>();
+  for (const c of calls) {
+    const o = by.get(c.operation) ?? { n: 0, points: 0 };
+    o.n++;
+    o.points += c.actualCost ?? 0;
+    by.set(c.operation, o);
+  }
+  const points = calls.reduce((a, c) => a + (c.actualCost ?? 0), 0);
+  return {
+    calls: calls.length / products,
+    points: points / products,
+    operations: [...by].map(([op, o]) => `${op} ×${o.n} (${o.points.toLocaleString('en')} points)`).join(', '),
+  };
 }
 
 /** The bucket counts as drained once its level is at most this share of its size. */
@@ -237,13 +308,13 @@ export function pushTargets(r: PushBenchResult) {
   const t = r.sustained;
   return [
     {
-      what: `push of ${r.batch} products to the sandbox, no throttle: p50 of \`POST /api/products/push\``,
+      what: `push of ${r.batch} products to the sandbox (${r.fields}), no throttle: p50 of \`POST /api/products/push\``,
       target: `≤ ${PUSH_TARGET_MS} ms`,
       measured: `creates ${ms(r.creates.p50)} (p95 ${ms(r.creates.p95)}), updates ${ms(r.updates.p50)} (p95 ${ms(r.updates.p95)})`,
       pass: worst <= PUSH_TARGET_MS,
     },
     {
-      what: `sustained push under a Standard budget (${t.bucketSize} points, ${t.restoreRate}/s) vs its theoretical product rate`,
+      what: `sustained push (${r.fields}) under a Standard budget (${t.bucketSize} points, ${t.restoreRate}/s) vs its theoretical product rate`,
       target: `≥ ${SUSTAINED_TARGET * 100} %`,
       measured: `${(t.ratio * 100).toFixed(0)} % (${f2(t.productsPerSecond)} products/s; theoretical ${t.restoreRate} ÷ ${f1(t.pointsPerProduct)} points per product, all calls = ${f2(t.theoreticalRate)}/s)${t.failedProducts ? `, ${t.failedProducts} failed` : ''}`,
       pass: t.ratio >= SUSTAINED_TARGET && t.failedProducts === 0,
@@ -256,7 +327,17 @@ export function pushDetails(r: PushBenchResult): string[] {
   const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   const t = r.sustained;
   return [
-    `Push (\`bench/push.ts\`): the Shopify sandbox (\`pimbridge sandbox\`) and a bridge (\`pimbridge serve\` from src/ through tsx) as two processes on scratch PostgreSQL databases of their own, a recording proxy in the benchmark process between them (node:http with keep-alive; it reads the sandbox's \`extensions.cost\` of every call and adds one local hop to each). Products with ${r.variantsPerProduct} variants and ${r.imagesPerProduct} image each, seeded through the PIM API in ${r.seedSeconds.toFixed(1)} s, pushed by id (\`{products: [{id}, …]}\`: the bridge reads the batch from its PIM over HTTP, one \`GET /api/products?ids=…\`), ${r.batch} per push. ${f2(r.callsPerProduct)} storefront calls per product.`,
+    `Push (\`bench/push.ts\`): the Shopify sandbox (\`pimbridge sandbox\`) and a bridge (\`pimbridge serve\` from src/ through tsx) as two processes on scratch PostgreSQL databases of their own, a recording proxy in the benchmark process between them (node:http with keep-alive; it reads the sandbox's \`extensions.cost\` of every call and adds one local hop to each). Products with ${r.variantsPerProduct} variants and ${r.imagesPerProduct} image each (${r.fields}), seeded through the PIM API in ${r.seedSeconds.toFixed(1)} s, pushed by id (\`{products: [{id}, …]}\`: the bridge reads the batch from its PIM over HTTP, one \`GET /api/products?ids=…\`), ${r.batch} per push. ${f2(r.callsPerProduct)} storefront calls per product.`,
+    '',
+    row(['storefront calls', 'calls per product', 'points per product', 'calls (points)']),
+    row(['---', '---', '---', '---']),
+    ...(
+      [
+        ['first push of 50 new products (one-time work of the shop included)', r.perProduct.firstPush],
+        ['creates', r.perProduct.create],
+        ['unchanged updates', r.perProduct.update],
+      ] as const
+    ).map(([what, c]) => row([what, f2(c.calls), f1(c.points), c.operations])),
     '',
     `No throttle (the store's bucket set to 10,000,000 points): ${r.creates.pushes} rounds after a warm-up round, each a push of ${r.batch} new products (creates), then the same ${r.batch} again (updates); wall time of the HTTP request.`,
     '',
@@ -283,14 +364,19 @@ export function pushDetails(r: PushBenchResult): string[] {
 }
 
 /** Alone (`npx tsx bench/push.ts [--smoke]`): scratch databases on BENCH_PG_URL's server. */
+// `--every-field`: products with a category and a translation too; `--both`: the plain products, then those, in one run.
 runIfMain(import.meta.url, 'push', async () => {
   const smoke = process.argv.includes('--smoke');
-  const r = await benchPush({
-    pgBaseUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    rounds: smoke ? 2 : 5,
-    windowSeconds: smoke ? 10 : 30,
-    log: (msg) => process.stdout.write(`[push] ${msg}\n`),
-  });
-  const rows = pushTargets(r).map((t) => `| ${t.what} | ${t.target} | ${t.measured} | ${t.pass ? 'pass' : '**FAIL**'} |`);
-  process.stdout.write(`\n${rows.join('\n')}\n\n${pushDetails(r).join('\n')}\n`);
+  const modes = process.argv.includes('--both') ? [false, true] : [process.argv.includes('--every-field')];
+  for (const everyField of modes) {
+    const r = await benchPush({
+      pgBaseUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      rounds: smoke ? 2 : 5,
+      windowSeconds: smoke ? 10 : 30,
+      everyField,
+      log: (msg) => process.stdout.write(`[push] ${msg}\n`),
+    });
+    const rows = pushTargets(r).map((t) => `| ${t.what} | ${t.target} | ${t.measured} | ${t.pass ? 'pass' : '**FAIL**'} |`);
+    process.stdout.write(`\n${rows.join('\n')}\n\n${pushDetails(r).join('\n')}\n`);
+  }
 });

@@ -40,6 +40,8 @@ export interface BenchResults {
   imageSearch: ImageSearchResult;
   /** POST /api/products/push to the Shopify sandbox (bench/push.ts). */
   push: PushBenchResult;
+  /** The same, products with a category and a translation each (bench/push.ts, everyField). */
+  pushEveryField: PushBenchResult;
   /** A full sync of 10,000 products into the sandbox under a Standard budget, then the PATCH → store delay (bench/full-sync.ts). */
   fullSync: FullSyncBenchResult;
   /** Adopting a 10,000-product sandbox shop (bench/adopt.ts). */
@@ -121,6 +123,7 @@ function targets(r: BenchResults): Target[] {
   out.push(categoryTreeTarget(r.categoryTree));
   out.push(imageSearchTarget(r.imageSearch));
   out.push(...pushTargets(r.push));
+  out.push(...pushTargets(r.pushEveryField));
   out.push(...fullSyncTargets(r.fullSync));
   out.push(...adoptTargets(r.adopt));
   out.push(...dryRunTargets(r.dryRun));
@@ -210,6 +213,7 @@ export function renderReport(r: BenchResults): string {
     ...categoryTreeDetails(r.categoryTree),
     ...imageSearchDetails(r.imageSearch),
     ...pushDetails(r.push),
+    ...pushDetails(r.pushEveryField),
     ...fullSyncDetails(r.fullSync),
     ...adoptDetails(r.adopt),
     ...dryRunDetails(r.dryRun),

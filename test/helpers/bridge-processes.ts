@@ -336,8 +336,15 @@ export interface BridgeStack {
   push(ids: number[], init?: { signal?: AbortSignal }): Promise<{ status: number; body: any }>;
   /** The sandbox's Admin GraphQL API with the store's token; throws on transport errors or GraphQL errors. */
   graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
-  /** products with variants and images through the PIM API; `images` per product (distinct pictures), `channels` their publishing channels. */
-  seedProducts(count: number, options?: { variants?: number; images?: number; prefix?: string; channels?: string[] }): Promise<SeededProduct[]>;
+  /**
+   * products with variants and images through the PIM API; `images` per product (distinct pictures), `channels` their
+   * publishing channels, `categoryIds` one category each (taken in turn), `locales` a translation (name and description)
+   * in each.
+   */
+  seedProducts(
+    count: number,
+    options?: { variants?: number; images?: number; prefix?: string; channels?: string[]; categoryIds?: number[]; locales?: string[] },
+  ): Promise<SeededProduct[]>;
   close(): Promise<void>;
 }
 
@@ -557,9 +564,20 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
                 price: `${10 + (i % 50)}.99`,
                 status: 'active',
                 ...(so.channels ? { publishing_channels: so.channels } : {}),
+                ...(so.categoryIds?.length ? { category_ids: [so.categoryIds[i % so.categoryIds.length]] } : {}),
               }),
               201,
             ).data;
+            for (const locale of so.locales ?? []) {
+              expect(
+                'translation',
+                await pim('PUT', `/api/products/${product.id}/translations/${locale}`, {
+                  name: `Bridge product ${prefix} ${i + 1} (${locale})`,
+                  description: `<p>Product ${i + 1} (${locale}).</p>`,
+                }),
+                200,
+              );
+            }
             const variantSkus: string[] = [];
             for (let v = 0; v < variants; v++) {
               const vsku = `${sku}-V${v + 1}`;
