@@ -224,6 +224,31 @@ for (const target of databaseTargets()) {
       assert.deepEqual(hatsCollection.products.nodes.map((n) => n.id).sort(), [await productGid(b), await productGid(d)].sort());
     });
 
+    it('a category left with no product has its collection deleted by the reconcile, and made again when a product joins', async () => {
+      const hats = await gidOf('Hats');
+      const listedProducts = (await pim('GET', `/api/categories/${categories.Hats}/products`)).json().data.products as { id: number }[];
+      const ids = listedProducts.map((p) => p.id);
+      assert.equal(ids.length, 2);
+      for (const id of ids) {
+        const res = await pim('PATCH', `/api/products/${id}`, { category_ids: [] });
+        assert.equal(res.statusCode, 200, res.body);
+      }
+      const res = await h.call('POST', '/api/collections/reconcile', s.token);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().data.deleted, 1);
+      assert.equal(await collection(hats), null);
+      assert.equal(
+        (await listed()).collections.find((c) => c.pim_category_id === categories.Hats),
+        undefined,
+      );
+
+      const back = await pim('PATCH', `/api/products/${ids[0]}`, { category_ids: [categories.Hats] });
+      assert.equal(back.statusCode, 200, back.body);
+      await push(ids[0]);
+      assert.deepEqual(await collectionsOf(ids[0]), ['Hats']);
+      assert.notEqual(await gidOf('Hats'), hats, 'a new collection');
+    });
+
     it('the routes: another token is refused; a read token cannot reconcile', async () => {
       assert.equal((await h.call('GET', '/api/collections', 'not-a-token')).statusCode, 401);
       const read = await h.call('POST', '/api/tokens', s.token, { name: 'reader', scope: 'read' });

@@ -2217,7 +2217,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Compare the category collections with the PIM's categories now: delete those of deleted categories, rename those of renamed ones */
+        /** Compare the category collections with the PIM's categories now: delete those of deleted categories and of categories without products, rename those of renamed ones */
         post: {
             parameters: {
                 query?: never;

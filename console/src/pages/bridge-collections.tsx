@@ -62,8 +62,8 @@ function Collections({ integration }: { integration: IntegrationSummary }) {
       <section aria-labelledby="collections-h" className="card bridge-section">
         <h2 id="collections-h">Categories as collections</h2>
         <p>
-          Each category with products on the shop is a collection there, with the same products. A renamed category renames its collection and a deleted one is
-          removed from the shop at the next sync; check now to do it at once.
+          Each category with products on the shop is a collection there, with the same products. A renamed category renames its collection; one that is deleted,
+          or left without products, has its collection removed from the shop at the next sync. Check now to do it at once.
         </p>
         <div className="actions">
           <button type="button" className="button primary" onClick={check} disabled={checking}>

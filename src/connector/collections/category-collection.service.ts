@@ -3,8 +3,9 @@
 // learns the collections of its products' categories from placementFor (SyncPlacement.categoryCollections), and the
 // adapter puts the product in exactly those of ours (productSet `collections`, the merchant's own collections kept).
 // A category renamed in the PIM renames its collection at the next push of one of its products, or at the next
-// reconcile; a category deleted in the PIM has its collection deleted by reconcile (run after a delta poll that saw
-// changes, at least every RECONCILE_IDLE_MS, and by POST /api/collections/reconcile). Tags stay as they are.
+// reconcile; a category deleted in the PIM, or left with no product, has its collection deleted by reconcile (run after
+// a delta poll that saw changes, at least every RECONCILE_IDLE_MS, and by POST /api/collections/reconcile). Tags stay
+// as they are.
 import {
   StorefrontError,
   StorefrontValidationError,
@@ -86,8 +87,8 @@ export class CategoryCollectionService {
   }
 
   /**
-   * Compares the recorded collections with the PIM's categories: a deleted category's collection is deleted from the
-   * shop, a renamed one's renamed. `ifIdle`: only when the last reconcile is older than RECONCILE_IDLE_MS.
+   * Compares the recorded collections with the PIM's categories: the collection of a deleted category, or of one left
+   * with no product, is deleted from the shop (made again when one of its products is pushed), a renamed one's renamed. `ifIdle`: only when the last reconcile is older than RECONCILE_IDLE_MS.
    * Throws PimReadError / StorefrontError when either side cannot be read or written (the next run tries again).
    */
   async reconcile(integrationId: number, options: { ifIdle?: boolean } = {}): Promise<ReconcileResult> {
@@ -99,11 +100,14 @@ export class CategoryCollectionService {
     if (!conn || !shop) return result;
     const rows = await this.deps.repo.list(integrationId);
     if (rows.length === 0) return result;
-    const categories = new Map((await this.deps.pim.categories(conn)).map((c) => [c.id, c.name.trim()]));
+    const categories = new Map((await this.deps.pim.categories(conn)).map((c) => [c.id, c]));
     await this.exclusive(integrationId, async () => {
       for (const row of rows) {
-        const name = categories.get(row.pimCategoryId);
-        if (name === undefined || name === '') {
+        const category = categories.get(row.pimCategoryId);
+        const name = category?.name.trim();
+        // Gone, or left without products ("each PIM category that has products becomes a collection"): a PIM that
+        // does not count its categories' products keeps the collection until the category is deleted.
+        if (!name || category?.productCount === 0) {
           await this.deps.storefront.deleteCollection(shop, row.storefrontCollectionId);
           await this.deps.repo.remove(integrationId, row.pimCategoryId);
           result.deleted++;

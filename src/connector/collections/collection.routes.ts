@@ -1,6 +1,6 @@
 // GET /api/collections (read scope): the shop collection the bridge made for each PIM category. POST
-// /api/collections/reconcile (write scope): compares them with the PIM's categories now (a deleted category's
-// collection is deleted, a renamed one's renamed) instead of waiting for the delta sync to do it.
+// /api/collections/reconcile (write scope): compares them with the PIM's categories now (the collection of a deleted
+// category or of one without products is deleted, a renamed one's renamed) instead of waiting for the delta sync.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
 import { StorefrontError, StorefrontValidationError } from '../../storefront/storefront.port.js';
@@ -61,7 +61,8 @@ export function collectionRoutes(app: App, collections: Pick<CategoryCollectionS
       schema: {
         tags,
         security: bearer,
-        summary: "Compare the category collections with the PIM's categories now: delete those of deleted categories, rename those of renamed ones",
+        summary:
+          "Compare the category collections with the PIM's categories now: delete those of deleted categories and of categories without products, rename those of renamed ones",
         response: connectorResponses(Reconciled),
       },
     },

@@ -374,12 +374,17 @@ export class PimClient {
     );
   }
 
-  /** The account's categories, all of them in one GET /api/categories: their ids and names. Throws PimReadError. */
-  async categories(conn: { baseUrl: string; apiKey: string }): Promise<{ id: number; name: string }[]> {
+  /**
+   * The account's categories, all of them in one GET /api/categories: their ids, names and, where the PIM says it
+   * (`product_count`, beyond the spec), how many products they hold. Throws PimReadError.
+   */
+  async categories(conn: { baseUrl: string; apiKey: string }): Promise<{ id: number; name: string; productCount?: number }[]> {
     const data = (await this.readPim(`${conn.baseUrl}/api/categories`, conn.apiKey, {})) as { categories?: unknown } | null;
     if (!Array.isArray(data?.categories)) throw new PimReadError('unavailable', 'The PIM answered GET /api/categories without a category list');
     return (data.categories as Record<string, unknown>[]).flatMap((c) =>
-      c && Number.isInteger(c.id) && typeof c.name === 'string' ? [{ id: c.id as number, name: c.name }] : [],
+      c && Number.isInteger(c.id) && typeof c.name === 'string'
+        ? [{ id: c.id as number, name: c.name, ...(Number.isInteger(c.product_count) ? { productCount: c.product_count as number } : {}) }]
+        : [],
     );
   }
 
