@@ -17,6 +17,7 @@ import pg from 'pg';
 import { gql, startBridgeStack, type BridgeStack, type StorefrontCall } from '../test/helpers/bridge-processes.js';
 import { loadCatalogue } from './load.js';
 import { runIfMain } from './scratch.js';
+import { byOperation, costPerProduct, operationsText, type CallCost, type CallSummary } from './storefront-calls.js';
 
 export const DRIFT_PRODUCTS = 10_000;
 export const DRIFT_TARGET_SECONDS = 120;
@@ -45,13 +46,6 @@ interface DriftItem {
   handle: string | null;
   title: string | null;
   fields: { field: string; storefront: unknown; written: unknown }[];
-}
-
-export interface CallSummary {
-  operation: string;
-  count: number;
-  throttled: number;
-  actual: number;
 }
 
 export interface DriftBenchResult {
@@ -90,7 +84,7 @@ export interface DryRunBenchResult {
   max: number;
   problems: string[];
   /** Storefront calls and points per product: a create push, an unchanged update push, one dry run. */
-  perProduct: { what: string; calls: number; points: number; byOperation: CallSummary[] }[];
+  perProduct: ({ what: string } & CallCost)[];
 }
 
 const f1 = (x: number) => x.toFixed(1);
@@ -100,21 +94,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-
-function byOperation(calls: StorefrontCall[]): CallSummary[] {
-  const by = new Map<string, StorefrontCall[]>();
-  // A call whose body is no GraphQL document: the GET of a bulk operation's result file.
-  for (const c of calls) {
-    const op = c.operation === '?' ? 'result file (GET)' : c.operation;
-    by.set(op, [...(by.get(op) ?? []), c]);
-  }
-  return [...by].map(([operation, cs]) => ({
-    operation,
-    count: cs.length,
-    throttled: cs.filter((c) => c.throttled).length,
-    actual: cs.reduce((a, c) => a + (c.actualCost ?? 0), 0),
-  }));
-}
 
 async function bridgeQuery<T extends pg.QueryResultRow>(s: BridgeStack, text: string, values: unknown[] = []): Promise<T[]> {
   const db = new pg.Client(s.bridgeDatabaseUrl!);
@@ -372,13 +351,7 @@ export async function benchDryRun(o: { pgBaseUrl: string; runs?: number; log?: (
     const products = await s.seedProducts(DRY_RUN_PRODUCTS, { prefix: 'D', variants: 2, images: 1, channels: ['web'] });
     const ids = products.map((p) => p.id);
     const perProduct: DryRunBenchResult['perProduct'] = [];
-    const account = (what: string, calls: StorefrontCall[]) =>
-      perProduct.push({
-        what,
-        calls: calls.length / DRY_RUN_PRODUCTS,
-        points: calls.reduce((a, c) => a + (c.actualCost ?? 0), 0) / DRY_RUN_PRODUCTS,
-        byOperation: byOperation(calls),
-      });
+    const account = (what: string, calls: StorefrontCall[]) => perProduct.push({ what, ...costPerProduct(calls, DRY_RUN_PRODUCTS) });
     for (const [what, method] of [
       ['push, creates', 'create'],
       ['push, unchanged updates', 'update'],
@@ -467,15 +440,13 @@ export function dryRunTargets(r: DryRunBenchResult) {
 }
 
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
-const ops = (xs: CallSummary[]) =>
-  xs.map((x) => `${x.operation} ×${x.count} (${n0(x.actual)} points${x.throttled ? `, ${x.throttled} THROTTLED` : ''})`).join(', ');
 
 export function driftDetails(r: DriftBenchResult): string[] {
   const states = Object.entries(r.states)
     .map(([k, v]) => `${k} ${f1(v)} s`)
     .join(', ');
   return [
-    `Drift (\`bench/drift.ts\`): the Shopify sandbox and a bridge as two processes on scratch PostgreSQL databases, the recording proxy between them; the store's bucket ${r.bucketSize} points restoring ${r.restoreRate}/s (Shopify's Standard plan). ${n0(r.products)} products (${n0(r.variants)} variants) bulk-loaded with SQL into the PIM in ${f1(r.loadSeconds)} s (\`bench/load.ts\`), dated before the connection, then pushed by a real full sync (${r.sync.mode}, ${f1(r.sync.seconds)} s, not part of the figure): ${n0(r.sync.mappingsWithWritten)} mappings record what it wrote. Edited in the shop over the sandbox's Admin GraphQL in ${f1(r.editSeconds)} s: ${r.edits.map((e) => `${e.edit} of PIM product ${e.pimProductId}${e.field ? ` (\`${e.field}\`)` : ''}`).join(', ')}. Then a fresh full bucket, and the wall time from \`POST /api/drift\` to the GET (every 250 ms) answering \`completed\`: ${f1(r.seconds)} s; states first seen after ${states}. Storefront calls of the report: ${ops(r.calls) || 'none'}.`,
+    `Drift (\`bench/drift.ts\`): the Shopify sandbox and a bridge as two processes on scratch PostgreSQL databases, the recording proxy between them; the store's bucket ${r.bucketSize} points restoring ${r.restoreRate}/s (Shopify's Standard plan). ${n0(r.products)} products (${n0(r.variants)} variants) bulk-loaded with SQL into the PIM in ${f1(r.loadSeconds)} s (\`bench/load.ts\`), dated before the connection, then pushed by a real full sync (${r.sync.mode}, ${f1(r.sync.seconds)} s, not part of the figure): ${n0(r.sync.mappingsWithWritten)} mappings record what it wrote. Edited in the shop over the sandbox's Admin GraphQL in ${f1(r.editSeconds)} s: ${r.edits.map((e) => `${e.edit} of PIM product ${e.pimProductId}${e.field ? ` (\`${e.field}\`)` : ''}`).join(', ')}. Then a fresh full bucket, and the wall time from \`POST /api/drift\` to the GET (every 250 ms) answering \`completed\`: ${f1(r.seconds)} s; states first seen after ${states}. Storefront calls of the report: ${operationsText(r.calls) || 'none'}.`,
     '',
     `- Counts: \`${JSON.stringify(r.counts)}\`.`,
     `- Reported: ${r.reported.map((i) => `${i.kind} ${i.pimProductId}${i.fields.length ? ` [${i.fields.join(', ')}]` : ''}`).join('; ') || 'nothing'}.`,
@@ -490,7 +461,7 @@ export function dryRunDetails(r: DryRunBenchResult): string[] {
     '',
     row(['storefront calls', 'calls per product', 'points per product', 'calls (points)']),
     row(['---', '---', '---', '---']),
-    ...r.perProduct.map((p) => row([p.what, f2(p.calls), f1(p.points), ops(p.byOperation)])),
+    ...r.perProduct.map((p) => row([p.what, f2(p.calls), f1(p.points), operationsText(p.byOperation)])),
     '',
   ];
 }

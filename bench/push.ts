@@ -11,6 +11,7 @@
 // run.ts runs it with the others; `npx tsx bench/push.ts [--smoke]` runs it alone (--smoke: 2 rounds, a 10 s window).
 import { startBridgeStack, type BridgeStack, type SeededProduct, type StorefrontCall } from '../test/helpers/bridge-processes.js';
 import { runIfMain } from './scratch.js';
+import { costPerProduct, operationsText, type CallCost } from './storefront-calls.js';
 
 export const PUSH_BATCH = 50;
 export const PUSH_TARGET_MS = 500;
@@ -151,9 +152,9 @@ export async function benchPush(o: PushBenchOptions): Promise<PushBenchResult> {
     log(`push: calls in (a): ${summary(s.calls.slice(callsBefore))}`);
     const measuredProducts = creates.length * PUSH_BATCH;
     const perProduct = {
-      create: costOf(createCalls, measuredProducts),
-      update: costOf(updateCalls, measuredProducts),
-      firstPush: costOf(warmUpCalls, PUSH_BATCH),
+      create: costPerProduct(createCalls, measuredProducts),
+      update: costPerProduct(updateCalls, measuredProducts),
+      firstPush: costPerProduct(warmUpCalls, PUSH_BATCH),
     };
 
     // (b) Sustained under the Standard budget: enough products to drain the full bucket, then fill the window.
@@ -250,30 +251,6 @@ async function everyFieldOf(s: BridgeStack): Promise<{ categoryIds: number[]; lo
   return { categoryIds, locales: ['de'] };
 }
 
-export interface CallCost {
-  calls: number;
-  points: number;
-  /** e.g. `ProductSetSync ×250 (5,500 points)`. */
-  operations: string;
-}
-
-/** Calls and actual points per product, and the calls by operation. */
-function costOf(calls: StorefrontCall[], products: number): CallCost {
-  const by = new Map<string, { n: number; points: number }>();
-  for (const c of calls) {
-    const o = by.get(c.operation) ?? { n: 0, points: 0 };
-    o.n++;
-    o.points += c.actualCost ?? 0;
-    by.set(c.operation, o);
-  }
-  const points = calls.reduce((a, c) => a + (c.actualCost ?? 0), 0);
-  return {
-    calls: calls.length / products,
-    points: points / products,
-    operations: [...by].map(([op, o]) => `${op} ×${o.n} (${o.points.toLocaleString('en')} points)`).join(', '),
-  };
-}
-
 /** The bucket counts as drained once its level is at most this share of its size. */
 const DRAINED = 0.1;
 
@@ -337,7 +314,7 @@ export function pushDetails(r: PushBenchResult): string[] {
         ['creates', r.perProduct.create],
         ['unchanged updates', r.perProduct.update],
       ] as const
-    ).map(([what, c]) => row([what, f2(c.calls), f1(c.points), c.operations])),
+    ).map(([what, c]) => row([what, f2(c.calls), f1(c.points), operationsText(c.byOperation)])),
     '',
     `No throttle (the store's bucket set to 10,000,000 points): ${r.creates.pushes} rounds after a warm-up round, each a push of ${r.batch} new products (creates), then the same ${r.batch} again (updates); wall time of the HTTP request.`,
     '',

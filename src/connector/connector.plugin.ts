@@ -45,7 +45,7 @@ export interface ConnectorDeps {
   /** Drift reports (POST/GET /api/drift). */
   drift: DriftService;
   /** The category collections (GET /api/collections, POST /api/collections/reconcile). */
-  collections: Pick<CategoryCollectionService, 'list' | 'reconcile'>;
+  collections: Pick<CategoryCollectionService, 'list' | 'reconcileNow'>;
   /** Console sessions on connector routes (X-Integration-Id) and the account's integrations (GET /api/integrations). */
   console: ConsoleAccess;
   /** The shop's webhook subscriptions and the deletion setting (GET/POST/PUT /api/integration/webhooks). */

@@ -117,7 +117,7 @@ export function BridgeFrame({
 
 /**
  * A bridge job's start: what it does, its button (confirmed by the page), and the answer to the start in a live region
- * (a notice) or an alert (the server's refusal). The full sync and the drift report share it.
+ * (a notice) or an alert (the server's refusal). The full sync, the drift report and the collections' check share it.
  */
 export function StartJobCard(props: {
   id: string;
@@ -126,7 +126,8 @@ export function StartJobCard(props: {
   onStart: () => void;
   starting: boolean;
   running: boolean;
-  labels: { start: string; running: string };
+  /** `starting`: the button while the request is out (default "Starting…"). */
+  labels: { start: string; running: string; starting?: string };
   notice: string | null;
   error: string | null;
 }) {
@@ -137,7 +138,7 @@ export function StartJobCard(props: {
         <p>{props.children}</p>
         <div className="actions">
           <button type="button" className="button primary" onClick={props.onStart} disabled={props.starting || props.running}>
-            {props.starting ? 'Starting…' : props.running ? props.labels.running : props.labels.start}
+            {props.starting ? (props.labels.starting ?? 'Starting…') : props.running ? props.labels.running : props.labels.start}
           </button>
         </div>
       </section>

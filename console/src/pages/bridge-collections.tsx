@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { api, bridge } from '../api/client';
 import { messageOf, toApiError, unwrap } from '../api/errors';
 import { formatWhen } from '../components/bridge-data';
-import { BridgeFrame, type IntegrationSummary, useBridgeStatus } from '../components/bridge-shell';
+import { BridgeFrame, type IntegrationSummary, StartJobCard, useBridgeStatus } from '../components/bridge-shell';
 import { Empty, ErrorBanner, Loading } from '../components/status';
 import './bridge-pages.css';
 
@@ -59,30 +59,19 @@ function Collections({ integration }: { integration: IntegrationSummary }) {
 
   return (
     <>
-      <section aria-labelledby="collections-h" className="card bridge-section">
-        <h2 id="collections-h">Categories as collections</h2>
-        <p>
-          Each category with products on the shop is a collection there, with the same products. A renamed category renames its collection; one that is deleted,
-          or left without products, has its collection removed from the shop at the next sync. Check now to do it at once.
-        </p>
-        <div className="actions">
-          <button type="button" className="button primary" onClick={check} disabled={checking}>
-            {checking ? 'Checking…' : 'Check now'}
-          </button>
-        </div>
-      </section>
-      <div aria-live="polite" className="bridge-live">
-        {notice && (
-          <p role="status" className="banner info">
-            {notice}
-          </p>
-        )}
-      </div>
-      {error && (
-        <p role="alert" className="banner error">
-          {error}
-        </p>
-      )}
+      <StartJobCard
+        id="collections-h"
+        title="Categories as collections"
+        onStart={check}
+        starting={checking}
+        running={false}
+        labels={{ start: 'Check now', running: 'Check now', starting: 'Checking…' }}
+        notice={notice}
+        error={error}
+      >
+        Each category with products on the shop is a collection there, with the same products. A renamed category renames its collection; one that is deleted,
+        or left without products, has its collection removed from the shop at the next sync. Check now to do it at once.
+      </StartJobCard>
       {collections.isPending && <Loading label="Reading the collections…" />}
       <ErrorBanner error={collections.error} onRetry={() => collections.refetch()} />
       {collections.data && collections.data.total === 0 && (

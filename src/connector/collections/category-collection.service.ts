@@ -15,7 +15,8 @@ import {
   type SyncPlacement,
 } from '../../storefront/storefront.port.js';
 import type { IntegrationService } from '../integrations/integration.service.js';
-import type { PimClient } from '../pim/pim-client.js';
+import { ConnectorError } from '../connector.errors.js';
+import { PimReadError, type PimClient } from '../pim/pim-client.js';
 import type { CategoryCollectionRepository, CategoryCollectionRow } from './category-collection.repository.js';
 
 /** Without changes seen by the delta poll, the categories are still compared this often (a category deleted with no products). */
@@ -87,9 +88,25 @@ export class CategoryCollectionService {
   }
 
   /**
+   * POST /api/collections/reconcile: reconcile now; a PIM or shop that cannot be reached is CONNECTION_FAILED (503).
+   */
+  async reconcileNow(integrationId: number): Promise<ReconcileResult> {
+    try {
+      return await this.reconcile(integrationId);
+    } catch (err) {
+      if (err instanceof PimReadError) throw new ConnectorError('CONNECTION_FAILED', `The PIM could not be read: ${err.message}`);
+      if (err instanceof StorefrontError || err instanceof StorefrontValidationError) {
+        throw new ConnectorError('CONNECTION_FAILED', `The storefront could not take the change: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  /**
    * Compares the recorded collections with the PIM's categories: the collection of a deleted category, or of one left
-   * with no product, is deleted from the shop (made again when one of its products is pushed), a renamed one's renamed. `ifIdle`: only when the last reconcile is older than RECONCILE_IDLE_MS.
-   * Throws PimReadError / StorefrontError when either side cannot be read or written (the next run tries again).
+   * with no product, is deleted from the shop (made again when one of its products is pushed), a renamed one's
+   * renamed. `ifIdle`: only when the last reconcile is older than RECONCILE_IDLE_MS. Throws PimReadError /
+   * StorefrontError when either side cannot be read or written (the delta poll's next run tries again).
    */
   async reconcile(integrationId: number, options: { ifIdle?: boolean } = {}): Promise<ReconcileResult> {
     const now = (this.deps.now ?? Date.now)();

@@ -3,11 +3,8 @@
 // category or of one without products is deleted, a renamed one's renamed) instead of waiting for the delta sync.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
-import { StorefrontError, StorefrontValidationError } from '../../storefront/storefront.port.js';
 import { success } from '../connector.envelope.js';
-import { ConnectorError } from '../connector.errors.js';
 import { bearer, connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
-import { PimReadError } from '../pim/pim-client.js';
 import { ymdHis } from '../timestamps.js';
 import type { CategoryCollectionService } from './category-collection.service.js';
 
@@ -27,7 +24,7 @@ const Reconciled = Type.Object({
   kept: Type.Integer(),
 });
 
-export function collectionRoutes(app: App, collections: Pick<CategoryCollectionService, 'list' | 'reconcile'>): void {
+export function collectionRoutes(app: App, collections: Pick<CategoryCollectionService, 'list' | 'reconcileNow'>): void {
   app.get(
     '/api/collections',
     {
@@ -66,16 +63,6 @@ export function collectionRoutes(app: App, collections: Pick<CategoryCollectionS
         response: connectorResponses(Reconciled),
       },
     },
-    async (req) => {
-      try {
-        return success('Collections reconciled', await collections.reconcile(req.connector!.integrationId));
-      } catch (err) {
-        if (err instanceof PimReadError) throw new ConnectorError('CONNECTION_FAILED', `The PIM could not be read: ${err.message}`);
-        if (err instanceof StorefrontError || err instanceof StorefrontValidationError) {
-          throw new ConnectorError('CONNECTION_FAILED', `The storefront could not take the change: ${err.message}`);
-        }
-        throw err;
-      }
-    },
+    async (req) => success('Collections reconciled', await collections.reconcileNow(req.connector!.integrationId)),
   );
 }

@@ -134,6 +134,8 @@ export class PushService {
   private readonly storefront: StorefrontPort;
   private readonly queue: Pick<JobQueue, 'send'> | null;
   private readonly collections: PushDeps['collections'];
+  /** Where the locales a push found the shop lacking are kept (GET /api/status). */
+  private readonly locales: IntegrationRepository;
   private readonly now: () => Date;
   private readonly concurrency: number;
   private readonly metrics: SyncRecorder | null;
@@ -150,6 +152,7 @@ export class PushService {
     } = deps);
     this.queue = deps.queue ?? null;
     this.collections = deps.collections ?? null;
+    this.locales = new IntegrationRepository(this.db);
     this.now = deps.now ?? (() => new Date());
     this.metrics = deps.metrics ?? null;
     this.concurrency = options.concurrency ?? PUSH_CONCURRENCY;
@@ -383,7 +386,7 @@ export class PushService {
       now: this.now,
       queue: this.queue,
       collections: this.collections,
-      locales: new IntegrationRepository(this.db),
+      locales: this.locales,
     };
   }
 
@@ -533,7 +536,7 @@ class BatchRun {
       // The PIM version now in the store, for the delta sync and for the writers that come after.
       const record = { ...syncedMappingOf(item.id, r, now(), version), storefrontVersion: version, leaseOwner: lease.owner };
       await mappings.saveSynced(this.integrationId, item.id, record);
-      if (r.missingLocales) await this.deps.locales.noteMissingLocales(this.integrationId, Object.keys(snapshot.translations ?? {}), r.missingLocales);
+      await recordMissingLocales(this.deps.locales, this.integrationId, snapshot, r);
       lease.ended();
       if (record.error) return failure(item.id, record.error, r.problems);
       return {
@@ -584,7 +587,16 @@ class BatchRun {
   }
 }
 
-/** A PIM updated_at → Date; null when missing or unreadable (a PIM beyond our own). */
+/** What the upsert found of the shop's locales for the product's translations, kept for GET /api/status (when it looked). */
+export async function recordMissingLocales(
+  repo: Pick<IntegrationRepository, 'noteMissingLocales'>,
+  integrationId: number,
+  product: PimProductSnapshot,
+  r: ProductUpsertResult,
+): Promise<void> {
+  if (r.missingLocales) await repo.noteMissingLocales(integrationId, Object.keys(product.translations ?? {}), r.missingLocales);
+}
+
 /**
  * The mapping an upsert leaves. The product is on the storefront: its ids are kept whatever else happened. A step the
  * shop refused after the upsert (a publish, an image it could not process, a quantity) leaves the mapping in `error`

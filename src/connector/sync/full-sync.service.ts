@@ -27,7 +27,7 @@ import type { MappingRepository, MappingRow } from '../mappings/mapping.reposito
 import { PimReadError } from '../pim/pim-client.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
 import { IntegrationRepository } from '../integrations/integration.repository.js';
-import { clip, keptDeletedInShop, knownOf, pimVersion, syncedMappingOf } from '../push/push.service.js';
+import { clip, keptDeletedInShop, knownOf, pimVersion, recordMissingLocales, syncedMappingOf } from '../push/push.service.js';
 import type { SyncLogRepository, SyncOutcome } from '../push/sync-log.repository.js';
 import type { BatchRow, FullSyncRepository, FullSyncRow, ItemCounts, ItemOutcome } from './full-sync.repository.js';
 import type { SyncRecorder } from '../../lib/metrics.js';
@@ -545,8 +545,7 @@ class BatchRun {
           if (newer && sent && newer.getTime() > sent.getTime()) overtaken.push(product.id);
           const record = syncedMappingOf(product.id, r, at, sent);
           await m.saveSynced(integrationId, product.id, record);
-          if (r.missingLocales)
-            await new IntegrationRepository(tx as unknown as Db).noteMissingLocales(integrationId, Object.keys(product.translations ?? {}), r.missingLocales);
+          await recordMissingLocales(new IntegrationRepository(tx as unknown as Db), integrationId, product, r);
           results.push({ pimProductId: product.id, status: record.error ? 'failed' : 'synced', error: record.error });
         } else {
           const message = clip(`The storefront refused PIM product ${product.id}: ${outcome.errors.join('; ')}`);

@@ -10,7 +10,7 @@ import {
   sandboxProducts,
   sandboxPublications,
 } from './schema.js';
-import type { ProductRow } from './sandbox-product.repository.js';
+import { escapeLike, handleOrNumbered, type ProductRow } from './sandbox-product.repository.js';
 import type { ProductPublicationRow } from './sandbox-publication.repository.js';
 
 export type CollectionRow = typeof sandboxCollections.$inferSelect;
@@ -38,7 +38,6 @@ export interface CollectionFilter {
 /** How a collection's products are ordered (CollectionSortOrder, or Collection.products' sortKey mapped onto one). */
 export type ProductOrder = 'POSITION' | 'TITLE' | 'CREATED' | 'ID' | 'PRICE';
 
-const escapeLike = (s: string) => s.replace(/[%_\\]/g, '\\$&');
 const jsonIds = (ids: number[]) => JSON.stringify(ids.map(String));
 
 export class SandboxCollectionRepository {
@@ -94,12 +93,7 @@ export class SandboxCollectionRepository {
     const rows = await this.db
       .select({ handle: sandboxCollections.handle })
       .from(sandboxCollections)
-      .where(
-        and(
-          eq(sandboxCollections.storeId, storeId),
-          sql`(${sandboxCollections.handle} = ${base} or ${sandboxCollections.handle} ~ ${`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9]+$`})`,
-        ),
-      );
+      .where(and(eq(sandboxCollections.storeId, storeId), handleOrNumbered(sandboxCollections.handle, base)));
     return new Set(rows.map((r) => r.handle));
   }
 

@@ -15,10 +15,10 @@
 // - collectionUpdate adds and removes products through that source's selectionsToAdd / selectionsToRemove (schema
 //   2026-10: collectionAddProducts is deprecated, "Use `collectionUpdate` with inclusion.selectionsToAdd instead").
 // Every write is one transaction; any userError rolls it back.
-import { GraphQLError } from 'graphql';
 import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { knownType, metafieldValueProblem } from './metafield-types.js';
+import { notEmulated } from './not-emulated.js';
 import type {
   CollectionFilter,
   CollectionMetafieldRow,
@@ -432,10 +432,6 @@ export class SandboxCollectionService {
     }
     return ids as number[];
   }
-}
-
-function notEmulated(what: string): GraphQLError {
-  return new GraphQLError(`The Pimbridge sandbox does not emulate ${what} yet`, { extensions: { code: 'NOT_IMPLEMENTED' } });
 }
 
 /** A title is required on create and never blank (CollectionCreateInput.title: String!), at most 255 characters. */

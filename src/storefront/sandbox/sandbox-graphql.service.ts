@@ -14,6 +14,7 @@ import type { SandboxProductRepository } from './sandbox-product.repository.js';
 import type { SandboxProductService } from './sandbox-product.service.js';
 import type { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
 import type { SandboxCollectionService } from './sandbox-collection.service.js';
+import type { SandboxTranslationService } from './sandbox-translation.service.js';
 import type { SandboxPublicationService } from './sandbox-publication.service.js';
 import type { SandboxStoreService } from './sandbox-store.service.js';
 import type { SandboxWebhookOptions, SandboxWebhookService } from './sandbox-webhooks.service.js';
@@ -57,6 +58,7 @@ export interface SandboxGraphqlDeps {
   products: SandboxProductService;
   publications: SandboxPublicationService;
   collections: SandboxCollectionService;
+  translations: SandboxTranslationService;
   merchantEdits: SandboxMerchantEditService;
   inventory: SandboxInventoryService;
   media: SandboxMediaService;
@@ -107,6 +109,7 @@ export class SandboxGraphqlService {
   private readonly products: SandboxProductService;
   private readonly publications: SandboxPublicationService;
   private readonly collections: SandboxCollectionService;
+  private readonly translations: SandboxTranslationService;
   private readonly merchantEdits: SandboxMerchantEditService;
   private readonly inventory: SandboxInventoryService;
   /** Requests held by a timeout fault, released on shutdown. */
@@ -120,6 +123,7 @@ export class SandboxGraphqlService {
       products: this.products,
       publications: this.publications,
       collections: this.collections,
+      translations: this.translations,
       merchantEdits: this.merchantEdits,
       inventory: this.inventory,
       media: this.media,
@@ -198,6 +202,7 @@ export class SandboxGraphqlService {
         productRepo: this.productRepo,
         publications: this.publications,
         collections: this.collections,
+        translations: this.translations,
         merchantEdits: this.merchantEdits,
         inventory: this.inventory,
         media: this.media,

@@ -1,5 +1,5 @@
 // SQL for the sandbox's catalogue: products, variants, media, product metafields, metafield definitions, locations.
-import { and, asc, count, eq, getTableColumns, gt, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gt, ilike, inArray, ne, notInArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sandboxLocations, sandboxMedia, sandboxMetafieldDefinitions, sandboxProductMetafields, sandboxProducts, sandboxVariants } from './schema.js';
 
@@ -16,6 +16,14 @@ export type VariantValues = Pick<
   VariantRow,
   'sku' | 'price' | 'compareAtPrice' | 'barcode' | 'optionValues' | 'inventory' | 'position' | 'inventoryPolicy' | 'tracked' | 'unitCost' | 'weight'
 >;
+
+/** A value matched literally by LIKE/ILIKE (its `%`, `_` and `\` escaped). */
+export const escapeLike = (s: string) => s.replace(/[%_\\]/g, '\\$&');
+
+/** `column` equal to `base` or to `base-N` (handles made unique with a number, products' and collections' alike). */
+export function handleOrNumbered(column: AnyColumn, base: string): SQL {
+  return sql`(${column} = ${base} or ${column} ~ ${`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9]+$`})`;
+}
 
 /** Filters of `products(query:)`: `handle:x`, `title:x`, `status:x`, `sku:x`, or free text on the title. */
 export interface ProductFilter {
@@ -107,7 +115,7 @@ export class SandboxProductRepository {
       .where(
         and(
           eq(sandboxProducts.storeId, storeId),
-          sql`(${sandboxProducts.handle} = ${base} or ${sandboxProducts.handle} ~ ${`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9]+$`})`,
+          handleOrNumbered(sandboxProducts.handle, base),
           exceptId === null ? undefined : ne(sandboxProducts.id, exceptId),
         ),
       );
@@ -143,9 +151,9 @@ export class SandboxProductRepository {
     return and(
       eq(sandboxProducts.storeId, storeId),
       f.handle !== undefined ? eq(sandboxProducts.handle, f.handle) : undefined,
-      f.title !== undefined ? ilike(sandboxProducts.title, f.title.replace(/[%_\\]/g, '\\$&')) : undefined,
+      f.title !== undefined ? ilike(sandboxProducts.title, escapeLike(f.title)) : undefined,
       f.status !== undefined ? eq(sandboxProducts.status, f.status.toUpperCase()) : undefined,
-      f.text !== undefined ? ilike(sandboxProducts.title, `%${f.text.replace(/[%_\\]/g, '\\$&')}%`) : undefined,
+      f.text !== undefined ? ilike(sandboxProducts.title, `%${escapeLike(f.text)}%`) : undefined,
       f.sku !== undefined
         ? inArray(sandboxProducts.id, this.db.select({ id: sandboxVariants.productId }).from(sandboxVariants).where(eq(sandboxVariants.sku, f.sku)))
         : undefined,

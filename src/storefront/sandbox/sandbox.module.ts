@@ -13,6 +13,8 @@ import { SandboxBulkRepository } from './bulk-operation.repository.js';
 import { SandboxBulkService } from './bulk-operation.service.js';
 import { SandboxCollectionRepository } from './sandbox-collection.repository.js';
 import { SandboxCollectionService } from './sandbox-collection.service.js';
+import { SandboxTranslationRepository } from './sandbox-translation.repository.js';
+import { SandboxTranslationService } from './sandbox-translation.service.js';
 import { SandboxGraphqlService, type SandboxGraphqlOptions } from './sandbox-graphql.service.js';
 import { SandboxInventoryRepository } from './sandbox-inventory.repository.js';
 import { SandboxInventoryService } from './sandbox-inventory.service.js';
@@ -109,6 +111,7 @@ export function createSandbox(deps: SandboxDeps, options: SandboxGraphqlOptions 
       products,
       publications,
       collections: new SandboxCollectionService(db, new SandboxCollectionRepository(db), publications),
+      translations: new SandboxTranslationService(new SandboxTranslationRepository(db), (storeId, id) => productRepo.product(storeId, id)),
       merchantEdits: new SandboxMerchantEditService(db, productRepo),
       inventory: new SandboxInventoryService(db, new SandboxInventoryRepository(db)),
       media,

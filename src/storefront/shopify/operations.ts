@@ -1017,8 +1017,14 @@ export const CollectionCreate = /* GraphQL */ `
   }
   ${CategoryCollectionFields}`;
 
+/** What collectionCreate and collectionUpdate answer of a category collection. */
+interface CategoryCollectionPayload {
+  collection: { id: string; handle: string; title: string } | null;
+  userErrors: { field: string[] | null; message: string }[];
+}
+
 export interface CollectionCreateData {
-  collectionCreate: { collection: { id: string; handle: string; title: string } | null; userErrors: { field: string[] | null; message: string }[] } | null;
+  collectionCreate: CategoryCollectionPayload | null;
 }
 
 export const CollectionRename = /* GraphQL */ `
@@ -1036,7 +1042,7 @@ export const CollectionRename = /* GraphQL */ `
   ${CategoryCollectionFields}`;
 
 export interface CollectionRenameData {
-  collectionUpdate: { collection: { id: string; handle: string; title: string } | null; userErrors: { field: string[] | null; message: string }[] } | null;
+  collectionUpdate: CategoryCollectionPayload | null;
 }
 
 export const CollectionDelete = /* GraphQL */ `

@@ -3,8 +3,8 @@
 // input a push would send (dry run) or the values the last push recorded (`WrittenFields`, kept in the mapping's
 // storefront_state). Only the fields the bridge owns are compared: title, descriptionHtml, vendor, productType, status,
 // tags (ours), seo, handle on create, each variant's price / compareAtPrice / barcode / option values, the images by
-// our file name, and (dry run only) the custom collections by title. A field the push leaves out (a description the PIM does not have, a compare-at price the merchant set)
-// is the merchant's and never a change.
+// our file name, and (dry run only) the custom collections by title. A field the push leaves out (a description the
+// PIM does not have, a compare-at price the merchant set) is the merchant's and never a change.
 import type { DriftChange, FieldChange, StorefrontCatalogueProduct, WrittenFields } from '../storefront.port.js';
 import { mediaFilename, mediaKeyIn, sameValue, type ProductSetInput } from './product-mapper.js';
 

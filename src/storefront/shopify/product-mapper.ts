@@ -525,6 +525,11 @@ export function sameCollections(
   return !!before && before.length === now.length && before.every((id, i) => id === now[i]);
 }
 
+/** The collections that are the bridge's: any of the integration's categories, and those the last push sent. */
+export function bridgeCollectionIds(placement: Pick<SyncPlacement, 'categoryCollections'>, known: KnownStorefrontProduct): Set<string> {
+  return new Set([...Object.values(placement.categoryCollections ?? {}), ...(known.owned?.collections ?? [])]);
+}
+
 /**
  * productSet replaces the product's collection list ("deletes existing entries that aren't included", shopify.dev
  * productSet). A new product gets ours; an existing one keeps the merchant's custom collections as read, loses the
@@ -538,7 +543,7 @@ function withCollections(
   known: KnownStorefrontProduct,
 ): Pick<ProductSetInput, 'collections'> {
   if (!current?.collections) return { collections: ours };
-  const bridge = new Set([...Object.values(placement.categoryCollections ?? {}), ...(known.owned?.collections ?? [])]);
+  const bridge = bridgeCollectionIds(placement, known);
   const merchant = current.collections.filter((id) => !bridge.has(id));
   return { collections: [...new Set([...merchant, ...ours])] };
 }

@@ -11,7 +11,7 @@ import {
 } from './operations.js';
 import { preflight, type ShopCurrency, type ShopLimits } from './preflight.js';
 import { previewChanges, type ShopProductView } from './product-diff.js';
-import { deterministicHandle, imageUrlsOf, mapProduct, NOTHING_KNOWN, type StorefrontTags } from './product-mapper.js';
+import { bridgeCollectionIds, deterministicHandle, imageUrlsOf, mapProduct, NOTHING_KNOWN, type StorefrontTags } from './product-mapper.js';
 
 export interface PreviewDeps {
   call<T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number): Promise<T>;
@@ -81,9 +81,8 @@ export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, it
  * when the integration does not manage collections.
  */
 function collectionTitles(item: BulkUpsertItem, known: BulkUpsertItem['known'], current: ReadProduct | null): string[] | undefined {
-  const byCategory = item.placement.categoryCollections;
-  if (!byCategory) return undefined;
-  const bridge = new Set([...Object.values(byCategory), ...(known.owned?.collections ?? [])]);
+  if (!item.placement.categoryCollections) return undefined;
+  const bridge = bridgeCollectionIds(item.placement, known);
   const merchant = (current?.view.collections ?? []).filter((c) => !bridge.has(c.id)).map((c) => c.title);
   const ours = (item.product.categories ?? []).map((c) => c.name.trim()).filter((n) => n !== '');
   return [...new Set([...merchant, ...ours])].sort();

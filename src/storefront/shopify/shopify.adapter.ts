@@ -44,6 +44,7 @@ import {
   ProductLookup,
   ProductMetafieldDefinitions,
   ProductRecoveryLookup,
+  ShopLocales as ShopLocalesQuery,
   ProductMedia,
   ProductSetSync,
   ProductVariantsPage,
@@ -61,6 +62,7 @@ import {
   type ProductVariantsPageData,
   type PublicationsData,
   type ShopHealthData,
+  type ShopLocalesData,
 } from './operations.js';
 import { preflight, preflightWarnings, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
 import { matchMedia, upsertResultOf, type MatchedMedia } from './product-set-result.js';
@@ -83,7 +85,6 @@ import {
 } from './product-mapper.js';
 import { syncPublications, targetPublications } from './publication-sync.js';
 import { syncTranslations, type ShopLocale } from './translation-sync.js';
-import { ShopLocales as ShopLocalesQuery, type ShopLocalesData } from './operations.js';
 import { catalogueView, driftChanges, writtenOf } from './product-diff.js';
 import { previewUpserts } from './product-preview.js';
 import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';

@@ -1,79 +1,18 @@
-// The Collection object (rules in sandbox-collection.service.ts) and the in-memory pages its lists use. Products become
-// Product objects through a function passed in (products.ts's productObject), so that products.ts can import this file
-// for Product.collections without a cycle.
-import { GraphQLError } from 'graphql';
+// The Collection object (rules in sandbox-collection.service.ts). Products become Product objects through a function
+// passed in (products.ts's productObject), so that products.ts can import this file for Product.collections without a
+// cycle.
 import type { CollectionMetafieldRow, CollectionRow } from '../sandbox-collection.repository.js';
 import { collectionGid, sourceGid } from '../sandbox-collection.service.js';
 import type { ProductRow } from '../sandbox-product.repository.js';
 import { gidNumber } from '../sandbox-product.service.js';
 import type { ProductPublicationRow } from '../sandbox-publication.repository.js';
-import { dateTime, decodeCursor, encodeCursor, type PageArgs } from './connection.js';
+import { dateTime, listConnection, type PageArgs } from './connection.js';
+import { metafieldObject } from './metafield-object.js';
 import { plainText } from './html-text.js';
 import { publicationObject, type ProductNode } from './publishable.js';
 import type { SandboxContext } from './types.js';
 
 type ListArgs = PageArgs & { reverse?: boolean | null };
-
-/**
- * A connection over a list already in memory, with `first`/`after` and `last`/`before` (a store's collections, a
- * collection's product ids). Cursors carry the row's key, as connection.ts's do.
- */
-export function listConnection<R>(all: R[], args: PageArgs, key: (r: R) => number, node: (r: R) => unknown) {
-  if (args.first == null && args.last == null) throw new GraphQLError('you must provide one of first or last', { extensions: { code: 'BAD_REQUEST' } });
-  if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0)
-    throw new GraphQLError('The first and last arguments must be between 0 and 250', { extensions: { code: 'BAD_REQUEST' } });
-  const at = (cursor: string) => {
-    const k = decodeCursor(cursor);
-    const i = all.findIndex((r) => key(r) === k);
-    if (i < 0) throw new GraphQLError('Invalid cursor for current pagination sort.', { extensions: { code: 'BAD_REQUEST' } });
-    return i;
-  };
-  const start = args.after != null ? at(args.after) + 1 : 0;
-  const end = args.before != null ? at(args.before) : all.length;
-  let rows = all.slice(start, Math.max(start, end));
-  let hasNext = end < all.length;
-  let hasPrevious = start > 0;
-  if (args.first != null) {
-    hasNext ||= rows.length > args.first;
-    rows = rows.slice(0, args.first);
-  }
-  if (args.last != null) {
-    hasPrevious ||= rows.length > args.last;
-    rows = args.last === 0 ? [] : rows.slice(-args.last);
-  }
-  const nodes = rows.map(node);
-  const cursors = rows.map((r) => encodeCursor(key(r)));
-  return {
-    nodes,
-    edges: nodes.map((n, i) => ({ node: n, cursor: cursors[i] })),
-    pageInfo: { hasNextPage: hasNext, hasPreviousPage: hasPrevious, startCursor: cursors[0] ?? null, endCursor: cursors.at(-1) ?? null },
-  };
-}
-
-function metafieldObject(row: CollectionMetafieldRow): Record<string, unknown> {
-  let jsonValue: unknown = row.value;
-  if (row.type.startsWith('list.') || row.type === 'json' || /integer|decimal|boolean/.test(row.type)) {
-    try {
-      jsonValue = JSON.parse(row.value);
-    } catch {
-      // kept as the string
-    }
-  }
-  return {
-    __typename: 'Metafield',
-    id: `gid://shopify/Metafield/${row.id}`,
-    legacyResourceId: String(row.id),
-    namespace: row.namespace,
-    key: row.key,
-    type: row.type,
-    value: row.value,
-    jsonValue,
-    ownerType: 'COLLECTION',
-    description: null,
-    createdAt: dateTime(row.createdAt),
-    updatedAt: dateTime(row.updatedAt),
-  };
-}
 
 const isPublished = (r: ProductPublicationRow) => new Date(r.publishedAt).getTime() <= Date.now();
 
@@ -170,13 +109,18 @@ export function collectionObject(row: CollectionRow, ctx: SandboxContext, node: 
     hasProduct: ({ id }: { id: string }) => service.hasProduct(row.id, id),
     metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
       const m = (await allMetafields()).find((x) => x.namespace === (namespace ?? '$app') && x.key === key);
-      return m ? metafieldObject(m) : null;
+      return m ? metafieldObject(m, 'COLLECTION') : null;
     },
     metafields: async (args: ListArgs & { namespace?: string | null; keys?: string[] | null }) => {
       const all = (await allMetafields()).filter(
         (m) => (args.namespace == null || m.namespace === args.namespace) && (args.keys == null || args.keys.includes(`${m.namespace}.${m.key}`)),
       );
-      return listConnection(args.reverse ? all.reverse() : all, args, (m) => m.id, metafieldObject);
+      return listConnection(
+        args.reverse ? all.reverse() : all,
+        args,
+        (m) => m.id,
+        (m) => metafieldObject(m, 'COLLECTION'),
+      );
     },
     // The one source of manual selections the sandbox keeps per collection (sandbox-collection.service.ts).
     sources: () => [

@@ -1,9 +1,11 @@
 // Custom collections: collectionCreate, collectionUpdate, collectionDelete, collection, collectionByIdentifier,
 // collections (rules in sandbox-collection.service.ts; publishing a collection is in publications.ts).
 import { GraphQLError } from 'graphql';
+import { notEmulated } from '../not-emulated.js';
 import type { CollectionRow } from '../sandbox-collection.repository.js';
 import type { CollectionInput, CollectionResult } from '../sandbox-collection.service.js';
-import { collectionObject, listConnection } from './collection-object.js';
+import { collectionObject } from './collection-object.js';
+import { listConnection } from './connection.js';
 import type { PageArgs } from './connection.js';
 import { productObject } from './products.js';
 import { shopObject } from './shop.js';
@@ -43,8 +45,7 @@ export const collectionResolvers: ResolverModule = {
       return row ? collectionNode(ctx)(row) : null;
     },
     collections: async (args, ctx) => {
-      if (args.savedSearchId != null)
-        throw new GraphQLError('The Pimbridge sandbox does not emulate collections(savedSearchId:) yet', { extensions: { code: 'NOT_IMPLEMENTED' } });
+      if (args.savedSearchId != null) throw notEmulated('collections(savedSearchId:)');
       const rows = await ctx.collections.list(ctx.store.id, args.query as string | null, args.sortKey as string | null, args.reverse === true);
       return listConnection(rows, args as PageArgs, (r) => r.id, collectionNode(ctx));
     },

@@ -1,5 +1,6 @@
-// Shopify-style cursor connections over keyset pages: `first` and `after` (the maximum page size is enforced before
-// execution, input-limits.ts); `last`/`before` are not emulated.
+// Shopify-style cursor connections: over keyset pages with `first` and `after` (the maximum page size is enforced
+// before execution, input-limits.ts; `last`/`before` are not emulated there), and over lists already in memory with
+// both directions (listConnection).
 import { GraphQLError } from 'graphql';
 
 export interface PageArgs {
@@ -56,6 +57,42 @@ export function connection<R>(p: Page, rows: R[], key: (row: R) => number, node:
       startCursor: cursors[0] ?? null,
       endCursor: cursors.at(-1) ?? null,
     },
+  };
+}
+
+/**
+ * A connection over a list already in memory, with `first`/`after` and `last`/`before` (a store's collections, a
+ * collection's product ids). Cursors carry the row's key, as connection.ts's do.
+ */
+export function listConnection<R>(all: R[], args: PageArgs, key: (r: R) => number, node: (r: R) => unknown) {
+  if (args.first == null && args.last == null) throw new GraphQLError('you must provide one of first or last', { extensions: { code: 'BAD_REQUEST' } });
+  if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0)
+    throw new GraphQLError('The first and last arguments must be between 0 and 250', { extensions: { code: 'BAD_REQUEST' } });
+  const at = (cursor: string) => {
+    const k = decodeCursor(cursor);
+    const i = all.findIndex((r) => key(r) === k);
+    if (i < 0) throw new GraphQLError('Invalid cursor for current pagination sort.', { extensions: { code: 'BAD_REQUEST' } });
+    return i;
+  };
+  const start = args.after != null ? at(args.after) + 1 : 0;
+  const end = args.before != null ? at(args.before) : all.length;
+  let rows = all.slice(start, Math.max(start, end));
+  let hasNext = end < all.length;
+  let hasPrevious = start > 0;
+  if (args.first != null) {
+    hasNext ||= rows.length > args.first;
+    rows = rows.slice(0, args.first);
+  }
+  if (args.last != null) {
+    hasPrevious ||= rows.length > args.last;
+    rows = args.last === 0 ? [] : rows.slice(-args.last);
+  }
+  const nodes = rows.map(node);
+  const cursors = rows.map((r) => encodeCursor(key(r)));
+  return {
+    nodes,
+    edges: nodes.map((n, i) => ({ node: n, cursor: cursors[i] })),
+    pageInfo: { hasNextPage: hasNext, hasPreviousPage: hasPrevious, startCursor: cursors[0] ?? null, endCursor: cursors.at(-1) ?? null },
   };
 }
 

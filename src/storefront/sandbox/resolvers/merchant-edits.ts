@@ -1,6 +1,6 @@
 // A merchant's edits: productUpdate and productVariantsBulkUpdate (rules in sandbox-merchant-edits.service.ts). Input
 // fields the sandbox does not keep answer NOT_IMPLEMENTED rather than being dropped silently.
-import { GraphQLError } from 'graphql';
+import { notEmulated } from '../not-emulated.js';
 import type { ProductUpdateArgs, VariantsBulkUpdateArgs } from '../sandbox-merchant-edits.service.js';
 import { productObject, variantObject } from './products.js';
 import type { ResolverModule } from './types.js';
@@ -27,15 +27,11 @@ const VARIANT_NO_OPS: Record<string, unknown> = { taxable: true, requiresCompone
 const ITEM_FIELDS = new Set(['sku', 'tracked', 'cost', 'measurement']);
 const ITEM_NO_OPS: Record<string, unknown> = { requiresShipping: true };
 
-function notEmulated(what: string): never {
-  throw new GraphQLError(`The Pimbridge sandbox does not emulate ${what} yet`, { extensions: { code: 'NOT_IMPLEMENTED' } });
-}
-
 function checkFields(where: string, input: Record<string, unknown> | null | undefined, kept: Set<string>, noOps: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(input ?? {})) {
     if (value === undefined || kept.has(key) || (key in noOps && value === noOps[key])) continue;
     if (value === null) continue;
-    notEmulated(`${where}.${key}`);
+    throw notEmulated(`${where}.${key}`);
   }
 }
 
@@ -43,7 +39,7 @@ export const merchantEditResolvers: ResolverModule = {
   mutation: {
     productUpdate: async (args, ctx) => {
       const a = args as ProductUpdateArgs & { media?: unknown[] | null };
-      if (a.media?.length) notEmulated('productUpdate(media:)');
+      if (a.media?.length) throw notEmulated('productUpdate(media:)');
       checkFields('ProductUpdateInput', a.product as Record<string, unknown>, PRODUCT_FIELDS, PRODUCT_NO_OPS);
       checkFields('ProductInput', a.input as Record<string, unknown>, PRODUCT_FIELDS, PRODUCT_NO_OPS);
       const result = await ctx.merchantEdits.productUpdate(ctx.store.id, a);
@@ -53,7 +49,7 @@ export const merchantEditResolvers: ResolverModule = {
     },
     productVariantsBulkUpdate: async (args, ctx) => {
       const a = args as unknown as VariantsBulkUpdateArgs & { media?: unknown[] | null };
-      if (a.media?.length) notEmulated('productVariantsBulkUpdate(media:)');
+      if (a.media?.length) throw notEmulated('productVariantsBulkUpdate(media:)');
       for (const v of a.variants) {
         checkFields('ProductVariantsBulkInput', v as Record<string, unknown>, VARIANT_FIELDS, VARIANT_NO_OPS);
         checkFields('InventoryItemInput', v.inventoryItem as Record<string, unknown>, ITEM_FIELDS, ITEM_NO_OPS);

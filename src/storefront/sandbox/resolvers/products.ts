@@ -2,10 +2,11 @@
 // productVariant, productDelete, metafieldDefinitionCreate, metafieldDefinition(s). Objects are plain; nested lists load on demand.
 import { GraphQLError } from 'graphql';
 import { inventoryLevels, sellableQuantity } from '../sandbox-inventory.service.js';
-import type { DefinitionRow, MetafieldRow, ProductFilter, ProductRow, VariantRow } from '../sandbox-product.repository.js';
+import type { DefinitionRow, ProductFilter, ProductRow, VariantRow } from '../sandbox-product.repository.js';
 import { gidNumber, type ProductSetArgs, type WrittenLists } from '../sandbox-product.service.js';
-import { collectionObject, listConnection } from './collection-object.js';
-import { connection, dateTime, page, type PageArgs } from './connection.js';
+import { collectionObject } from './collection-object.js';
+import { metafieldObject } from './metafield-object.js';
+import { connection, dateTime, listConnection, page, type PageArgs } from './connection.js';
 import { locationObject } from './locations.js';
 import { knownType, validationsProblem } from '../metafield-types.js';
 import { mediaObject } from './media.js';
@@ -18,29 +19,6 @@ const gid = (type: string, id: number) => `gid://shopify/${type}/${id}`;
 
 function optionValueId(product: ProductRow, option: number, value: number): string {
   return gid('ProductOptionValue', product.id * 1000 + option * 100 + value);
-}
-
-function metafieldObject(row: MetafieldRow): Record<string, unknown> {
-  return {
-    __typename: 'Metafield',
-    id: gid('Metafield', row.id),
-    legacyResourceId: String(row.id),
-    namespace: row.namespace,
-    key: row.key,
-    type: row.type,
-    value: row.value,
-    jsonValue: (() => {
-      try {
-        return row.type.startsWith('list.') || row.type === 'json' || /integer|decimal|boolean/.test(row.type) ? JSON.parse(row.value) : row.value;
-      } catch {
-        return row.value;
-      }
-    })(),
-    ownerType: 'PRODUCT',
-    description: null,
-    createdAt: dateTime(row.createdAt),
-    updatedAt: dateTime(row.updatedAt),
-  };
 }
 
 export function variantObject(product: ProductRow, row: VariantRow, ctx: SandboxContext): Record<string, unknown> {
@@ -246,7 +224,7 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
     metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
       const ns = namespace ?? '$app';
       const m = (await (ctx.lists ? ctx.lists.metafields(row.id) : repo.metafields(row.id))).find((x) => x.namespace === ns && x.key === key);
-      return m ? metafieldObject(m) : null;
+      return m ? metafieldObject(m, 'PRODUCT') : null;
     },
     metafields: async (args: PageArgs & { namespace?: string | null; keys?: string[] | null }) => {
       const p = page(args);
@@ -254,7 +232,13 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
         (m) => (args.namespace == null || m.namespace === args.namespace) && (args.keys == null || args.keys.includes(`${m.namespace}.${m.key}`)),
       );
       const rows = all.filter((m) => m.id > p.afterKey).slice(0, p.fetch);
-      return connection(p, rows, (m) => m.id, metafieldObject, p.afterKey > 0);
+      return connection(
+        p,
+        rows,
+        (m) => m.id,
+        (m) => metafieldObject(m, 'PRODUCT'),
+        p.afterKey > 0,
+      );
     },
   };
 }

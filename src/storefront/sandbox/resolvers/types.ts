@@ -5,6 +5,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Db } from '../../../db/client.js';
 import type { LineRunner, QueryRunner, SandboxBulkService } from '../bulk-operation.service.js';
 import type { SandboxCollectionService } from '../sandbox-collection.service.js';
+import type { SandboxTranslationService } from '../sandbox-translation.service.js';
 import type { SandboxProductRepository } from '../sandbox-product.repository.js';
 import type { SandboxProductService } from '../sandbox-product.service.js';
 import type { SandboxInventoryService } from '../sandbox-inventory.service.js';
@@ -27,6 +28,8 @@ export interface SandboxContext {
   publications: SandboxPublicationService;
   /** Custom collections: their fields, products, metafields and publications. */
   collections: SandboxCollectionService;
+  /** Languages and translations: shopLocales, translatable content and its digests, translationsRegister/Remove. */
+  translations: SandboxTranslationService;
   /** Inventory levels and quantities: inventoryActivate, inventorySetQuantities, inventoryAdjustQuantities. */
   inventory: SandboxInventoryService;
   /** A merchant's edits: productUpdate, productVariantsBulkUpdate. */
