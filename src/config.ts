@@ -31,6 +31,13 @@ export interface Config {
    * Null: only sandbox shops are subscribed, and their deliveries are signed with a secret derived from ENCRYPTION_KEY.
    */
   shopifyApiSecret: string | null;
+  /**
+   * SHOPIFY_API_KEY: the Pimbridge app's client id (Dev Dashboard), with SHOPIFY_API_SECRET the app merchants install
+   * through GET /shopify/install. Null: real stores connect with their own app's client credentials or a legacy token.
+   */
+  shopifyApiKey: string | null;
+  /** WEBHOOK_MAX_AGE_SECONDS: a delivery whose X-Shopify-Triggered-At is older than this is refused (replays). */
+  webhookMaxAgeSeconds: number;
   trustProxy: boolean;
   /** What `serve` runs: `api` (HTTP, sends jobs), `worker` (jobs and the delta poller; /healthz and /readyz only) or `all`. */
   role: Role;
@@ -218,6 +225,9 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     role,
     syncConcurrency: int(env, 'SYNC_CONCURRENCY', 8, 1, 256),
     syncPollSeconds: int(env, 'SYNC_POLL_SECONDS', 30, 0, 86_400),
+    // Shopify retries a failed delivery for up to 48 hours (https://shopify.dev/docs/apps/build/webhooks/ignore-duplicates):
+    // older than that, a delivery can only be a replay. Shorter windows refuse Shopify's own late retries.
+    webhookMaxAgeSeconds: int(env, 'WEBHOOK_MAX_AGE_SECONDS', 48 * 3600 + 3600, 60, 7 * 86_400),
     syncBulkThreshold: int(env, 'SYNC_BULK_THRESHOLD', 200, 1, 10_000_000),
     syncBulkChunk: int(env, 'SYNC_BULK_CHUNK', 1_000, 1, 10_000),
     syncRetryLimit: int(env, 'SYNC_RETRY_LIMIT', 5, 0, 50),
@@ -265,6 +275,7 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     metricsToken: metrics.metricsToken ?? (metrics.metricsPort === null ? adminToken : null),
     publicUrl: publicBaseUrl,
     shopifyApiSecret: str(env, 'SHOPIFY_API_SECRET') ?? null,
+    shopifyApiKey: str(env, 'SHOPIFY_API_KEY') ?? null,
     dataDir,
     databaseUrl,
     adminToken,

@@ -119,10 +119,10 @@ for (const target of databaseTargets()) {
       gql: (q: string, v?: Json) => Promise<Json>;
     }> {
       const domain = `adopt-${process.pid}-${++shops}.myshopify.com`;
-      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      const tenant = await h.tenant();
+      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId });
       assert.equal(made.statusCode, 201, made.body);
       const storeToken = made.json().access_token as string;
-      const tenant = await h.tenant();
       const res = await h.call('POST', '/api/connect', null, {
         shop_domain: domain,
         pim_base_url: h.pimUrl,

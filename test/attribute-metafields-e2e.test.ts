@@ -25,7 +25,8 @@ for (const target of databaseTargets()) {
     before(async () => {
       const port = await freePort();
       h = await connectorHarness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, port);
-      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      tenant = await h.tenant();
+      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId });
       assert.equal(made.statusCode, 201, made.body);
       accessToken = made.json().access_token as string;
       rawGql = async (query, variables = {}) => {
@@ -41,7 +42,6 @@ for (const target of databaseTargets()) {
         assert.equal(body.errors, undefined, JSON.stringify(body.errors));
         return body.data;
       };
-      tenant = await h.tenant();
       const res = await h.call('POST', '/api/connect', null, {
         shop_domain: domain,
         pim_base_url: h.pimUrl,

@@ -171,7 +171,7 @@ for (const target of REDIS_URL ? databaseTargets() : []) {
           method: 'POST',
           url: '/admin/shops',
           headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
-          payload: { domain: 'redis.myshopify.com', platform: 'shopify', access_token: 't' },
+          payload: { domain: 'redis.myshopify.com', platform: 'shopify', organization_id: tenant.organizationId, access_token: 't' },
         });
         const token = (
           await a.inject({

@@ -41,7 +41,7 @@ for (const target of databaseTargets()) {
     describe('POST /api/connect', () => {
       it('creates an active integration with an admin token; secrets are neither returned nor stored in clear', async () => {
         const tenant = await h.tenant();
-        const domain = await h.shop('Secret-Shop.myshopify.com'.toLowerCase());
+        const domain = await h.shop('Secret-Shop.myshopify.com'.toLowerCase(), tenant.organizationId);
         const res = await h.call('POST', '/api/connect', null, {
           shop_domain: 'SECRET-SHOP.myshopify.com',
           pim_base_url: `${h.pimUrl}/`,
@@ -77,7 +77,7 @@ for (const target of databaseTargets()) {
 
       it('INVALID_JSON, MISSING_FIELD and VALIDATION_FAILED (400) for bad bodies', async () => {
         const tenant = await h.tenant();
-        const domain = await h.shop();
+        const domain = await h.shop(undefined, tenant.organizationId);
         const good = { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret };
         assertError(await h.call('POST', '/api/connect', null, '{"shop_domain": '), 400, 'INVALID_JSON');
         assertError(await h.call('POST', '/api/connect', null, 'not json'), 400, 'INVALID_JSON');
@@ -125,32 +125,48 @@ for (const target of databaseTargets()) {
         assertError(res, 409, 'INTEGRATION_EXISTS');
       });
 
-      it('INVALID_CREDENTIALS (401) for a wrong key, a wrong secret, a revoked key and an inactive organization', async () => {
+      it("INVALID_CREDENTIALS (401) when the PIM at pim_base_url refuses the owner's key and secret", async () => {
         const tenant = await h.tenant();
-        const domain = await h.shop();
+        const domain = await h.shop(undefined, tenant.organizationId);
+        const refusing = await serveHttp((_req, res) =>
+          res.writeHead(401, { 'content-type': 'application/json' }).end('{"status":0,"data":null,"error":"Invalid API key or secret"}'),
+        );
+        servers.push(refusing);
+        const res = await h.call('POST', '/api/connect', null, {
+          shop_domain: domain,
+          pim_base_url: refusing.url,
+          pim_api_key: tenant.apiKey,
+          pim_api_secret: tenant.apiSecret,
+        });
+        assertError(res, 401, 'INVALID_CREDENTIALS');
+        assert.ok(!res.body.includes(tenant.apiSecret));
+        assert.deepEqual(refusing.hits, ['/api/auth/verify']);
+        assert.equal((await rows(sql`select 1 from integrations i join shops s on s.id = i.shop_id where s.domain = ${domain}`)).length, 0);
+      });
+
+      it('SHOP_NOT_FOUND (404), as for an unknown shop, for a wrong key, a wrong secret, a revoked key and an inactive owner: none proves the owner', async () => {
+        const tenant = await h.tenant();
+        const domain = await h.shop(undefined, tenant.organizationId);
         const base = { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret };
-        assertError(await h.call('POST', '/api/connect', null, { ...base, pim_api_secret: 'sk_wrong' }), 401, 'INVALID_CREDENTIALS');
-        assertError(await h.call('POST', '/api/connect', null, { ...base, pim_api_key: 'pk_wrong' }), 401, 'INVALID_CREDENTIALS');
-        const other = await h.tenant();
-        await h.admin('DELETE', `/admin/api-keys/${other.keyId}`);
+        assertError(await h.call('POST', '/api/connect', null, { ...base, pim_api_secret: 'sk_wrong' }), 404, 'SHOP_NOT_FOUND');
+        assertError(await h.call('POST', '/api/connect', null, { ...base, pim_api_key: 'pk_wrong' }), 404, 'SHOP_NOT_FOUND');
+        // Another key of the owner, revoked.
+        const revoked = (await h.admin('POST', `/admin/organizations/${tenant.organizationId}/api-keys`, {})).json();
+        assert.equal((await h.admin('DELETE', `/admin/api-keys/${revoked.id}`)).statusCode, 204);
         assertError(
-          await h.call('POST', '/api/connect', null, { ...base, pim_api_key: other.apiKey, pim_api_secret: other.apiSecret }),
-          401,
-          'INVALID_CREDENTIALS',
+          await h.call('POST', '/api/connect', null, { ...base, pim_api_key: revoked.api_key, pim_api_secret: revoked.api_secret }),
+          404,
+          'SHOP_NOT_FOUND',
         );
-        const inactive = await h.tenant();
-        await h.admin('PATCH', `/admin/organizations/${inactive.organizationId}`, { active: false });
-        assertError(
-          await h.call('POST', '/api/connect', null, { ...base, pim_api_key: inactive.apiKey, pim_api_secret: inactive.apiSecret }),
-          401,
-          'INVALID_CREDENTIALS',
-        );
+        // The owner deactivated: its own live key no longer proves anything.
+        assert.equal((await h.admin('PATCH', `/admin/organizations/${tenant.organizationId}`, { active: false })).statusCode, 200);
+        assertError(await h.call('POST', '/api/connect', null, base), 404, 'SHOP_NOT_FOUND');
         assert.equal((await rows(sql`select 1 from integrations i join shops s on s.id = i.shop_id where s.domain = ${domain}`)).length, 0);
       });
 
       it('CONNECTION_FAILED (503) for a closed port, a 5xx, a non-JSON answer and a PIM that hangs past the timeout', async () => {
         const tenant = await h.tenant();
-        const domain = await h.shop();
+        const domain = await h.shop(undefined, tenant.organizationId);
         const base = { shop_domain: domain, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret };
         const failing = await serveHttp((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}'));
         const html = await serveHttp((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
@@ -341,7 +357,7 @@ for (const target of databaseTargets()) {
           method: 'POST',
           url: '/admin/shops',
           headers: admin,
-          payload: { domain: 'logs.myshopify.com', platform: 'shopify', access_token: 'shpat_log_secret' },
+          payload: { domain: 'logs.myshopify.com', platform: 'shopify', organization_id: org.id, access_token: 'shpat_log_secret' },
         });
         const body = { shop_domain: 'logs.myshopify.com', pim_base_url: pimUrl, pim_api_key: key.api_key, pim_api_secret: key.api_secret };
         await app.inject({ method: 'POST', url: '/api/connect', payload: { ...body, pim_api_secret: 'sk_wrong_one' } });
@@ -384,7 +400,7 @@ for (const target of databaseTargets()) {
 
     it('refuses loopback and private addresses with VALIDATION_FAILED naming the rule, before connecting', async () => {
       const tenant = await h.tenant();
-      const domain = await h.shop();
+      const domain = await h.shop(undefined, tenant.organizationId);
       const base = { shop_domain: domain, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret };
       for (const url of [other.url, `http://localhost:${other.port}`, 'http://10.0.0.1', 'http://169.254.169.254', 'http://[::1]:1']) {
         const res = await h.call('POST', '/api/connect', null, { ...base, pim_base_url: url });
@@ -396,7 +412,7 @@ for (const target of databaseTargets()) {
 
     it("allows this server's own PUBLIC_URL", async () => {
       const tenant = await h.tenant();
-      const domain = await h.shop();
+      const domain = await h.shop(undefined, tenant.organizationId);
       const res = await h.call('POST', '/api/connect', null, {
         shop_domain: domain,
         pim_base_url: h.pimUrl,

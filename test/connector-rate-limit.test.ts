@@ -71,7 +71,7 @@ for (const target of databaseTargets()) {
     it('a refused connect is not attempted: the integration is made once the window allows it, not before', async () => {
       const ip = randomIp();
       const tenant = await h.tenant();
-      const domain = await h.shop();
+      const domain = await h.shop(undefined, tenant.organizationId);
       const connect = {
         method: 'POST',
         url: '/api/connect',

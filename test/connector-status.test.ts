@@ -658,8 +658,8 @@ for (const target of databaseTargets()) {
         assert.equal(typeof body.message, 'string');
         assert.equal(body.code ?? null, null);
         const data = body.data;
-        // The spec's fields, plus channel_mapping and translations (beyond the spec: where each PIM channel is published,
-        // the PIM locales the shop lacks).
+        // The spec's fields, plus channel_mapping, translations and storefront_access (beyond the spec: where each PIM
+        // channel is published, the PIM locales the shop lacks, how the shop is connected).
         assert.deepEqual(Object.keys(data).sort(), [
           'active_tokens',
           'channel_mapping',
@@ -675,11 +675,15 @@ for (const target of databaseTargets()) {
           'recent_syncs',
           'shop_domain',
           'status',
+          'storefront_access',
           'storefront_status',
           'translations',
           'updated_at',
         ]);
         assert.deepEqual(data.translations, { missing_locales: [] });
+        assert.equal(data.storefront_access.method, 'access_token');
+        assert.equal(data.storefront_access.status, 'ok');
+        assert.equal(data.storefront_access.token_expires_at, null);
         assert.deepEqual(data.channel_mapping.web, { source: 'default', publications: ['Online Store'] });
         assert.deepEqual(data.channel_mapping.email, { source: 'default', publications: [] });
         assert.equal(data.integration_id, seeded.id);
@@ -707,7 +711,8 @@ for (const target of databaseTargets()) {
         assert.equal(data.active_tokens, 1);
         assert.deepEqual(data.queue_stats, { pending_messages: 0, processing_messages: 0, failed_messages: 0, note: JOB_QUEUE_NOTE });
         assert.deepEqual(data.health_score, { score: 100, status: 'excellent', factors: [] });
-        assert.ok(!/pim_api|secret|access_token/.test(res.body), 'no credential in the answer');
+        // No credential field (`storefront_access.method` may name the kind of token, never carry one).
+        assert.ok(!/pim_api|secret|"access_token":|shpat_/.test(res.body), 'no credential in the answer');
       });
 
       it('GET /api/status: a burst of 10 requests makes one call to each side; a rejected shop token is reported', async () => {
@@ -821,7 +826,13 @@ for (const target of databaseTargets()) {
         const self = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
         const tenant = await h.tenant();
         const domain = `e2e-status-${process.pid}.myshopify.com`;
-        const shop = await h.admin('POST', '/admin/shops', { domain, platform: 'shopify', access_token: SHOP_TOKEN, api_base_url: shopify.url });
+        const shop = await h.admin('POST', '/admin/shops', {
+          domain,
+          platform: 'shopify',
+          organization_id: tenant.organizationId,
+          access_token: SHOP_TOKEN,
+          api_base_url: shopify.url,
+        });
         assert.equal(shop.statusCode, 201, shop.body);
         const connect = await h.app.inject({
           method: 'POST',

@@ -33,9 +33,9 @@ for (const target of databaseTargets()) {
     before(async () => {
       const port = await freePort();
       h = await connectorHarness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`, SYNC_POLL_SECONDS: String(POLL_SECONDS) }, port);
-      const made = await h.admin('POST', '/admin/shops', { domain: DOMAIN, platform: 'sandbox' });
-      assert.equal(made.statusCode, 201, made.body);
       tenant = await h.tenant();
+      const made = await h.admin('POST', '/admin/shops', { domain: DOMAIN, platform: 'sandbox', organization_id: tenant.organizationId });
+      assert.equal(made.statusCode, 201, made.body);
       c = h.as(tenant);
       const res = await h.call('POST', '/api/connect', null, {
         shop_domain: DOMAIN,

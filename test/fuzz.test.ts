@@ -36,7 +36,7 @@ for (const target of databaseTargets()) {
         ids.push(res.json().data.id);
       }
       const domain = `fuzz-${target.name}.myshopify.com`;
-      assert.equal((await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' })).statusCode, 201);
+      assert.equal((await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId })).statusCode, 201);
       const connect = await h.call('POST', '/api/connect', null, {
         shop_domain: domain,
         pim_base_url: h.pimUrl,

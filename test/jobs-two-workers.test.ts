@@ -108,10 +108,12 @@ if (baseUrl) {
 
     it(`${JOBS} sync.product jobs: each done exactly once, shared by both workers`, { timeout: 240_000 }, async () => {
       // A sandbox shop with a roomy bucket (this test is about the queue, not the throttle) connected to a PIM account.
+      const org = await inject('POST', '/admin/organizations', { name: 'Workers' }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
+      const key = await inject('POST', `/admin/organizations/${org.id}/api-keys`, {}, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
       const shop = await inject(
         'POST',
         '/admin/shops',
-        { domain: 'two-workers.myshopify.com', platform: 'sandbox' },
+        { domain: 'two-workers.myshopify.com', platform: 'sandbox', organization_id: org.id },
         { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
       );
       await inject(
@@ -120,8 +122,6 @@ if (baseUrl) {
         { bucket_size: 1_000_000, restore_rate: 100_000 },
         { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
       );
-      const org = await inject('POST', '/admin/organizations', { name: 'Workers' }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
-      const key = await inject('POST', `/admin/organizations/${org.id}/api-keys`, {}, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
       const pimUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
       const connected = await inject('POST', '/api/connect', {
         shop_domain: 'two-workers.myshopify.com',

@@ -329,8 +329,8 @@ for (const target of databaseTargets()) {
     before(async () => {
       const port = await freePort();
       h = await connectorHarness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, port);
-      assert.equal((await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' })).statusCode, 201);
       tenant = await h.tenant();
+      assert.equal((await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId })).statusCode, 201);
       const res = await h.call('POST', '/api/connect', null, {
         shop_domain: domain,
         pim_base_url: h.pimUrl,

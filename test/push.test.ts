@@ -444,9 +444,9 @@ for (const target of databaseTargets()) {
     before(async () => {
       const port = await freePort();
       h = await connectorHarness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, port);
-      const made = await h.admin('POST', '/admin/shops', { domain: 'push-e2e.myshopify.com', platform: 'sandbox' });
-      assert.equal(made.statusCode, 201, made.body);
       tenant = await h.tenant();
+      const made = await h.admin('POST', '/admin/shops', { domain: 'push-e2e.myshopify.com', platform: 'sandbox', organization_id: tenant.organizationId });
+      assert.equal(made.statusCode, 201, made.body);
       const res = await h.call('POST', '/api/connect', null, {
         shop_domain: 'push-e2e.myshopify.com',
         pim_base_url: h.pimUrl,

@@ -23,7 +23,7 @@ describe('sandbox query cost', () => {
 
   it('scalars and enums are free, objects cost 1', () => {
     assert.equal(cost('{ shop { id name currencyCode } }'), 1);
-    assert.equal(cost(ShopHealth), 3); // shop, plan, resourceLimits
+    assert.equal(cost(ShopHealth), 5); // shop, plan, resourceLimits, currentAppInstallation, accessScopes
   });
 
   it('a path selected twice (directly or through fragments) is charged once; an alias is another path', () => {

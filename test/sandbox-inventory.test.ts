@@ -79,7 +79,9 @@ for (const target of databaseTargets()) {
       h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
       await h.app.listen({ port, host: '127.0.0.1' });
       const domain = 'inventory.myshopify.com';
-      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      const { organizationId } = await h.tenant();
+      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: organizationId });
+      assert.equal(res.statusCode, 201, res.body);
       shopId = res.json().id;
       token = res.json().access_token;
       url = `http://127.0.0.1:${port}/sandbox/shopify/${domain}/admin/api/2026-10/graphql.json`;
@@ -523,7 +525,10 @@ describe('pimbridge shop sandbox-config --locations', () => {
   after(() => h.close());
 
   it('ensures N numbered locations and the named ones', async () => {
-    const shop = (await h.admin('POST', '/admin/shops', { domain: 'cli-locations.myshopify.com', platform: 'sandbox' })).json();
+    const { organizationId } = await h.tenant();
+    const shop = (
+      await h.admin('POST', '/admin/shops', { domain: 'cli-locations.myshopify.com', platform: 'sandbox', organization_id: organizationId })
+    ).json();
     const root = path.resolve(import.meta.dirname, '..');
     const cli = (...args: string[]) =>
       promisify(execFile)(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {

@@ -98,7 +98,8 @@ for (const target of databaseTargets()) {
       return body.data;
     }
     async function store(domain: string): Promise<void> {
-      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      const { organizationId } = await h.tenant();
+      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: organizationId });
       assert.equal(res.statusCode, 201, res.body);
       stores[domain] = { id: res.json().id, token: res.json().access_token };
     }

@@ -20,6 +20,8 @@ const SANDBOX_TABLES = [
   'sandbox_locations',
   'sandbox_media',
   'sandbox_metafield_definitions',
+  'sandbox_oauth_grants',
+  'sandbox_oauth_tokens',
   'sandbox_product_metafields',
   'sandbox_product_publications',
   'sandbox_products',

@@ -123,11 +123,23 @@ const fullInput = (over: Json = {}): Json => ({
   ...over,
 });
 
+/** PATCH /admin/shops/{id}/sandbox's app settings at their defaults (docs/sandbox/oauth.md); client_id is the store's. */
+const APP_DEFAULTS = {
+  token_lifetime_seconds: null,
+  refresh_token_lifetime_seconds: 7776000,
+  app_scopes: null,
+  revoked_scopes: [],
+  redirect_urls: null,
+  allow_http_webhooks: false,
+  compliance_url: null,
+};
+
 for (const target of databaseTargets()) {
   describe(`Shopify sandbox products (${target.name})`, () => {
     let h: Harness;
     let base: string;
     let shopId: number;
+    let organizationId: number;
     let token: string;
     let url: string;
     const domain = 'catalogue.myshopify.com';
@@ -158,7 +170,8 @@ for (const target of databaseTargets()) {
       h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
       await h.app.listen({ port, host: '127.0.0.1' });
       base = `http://127.0.0.1:${port}`;
-      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      organizationId = (await h.tenant()).organizationId;
+      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: organizationId });
       assert.equal(res.statusCode, 201, res.body);
       shopId = res.json().id;
       token = res.json().access_token;
@@ -458,6 +471,9 @@ for (const target of databaseTargets()) {
         fault_seed: 1,
         variant_throttle_limit: null,
         locations: res.json().locations,
+        // The store's app (docs/sandbox/oauth.md), at its defaults.
+        ...APP_DEFAULTS,
+        client_id: res.json().client_id,
       });
       assert.deepEqual(
         res.json().locations.map((l: { name: string }) => l.name),
@@ -483,7 +499,13 @@ for (const target of databaseTargets()) {
       assert.equal((await configure({})).statusCode, 400);
       assert.equal((await configure({ latency_ms: 5, extra: 1 })).statusCode, 400);
       assert.equal((await h.admin('PATCH', '/admin/shops/999999/sandbox', { error_rate: 0 })).statusCode, 404);
-      const real = await h.admin('POST', '/admin/shops', { domain: 'real.myshopify.com', platform: 'shopify', access_token: 'shpat_x' });
+      const real = await h.admin('POST', '/admin/shops', {
+        domain: 'real.myshopify.com',
+        platform: 'shopify',
+        organization_id: organizationId,
+        access_token: 'shpat_x',
+      });
+      assert.equal(real.statusCode, 201, real.body);
       const notSandbox = await h.admin('PATCH', `/admin/shops/${real.json().id}/sandbox`, { error_rate: 0 });
       assert.equal(notSandbox.statusCode, 400);
       assert.match(notSandbox.json().error, /not a sandbox shop/);
@@ -595,7 +617,8 @@ describe('pimbridge shop sandbox-config', () => {
   after(() => h.close());
 
   it('wraps PATCH /admin/shops/{id}/sandbox', async () => {
-    const shop = (await h.admin('POST', '/admin/shops', { domain: 'cli-sandbox.myshopify.com', platform: 'sandbox' })).json();
+    const { organizationId } = await h.tenant();
+    const shop = (await h.admin('POST', '/admin/shops', { domain: 'cli-sandbox.myshopify.com', platform: 'sandbox', organization_id: organizationId })).json();
     const cli = (...args: string[]) =>
       run(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
         cwd: ROOT,
@@ -642,6 +665,8 @@ describe('pimbridge shop sandbox-config', () => {
         fault_seed: 7,
         variant_throttle_limit: 9,
         locations: ['Shop location', 'Berlin'],
+        ...APP_DEFAULTS,
+        client_id: out.client_id,
       },
     );
     await assert.rejects(cli('shop', 'sandbox-config', String(shop.id), '--error-rate', '3'), /400/);

@@ -98,6 +98,7 @@ for (const target of databaseTargets()) {
   describe(`Shopify sandbox publications and merchant edits (${target.name})`, () => {
     let h: Harness;
     let shopId: number;
+    let organizationId: number;
     let token: string;
     let url: string;
     const domain = 'channels.myshopify.com';
@@ -119,7 +120,8 @@ for (const target of databaseTargets()) {
       const port = await freePort();
       h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
       await h.app.listen({ port, host: '127.0.0.1' });
-      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      organizationId = (await h.tenant()).organizationId;
+      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: organizationId });
       assert.equal(res.statusCode, 201, res.body);
       shopId = res.json().id;
       token = res.json().access_token;
@@ -136,7 +138,13 @@ for (const target of databaseTargets()) {
       assert.equal((await h.admin('POST', `/admin/shops/${shopId}/sandbox/publications`, { name: '' })).statusCode, 400);
       assert.equal((await h.admin('POST', `/admin/shops/${shopId}/sandbox/publications`, { title: 'x' })).statusCode, 400);
       assert.equal((await h.admin('POST', '/admin/shops/999999/sandbox/publications', { name: 'B2B' })).statusCode, 404);
-      const real = await h.admin('POST', '/admin/shops', { domain: 'real-shop.myshopify.com', platform: 'shopify', access_token: 'shpat_x' });
+      const real = await h.admin('POST', '/admin/shops', {
+        domain: 'real-shop.myshopify.com',
+        platform: 'shopify',
+        organization_id: organizationId,
+        access_token: 'shpat_x',
+      });
+      assert.equal(real.statusCode, 201, real.body);
       assert.equal((await h.admin('POST', `/admin/shops/${real.json().id}/sandbox/publications`, { name: 'B2B' })).statusCode, 400);
 
       const list = (await data(PUBLICATIONS, { first: 10 })).publications;

@@ -70,7 +70,8 @@ for (const target of databaseTargets()) {
       const port = await freePort();
       h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
       await h.app.listen({ port, host: '127.0.0.1' });
-      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      const { organizationId } = await h.tenant();
+      const res = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: organizationId });
       assert.equal(res.statusCode, 201, res.body);
       token = res.json().access_token;
       url = `http://127.0.0.1:${port}/sandbox/shopify/${domain}/admin/api/2026-10/graphql.json`;

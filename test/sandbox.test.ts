@@ -261,7 +261,8 @@ for (const target of databaseTargets()) {
     });
 
     it('a sandbox shop made through POST /admin/shops answers the adapter at its api_base_url; DELETE removes the store', async () => {
-      const made = await h.admin('POST', '/admin/shops', { domain: 'via-admin.myshopify.com', platform: 'sandbox' });
+      const { organizationId } = await h.tenant();
+      const made = await h.admin('POST', '/admin/shops', { domain: 'via-admin.myshopify.com', platform: 'sandbox', organization_id: organizationId });
       assert.equal(made.statusCode, 201, made.body);
       const { id, access_token, api_base_url } = made.json();
       assert.equal(api_base_url, `${base}/sandbox/shopify/via-admin.myshopify.com`);

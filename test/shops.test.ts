@@ -1,5 +1,5 @@
-// The admin API's shops: install (shopify with its token, or a sandbox store), list, uninstall with cascade;
-// access tokens stored encrypted and never listed.
+// The admin API's shops: install (shopify with its token, or a sandbox store) for an owner organization, list, change
+// the owner, uninstall with cascade; access tokens stored encrypted and never listed.
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { execFile } from 'node:child_process';
@@ -25,17 +25,35 @@ for (const target of databaseTargets()) {
     const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
 
     it('adds a shopify shop (domain lower-cased, token stored encrypted, never returned), lists and removes it', async () => {
+      const { organizationId } = await h.tenant();
       const res = await h.admin('POST', '/admin/shops', {
         domain: ' Acme-Store.MyShopify.com ',
         platform: 'shopify',
+        organization_id: organizationId,
         access_token: 'shpat_secret_value',
         api_base_url: 'https://acme.example.com/',
       });
       assert.equal(res.statusCode, 201, res.body);
       const shop = res.json();
-      assert.deepEqual(Object.keys(shop).sort(), ['api_base_url', 'created_at', 'domain', 'id', 'platform']);
+      assert.deepEqual(Object.keys(shop).sort(), [
+        'api_base_url',
+        'auth_method',
+        'auth_status',
+        'created_at',
+        'domain',
+        'id',
+        'organization_id',
+        'platform',
+        'token_expires_at',
+        'token_renewals',
+      ]);
       assert.equal(shop.domain, 'acme-store.myshopify.com');
       assert.equal(shop.platform, 'shopify');
+      assert.equal(shop.organization_id, organizationId);
+      assert.equal(shop.auth_method, 'access_token');
+      assert.equal(shop.auth_status, 'ok');
+      assert.equal(shop.token_expires_at, null, 'a legacy token does not expire');
+      assert.equal(shop.token_renewals, 0);
       assert.equal(shop.api_base_url, 'https://acme.example.com');
       assert.ok(!res.body.includes('shpat_secret_value'));
       const [row] = await rows(sql`select * from shops where id = ${shop.id}`);
@@ -44,10 +62,17 @@ for (const target of databaseTargets()) {
 
       const list = await h.admin('GET', '/admin/shops');
       assert.equal(list.statusCode, 200);
-      assert.ok(list.json().shops.some((s: { id: number }) => s.id === shop.id));
+      const listed = list.json().shops.find((s: { id: number }) => s.id === shop.id);
+      assert.deepEqual(listed, shop);
       assert.ok(!list.body.includes('shpat_secret_value'));
 
-      const plain = await h.admin('POST', '/admin/shops', { domain: 'plain.myshopify.com', platform: 'shopify', access_token: 'shpat_x' });
+      const plain = await h.admin('POST', '/admin/shops', {
+        domain: 'plain.myshopify.com',
+        platform: 'shopify',
+        organization_id: organizationId,
+        access_token: 'shpat_x',
+      });
+      assert.equal(plain.statusCode, 201, plain.body);
       assert.equal(plain.json().api_base_url, null);
 
       assert.equal((await h.admin('DELETE', `/admin/shops/${shop.id}`)).statusCode, 204);
@@ -56,61 +81,159 @@ for (const target of databaseTargets()) {
     });
 
     it('refuses bad input with 400, a duplicate domain with 409, and callers without the admin token with 401', async () => {
+      const { organizationId: org } = await h.tenant();
       const bad = [
-        { domain: 'no-dot', platform: 'shopify', access_token: 't' },
-        { domain: 'bad_domain!.com', platform: 'shopify', access_token: 't' },
-        { domain: '-x.myshopify.com', platform: 'shopify', access_token: 't' },
-        { domain: '127.0.0.1', platform: 'shopify', access_token: 't' },
-        { domain: 'ok.myshopify.com', platform: 'shopify' },
-        { domain: 'ok.myshopify.com', platform: 'woocommerce', access_token: 't' },
-        { domain: 'ok.myshopify.com', platform: 'shopify', access_token: 't', api_base_url: 'ftp://x.example.com' },
-        { domain: 'ok.myshopify.com', platform: 'shopify', access_token: 't', api_base_url: 'https://x.example.com/?q=1' },
-        { domain: 'ok.myshopify.com', platform: 'sandbox', access_token: 't' },
-        { domain: 'ok.myshopify.com', platform: 'shopify', access_token: 't', extra: true },
-        { platform: 'shopify', access_token: 't' },
+        { domain: 'no-dot', platform: 'shopify', organization_id: org, access_token: 't' },
+        { domain: 'bad_domain!.com', platform: 'shopify', organization_id: org, access_token: 't' },
+        { domain: '-x.myshopify.com', platform: 'shopify', organization_id: org, access_token: 't' },
+        { domain: '127.0.0.1', platform: 'shopify', organization_id: org, access_token: 't' },
+        { domain: 'ok.myshopify.com', platform: 'shopify', organization_id: org },
+        { domain: 'ok.myshopify.com', platform: 'woocommerce', organization_id: org, access_token: 't' },
+        { domain: 'ok.myshopify.com', platform: 'shopify', organization_id: org, access_token: 't', api_base_url: 'ftp://x.example.com' },
+        { domain: 'ok.myshopify.com', platform: 'shopify', organization_id: org, access_token: 't', api_base_url: 'https://x.example.com/?q=1' },
+        { domain: 'ok.myshopify.com', platform: 'sandbox', organization_id: org, access_token: 't' },
+        { domain: 'ok.myshopify.com', platform: 'sandbox', organization_id: org, client_id: 'c', client_secret: 's' },
+        { domain: 'ok.myshopify.com', platform: 'shopify', organization_id: org, access_token: 't', extra: true },
+        { domain: 'ok.myshopify.com', platform: 'shopify', organization_id: org, access_token: 't', client_id: 'c', client_secret: 's' },
+        { domain: 'ok.myshopify.com', platform: 'shopify', organization_id: org, client_id: 'c' },
+        { platform: 'shopify', organization_id: org, access_token: 't' },
       ];
       for (const body of bad) {
         const res = await h.admin('POST', '/admin/shops', body);
         assert.equal(res.statusCode, 400, `${JSON.stringify(body)} → ${res.body}`);
         assert.equal(typeof res.json().error, 'string');
       }
-      assert.equal((await h.admin('POST', '/admin/shops', { domain: 'dup.myshopify.com', platform: 'shopify', access_token: 't' })).statusCode, 201);
-      const dup = await h.admin('POST', '/admin/shops', { domain: 'DUP.myshopify.com', platform: 'shopify', access_token: 't2' });
+      assert.equal(
+        (await h.admin('POST', '/admin/shops', { domain: 'dup.myshopify.com', platform: 'shopify', organization_id: org, access_token: 't' })).statusCode,
+        201,
+      );
+      const dup = await h.admin('POST', '/admin/shops', { domain: 'DUP.myshopify.com', platform: 'shopify', organization_id: org, access_token: 't2' });
       assert.equal(dup.statusCode, 409);
       assert.match(dup.json().error, /already exists/);
       assert.equal((await h.admin('DELETE', '/admin/shops/abc')).statusCode, 400);
       for (const [method, url] of [
         ['GET', '/admin/shops'],
         ['POST', '/admin/shops'],
+        ['PATCH', '/admin/shops/1'],
         ['DELETE', '/admin/shops/1'],
       ]) {
         const res = await h.app.inject({
           method: method as 'GET',
           url,
-          payload: method === 'POST' ? { domain: 'x.myshopify.com', platform: 'shopify', access_token: 't' } : undefined,
+          payload: method === 'POST' ? { domain: 'x.myshopify.com', platform: 'shopify', organization_id: org, access_token: 't' } : undefined,
         });
         assert.equal(res.statusCode, 401);
       }
     });
 
+    it('a shop is registered for an existing organization: without organization_id, or with an unknown one, 400 and nothing made', async () => {
+      const { organizationId } = await h.tenant();
+      const unknown = organizationId + 10_000;
+      for (const platform of ['shopify', 'sandbox'] as const) {
+        const access = platform === 'shopify' ? { access_token: 'shpat_owner' } : {};
+        const domain = `owner-${platform}.myshopify.com`;
+        const missing = await h.admin('POST', '/admin/shops', { domain, platform, ...access });
+        assert.equal(missing.statusCode, 400, missing.body);
+        assert.match(missing.json().error, /organization_id/);
+        const stranger = await h.admin('POST', '/admin/shops', { domain, platform, organization_id: unknown, ...access });
+        assert.equal(stranger.statusCode, 400, stranger.body);
+        assert.match(stranger.json().error, new RegExp(`Organization ${unknown} not found`));
+        for (const id of [0, -1, 'abc', null, 1.5]) {
+          const res = await h.admin('POST', '/admin/shops', { domain, platform, organization_id: id, ...access });
+          assert.equal(res.statusCode, 400, `${JSON.stringify(id)} → ${res.body}`);
+        }
+        assert.ok(!(await h.admin('GET', '/admin/shops')).json().shops.some((s: { domain: string }) => s.domain === domain));
+        if (platform === 'sandbox') assert.equal(await h.app.services.sandbox!.stores.find(domain), null, 'no sandbox store left behind');
+        const made = await h.admin('POST', '/admin/shops', { domain, platform, organization_id: organizationId, ...access });
+        assert.equal(made.statusCode, 201, made.body);
+        assert.equal(made.json().organization_id, organizationId);
+        assert.equal(made.json().auth_method, 'access_token');
+        assert.equal((await h.admin('DELETE', `/admin/shops/${made.json().id}`)).statusCode, 204);
+      }
+    });
+
+    it('PATCH /admin/shops/{id} changes the owner (only the new owner connects then) and the token; 404 unknown, 400 empty or bad', async () => {
+      const a = await h.tenant();
+      const b = await h.tenant();
+      const domain = await h.shop(undefined, a.organizationId);
+      const shopId = (await h.admin('GET', '/admin/shops')).json().shops.find((s: { domain: string }) => s.domain === domain).id;
+      const connect = (t: typeof a) =>
+        h.call('POST', '/api/connect', null, { shop_domain: domain, pim_base_url: h.pimUrl, pim_api_key: t.apiKey, pim_api_secret: t.apiSecret });
+
+      const moved = await h.admin('PATCH', `/admin/shops/${shopId}`, { organization_id: b.organizationId });
+      assert.equal(moved.statusCode, 200, moved.body);
+      assert.equal(moved.json().id, shopId);
+      assert.equal(moved.json().domain, domain);
+      assert.equal(moved.json().organization_id, b.organizationId);
+      assert.equal(moved.json().auth_method, 'access_token');
+      assert.ok(!('access_token' in moved.json()));
+      const listed = (await h.admin('GET', '/admin/shops')).json().shops.find((s: { id: number }) => s.id === shopId);
+      assert.equal(listed.organization_id, b.organizationId);
+
+      const old = await connect(a);
+      assert.equal(old.statusCode, 404, old.body);
+      assert.equal(old.json().code, 'SHOP_NOT_FOUND');
+      const now = await connect(b);
+      assert.equal(now.statusCode, 200, now.body);
+
+      const retoken = await h.admin('PATCH', `/admin/shops/${shopId}`, { access_token: 'shpat_renewed' });
+      assert.equal(retoken.statusCode, 200, retoken.body);
+      assert.equal(retoken.json().organization_id, b.organizationId, 'a new token keeps the owner');
+      assert.ok(!retoken.body.includes('shpat_renewed'));
+      const storefront = await h.app.services.connector.integrations.storefrontShopOf(now.json().data.integration_id);
+      assert.equal(storefront?.accessToken, 'shpat_renewed');
+
+      const unknown = await h.admin('PATCH', '/admin/shops/999999', { organization_id: a.organizationId });
+      assert.equal(unknown.statusCode, 404, unknown.body);
+      for (const body of [
+        {},
+        { organization_id: b.organizationId + 10_000 },
+        { organization_id: 0 },
+        { organization_id: 'x' },
+        { domain: 'other.myshopify.com' },
+        { access_token: '' },
+        { access_token: 't', client_id: 'c', client_secret: 's' },
+        { client_id: 'c' },
+      ]) {
+        const res = await h.admin('PATCH', `/admin/shops/${shopId}`, body);
+        assert.equal(res.statusCode, 400, `${JSON.stringify(body)} → ${res.body}`);
+        assert.equal(typeof res.json().error, 'string');
+      }
+      assert.equal((await h.admin('PATCH', '/admin/shops/abc', { organization_id: a.organizationId })).statusCode, 400);
+      const after = (await h.admin('GET', '/admin/shops')).json().shops.find((s: { id: number }) => s.id === shopId);
+      assert.equal(after.organization_id, b.organizationId, 'refused changes leave the owner as it was');
+    });
+
     it('a sandbox shop gets a sandbox store, its token once, and api_base_url under /sandbox/shopify', async () => {
-      const res = await h.admin('POST', '/admin/shops', { domain: 'Try-Me.myshopify.com', platform: 'sandbox' });
+      const tenant = await h.tenant();
+      const res = await h.admin('POST', '/admin/shops', { domain: 'Try-Me.myshopify.com', platform: 'sandbox', organization_id: tenant.organizationId });
       assert.equal(res.statusCode, 201, res.body);
       const shop = res.json();
       assert.equal(shop.domain, 'try-me.myshopify.com');
       assert.equal(shop.platform, 'sandbox');
       assert.equal(shop.api_base_url, 'http://127.0.0.1:8080/sandbox/shopify/try-me.myshopify.com');
+      assert.equal(shop.organization_id, tenant.organizationId);
+      assert.equal(shop.auth_method, 'access_token');
       assert.match(shop.access_token, /^shpat_/);
+      assert.equal(typeof shop.client_id, 'string');
+      assert.ok(shop.client_id.length > 0);
+      assert.equal(typeof shop.client_secret, 'string');
+      assert.ok(shop.client_secret.length > 0);
       const store = await h.app.services.sandbox!.stores.find('try-me.myshopify.com');
       assert.ok(store);
       assert.ok(h.app.services.sandbox!.stores.tokenMatches(store, shop.access_token));
       const [row] = await rows(sql`select * from shops where id = ${shop.id}`);
       assert.ok(!JSON.stringify(row).includes(shop.access_token));
-      assert.ok(!(await h.admin('GET', '/admin/shops')).body.includes(shop.access_token));
-      assert.equal((await h.admin('POST', '/admin/shops', { domain: 'try-me.myshopify.com', platform: 'sandbox' })).statusCode, 409);
+      assert.ok(!JSON.stringify(row).includes(shop.client_secret), 'the client secret is stored sealed');
+      const listed = (await h.admin('GET', '/admin/shops')).body;
+      assert.ok(!listed.includes(shop.access_token));
+      assert.ok(!listed.includes(shop.client_secret));
+      assert.equal(
+        (await h.admin('POST', '/admin/shops', { domain: 'try-me.myshopify.com', platform: 'sandbox', organization_id: tenant.organizationId })).statusCode,
+        409,
+      );
 
       // The connector gets the decrypted token for the storefront side of an integration.
-      const tenant = await h.tenant();
       const connect = await h.call('POST', '/api/connect', null, {
         shop_domain: shop.domain,
         pim_base_url: h.pimUrl,
@@ -151,7 +274,8 @@ for (const target of databaseTargets()) {
     after(() => h.close());
 
     it('refuses platform sandbox with a 400 when SHOPIFY_SANDBOX is off', async () => {
-      const res = await h.admin('POST', '/admin/shops', { domain: 'x.myshopify.com', platform: 'sandbox' });
+      const { organizationId } = await h.tenant();
+      const res = await h.admin('POST', '/admin/shops', { domain: 'x.myshopify.com', platform: 'sandbox', organization_id: organizationId });
       assert.equal(res.statusCode, 400);
       assert.match(res.json().error, /SHOPIFY_SANDBOX/);
       assert.equal((await h.admin('GET', '/admin/shops')).json().shops.length, 0);
@@ -210,7 +334,18 @@ describe('shop CLI', () => {
       timeout: 60_000,
     });
 
-  it('shop add, list and remove wrap the admin API', async () => {
+  it('shop add (for the --org owner), update, list and remove wrap the admin API', async () => {
+    const owner = await h.tenant();
+    const other = await h.tenant();
+    await assert.rejects(
+      cli('shop', 'add', 'cli-shop.myshopify.com', '--platform', 'shopify', '--access-token', 'shpat_cli'),
+      /required option '--org <id>' not specified/,
+    );
+    assert.equal((await h.admin('GET', '/admin/shops')).json().shops.length, 0, 'without --org nothing is registered');
+    await assert.rejects(
+      cli('shop', 'add', 'cli-shop.myshopify.com', '--platform', 'shopify', '--org', String(owner.organizationId + 10_000), '--access-token', 'shpat_cli'),
+      new RegExp(`400: Organization ${owner.organizationId + 10_000} not found`),
+    );
     const added = JSON.parse(
       (
         await cli(
@@ -219,6 +354,8 @@ describe('shop CLI', () => {
           'Cli-Shop.myshopify.com',
           '--platform',
           'shopify',
+          '--org',
+          String(owner.organizationId),
           '--access-token',
           'shpat_cli',
           '--api-base-url',
@@ -229,11 +366,18 @@ describe('shop CLI', () => {
     );
     assert.equal(added.domain, 'cli-shop.myshopify.com');
     assert.equal(added.api_base_url, 'https://cli.example.com');
+    assert.equal(added.organization_id, owner.organizationId);
+    assert.equal(added.auth_method, 'access_token');
     const listed = (await cli('shop', 'list')).stdout;
     assert.match(listed, /domain: cli-shop\.myshopify\.com/);
+    assert.match(listed, new RegExp(`organization_id: ${owner.organizationId}\\b`));
     assert.ok(!listed.includes('shpat_cli'));
+    const updated = JSON.parse((await cli('shop', 'update', String(added.id), '--org', String(other.organizationId), '--json')).stdout);
+    assert.equal(updated.organization_id, other.organizationId);
+    assert.equal((await h.admin('GET', '/admin/shops')).json().shops[0].organization_id, other.organizationId);
+    await assert.rejects(cli('shop', 'update', String(added.id)), /400: /, 'an update without a change is refused');
     await assert.rejects(
-      cli('shop', 'add', 'cli-shop.myshopify.com', '--platform', 'shopify', '--access-token', 'x'),
+      cli('shop', 'add', 'cli-shop.myshopify.com', '--platform', 'shopify', '--org', String(owner.organizationId), '--access-token', 'x'),
       /409: Shop cli-shop\.myshopify\.com already exists/,
     );
     assert.match((await cli('shop', 'remove', String(added.id))).stdout, /removed/);

@@ -76,7 +76,8 @@ for (const target of databaseTargets()) {
     before(async () => {
       const port = await freePort();
       h = await connectorHarness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, port);
-      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      const tenant = await h.tenant();
+      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId });
       assert.equal(made.statusCode, 201, made.body);
       const accessToken = made.json().access_token as string;
       gql = async (query, variables = {}) => {
@@ -89,7 +90,6 @@ for (const target of databaseTargets()) {
         assert.equal(body.errors, undefined, JSON.stringify(body.errors));
         return body.data;
       };
-      const tenant = await h.tenant();
       const res = await h.call('POST', '/api/connect', null, {
         shop_domain: domain,
         pim_base_url: h.pimUrl,

@@ -17,7 +17,9 @@ import { sandboxData } from './helpers/sandbox-graphql.js';
 import { until } from './helpers/until.js';
 
 const SECRET = 'test-webhook-secret-0123456789';
-const sign = (body: string) => createHmac('sha256', SECRET).update(body).digest('base64');
+/** The sandbox store's own app's client secret: what it signs its webhooks with (docs/sandbox/oauth.md). */
+let storeSecret = '';
+const sign = (body: string) => createHmac('sha256', storeSecret).update(body).digest('base64');
 
 for (const target of databaseTargets()) {
   describe(`Shopify webhooks (${target.name})`, () => {
@@ -37,14 +39,16 @@ for (const target of databaseTargets()) {
         { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`, SHOPIFY_API_SECRET: SECRET, SYNC_BULK_THRESHOLD: '1' },
         port,
         {
-          sandbox: { webhooks: { retryDelaysMs: [30, 30, 30] } },
+          // allowHttp: the test's server is http://127.0.0.1 (the sandbox delivers to https only, as Shopify, by default).
+          sandbox: { webhooks: { retryDelaysMs: [30, 30, 30], allowHttp: true } },
         },
       );
-      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      tenant = await h.tenant();
+      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId });
       assert.equal(made.statusCode, 201, made.body);
       shopToken = made.json().access_token;
+      storeSecret = (await h.app.services.sandbox!.stores.appOf(domain))!.clientSecret;
       gql = `${h.pimUrl}/sandbox/shopify/${domain}/admin/api/${ADMIN_API_VERSION}/graphql.json`;
-      tenant = await h.tenant();
       const res = await h.call('POST', '/api/connect', null, {
         shop_domain: domain,
         pim_base_url: h.pimUrl,
@@ -179,6 +183,7 @@ for (const target of databaseTargets()) {
         'x-shopify-shop-domain': domain,
         'x-shopify-webhook-id': randomUUID(),
         'x-shopify-hmac-sha256': sign(body),
+        'x-shopify-triggered-at': new Date().toISOString(),
       };
       const before = await deliveries();
       const cases: [Record<string, string>, string, number][] = [
@@ -218,6 +223,7 @@ for (const target of databaseTargets()) {
         'x-shopify-shop-domain': domain,
         'x-shopify-webhook-id': randomUUID(),
         'x-shopify-hmac-sha256': sign(body),
+        'x-shopify-triggered-at': new Date().toISOString(),
       };
       const [a, b] = await Promise.all([deliver(headers, body), deliver(headers, body)]);
       assert.deepEqual([a.statusCode, b.statusCode], [200, 200]);

@@ -1,4 +1,4 @@
-// The only place with SQL for shops (storefronts where the app is installed).
+// The admin API's SQL for shops (storefronts where the app is installed): register, list, change the way in, remove.
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { shops } from '../db/schema/index.js';
@@ -8,18 +8,51 @@ export interface ShopRow {
   domain: string;
   platform: string;
   apiBaseUrl: string | null;
+  organizationId: number | null;
+  authMethod: string;
+  accessTokenExpiresAt: Date | null;
+  tokenRenewals: number;
+  authStatus: string;
   createdAt: Date;
 }
 
-const columns = { id: shops.id, domain: shops.domain, platform: shops.platform, apiBaseUrl: shops.apiBaseUrl, createdAt: shops.createdAt };
+/** A shop's way in, as stored: how the token was obtained, the app's credentials and the tokens (sealed). */
+export interface ShopAccess {
+  authMethod: 'access_token' | 'client_credentials' | 'authorization_code';
+  clientId: string | null;
+  clientSecretEncrypted: string | null;
+  accessTokenEncrypted: string;
+  accessTokenExpiresAt: Date | null;
+  refreshTokenEncrypted: string | null;
+  refreshTokenExpiresAt: Date | null;
+  grantedScopes: string[] | null;
+}
+
+const columns = {
+  id: shops.id,
+  domain: shops.domain,
+  platform: shops.platform,
+  apiBaseUrl: shops.apiBaseUrl,
+  organizationId: shops.organizationId,
+  authMethod: shops.authMethod,
+  accessTokenExpiresAt: shops.accessTokenExpiresAt,
+  tokenRenewals: shops.tokenRenewals,
+  authStatus: shops.authStatus,
+  createdAt: shops.createdAt,
+};
 
 export class ShopRepository {
   constructor(private readonly db: Db) {}
 
   /** A new shop; null when the domain is taken (the unique index decides races). */
-  async create(input: { domain: string; platform: string; apiBaseUrl: string | null; accessTokenEncrypted: string }): Promise<ShopRow | null> {
+  async create(input: { domain: string; platform: string; apiBaseUrl: string | null; organizationId: number } & ShopAccess): Promise<ShopRow | null> {
     const rows = await this.db.insert(shops).values(input).onConflictDoNothing({ target: shops.domain }).returning(columns);
     return rows[0] ?? null;
+  }
+
+  async find(id: number): Promise<ShopRow | null> {
+    const [row] = await this.db.select(columns).from(shops).where(eq(shops.id, id));
+    return row ?? null;
   }
 
   async findByDomain(domain: string): Promise<ShopRow | null> {
@@ -29,6 +62,19 @@ export class ShopRepository {
 
   list(): Promise<ShopRow[]> {
     return this.db.select(columns).from(shops).orderBy(asc(shops.id));
+  }
+
+  /** A new owner and/or way in; the shop as it is afterwards, null when unknown. */
+  async update(id: number, change: { organizationId?: number; access?: ShopAccess }): Promise<ShopRow | null> {
+    const rows = await this.db
+      .update(shops)
+      .set({
+        ...(change.organizationId !== undefined && { organizationId: change.organizationId }),
+        ...(change.access && { ...change.access, authStatus: 'ok', authError: null, renewalOwner: null, renewalUntil: null }),
+      })
+      .where(eq(shops.id, id))
+      .returning(columns);
+    return rows[0] ?? null;
   }
 
   /** Deletes the shop; its integration, tokens, mappings and sync logs go with it (ON DELETE CASCADE). */

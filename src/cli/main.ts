@@ -118,20 +118,43 @@ key.command('revoke <id>').action(async (id: string) => {
 });
 
 const shop = program.command('shop').description('storefront shops where the app is installed (only these can connect)');
+type ShopAccessOptions = { accessToken?: string; clientId?: string; clientSecret?: string };
+const accessBody = (o: ShopAccessOptions) => ({
+  ...(o.accessToken !== undefined && { access_token: o.accessToken }),
+  ...(o.clientId !== undefined && { client_id: o.clientId }),
+  ...(o.clientSecret !== undefined && { client_secret: o.clientSecret }),
+});
 shop
   .command('add <domain>')
+  .description('register a shop for the organization that owns it (docs/connect-a-store.md)')
   .requiredOption('--platform <platform>', 'shopify or sandbox')
-  .option('--access-token <token>', 'shopify: the Admin API access token')
+  .requiredOption('--org <id>', 'the owner organization: only its credentials connect the shop', positiveInt)
+  .option('--access-token <token>', "shopify: a legacy custom app's Admin API access token")
+  .option('--client-id <id>', "shopify: a Dev Dashboard app's client id (client credentials grant)")
+  .option('--client-secret <secret>', "shopify: that app's client secret")
   .option('--api-base-url <url>', 'shopify: overrides https://{domain}')
   .option('--json', 'print JSON')
-  .action(async (domain: string, o: { platform: string; accessToken?: string; apiBaseUrl?: string; json?: boolean }) => {
+  .action(async (domain: string, o: ShopAccessOptions & { platform: string; org: number; apiBaseUrl?: string; json?: boolean }) => {
     const body = {
       domain,
       platform: o.platform,
-      ...(o.accessToken !== undefined && { access_token: o.accessToken }),
+      organization_id: o.org,
+      ...accessBody(o),
       ...(o.apiBaseUrl !== undefined && { api_base_url: o.apiBaseUrl }),
     };
     show(await adminRequest(client(), 'POST', '/admin/shops', body), o.json);
+  });
+shop
+  .command('update <id>')
+  .description("a shop's owner, or its way in: a new legacy token or new client credentials")
+  .option('--org <id>', 'the new owner organization', positiveInt)
+  .option('--access-token <token>', "a legacy custom app's Admin API access token")
+  .option('--client-id <id>', "a Dev Dashboard app's client id")
+  .option('--client-secret <secret>', "that app's client secret")
+  .option('--json', 'print JSON')
+  .action(async (id: string, o: ShopAccessOptions & { org?: number; json?: boolean }) => {
+    const body = { ...(o.org !== undefined && { organization_id: o.org }), ...accessBody(o) };
+    show(await adminRequest(client(), 'PATCH', `/admin/shops/${positiveInt(id)}`, body), o.json);
   });
 shop
   .command('list')

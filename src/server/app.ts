@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { adminPlugin, sendAdminError } from '../admin/admin.routes.js';
 import { connectorPlugin, sendConnectorError } from '../connector/connector.plugin.js';
+import { installRoutes } from '../connector/shop-auth/install.routes.js';
 import { webhookReceiverRoutes } from '../connector/webhooks/webhook-receiver.routes.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -195,6 +196,14 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
   if (fullSurface) await app.register(async (scope) => pimPlugin(scope as App, services.pim));
   if (fullSurface) await app.register(async (scope) => connectorPlugin(scope as App, services.connector, connectorPaths));
+  // Installing the app on a shop (GET /shopify/install, /shopify/callback): pages the merchant's browser goes through.
+  if (fullSurface)
+    await app.register(async (scope) =>
+      installRoutes(scope as App, {
+        installs: services.connector.installs,
+        secure: (req) => req.protocol === 'https' || config.publicUrl.startsWith('https:'),
+      }),
+    );
   // Shopify's webhook deliveries (POST /webhooks/shopify): a scope of its own, whose parser keeps the raw body for the HMAC.
   if (fullSurface) await app.register(async (scope) => webhookReceiverRoutes(scope as App, services.connector.webhooks));
   // The console's sign-in (/api/session) and its static page at `/` (server/console-static.ts).

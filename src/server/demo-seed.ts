@@ -87,7 +87,7 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
     }
   }
   // A sandbox shop to connect the demo organization to (POST /api/connect), when the sandbox is on.
-  const shop = services.shops.sandboxAvailable ? await services.shops.add({ domain: DEMO_SHOP_DOMAIN, platform: 'sandbox' }) : null;
+  const shop = services.shops.sandboxAvailable ? await services.shops.add({ domain: DEMO_SHOP_DOMAIN, platform: 'sandbox', organization_id: org.id }) : null;
   return {
     organizationId: org.id,
     apiKey: key.api_key,

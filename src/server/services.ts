@@ -95,6 +95,11 @@ import { catalogueCsvEncoder, PimCsvImporter } from '../connector/adopt/unmatche
 import { WebhookRepository } from '../connector/webhooks/webhook.repository.js';
 import { WEBHOOK_PATH, WebhookService } from '../connector/webhooks/webhook.service.js';
 import { createHmac } from 'node:crypto';
+import { ShopAuthRepository } from '../connector/shop-auth/shop-auth.repository.js';
+import { ShopTokens } from '../connector/shop-auth/shop-tokens.js';
+import { ShopAccessService } from '../connector/shop-auth/shop-access.service.js';
+import { ShopInstallService, type InstallApp } from '../connector/shop-auth/shop-install.service.js';
+import { ShopifyOAuth } from '../storefront/shopify/shopify-oauth.js';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -115,7 +120,7 @@ export interface ServiceOverrides {
 
 export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
-    Partial<Pick<Config, 'shopifyApiSecret'>> &
+    Partial<Pick<Config, 'shopifyApiSecret' | 'shopifyApiKey' | 'webhookMaxAgeSeconds'>> &
     Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorPublicRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
     Pick<Config, 'mediaDownloadConcurrency' | 'mediaQuotaBytes' | 'importMaxBytes'> &
     Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk' | 'consoleSessionHours'>,
@@ -168,6 +173,9 @@ export function createServices(
             secret: webhookSecret,
             ownOrigin: config.publicUrl,
             allowPrivateNetworks: config.connectorAllowPrivateNetworks,
+            // Shopify delivers to https only; the sandbox also to http when this server itself is on http (the
+            // embedded mode's http://127.0.0.1), or its own webhooks could never arrive.
+            allowHttp: config.publicUrl.startsWith('http://'),
             ...overrides.sandbox?.webhooks,
           },
         },
@@ -175,6 +183,12 @@ export function createServices(
     : null;
   const sandboxShops = sandbox ?? createSandboxShopAdmin(db);
   const storefront = new ShopifyAdapter({ metrics });
+  // A shop's access (connector/shop-auth): Shopify's OAuth grants, expiring tokens renewed once per shop across
+  // processes, the scopes granted, and the install flow.
+  const shopifyOAuth = new ShopifyOAuth();
+  const shopAuthRepo = new ShopAuthRepository(db);
+  const shopTokens = new ShopTokens({ repo: shopAuthRepo, box: secretBox, auth: shopifyOAuth, log: jobs.log });
+  const shopAccess = new ShopAccessService({ repo: shopAuthRepo, tokens: shopTokens, box: secretBox, auth: shopifyOAuth, storefront, log: jobs.log });
   const pimClient = new PimClient({
     allowPrivateNetworks: config.connectorAllowPrivateNetworks,
     publicUrl: config.publicUrl,
@@ -187,8 +201,19 @@ export function createServices(
     tokens: connectorTokens,
     pim: pimClient,
     box: secretBox,
-    // The shop's webhook subscriptions, once connected (connector/webhooks/); `webhooks` is built just below.
-    afterConnect: (integrationId) => webhooks.subscribeAfterConnect(integrationId),
+    // The shop's webhook subscriptions and granted scopes, once connected; `webhooks` is built just below.
+    afterConnect: async (integrationId) => {
+      await webhooks.subscribeAfterConnect(integrationId);
+      await shopAccess.checkScopesAfterConnect(integrationId);
+    },
+    // Who asks to connect: the organization of a PIM key and secret of this server's (the PIM's own check, in process).
+    accounts: {
+      organizationOf: async (apiKey, apiSecret) => {
+        const verified = await pimAuth.verify(apiKey, apiSecret).catch(() => null);
+        return verified?.organization.active ? verified.organization.id : null;
+      },
+    },
+    shops: shopAccess,
   });
   const webhooks: WebhookService = new WebhookService(
     {
@@ -198,10 +223,16 @@ export function createServices(
       integrations: integrationRepo,
       shopOf: (integrationId) => integrations.storefrontShopOf(integrationId),
       disconnect: (integrationId) => integrations.disconnect(integrationId),
+      box: secretBox,
       storefront,
       log: jobs.log,
     },
-    { secret: webhookSecret, callbackUrl: `${config.publicUrl}${WEBHOOK_PATH}`, subscribeShopifyShops: config.shopifyApiSecret != null },
+    {
+      secret: webhookSecret,
+      callbackUrl: `${config.publicUrl}${WEBHOOK_PATH}`,
+      subscribeShopifyShops: config.shopifyApiSecret != null,
+      maxAgeSeconds: config.webhookMaxAgeSeconds,
+    },
   );
   const settings = new IntegrationSettingsService(integrationRepo, integrations, storefront, {
     reader: pimClient,
@@ -279,6 +310,7 @@ export function createServices(
     { db, repo: new DriftRepository(db), queue: jobs.queue, txExecutor: executorOf, liveJobs, integrations, storefront },
     overrides.drift,
   );
+  const adminService = new AdminService({ organizations: new OrganizationRepository(db), keys: apiKeys, credentials, mediaFiles: media });
   const handlers: JobHandlers = {
     [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log: jobs.log, metrics }), concurrency: config.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
@@ -321,11 +353,13 @@ export function createServices(
     /** The job queue (send from anywhere) and this node's workers (started by `serve` for roles worker/all, or by tests). */
     jobs: { queue: jobs.queue, workers, handlers },
     credentials,
-    admin: new AdminService({ organizations: new OrganizationRepository(db), keys: apiKeys, credentials, mediaFiles: media }),
+    admin: adminService,
     organizations: new OrganizationRepository(db),
     shops: new ShopService(
       {
         shops: new ShopRepository(db),
+        organizations: new OrganizationRepository(db),
+        grants: shopifyOAuth,
         box: secretBox,
         sandbox: sandboxShops.stores,
         // POST /admin/shops/{id}/sandbox/publications
@@ -346,6 +380,30 @@ export function createServices(
         createRateLimiter({ name: 'connector-public', points: config.connectorPublicRateLimit, durationSeconds: 60, redis }),
       ),
       integrations,
+      shopAccess,
+      installs: new ShopInstallService(
+        {
+          repo: shopAuthRepo,
+          tokens: shopTokens,
+          box: secretBox,
+          auth: shopifyOAuth,
+          appFor: async (domain): Promise<InstallApp | null> => {
+            // A sandbox store has an app of its own; any other shop installs the Pimbridge app (SHOPIFY_API_KEY/SECRET).
+            const store = sandbox ? await sandbox.stores.appOf(domain) : null;
+            if (store) return { app: store, platform: 'sandbox', apiBaseUrl: `${config.publicUrl}/sandbox/shopify/${domain}` };
+            if (config.shopifyApiKey && config.shopifyApiSecret)
+              return { app: { clientId: config.shopifyApiKey, clientSecret: config.shopifyApiSecret }, platform: 'shopify', apiBaseUrl: null };
+            return null;
+          },
+          connect: (input, proof) => integrations.connect(input, proof),
+          integrationOf: (shopId) => integrationRepo.findByShop(shopId),
+          mintPimKey: async (organizationId, name) => {
+            const key = await adminService.createApiKey(organizationId, name);
+            return { apiKey: key.api_key, apiSecret: key.api_secret };
+          },
+        },
+        { publicUrl: config.publicUrl },
+      ),
       settings,
       push,
       fullSync,
@@ -353,7 +411,7 @@ export function createServices(
       adoptions,
       drift,
       collections,
-      console: new ConsoleAccess(integrations),
+      console: new ConsoleAccess(integrations, (integrationId) => shopAccess.viewForIntegration(integrationId)),
       mappings: new MappingService(mappings),
       // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.
       status: new StatusService({
@@ -362,10 +420,12 @@ export function createServices(
           repository: statusRepo,
           secretBox,
           storefront,
+          shops: shopAccess,
           pim: new PimClientProbe(new PimClient({ allowPrivateNetworks: config.connectorAllowPrivateNetworks, publicUrl: config.publicUrl, timeoutMs: 3_000 })),
         }),
         queue: new JobQueueStats(jobs.queue),
         ping: () => statusRepo.ping(),
+        access: (integrationId) => shopAccess.viewForIntegration(integrationId),
       }),
     },
     pim: {

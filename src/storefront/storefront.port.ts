@@ -4,8 +4,18 @@ export interface StorefrontShop {
   domain: string;
   /** Overrides `https://{domain}` (the sandbox, test servers). */
   apiBaseUrl: string | null;
-  /** The Admin API access token, decrypted. */
+  /** The Admin API access token, decrypted (the one to send when `tokens` is absent: a token that does not expire). */
   accessToken: string;
+  /** An expiring token's source (client credentials, expiring offline tokens): absent for a static token. */
+  tokens?: ShopTokenSource;
+}
+
+/** Where an expiring access token comes from (connector/shop-auth): the current one, and a renewal after a refusal. */
+export interface ShopTokenSource {
+  /** The token to send now: the cached one while it is fresh (no I/O), renewed first when it is about to expire. */
+  current(): Promise<string>;
+  /** The shop refused `stale` (HTTP 401): a renewed token, or a StorefrontError `unauthorized` when none can be had. */
+  renewAfterRefusal(stale: string): Promise<string>;
 }
 
 export interface ShopHealth {
@@ -17,6 +27,8 @@ export interface ShopHealth {
   plan: string;
   /** The shop's currency (ISO 4217), in which it takes prices. */
   currencyCode: string;
+  /** The access scopes the app holds on the shop (currentAppInstallation.accessScopes); absent when not answered. */
+  scopes?: string[];
 }
 
 /** A sales channel's publication (Shopify: Publication, titled by its catalog). */
@@ -69,6 +81,59 @@ export interface AttributeMetafieldSpec {
   options: string[];
   namespace: string;
   key: string;
+}
+
+/** An app's credentials on a storefront (Shopify: the Dev Dashboard's client id and secret). */
+export interface StorefrontApp {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What a token request gave: the access token, the scopes granted, and for an expiring token when and how to renew it. */
+export interface AccessGrant {
+  accessToken: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  refreshToken: string | null;
+  refreshTokenExpiresAt: Date | null;
+}
+
+/**
+ * A token request failed. `refused`: the storefront said no (a wrong secret, a used or expired code or refresh token, an
+ * uninstalled app): asking again will not help, the merchant must act. `unavailable`: it could not be asked; try later.
+ */
+export class StorefrontAuthError extends Error {
+  constructor(
+    readonly kind: 'refused' | 'unavailable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StorefrontAuthError';
+  }
+}
+
+type ShopAddress = Pick<StorefrontShop, 'domain' | 'apiBaseUrl'>;
+
+/** How the connector gets access to a shop (Shopify: OAuth; storefront/shopify/shopify-oauth.ts). */
+export interface StorefrontAuthorization {
+  /** The access scopes the bridge needs, requested at install. */
+  readonly scopes: readonly string[];
+  /** Whether `domain` is a host name the platform's shops have (Shopify: `{name}.myshopify.com`). */
+  isShopHost(domain: string): boolean;
+  /** Where an install sends the merchant to consent. */
+  authorizeUrl(shop: ShopAddress, app: Pick<StorefrontApp, 'clientId'>, request: { redirectUri: string; state: string }): string;
+  /** Whether the install's callback query is signed by the app (its HMAC). */
+  callbackSigned(query: Record<string, string>, app: StorefrontApp): boolean;
+  /** The install's code for an expiring token. */
+  exchangeCode(shop: ShopAddress, app: StorefrontApp, code: string): Promise<AccessGrant>;
+  /** A token for the app's own credentials (the merchant's own store). */
+  clientCredentials(shop: ShopAddress, app: StorefrontApp): Promise<AccessGrant>;
+  /** A new token (and refresh token) for a refresh token. */
+  refresh(shop: ShopAddress, app: StorefrontApp, refreshToken: string): Promise<AccessGrant>;
+  /** Whether `token` is a session token the app's embedded page got from the shop's admin (proof of control of the shop). */
+  sessionTokenValid(token: string, app: StorefrontApp, domain: string): boolean;
+  /** The scopes of `scopes` that `granted` lacks. */
+  missingScopes(granted: readonly string[]): string[];
 }
 
 /** A storefront call failed; `kind` says why, so callers can tell a revoked token from an outage. */

@@ -306,6 +306,8 @@ export interface BridgeStack {
   /** With recordCalls: the bridge's storefront calls, in the order their answers came back. */
   calls: StorefrontCall[];
   sandboxToken: string;
+  /** The sandbox store's own app (its client credentials; PATCH /admin/shops/{shopId} switches the shop to them). */
+  sandboxApp: { clientId: string; clientSecret: string };
   /** PostgreSQL only: the bridge's own database (benchmarks bulk-load a catalogue there); null on PGlite. */
   bridgeDatabaseUrl: string | null;
   /** The connector's admin-scope bearer token (admin ⊃ write ⊃ read). */
@@ -423,7 +425,11 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
         await db.close();
       }
     };
-    const { accessToken: sandboxToken } = await sandboxDbDo((db) => new SandboxStoreService(new SandboxStoreRepository(db.db)).create(domain));
+    const {
+      accessToken: sandboxToken,
+      clientId,
+      clientSecret,
+    } = await sandboxDbDo((db) => new SandboxStoreService(new SandboxStoreRepository(db.db)).create(domain));
     const sandboxPort = await freePort();
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
     let sandboxProc: Proc | null = null;
@@ -487,7 +493,13 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
     const apiBaseUrl = `${shopOrigin}/sandbox/shopify/${domain}`;
     const shop = expect(
       'shop',
-      await admin('POST', '/admin/shops', { platform: 'shopify', domain, access_token: sandboxToken, api_base_url: apiBaseUrl }),
+      await admin('POST', '/admin/shops', {
+        platform: 'shopify',
+        domain,
+        organization_id: tenant.organizationId,
+        access_token: sandboxToken,
+        api_base_url: apiBaseUrl,
+      }),
       201,
     );
     const connect = expect(
@@ -513,6 +525,7 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
       apiBaseUrl,
       calls,
       sandboxToken,
+      sandboxApp: { clientId, clientSecret },
       bridgeDatabaseUrl: bridgeStorage.env.DATABASE_URL ?? null,
       connectorToken,
       integrationId: connect.data.integration_id,

@@ -10,8 +10,8 @@ import { sandboxData, type Json } from './sandbox-graphql.js';
 export interface ConnectorHarness extends Harness {
   /** http://127.0.0.1:port of this app (its PIM). */
   pimUrl: string;
-  /** A shopify shop through POST /admin/shops; returns its domain. */
-  shop(domain?: string): Promise<string>;
+  /** A shopify shop through POST /admin/shops, owned by `organizationId` (a new organization when absent); returns its domain. */
+  shop(domain?: string, organizationId?: number): Promise<string>;
   /** A tenant (organization + key) and a shop, connected; returns the connect answer's data. */
   connected(domain?: string): Promise<{ tenant: Tenant; domain: string; integrationId: number; token: string }>;
   /**
@@ -66,8 +66,9 @@ export async function connectorHarness(
         ...headers,
       },
     }) as Promise<InjectResponse>;
-  const shop: ConnectorHarness['shop'] = async (domain = `shop-${process.pid}-${++shops}.myshopify.com`) => {
-    const res = await h.admin('POST', '/admin/shops', { domain, platform: 'shopify', access_token: `shpat_test_${shops}` });
+  const shop: ConnectorHarness['shop'] = async (domain = `shop-${process.pid}-${++shops}.myshopify.com`, organizationId?: number) => {
+    const owner = organizationId ?? (await h.tenant()).organizationId;
+    const res = await h.admin('POST', '/admin/shops', { domain, platform: 'shopify', organization_id: owner, access_token: `shpat_test_${shops}` });
     if (res.statusCode !== 201) throw new Error(`shop add failed: ${res.statusCode} ${res.body}`);
     return domain;
   };
@@ -78,7 +79,7 @@ export async function connectorHarness(
     shop,
     async connected(domain) {
       const tenant = await h.tenant();
-      const d = await shop(domain);
+      const d = await shop(domain, tenant.organizationId);
       const res = await call('POST', '/api/connect', null, {
         shop_domain: d,
         pim_base_url: pimUrl,
@@ -90,11 +91,11 @@ export async function connectorHarness(
       return { tenant, domain: d, integrationId: data.integration_id, token: data.api_token };
     },
     async sandboxConnected(domain = `sandbox-${process.pid}-${++shops}.myshopify.com`) {
-      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox' });
+      const tenant = await h.tenant();
+      const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId });
       if (made.statusCode !== 201) throw new Error(`sandbox store failed: ${made.statusCode} ${made.body}`);
       const accessToken = made.json().access_token as string;
       const graphqlUrl = `${pimUrl}/sandbox/shopify/${domain}/admin/api/${ADMIN_API_VERSION}/graphql.json`;
-      const tenant = await h.tenant();
       const res = await call('POST', '/api/connect', null, {
         shop_domain: domain,
         pim_base_url: pimUrl,

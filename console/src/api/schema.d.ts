@@ -356,6 +356,203 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/sandbox/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A sandbox store alone, with its own app, not registered as a shop: a store to connect the way a real one is (install, client credentials or its token) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description e.g. my-store.myshopify.com (lower-cased) */
+                        domain: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the store's legacy non-expiring token, shown once */
+                            access_token: string;
+                            /** @description where the store's Admin API and OAuth endpoints answer */
+                            api_base_url: string;
+                            /** @description the store's app */
+                            client_id: string;
+                            /** @description shown once */
+                            client_secret: string;
+                            domain: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/stores/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** A sandbox store's settings by its domain, registered as a shop or not (as PATCH /admin/shops/{id}/sandbox) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    domain: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description deliver webhooks to http:// addresses too (Shopify: https only) */
+                        allow_http_webhooks?: boolean;
+                        app_scopes?: string[] | null;
+                        /** @description points; null: the plan's */
+                        bucket_size?: number | null;
+                        /** @description where the mandatory compliance webhooks go */
+                        compliance_url?: string | null;
+                        /** @description share of calls answered 500/502/503 before running */
+                        error_rate?: number;
+                        /** @description share of calls that run (and commit) but answer 503 */
+                        fail_after_commit_rate?: number;
+                        /** @description seeds the fault sequence (reproducible tests) */
+                        fault_seed?: number;
+                        latency_ms?: number;
+                        /** @description location names the store must have (added when missing) */
+                        locations?: string[];
+                        /** @description the app's allowed redirection URLs */
+                        redirect_urls?: string[] | null;
+                        /** @description null: 7776000 (90 days) */
+                        refresh_token_lifetime_seconds?: number | null;
+                        /** @description points per second; null: the plan's */
+                        restore_rate?: number | null;
+                        /** @description scopes taken from every token of the store and from future grants */
+                        revoked_scopes?: string[];
+                        /** @description share of calls held until the client gives up, before running */
+                        timeout_rate?: number;
+                        /** @description expiring offline and client credentials tokens; null: 3600 and 86399 */
+                        token_lifetime_seconds?: number | null;
+                        /** @description VARIANT_THROTTLE_EXCEEDED once the store holds this many variants; null: never */
+                        variant_throttle_limit?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allow_http_webhooks: boolean;
+                            /** @description null: every scope */
+                            app_scopes: string[] | null;
+                            bucket_size: number;
+                            client_id: string;
+                            /** @description null: {PUBLIC_URL}/webhooks/shopify */
+                            compliance_url: string | null;
+                            domain: string;
+                            error_rate: number;
+                            fail_after_commit_rate: number;
+                            fault_seed: number;
+                            latency_ms: number;
+                            locations: {
+                                id: string;
+                                name: string;
+                            }[];
+                            plan: string;
+                            /** @description null: {PUBLIC_URL}/shopify/callback */
+                            redirect_urls: string[] | null;
+                            refresh_token_lifetime_seconds: number;
+                            restore_rate: number;
+                            revoked_scopes: string[];
+                            timeout_rate: number;
+                            /** @description null: 3600 (expiring offline), 86399 (client credentials) */
+                            token_lifetime_seconds: number | null;
+                            variant_throttle_limit: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/admin/shops": {
         parameters: {
             query?: never;
@@ -404,11 +601,20 @@ export interface paths {
                         "application/json": {
                             shops: {
                                 api_base_url: string | null;
+                                /** @enum {string} */
+                                auth_method: "access_token" | "client_credentials" | "authorization_code";
+                                /** @enum {string} */
+                                auth_status: "ok" | "reauthorization_required";
                                 /** @description ISO 8601, UTC */
                                 created_at: string;
                                 domain: string;
                                 id: number;
+                                /** @description the owner: only its credentials, or proof of control of the shop, connect it */
+                                organization_id: number | null;
                                 platform: string;
+                                token_expires_at: string | null;
+                                /** @description how many times Pimbridge renewed the expiring token */
+                                token_renewals: number;
                             }[];
                         };
                     };
@@ -416,7 +622,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Install a shop: platform shopify with its Admin API access token, or a new sandbox store */
+        /** Register a shop for its owner organization: platform shopify with a legacy custom app's access token or a Dev Dashboard app's client credentials, or a new sandbox store */
         post: {
             parameters: {
                 query?: never;
@@ -427,12 +633,17 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description shopify only: the Admin API access token */
+                        /** @description shopify only: a legacy custom app's Admin API access token */
                         access_token?: string;
                         /** @description shopify only: overrides https://{domain} */
                         api_base_url?: string;
+                        /** @description shopify only: a Dev Dashboard app's client id (client credentials grant) */
+                        client_id?: string;
+                        /** @description shopify only: that app's client secret */
+                        client_secret?: string;
                         /** @description e.g. acme.myshopify.com (lower-cased) */
                         domain: string;
+                        organization_id: number;
                         /** @enum {string} */
                         platform: "shopify" | "sandbox";
                     };
@@ -468,14 +679,27 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description sandbox only, shown once */
+                            /** @description sandbox only, shown once: the store's non-expiring token */
                             access_token?: string;
                             api_base_url: string | null;
+                            /** @enum {string} */
+                            auth_method: "access_token" | "client_credentials" | "authorization_code";
+                            /** @enum {string} */
+                            auth_status: "ok" | "reauthorization_required";
+                            /** @description sandbox only: the store's own app */
+                            client_id?: string;
+                            /** @description sandbox only, shown once */
+                            client_secret?: string;
                             /** @description ISO 8601, UTC */
                             created_at: string;
                             domain: string;
                             id: number;
+                            /** @description the owner: only its credentials, or proof of control of the shop, connect it */
+                            organization_id: number | null;
                             platform: string;
+                            token_expires_at: string | null;
+                            /** @description how many times Pimbridge renewed the expiring token */
+                            token_renewals: number;
                         };
                     };
                 };
@@ -542,7 +766,79 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a shop's owner, or its way in: a new legacy access token or new client credentials (which must work) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description shopify only: a legacy custom app's Admin API access token */
+                        access_token?: string;
+                        /** @description shopify only: a Dev Dashboard app's client id (client credentials grant) */
+                        client_id?: string;
+                        /** @description shopify only: that app's client secret */
+                        client_secret?: string;
+                        organization_id?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            api_base_url: string | null;
+                            /** @enum {string} */
+                            auth_method: "access_token" | "client_credentials" | "authorization_code";
+                            /** @enum {string} */
+                            auth_status: "ok" | "reauthorization_required";
+                            /** @description ISO 8601, UTC */
+                            created_at: string;
+                            domain: string;
+                            id: number;
+                            /** @description the owner: only its credentials, or proof of control of the shop, connect it */
+                            organization_id: number | null;
+                            platform: string;
+                            token_expires_at: string | null;
+                            /** @description how many times Pimbridge renewed the expiring token */
+                            token_renewals: number;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/admin/shops/{id}/sandbox": {
@@ -558,7 +854,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** A sandbox shop's cost bucket, injected faults, variant throttle and locations (for tests and benchmarks) */
+        /** A sandbox shop's cost bucket, injected faults, variant throttle, locations and app (token lifetimes, scopes, redirect URLs, webhooks) */
         patch: {
             parameters: {
                 query?: never;
@@ -571,8 +867,13 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description deliver webhooks to http:// addresses too (Shopify: https only) */
+                        allow_http_webhooks?: boolean;
+                        app_scopes?: string[] | null;
                         /** @description points; null: the plan's */
                         bucket_size?: number | null;
+                        /** @description where the mandatory compliance webhooks go */
+                        compliance_url?: string | null;
                         /** @description share of calls answered 500/502/503 before running */
                         error_rate?: number;
                         /** @description share of calls that run (and commit) but answer 503 */
@@ -582,10 +883,18 @@ export interface paths {
                         latency_ms?: number;
                         /** @description location names the store must have (added when missing) */
                         locations?: string[];
+                        /** @description the app's allowed redirection URLs */
+                        redirect_urls?: string[] | null;
+                        /** @description null: 7776000 (90 days) */
+                        refresh_token_lifetime_seconds?: number | null;
                         /** @description points per second; null: the plan's */
                         restore_rate?: number | null;
+                        /** @description scopes taken from every token of the store and from future grants */
+                        revoked_scopes?: string[];
                         /** @description share of calls held until the client gives up, before running */
                         timeout_rate?: number;
+                        /** @description expiring offline and client credentials tokens; null: 3600 and 86399 */
+                        token_lifetime_seconds?: number | null;
                         /** @description VARIANT_THROTTLE_EXCEEDED once the store holds this many variants; null: never */
                         variant_throttle_limit?: number | null;
                     };
@@ -621,7 +930,13 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            allow_http_webhooks: boolean;
+                            /** @description null: every scope */
+                            app_scopes: string[] | null;
                             bucket_size: number;
+                            client_id: string;
+                            /** @description null: {PUBLIC_URL}/webhooks/shopify */
+                            compliance_url: string | null;
                             domain: string;
                             error_rate: number;
                             fail_after_commit_rate: number;
@@ -633,8 +948,14 @@ export interface paths {
                                 name: string;
                             }[];
                             plan: string;
+                            /** @description null: {PUBLIC_URL}/shopify/callback */
+                            redirect_urls: string[] | null;
+                            refresh_token_lifetime_seconds: number;
                             restore_rate: number;
+                            revoked_scopes: string[];
                             timeout_rate: number;
+                            /** @description null: 3600 (expiring offline), 86399 (client credentials) */
+                            token_lifetime_seconds: number | null;
                             variant_throttle_limit: number | null;
                         };
                     };
@@ -4182,6 +4503,15 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description how the shop is connected (installed app, client credentials, legacy token), its token's expiry, the scopes granted and missing */
+                                access: {
+                                    error: string | null;
+                                    granted_scopes: string[] | null;
+                                    method: "access_token" | "client_credentials" | "authorization_code";
+                                    missing_scopes: string[];
+                                    status: "ok" | "reauthorization_required";
+                                    token_expires_at: string | null;
+                                } | null;
                                 /** @description UTC, YYYY-MM-DD HH:MM:SS */
                                 created_at: string;
                                 id: number;
@@ -6746,6 +7076,164 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shops": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Connect the signed-in organization's own store: a Dev Dashboard app's client id and secret (client credentials grant), or a legacy custom app's access token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        access_token?: string;
+                        client_id?: string;
+                        client_secret?: string;
+                        /** @description e.g. acme.myshopify.com */
+                        domain: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                integration_id: number;
+                                shop_domain: string;
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shops/{integrationId}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How an integration's shop is connected: the way in, its token's expiry, the scopes granted and missing */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    integrationId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the connector API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Error envelope of the connector API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                            /** @enum {string} */
+                            status: "error";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                error: string | null;
+                                granted_scopes: string[] | null;
+                                method: "access_token" | "client_credentials" | "authorization_code";
+                                missing_scopes: string[];
+                                status: "ok" | "reauthorization_required";
+                                token_expires_at: string | null;
+                            };
+                            message: string;
+                            status: "success" | "partial";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/status": {
         parameters: {
             query?: never;
@@ -6848,6 +7336,15 @@ export interface paths {
                                 shop_domain: string;
                                 /** @enum {string} */
                                 status: "active" | "inactive";
+                                /** @description beyond the spec: how the shop is connected, its token's expiry, and the scopes it granted and lacks */
+                                storefront_access: {
+                                    error: string | null;
+                                    granted_scopes: string[] | null;
+                                    method: "access_token" | "client_credentials" | "authorization_code";
+                                    missing_scopes: string[];
+                                    status: "ok" | "reauthorization_required";
+                                    token_expires_at: string | null;
+                                } | null;
                                 storefront_status: {
                                     error?: string;
                                     plan?: string;

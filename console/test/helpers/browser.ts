@@ -70,7 +70,7 @@ export async function consoleHarness(): Promise<ConsoleHarness> {
     await h.app.services.jobs.workers.start();
     const tenant = await h.tenant('Console Test Co');
     const shopDomain = `console-${process.pid}.myshopify.com`;
-    const made = await h.admin('POST', '/admin/shops', { domain: shopDomain, platform: 'sandbox' });
+    const made = await h.admin('POST', '/admin/shops', { domain: shopDomain, platform: 'sandbox', organization_id: tenant.organizationId });
     if (made.statusCode !== 201) throw new Error(`sandbox shop: ${made.statusCode} ${made.body}`);
     const shopToken: string = made.json().access_token;
     const connected = await h.call('POST', '/api/connect', null, {

@@ -4,10 +4,15 @@
 import type { ConsoleSession } from '../../server/kernel/console-session.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { ConnectorPrincipal } from '../connector.types.js';
+import type { AccessView } from '../shop-auth/shop-access.service.js';
 import type { IntegrationService } from '../integrations/integration.service.js';
 
 export class ConsoleAccess {
-  constructor(private readonly integrations: IntegrationService) {}
+  constructor(
+    private readonly integrations: IntegrationService,
+    /** How each integration's shop is connected (connector/shop-auth), shown beside it. */
+    private readonly accessOf: (integrationId: number) => Promise<AccessView | null> = async () => null,
+  ) {}
 
   async authenticate(session: ConsoleSession, integrationHeader: string | string[] | undefined): Promise<ConnectorPrincipal> {
     const id = typeof integrationHeader === 'string' && /^[1-9]\d{0,9}$/.test(integrationHeader) ? Number(integrationHeader) : null;
@@ -21,7 +26,8 @@ export class ConsoleAccess {
     return { integrationId: id, tokenId: 0, scope: 'admin' };
   }
 
-  list(session: ConsoleSession) {
-    return this.integrations.listForAccount(session.accountKeyHashes);
+  async list(session: ConsoleSession) {
+    const rows = await this.integrations.listForAccount(session.accountKeyHashes);
+    return Promise.all(rows.map(async (row) => ({ ...row, access: await this.accessOf(row.id) })));
   }
 }

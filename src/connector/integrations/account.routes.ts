@@ -2,6 +2,7 @@
 // organization's. A console session only; the other connector routes then take X-Integration-Id.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
+import { AccessViewSchema } from '../shop-auth/account-shops.routes.js';
 import type { ConsoleAccess } from '../auth/console-access.js';
 import { success } from '../connector.envelope.js';
 import { connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
@@ -13,6 +14,9 @@ const AccountIntegration = Type.Object({
   is_active: Type.Boolean(),
   last_sync_at: Type.Union([Timestamp, Type.Null()]),
   created_at: Timestamp,
+  access: Type.Union([AccessViewSchema, Type.Null()], {
+    description: "how the shop is connected (installed app, client credentials, legacy token), its token's expiry, the scopes granted and missing",
+  }),
 });
 
 export function accountRoutes(app: App, access: ConsoleAccess): void {

@@ -83,8 +83,11 @@ export class IntegrationRepository {
     await this.db.update(integrations).set({ pimKeyHash }).where(eq(integrations.id, id));
   }
 
-  async findShopByDomain(domain: string): Promise<{ id: number; domain: string } | null> {
-    const [row] = await this.db.select({ id: shops.id, domain: shops.domain }).from(shops).where(eq(shops.domain, domain));
+  async findShopByDomain(domain: string): Promise<{ id: number; domain: string; organizationId: number | null } | null> {
+    const [row] = await this.db
+      .select({ id: shops.id, domain: shops.domain, organizationId: shops.organizationId })
+      .from(shops)
+      .where(eq(shops.domain, domain));
     return row ?? null;
   }
 
@@ -148,7 +151,6 @@ export class IntegrationRepository {
     return rows[0]?.updatedAt ?? null;
   }
 
-  /** The storefront side of an integration: its shop's domain, API base URL and sealed access token. */
   /** The integration's bridge settings as stored (integration-settings.ts parses them). */
   async settings(id: number): Promise<unknown> {
     const [row] = await this.db.select({ settings: integrations.settings }).from(integrations).where(eq(integrations.id, id));
@@ -157,15 +159,6 @@ export class IntegrationRepository {
 
   async saveSettings(id: number, settings: object): Promise<void> {
     await this.db.update(integrations).set({ settings, updatedAt: sql`now()` }).where(eq(integrations.id, id));
-  }
-
-  async shopOf(integrationId: number): Promise<{ domain: string; apiBaseUrl: string | null; accessTokenEncrypted: string } | null> {
-    const [row] = await this.db
-      .select({ domain: shops.domain, apiBaseUrl: shops.apiBaseUrl, accessTokenEncrypted: shops.accessTokenEncrypted })
-      .from(integrations)
-      .innerJoin(shops, eq(shops.id, integrations.shopId))
-      .where(eq(integrations.id, integrationId));
-    return row ?? null;
   }
 
   /**

@@ -46,7 +46,12 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
         ),
       },
     },
-    async (req) => success('Integration created successfully', await integrations.connect(req.body)),
+    async (req) => {
+      // An embedded app's page proves control of the shop with its Shopify session token (a JWT) as the bearer.
+      const bearer = /^bearer +([\w-]+\.[\w-]+\.[\w-]+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const proof = bearer ? { kind: 'session_token' as const, token: bearer } : undefined;
+      return success('Integration created successfully', await integrations.connect(req.body, proof));
+    },
   );
 
   app.put(

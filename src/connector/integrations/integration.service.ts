@@ -34,7 +34,25 @@ export interface IntegrationServiceDeps {
   box: SecretBox;
   /** Run after a successful connect (the shop's webhook subscriptions); must not throw. */
   afterConnect?: (integrationId: number) => Promise<void>;
+  /**
+   * The organization a PIM key and secret belong to when they are this server's (the PIM's own check, in process), else
+   * null: who is asking to connect, whatever PIM address they give.
+   */
+  accounts: { organizationOf(apiKey: string, apiSecret: string): Promise<number | null> };
+  /** The shop's storefront side with its token source (connector/shop-auth). */
+  shops: {
+    forIntegration(integrationId: number): Promise<StorefrontShop | null>;
+    sessionTokenValid(domain: string, token: string): Promise<boolean>;
+  };
 }
+
+/**
+ * How a connect proves it is the shop's owner's (docs/connect-a-store.md, "Who may connect a shop"): `credentials`,
+ * the owner organization's own PIM key and secret; `session_token`, a Shopify session token of the app's embedded page
+ * (`Authorization: Bearer <JWT>` on POST /api/connect), checked here; `shop`, control of the shop itself that the caller
+ * has checked (the install that just completed, the store's own credentials).
+ */
+export type ConnectProof = { kind: 'credentials' } | { kind: 'session_token'; token: string } | { kind: 'shop'; organizationId: number };
 
 export class IntegrationService {
   private readonly db: Db;
@@ -43,16 +61,27 @@ export class IntegrationService {
   private readonly pim: PimClient;
   private readonly box: SecretBox;
   private readonly afterConnect?: (integrationId: number) => Promise<void>;
+  private readonly accounts: IntegrationServiceDeps['accounts'];
+  private readonly shops: IntegrationServiceDeps['shops'];
 
   constructor(deps: IntegrationServiceDeps) {
     ({ db: this.db, integrations: this.integrations, tokens: this.tokens, pim: this.pim, box: this.box, afterConnect: this.afterConnect } = deps);
+    this.accounts = deps.accounts;
+    this.shops = deps.shops;
   }
 
-  async connect(input: ConnectInput) {
+  /**
+   * Links the shop to the PIM account. Only its owner may: with the owner organization's own PIM credentials, or with
+   * proof of control of the shop. Anyone else gets the answer of a shop that does not exist (SHOP_NOT_FOUND), never the
+   * owner's integration, whether it is active or not.
+   */
+  async connect(input: ConnectInput, proof: ConnectProof = { kind: 'credentials' }) {
     const pimBaseUrl = this.baseUrl(input.pim_base_url, 400);
     const domain = input.shop_domain.trim().toLowerCase();
     const shop = await this.integrations.findShopByDomain(domain);
-    if (!shop) throw new ConnectorError('SHOP_NOT_FOUND', `Shop ${domain || '(empty)'} not found: install the app on the shop first`);
+    const notFound = () => new ConnectorError('SHOP_NOT_FOUND', `Shop ${domain || '(empty)'} not found: install the app on the shop first`);
+    if (!shop || shop.organizationId === null) throw notFound();
+    if (!(await this.proves(proof, shop, input))) throw notFound();
     const existing = await this.integrations.findByShop(shop.id);
     if (existing?.isActive) throw integrationExists(domain);
     await this.verify(pimBaseUrl, input.pim_api_key, input.pim_api_secret, 'connect');
@@ -70,6 +99,15 @@ export class IntegrationService {
     if (!result) throw integrationExists(domain);
     await this.afterConnect?.(result.id);
     return { integration_id: result.id, shop_domain: shop.domain, api_token: apiToken, created_at: ymdHis(result.createdAt)! };
+  }
+
+  private async proves(proof: ConnectProof, shop: { domain: string; organizationId: number | null }, input: ConnectInput): Promise<boolean> {
+    if (proof.kind === 'shop') return proof.organizationId === shop.organizationId;
+    const caller = await this.accounts.organizationOf(input.pim_api_key, input.pim_api_secret);
+    // A session token proves control of the shop for a PIM elsewhere; this server's keys must still be the owner's (or
+    // another organization would reactivate the owner's integration, its mappings and its logs).
+    if (proof.kind === 'session_token') return (caller === null || caller === shop.organizationId) && this.shops.sessionTokenValid(shop.domain, proof.token);
+    return caller === shop.organizationId;
   }
 
   async update(integrationId: number, input: UpdateInput) {
@@ -121,9 +159,8 @@ export class IntegrationService {
   }
 
   /** The storefront side of an integration with its access token decrypted (for StorefrontPort calls); null if unknown. */
-  async storefrontShopOf(integrationId: number): Promise<StorefrontShop | null> {
-    const shop = await this.integrations.shopOf(integrationId);
-    return shop ? { domain: shop.domain, apiBaseUrl: shop.apiBaseUrl, accessToken: this.box.open(shop.accessTokenEncrypted) } : null;
+  storefrontShopOf(integrationId: number): Promise<StorefrontShop | null> {
+    return this.shops.forIntegration(integrationId);
   }
 
   /** The integration's PIM connection with its credentials decrypted (for calls to the PIM); null if unknown. */

@@ -6,7 +6,7 @@
 // one in-flight check.
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { PimClient } from '../pim/pim-client.js';
-import type { StorefrontPort } from '../../storefront/storefront.port.js';
+import type { StorefrontPort, StorefrontShop } from '../../storefront/storefront.port.js';
 import type { IntegrationState, StatusRepository } from './status.repository.js';
 
 export type PimStatus = { status: 'connected' } | { status: 'error'; error: string };
@@ -68,6 +68,14 @@ export interface ConnectivityOptions {
   secretBox: SecretBox;
   storefront: StorefrontPort;
   pim: PimProbe;
+  /**
+   * The shop's access (connector/shop-auth): its token source for expiring tokens, and where the scopes each live check
+   * reads are kept. Absent: the stored token is opened as it is.
+   */
+  shops?: {
+    forIntegration(integrationId: number): Promise<StorefrontShop | null>;
+    recordScopes(integrationId: number, scopes: string[]): Promise<void>;
+  };
   clock?: Clock;
   /** How long a stored check is reused (30 s). */
   ttlMs?: number;
@@ -107,7 +115,7 @@ export class ConnectivityChecker {
     // The caller's snapshot may predate a check that finished since (here or on another node): re-read before calling out.
     const stored = this.fresh(target);
     if (stored) return stored;
-    const [pim, storefront] = await Promise.all([this.checkPim(target), this.checkStorefront(target)]);
+    const [pim, storefront] = await Promise.all([this.checkPim(target), this.checkStorefront(integrationId, target)]);
     const checkedAt = this.clock.now();
     const errors = [pim, storefront].flatMap((s) => (s.status === 'error' ? [s.error] : []));
     await this.options.repository.saveCheck(integrationId, {
@@ -147,10 +155,20 @@ export class ConnectivityChecker {
     }
   }
 
-  private async checkStorefront(target: { shopDomain: string; shopApiBaseUrl: string | null; shopAccessTokenEncrypted: string }): Promise<StorefrontStatus> {
+  private async checkStorefront(
+    integrationId: number,
+    target: { shopDomain: string; shopApiBaseUrl: string | null; shopAccessTokenEncrypted: string },
+  ): Promise<StorefrontStatus> {
     try {
-      const shop = { domain: target.shopDomain, apiBaseUrl: target.shopApiBaseUrl, accessToken: this.open(target.shopAccessTokenEncrypted, 'access token') };
+      const shops = this.options.shops;
+      const shop = (shops && (await shops.forIntegration(integrationId))) ?? {
+        domain: target.shopDomain,
+        apiBaseUrl: target.shopApiBaseUrl,
+        accessToken: this.open(target.shopAccessTokenEncrypted, 'access token'),
+      };
       const health = await withTimeout(this.options.storefront.shopHealth(shop, { timeoutMs: this.timeoutMs }), this.timeoutMs + 250);
+      // The granted scopes came with the health check: kept for the status's storefront_access.
+      if (shops && health.scopes) await shops.recordScopes(integrationId, health.scopes);
       return { status: 'connected', shop_name: health.name, shop_id: health.id, plan: health.plan };
     } catch (err) {
       return { status: 'error', error: `Storefront cannot be reached: ${reason(err)}` };

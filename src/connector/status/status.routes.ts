@@ -1,5 +1,6 @@
 // GET /api/status (enveloped, any authenticated role), GET /api/status/{integrationId} and GET /api/system/status
 // (public, raw: their errors use the spec's raw shapes, never the envelope).
+import { AccessViewSchema } from '../shop-auth/account-shops.routes.js';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
@@ -67,6 +68,9 @@ const OwnStatus = Type.Object({
     { missing_locales: Type.Array(Type.String()) },
     { description: "beyond the spec: the PIM's translation locales the shop has not enabled, as recent pushes found them" },
   ),
+  storefront_access: Type.Union([AccessViewSchema, Type.Null()], {
+    description: "beyond the spec: how the shop is connected, its token's expiry, and the scopes it granted and lacks",
+  }),
 });
 
 const PublicStatus = Type.Object({

@@ -3,6 +3,7 @@
 import { DEFAULT_CHANNEL_PUBLICATIONS, parseSettings, PIM_CHANNELS, type IntegrationSettings } from '../integrations/integration-settings.js';
 import { ConnectorError } from '../connector.errors.js';
 import { iso8601, ymdHis } from '../timestamps.js';
+import type { AccessView } from '../shop-auth/shop-access.service.js';
 import type { Db } from '../../db/client.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { StorefrontPort } from '../../storefront/storefront.port.js';
@@ -54,6 +55,11 @@ export interface OwnStatus {
    * the list once a push finds it enabled); nothing is registered for them, and no product fails for them.
    */
   translations: { missing_locales: string[] };
+  /**
+   * Beyond the spec: how the shop is connected (legacy token, client credentials, install), whether it needs
+   * reauthorization, when its token expires, and the scopes it granted and lacks (connector/shop-auth).
+   */
+  storefront_access: AccessView | null;
 }
 
 export interface PublicStatus {
@@ -92,6 +98,8 @@ export interface StatusServiceDeps {
   queue: QueueStatsSource;
   /** A real query against the database (Database.ping). */
   ping: () => Promise<boolean>;
+  /** How the integration's shop is connected (stored state, no live call). */
+  access?: (integrationId: number) => Promise<AccessView | null>;
   clock?: Clock;
 }
 
@@ -141,8 +149,10 @@ export class StatusService {
     const { repository } = this.deps;
     const state = await repository.integration(integrationId);
     if (!state) throw new ConnectorError('INTERNAL_ERROR', 'Integration of this token no longer exists');
-    const [checks, counts, syncs, failed24h, tokens, queue] = await Promise.all([
-      this.deps.connectivity.current(state),
+    // The live checks first: they read the granted scopes again, which the access view then shows.
+    const checks = await this.deps.connectivity.current(state);
+    const [access, counts, syncs, failed24h, tokens, queue] = await Promise.all([
+      this.deps.access ? this.deps.access(integrationId) : null,
       repository.mappingCounts(integrationId),
       repository.recentSyncs(integrationId, RECENT_SYNCS),
       repository.syncCounts(integrationId, this.since24h()),
@@ -170,6 +180,7 @@ export class StatusService {
       health_score: this.score(state, checkState(checks.pim), checkState(checks.storefront), failed24h.failed, counts, queue, now),
       channel_mapping: channelMappingOf(parseSettings(state.settings)),
       translations: { missing_locales: Array.isArray(state.missingLocales) ? state.missingLocales : [] },
+      storefront_access: access,
     };
   }
 

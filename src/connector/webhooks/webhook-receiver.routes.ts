@@ -21,6 +21,7 @@ export async function webhookReceiverRoutes(scope: App, webhooks: WebhookService
         topic: header(req.headers['x-shopify-topic']),
         shopDomain: header(req.headers['x-shopify-shop-domain']),
         webhookId: header(req.headers['x-shopify-webhook-id']),
+        triggeredAt: header(req.headers['x-shopify-triggered-at']),
       },
       raw,
     );

@@ -26,23 +26,48 @@ export class WebhookRepository {
     return new WebhookRepository(tx);
   }
 
-  /** The shop (by lower-cased domain) with its integration, if it has one; null for a shop not installed here. */
-  async shopByDomain(domain: string): Promise<{ shopId: number; platform: string; integrationId: number | null; isActive: boolean } | null> {
+  /**
+   * The shop (by lower-cased domain) with its integration, if it has one, and the sealed secret of the app installed on
+   * it (null for a legacy token's shop); null for a shop not installed here.
+   */
+  async shopByDomain(
+    domain: string,
+  ): Promise<{ shopId: number; platform: string; integrationId: number | null; isActive: boolean; clientSecretEncrypted: string | null } | null> {
     const [row] = await this.db
-      .select({ shopId: shops.id, platform: shops.platform, integrationId: integrations.id, isActive: integrations.isActive })
+      .select({
+        shopId: shops.id,
+        platform: shops.platform,
+        integrationId: integrations.id,
+        isActive: integrations.isActive,
+        clientSecretEncrypted: shops.clientSecretEncrypted,
+      })
       .from(shops)
       .leftJoin(integrations, eq(integrations.shopId, shops.id))
       .where(eq(shops.domain, domain));
-    return row ? { shopId: row.shopId, platform: row.platform, integrationId: row.integrationId ?? null, isActive: row.isActive === true } : null;
+    return row
+      ? {
+          shopId: row.shopId,
+          platform: row.platform,
+          integrationId: row.integrationId ?? null,
+          isActive: row.isActive === true,
+          clientSecretEncrypted: row.clientSecretEncrypted,
+        }
+      : null;
   }
 
-  async platformOf(integrationId: number): Promise<string | null> {
+  /** shop/redact: the shop and everything kept of it (integration, tokens, mappings, sync logs, drift) are deleted. */
+  async eraseShop(shopId: number): Promise<void> {
+    await this.db.delete(shops).where(eq(shops.id, shopId));
+  }
+
+  /** The integration's shop's platform, and whether the shop keeps an app secret of its own to verify deliveries with. */
+  async platformOf(integrationId: number): Promise<{ platform: string; ownSecret: boolean } | null> {
     const [row] = await this.db
-      .select({ platform: shops.platform })
+      .select({ platform: shops.platform, secret: shops.clientSecretEncrypted })
       .from(integrations)
       .innerJoin(shops, eq(shops.id, integrations.shopId))
       .where(eq(integrations.id, integrationId));
-    return row?.platform ?? null;
+    return row ? { platform: row.platform, ownSecret: row.secret !== null } : null;
   }
 
   async seen(webhookId: string): Promise<boolean> {

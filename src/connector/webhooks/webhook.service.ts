@@ -19,6 +19,7 @@
 // - app/uninstalled: the integration is deactivated and its tokens revoked (the disconnect's own logic).
 import type { Db } from '../../db/client.js';
 import { hmacSha256Matches } from '../../lib/crypto.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import {
   STOREFRONT_WEBHOOK_TOPICS,
   StorefrontError,
@@ -37,8 +38,16 @@ import type { DriftEventInput, WebhookRepository } from './webhook.repository.js
 /** Our webhook route, under PUBLIC_URL. */
 export const WEBHOOK_PATH = '/webhooks/shopify';
 
+/**
+ * The mandatory compliance topics every app distributed to merchants must answer
+ * (https://shopify.dev/docs/apps/build/compliance/privacy-law-compliance): Pimbridge keeps no customer data, so the two
+ * customer topics are acknowledged with nothing to report or erase; shop/redact (48 hours after an uninstall) erases
+ * everything kept of the shop.
+ */
+export const COMPLIANCE_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
+
 /** X-Shopify-Topic values we act on. */
-export const WEBHOOK_TOPICS = ['products/update', 'products/delete', 'inventory_levels/update', 'app/uninstalled'] as const;
+export const WEBHOOK_TOPICS = ['products/update', 'products/delete', 'inventory_levels/update', 'app/uninstalled', ...COMPLIANCE_TOPICS] as const;
 type Topic = (typeof WEBHOOK_TOPICS)[number];
 
 export interface WebhookHeaders {
@@ -46,6 +55,8 @@ export interface WebhookHeaders {
   topic?: string;
   shopDomain?: string;
   webhookId?: string;
+  /** X-Shopify-Triggered-At: when Shopify triggered the delivery (retries keep it). */
+  triggeredAt?: string;
 }
 
 export interface WebhookServiceDeps {
@@ -57,14 +68,21 @@ export interface WebhookServiceDeps {
   shopOf: (integrationId: number) => Promise<StorefrontShop | null>;
   /** The disconnect's logic (deactivate, revoke tokens), run on app/uninstalled. */
   disconnect: (integrationId: number) => Promise<unknown>;
+  /** Opens a shop's sealed app secret (ENCRYPTION_KEY). */
+  box: SecretBox;
   storefront: StorefrontWebhooks;
   log?: { warn(obj: object, msg: string): void };
   now?: () => Date;
 }
 
 export interface WebhookOptions {
-  /** The app's client secret (SHOPIFY_API_SECRET, or the one derived for the sandbox). */
+  /**
+   * The Pimbridge app's client secret (SHOPIFY_API_SECRET, or one derived from ENCRYPTION_KEY): the secret of shops that
+   * keep no app secret of their own (a legacy custom app's token). A shop with its own app is verified with that app's.
+   */
   secret: string;
+  /** A delivery triggered longer ago than this is refused (WEBHOOK_MAX_AGE_SECONDS). */
+  maxAgeSeconds?: number;
   /** PUBLIC_URL + WEBHOOK_PATH. */
   callbackUrl: string;
   /** Whether shops of platform `shopify` are subscribed (only with SHOPIFY_API_SECRET: else their signatures cannot be checked). */
@@ -91,8 +109,8 @@ export class WebhookService {
 
   /** Subscribes the integration's shop (idempotent). Throws ConnectorError CONNECTION_FAILED when the shop cannot be reached. */
   async subscribe(integrationId: number): Promise<SubscribeOutcome> {
-    const platform = await this.deps.repo.platformOf(integrationId);
-    if (platform === 'shopify' && !this.options.subscribeShopifyShops) {
+    const shopKind = await this.deps.repo.platformOf(integrationId);
+    if (shopKind?.platform === 'shopify' && !shopKind.ownSecret && !this.options.subscribeShopifyShops) {
       return { status: 'skipped', callback_url: this.callbackUrl, reason: 'SHOPIFY_API_SECRET is not set: Shopify webhooks could not be verified' };
     }
     const shop = await this.deps.shopOf(integrationId);
@@ -171,18 +189,28 @@ export class WebhookService {
     await this.deps.integrations.saveSettings(integrationId, { ...base, recreate_deleted_products: value });
   }
 
-  /** One delivery: verified, de-duplicated, acted on. Throws ConnectorError (401/400) for a refused one. */
+  /**
+   * One delivery: verified, de-duplicated, acted on. Throws ConnectorError (401/400) for a refused one.
+   *
+   * Verified with the secret of the app installed on the shop the delivery names (X-Shopify-Shop-Domain), so that a body
+   * signed for one shop is refused for another; a shop unknown here and a wrong signature get the same answer. Then its
+   * X-Shopify-Triggered-At must be recent (WEBHOOK_MAX_AGE_SECONDS; Shopify sends it on every delivery, retries keep it).
+   */
   async receive(headers: WebhookHeaders, raw: Buffer): Promise<{ outcome: string; duplicate: boolean }> {
-    if (!hmacSha256Matches(this.options.secret, raw, headers.hmac))
-      throw new ConnectorError('AUTHENTICATION_FAILED', 'The webhook signature (X-Shopify-Hmac-Sha256) is missing or wrong');
+    const domain = (headers.shopDomain ?? '').trim().toLowerCase();
+    const shop = domain ? await this.deps.repo.shopByDomain(domain) : null;
+    const secret = shop ? (shop.clientSecretEncrypted ? this.deps.box.open(shop.clientSecretEncrypted) : this.options.secret) : null;
+    if (!shop || !secret || !hmacSha256Matches(secret, raw, headers.hmac))
+      throw new ConnectorError(
+        'AUTHENTICATION_FAILED',
+        'The webhook signature (X-Shopify-Hmac-Sha256) is missing or wrong for this shop (X-Shopify-Shop-Domain)',
+      );
+    this.checkTriggeredAt(headers.triggeredAt);
     const topic = headers.topic?.trim().toLowerCase();
     if (!topic || !(WEBHOOK_TOPICS as readonly string[]).includes(topic))
       throw new ConnectorError('VALIDATION_FAILED', `Unknown webhook topic ${topic ? `'${topic.slice(0, 64)}'` : '(none)'}`);
     const webhookId = headers.webhookId?.trim();
     if (!webhookId || webhookId.length > 255) throw new ConnectorError('MISSING_FIELD', 'X-Shopify-Webhook-Id is required');
-    const domain = (headers.shopDomain ?? '').trim().toLowerCase();
-    const shop = domain ? await this.deps.repo.shopByDomain(domain) : null;
-    if (!shop) throw new ConnectorError('AUTHENTICATION_FAILED', `Unknown shop ${domain ? `'${domain.slice(0, 255)}'` : '(none)'}`);
     let payload: Record<string, unknown>;
     try {
       const parsed = JSON.parse(raw.toString('utf8')) as unknown;
@@ -194,6 +222,14 @@ export class WebhookService {
     if (await this.deps.repo.seen(webhookId)) return { outcome: 'duplicate', duplicate: true };
 
     const at = this.now();
+    if ((COMPLIANCE_TOPICS as readonly string[]).includes(topic)) {
+      // The customer topics: nothing kept of customers, nothing to send or erase. shop/redact: the shop erased first
+      // (a failure before recording lets Shopify's retry do it again), the delivery recorded without its integration.
+      const outcome = topic === 'shop/redact' ? 'shop_erased' : 'no_customer_data';
+      if (topic === 'shop/redact') await this.deps.repo.eraseShop(shop.shopId);
+      const fresh = await this.deps.repo.record({ webhookId, shopDomain: domain, topic, integrationId: null, outcome, at });
+      return { outcome, duplicate: !fresh };
+    }
     const integrationId = shop.isActive ? shop.integrationId : null;
     const record = (repo: WebhookRepository, outcome: string) => repo.record({ webhookId, shopDomain: domain, topic, integrationId, outcome, at });
     if (integrationId === null) {
@@ -221,6 +257,18 @@ export class WebhookService {
       });
     if (Math.random() < 0.01) await this.deps.repo.prune(at).catch(() => undefined);
     return { outcome, duplicate: outcome === 'duplicate' };
+  }
+
+  private checkTriggeredAt(value: string | undefined): void {
+    const at = value ? Date.parse(value) : NaN;
+    if (Number.isNaN(at)) throw new ConnectorError('AUTHENTICATION_FAILED', 'X-Shopify-Triggered-At is missing or not a time');
+    const age = this.now().getTime() - at;
+    const maxAgeMs = (this.options.maxAgeSeconds ?? 49 * 3600) * 1000;
+    if (age > maxAgeMs || age < -FUTURE_TOLERANCE_MS)
+      throw new ConnectorError(
+        'AUTHENTICATION_FAILED',
+        `The delivery was triggered at ${new Date(at).toISOString()}, outside the accepted window: refused as a replay`,
+      );
   }
 
   private async act(
@@ -258,6 +306,9 @@ export class WebhookService {
 }
 
 class Duplicate extends Error {}
+
+/** A delivery whose trigger time is in the future by more than this is refused too (clocks drift a little). */
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 const view = (s: StorefrontWebhookSubscription) => ({ id: s.id, topic: s.topic, uri: s.uri });
 

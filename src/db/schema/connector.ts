@@ -2,6 +2,7 @@
 // product mappings and sync logs. Every row hangs off a shop or an integration.
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './admin.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -19,10 +20,56 @@ export const shops = pgTable(
     apiBaseUrl: text('api_base_url'),
     /** The Admin API access token, encrypted with ENCRYPTION_KEY (AES-256-GCM, see lib/secret-box.ts). */
     accessTokenEncrypted: text('access_token_encrypted').notNull(),
+    /**
+     * The organization that owns the shop (registered it through the admin API, or installed the app): only its PIM
+     * credentials, or proof of control of the shop, connect it (connector/shop-auth). Null: an older row no connect
+     * could attribute; nobody connects it until the operator names its owner.
+     */
+    organizationId: integer('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+    /**
+     * How the access token was obtained (docs/connect-a-store.md): `access_token` (a legacy custom app's static token),
+     * `client_credentials` (a Dev Dashboard app on the merchant's own store) or `authorization_code` (the app installed
+     * through OAuth, with an expiring offline token and its refresh token).
+     */
+    authMethod: text('auth_method').notNull().default('access_token'),
+    /** The app's client id and its secret (sealed); the secret also verifies the shop's webhooks. */
+    clientId: text('client_id'),
+    clientSecretEncrypted: text('client_secret_encrypted'),
+    /** When the access token expires; null: it does not. */
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true, precision: 3 }),
+    refreshTokenEncrypted: text('refresh_token_encrypted'),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true, precision: 3 }),
+    /** One renewal at a time across processes: the holder's lease (connector/shop-auth/shop-tokens.ts). */
+    renewalOwner: text('renewal_owner'),
+    renewalUntil: timestamp('renewal_until', { withTimezone: true, precision: 3 }),
+    tokenRenewedAt: timestamp('token_renewed_at', { withTimezone: true }),
+    /** Renewals so far (a figure for operators and benchmarks). */
+    tokenRenewals: integer('token_renewals').notNull().default(0),
+    /** `ok`, or `reauthorization_required` once a renewal failed for good (the merchant must install or register again). */
+    authStatus: text('auth_status').notNull().default('ok'),
+    authError: text('auth_error'),
+    /** The scopes the shop granted, as last read (currentAppInstallation.accessScopes); null: not read yet. */
+    grantedScopes: jsonb('granted_scopes').$type<string[]>(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('shops_domain_uq').on(t.domain)],
+  (t) => [uniqueIndex('shops_domain_uq').on(t.domain), index('shops_organization_idx').on(t.organizationId)],
 );
+
+/**
+ * An install in progress (GET /shopify/install → Shopify's consent → GET /shopify/callback): the OAuth `state`, bound
+ * to the browser that started it by a cookie nonce, and to the organization that will own the shop. Single use, short-lived.
+ */
+export const shopInstalls = pgTable('shop_installs', {
+  id: serial('id').primaryKey(),
+  stateHash: text('state_hash').notNull().unique(),
+  browserHash: text('browser_hash').notNull(),
+  organizationId: integer('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  domain: text('domain').notNull(),
+  createdAt: createdAt(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
 
 /** One shop linked to one PIM account. Deactivated on disconnect, reactivated (same id) on reconnect. */
 export const integrations = pgTable(

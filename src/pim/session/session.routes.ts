@@ -129,7 +129,8 @@ export function installSessionHook(app: App, sessions: SessionService): void {
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleSessionEnded', false);
   app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/session')) return;
+    // The install's start (/shopify/install) is the console's too: it installs for the signed-in organization.
+    if (!(req.url.startsWith('/api/') || req.url.startsWith('/shopify/install')) || req.url.startsWith('/api/session')) return;
     if (req.headers['x-api-key'] !== undefined || req.headers.authorization !== undefined) return;
     const token = sessionToken(req);
     if (!token) return;

@@ -18,6 +18,7 @@ import {
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { adminSchema } from '../shopify/admin-schema.js';
+import { accessDeniedError, fieldAccess, satisfies } from './access-scopes.js';
 import { actualQueryCost, MAX_QUERY_COST, requestedQueryCost } from './cost.js';
 import { inputLimitErrors } from './input-limits.js';
 import type { BucketLimits, LeakyBuckets, ThrottleSnapshot } from './leaky-bucket.js';
@@ -79,8 +80,17 @@ const TAGGED_RULES: ValidationRule[] = specifiedRules.map((rule) => {
 
 type Prepared = { document: DocumentNode } | { errors: GraphQLFormattedError[] };
 
-/** Below the root, a field the sandbox's objects do not carry is reported as not emulated, never silently null. */
+/**
+ * A field the token's scopes do not cover is refused as Shopify refuses it, before it runs: ACCESS_DENIED, the field
+ * null, the rest of the document answered (access-scopes.ts has the rule and its sources). Below the root, a field the
+ * sandbox's objects do not carry is reported as not emulated, never silently null.
+ */
 export const fieldResolver: GraphQLFieldResolver<unknown, SandboxContext> = (source, args, context, info) => {
+  const covered = context.access?.covered;
+  if (covered) {
+    const access = fieldAccess(info.parentType.name, info.fieldName);
+    if (access && !satisfies(access, covered)) throw accessDeniedError(info.fieldName, access);
+  }
   if (source !== null && typeof source === 'object' && info.fieldName in source) return defaultFieldResolver(source, args, context, info);
   throw new GraphQLError(`The Pimbridge sandbox does not emulate ${info.parentType.name}.${info.fieldName} yet`, { extensions: { code: 'NOT_IMPLEMENTED' } });
 };

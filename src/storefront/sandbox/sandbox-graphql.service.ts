@@ -13,6 +13,7 @@ import type { SandboxMediaService } from './sandbox-media.service.js';
 import type { SandboxProductRepository } from './sandbox-product.repository.js';
 import type { SandboxProductService } from './sandbox-product.service.js';
 import type { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
+import type { SandboxOauthService } from './sandbox-oauth.service.js';
 import type { SandboxCollectionService } from './sandbox-collection.service.js';
 import type { SandboxTranslationService } from './sandbox-translation.service.js';
 import type { SandboxPublicationService } from './sandbox-publication.service.js';
@@ -40,13 +41,13 @@ export const NOT_FOUND_BODY = { errors: 'Not Found' };
 const MISSING_QUERY = { errors: { query: 'Required parameter missing or invalid' } };
 
 export interface SandboxGraphqlOptions {
-  /** The clock of the cost buckets (tests freeze it). */
+  /** The clock of the cost buckets and of OAuth tokens', codes' and consents' expiry (tests freeze or move it). */
   now?: () => number;
   /** How long a timeout fault holds a request whose client never gives up (default 60 s). */
   holdMs?: number;
   /** The bulk runner's settings (upload cap; a pause tests hold a running operation with). */
   bulk?: SandboxBulkOptions;
-  /** Webhook delivery (the secret it signs with, the retry schedule; sandbox-webhooks.service.ts). */
+  /** Webhook delivery (http allowed or not, the retry schedule; sandbox-webhooks.service.ts). */
   webhooks?: Partial<SandboxWebhookOptions>;
 }
 
@@ -65,6 +66,8 @@ export interface SandboxGraphqlDeps {
   bulk: SandboxBulkService;
   /** Webhook subscriptions and deliveries. */
   webhooks: SandboxWebhookService;
+  /** The stores' apps: OAuth grants and the check of every token (sandbox-oauth.service.ts). */
+  oauth: SandboxOauthService;
 }
 
 export const TIMEOUT_BODY = { errors: 'Gateway Timeout' };
@@ -104,6 +107,8 @@ export class SandboxGraphqlService {
   readonly media: SandboxMediaService;
   /** Webhook subscriptions and deliveries (the uninstall route is in sandbox.routes.ts). */
   readonly webhooks: SandboxWebhookService;
+  /** The stores' apps: OAuth grants and tokens (oauth.routes.ts). */
+  readonly oauth: SandboxOauthService;
   private readonly db: Db;
   private readonly productRepo: SandboxProductRepository;
   private readonly products: SandboxProductService;
@@ -129,6 +134,7 @@ export class SandboxGraphqlService {
       media: this.media,
       bulk: this.bulk,
       webhooks: this.webhooks,
+      oauth: this.oauth,
     } = deps);
     this.buckets = new LeakyBuckets(options.now);
     this.holdMs = options.holdMs ?? 60_000;
@@ -172,7 +178,9 @@ export class SandboxGraphqlService {
     if (req.apiVersion !== ADMIN_API_VERSION) return { status: 404, body: NOT_FOUND_BODY };
     const store = await this.stores.find(req.domain);
     if (!store) return { status: 404, body: NOT_FOUND_BODY };
-    if (!this.stores.tokenMatches(store, req.accessToken)) return { status: 401, body: UNAUTHORIZED_BODY };
+    // The legacy token, or an OAuth or client credentials token neither expired nor revoked (sandbox-oauth.service.ts).
+    const access = await this.oauth.authenticate(store, req.accessToken);
+    if (!access) return { status: 401, body: UNAUTHORIZED_BODY };
 
     const body = req.body as { query?: unknown; variables?: unknown; operationName?: unknown } | null | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.query !== 'string' || body.query.trim() === '') {
@@ -210,6 +218,7 @@ export class SandboxGraphqlService {
         bulkRunners,
         baseUrl: req.baseUrl,
         webhooks: this.webhooks,
+        access,
       },
       buckets: this.buckets,
       limits: this.stores.bucketLimits(store),

@@ -22,11 +22,31 @@ export interface SandboxStore {
   variantThrottleLimit: number | null;
   configVersion: number;
   createdAt: Date;
+  /** The store's own app (docs/sandbox/oauth.md): client id, client secret (kept as is: the store signs with it), name. */
+  clientId: string;
+  clientSecret: string;
+  appName: string;
+  /** The app's configured scopes; null: every scope. */
+  appScopes: string[] | null;
+  /** Scopes taken from every token of the store and from future grants. */
+  revokedScopes: string[];
+  /** Allowed redirection URLs; null: `{PUBLIC_URL}/shopify/callback`. */
+  redirectUrls: string[] | null;
+  tokenLifetimeSeconds: number | null;
+  refreshTokenLifetimeSeconds: number | null;
+  allowHttpWebhooks: boolean;
+  complianceUrl: string | null;
 }
 
 export type SandboxSettings = Pick<
   SandboxStore,
   'bucketSize' | 'restoreRate' | 'errorRate' | 'timeoutRate' | 'failAfterCommitRate' | 'latencyMs' | 'faultSeed' | 'variantThrottleLimit'
+>;
+
+/** The app's settings (docs/sandbox/oauth.md); changing them leaves the cost bucket and the fault sequence as they are. */
+export type SandboxAppSettings = Pick<
+  SandboxStore,
+  'appScopes' | 'revokedScopes' | 'redirectUrls' | 'tokenLifetimeSeconds' | 'refreshTokenLifetimeSeconds' | 'allowHttpWebhooks' | 'complianceUrl'
 >;
 
 const columns = {
@@ -46,6 +66,16 @@ const columns = {
   variantThrottleLimit: sandboxStores.variantThrottleLimit,
   configVersion: sandboxStores.configVersion,
   createdAt: sandboxStores.createdAt,
+  clientId: sandboxStores.clientId,
+  clientSecret: sandboxStores.clientSecret,
+  appName: sandboxStores.appName,
+  appScopes: sandboxStores.appScopes,
+  revokedScopes: sandboxStores.revokedScopes,
+  redirectUrls: sandboxStores.redirectUrls,
+  tokenLifetimeSeconds: sandboxStores.tokenLifetimeSeconds,
+  refreshTokenLifetimeSeconds: sandboxStores.refreshTokenLifetimeSeconds,
+  allowHttpWebhooks: sandboxStores.allowHttpWebhooks,
+  complianceUrl: sandboxStores.complianceUrl,
 };
 
 export class SandboxStoreRepository {
@@ -55,8 +85,15 @@ export class SandboxStoreRepository {
     return new SandboxStoreRepository(tx);
   }
 
-  /** Creates the store, or gives an existing one a new token (same id, same data). */
-  async upsert(values: { domain: string; name: string; accessTokenHash: string; planName?: string }): Promise<SandboxStore> {
+  /** Creates the store, or gives an existing one a new token (same id, same data, same app). */
+  async upsert(values: {
+    domain: string;
+    name: string;
+    accessTokenHash: string;
+    clientId: string;
+    clientSecret: string;
+    planName?: string;
+  }): Promise<SandboxStore> {
     const [row] = await this.db
       .insert(sandboxStores)
       .values(values)
@@ -75,11 +112,17 @@ export class SandboxStoreRepository {
     return rows.length > 0;
   }
 
-  /** Changes throttle and fault settings (and bumps config_version); null when the store does not exist. */
-  async configure(domain: string, settings: Partial<SandboxSettings>): Promise<SandboxStore | null> {
+  /**
+   * Changes throttle and fault settings (and bumps config_version, when any is given) and the app's settings; null when
+   * the store does not exist.
+   */
+  async configure(domain: string, settings: Partial<SandboxSettings>, app: Partial<SandboxAppSettings> = {}): Promise<SandboxStore | null> {
+    // Only the app's settings: the bucket and the fault sequence go on as they were.
+    const appOnly = Object.keys(settings).length === 0 && Object.keys(app).length > 0;
+    const bump = appOnly ? {} : { configVersion: sql`${sandboxStores.configVersion} + 1` };
     const [row] = await this.db
       .update(sandboxStores)
-      .set({ ...settings, configVersion: sql`${sandboxStores.configVersion} + 1` })
+      .set({ ...settings, ...app, ...bump })
       .where(eq(sandboxStores.domain, domain))
       .returning(columns);
     return row ?? null;

@@ -1,11 +1,12 @@
 // The sandbox's stores: made and removed by the admin API (`POST /admin/shops {platform: "sandbox"}`, DELETE), kept in the
-// database so they survive a restart. A store's Admin API token looks like Shopify's (`shpat_` + 32 hex), is shown once
-// and stored as a SHA-256 hash.
+// database so they survive a restart. A store's legacy Admin API token looks like Shopify's (`shpat_` + 32 hex), is shown
+// once and stored as a SHA-256 hash. Each store has an app of its own (docs/sandbox/oauth.md): a client id (32 hex) and a
+// client secret (`shpss_` + 32 hex, kept as is: it is Shopify's side of the secret, the store signs with it).
 import { randomBytes } from 'node:crypto';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import { mulberry32 } from '../../lib/prng.js';
 import { planLimits, type BucketLimits } from './leaky-bucket.js';
-import type { SandboxSettings, SandboxStore, SandboxStoreRepository } from './sandbox-store.repository.js';
+import type { SandboxAppSettings, SandboxSettings, SandboxStore, SandboxStoreRepository } from './sandbox-store.repository.js';
 
 /** What happens to one call before it runs (faults are drawn from the store's seeded sequence). */
 export type FaultDraw = { kind: 'none' } | { kind: 'error'; status: 500 | 502 | 503 } | { kind: 'timeout' };
@@ -24,6 +25,19 @@ export interface SandboxConfigView {
   variant_throttle_limit: number | null;
   /** The store's locations, in the order they were made. */
   locations: { id: string; name: string }[];
+  /** The store's app (docs/sandbox/oauth.md): its client id (the secret is given once, by create). */
+  client_id: string;
+  /** Expiring offline and client credentials tokens' lifetime; null: the defaults (3600 and 86399). */
+  token_lifetime_seconds: number | null;
+  refresh_token_lifetime_seconds: number;
+  /** The app's configured scopes; null: every scope. */
+  app_scopes: string[] | null;
+  revoked_scopes: string[];
+  /** The app's allowed redirection URLs; null: `{PUBLIC_URL}/shopify/callback`. */
+  redirect_urls: string[] | null;
+  allow_http_webhooks: boolean;
+  /** Where compliance webhooks go; null: `{PUBLIC_URL}/webhooks/shopify`. */
+  compliance_url: string | null;
 }
 
 export interface SandboxConfigInput {
@@ -37,7 +51,23 @@ export interface SandboxConfigInput {
   variant_throttle_limit?: number | null;
   /** Location names the store must have (missing ones are added; none is removed). */
   locations?: string[];
+  /** The app's token lifetimes (docs/sandbox/oauth.md); null: the defaults. */
+  token_lifetime_seconds?: number | null;
+  refresh_token_lifetime_seconds?: number | null;
+  /** The app's configured scopes; null: every scope. */
+  app_scopes?: string[] | null;
+  /** Scopes taken from every token of the store (the legacy one too) and from future grants. */
+  revoked_scopes?: string[];
+  /** The app's allowed redirection URLs; null: `{PUBLIC_URL}/shopify/callback`. */
+  redirect_urls?: string[] | null;
+  /** Webhooks to http:// addresses too (Shopify: https only). */
+  allow_http_webhooks?: boolean;
+  /** Where the mandatory compliance webhooks go; null: `{PUBLIC_URL}/webhooks/shopify`. */
+  compliance_url?: string | null;
 }
+
+/** The default refresh token lifetime (sandbox-oauth.service.ts cites it). */
+const DEFAULT_REFRESH_SECONDS = 7_776_000;
 
 export class SandboxStoreService {
   /** Fault sequences by store and configuration version (a new configuration restarts the sequence from its seed). */
@@ -52,12 +82,27 @@ export class SandboxStoreService {
     this.locationListeners.push(listener);
   }
 
-  /** Makes the store (or, if one with this domain is left over, issues it a new token) and returns its token, once. */
-  async create(domain: string): Promise<{ accessToken: string }> {
+  /**
+   * Makes the store (or, if one with this domain is left over, issues it a new legacy token) and returns that token,
+   * once, with the store's app credentials (a store left over keeps its app).
+   */
+  async create(domain: string): Promise<{ accessToken: string; clientId: string; clientSecret: string }> {
     const normalized = normalizeDomain(domain);
     const accessToken = `shpat_${randomBytes(16).toString('hex')}`;
-    await this.stores.upsert({ domain: normalized, name: shopNameFromDomain(normalized), accessTokenHash: sha256Hex(accessToken) });
-    return { accessToken };
+    const store = await this.stores.upsert({
+      domain: normalized,
+      name: shopNameFromDomain(normalized),
+      accessTokenHash: sha256Hex(accessToken),
+      clientId: randomBytes(16).toString('hex'),
+      clientSecret: `shpss_${randomBytes(16).toString('hex')}`,
+    });
+    return { accessToken, clientId: store.clientId, clientSecret: store.clientSecret };
+  }
+
+  /** The store's app: its client id, client secret and name; null for an unknown store. */
+  async appOf(domain: string): Promise<{ clientId: string; clientSecret: string; appName: string } | null> {
+    const store = await this.stores.findByDomain(normalizeDomain(domain));
+    return store ? { clientId: store.clientId, clientSecret: store.clientSecret, appName: store.appName } : null;
   }
 
   /** Deletes the store and everything in it; removing an unknown store is a no-op. */
@@ -120,7 +165,15 @@ export class SandboxStoreService {
     if (input.latency_ms !== undefined) settings.latencyMs = input.latency_ms;
     if (input.fault_seed !== undefined) settings.faultSeed = input.fault_seed;
     if (input.variant_throttle_limit !== undefined) settings.variantThrottleLimit = input.variant_throttle_limit;
-    const store = await this.stores.configure(normalizeDomain(domain), settings);
+    const app: Partial<SandboxAppSettings> = {};
+    if (input.token_lifetime_seconds !== undefined) app.tokenLifetimeSeconds = input.token_lifetime_seconds;
+    if (input.refresh_token_lifetime_seconds !== undefined) app.refreshTokenLifetimeSeconds = input.refresh_token_lifetime_seconds;
+    if (input.app_scopes !== undefined) app.appScopes = input.app_scopes === null ? null : uniqueTrimmed(input.app_scopes);
+    if (input.revoked_scopes !== undefined) app.revokedScopes = uniqueTrimmed(input.revoked_scopes);
+    if (input.redirect_urls !== undefined) app.redirectUrls = input.redirect_urls === null ? null : uniqueTrimmed(input.redirect_urls);
+    if (input.allow_http_webhooks !== undefined) app.allowHttpWebhooks = input.allow_http_webhooks;
+    if (input.compliance_url !== undefined) app.complianceUrl = input.compliance_url;
+    const store = await this.stores.configure(normalizeDomain(domain), settings, app);
     if (!store) return null;
     if (input.locations && (await this.stores.addLocations(store.id, input.locations))) for (const listener of this.locationListeners) listener(store.id);
     return this.configView(store);
@@ -141,6 +194,14 @@ export class SandboxStoreService {
       fault_seed: store.faultSeed,
       variant_throttle_limit: store.variantThrottleLimit,
       locations,
+      client_id: store.clientId,
+      token_lifetime_seconds: store.tokenLifetimeSeconds,
+      refresh_token_lifetime_seconds: store.refreshTokenLifetimeSeconds ?? DEFAULT_REFRESH_SECONDS,
+      app_scopes: store.appScopes,
+      revoked_scopes: store.revokedScopes,
+      redirect_urls: store.redirectUrls,
+      allow_http_webhooks: store.allowHttpWebhooks,
+      compliance_url: store.complianceUrl,
     };
   }
 
@@ -148,6 +209,10 @@ export class SandboxStoreService {
   async setPlan(domain: string, planName: string): Promise<boolean> {
     return this.stores.setPlan(normalizeDomain(domain), planName);
   }
+}
+
+function uniqueTrimmed(values: string[]): string[] {
+  return [...new Set(values.map((v) => v.trim()).filter(Boolean))];
 }
 
 export function normalizeDomain(domain: string): string {

@@ -1,9 +1,15 @@
 // The sandbox's webhooks, as Shopify's: a store keeps its app's subscriptions (webhookSubscriptionCreate,
 // webhookSubscriptions, webhookSubscriptionDelete) and, when its data changes, POSTs the topic's JSON to each
-// subscription's URI, signed, retrying a delivery that fails. docs/sandbox/webhooks.md has the rules and their sources:
-// - headers: X-Shopify-Topic, X-Shopify-Hmac-Sha256 (base64 HMAC-SHA256 of the raw body with the app's client secret),
-//   X-Shopify-Shop-Domain, X-Shopify-Webhook-Id (the same on every retry), X-Shopify-Event-Id, X-Shopify-API-Version,
-//   X-Shopify-Triggered-At (https://shopify.dev/docs/apps/build/webhooks/verify-deliveries);
+// subscription's URI, signed, retrying a delivery that fails; it also sends the app's mandatory compliance webhooks.
+// docs/sandbox/webhooks.md and docs/sandbox/oauth.md have the rules and their sources:
+// - headers: X-Shopify-Topic, X-Shopify-Hmac-Sha256 (base64 HMAC-SHA256 of the raw body with the app's client secret:
+//   each store's own app, docs/sandbox/oauth.md), X-Shopify-Shop-Domain, X-Shopify-Webhook-Id (the same on every
+//   retry), X-Shopify-Event-Id, X-Shopify-API-Version, X-Shopify-Triggered-At (the event's time, ISO 8601)
+//   (https://shopify.dev/docs/apps/build/webhooks/verify-deliveries,
+//   https://shopify.dev/docs/apps/build/webhooks/ignore-duplicates);
+// - addresses are HTTPS ("Shopify only delivers webhooks to HTTPS endpoints", schema 2026-10 WebhookSubscriptionInput.uri
+//   and https://shopify.dev/docs/apps/build/webhooks/subscribe): http:// only where the store's allow_http_webhooks or
+//   the sandbox's `allowHttp` (tests, embedded mode) allows it, refused at subscription and at delivery;
 // - a delivery fails when the answer is not 2xx or takes more than 5 s; it is "retried a total of 8 times over 4 hours
 //   using an exponential backoff schedule", with "the original payload from the time they were triggered", to "the
 //   subscription's address that was configured when the webhook was triggered"
@@ -27,6 +33,23 @@ export const SANDBOX_WEBHOOK_TOPICS = {
   INVENTORY_LEVELS_UPDATE: 'inventory_levels/update',
   APP_UNINSTALLED: 'app/uninstalled',
 } as const;
+
+/**
+ * The mandatory compliance topics, sent to the app's compliance URL rather than to subscriptions
+ * (https://shopify.dev/docs/apps/build/compliance/privacy-law-compliance).
+ */
+export const COMPLIANCE_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
+export type ComplianceTopic = (typeof COMPLIANCE_TOPICS)[number];
+
+/** What a delivery needs of the store: who it is, the secret of its app, whether http:// is allowed. */
+export interface WebhookStore {
+  id: number;
+  domain: string;
+  clientSecret: string;
+  allowHttpWebhooks: boolean;
+}
+
+const HTTP_REFUSED = 'Address protocol http:// is not supported (use https://)';
 export type SandboxWebhookTopic = keyof typeof SANDBOX_WEBHOOK_TOPICS;
 
 /** 8 retries over 4 hours, exponential (see above): 56.25 s · 2^(n−1). */
@@ -34,10 +57,15 @@ export const SHOPIFY_RETRY_DELAYS_MS = Array.from({ length: 8 }, (_, i) => 56_25
 const ATTEMPT_TIMEOUT_MS = 5_000;
 
 export interface SandboxWebhookOptions {
-  /** The app's client secret the store signs with (config SHOPIFY_API_SECRET, or the derived one). */
-  secret: string;
+  /**
+   * Unused: each store signs with its own app's client secret (docs/sandbox/oauth.md). Kept so that a caller that still
+   * passes one compiles.
+   */
+  secret?: string;
   /** This server's origin (PUBLIC_URL): always reachable, loopback included — it is our own server. */
   ownOrigin?: string;
+  /** Deliver to http:// addresses too, in every store (embedded mode, tests); default false: https only, as Shopify. */
+  allowHttp?: boolean;
   /** Other destinations on private networks too (CONNECTOR_ALLOW_PRIVATE_NETWORKS); default public addresses only. */
   allowPrivateNetworks?: boolean;
   /** The waits before each retry (default SHOPIFY_RETRY_DELAYS_MS); its length is the number of retries. */
@@ -64,28 +92,36 @@ export class SandboxWebhookService {
   private readonly ownFetch: typeof fetch;
   private readonly otherFetch: typeof fetch;
   private readonly ownOrigin: string | null;
+  private readonly allowHttp: boolean;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
   constructor(
     private readonly repo: SandboxWebhookRepository,
-    private readonly options: SandboxWebhookOptions,
+    options: SandboxWebhookOptions,
   ) {
     this.delays = options.retryDelaysMs ?? SHOPIFY_RETRY_DELAYS_MS;
     this.timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     this.ownOrigin = options.ownOrigin ? new URL(options.ownOrigin).origin : null;
+    this.allowHttp = options.allowHttp === true;
     const policy = options.allowPrivateNetworks ? anyAddress : publicAddressesOnly;
     this.ownFetch = options.fetch ?? agentFetch(checkedAgents(anyAddress, filteredLookup(anyAddress, systemResolver)));
     this.otherFetch = options.fetch ?? agentFetch(checkedAgents(policy, filteredLookup(policy, systemResolver)));
   }
 
+  /** This server's origin (PUBLIC_URL), when it was given. */
+  get origin(): string | null {
+    return this.ownOrigin;
+  }
+
   /**
-   * webhookSubscriptionCreate. `uri` (or the deprecated `callbackUrl`): an https URL; http only to a loopback host or
-   * this server (a sandbox runs locally; Shopify itself takes HTTPS, Pub/Sub and EventBridge). One subscription per
-   * topic and address ("Address for this topic has already been taken").
+   * webhookSubscriptionCreate. `uri` (or the deprecated `callbackUrl`): an https URL; http only where the store or the
+   * sandbox allows it (Shopify takes HTTPS, Pub/Sub and EventBridge). One subscription per topic and address ("Address
+   * for this topic has already been taken").
    */
-  async create(storeId: number, topic: string, input: SubscriptionInput): Promise<SubscriptionResult> {
+  async create(store: Pick<WebhookStore, 'id' | 'allowHttpWebhooks'>, topic: string, input: SubscriptionInput): Promise<SubscriptionResult> {
+    const storeId = store.id;
     const refuse = (field: string[], message: string): SubscriptionResult => ({ subscription: null, userErrors: [{ field, message }] });
     if (input.uri != null && input.callbackUrl != null) return refuse(['webhookSubscription'], 'Only one of uri or callbackUrl (deprecated) can be given.');
     const uri = input.uri ?? input.callbackUrl;
@@ -93,7 +129,7 @@ export class SandboxWebhookService {
     if (!uri) return refuse(field, "Address can't be blank");
     if (!(topic in SANDBOX_WEBHOOK_TOPICS)) return refuse(['topic'], `The Pimbridge sandbox does not emit ${topic} webhooks`);
     if ((input.format ?? 'JSON') !== 'JSON') return refuse(['webhookSubscription', 'format'], 'The Pimbridge sandbox sends JSON webhooks only');
-    const problem = this.addressProblem(uri);
+    const problem = this.addressProblem(uri, store);
     if (problem) return refuse(field, problem);
     const row = await this.repo.insertSubscription({ storeId, topic, uri, format: 'JSON', name: input.name ?? null });
     if (!row) return refuse(field, 'Address for this topic has already been taken');
@@ -116,7 +152,7 @@ export class SandboxWebhookService {
    * The store's data changed: one delivery per subscription of the topic, sent after the caller's transaction (never
    * awaited by the request that changed the data). Returns the webhook ids.
    */
-  async emit(store: { id: number; domain: string }, topic: SandboxWebhookTopic, payload: unknown): Promise<string[]> {
+  async emit(store: WebhookStore, topic: SandboxWebhookTopic, payload: unknown): Promise<string[]> {
     if (this.closed) return [];
     const subscriptions = await this.repo.subscriptions(store.id, { topics: [topic] });
     if (subscriptions.length === 0) return [];
@@ -127,9 +163,23 @@ export class SandboxWebhookService {
       const webhookId = randomUUID();
       const row = await this.repo.insertDelivery({ storeId: store.id, webhookId, eventId, topic: SANDBOX_WEBHOOK_TOPICS[topic], uri: s.uri, body });
       ids.push(webhookId);
-      this.track(this.attempt(row.id, store.domain));
+      this.track(this.attempt(row.id, store));
     }
     return ids;
+  }
+
+  /**
+   * One webhook to one address, outside the subscriptions: a mandatory compliance topic to the app's compliance URL.
+   * Signed, retried and recorded like the others; the webhook id, or an error when the address is refused.
+   */
+  async deliver(store: WebhookStore, topic: ComplianceTopic, uri: string, payload: unknown): Promise<{ webhookId: string } | { error: string }> {
+    if (this.closed) return { error: 'The sandbox is stopping' };
+    const problem = this.addressProblem(uri, store);
+    if (problem) return { error: problem };
+    const webhookId = randomUUID();
+    const row = await this.repo.insertDelivery({ storeId: store.id, webhookId, eventId: randomUUID(), topic, uri, body: JSON.stringify(payload) });
+    this.track(this.attempt(row.id, store));
+    return { webhookId };
   }
 
   /** Waits for the deliveries in flight (tests), not for the retries scheduled. */
@@ -150,10 +200,16 @@ export class SandboxWebhookService {
     void p.finally(() => this.inFlight.delete(p));
   }
 
-  private async attempt(deliveryId: number, domain: string): Promise<void> {
+  private async attempt(deliveryId: number, store: WebhookStore): Promise<void> {
     if (this.closed) return;
     const d = await this.repo.delivery(deliveryId);
     if (d?.status !== 'pending') return;
+    // https only (see the top), checked again at each attempt: the store's setting may have changed since.
+    const refused = this.addressProblem(d.uri, store);
+    if (refused) {
+      await this.repo.finishDelivery(deliveryId, { status: 'failed', attempts: d.attempts, lastError: refused });
+      return;
+    }
     let error: string | null = null;
     try {
       const url = new URL(d.uri);
@@ -163,8 +219,9 @@ export class SandboxWebhookService {
         headers: {
           'content-type': 'application/json',
           'x-shopify-topic': d.topic,
-          'x-shopify-hmac-sha256': hmacSha256Base64(this.options.secret, d.body),
-          'x-shopify-shop-domain': domain,
+          // Signed with the store's own app's client secret (docs/sandbox/oauth.md).
+          'x-shopify-hmac-sha256': hmacSha256Base64(store.clientSecret, d.body),
+          'x-shopify-shop-domain': store.domain,
           'x-shopify-webhook-id': d.webhookId,
           'x-shopify-event-id': d.eventId,
           'x-shopify-api-version': ADMIN_API_VERSION,
@@ -188,13 +245,13 @@ export class SandboxWebhookService {
     if (retryIn === undefined || this.closed) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.track(this.attempt(deliveryId, domain));
+      this.track(this.attempt(deliveryId, store));
     }, retryIn);
     timer.unref();
     this.timers.add(timer);
   }
 
-  private addressProblem(uri: string): string | null {
+  private addressProblem(uri: string, store: Pick<WebhookStore, 'allowHttpWebhooks'>): string | null {
     let url: URL;
     try {
       url = new URL(uri);
@@ -202,8 +259,7 @@ export class SandboxWebhookService {
       return 'Address is invalid';
     }
     if (url.protocol === 'https:') return null;
-    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
-    if (url.protocol === 'http:' && (loopback || url.origin === this.ownOrigin)) return null;
-    return 'Address protocol http:// is not supported (use https://)';
+    if (url.protocol === 'http:') return this.allowHttp || store.allowHttpWebhooks ? null : HTTP_REFUSED;
+    return 'Address is invalid';
   }
 }

@@ -21,6 +21,8 @@ import { SandboxInventoryService } from './sandbox-inventory.service.js';
 import { SandboxMediaRepository } from './sandbox-media.repository.js';
 import { SandboxMediaService } from './sandbox-media.service.js';
 import { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
+import { SandboxOauthRepository } from './sandbox-oauth.repository.js';
+import { SandboxOauthService } from './sandbox-oauth.service.js';
 import { SandboxProductRepository } from './sandbox-product.repository.js';
 import { SandboxProductService } from './sandbox-product.service.js';
 import { SandboxPublicationRepository } from './sandbox-publication.repository.js';
@@ -100,8 +102,10 @@ export function createSandbox(deps: SandboxDeps, options: SandboxGraphqlOptions 
     // connections while a run is on; PGlite runs one statement at a time anyway.
     { concurrency: deps.poolSize ? Math.max(1, Math.min(8, Math.floor(deps.poolSize / 2))) : 1, ...options.bulk },
   );
-  // Without a secret (a standalone sandbox), deliveries are signed with a fixed development secret.
-  const webhooks = new SandboxWebhookService(new SandboxWebhookRepository(db), { secret: 'pimbridge-sandbox-webhooks', ...options.webhooks });
+  // Each store signs its deliveries with its own app's client secret (docs/sandbox/oauth.md).
+  const webhooks = new SandboxWebhookService(new SandboxWebhookRepository(db), { ...options.webhooks });
+  // The stores' apps: OAuth grants and tokens; the default redirect URL is on this server (PUBLIC_URL).
+  const oauth = new SandboxOauthService(new SandboxOauthRepository(db), { ownOrigin: options.webhooks?.ownOrigin, now: options.now });
   const graphql = new SandboxGraphqlService(
     {
       webhooks,
@@ -116,6 +120,7 @@ export function createSandbox(deps: SandboxDeps, options: SandboxGraphqlOptions 
       inventory: new SandboxInventoryService(db, new SandboxInventoryRepository(db)),
       media,
       bulk,
+      oauth,
     },
     { now: options.now, holdMs: options.holdMs },
   );

@@ -54,8 +54,29 @@ export const sandboxStores = pgTable(
     /** Bumped by each configuration change: a fresh bucket and a re-seeded fault sequence. */
     configVersion: integer('config_version').notNull().default(0),
     createdAt: ts('created_at'),
+    /**
+     * The store's own app (docs/sandbox/oauth.md): its client id (32 hex) and client secret (`shpss_` + 32 hex). The
+     * secret is Shopify's side of it, kept as is: the store signs the OAuth callback's hmac and its webhooks with it.
+     */
+    clientId: text('client_id').notNull(),
+    clientSecret: text('client_secret').notNull(),
+    appName: text('app_name').notNull().default('Pimbridge'),
+    /** The app's configured access scopes; null: every scope the schema names. */
+    appScopes: jsonb('app_scopes').$type<string[]>(),
+    /** Scopes taken from every token of the store and from future grants. */
+    revokedScopes: jsonb('revoked_scopes').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The app's allowed redirection URLs; null: `{PUBLIC_URL}/shopify/callback`. */
+    redirectUrls: jsonb('redirect_urls').$type<string[]>(),
+    /** Expiring offline tokens' lifetime (and client credentials tokens' when set); null: 3600 (86399 for client credentials). */
+    tokenLifetimeSeconds: integer('token_lifetime_seconds'),
+    /** Refresh tokens' lifetime; null: 7776000 (90 days). */
+    refreshTokenLifetimeSeconds: integer('refresh_token_lifetime_seconds'),
+    /** Webhooks may go to http:// addresses too (Shopify: https only). */
+    allowHttpWebhooks: boolean('allow_http_webhooks').notNull().default(false),
+    /** Where the mandatory compliance webhooks go; null: `{PUBLIC_URL}/webhooks/shopify`. */
+    complianceUrl: text('compliance_url'),
   },
-  (t) => [uniqueIndex('sandbox_stores_domain_uq').on(t.domain)],
+  (t) => [uniqueIndex('sandbox_stores_domain_uq').on(t.domain), uniqueIndex('sandbox_stores_client_id_uq').on(t.clientId)],
 );
 
 const storeId = () =>
@@ -438,4 +459,59 @@ export const sandboxCollectionPublications = pgTable(
     publishedAt: ts('published_at'),
   },
   (t) => [primaryKey({ columns: [t.collectionId, t.publicationId] })],
+);
+
+/**
+ * Access tokens the store's app got through OAuth (authorization code, expiring or not; client credentials; refresh),
+ * beside the store's legacy `shpat_` token in sandbox_stores. Tokens are stored as SHA-256 hashes.
+ */
+export const sandboxOauthTokens = pgTable(
+  'sandbox_oauth_tokens',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: storeId(),
+    /** `offline` (non-expiring), `expiring` (expiring offline, with a refresh token), `client_credentials`. */
+    kind: text('kind').notNull(),
+    accessTokenHash: text('access_token_hash').notNull(),
+    /** The scopes granted (the revoked ones are taken off when the token is used). */
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    refreshTokenHash: text('refresh_token_hash'),
+    refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }),
+    /** The refresh token this one replaced: still valid until this token's access token is first used. */
+    previousRefreshHash: text('previous_refresh_hash'),
+    previousRefreshExpiresAt: timestamp('previous_refresh_expires_at', { withTimezone: true }),
+    firstUsedAt: timestamp('first_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: ts('created_at'),
+  },
+  (t) => [
+    uniqueIndex('sandbox_oauth_tokens_access_uq').on(t.accessTokenHash),
+    uniqueIndex('sandbox_oauth_tokens_refresh_uq').on(t.refreshTokenHash),
+    index('sandbox_oauth_tokens_previous_refresh_idx').on(t.previousRefreshHash),
+    index('sandbox_oauth_tokens_store_idx').on(t.storeId),
+  ],
+);
+
+/**
+ * One-time records of the authorization code grant: `consent` (the nonce an Install or Cancel must bring back, bound
+ * to the browser by a cookie, with the request it answers) and `code` (an authorization code, single use, short-lived).
+ * Values are SHA-256 hashes.
+ */
+export const sandboxOauthGrants = pgTable(
+  'sandbox_oauth_grants',
+  {
+    hash: text('hash').primaryKey(),
+    storeId: storeId(),
+    kind: text('kind').notNull(),
+    /** SHA-256 of the consent cookie (consent only). */
+    bindingHash: text('binding_hash'),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    state: text('state'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: ts('created_at'),
+  },
+  (t) => [index('sandbox_oauth_grants_store_idx').on(t.storeId)],
 );

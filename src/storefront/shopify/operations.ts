@@ -1,7 +1,10 @@
 // Every GraphQL document the Shopify adapter sends, as named constants. test/shopify-operations.test.ts validates each
 // exported document against the real Admin API 2026-10 schema, deprecations included: add new operations here only.
 
-/** Shop identity, plan and the limits the push checks before sending (`shop.resourceLimits`). */
+/**
+ * Shop identity, plan and the limits the push checks before sending (`shop.resourceLimits`), and the access scopes the
+ * app holds (compared with SHOPIFY_SCOPES at connect and by the status checks: in the same call, so they cost none).
+ */
 export const ShopHealth = /* GraphQL */ `
   query ShopHealth {
     shop {
@@ -19,6 +22,11 @@ export const ShopHealth = /* GraphQL */ `
         maxProductOptions
       }
     }
+    currentAppInstallation {
+      accessScopes {
+        handle
+      }
+    }
   }
 `;
 
@@ -31,6 +39,7 @@ export interface ShopHealthData {
     plan: { publicDisplayName: string; shopifyPlus: boolean; partnerDevelopment: boolean };
     resourceLimits: { maxProductVariants: number; maxProductOptions: number };
   };
+  currentAppInstallation?: { accessScopes: { handle: string }[] } | null;
 }
 
 /** The shop's locations (inventory goes to active ones), read once per shop and cached by the adapter. */

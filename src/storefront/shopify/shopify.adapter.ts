@@ -263,7 +263,15 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     if (!s || typeof s.id !== 'string' || typeof s.name !== 'string' || typeof s.plan?.publicDisplayName !== 'string') {
       throw new StorefrontError('invalid_response', 'Shopify answered ShopHealth without the shop fields');
     }
-    const health = { id: s.id, name: s.name, myshopifyDomain: s.myshopifyDomain, plan: s.plan.publicDisplayName, currencyCode: s.currencyCode };
+    const scopes = data.currentAppInstallation?.accessScopes;
+    const health = {
+      id: s.id,
+      name: s.name,
+      myshopifyDomain: s.myshopifyDomain,
+      plan: s.plan.publicDisplayName,
+      currencyCode: s.currencyCode,
+      ...(Array.isArray(scopes) && { scopes: scopes.map((x) => x.handle).filter((h): h is string => typeof h === 'string') }),
+    };
     this.currencyCache.set(shop.domain, Promise.resolve(s.currencyCode));
     if (s.resourceLimits) this.knownLimits.set(shop.domain, s.resourceLimits);
     return health;
@@ -512,24 +520,33 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   ): Promise<{ result: ProductUpsertResult; toPublish: string[] }> {
     const call = this.caller(shop);
     const created = new Set(mapped.input.variants.filter((v) => !v.id).map((v) => v.sku));
-    const inventory = await syncInventory(call, {
-      pimProductId: product.id,
-      target: mapped.stock,
-      baseline: known.stock ?? {},
-      created,
-      disabled: new Set(mapped.disabled),
-      inventoryItemIds: base.inventoryItemIds,
-    });
-    const publishing = await syncPublications(call, base.productId, targetPublications(product, mapped.input.status, placement), known.publications ?? [], {
-      deferPublish,
-    });
+    // The product is written: a step the shop refuses for a scope it has not granted is a problem on the mapping (it
+    // names the scope; the next push tries again), not a failed push.
+    const inventory = await unlessDenied(
+      'stock',
+      () =>
+        syncInventory(call, {
+          pimProductId: product.id,
+          target: mapped.stock,
+          baseline: known.stock ?? {},
+          created,
+          disabled: new Set(mapped.disabled),
+          inventoryItemIds: base.inventoryItemIds,
+        }),
+      { stock: known.stock ?? {} },
+    );
+    const publishing = await unlessDenied(
+      'publish',
+      () => syncPublications(call, base.productId, targetPublications(product, mapped.input.status, placement), known.publications ?? [], { deferPublish }),
+      { publications: known.publications ?? [], toPublish: [] },
+    );
     // Translations registered per product, in the bulk path too (after its productSet lines ran).
-    const translating = await syncTranslations(call, () => this.shopLocales(shop), {
-      productId: base.productId,
-      product,
-      source: mapped.input,
-      previous: known.owned?.translations,
-    });
+    const translating = await unlessDenied(
+      'translations',
+      () =>
+        syncTranslations(call, () => this.shopLocales(shop), { productId: base.productId, product, source: mapped.input, previous: known.owned?.translations }),
+      { owned: known.owned?.translations },
+    );
     return {
       result: {
         ...base,
@@ -808,7 +825,10 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     return this.throttle.run(shop.domain, expectedCost, (observe) => this.request<T>(shop, document, variables, this.timeoutMs, observe), { retryUnavailable });
   }
 
-  /** One GraphQL call; every failure becomes a StorefrontError whose kind says why. */
+  /**
+   * One GraphQL call; every failure becomes a StorefrontError whose kind says why. An expiring token comes from the shop's
+   * token source (cached while fresh, so no extra call); a 401 on one renews it once and sends the call again.
+   */
   async request<T>(
     shop: StorefrontShop,
     document: string,
@@ -816,12 +836,31 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     timeoutMs = this.timeoutMs,
     observe?: (status: ThrottleStatus) => void,
   ): Promise<T> {
+    if (!shop.tokens) return this.send<T>(shop, shop.accessToken, document, variables, timeoutMs, observe);
+    const token = await shop.tokens.current();
+    try {
+      return await this.send<T>(shop, token, document, variables, timeoutMs, observe);
+    } catch (err) {
+      if (!(err instanceof StorefrontError) || err.kind !== 'unauthorized') throw err;
+      const renewed = await shop.tokens.renewAfterRefusal(token);
+      return this.send<T>(shop, renewed, document, variables, timeoutMs, observe);
+    }
+  }
+
+  private async send<T>(
+    shop: StorefrontShop,
+    accessToken: string,
+    document: string,
+    variables: Record<string, unknown> | undefined,
+    timeoutMs: number,
+    observe?: (status: ThrottleStatus) => void,
+  ): Promise<T> {
     const caller = callerSignal.getStore();
     const signal = caller ? AbortSignal.any([AbortSignal.timeout(timeoutMs), caller]) : AbortSignal.timeout(timeoutMs);
     const client = createAdminApiClient({
       storeDomain: shop.domain,
       apiVersion: ADMIN_API_VERSION,
-      accessToken: shop.accessToken,
+      accessToken,
       customFetchApi: (url, init) => this.fetchImpl(rewriteUrl(url, shop), init as RequestInit),
       // Without a logger the client prints a console warning for a version newer than its built-in list.
       logger: () => {},
@@ -872,6 +911,15 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
         [`${String(variantThrottle.message ?? 'variant creation throttled')} (VARIANT_THROTTLE_EXCEEDED)`],
         VARIANT_THROTTLE_RETRY_SECONDS,
       );
+    // A field outside the token's scopes (https://shopify.dev/docs/api/usage/access-scopes): the message names the
+    // scope it needs, which the merchant must grant.
+    const denied = errors.filter((e) => e?.extensions?.code === 'ACCESS_DENIED');
+    if (denied.length > 0) {
+      throw new StorefrontError(
+        'forbidden',
+        `${shop.domain} has not granted the access this needs: ${denied.map((e) => String(e?.message ?? 'access denied')).join('; ')}`,
+      );
+    }
     if (errors.length > 0 || answer?.errors) {
       const messages = errors.map((e) => String(e?.message ?? 'error')).join('; ') || String(answer.errors);
       throw new StorefrontError('invalid_response', `${shop.domain} answered with GraphQL errors: ${messages}`);
@@ -880,6 +928,16 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       throw new StorefrontError('invalid_response', `${shop.domain} answered without data`);
     }
     return answer.data;
+  }
+}
+
+/** A step after the product was written, whose refusal for a missing scope becomes a problem line (`kept` stays as it was). */
+async function unlessDenied<R extends { problems: string[] }>(step: string, run: () => Promise<R>, kept: Omit<R, 'problems'>): Promise<R> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof StorefrontError && err.kind === 'forbidden') return { ...kept, problems: [`${step}: ${err.message}`] } as R;
+    throw err;
   }
 }
 

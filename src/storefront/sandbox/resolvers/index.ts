@@ -5,8 +5,10 @@
 // inventory (inventoryItem, nodes of inventory items, inventoryActivate, inventorySetQuantities, inventoryAdjustQuantities);
 // webhooks (webhookSubscriptions, webhookSubscription, webhookSubscriptionCreate, webhookSubscriptionDelete); languages and
 // translations (shopLocales, shopLocaleEnable/Update/Disable, translatableResource(s/ByIds), translationsRegister/Remove);
-// custom collections (collectionCreate, collectionUpdate, collectionDelete, collection, collectionByIdentifier, collections).
+// custom collections (collectionCreate, collectionUpdate, collectionDelete, collection, collectionByIdentifier, collections);
+// the calling app (currentAppInstallation).
 import { bulkResolvers } from '../bulk-resolvers.js';
+import { appResolvers } from './app.js';
 import { collectionResolvers } from './collections.js';
 import { inventoryResolvers } from './inventory.js';
 import { locationResolvers } from './locations.js';
@@ -29,6 +31,7 @@ const modules: ResolverModule[] = [
   webhookResolvers,
   translationResolvers,
   collectionResolvers,
+  appResolvers,
 ];
 
 function merge(kind: 'query' | 'mutation'): Readonly<Record<string, RootResolver>> {

@@ -15,6 +15,7 @@ import type { SandboxPublicationService } from '../sandbox-publication.service.j
 import type { ProductListsLoader } from '../product-lists.loader.js';
 import type { SandboxStore } from '../sandbox-store.repository.js';
 import type { SandboxWebhookService } from '../sandbox-webhooks.service.js';
+import type { TokenAccess } from '../sandbox-oauth.service.js';
 
 export interface SandboxContext {
   /** The authenticated store. */
@@ -46,6 +47,8 @@ export interface SandboxContext {
   lists?: ProductListsLoader;
   /** Webhook subscriptions and deliveries (sandbox-webhooks.service.ts); absent: no webhook is sent (bulk lines). */
   webhooks?: SandboxWebhookService;
+  /** What the call's token may do (access-scopes.ts); absent or `covered` null: every field. */
+  access?: TokenAccess;
 }
 
 /**

@@ -105,11 +105,7 @@ export const webhookResolvers: ResolverModule = {
         if (v != null && !(Array.isArray(v) && v.length === 0))
           throw new GraphQLError(`The Pimbridge sandbox does not emulate WebhookSubscriptionInput.${key} yet`, { extensions: { code: 'NOT_IMPLEMENTED' } });
       }
-      const result = await service(ctx).create(
-        ctx.store.id,
-        String(args.topic),
-        input as { uri?: string; callbackUrl?: string; format?: string; name?: string },
-      );
+      const result = await service(ctx).create(ctx.store, String(args.topic), input as { uri?: string; callbackUrl?: string; format?: string; name?: string });
       return { webhookSubscription: result.subscription ? subscriptionObject(result.subscription) : null, userErrors: result.userErrors };
     },
     webhookSubscriptionDelete: async (args, ctx) => {

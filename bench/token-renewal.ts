@@ -1,0 +1,79 @@
+// A full sync while the shop's access token expires every few seconds (docs/connect-a-store.md, "Renewing tokens"):
+// the Shopify sandbox and a bridge as two processes on scratch PostgreSQL databases (test/helpers/bridge-processes.ts),
+// the shop switched to its own app's client credentials (PATCH /admin/shops/{id}), the store's tokens living
+// TOKEN_SECONDS. 1,000 products bulk-loaded into the bridge's PIM, then POST /api/sync/full until it completes. Counts
+// the failed products (target 0) and the renewals (GET /admin/shops → token_renewals), and the same full sync with a
+// token that outlives the run, as the baseline of the same run.
+// `npx tsx bench/token-renewal.ts [--products N] [--token-seconds S]`.
+import pg from 'pg';
+import { startBridgeStack } from '../test/helpers/bridge-processes.js';
+import { loadCatalogue } from './load.js';
+import { runIfMain } from './scratch.js';
+
+export interface TokenRenewalRun {
+  tokenSeconds: number | null;
+  seconds: number;
+  synced: number;
+  failed: number;
+  mode: string;
+  renewals: number;
+  firstError: string | null;
+}
+
+async function run(pgBaseUrl: string, products: number, tokenSeconds: number | null, log: (m: string) => void): Promise<TokenRenewalRun> {
+  const s = await startBridgeStack({ kind: 'postgres', pgBaseUrl, logLevel: 'warn', bridgeEnv: { SYNC_BULK_THRESHOLD: '200', SYNC_BULK_CHUNK: '250' } });
+  try {
+    await s.configureSandbox({ bucket_size: 2000, restore_rate: 100, token_lifetime_seconds: tokenSeconds });
+    const switched = await s.admin('PATCH', `/admin/shops/${s.shopId}`, { client_id: s.sandboxApp.clientId, client_secret: s.sandboxApp.clientSecret });
+    if (switched.status !== 200) throw new Error(`PATCH /admin/shops: ${switched.status} ${JSON.stringify(switched.body)}`);
+    const db = new pg.Client(s.bridgeDatabaseUrl!);
+    await db.connect();
+    try {
+      await loadCatalogue(db, s.tenant.organizationId, products);
+      await db.query(
+        `UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`,
+        [s.tenant.organizationId],
+      );
+    } finally {
+      await db.end();
+    }
+    const started = performance.now();
+    const res = await s.connector('POST', '/api/sync/full');
+    if (res.status !== 200) throw new Error(`POST /api/sync/full: ${res.status} ${JSON.stringify(res.body)}`);
+    let data: { status: string; mode: string; synced: number; failed: number; error: string | null };
+    for (;;) {
+      data = (await s.connector('GET', `/api/sync/full/${res.body.data.id}`)).body.data;
+      if (data.status === 'completed' || data.status === 'failed') break;
+      if (performance.now() - started > 15 * 60_000) throw new Error(`the full sync did not end: ${JSON.stringify(data)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    let firstError = data.error;
+    if (data.failed > 0) firstError ??= (await s.connector('GET', '/api/products/mappings?status=error&limit=1')).body?.data?.mappings?.[0]?.sync_error ?? null;
+    const shop = ((await s.admin('GET', '/admin/shops')).body.shops as { id: number; token_renewals: number }[]).find((x) => x.id === s.shopId)!;
+    log(
+      `token ${tokenSeconds ?? 'default'} s: ${data.status} in ${seconds.toFixed(1)} s, ${data.synced} synced, ${data.failed} failed, ${shop.token_renewals} renewals`,
+    );
+    return { tokenSeconds, seconds, synced: data.synced, failed: data.failed, mode: data.mode, renewals: shop.token_renewals, firstError };
+  } finally {
+    await s.close();
+  }
+}
+
+export async function benchTokenRenewal(o: { pgBaseUrl: string; products?: number; tokenSeconds?: number; log?: (m: string) => void }) {
+  const log = o.log ?? (() => {});
+  const products = o.products ?? 1_000;
+  // The baseline first: the same sync with the sandbox's default client credentials lifetime (86,399 s).
+  const baseline = await run(o.pgBaseUrl, products, null, log);
+  const expiring = await run(o.pgBaseUrl, products, o.tokenSeconds ?? 3, log);
+  return { products, baseline, expiring };
+}
+
+runIfMain(import.meta.url, 'token-renewal', async () => {
+  const at = (flag: string) => (process.argv.includes(flag) ? Number(process.argv[process.argv.indexOf(flag) + 1]) : undefined);
+  const pgBaseUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const log = (msg: string) => process.stdout.write(`[token-renewal] ${msg}\n`);
+  const result = await benchTokenRenewal({ pgBaseUrl, products: at('--products'), tokenSeconds: at('--token-seconds'), log });
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (result.expiring.failed > 0 || result.expiring.synced !== result.products) throw new Error('products failed while tokens expired');
+});
