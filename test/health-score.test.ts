@@ -40,6 +40,9 @@ describe('health score', () => {
       [{ failedJobs: 50 }, 90, /^50 failed queue jobs \(-10\)$/],
       [{ lastSyncAt: new Date(NOW.getTime() - 8 * DAY) }, 90, /^No sync in 7 days \(-10\)$/],
       [{ lastSyncAt: null, createdAt: new Date(NOW.getTime() - 8 * DAY) }, 90, /^Never synced \(connected over 7 days ago\) \(-10\)$/],
+      // A refused renewal also fails the storefront check: counted once, under its cause.
+      [{ storefront: 'error', access: { reauthorizationRequired: true, missingScopes: [] } }, 70, /^Storefront needs reauthorization \(-30\)$/],
+      [{ access: { reauthorizationRequired: false, missingScopes: ['write_publications'] } }, 90, /^Storefront has not granted write_publications \(-10\)$/],
     ];
     for (const [over, score, factor] of cases) {
       const result = healthScore(healthy(over));

@@ -80,7 +80,8 @@ export function BridgeFrame({
       <div className="banner info bridge-disconnected">
         <p>
           <strong>{integration.shop_domain} is disconnected.</strong> Its access was revoked (last sync {formatWhen(integration.last_sync_at)}), so its status,
-          mappings and syncs cannot be read. To use it again, connect the shop once more with POST /api/connect (see <Link to="/bridge">Shopify bridge</Link>).
+          mappings and syncs cannot be read. To use it again, connect the store once more under "Connect a Shopify store" on the{' '}
+          <Link to="/bridge">Shopify bridge</Link> page.
         </p>
       </div>
     );

@@ -2,13 +2,15 @@
 // PIM and shop connectivity, mapping and queue counts; the sync logs of the last 48 hours (GET /api/sync/logs) as a
 // chart and the latest of them as a table, with their errors.
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, bridge } from '../api/client';
 import { unwrap } from '../api/errors';
+import { AccessFacts, ReauthorizeBanner } from '../components/bridge-access';
 import { SyncChart } from '../components/bridge-chart';
 import { bucketSyncs, formatWhen, HEALTH_WORDS, mappingStatusWord, operationName, parseFactor, syncStatusWord, tone } from '../components/bridge-data';
 import { type BridgeStatus, BridgeFrame, type IntegrationSummary, REFRESH_MS, useBridgeStatus } from '../components/bridge-shell';
-import { Empty, ErrorBanner, Loading } from '../components/status';
+import type { StoreAccess } from '../components/connect-model';
+import { Empty, ErrorBanner, Loading, Notice } from '../components/status';
 import './bridge-pages.css';
 
 type Status = BridgeStatus;
@@ -19,11 +21,37 @@ export default function BridgeOverviewPage() {
 
 function Overview({ integration }: { integration: IntegrationSummary }) {
   const status = useBridgeStatus(integration.id);
-  if (status.isPending) return <Loading label="Checking the shop and the PIM…" />;
-  if (status.isError && !status.data) return <ErrorBanner error={status.error} onRetry={() => status.refetch()} />;
+  const [params] = useSearchParams();
+  // After an install (/shopify/callback) or a connect from the bridge page.
+  const justConnected = params.get('installed') === '1' || params.get('connected') === '1';
+  const connected = justConnected && (
+    <Notice>
+      <span>
+        Your store is connected. Pimbridge can now send it your products: push them from <Link to={`/bridge/${integration.id}/mappings`}>Mappings</Link> or
+        start a <Link to={`/bridge/${integration.id}/sync`}>full sync</Link>.
+      </span>
+    </Notice>
+  );
+  if (status.isPending)
+    return (
+      <>
+        {connected}
+        <Loading label="Checking the shop and the PIM…" />
+      </>
+    );
+  if (status.isError && !status.data)
+    return (
+      <>
+        {connected}
+        <ErrorBanner error={status.error} onRetry={() => status.refetch()} />
+      </>
+    );
   const s = status.data!;
+  const access = s.storefront_access ?? integration.access;
   return (
     <>
+      {connected}
+      <ReauthorizeBanner access={access} domain={integration.shop_domain} />
       {/* A failed refresh keeps the last answer on screen, and says so. */}
       {status.isError && <ErrorBanner error={status.error} onRetry={() => status.refetch()} />}
       <p className="bridge-refresh" aria-live="off">
@@ -31,7 +59,7 @@ function Overview({ integration }: { integration: IntegrationSummary }) {
       </p>
       <div className="bridge-cards">
         <Health s={s} />
-        <Connectivity s={s} />
+        <Connectivity s={s} access={access} />
         <Counts s={s} integrationId={integration.id} />
       </div>
       <RecentSyncs integrationId={integration.id} />
@@ -74,13 +102,13 @@ function Health({ s }: { s: Status }) {
   );
 }
 
-function Check({ label, check }: { label: string; check: Status['pim_status'] }) {
+function Check({ label, check, note }: { label: string; check: Status['pim_status']; note?: string }) {
   return (
     <>
       <dt>{label}</dt>
       <dd>
         {check.status === 'connected' ? <span className="badge ok">Connected</span> : <span className="badge error">Unreachable</span>}
-        {check.error && <div className="bridge-error-text">{check.error}</div>}
+        {note ? <div className="hint">{note}</div> : check.error && <div className="bridge-error-text">{check.error}</div>}
         {check.shop_name && (
           <div className="hint">
             {check.shop_name}
@@ -92,13 +120,19 @@ function Check({ label, check }: { label: string; check: Status['pim_status'] })
   );
 }
 
-function Connectivity({ s }: { s: Status }) {
+function Connectivity({ s, access }: { s: Status; access: StoreAccess | null }) {
   return (
     <section className="card" aria-labelledby="conn-h">
       <h2 id="conn-h">Connections</h2>
       <dl className="bridge-facts">
         <Check label="PIM" check={s.pim_status} />
-        <Check label="Shop" check={s.storefront_status} />
+        {/* A store that needs reauthorization says why in the banner above the cards. */}
+        <Check
+          label="Shop"
+          check={s.storefront_status}
+          note={access?.status === 'reauthorization_required' && s.storefront_status.status !== 'connected' ? 'Needs reauthorization: see above.' : undefined}
+        />
+        {access && <AccessFacts access={access} />}
         <dt>PIM address</dt>
         <dd>{s.pim_base_url}</dd>
         <dt>Last sync</dt>
@@ -170,7 +204,9 @@ function RecentSyncs({ integrationId }: { integrationId: number }) {
       ) : (
         <>
           <SyncChart series={series} />
-          <div className="table-wrap">
+          {/* Focusable: on a phone a long error makes the table scroll sideways, and a keyboard must reach it too. */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region is reached by keyboard (WCAG 2.1.1) */}
+          <section className="table-wrap" tabIndex={0} aria-label="Latest syncs">
             <table>
               <caption className="visually-hidden">The latest {logs.length} sync logs, newest first</caption>
               <thead>
@@ -202,7 +238,7 @@ function RecentSyncs({ integrationId }: { integrationId: number }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         </>
       )}
     </section>

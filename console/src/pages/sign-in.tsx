@@ -1,24 +1,30 @@
 // Sign-in with an organization's API key and secret. Neither is stored by the page: they go to the server once, which
 // answers with a session cookie. After sign-in the merchant returns to the page they were sent away from.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { messageOf } from '../api/errors';
 import { useSession } from '../api/session';
+import { isServerPath, safeNext } from '../components/connect-model';
 import { Field } from '../components/field';
 import { Loading } from '../components/status';
-
-/** Only a path of this site is a place to return to. */
-const safeNext = (next: string | null) => (next?.startsWith('/') && !next.startsWith('//') ? next : '/products');
 
 export function SignInPage() {
   const { session, signIn } = useSession();
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const next = safeNext(params.get('next'));
+  const navigate = useNavigate();
+  // A server path (/shopify/install sends a merchant who is not signed in here) is left with a full navigation: the
+  // router knows no such route. Signed in now, or already (the cross-site redirect from Shopify's admin carried no
+  // SameSite=Strict cookie, but this page's own request does).
+  const toServer = isServerPath(next);
+  useEffect(() => {
+    if (session && toServer) window.location.assign(next);
+  }, [session, toServer, next]);
 
   if (session === undefined) return <Loading label="Opening the console…" />;
+  if (session && toServer) return <Loading label="Continuing to Shopify…" />;
   if (session) return <Navigate to={next} replace />;
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -28,7 +34,7 @@ export function SignInPage() {
     setError(null);
     try {
       await signIn(String(form.get('api_key') ?? '').trim(), String(form.get('api_secret') ?? '').trim());
-      navigate(next, { replace: true });
+      if (!toServer) navigate(next, { replace: true });
     } catch (err) {
       setError(messageOf(err));
     } finally {

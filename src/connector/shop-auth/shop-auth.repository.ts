@@ -147,12 +147,16 @@ export class ShopAuthRepository {
       .where(and(eq(shops.id, shopId), eq(shops.renewalOwner, owner)));
   }
 
-  /** A renewal failed for good: the merchant must install or register again. Releases the lease. */
+  /**
+   * A renewal failed for good: the merchant must install or register again. Releases the lease, and drops the stored
+   * connectivity check of the shop's integration (it said the shop answered), so the next status checks again.
+   */
   async markReauthorizationRequired(shopId: number, error: string): Promise<void> {
     await this.db
       .update(shops)
       .set({ authStatus: 'reauthorization_required', authError: error.slice(0, 1000), renewalOwner: null, renewalUntil: null })
       .where(eq(shops.id, shopId));
+    await this.db.update(integrations).set({ checkedAt: null }).where(eq(integrations.shopId, shopId));
   }
 
   async saveGrantedScopes(shopId: number, scopes: string[]): Promise<void> {

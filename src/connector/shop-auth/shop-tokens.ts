@@ -191,6 +191,6 @@ export class ShopTokens {
 export function reauthorizationRequired(domain: string, reason: string | null): StorefrontError {
   return new StorefrontError(
     'unauthorized',
-    `${domain} needs reauthorization: ${reason ?? 'its access token could not be renewed'}. Install the app again or register new app credentials (docs/connect-a-store.md)`,
+    `${domain} needs reauthorization: ${reason ?? 'its access token could not be renewed'}. Install the app on the store again, or connect it with new app credentials`,
   );
 }

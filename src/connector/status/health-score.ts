@@ -10,6 +10,8 @@
 // | product mappings in `error`         | −ceil(20 × error / total), at most −20               |
 // | failed queue jobs                   | −2 each, at most −10                                 |
 // | no sync in 7 days                   | −10 (a never-synced integration after 7 days of life) |
+// | storefront needs reauthorization    | −30 (in place of "unreachable": the same cause)      |
+// | scopes the shop has not granted     | −10                                                  |
 // 90+ excellent, 70+ good, 50+ fair, else poor. A connectivity never checked is no penalty (no evidence either way).
 
 export type CheckState = 'connected' | 'error' | 'unknown';
@@ -26,6 +28,8 @@ export interface HealthInput {
   lastSyncAt: Date | null;
   createdAt: Date;
   now: Date;
+  /** How the shop is connected (connector/shop-auth): a renewal refused for good, and the scopes not granted. */
+  access?: { reauthorizationRequired: boolean; missingScopes: string[] };
 }
 
 export type HealthStatus = 'excellent' | 'good' | 'fair' | 'poor';
@@ -47,6 +51,8 @@ export const HEALTH_WEIGHTS = {
   failedJobsMax: 10,
   staleSync: 10,
   staleSyncDays: 7,
+  reauthorization: 30,
+  missingScopes: 10,
 } as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -65,7 +71,11 @@ export function healthScore(input: HealthInput): HealthScore {
   const penalties: Array<[string, number]> = [];
   if (!input.isActive) penalties.push(['Integration is inactive', w.inactive]);
   if (input.pim === 'error') penalties.push(['PIM is unreachable', w.pimUnreachable]);
-  if (input.storefront === 'error') penalties.push(['Storefront is unreachable', w.storefrontUnreachable]);
+  if (input.access?.reauthorizationRequired) penalties.push(['Storefront needs reauthorization', w.reauthorization]);
+  else if (input.storefront === 'error') penalties.push(['Storefront is unreachable', w.storefrontUnreachable]);
+  if (input.access && input.access.missingScopes.length > 0) {
+    penalties.push([`Storefront has not granted ${input.access.missingScopes.join(', ')}`, w.missingScopes]);
+  }
   if (input.failedSyncs24h > 0) {
     penalties.push([
       `${plural(input.failedSyncs24h, 'failed sync', 'failed syncs')} in the last 24 hours`,

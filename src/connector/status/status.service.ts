@@ -177,7 +177,7 @@ export class StatusService {
       storefront_status: checks.storefront,
       active_tokens: tokens,
       queue_stats: queue,
-      health_score: this.score(state, checkState(checks.pim), checkState(checks.storefront), failed24h.failed, counts, queue, now),
+      health_score: this.score(state, checkState(checks.pim), checkState(checks.storefront), failed24h.failed, counts, queue, now, access),
       channel_mapping: channelMappingOf(parseSettings(state.settings)),
       translations: { missing_locales: Array.isArray(state.missingLocales) ? state.missingLocales : [] },
       storefront_access: access,
@@ -198,11 +198,12 @@ export class StatusService {
     const { repository } = this.deps;
     const state = await repository.integration(id);
     if (!state) throw new IntegrationNotFound();
-    const [counts, last24h, failedSync, queue] = await Promise.all([
+    const [counts, last24h, failedSync, queue, access] = await Promise.all([
       repository.mappingCounts(id),
       repository.syncCounts(id, this.since24h()),
       repository.latestFailedSync(id),
       this.deps.queue.stats(id),
+      this.deps.access ? this.deps.access(id) : null,
     ]);
     const now = this.clock.now();
     const stored = storedChecks(state);
@@ -225,7 +226,7 @@ export class StatusService {
         product_mappings: { total, synced: counts.synced ?? 0, pending: counts.pending ?? 0, failed: counts.error ?? 0 },
       },
       queue_stats: queue,
-      health_score: this.score(state, pim, storefront, last24h.failed, counts, queue, now),
+      health_score: this.score(state, pim, storefront, last24h.failed, counts, queue, now, access),
     };
   }
 
@@ -283,8 +284,10 @@ export class StatusService {
     counts: Record<string, number>,
     queue: QueueStats,
     now: Date,
+    access: AccessView | null,
   ): HealthScore {
     return healthScore({
+      access: access ? { reauthorizationRequired: access.status === 'reauthorization_required', missingScopes: access.missing_scopes } : undefined,
       isActive: state.isActive,
       pim,
       storefront,
