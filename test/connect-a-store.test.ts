@@ -256,6 +256,25 @@ for (const target of databaseTargets()) {
       assert.match(steal.json.message, /another Pimbridge account/);
     });
 
+    it("a legacy custom app's token from the console: checked with the store before anything is stored", async () => {
+      const domain = `legacy-${target.name}.myshopify.com`;
+      const made = await store(domain);
+      const tenant = await h.tenant();
+      const browser = await signIn(h, tenant);
+      const wrong = await browser.call('POST', '/api/shops', undefined, { domain, access_token: 'shpat_00000000000000000000000000000000' });
+      assert.equal(wrong.status, 400);
+      assert.match(wrong.json.message, /refused this access token/);
+      assert.equal(await shopRow(domain), undefined);
+      const both = await browser.call('POST', '/api/shops', undefined, { domain, access_token: made.access_token, client_id: made.client_id });
+      assert.equal(both.status, 400);
+      const connected = await browser.call('POST', '/api/shops', undefined, { domain, access_token: made.access_token });
+      assert.equal(connected.status, 200, JSON.stringify(connected.json));
+      const shop = await shopRow(domain);
+      assert.equal(shop.auth_method, 'access_token');
+      assert.equal(shop.token_expires_at, null);
+      assert.equal(shop.organization_id, tenant.organizationId);
+    });
+
     it('a renewal refused for good marks the shop reauthorization required, named in the status and on push; installing again mends it', async () => {
       const domain = `refused-${target.name}.myshopify.com`;
       // Both tokens live a second: once they have expired, the refresh is refused for good (invalid_grant).

@@ -1,5 +1,5 @@
 // The admin API's SQL for shops (storefronts where the app is installed): register, list, change the way in, remove.
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { shops } from '../db/schema/index.js';
 
@@ -46,7 +46,11 @@ export class ShopRepository {
 
   /** A new shop; null when the domain is taken (the unique index decides races). */
   async create(input: { domain: string; platform: string; apiBaseUrl: string | null; organizationId: number } & ShopAccess): Promise<ShopRow | null> {
-    const rows = await this.db.insert(shops).values(input).onConflictDoNothing({ target: shops.domain }).returning(columns);
+    const rows = await this.db
+      .insert(shops)
+      .values({ ...input, tokenRenewedAt: sql`now()` })
+      .onConflictDoNothing({ target: shops.domain })
+      .returning(columns);
     return rows[0] ?? null;
   }
 
@@ -70,7 +74,7 @@ export class ShopRepository {
       .update(shops)
       .set({
         ...(change.organizationId !== undefined && { organizationId: change.organizationId }),
-        ...(change.access && { ...change.access, authStatus: 'ok', authError: null, renewalOwner: null, renewalUntil: null }),
+        ...(change.access && { ...change.access, tokenRenewedAt: sql`now()`, authStatus: 'ok', authError: null, renewalOwner: null, renewalUntil: null }),
       })
       .where(eq(shops.id, id))
       .returning(columns);

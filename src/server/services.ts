@@ -387,6 +387,7 @@ export function createServices(
           tokens: shopTokens,
           box: secretBox,
           auth: shopifyOAuth,
+          storefront,
           appFor: async (domain): Promise<InstallApp | null> => {
             // A sandbox store has an app of its own; any other shop installs the Pimbridge app (SHOPIFY_API_KEY/SECRET).
             const store = sandbox ? await sandbox.stores.appOf(domain) : null;

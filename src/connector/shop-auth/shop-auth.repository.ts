@@ -93,7 +93,7 @@ export class ShopAuthRepository {
     const { grant, ...rest } = input;
     const rows = await this.db
       .insert(shops)
-      .values({ ...rest, ...grant })
+      .values({ ...rest, ...grant, tokenRenewedAt: sql`now()` })
       .onConflictDoNothing({ target: shops.domain })
       .returning(columns);
     return rows[0] ?? null;
@@ -107,7 +107,7 @@ export class ShopAuthRepository {
     const { grant, ...rest } = input;
     await this.db
       .update(shops)
-      .set({ ...rest, ...grant, authStatus: 'ok', authError: null, renewalOwner: null, renewalUntil: null })
+      .set({ ...rest, ...grant, tokenRenewedAt: sql`now()`, authStatus: 'ok', authError: null, renewalOwner: null, renewalUntil: null })
       .where(eq(shops.id, shopId));
   }
 

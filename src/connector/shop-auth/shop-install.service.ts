@@ -10,7 +10,13 @@
 import { randomBytes } from 'node:crypto';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { StorefrontAuthError, type StorefrontApp, type StorefrontAuthorization } from '../../storefront/storefront.port.js';
+import {
+  StorefrontAuthError,
+  StorefrontError,
+  type StorefrontApp,
+  type StorefrontAuthorization,
+  type StorefrontPort,
+} from '../../storefront/storefront.port.js';
 import type { ConnectInput, ConnectProof } from '../integrations/integration.service.js';
 import type { ShopAuthRepository } from './shop-auth.repository.js';
 import type { ShopTokens } from './shop-tokens.js';
@@ -47,6 +53,8 @@ export interface ShopInstallDeps {
   connect(input: ConnectInput, proof: ConnectProof): Promise<{ integration_id: number }>;
   /** The integration of a shop, if any, and whether it is active. */
   integrationOf(shopId: number): Promise<{ id: number; isActive: boolean } | null>;
+  /** The shop's health with a token: a legacy token is checked with it before anything is stored. */
+  storefront: Pick<StorefrontPort, 'shopHealth'>;
   /** A new PIM API key of the organization for the integration (name, id and secret shown to nobody). */
   mintPimKey(organizationId: number, name: string): Promise<{ apiKey: string; apiSecret: string }>;
   now?: () => Date;
@@ -147,6 +155,12 @@ export class ShopInstallService {
     if (input.access_token !== undefined) {
       if (input.client_id !== undefined || input.client_secret !== undefined)
         throw new InstallError('Send either the access token or the client id and secret, not both');
+      try {
+        await this.deps.storefront.shopHealth({ domain, apiBaseUrl, accessToken: input.access_token }, { timeoutMs: 10_000 });
+      } catch (err) {
+        if (!(err instanceof StorefrontError)) throw err;
+        throw new InstallError(err.kind === 'unauthorized' ? 'The store refused this access token' : `The store could not be reached: ${err.message}`);
+      }
       const grant = { accessToken: input.access_token, scopes: [], expiresAt: null, refreshToken: null, refreshTokenExpiresAt: null };
       return this.registerAndConnect(
         organizationId,

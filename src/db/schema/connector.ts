@@ -42,6 +42,7 @@ export const shops = pgTable(
     /** One renewal at a time across processes: the holder's lease (connector/shop-auth/shop-tokens.ts). */
     renewalOwner: text('renewal_owner'),
     renewalUntil: timestamp('renewal_until', { withTimezone: true, precision: 3 }),
+    /** When the current access token was obtained (registered, installed or renewed): how long it lives. */
     tokenRenewedAt: timestamp('token_renewed_at', { withTimezone: true }),
     /** Renewals so far (a figure for operators and benchmarks). */
     tokenRenewals: integer('token_renewals').notNull().default(0),
