@@ -6,7 +6,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../server/kernel/app-type.js';
 import type { PathPatterns } from '../server/kernel/path-patterns.js';
 import { accountShopRoutes } from './shop-auth/account-shops.routes.js';
-import type { ShopAccessService } from './shop-auth/shop-access.service.js';
 import type { ShopInstallService } from './shop-auth/shop-install.service.js';
 import type { ConnectorAuthService } from './auth/connector-auth.service.js';
 import type { ConsoleAccess } from './auth/console-access.js';
@@ -53,9 +52,8 @@ export interface ConnectorDeps {
   console: ConsoleAccess;
   /** The shop's webhook subscriptions and the deletion setting (GET/POST/PUT /api/integration/webhooks). */
   webhooks?: WebhookService;
-  /** The console's "Connect a Shopify store" (POST /api/shops) and a shop's access (connector/shop-auth). */
+  /** The console's "Connect a Shopify store" (POST /api/shops; connector/shop-auth). */
   installs?: ShopInstallService;
-  shopAccess?: ShopAccessService;
 }
 
 const APP_ERROR_CODES: Record<AppError['kind'], ConnectorErrorCode> = {
@@ -152,5 +150,5 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps, paths?: Pat
   collectionRoutes(app, deps.collections);
   accountRoutes(app, deps.console);
   if (deps.webhooks) webhookSettingsRoutes(app, deps.webhooks);
-  if (deps.installs && deps.shopAccess) accountShopRoutes(app, { installs: deps.installs, access: deps.shopAccess, console: deps.console });
+  if (deps.installs) accountShopRoutes(app, { installs: deps.installs });
 }

@@ -32,7 +32,7 @@ export interface FuzzFixture {
 }
 
 const CONNECTOR_PATHS =
-  /^\/api\/(connect|disconnect|integration\/|tokens|integrations$|status|system\/status|products\/(push|mappings|mapping\/.)|sync\/|adopt(\/|$)|drift(\/|$)|collections(\/|$)|shops(\/?$|\/[^/]))/;
+  /^\/api\/(connect|disconnect|integration\/|tokens|integrations$|status|system\/status|products\/(push|mappings|mapping\/.)|sync\/|adopt(\/|$)|drift(\/|$)|collections(\/|$)|shops\/?$)/;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 /** The connector spec's own 503s: CONNECTION_FAILED on connect, VALIDATION_FAILED on update. */
 const SPEC_503 = new Set(['CONNECTION_FAILED', 'VALIDATION_FAILED']);
