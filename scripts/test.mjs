@@ -11,30 +11,13 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const filter = process.argv.slice(2);
 // The server's suites (test/) and the console's own (console/test/: its pure modules, and its pages in a real browser).
-// The longest files start first, so that none of them is left to run alone at the end (two at a time: the run takes
-// about as long as half their sum, instead of ending with a three-minute file started last). The two suites that kill
-// processes mid-sync never run at the same time: the second starts when the first lane frees up after the first ends
-// (measured in CI: sync-reliability 181 s, cli-catalogue-files 171 s, e2e 116 s, bridge-reliability 173 s).
-const LONGEST_FIRST = [
-  'test/sync-reliability.test.ts',
-  'test/cli-catalogue-files.test.ts',
-  'test/e2e.test.ts',
-  'test/bridge-reliability.test.ts',
-  'test/shops.test.ts',
-  'console/test/browser.test.ts',
-  'test/full-sync.test.ts',
-  'test/sandbox-limits.test.ts',
-].map((f) => path.join(...f.split('/')));
-const rank = (f) => (LONGEST_FIRST.includes(f) ? LONGEST_FIRST.indexOf(f) : LONGEST_FIRST.length);
-const files = ['test', path.join('console', 'test')]
-  .flatMap((dir) =>
-    readdirSync(path.join(root, dir), { recursive: true })
-      .map(String)
-      .filter((f) => f.endsWith('.test.ts') && (filter.length === 0 || filter.some((x) => path.join(dir, f).includes(x))))
-      .sort()
-      .map((f) => path.join(dir, f)),
-  )
-  .sort((a, b) => rank(a) - rank(b));
+const files = ['test', path.join('console', 'test')].flatMap((dir) =>
+  readdirSync(path.join(root, dir), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.test.ts') && (filter.length === 0 || filter.some((x) => path.join(dir, f).includes(x))))
+    .sort()
+    .map((f) => path.join(dir, f)),
+);
 
 // Every run checks lint and formatting first (biome.json; `npm run format` fixes the layout), ~2 s.
 const biome = spawnSync(process.execPath, [path.join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'check', '.'], {
