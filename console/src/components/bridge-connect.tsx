@@ -162,12 +162,37 @@ function refusalOf(error: unknown, way: 'own' | 'legacy') {
   return { field: connectErrorField(text, way), text };
 }
 
-function OwnStoreForm(props: AddressProps) {
+/**
+ * One POST /api/shops form: the empty required fields are marked and the first focused; otherwise the body is sent, and
+ * a refusal shows under the field it is about, which takes the focus.
+ */
+function useShopsForm(way: 'own' | 'legacy') {
   const connect = useConnectShop();
   const formRef = useRef<HTMLFormElement | null>(null);
   const [missing, setMissing] = useState<Partial<Record<ConnectField, string>>>({});
-  const refusal = refusalOf(connect.error, 'own');
+  const refusal = refusalOf(connect.error, way);
   const errorOf = (field: ConnectField) => missing[field] ?? (refusal.field === field ? refusal.text : null);
+  const submit = (form: HTMLFormElement, body: ShopsBody, empty: Partial<Record<ConnectField, string>>) => {
+    formRef.current = form;
+    setMissing(empty);
+    const first = Object.keys(empty)[0];
+    if (first) {
+      connect.reset();
+      focusField(form, first);
+      return;
+    }
+    connect.mutate(body, {
+      onError: (err) => {
+        const field = connectErrorField(messageOf(err), way);
+        if (field) focusField(formRef.current, field);
+      },
+    });
+  };
+  return { connect, refusal, errorOf, submit };
+}
+
+function OwnStoreForm(props: AddressProps) {
+  const { connect, refusal, errorOf, submit } = useShopsForm('own');
   return (
     <WayForm
       title="Your own store (Dev Dashboard app)"
@@ -178,7 +203,6 @@ function OwnStoreForm(props: AddressProps) {
         </>
       }
       onSubmit={(form) => {
-        formRef.current = form;
         const data = new FormData(form);
         const body = {
           domain: storeDomain(props.address),
@@ -189,19 +213,7 @@ function OwnStoreForm(props: AddressProps) {
         if (!body.domain) empty.domain = NO_ADDRESS;
         if (!body.client_id) empty.client_id = "Paste the app's Client ID.";
         if (!body.client_secret) empty.client_secret = "Paste the app's secret.";
-        setMissing(empty);
-        const first = Object.keys(empty)[0];
-        if (first) {
-          connect.reset();
-          focusField(form, first);
-          return;
-        }
-        connect.mutate(body, {
-          onError: (err) => {
-            const field = connectErrorField(messageOf(err), 'own');
-            if (field) focusField(formRef.current, field);
-          },
-        });
+        submit(form, body, empty);
       }}
     >
       <StoreAddress {...props} error={errorOf('domain')} />
@@ -220,11 +232,7 @@ function OwnStoreForm(props: AddressProps) {
 }
 
 function LegacyTokenForm(props: AddressProps) {
-  const connect = useConnectShop();
-  const formRef = useRef<HTMLFormElement | null>(null);
-  const [missing, setMissing] = useState<Partial<Record<ConnectField, string>>>({});
-  const refusal = refusalOf(connect.error, 'legacy');
-  const errorOf = (field: ConnectField) => missing[field] ?? (refusal.field === field ? refusal.text : null);
+  const { connect, refusal, errorOf, submit } = useShopsForm('legacy');
   return (
     <WayForm
       title="Legacy custom app token"
@@ -235,24 +243,11 @@ function LegacyTokenForm(props: AddressProps) {
         </>
       }
       onSubmit={(form) => {
-        formRef.current = form;
         const body = { domain: storeDomain(props.address), access_token: String(new FormData(form).get('access_token') ?? '').trim() };
         const empty: Partial<Record<ConnectField, string>> = {};
         if (!body.domain) empty.domain = NO_ADDRESS;
         if (!body.access_token) empty.access_token = 'Paste the Admin API access token.';
-        setMissing(empty);
-        const first = Object.keys(empty)[0];
-        if (first) {
-          connect.reset();
-          focusField(form, first);
-          return;
-        }
-        connect.mutate(body, {
-          onError: (err) => {
-            const field = connectErrorField(messageOf(err), 'legacy');
-            if (field) focusField(formRef.current, field);
-          },
-        });
+        submit(form, body, empty);
       }}
     >
       <StoreAddress {...props} error={errorOf('domain')} />

@@ -3,12 +3,12 @@
 // refusal is a small HTML page saying what to do. Hidden from the OpenAPI document (browsers follow them, clients do not).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../server/kernel/app-type.js';
-import { InstallError, type ShopInstallService } from './shop-install.service.js';
+import { CALLBACK_PATH, INSTALL_PATH, InstallError, type ShopInstallService } from './shop-install.service.js';
+
+export { CALLBACK_PATH, INSTALL_PATH };
 
 /** The cookie binding an install to the browser that started it (Lax: it must come back on Shopify's redirect). */
 export const INSTALL_COOKIE = 'pimbridge_install';
-export const INSTALL_PATH = '/shopify/install';
-export const CALLBACK_PATH = '/shopify/callback';
 
 export interface InstallRouteDeps {
   installs: ShopInstallService;

@@ -21,6 +21,10 @@ import type { ConnectInput, ConnectProof } from '../integrations/integration.ser
 import type { ShopAuthRepository } from './shop-auth.repository.js';
 import type { ShopTokens } from './shop-tokens.js';
 
+/** The browser's two pages of an install (install.routes.ts); the callback is the redirect URI Shopify is given. */
+export const INSTALL_PATH = '/shopify/install';
+export const CALLBACK_PATH = '/shopify/callback';
+
 /** How long an install may take from begin to callback. */
 const INSTALL_TTL_MS = 10 * 60_000;
 /**
@@ -71,7 +75,7 @@ export class ShopInstallService {
   }
 
   get callbackUrl(): string {
-    return `${this.options.publicUrl}/shopify/callback`;
+    return `${this.options.publicUrl}${CALLBACK_PATH}`;
   }
 
   /** Starts an install for the organization: where to send the browser, and the nonce its cookie keeps. */
