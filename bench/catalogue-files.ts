@@ -2,7 +2,10 @@
 // sizes each, a brand, a category path, an attribute, stock in a warehouse) uploaded to a server from src/ on a scratch
 // database, the import job timed from the upload to `completed`; then the same catalogue exported. The server's
 // VmRSS is sampled every 100 ms: its growth over the figure before the upload is the memory result.
-// `npx tsx bench/catalogue-files.ts [--products N]`; BENCH_TRACE=1 logs the server's RSS and heap while it imports.
+// `--format shopify`: the same catalogue as Shopify's product CSV (Handle, Tags, SEO, grams with a weight unit, barcodes,
+// one row per variant), imported and exported in Shopify's format.
+// `npx tsx bench/catalogue-files.ts [--products N] [--format ours|shopify]`; BENCH_TRACE=1 logs the server's RSS and heap
+// while it imports.
 import { createWriteStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,8 +16,41 @@ import { runIfMain, withScratchServer, type ScratchServer } from './scratch.js';
 
 export const TARGETS = { importSeconds: 60, exportSeconds: 15, rssGrowthMb: 100 };
 
+type Format = 'ours' | 'shopify';
+
 /** Writes the file: `products` products × 4 variants. */
-async function writeFile(file: string, products: number): Promise<number> {
+async function writeFile(file: string, products: number, format: Format): Promise<number> {
+  return format === 'shopify' ? writeShopifyFile(file, products) : writeOursFile(file, products);
+}
+
+async function writeShopifyFile(file: string, products: number): Promise<number> {
+  const out = createWriteStream(file);
+  const write = async (line: string) => {
+    if (!out.write(line)) await once(out, 'drain');
+  };
+  await write(
+    'Handle,Title,Body (HTML),Vendor,Product Category,Type,Tags,Published,Option1 Name,Option1 Value,Variant SKU,Variant Grams,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Fulfillment Service,Variant Price,Variant Compare At Price,Variant Requires Shipping,Variant Taxable,Variant Barcode,Gift Card,SEO Title,SEO Description,Variant Weight Unit,Status\n',
+  );
+  let rows = 0;
+  for (let p = 0; p < products; p++) {
+    for (const [i, size] of ['S', 'M', 'L', 'XL'].entries()) {
+      const product =
+        i === 0
+          ? `product-${p},Product ${p},"<p>A product, number ${p}</p>",Brand ${p % 50},Apparel & Accessories > Clothing,Shirts,"summer, group-${p % 40}",TRUE,Size`
+          : `product-${p},,,,,,,,`;
+      const seo = i === 0 ? `Product ${p} | Shop,Buy product ${p}` : ',';
+      await write(
+        `${product},${size},P-${p}-${size},${226.796185 + i},shopify,${(p + i) % 9},deny,manual,${(p % 97) + i}.49,,TRUE,TRUE,UPC-${p}-${i},FALSE,${seo},lb,${i === 0 ? 'active' : ''}\n`,
+      );
+      rows++;
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+  return rows;
+}
+
+async function writeOursFile(file: string, products: number): Promise<number> {
   const out = createWriteStream(file);
   const write = async (line: string) => {
     if (!out.write(line)) await once(out, 'drain');
@@ -68,7 +104,7 @@ export interface CatalogueFilesResult {
   exportRss: { baseMb: number; peakMb: number };
 }
 
-export async function benchCatalogueFiles(s: ScratchServer, products: number): Promise<CatalogueFilesResult> {
+export async function benchCatalogueFiles(s: ScratchServer, products: number, format: Format = 'ours'): Promise<CatalogueFilesResult> {
   const org = await (
     await fetch(`${s.url}/admin/organizations`, { method: 'POST', headers: s.adminHeaders, body: JSON.stringify({ name: 'Import bench' }) })
   ).json();
@@ -86,7 +122,7 @@ export async function benchCatalogueFiles(s: ScratchServer, products: number): P
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pimbridge-import-bench-'));
   try {
     const file = path.join(dir, 'products.csv');
-    const rows = await writeFile(file, products);
+    const rows = await writeFile(file, products, format);
     s.log(`file: ${rows} rows`);
     let importSeconds = 0;
     let done: any;
@@ -94,7 +130,7 @@ export async function benchCatalogueFiles(s: ScratchServer, products: number): P
       const t0 = performance.now();
       const form = new FormData();
       form.set('file', await openAsBlob(file), 'products.csv');
-      const accepted = await (await fetch(`${s.url}/api/imports`, { method: 'POST', headers, body: form })).json();
+      const accepted = await (await fetch(`${s.url}/api/imports?format=${format}`, { method: 'POST', headers, body: form })).json();
       if (accepted.status !== 1) throw new Error(`upload refused: ${JSON.stringify(accepted)}`);
       const uploadSeconds = (performance.now() - t0) / 1000;
       s.log(`upload accepted after ${uploadSeconds.toFixed(1)} s (rss ${rssMb(s.server.pid).toFixed(0)} MB)`);
@@ -119,7 +155,7 @@ export async function benchCatalogueFiles(s: ScratchServer, products: number): P
     let exportedRows = 0;
     const exportRss = await sampleRss(s.server.pid, async () => {
       const t0 = performance.now();
-      const res = await fetch(`${s.url}/api/exports/products.csv`, { headers });
+      const res = await fetch(`${s.url}/api/exports/products.csv?format=${format}`, { headers });
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         bytes += chunk.length;
         for (const b of chunk) if (b === 10) exportedRows++;
@@ -189,8 +225,9 @@ export function catalogueFilesDetails(r: CatalogueFilesResult): string[] {
 runIfMain(import.meta.url, 'catalogue-files', async () => {
   const at = process.argv.indexOf('--products');
   const products = at > 0 ? Number(process.argv[at + 1]) : 25_000;
+  const format: Format = process.argv.includes('shopify') ? 'shopify' : 'ours';
   await withScratchServer('catalogue_files', async (s) => {
-    const r = await benchCatalogueFiles(s, products);
+    const r = await benchCatalogueFiles(s, products, format);
     const row = (c: string[]) => `| ${c.join(' | ')} |`;
     return `${[
       '',

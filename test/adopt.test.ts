@@ -438,6 +438,27 @@ for (const target of databaseTargets()) {
       assert.equal((await mapping(c.token, sofa)).data.sync_status, 'synced', 'the sofa’s mapping is left as it was');
     });
 
+    it("a push refused because a merchant's product holds the slug as its handle: adopting links that product, and the next push updates it", async () => {
+      const c = await connectedSandbox();
+      const theirs = await seed(c.gql, merchantProduct('oak-table', 'Oak Table (shop)', [['SHOP-TABLE', '300.00']]));
+      const table = await pimCreate(c.tenant, { name: 'Oak Table', sku: 'PIM-TABLE', slug: 'oak-table', price: '320.00', status: 'active' });
+      const refused = (await h.call('POST', '/api/products/push', c.token, { id: table })).json().data.results[0];
+      assert.equal(refused.status, 'error', JSON.stringify(refused));
+      assert.match(refused.validation_errors[0], /adopt it \(POST \/api\/adopt/);
+      assert.equal((await mapping(c.token, table)).data.sync_status, 'error');
+
+      const done = await adopted(c.token, (await adopt(c.token)).data.id);
+      assert.equal(done.state, 'completed', JSON.stringify(done));
+      assert.deepEqual([done.counts.matched, done.counts.matched_by.handle, done.counts.already_mapped], [1, 1, 0], 'a refused push is no mapping');
+      const linked = (await mapping(c.token, table)).data;
+      assert.deepEqual([linked.storefront_product_id, linked.sync_status, linked.sync_error], [theirs.numericId, 'pending', null]);
+
+      const pushed = (await h.call('POST', '/api/products/push', c.token, { id: table })).json().data.results[0];
+      assert.equal(pushed.status, 'success', JSON.stringify(pushed));
+      assert.deepEqual([pushed.method, pushed.storefront_product_id, pushed.storefront_handle], ['update', theirs.numericId, 'oak-table']);
+      assert.equal((await c.gql(STORE_PRODUCTS)).productsCount.count, 1, 'no second product');
+    });
+
     it('refuses: no token, a narrower scope, a bad body, another integration’s or an unknown id; a second adoption, a full sync during one, or one during a full sync is 409 SYNC_IN_PROGRESS', async () => {
       const a = await connectedSandbox();
       const b = await connectedSandbox();

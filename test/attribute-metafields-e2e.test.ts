@@ -247,7 +247,7 @@ for (const target of databaseTargets()) {
       assert.equal(sent.length, 2, 'nothing again');
     });
 
-    it('the product type from an attribute, "" when the product has none', async () => {
+    it('the product type from an attribute; none is left out (never blanked), so a new product has Shopify\'s ""', async () => {
       assert.equal((await h.call('PUT', '/api/integration/product-type', token, { source: 'attribute', attribute_code: 'garment' })).statusCode, 200);
       const withType = await newProduct({ category_ids: [categoryId], attributes: { garment: 'Tee' } });
       const without = await newProduct({ category_ids: [categoryId] });

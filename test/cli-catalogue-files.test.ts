@@ -1,7 +1,8 @@
 // `pimbridge import` and `pimbridge export` as a user runs them: the CLI as a child process (through tsx, as the end to
 // end test runs it) against a real server listening on a port, with its job workers running so imports complete, on
 // both databases. With --org the CLI issues a temporary API key with the admin token and revokes it at the end (after
-// success, failure and Ctrl-C alike); exit codes 0 (all rows in), 1 (rows or the import failed), 2 (usage).
+// success, failure and Ctrl-C alike); exit codes 0 (all rows and images in), 1 (rows, images or the import failed),
+// 2 (usage).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -192,6 +193,34 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await temporaryKeys(t.organizationId), [{ name: 'pimbridge import (temporary)', revoked: true }]);
     });
 
+    it('import with an image that cannot be downloaded: the summary counts it, FILE.errors.csv holds it, exit 1', STEP, async () => {
+      const t = await h.tenant('CLI images');
+      // A private address: the media download policy refuses it at once (this server allows no private networks).
+      const url = 'http://127.0.0.1:9/nowhere.png';
+      const input = file(
+        'images.csv',
+        csv([
+          ['sku', 'name', 'images'],
+          ['IMG-A', 'With an image', url],
+          ['IMG-B', 'Without', ''],
+        ]),
+      );
+      const run = await cli(['import', input, '--org', String(t.organizationId)]);
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stdout, /^Import [0-9a-f-]{36} completed: 2\/2 rows \(created 2, updated 0, unchanged 0, failed 0, images failed 1\)\n/);
+      const report = `${input}.errors.csv`;
+      assert.ok(
+        run.stdout.includes(
+          `1 image could not be downloaded (its product is imported; the URL is kept and tried again at the next import): the reasons (line, sku, reason) are in ${report}`,
+        ),
+        run.stdout,
+      );
+      const lines = readFileSync(report, 'utf8').trim().split('\n');
+      assert.equal(lines.length, 2, lines.join('\n'));
+      assert.ok(lines[1].replace('"', '').startsWith(`2,IMG-A,image ${url}: `), lines[1]);
+      assert.deepEqual(await skus(t), ['IMG-A', 'IMG-B']);
+    });
+
     it('export --org to stdout: only the CSV on stdout, the message on stderr; --output writes the same file', STEP, async () => {
       const run = await cli(['export', '--org', String(tenant.organizationId)]);
       assert.equal(run.code, 0, run.stderr);
@@ -202,7 +231,7 @@ for (const target of databaseTargets()) {
         .map((l) => l.split(',')[0])
         .sort();
       assert.deepEqual(exported, ['CLI-A', 'CLI-B', 'CLI-C']);
-      assert.match(run.stderr, /^Exported 3 rows \(\d+ B\) to stdout\.\n$/);
+      assert.match(run.stderr, /^Exported 3 rows \(\d+(\.\d)? k?B\) to stdout\.\n$/);
       const keys = await temporaryKeys(tenant.organizationId);
       assert.deepEqual(keys.at(-1), { name: 'pimbridge export (temporary)', revoked: true });
       assert.ok(keys.every((k) => k.revoked));

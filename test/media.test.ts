@@ -276,7 +276,11 @@ for (const target of databaseTargets()) {
         const alt = okData(await call('PATCH', `/api/products/${p.id}/media/${ids[1]}`, { alt_text: 'Side view' }));
         assert.equal(alt.alt_text, 'Side view');
         assert.equal(alt.position, 1, 'alt text alone moves nothing');
-        assert.notEqual(okData(await call('GET', `/api/products/${p.id}`)).updated_at, before);
+        const product = okData(await call('GET', `/api/products/${p.id}`));
+        assert.notEqual(product.updated_at, before);
+        // The product gives each image's alt text beside its URL (`image_alts`, in the order of `images`; for the push).
+        assert.equal(product.image_alts.length, product.images.length);
+        assert.equal(product.image_alts[1], 'Side view');
         assertError(await call('PATCH', `/api/products/${p.id}/media/${ids[1]}`, {}), 400, /at least one field/);
         assertError(await call('PATCH', `/api/products/${p.id}/media/${ids[1]}`, { position: -1 }), 400, /position/);
         assertError(await call('PATCH', `/api/products/${p.id}/media/999999`, { position: 0 }), 404, /Media 999999/);

@@ -185,7 +185,8 @@ for (const target of databaseTargets()) {
         const second = await createProduct(call, { name: 'Red Hat' });
         const third = await createProduct(call, { name: 'red  HAT!' });
         assert.deepEqual([first.slug, second.slug, third.slug], ['red-hat', 'red-hat-2', 'red-hat-3']);
-        assert.equal((await createProduct(call, { name: 'Crème Brûlée — 50% off' })).slug, 'creme-brulee-50-off');
+        assert.equal((await createProduct(call, { name: 'Crème Brûlée — 50% off' })).slug, 'crème-brûlée-50-off');
+        assert.equal((await createProduct(call, { name: 'Рубашка синяя' })).slug, 'рубашка-синяя', 'letters of every script are kept');
         assert.equal((await createProduct(call, { name: '!!!' })).slug, 'product');
         // Another organization starts from the plain slug again.
         assert.equal((await createProduct(await freshTenant(), { name: 'Red Hat' })).slug, 'red-hat');
@@ -194,8 +195,10 @@ for (const target of databaseTargets()) {
       it('keeps an explicit slug, refuses a taken or malformed one', async () => {
         const p = await createProduct(call, { name: 'Whatever Name', slug: 'my-custom-slug' });
         assert.equal(p.slug, 'my-custom-slug');
+        // What a Shopify handle takes: lower-case letters of any script, digits, single hyphens.
+        for (const slug of ['東京-tシャツ', 'синий-свитер', 'ümlaut']) assert.equal((await createProduct(call, { name: 'Unicode', slug })).slug, slug);
         assertError(await call('POST', '/api/products', { name: 'Other', sku: sku(), slug: 'my-custom-slug' }), 400, /field 'slug'/);
-        for (const slug of ['Not A Slug', 'UPPER', 'trailing-', '-leading', 'double--hyphen', 'ümlaut', '']) {
+        for (const slug of ['Not A Slug', 'UPPER', 'Ümlaut', 'trailing-', '-leading', 'double--hyphen', 'under_score', '']) {
           assertError(await call('POST', '/api/products', { name: 'Other', sku: sku(), slug }), 400, /field 'slug'/);
         }
         // A generated slug steps around an explicit one.
@@ -296,6 +299,69 @@ for (const target of databaseTargets()) {
         const results = await Promise.all(Array.from({ length: 6 }, (_, i) => c('POST', '/api/products', { name: 'Same Name', sku: `SAME-${i}` })));
         const slugs = results.map((r) => okData(r, 201).slug).sort();
         assert.deepEqual(slugs, ['same-name', 'same-name-2', 'same-name-3', 'same-name-4', 'same-name-5', 'same-name-6']);
+      });
+    });
+
+    describe('fields a Shopify product holds (beyond the spec)', () => {
+      it('stores and returns them, and PATCH changes only what it names', async () => {
+        const created = okData(
+          await call('POST', '/api/products', {
+            name: 'Gift card',
+            sku: sku(),
+            tags: ['summer', 'Sale'],
+            seo_title: 'Buy a gift',
+            seo_description: 'For someone you like',
+            gift_card: true,
+            taxonomy_category: 'gc-1',
+            weight: '0.5',
+            weight_unit: 'lb',
+            barcode: 'ISBN 978-3-16-148410-0',
+            compare_at_price: '10',
+            inventory_policy: 'continue',
+            inventory_tracked: false,
+            taxable: false,
+            requires_shipping: false,
+          }),
+          201,
+        );
+        assert.deepEqual(created.tags, ['summer', 'Sale']);
+        assert.equal(created.weight, '0.5000');
+        assert.equal(created.weight_unit, 'lb');
+        assert.equal(created.compare_at_price, '10.0000');
+        assert.equal(created.barcode, 'ISBN 978-3-16-148410-0');
+        assert.equal(created.ean, null, 'a free-text barcode is not the GTIN');
+        assert.deepEqual(
+          [created.gift_card, created.inventory_policy, created.inventory_tracked, created.taxable, created.requires_shipping],
+          [true, 'continue', false, false, false],
+        );
+        const patched = okData(await call('PATCH', `/api/products/${created.id}`, { tags: [], inventory_policy: null }));
+        assert.deepEqual(patched.tags, []);
+        assert.equal(patched.inventory_policy, null);
+        assert.equal(patched.seo_title, 'Buy a gift');
+        const plain = await createProduct(call);
+        assert.deepEqual(
+          [plain.tags, plain.gift_card, plain.barcode, plain.weight, plain.inventory_tracked],
+          [[], false, null, null, null],
+          'not set in the PIM: null (the push then leaves the shop its own value)',
+        );
+      });
+
+      it('refuses values Shopify would not take, naming the field', async () => {
+        assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), weight_unit: 'stone' }), 400, /weight_unit/);
+        assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), inventory_policy: 'sometimes' }), 400, /inventory_policy/);
+        assertError(await call('POST', '/api/products', { name: 'X', sku: sku(), tags: Array.from({ length: 251 }, (_, i) => `t${i}`) }), 400, /tags/);
+      });
+
+      it("gives a product created without a currency the organization's default currency", async () => {
+        const own = await freshTenant();
+        assert.equal(okData(await own('GET', '/api/organization')).default_currency, null);
+        assert.equal((await createProduct(own)).currency, 'EUR', 'no default set: EUR, as before');
+        const org = okData(await own('PATCH', '/api/organization', { default_currency: 'VND' }));
+        assert.equal(org.default_currency, 'VND');
+        assert.equal((await createProduct(own)).currency, 'VND');
+        assert.equal((await createProduct(own, { currency: 'USD' })).currency, 'USD', "a product's own currency wins");
+        assert.equal((await createProduct(call)).currency, 'EUR', "another organization's default is not this one's");
+        assertError(await own('PATCH', '/api/organization', { default_currency: 'dong' }), 400, /default_currency/);
       });
     });
 

@@ -246,6 +246,29 @@ for (const target of databaseTargets()) {
       assert.equal(await count(), before);
     });
 
+    it('explicit handles of any script are kept exactly; products(query:) takes a list of handles and a metafield value (with a definition)', async () => {
+      const handles = ['東京-tシャツ', 'рубашка-синяя', 'हिन्दी-किताब'];
+      for (const handle of handles) assert.equal((await productSet({ title: `Unicode ${handle}`, handle })).product.handle, handle);
+      const listed = (await data(PRODUCTS, { first: 10, query: `handle:${handles.join(',')},no-such-handle` })).products.nodes.map((n: Json) => n.handle);
+      assert.deepEqual(listed.sort(), [...handles].sort());
+      assert.equal((await productSet({ title: 'Taken again', handle: 'рубашка-синяя' })).userErrors[0].code, 'HANDLE_NOT_UNIQUE');
+
+      // metafields.{namespace}.{key}:{value}: exact and case-sensitive, and only through a definition (Shopify filters
+      // by a metafield whose definition has filtering enabled; without a definition the term matches nothing).
+      const mf = (value: string) => [{ namespace: 'filters', key: 'ext_id', type: 'single_line_text_field', value }];
+      const tagged = (await productSet({ title: 'Filtered A', metafields: mf('A-1') })).product.id;
+      await productSet({ title: 'Filtered B', metafields: mf('a-1') });
+      const query = 'metafields.filters.ext_id:"A-1"';
+      assert.equal(await count(query), 0, 'no definition: nothing matches');
+      const definition = { namespace: 'filters', key: 'ext_id', name: 'Ext id', type: 'single_line_text_field', ownerType: 'PRODUCT' };
+      assert.deepEqual((await data(MetafieldDefinitionCreate, { definition })).metafieldDefinitionCreate.userErrors, []);
+      assert.deepEqual(
+        (await data(PRODUCTS, { first: 5, query })).products.nodes.map((n: Json) => n.id),
+        [tagged],
+      );
+      assert.equal(await count('metafields.filters.ext_id:A-1'), 1, 'a bare value too');
+    });
+
     it('updates by {id}: variants sent with ids keep them, variants/metafields left out are deleted, files by id are kept', async () => {
       const created = (
         await productSet(
@@ -453,6 +476,110 @@ for (const target of databaseTargets()) {
       const again = (await data(DELETE, { id: stove.id })).productDelete;
       assert.equal(again.deletedProductId, null);
       assert.equal(again.userErrors.length, 1);
+    });
+
+    it("taxonomy categories (a subset of Shopify's): search, children, descendants, siblings, top level; Product.category", async () => {
+      const categories = (args: string) =>
+        data(`{ taxonomy { categories(first: 50${args}) { nodes { id name fullName level isLeaf isRoot parentId ancestorIds childrenIds } } } }`).then(
+          (d) => d.taxonomy.categories.nodes as Json[],
+        );
+      const top = await categories('');
+      assert.deepEqual(top.map((n) => n.name).sort(), ['Animals & Pet Supplies', 'Apparel & Accessories']);
+      assert.ok(top.every((n) => n.isRoot && n.level === 1 && n.parentId === null));
+      const tees = await categories(', search: "T-Shirts"');
+      assert.deepEqual(tees.map((n) => n.id).sort(), ['gid://shopify/TaxonomyCategory/aa-1-1-2-2', 'gid://shopify/TaxonomyCategory/aa-1-13-8']);
+      const tee = tees.find((n) => n.id.endsWith('/aa-1-13-8'))!;
+      assert.deepEqual(
+        [tee.name, tee.fullName, tee.level, tee.isLeaf, tee.parentId],
+        ['T-Shirts', 'Apparel & Accessories > Clothing > Clothing Tops > T-Shirts', 4, true, 'gid://shopify/TaxonomyCategory/aa-1-13'],
+      );
+      assert.deepEqual(
+        tee.ancestorIds,
+        ['aa-1-13', 'aa-1', 'aa'].map((id) => `gid://shopify/TaxonomyCategory/${id}`),
+      );
+      assert.ok((await categories(', childrenOf: "gid://shopify/TaxonomyCategory/aa-1-13"')).every((n) => n.parentId.endsWith('/aa-1-13')));
+      assert.ok(
+        (await categories(', descendantsOf: "gid://shopify/TaxonomyCategory/ap"')).every((n) => n.ancestorIds.includes('gid://shopify/TaxonomyCategory/ap')),
+      );
+      assert.ok(
+        (await categories(', siblingsOf: "gid://shopify/TaxonomyCategory/aa-1-13-8"')).every(
+          (n) => n.parentId.endsWith('/aa-1-13') && !n.id.endsWith('/aa-1-13-8'),
+        ),
+      );
+    });
+
+    it('productSet takes category, giftCard (create only), taxable, requiresShipping, tracked, inventoryPolicy and weight units', async () => {
+      const READ = `{ id isGiftCard category { id fullName } variants(first: 5) { nodes { id taxable inventoryPolicy inventoryItem { tracked requiresShipping measurement { weight { value unit } } } } } }`;
+      const set = (input: Json, identifier?: Json) =>
+        data(
+          `mutation ($identifier: ProductSetIdentifiers, $input: ProductSetInput!) { productSet(identifier: $identifier, input: $input) { product ${READ} userErrors { field message code } } }`,
+          {
+            input,
+            ...(identifier ? { identifier } : {}),
+          },
+        ).then((d) => d.productSet);
+      const variant = (over: Json = {}) => ({ sku: 'GC-1', price: '25', optionValues: [{ optionName: 'Title', name: 'Default Title' }], ...over });
+      const made = await set({
+        title: 'Gift card',
+        giftCard: true,
+        category: 'gid://shopify/TaxonomyCategory/aa-2-17-2',
+        productOptions: [{ name: 'Title', values: [{ name: 'Default Title' }] }],
+        variants: [
+          variant({
+            taxable: false,
+            inventoryPolicy: 'CONTINUE',
+            inventoryItem: { tracked: false, requiresShipping: false, measurement: { weight: { value: 3.5, unit: 'OUNCES' } } },
+          }),
+        ],
+      });
+      assert.deepEqual(made.userErrors, []);
+      const p = made.product;
+      assert.equal(p.isGiftCard, true);
+      assert.deepEqual(p.category, {
+        id: 'gid://shopify/TaxonomyCategory/aa-2-17-2',
+        fullName: 'Apparel & Accessories > Clothing Accessories > Hats > Beanies',
+      });
+      const [v] = p.variants.nodes;
+      assert.deepEqual(
+        [v.taxable, v.inventoryPolicy, v.inventoryItem.tracked, v.inventoryItem.requiresShipping, v.inventoryItem.measurement.weight],
+        [false, 'CONTINUE', false, false, { value: 3.5, unit: 'OUNCES' }],
+      );
+      // Left out on update: kept ("Any omitted fields will remain unchanged"); a new variant gets Shopify's defaults.
+      const kept = await set(
+        { productOptions: [{ name: 'Title', values: [{ name: 'Default Title' }] }], variants: [{ ...variant(), id: v.id }] },
+        { id: p.id },
+      );
+      assert.deepEqual(kept.userErrors, []);
+      const [k] = kept.product.variants.nodes;
+      assert.deepEqual([k.taxable, k.inventoryPolicy, k.inventoryItem.tracked, k.inventoryItem.requiresShipping], [false, 'CONTINUE', false, false]);
+      assert.equal(kept.product.category.id, 'gid://shopify/TaxonomyCategory/aa-2-17-2');
+      const fresh = await set({
+        title: 'Plain',
+        productOptions: [{ name: 'Title', values: [{ name: 'Default Title' }] }],
+        variants: [variant({ sku: 'PL-1' })],
+      });
+      const [f] = fresh.product.variants.nodes;
+      assert.deepEqual(
+        [fresh.product.isGiftCard, fresh.product.category, f.taxable, f.inventoryPolicy, f.inventoryItem.tracked, f.inventoryItem.requiresShipping],
+        [false, null, true, 'DENY', true, true],
+      );
+      // A gift card stays one: "The product gift_card attribute cannot be changed after creation"; the same value is fine.
+      const changed = await set({ giftCard: false }, { id: p.id });
+      assert.deepEqual(changed.userErrors, [
+        {
+          field: ['input', 'giftCard'],
+          message: 'The product gift_card attribute cannot be changed after creation.',
+          code: 'GIFT_CARD_ATTRIBUTE_CANNOT_BE_CHANGED',
+        },
+      ]);
+      assert.deepEqual((await set({ giftCard: true }, { id: p.id })).userErrors, []);
+      // A category the taxonomy lacks is refused; null removes it.
+      const unknown = await set({ category: 'gid://shopify/TaxonomyCategory/zz-9' }, { id: p.id });
+      assert.deepEqual(
+        unknown.userErrors.map((e: Json) => [e.field, e.code]),
+        [[['input', 'category'], 'INVALID_INPUT']],
+      );
+      assert.equal((await set({ category: null }, { id: p.id })).product.category, null);
     });
 
     it('bucket size and restore rate through PATCH /admin/shops/{id}/sandbox; bad settings are 400, unknown shops 404', async () => {

@@ -127,7 +127,7 @@ for (const target of databaseTargets()) {
       { product: snapshot(2), known: NEW, placement: PLACEMENT },
     ];
 
-    it('creates new products: results per item in order (ids, variant ids by SKU, images unconfirmed, handle {slug}-{id})', async () => {
+    it('creates new products: results per item in order (ids, variant ids by SKU, images unconfirmed, handle = the PIM slug)', async () => {
       const { operationId } = await adapter.startBulkUpsert(shop, firstItems);
       assert.match(operationId, /^gid:\/\/shopify\/BulkOperation\/\d+$/);
       first = await completed(operationId, firstItems);
@@ -135,7 +135,7 @@ for (const target of databaseTargets()) {
       for (const o of first) assert.ok(o.ok, JSON.stringify(o));
       const tee = first[0].ok ? first[0].result : assert.fail();
       assert.equal(tee.method, 'create');
-      assert.equal(tee.handle, 'bulk-tee-42');
+      assert.equal(tee.handle, 'bulk-tee');
       assert.equal(tee.title, 'Bulk Tee');
       assert.deepEqual(Object.keys(tee.variantIds).sort(), ['TEE-M', 'TEE-S']);
       assert.equal(tee.firstVariantNumericId, Number(tee.variantIds['TEE-S'].split('/').pop()));
@@ -145,15 +145,16 @@ for (const target of databaseTargets()) {
       assert.equal(mediaAfterFirst.length, 2);
       assert.equal(tee.variantCount, 2);
       assert.equal(tee.imageCount, 2);
-      assert.deepEqual(tee.categoryTags, ['Bulk']);
-      assert.equal(first[1].ok && first[1].result.handle, 'bulk-item-1-1');
+      // Categories are collections, not tags: the PIM tags sent are recorded (none here), never the category names.
+      assert.deepEqual(tee.owned.tags, []);
+      assert.equal(first[1].ok && first[1].result.handle, 'bulk-item-1');
       assert.equal(await count(), 3);
     });
 
     it('updates mapped products by id and creates new ones in one file; the same products never duplicate', async () => {
       const known = (i: number): KnownStorefrontProduct => {
         const r = first[i].ok ? first[i].result : assert.fail();
-        return { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, imagesUnconfirmed: r.imagesUnconfirmed, categoryTags: r.categoryTags };
+        return { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds, imagesUnconfirmed: r.imagesUnconfirmed, owned: r.owned };
       };
       const items: BulkUpsertItem[] = [
         { product: { ...TEE, name: 'Bulk Tee v2' }, known: known(0), placement: PLACEMENT },
@@ -202,7 +203,7 @@ for (const target of databaseTargets()) {
         variantIds: bulk.variantIds,
         mediaIds: bulk.mediaIds,
         imagesUnconfirmed: bulk.imagesUnconfirmed,
-        categoryTags: bulk.categoryTags,
+        owned: bulk.owned,
       };
       const before = await media(bulk.productId);
       // Unchanged images: no files sent, the answer's media give their ids.
@@ -267,7 +268,7 @@ for (const target of databaseTargets()) {
         // A mapping to a product deleted in Shopify: productSet by {id} answers PRODUCT_DOES_NOT_EXIST.
         {
           product: snapshot(6),
-          known: { productId: 'gid://shopify/Product/999999', variantIds: {}, mediaIds: {}, categoryTags: ['Bulk'] },
+          known: { productId: 'gid://shopify/Product/999999', variantIds: {}, mediaIds: {}, owned: { tags: [] } },
           placement: PLACEMENT,
         },
       ];
@@ -275,6 +276,27 @@ for (const target of databaseTargets()) {
       assert.ok(outcomes[0].ok);
       assert.equal(outcomes[1].ok, false);
       assert.match(!outcomes[1].ok ? outcomes[1].errors.join() : '', /PRODUCT_DOES_NOT_EXIST/);
+    });
+
+    it("a create whose handle (the slug) a merchant's product holds: that item's error names the product; nothing is made for it, no suffix", async () => {
+      const made = await adapter.request<{ productSet: { product: { id: string } } }>(
+        shop,
+        'mutation { productSet(input: { title: "Merchant Stool", handle: "bulk-stool" }, synchronous: true) { product { id } } }',
+      );
+      const merchant = made.productSet.product.id;
+      const before = await count();
+      const items: BulkUpsertItem[] = [
+        { product: snapshot(60, { slug: 'bulk-stool' }), known: NEW, placement: PLACEMENT },
+        { product: snapshot(61, { slug: 'стул' }), known: NEW, placement: PLACEMENT },
+      ];
+      const outcomes = await completed((await adapter.startBulkUpsert(shop, items)).operationId, items);
+      assert.equal(outcomes[0].ok, false);
+      const errors = !outcomes[0].ok ? outcomes[0].errors : [];
+      assert.equal(errors.length, 1, JSON.stringify(errors));
+      assert.ok(errors[0].includes(`"Merchant Stool" (${merchant}, handle 'bulk-stool')`), errors[0]);
+      assert.match(errors[0], /which the bridge does not own: adopt it/);
+      assert.equal(outcomes[1].ok && outcomes[1].result.handle, 'стул', 'a Unicode slug is the handle, exactly');
+      assert.equal(await count(), before + 1);
     });
 
     it('a sixth bulk upsert while five run on the shop is refused as unavailable', async () => {

@@ -375,7 +375,7 @@ describe('ShopifyAdapter retries over HTTP', () => {
           data: {
             productSet: {
               product: null,
-              userErrors: [{ field: ['input', 'handle'], message: "Handle 'tee-7' has already been taken", code: 'HANDLE_NOT_UNIQUE' }],
+              userErrors: [{ field: ['input', 'variants', '0', 'price'], message: 'Price must be greater than or equal to 0', code: 'INVALID_VARIANT' }],
             },
           },
           extensions: { cost: COST(1990) },
@@ -385,7 +385,8 @@ describe('ShopifyAdapter retries over HTTP', () => {
     ];
     await assert.rejects(
       adapter.upsertProduct(shop(), PRODUCT, known, PLACEMENT),
-      (e: unknown) => e instanceof StorefrontValidationError && e.errors[0] === "input.handle: Handle 'tee-7' has already been taken (HANDLE_NOT_UNIQUE)",
+      (e: unknown) =>
+        e instanceof StorefrontValidationError && e.errors[0] === 'input.variants.0.price: Price must be greater than or equal to 0 (INVALID_VARIANT)',
     );
     assert.equal(productSetCalls, 1);
   });

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { preflight, userErrorLines } from '../src/storefront/shopify/preflight.js';
-import { deterministicHandle, mapProduct, mediaFilename, stockAt, mapStatus, mergeTags, pricing, toMoney } from '../src/storefront/shopify/product-mapper.js';
+import { handleOf, handleTakenProblem } from '../src/storefront/shopify/product-identity.js';
+import { mapProduct, mediaFilename, stockAt, mapStatus, mergeTags, pricing, toMoney } from '../src/storefront/shopify/product-mapper.js';
 import {
   StorefrontError,
   StorefrontValidationError,
@@ -110,7 +111,8 @@ describe('product mapper (PIM → productSet input)', () => {
     assert.equal(input.vendor, 'Acme');
     // The first category's name (the default), never the PIM's structural product_type (docs/shopify-fidelity.md).
     assert.equal(input.productType, 'Shirts');
-    assert.deepEqual(input.tags, ['Shirts', 'Organic']);
+    // Categories are collections, not tags (issue 25): the PIM's tags only (none here); no category name becomes a tag.
+    assert.deepEqual(input.tags, []);
     assert.equal(input.status, 'ACTIVE');
     // No SEO attributes: no SEO fields (Shopify derives them; nothing is made from the name or short description).
     assert.equal(input.seo, undefined);
@@ -129,8 +131,8 @@ describe('product mapper (PIM → productSet input)', () => {
           { optionName: 'Size', name: 'S' },
           { optionName: 'Color', name: 'Red' },
         ],
-        inventoryPolicy: 'DENY',
-        inventoryItem: { sku: 'TEE-S-RED', tracked: true },
+        // The PIM sets no inventory policy or tracking: an existing variant keeps the shop's (never reset to DENY/tracked).
+        inventoryItem: { sku: 'TEE-S-RED' },
         // An existing variant's stock moves by the inventory step, never set outright by productSet.
       },
       {
@@ -147,6 +149,7 @@ describe('product mapper (PIM → productSet input)', () => {
       },
     ]);
     assert.deepEqual(input.files, [
+      // Known by id; the PIM gives no alt text, so the shop's stays (the name it was uploaded with).
       { id: 'gid://shopify/MediaImage/5' },
       {
         originalSource: 'https://pim.example/media/b.jpg',
@@ -159,7 +162,7 @@ describe('product mapper (PIM → productSet input)', () => {
     assert.deepEqual(imageUrls, TEE.images);
     assert.deepEqual(input.metafields, [
       { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
-      { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' },
+      { namespace: 'pimbridge', key: 'pim_tags', type: 'json', value: '[]' },
     ]);
   });
 
@@ -180,8 +183,7 @@ describe('product mapper (PIM → productSet input)', () => {
         compareAtPrice: '12.50',
         barcode: '4006381333931',
         optionValues: [{ optionName: 'Title', name: 'Default Title' }],
-        inventoryPolicy: 'DENY',
-        inventoryItem: { sku: 'MUG', tracked: true },
+        inventoryItem: { sku: 'MUG' },
         // (An existing variant: its stock is the inventory step's, see stockAt below.)
       },
     ]);
@@ -209,14 +211,11 @@ describe('product mapper (PIM → productSet input)', () => {
     assert.deepEqual(pricing(null, '5.00'), { compareAtPrice: null });
   });
 
-  it('tags: category names, plus the storefront tags that are not category tags we sent before', () => {
-    assert.deepEqual(mergeTags(['Shirts', 'Organic'], null), ['Shirts', 'Organic']);
-    assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale', 'shirts'], previousCategoryTags: ['Shirts', 'Organic'] }), [
-      'summer-sale',
-      'Shirts',
-    ]);
+  it('tags: the PIM tags, plus the storefront tags that are not tags we sent before', () => {
+    assert.deepEqual(mergeTags(['eco', 'summer'], null), ['eco', 'summer']);
+    assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale', 'shirts'], previousTags: ['Shirts', 'Organic'] }), ['summer-sale', 'Shirts']);
     // Without a record of what we sent, no existing tag is taken for ours.
-    assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale'], previousCategoryTags: null }), ['Organic', 'summer-sale', 'Shirts']);
+    assert.deepEqual(mergeTags(['Shirts'], { tags: ['Organic', 'summer-sale'], previousTags: null }), ['Organic', 'summer-sale', 'Shirts']);
   });
 
   it('stock: nothing goes to an inactive location; without warehouse levels the total goes to the default location; a warehouse goes to the location of its name or code, an unmatched one to the default, an unsynced one nowhere', () => {
@@ -244,9 +243,28 @@ describe('product mapper (PIM → productSet input)', () => {
     assert.equal(input.variants[0].inventoryQuantities, undefined);
   });
 
-  it('the deterministic handle is {slug}-{id}', () => {
-    assert.equal(deterministicHandle({ id: 42, slug: 'organic-tee', name: 'x' }), 'organic-tee-42');
-    assert.equal(deterministicHandle({ id: 3, name: 'Crème Brûlée 2' }), 'creme-brulee-2-3');
+  it("a new product's handle is the PIM slug, exactly (Unicode included); a snapshot without one gets its name's slug", () => {
+    assert.equal(handleOf({ slug: 'organic-tee', name: 'x' }), 'organic-tee');
+    assert.equal(handleOf({ slug: 'рубашка-синяя', name: 'x' }), 'рубашка-синяя');
+    assert.equal(handleOf({ slug: '東京-tシャツ', name: 'x' }), '東京-tシャツ');
+    assert.equal(handleOf({ name: 'Crème Brûlée 2' }), 'crème-brûlée-2');
+  });
+
+  it('a taken handle names the holder and says what to do, by whose product it is', () => {
+    const holder = { id: 'gid://shopify/Product/9', handle: 'organic-tee', title: 'Merchant Tee', pimId: null };
+    assert.equal(
+      handleTakenProblem('organic-tee', holder, 42),
+      `handle: 'organic-tee' (the PIM slug) is taken in the shop by Shopify product 9 "Merchant Tee" (gid://shopify/Product/9, handle 'organic-tee'), which the bridge does not own: adopt it (POST /api/adopt: its handle matches this PIM product's slug), or change this product's slug in the PIM`,
+    );
+    assert.match(
+      handleTakenProblem('organic-tee', { ...holder, pimId: '7' }, 42),
+      /which the bridge pushed for PIM product 7: change this product's slug in the PIM/,
+    );
+    assert.match(
+      handleTakenProblem('organic-tee', { ...holder, pimId: '42' }, 42),
+      /made for this PIM product before its mapping was lost: push this product again/,
+    );
+    assert.match(handleTakenProblem('organic-tee', null, 42), /is taken in the shop, but no product with that handle could be read/);
   });
 });
 
@@ -330,6 +348,12 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
   const seen: Seen[] = [];
   let definition: 'created' | 'taken' | 'unsupported' = 'created';
   let lookup: (v: Record<string, any>) => unknown = () => null;
+  /** What `products(query:)` answers (ProductIdentities). */
+  let search: (v: Record<string, any>) => unknown[] = () => [];
+  /** Handles other products hold: a productSet sending one is refused HANDLE_NOT_UNIQUE, as Shopify does (2025-01 on). */
+  let takenHandles = new Set<string>();
+  /** Appended to the handle a create sent, in productSet's answer (a shop that suffixed it). */
+  let answeredSuffix = '';
   /** The product's media as the last lookup answered them: productSet answers them when it is sent no files. */
   let lookedUpMedia: unknown[] = [];
   let failNextProductSet: (() => void) | null = null;
@@ -368,7 +392,19 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
                   ? { createdDefinition: { id: 'gid://shopify/MetafieldDefinition/1' }, userErrors: [] }
                   : { createdDefinition: null, userErrors: [{ field: ['definition', 'key'], message: 'Key is in use', code: 'TAKEN' }] },
             };
-        } else if (op === 'ProductLookup' || op === 'ProductRecoveryLookup') {
+        } else if (op === 'ProductIdentities') {
+          data = { products: { nodes: search(variables) } };
+        } else if (op === 'ProductSetSync' && variables.input.handle && takenHandles.has(variables.input.handle)) {
+          const handle = variables.input.handle;
+          data = {
+            productSet: {
+              product: null,
+              userErrors: [
+                { field: ['input', 'handle'], message: `Handle '${handle}' already in use. Please provide a new handle.`, code: 'HANDLE_NOT_UNIQUE' },
+              ],
+            },
+          };
+        } else if (op === 'ProductLookup' || op === 'ProductRecoveryLookup' || op === 'ProductLookupMedia') {
           const found = lookup(variables) as { media?: { nodes: unknown[] } } | null;
           lookedUpMedia = found?.media?.nodes ?? [];
           data = { productByIdentifier: found };
@@ -388,7 +424,7 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
             productSet: {
               product: {
                 id: variables.identifier?.id ?? 'gid://shopify/Product/500',
-                handle: input.handle ?? 'organic-tee',
+                handle: input.handle ? `${input.handle}${answeredSuffix}` : 'organic-tee',
                 title: input.title,
                 variants: { nodes: input.variants.map((v: any, i: number) => ({ id: v.id ?? `gid://shopify/ProductVariant/${600 + i}`, sku: v.sku })) },
                 // Shopify answers the product's media: those sent, or (no files sent) those it has.
@@ -416,6 +452,9 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     seen.length = 0;
     definition = 'created';
     lookup = () => null;
+    search = () => [];
+    takenHandles = new Set();
+    answeredSuffix = '';
     failNextProductSet = null;
   });
 
@@ -423,7 +462,7 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
   const ops = () => seen.map((s) => s.op);
   const productSet = () => seen.find((s) => s.op === 'ProductSetSync')!.variables;
 
-  it('with a mapping: looks the product up by id (tags only), productSet by {id}, method update', async () => {
+  it('with a mapping: looks the product up by id (tags and, its images to send, its media), productSet by {id}, method update', async () => {
     const adapter = new ShopifyAdapter();
     lookup = () => ({
       id: 'gid://shopify/Product/9',
@@ -439,7 +478,7 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     });
     const r = await adapter.upsertProduct(
       shop(),
-      TEE,
+      { ...TEE, tags: ['eco'] },
       {
         productId: 'gid://shopify/Product/9',
         variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' },
@@ -447,17 +486,20 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
       },
       PLACEMENT,
     );
-    assert.deepEqual(ops(), ['Locations', 'ProductLookup', 'ProductSetSync']);
+    // The images are not the product's yet: files will be sent, so the product's media are read with it.
+    assert.deepEqual(ops(), ['Locations', 'ProductLookupMedia', 'ProductSetSync']);
     assert.deepEqual(seen[1].variables, { identifier: { id: 'gid://shopify/Product/9' } });
     assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/9' });
     assert.equal(productSet().input.id, undefined, 'input.id is deprecated');
     assert.equal(productSet().input.handle, undefined);
-    assert.deepEqual(productSet().input.tags, ['merchant-tag', 'Shirts', 'Organic']);
-    // Our category tags changed: the metafield list is sent, the merchant's metafield in it.
+    // The first push after categories stopped being tags: the category tags an older push recorded go (unless the PIM
+    // has them as tags), the merchant's stay, the PIM's are added.
+    assert.deepEqual(productSet().input.tags, ['merchant-tag', 'eco']);
+    // Our tags changed: the metafield list is sent, the merchant's metafield in it, the old category record gone.
     assert.deepEqual(productSet().input.metafields, [
       { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' },
       { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
-      { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' },
+      { namespace: 'pimbridge', key: 'pim_tags', type: 'json', value: '["eco"]' },
     ]);
     assert.deepEqual(
       productSet().input.variants.map((v: any) => v.id),
@@ -474,15 +516,18 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     assert.equal(r.imageCount, 2);
   });
 
-  it('with a mapping and the category tags of the last push: no lookup, productSet by {id} leaving tags and metafields alone', async () => {
+  // The images the mapping knows (unchanged images: no files, so no media to read).
+  const TEE_MEDIA = { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/5', 'https://pim.example/media/b.jpg': 'gid://shopify/MediaImage/6' };
+
+  it('with a mapping and the PIM tags of the last push: no lookup, productSet by {id} leaving tags and metafields alone', async () => {
     const r = await new ShopifyAdapter().upsertProduct(
       shop(),
-      TEE,
+      { ...TEE, tags: ['Eco', 'summer'] },
       {
         productId: 'gid://shopify/Product/9',
         variantIds: { 'TEE-S-RED': 'gid://shopify/ProductVariant/91', 'TEE-M-RED': 'gid://shopify/ProductVariant/92' },
-        mediaIds: {},
-        categoryTags: ['organic', 'Shirts'],
+        mediaIds: TEE_MEDIA,
+        owned: { tags: ['summer', 'eco'] },
       },
       PLACEMENT,
     );
@@ -490,27 +535,71 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/9' });
     assert.equal(productSet().input.tags, undefined, 'tags left out: the storefront keeps its own');
     assert.equal(productSet().input.metafields, undefined);
+    assert.equal(productSet().input.files, undefined, 'unchanged images: the media are left alone');
     assert.equal(r.method, 'update');
-    assert.deepEqual(r.categoryTags, ['Shirts', 'Organic']);
+    assert.deepEqual(r.owned.tags, ['Eco', 'summer']);
   });
 
-  it('with a mapping whose categories changed since the last push: the product is read first, so merchant tags survive', async () => {
-    lookup = () => ({ id: 'gid://shopify/Product/9', handle: 'h', tags: ['Shirts', 'merchant-tag'], metafields: { nodes: [] } });
+  it('with a mapping whose PIM tags changed since the last push: the product is read first, so merchant tags survive', async () => {
+    lookup = () => ({
+      id: 'gid://shopify/Product/9',
+      handle: 'h',
+      tags: ['old', 'merchant-tag'],
+      metafields: { nodes: [{ namespace: 'pimbridge', key: 'pim_tags', type: 'json', value: '["old"]' }] },
+    });
     await new ShopifyAdapter().upsertProduct(
       shop(),
-      TEE,
-      { productId: 'gid://shopify/Product/9', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts'] },
+      { ...TEE, tags: ['new'] },
+      { productId: 'gid://shopify/Product/9', variantIds: {}, mediaIds: TEE_MEDIA, owned: { tags: ['old'] } },
       PLACEMENT,
     );
     assert.deepEqual(ops(), ['Locations', 'ProductLookup', 'ProductSetSync']);
-    assert.deepEqual(productSet().input.tags, ['merchant-tag', 'Shirts', 'Organic']);
+    assert.deepEqual(productSet().input.tags, ['merchant-tag', 'new']);
+  });
+
+  it('files sent to a mapped product: the merchant media read with it go back in the list, ours first; only ours are ever dropped', async () => {
+    lookup = () => ({
+      id: 'gid://shopify/Product/9',
+      handle: 'h',
+      tags: [],
+      metafields: { nodes: [] },
+      media: {
+        nodes: [
+          { id: 'gid://shopify/MediaImage/5', status: 'READY', image: { url: 'https://cdn.example/pim-0000000000000000.jpg' } },
+          { id: 'gid://shopify/MediaImage/77', status: 'READY', image: { url: 'https://cdn.example/lifestyle.jpg' } },
+          { id: 'gid://shopify/MediaImage/78', status: 'PROCESSING', image: null },
+          // Ours by file name, an image the PIM dropped: not sent back, so productSet removes it.
+          { id: 'gid://shopify/MediaImage/79', status: 'READY', image: { url: `https://cdn.example/${mediaFilename('https://pim.example/media/gone.jpg')}` } },
+        ],
+      },
+    });
+    const r = await new ShopifyAdapter().upsertProduct(
+      shop(),
+      { ...TEE, images: ['https://pim.example/media/a.jpg'], image_alts: ['Front view'] },
+      {
+        productId: 'gid://shopify/Product/9',
+        variantIds: {},
+        mediaIds: { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/5' },
+        owned: { tags: [] },
+      },
+      PLACEMENT,
+    );
+    assert.deepEqual(ops(), ['Locations', 'ProductLookupMedia', 'ProductSetSync']);
+    assert.deepEqual(productSet().input.files, [
+      // Ours with the PIM media's alt text (it changed: the reason files are sent), then the merchant's by id.
+      { id: 'gid://shopify/MediaImage/5', alt: 'Front view' },
+      { id: 'gid://shopify/MediaImage/77' },
+      { id: 'gid://shopify/MediaImage/78' },
+    ]);
+    assert.deepEqual(r.mediaIds, { 'https://pim.example/media/a.jpg': 'gid://shopify/MediaImage/5' }, "the merchant's media are never taken for ours");
+    assert.deepEqual(r.owned.imageAlts, { 'https://pim.example/media/a.jpg': 'Front view' });
   });
 
   it('unchanged tags but the product was deleted in Shopify: PRODUCT_DOES_NOT_EXIST, then looked for and created again', async () => {
     const r = await new ShopifyAdapter().upsertProduct(
       shop(),
       TEE,
-      { productId: 'gid://shopify/Product/404', variantIds: {}, mediaIds: {}, categoryTags: ['Shirts', 'Organic'] },
+      { productId: 'gid://shopify/Product/404', variantIds: {}, mediaIds: TEE_MEDIA, owned: { tags: [] } },
       PLACEMENT,
     );
     const sets = seen.filter((x) => x.op === 'ProductSetSync');
@@ -536,7 +625,7 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     });
     assert.deepEqual(seen[2].variables, { identifier: { customId: { namespace: 'pimbridge', key: 'pim_product_id', value: '42' } } });
     assert.deepEqual(seen[3].variables.identifier, { customId: { namespace: 'pimbridge', key: 'pim_product_id', value: '42' } });
-    assert.equal(seen[3].variables.input.handle, 'organic-tee-42', 'a new product gets the deterministic handle too');
+    assert.equal(seen[3].variables.input.handle, 'organic-tee', "a new product's handle is the PIM slug, exactly");
     assert.equal(r.method, 'create');
     assert.deepEqual(r.variantIds, { 'TEE-S-RED': 'gid://shopify/ProductVariant/600', 'TEE-M-RED': 'gid://shopify/ProductVariant/601' });
   });
@@ -547,12 +636,129 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     assert.ok('customId' in productSet().identifier);
   });
 
-  it('a shop that cannot make the definition falls back to the deterministic handle (sent as identifier and handle)', async () => {
+  it('a shop that cannot make the definition: a lost product is searched by our metafield, never by handle; a new one is a plain create with the slug as handle', async () => {
     definition = 'unsupported';
+    // A shop that does not apply the filter answers other products: only one carrying our value counts.
+    search = () => [{ id: 'gid://shopify/Product/5', handle: 'organic-tee', title: 'Merchant Tee', pimId: null }];
     await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
-    assert.deepEqual(seen.find((s) => s.op === 'ProductRecoveryLookup')!.variables.identifier, { handle: 'organic-tee-42' });
-    assert.deepEqual(productSet().identifier, { handle: 'organic-tee-42' });
-    assert.equal(productSet().input.handle, 'organic-tee-42');
+    assert.deepEqual(ops(), ['Locations', 'MetafieldDefinitionCreate', 'ProductIdentities', 'ProductSetSync']);
+    assert.deepEqual(seen[2].variables, { query: 'metafields.pimbridge.pim_product_id:"42"', first: 10 });
+    assert.equal(productSet().identifier, undefined, 'no identifier: a handle identifier would update whichever product holds it');
+    assert.equal(productSet().input.handle, 'organic-tee');
+  });
+
+  it('a shop without the definition: the product our metafield search finds is recovered by id, whatever its handle now', async () => {
+    definition = 'unsupported';
+    search = () => [
+      { id: 'gid://shopify/Product/5', handle: 'organic-tee', title: 'Merchant Tee', pimId: null },
+      { id: 'gid://shopify/Product/77', handle: 'renamed-by-the-merchant', title: 'Organic Tee', pimId: { value: '42' } },
+    ];
+    lookup = (v) =>
+      v.identifier.id === 'gid://shopify/Product/77'
+        ? {
+            id: 'gid://shopify/Product/77',
+            handle: 'renamed-by-the-merchant',
+            title: 'Organic Tee',
+            tags: [],
+            metafields: { nodes: [] },
+            variants: { nodes: [] },
+          }
+        : null;
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
+    assert.deepEqual(ops(), ['Locations', 'MetafieldDefinitionCreate', 'ProductIdentities', 'ProductRecoveryLookup', 'ProductSetSync']);
+    assert.deepEqual(productSet().identifier, { id: 'gid://shopify/Product/77' });
+    assert.equal(productSet().input.handle, undefined, 'the handle is never sent to an existing product');
+    assert.equal(r.method, 'update');
+  });
+
+  it("a handle a merchant's product holds: the push fails naming that product, after one read of it; nothing is created", async () => {
+    takenHandles = new Set(['organic-tee']);
+    lookup = (v) =>
+      v.identifier.handle === 'organic-tee'
+        ? { id: 'gid://shopify/Product/9', handle: 'organic-tee', title: 'Merchant Tee', tags: [], metafields: { nodes: [] }, variants: { nodes: [] } }
+        : null;
+    await assert.rejects(new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT), (e: unknown) => {
+      assert.ok(e instanceof StorefrontValidationError);
+      assert.equal(e.errors.length, 1);
+      assert.match(e.errors[0], /^handle: 'organic-tee' \(the PIM slug\) is taken in the shop by Shopify product 9 "Merchant Tee"/);
+      assert.match(e.errors[0], /adopt it \(POST \/api\/adopt/);
+      return true;
+    });
+    assert.deepEqual(ops(), ['Locations', 'MetafieldDefinitionCreate', 'ProductRecoveryLookup', 'ProductSetSync', 'ProductRecoveryLookup']);
+    assert.deepEqual(seen[4].variables.identifier, { handle: 'organic-tee' });
+  });
+
+  it('a never-pushed product costs no read before its create, a taken handle one read after', async () => {
+    takenHandles = new Set(['organic-tee']);
+    lookup = (v) =>
+      v.identifier.handle === 'organic-tee'
+        ? { id: 'gid://shopify/Product/9', handle: 'organic-tee', title: 'Merchant Tee', tags: [], metafields: { nodes: [] }, variants: { nodes: [] } }
+        : null;
+    const adapter = new ShopifyAdapter();
+    await adapter.upsertProduct(shop(), SIMPLE, { ...NONE, neverPushed: true }, PLACEMENT);
+    assert.deepEqual(ops(), ['Locations', 'MetafieldDefinitionCreate', 'ProductSetSync'], 'no read in the common case');
+    seen.length = 0;
+    await assert.rejects(adapter.upsertProduct(shop(), TEE, { ...NONE, neverPushed: true }, PLACEMENT), StorefrontValidationError);
+    assert.deepEqual(ops(), ['ProductSetSync', 'ProductRecoveryLookup']);
+  });
+
+  it("the handle held by the bridge's own product for this PIM product (a lost mapping the search missed): taken over and updated", async () => {
+    definition = 'unsupported';
+    takenHandles = new Set(['organic-tee']);
+    lookup = (v) =>
+      v.identifier.handle === 'organic-tee' || v.identifier.id === 'gid://shopify/Product/77'
+        ? {
+            id: 'gid://shopify/Product/77',
+            handle: 'organic-tee',
+            title: 'Organic Tee',
+            tags: ['Shirts'],
+            metafields: { nodes: [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' }] },
+            variants: { nodes: [{ id: 'gid://shopify/ProductVariant/771', sku: 'TEE-S-RED' }] },
+          }
+        : null;
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
+    const sets = seen.filter((x) => x.op === 'ProductSetSync');
+    assert.equal(sets.length, 2);
+    assert.equal(sets[0].variables.input.handle, 'organic-tee');
+    assert.deepEqual(sets[1].variables.identifier, { id: 'gid://shopify/Product/77' });
+    assert.equal(sets[1].variables.input.handle, undefined);
+    assert.equal(sets[1].variables.input.variants[0].id, 'gid://shopify/ProductVariant/771', 'its variant ids recovered by SKU');
+    assert.equal(r.method, 'update');
+  });
+
+  it('a create answered with another handle than the slug sent is never silent: the product is kept, with a problem naming both', async () => {
+    answeredSuffix = '-1';
+    const r = await new ShopifyAdapter().upsertProduct(shop(), TEE, { ...NONE, neverPushed: true }, PLACEMENT);
+    assert.equal(r.handle, 'organic-tee-1');
+    assert.ok(
+      r.problems.includes("handle: Shopify gave the new product the handle 'organic-tee-1', not the PIM slug 'organic-tee'"),
+      JSON.stringify(r.problems),
+    );
+    seen.length = 0;
+    lookup = (v) =>
+      v.identifier.id === r.productId ? { id: r.productId, handle: 'organic-tee-1', title: 'Organic Tee', tags: [], metafields: { nodes: [] } } : null;
+    const again = await new ShopifyAdapter().upsertProduct(shop(), TEE, { productId: r.productId, variantIds: r.variantIds, mediaIds: r.mediaIds }, PLACEMENT);
+    assert.equal(productSet().input.handle, undefined);
+    assert.ok(!again.problems.some((p) => p.startsWith('handle:')), 'an update sends no handle and checks none');
+  });
+
+  it("a handle held by the bridge's product for another PIM product: the push fails naming it and that PIM product", async () => {
+    takenHandles = new Set(['organic-tee']);
+    lookup = (v) =>
+      v.identifier.handle === 'organic-tee'
+        ? {
+            id: 'gid://shopify/Product/9',
+            handle: 'organic-tee',
+            title: 'Old Tee',
+            tags: [],
+            metafields: { nodes: [{ namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '7' }] },
+          }
+        : null;
+    await assert.rejects(
+      new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT),
+      (e: unknown) => e instanceof StorefrontValidationError && /Shopify product 9 "Old Tee".*pushed for PIM product 7/.test(e.errors[0]),
+    );
+    assert.equal(seen.filter((x) => x.op === 'ProductSetSync').length, 1);
   });
 
   it('a lost mapping: the product found by customId is updated by id, its variant ids recovered by SKU and images by our file name in their CDN URL (not uploaded again)', async () => {
@@ -561,11 +767,11 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
         ? {
             id: 'gid://shopify/Product/77',
             handle: 'organic-tee',
-            tags: ['Shirts', 'Organic'],
+            tags: ['merchant-tag'],
             metafields: {
               nodes: [
                 { namespace: 'pimbridge', key: 'pim_product_id', type: 'single_line_text_field', value: '42' },
-                { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' },
+                { namespace: 'pimbridge', key: 'pim_tags', type: 'json', value: '[]' },
               ],
             },
             variants: {
@@ -598,7 +804,7 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
     assert.equal(r.method, 'update');
   });
 
-  it('recovery never matches images by position: media without our file name are not taken for ours', async () => {
+  it("recovery never matches images by position: media without our file name are not taken for ours (they are kept as the merchant's)", async () => {
     lookup = () => ({
       id: 'gid://shopify/Product/78',
       handle: 'x',
@@ -613,9 +819,11 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
       },
     });
     await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
+    // Ours uploaded from their source, then the media we cannot prove ours (another name, one still processing) by id:
+    // productSet's `files` replaces the list, and only media the bridge made are ever removed.
     assert.deepEqual(
-      productSet().input.files.map((f: any) => f.originalSource),
-      TEE.images,
+      productSet().input.files.map((f: any) => f.originalSource ?? f.id),
+      [...TEE.images!, 'gid://shopify/MediaImage/1', 'gid://shopify/MediaImage/2'],
     );
   });
 
@@ -865,43 +1073,70 @@ for (const target of databaseTargets()) {
       assert.equal(data.product.media.nodes.length, 2);
     });
 
-    it('a tag and a metafield the merchant added survive a push; a category removed in the PIM loses its tag', async () => {
-      // The merchant adds a tag and a metafield in the Shopify admin.
+    it("the first push after categories stopped being tags: an older push's category tags and their record go, the merchant's tags and metafields stay", async () => {
+      // What an older push left (category names as tags, recorded in pimbridge.category_tags) and the merchant's own tag
+      // and metafield, set in the shop.
       const before = await gql(`query Mf($id: ID!) { product(id: $id) { metafields(first: 50) { nodes { namespace key type value } } } }`, {
         id: first.productId,
       });
-      const metafields = [...before.product.metafields.nodes, { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' }];
+      const metafields = [
+        ...before.product.metafields.nodes.filter((m: any) => m.key !== 'pim_tags'),
+        { namespace: 'pimbridge', key: 'category_tags', type: 'json', value: '["Shirts","Organic"]' },
+        { namespace: 'custom', key: 'care', type: 'single_line_text_field', value: 'Wash cold' },
+      ];
       const edit = await gql(
         `mutation Edit($id: ID!, $metafields: [MetafieldInput!]) { productSet(identifier: {id: $id}, input: {tags: ["Shirts", "Organic", "merchant-pick"], metafields: $metafields}) { userErrors { message } } }`,
         { id: first.productId, metafields },
       );
       assert.deepEqual(edit.productSet.userErrors, []);
-      await adapter.upsertProduct(
+      // A mapping from before PIM tags (no owned.tags): the product is read, so the old category tags are known as ours.
+      const r = await adapter.upsertProduct(
         shop,
-        { ...LOCAL_TEE, categories: [{ id: 1, name: 'Shirts' }] },
+        { ...LOCAL_TEE, tags: ['eco', 'summer', 'Organic'], categories: [{ id: 1, name: 'Shirts' }] },
         { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds },
         PLACEMENT,
       );
       const data = await gql(`query Check($id: ID!) { product(id: $id) { tags metafields(first: 50) { nodes { namespace key value } } } }`, {
         id: first.productId,
       });
-      assert.deepEqual([...data.product.tags].sort(), ['Shirts', 'merchant-pick']);
+      // Shirts (a category name an older push sent) is gone; Organic stays because the PIM has it as a tag now.
+      assert.deepEqual([...data.product.tags].sort(), ['Organic', 'eco', 'merchant-pick', 'summer']);
       const byKey = Object.fromEntries(data.product.metafields.nodes.map((m: any) => [`${m.namespace}.${m.key}`, m.value]));
       assert.equal(byKey['custom.care'], 'Wash cold', "the merchant's metafield survived");
-      assert.deepEqual(JSON.parse(byKey['pimbridge.category_tags']), ['Shirts']);
+      assert.equal(byKey['pimbridge.category_tags'], undefined, "the older push's record is removed with its tags");
+      assert.deepEqual(JSON.parse(byKey['pimbridge.pim_tags']), ['eco', 'summer', 'Organic']);
       assert.equal(byKey['pimbridge.pim_product_id'], '42');
+      assert.deepEqual(r.owned.tags, ['eco', 'summer', 'Organic']);
     });
 
-    it('pushed again with the same categories (the tags known from the last push): merchant tags and metafields untouched, the title updated', async () => {
-      const last = { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds, categoryTags: ['Shirts'] };
-      const r = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v3', categories: [{ id: 1, name: 'Shirts' }] }, last, PLACEMENT);
+    it('a tag removed in the PIM is removed from the shop; the merchant tag added meanwhile stays', async () => {
+      const edit = await gql(
+        `mutation Edit($id: ID!) { productSet(identifier: {id: $id}, input: {tags: ["Organic", "eco", "summer", "merchant-pick", "staff-pick"]}) { userErrors { message } } }`,
+        {
+          id: first.productId,
+        },
+      );
+      assert.deepEqual(edit.productSet.userErrors, []);
+      await adapter.upsertProduct(
+        shop,
+        { ...LOCAL_TEE, tags: ['eco'] },
+        { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds, owned: { tags: ['eco', 'summer', 'Organic'] } },
+        PLACEMENT,
+      );
+      const data = await gql(`query Check($id: ID!) { product(id: $id) { tags } }`, { id: first.productId });
+      assert.deepEqual([...data.product.tags].sort(), ['eco', 'merchant-pick', 'staff-pick']);
+    });
+
+    it('pushed again with the same PIM tags (known from the last push): merchant tags and metafields untouched, the title updated', async () => {
+      const last = { productId: first.productId, variantIds: first.variantIds, mediaIds: first.mediaIds, owned: { tags: ['eco'] } };
+      const r = await adapter.upsertProduct(shop, { ...LOCAL_TEE, name: 'Organic Tee v3', tags: ['eco'] }, last, PLACEMENT);
       assert.equal(r.method, 'update');
-      assert.deepEqual(r.categoryTags, ['Shirts']);
+      assert.deepEqual(r.owned.tags, ['eco']);
       const data = await gql(`query Check($id: ID!) { product(id: $id) { title tags metafields(first: 50) { nodes { namespace key value } } } }`, {
         id: first.productId,
       });
       assert.equal(data.product.title, 'Organic Tee v3');
-      assert.deepEqual([...data.product.tags].sort(), ['Shirts', 'merchant-pick']);
+      assert.deepEqual([...data.product.tags].sort(), ['eco', 'merchant-pick', 'staff-pick']);
       const byKey = Object.fromEntries(data.product.metafields.nodes.map((m: any) => [`${m.namespace}.${m.key}`, m.value]));
       assert.equal(byKey['custom.care'], 'Wash cold');
       assert.equal(byKey['pimbridge.pim_product_id'], '42');

@@ -104,11 +104,19 @@ for (const target of databaseTargets()) {
             { attribute_name: 'Color', value: 'Red' },
             { attribute_name: 'Size', value: 'M' },
           ],
+          barcode: 'ISBN 978-3-16-148410-0',
+          compare_at_price: '12.5',
+          weight_unit: 'lb',
+          inventory_policy: 'continue',
+          inventory_tracked: false,
+          taxable: false,
+          requires_shipping: true,
         });
         assert.deepEqual(v, {
           id: v.id,
           product_id: p.id,
           sku: 'TEE-RED-M',
+          sku_generated: false,
           name: 'Red / M',
           price: '19.9000',
           sale_price: '15.0000',
@@ -123,6 +131,13 @@ for (const target of databaseTargets()) {
             { attribute_name: 'Color', value: 'Red' },
             { attribute_name: 'Size', value: 'M' },
           ],
+          barcode: 'ISBN 978-3-16-148410-0',
+          compare_at_price: '12.5000',
+          weight_unit: 'lb',
+          inventory_policy: 'continue',
+          inventory_tracked: false,
+          taxable: false,
+          requires_shipping: true,
         });
         assert.equal(typeof v.id, 'number');
       });
@@ -136,6 +151,7 @@ for (const target of databaseTargets()) {
             id: 0,
             product_id: p.id,
             sku: 'DEFAULTS-1',
+            sku_generated: false,
             name: 'Defaults',
             price: null,
             sale_price: null,
@@ -147,6 +163,13 @@ for (const target of databaseTargets()) {
             position: 0,
             image: null,
             attributes: [],
+            barcode: null,
+            compare_at_price: null,
+            weight_unit: null,
+            inventory_policy: null,
+            inventory_tracked: null,
+            taxable: null,
+            requires_shipping: null,
           },
         );
       });

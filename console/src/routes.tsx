@@ -18,6 +18,8 @@ export const router = createBrowserRouter([
       { path: 'products/:id', lazy: lazy(() => import('./pages/product-editor')) },
       { path: 'categories', lazy: lazy(() => import('./pages/categories')) },
       { path: 'attributes', lazy: lazy(() => import('./pages/attributes')) },
+      // Under /lists: the server answers the console only under its known roots (src/server/console-static.ts).
+      { path: 'lists/organization', lazy: lazy(() => import('./pages/organization')) },
       { path: 'lists/:kind', lazy: lazy(() => import('./pages/reference-lists')) },
       { path: 'files', lazy: lazy(() => import('./pages/files')) },
       { path: 'bridge', lazy: lazy(() => import('./pages/bridge')) },

@@ -1,7 +1,9 @@
 // What a merchant does in the console, end to end in headless Chromium against a real server (helpers/browser.ts):
 // create a product with a variant, change its price and see it reach the sandbox shop; make a product fail the
 // bridge's pre-flight and read the reason on the mappings page (and in a push's preview), fix it and push it again;
-// preview a push of a product the merchant renamed in the shop, and find it in a drift report; move a category; sign out.
+// preview a push of a product the merchant renamed in the shop, and find it in a drift report; give a product tags, a
+// weight in grams and "continue selling when out of stock", and a variant a barcode and a weight in pounds; set the
+// organization's default currency; move a category; sign out.
 // Every step goes through the page; the test reads the results back through the APIs and the shop's GraphQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -182,6 +184,125 @@ describe('a merchant in the console', () => {
     );
     await c.shot(page, 'flow-drift-report');
     assert.deepEqual(await c.axe(page), []);
+  });
+
+  it('a product without variants: tags, weight with its unit and the out-of-stock setting, saved and there after a reload', async () => {
+    const stored = c.h.as(c.tenant);
+    const towel = (await stored('POST', '/api/products', { name: 'Linen Tea Towel', sku: 'FLOW-TOWEL', price: '12.00' })).json().data;
+    await page.goto(`/products/${towel.id}`);
+    const tags = details().getByLabel('Tags', { exact: true });
+    await tags.fill('kitchen');
+    await tags.press('Enter');
+    // A comma ends a tag too; one typed again in another letter case is left out.
+    await tags.pressSequentially('linen, Gift,KITCHEN,');
+    await tags.fill('temporary');
+    await tags.press('Enter');
+    await details().getByRole('button', { name: 'Remove the tag temporary' }).click();
+    assert.deepEqual(await details().getByRole('list', { name: 'Tags of this product' }).getByRole('listitem').allTextContents(), [
+      'kitchen×',
+      'linen×',
+      'Gift×',
+    ]);
+    await details().getByLabel('Weight', { exact: true }).fill('250');
+    await details().getByLabel('Weight unit').selectOption('g');
+    await details().getByLabel('When out of stock').selectOption({ label: 'Continue selling' });
+    await details().getByLabel('Track quantity').selectOption({ label: 'No' });
+    await details().getByLabel('Page title').fill('Linen tea towel, stonewashed');
+    await details().getByLabel('Type in the store').fill('Tea towels');
+    await details().getByRole('heading', { name: 'Selling and shipping' }).scrollIntoViewIfNeeded();
+    await c.shot(page, 'flow-product-store-fields');
+    await details().getByRole('button', { name: 'Save details' }).click();
+    await page.getByRole('status').filter({ hasText: 'Product saved.' }).waitFor();
+
+    const saved = (await stored('GET', `/api/products/${towel.id}`)).json().data;
+    assert.deepEqual(saved.tags, ['kitchen', 'linen', 'Gift']);
+    assert.equal(Number(saved.weight), 250);
+    assert.equal(saved.weight_unit, 'g');
+    assert.equal(saved.inventory_policy, 'continue');
+    assert.equal(saved.inventory_tracked, false);
+    assert.equal(saved.taxable, null, 'a setting left "Not set" stays the store\'s own');
+    assert.equal(saved.seo_title, 'Linen tea towel, stonewashed');
+    assert.equal(saved.storefront_type, 'Tea towels');
+
+    await page.reload();
+    await details().getByRole('list', { name: 'Tags of this product' }).waitFor();
+    assert.deepEqual(await details().getByRole('list', { name: 'Tags of this product' }).getByRole('listitem').allTextContents(), [
+      'kitchen×',
+      'linen×',
+      'Gift×',
+    ]);
+    assert.equal(await details().getByLabel('Weight', { exact: true }).inputValue(), '250');
+    assert.equal(await details().getByLabel('Weight unit').inputValue(), 'g');
+    assert.equal(await details().getByLabel('When out of stock').inputValue(), 'continue');
+    assert.equal(await details().getByLabel('Track quantity').inputValue(), 'no');
+    assert.equal(await details().getByLabel('Charge tax').inputValue(), '');
+    assert.equal(await details().getByLabel('Page title').inputValue(), 'Linen tea towel, stonewashed');
+    assert.equal(await details().getByLabel('Type in the store').inputValue(), 'Tea towels');
+    await details().getByRole('heading', { name: 'In the store' }).scrollIntoViewIfNeeded();
+    await c.shot(page, 'flow-product-store-fields-reloaded');
+    assert.deepEqual(await c.axe(page), []);
+    // On a phone the fields stack, the tags wrap.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await details().getByRole('heading', { name: 'In the store' }).scrollIntoViewIfNeeded();
+    await c.shot(page, 'flow-product-store-fields-phone');
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), true, 'nothing wider than the phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it("a variant's barcode and weight behind 'More' are saved with it", async () => {
+    await page.goto(`/products/${productId}`);
+    // A product with variants sells as its variants: its details say so instead of showing the fields.
+    await details()
+      .getByText(/sells as its variants/)
+      .waitFor();
+    const row = page.getByRole('form', { name: /^Variant / }).first();
+    await row.getByText(/^More: barcode/).click();
+    await row.getByLabel('Barcode').fill('ISBN 978-0-00-000000-2');
+    await row.getByLabel('Weight', { exact: true }).fill('1.5');
+    await row.getByLabel('Weight unit').selectOption('lb');
+    await row.getByLabel('Weight', { exact: true }).scrollIntoViewIfNeeded();
+    await c.shot(page, 'flow-variant-more');
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), true, 'the variant row fits in 1280 px');
+    await row.getByRole('button', { name: /^Save/ }).click();
+    await page.getByRole('status').filter({ hasText: /saved/i }).first().waitFor();
+    const variants = (await c.h.as(c.tenant)('GET', `/api/products/${productId}/variants`)).json().data.variants;
+    assert.equal(variants[0].barcode, 'ISBN 978-0-00-000000-2');
+    assert.equal(Number(variants[0].weight), 1.5);
+    assert.equal(variants[0].weight_unit, 'lb');
+    await page.reload();
+    const again = page.getByRole('form', { name: /^Variant / }).first();
+    await again.getByText(/ISBN 978-0-00-000000-2 · 1\.5 lb/).waitFor();
+    assert.deepEqual(await c.axe(page), []);
+  });
+
+  it('sets the default currency: three letters, kept after a reload, and a new product starts in it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+    await page.waitForURL((u) => u.pathname === '/lists/organization');
+    const currency = page.getByLabel('Default currency');
+    assert.equal(await currency.inputValue(), '', 'not set at first');
+    await currency.selectOption({ label: 'Another currency…' });
+    await page.getByLabel('Currency code').fill('C1');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('must be three letters, such as EUR (ISO 4217)').waitFor();
+    await c.shot(page, 'flow-organization-currency-refused');
+    assert.equal((await c.h.as(c.tenant)('GET', '/api/organization')).json().data.default_currency, null, 'nothing was sent');
+
+    await currency.selectOption('CHF');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Default currency saved: CHF' }).waitFor();
+    await c.shot(page, 'flow-organization-currency-saved');
+    assert.equal((await c.h.as(c.tenant)('GET', '/api/organization')).json().data.default_currency, 'CHF');
+    await page.reload();
+    assert.equal(await page.getByLabel('Default currency').inputValue(), 'CHF');
+    await c.shot(page, 'flow-organization-currency');
+    assert.deepEqual(await c.axe(page), []);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await c.shot(page, 'flow-organization-currency-phone');
+    assert.deepEqual(await c.axe(page), []);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.goto('/products/new');
+    assert.equal(await details().getByLabel('Currency').inputValue(), 'CHF');
   });
 
   it('moves a category with the keyboard-friendly select, and back by drag and drop', async () => {

@@ -2,18 +2,23 @@
 import { stringify } from 'csv-stringify/sync';
 import type { CsvFormat, ProductDraft } from './draft.js';
 import { oursHeader, oursRows } from './ours-format.js';
-import { SHOPIFY_COLUMNS, shopifyRows } from './shopify-format.js';
+import { shopifyHeader, shopifyRows } from './shopify-format.js';
 
 export interface HeaderContext {
   attributeCodes: string[];
   warehouseCodes: string[];
   locales: string[];
   optionNames: string[];
+  /** The attributes mapped to a storefront metafield (`ns.key`) and their names: Shopify's metafield columns. */
+  metafields?: { metafield: string; name: string }[];
 }
 
-/** The header of an export: ours has a column per attribute, warehouse, locale field and option name; Shopify's is fixed. */
+/**
+ * The header of an export: ours has a column per attribute, warehouse, locale field and option name; Shopify's has
+ * its export's columns and one per mapped metafield.
+ */
 export function csvHeader(format: CsvFormat, context: HeaderContext): string[] {
-  return format === 'ours' ? oursHeader(context) : [...SHOPIFY_COLUMNS];
+  return format === 'ours' ? oursHeader(context) : shopifyHeader(context.metafields ?? []);
 }
 
 /**
@@ -50,5 +55,9 @@ export function headerContextOf(drafts: ProductDraft[]): HeaderContext {
     warehouseCodes: distinct(drafts.flatMap((d) => Object.keys(d.stock ?? {}))),
     locales: distinct(drafts.flatMap((d) => Object.keys(d.translations ?? {}))),
     optionNames: distinct(drafts.flatMap((d) => d.variants.flatMap((v) => (v.fields.attributes ?? []).map((a) => a.attribute_name)))),
+    metafields: distinct(drafts.flatMap((d) => Object.keys(d.metafields ?? {}))).map((metafield) => ({
+      metafield,
+      name: metafield.slice(metafield.indexOf('.') + 1),
+    })),
   };
 }

@@ -6,7 +6,25 @@
 // organization's data (does the warehouse exist, does the attribute value fit its definition) is the importer's.
 // A field absent from the object was absent from the file (its column missing): the import leaves it as it is.
 
-export interface ProductFields {
+/**
+ * What a Shopify variant holds beyond the spec's fields, on a product without variants (its one Shopify variant) and
+ * on each variant (src/pim/products/selling-fields.ts). Null is "not set in the PIM".
+ */
+export interface SellingFields {
+  /** Free text (UPC, ISBN, an internal code); the GTIN check is on the product's `ean` only. */
+  barcode: string | null;
+  /** A compare-at price as given, when it is not the regular price of a sale (price above sale_price). */
+  compare_at_price: string | null;
+  /** The unit of `weight`: g, kg, lb, oz; null is kilograms. */
+  weight_unit: string | null;
+  /** deny or continue (selling when out of stock). */
+  inventory_policy: string | null;
+  inventory_tracked: boolean | null;
+  taxable: boolean | null;
+  requires_shipping: boolean | null;
+}
+
+export interface ProductFields extends SellingFields {
   name: string;
   slug: string;
   description: string | null;
@@ -25,13 +43,27 @@ export interface ProductFields {
   product_condition: string;
   /** Category paths, each the names from the root down, e.g. [["Apparel", "Tops"], ["Sale"]]. */
   categories: string[][];
+  /** Storefront tags, in the file's order. */
+  tags: string[];
+  seo_title: string | null;
+  seo_description: string | null;
+  gift_card: boolean;
+  /** A Shopify Standard Product Taxonomy category, as given (id or full name). */
+  taxonomy_category: string | null;
+  /** The merchant's product type in the storefront (Shopify's `Type`); `product_type` is the PIM's structural type. */
+  storefront_type: string | null;
+  /** The weight of a product without variants, in `weight_unit`. */
+  weight: string | null;
+  /** The product's own stock (`products.stock`), for a product without warehouse levels (with levels: their sum). */
+  stock_quantity: number;
 }
 
-export interface VariantFields {
+export interface VariantFields extends SellingFields {
   name: string;
   price: string | null;
   sale_price: string | null;
   cost: string | null;
+  /** In `weight_unit` (kilograms when null). */
   weight: string | null;
   stock_quantity: number;
   stock_status: string;
@@ -51,6 +83,11 @@ export interface VariantDraft {
   /** The file line (1-based, counting the header as line 1) of the row describing this variant. */
   line: number;
   sku: string;
+  /**
+   * The SKU was not given by the file but made up (Shopify: `{handle}-{n}` for an empty Variant SKU); on export, the
+   * stored flag (such a SKU is not written to a Shopify file). Absent: given.
+   */
+  skuGenerated?: boolean;
   fields: Partial<VariantFields>;
 }
 
@@ -58,7 +95,13 @@ export interface ProductDraft {
   /** The line of the product's first row; `lines` every line that belongs to it, in order. */
   line: number;
   lines: number[];
+  /** The product's SKU: our format's grouping key; in a Shopify file its one variant's SKU, else made from the Handle. */
   sku: string;
+  /**
+   * Reading: the SKU was made up (Shopify: the file gave none); our format's `sku_generated` column. Export: the stored
+   * flag (a Shopify file leaves such a SKU out). Absent: given, or (our format) the column is absent.
+   */
+  skuGenerated?: boolean;
   fields: Partial<ProductFields>;
   /** Attribute values by attribute code, as text (lists joined by `|`); the importer converts by the definition's type. */
   attributes?: Record<string, string | null>;
@@ -66,6 +109,18 @@ export interface ProductDraft {
   stock?: Record<string, number>;
   /** Image URLs in order (http/https). */
   images?: string[];
+  /** The alt text of each image of `images` (same order; null: none); absent when the file has no alt text column. */
+  imageAlts?: (string | null)[];
+  /**
+   * Shopify's `Published` (published on the online store): the `web` publishing channel, when the organization has
+   * it. Absent when the file does not say.
+   */
+  published?: boolean;
+  /**
+   * Storefront metafield values by `namespace.key` (Shopify's metafield and Google Shopping columns), as text; the
+   * importer keeps each in the product attribute mapped to that metafield. Null: the cell is empty.
+   */
+  metafields?: Record<string, string | null>;
   /** Translations by locale; only the fields whose columns exist. */
   translations?: Record<string, Partial<TranslationFields>>;
   variants: VariantDraft[];

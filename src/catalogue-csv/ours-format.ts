@@ -23,6 +23,23 @@ export const PRODUCT_COLUMNS = [
   'product_condition',
   'categories',
   'images',
+  'image_alt_texts',
+  'tags',
+  'seo_title',
+  'seo_description',
+  'storefront_type',
+  'taxonomy_category',
+  'gift_card',
+  'stock',
+  'weight',
+  'weight_unit',
+  'barcode',
+  'compare_at_price',
+  'inventory_policy',
+  'inventory_tracked',
+  'taxable',
+  'requires_shipping',
+  'sku_generated',
 ] as const;
 export const VARIANT_COLUMNS = [
   'variant_sku',
@@ -35,6 +52,14 @@ export const VARIANT_COLUMNS = [
   'variant_stock_status',
   'variant_enabled',
   'variant_image',
+  'variant_weight_unit',
+  'variant_barcode',
+  'variant_compare_at_price',
+  'variant_inventory_policy',
+  'variant_inventory_tracked',
+  'variant_taxable',
+  'variant_requires_shipping',
+  'variant_sku_generated',
 ] as const;
 type ProductColumn = (typeof PRODUCT_COLUMNS)[number];
 type VariantColumn = (typeof VARIANT_COLUMNS)[number];
@@ -43,6 +68,9 @@ const TRANSLATED = ['name', 'description', 'short_description'] as const;
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived', 'out_of_stock'];
 export const PRODUCT_CONDITIONS = ['new', 'used', 'refurbished'];
 export const STOCK_STATUSES = ['in_stock', 'out_of_stock', 'on_backorder'];
+/** As src/pim/products/selling-fields.ts. */
+export const WEIGHT_UNITS = ['g', 'kg', 'lb', 'oz'];
+export const INVENTORY_POLICIES = ['deny', 'continue'];
 /** The same rules as the PIM's API (attribute codes, warehouse codes, locales). */
 const ATTRIBUTE_CODE = /^[a-z][a-z0-9_]{0,63}$/;
 const WAREHOUSE_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -138,6 +166,17 @@ export function extraCellsReason(cells: string[], width: number): string | null 
 export function cleanCell(cell: string | undefined): string {
   const text = (cell ?? '').trim();
   return /^'+[=+\-@\t\r]/.test(text) ? text.slice(1).trim() : text;
+}
+
+/**
+ * A product is imported whole or not at all: its bad rows keep their reasons, every other row of it is reported as
+ * not imported because of them (in line order).
+ */
+export function refusedWhole(rows: { line: number }[], key: string, errors: RowError[]): RowError[] {
+  const bad = new Map(errors.map((e) => [e.line, e]));
+  const lines = [...bad.keys()].sort((a, b) => a - b);
+  const why = `not imported: its product has ${lines.length === 1 ? 'a bad row' : 'bad rows'} (line ${lines.join(', ')})`;
+  return rows.map((r) => bad.get(r.line) ?? { line: r.line, sku: key, reason: why });
 }
 
 /** A variant's name when its cell is empty: its option values ("M / Red"), else its SKU. The importer uses it too. */
@@ -236,7 +275,37 @@ function layoutOf(header: string[]): Layout {
   return { width: header.length, columns, index: new Map(columns.map((c) => [c.header, c.index])) };
 }
 
-type ProductPart = Pick<ProductDraft, 'sku' | 'fields' | 'attributes' | 'stock' | 'images' | 'translations'>;
+type ProductPart = Pick<ProductDraft, 'sku' | 'skuGenerated' | 'fields' | 'attributes' | 'stock' | 'images' | 'imageAlts' | 'translations'>;
+
+/** A selling field's cell (product `x` or variant `variant_x`) into `fields`; false when the column is none of them. */
+function sellingCell(name: string, header: string, text: string, fields: Partial<Record<string, unknown>>, reasons: string[]): boolean {
+  const take = <T>(checked: Checked<T>) => ('reason' in checked ? reasons.push(checked.reason) : (fields[name] = checked.value));
+  switch (name) {
+    case 'barcode':
+      fields.barcode = text === '' ? null : text;
+      return true;
+    case 'compare_at_price':
+      if (text === '') fields[name] = null;
+      else take(decimalCell(header, text));
+      return true;
+    case 'weight_unit':
+      if (text === '') fields[name] = null;
+      else take(choiceCell(header, text, WEIGHT_UNITS));
+      return true;
+    case 'inventory_policy':
+      if (text === '') fields[name] = null;
+      else take(choiceCell(header, text, INVENTORY_POLICIES));
+      return true;
+    case 'inventory_tracked':
+    case 'taxable':
+    case 'requires_shipping':
+      if (text === '') fields[name] = null;
+      else take(booleanCell(header, text));
+      return true;
+    default:
+      return false;
+  }
+}
 
 /** The product columns of a product's first row. */
 function readProduct(cells: string[], layout: Layout, reasons: string[]): ProductPart {
@@ -301,6 +370,35 @@ function readProduct(cells: string[], layout: Layout, reasons: string[]): Produc
           if (text === '') product.images = [];
           else take(urlListCell(name, text), (v) => (product.images = v));
           break;
+        case 'image_alt_texts':
+          // One entry per image, in order; an empty entry is an image without alt text.
+          product.imageAlts = text === '' ? [] : text.split(LIST_SEPARATOR).map((alt) => (alt.trim() === '' ? null : alt.trim()));
+          break;
+        case 'tags':
+          if (text === '') fields.tags = [];
+          else take(listCell(name, text), (v) => (fields.tags = [...new Set(v)]));
+          break;
+        case 'seo_title':
+        case 'seo_description':
+        case 'storefront_type':
+        case 'taxonomy_category':
+          fields[name] = text === '' ? null : text;
+          break;
+        case 'gift_card':
+          if (text !== '') take(booleanCell(name, text), (v) => (fields.gift_card = v));
+          break;
+        case 'stock':
+          if (text !== '') take(integerCell(name, text), (v) => (fields.stock_quantity = v));
+          break;
+        case 'weight':
+          if (text === '') fields.weight = null;
+          else take(decimalCell(name, text), (v) => (fields.weight = v));
+          break;
+        case 'sku_generated':
+          if (text !== '') take(booleanCell(name, text), (v) => (product.skuGenerated = v));
+          break;
+        default:
+          sellingCell(name, name, text, fields, reasons);
       }
     }
   }
@@ -320,6 +418,7 @@ function readVariant(cells: string[], layout: Layout, reasons: string[]): Omit<V
   const take = <T>(checked: Checked<T>, set: (value: T) => void) => ('reason' in checked ? reasons.push(checked.reason) : set(checked.value));
   const attributes: { attribute_name: string; value: string }[] = [];
   let nameColumn = false;
+  let skuGenerated: boolean | undefined;
   for (const { index, column, header } of variantCells) {
     const text = cleanCell(cells[index]);
     if (column.kind === 'option') {
@@ -358,12 +457,17 @@ function readVariant(cells: string[], layout: Layout, reasons: string[]): Omit<V
         if (text === '') fields.image = null;
         else take(urlCell(header, text), (v) => (fields.image = v));
         break;
+      case 'variant_sku_generated':
+        if (text !== '') take(booleanCell(header, text), (v) => (skuGenerated = v));
+        break;
+      default:
+        sellingCell(column.name.slice('variant_'.length), header, text, fields, reasons);
     }
   }
   if (variantCells.some((c) => c.column.kind === 'option')) fields.attributes = attributes;
   // An empty name cell names the variant after its options (the column absent: the importer keeps the name).
   if (nameColumn && fields.name === undefined) fields.name = defaultVariantName(sku, attributes);
-  return { sku, fields: fields as Partial<VariantFields> };
+  return { sku, ...(skuGenerated === undefined ? {} : { skuGenerated }), fields: fields as Partial<VariantFields> };
 }
 
 /** Reads our format's rows, grouped by `sku` (an empty `sku` continues the product above). */
@@ -373,6 +477,7 @@ export function oursRowFormat(header: string[]): RowFormat {
   const productColumns = layout.columns.filter((c) => c.column.kind !== 'variant' && c.column.kind !== 'option');
   return {
     keyName: 'product SKU',
+    uniqueSkus: true,
     productKey: (cells) => cleanCell(cells[skuIndex]),
     build(rows: CsvRow[]) {
       const [first, ...later] = rows;
@@ -404,6 +509,8 @@ export function oursRowFormat(header: string[]): RowFormat {
           if (variant) draft.variants.push({ line: row.line, ...variant });
         }
       }
+      // A product is imported whole or not at all: one bad row refuses all of them.
+      if (errors.length > 0) return { draft: null, errors: refusedWhole(rows, product.sku, errors) };
       return { draft, errors };
     },
   };
@@ -413,6 +520,7 @@ export function oursRowFormat(header: string[]): RowFormat {
 // Writing
 
 const text = (value: string | null | undefined): string => value ?? '';
+const bool = (value: boolean | null | undefined): string => (value === null || value === undefined ? '' : String(value));
 
 function productCell(draft: ProductDraft, column: ProductColumn): string {
   const f = draft.fields;
@@ -425,6 +533,21 @@ function productCell(draft: ProductDraft, column: ProductColumn): string {
       return (f.categories ?? []).map((path) => path.join(PATH_SEPARATOR)).join(LIST_SEPARATOR);
     case 'images':
       return (draft.images ?? []).join(LIST_SEPARATOR);
+    case 'image_alt_texts': {
+      const alts = (draft.images ?? []).map((_, i) => draft.imageAlts?.[i] ?? '');
+      return alts.some((a) => a !== '') ? alts.join(LIST_SEPARATOR) : '';
+    }
+    case 'tags':
+      return (f.tags ?? []).join(LIST_SEPARATOR);
+    case 'gift_card':
+    case 'inventory_tracked':
+    case 'taxable':
+    case 'requires_shipping':
+      return bool(f[column]);
+    case 'stock':
+      return f.stock_quantity === undefined ? '' : String(f.stock_quantity);
+    case 'sku_generated':
+      return bool(draft.skuGenerated);
     default:
       return text(f[column]);
   }
@@ -454,6 +577,22 @@ function variantCell(variant: VariantDraft | undefined, column: VariantColumn): 
       return f.is_enabled === undefined ? '' : String(f.is_enabled);
     case 'variant_image':
       return text(f.image);
+    case 'variant_weight_unit':
+      return text(f.weight_unit);
+    case 'variant_barcode':
+      return text(f.barcode);
+    case 'variant_compare_at_price':
+      return text(f.compare_at_price);
+    case 'variant_inventory_policy':
+      return text(f.inventory_policy);
+    case 'variant_inventory_tracked':
+      return bool(f.inventory_tracked);
+    case 'variant_taxable':
+      return bool(f.taxable);
+    case 'variant_requires_shipping':
+      return bool(f.requires_shipping);
+    case 'variant_sku_generated':
+      return bool(variant.skuGenerated);
   }
 }
 

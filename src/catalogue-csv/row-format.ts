@@ -13,6 +13,11 @@ export interface CsvRow {
 export interface RowFormat {
   /** What the grouping key is called in messages: "product SKU", "Handle". */
   keyName: string;
+  /**
+   * Whether a SKU the file gives must be unique in it (ours: SKUs are the keys). Shopify's files may repeat one; the
+   * importer gives the later products and variants a SKU of their own.
+   */
+  uniqueSkus: boolean;
   /** The row's product key; '' when the row continues the product above. */
   productKey(cells: string[]): string;
   /** A product's consecutive rows (the first has the key) into a draft and the errors of rows left out. */

@@ -1,42 +1,65 @@
-// Shopify's product CSV, as the Shopify admin exports it, read into drafts and written from them.
-// Columns: https://help.shopify.com/en/manual/products/import-export/using-csv ("Product CSV description table").
-// The table in docs/csv-formats.md repeats these decisions:
+// Shopify's product CSV, as the Shopify admin exports it, read into drafts and written from them, so that a file
+// exported from a shop, imported and exported again is the same file (the differences that remain, each with its
+// reason: docs/csv-formats.md). Columns: https://help.shopify.com/en/manual/products/import-export/using-csv.
 //
 // Reading
 // - Rows are grouped by `Handle` (consecutive; an empty Handle continues the product above). The first row carries the
 //   product's columns; later rows are variant rows (Variant SKU, an OptionN Value or Variant Price filled) or image
-//   rows (only Image Src). Columns we do not map (Google Shopping, metafields, SEO, Tags…) are accepted and ignored.
-//   Headers are matched without case, and the names of Shopify's newer export ("URL handle", "SKU", "Price",
-//   "Compare-at price", "Weight value (grams)", "Inventory quantity", "Product image URL"…) are read as aliases.
-// - One variant whose Option1 Value is "Default Title" (or that has no option value) is a PIM product without
-//   variants: sku = Variant SKU (the Handle when empty), prices from the variant, ean = Variant Barcode, cost_price =
-//   Cost per item. Its Variant Inventory Qty and Variant Grams are not read: the PIM's stock is per warehouse (a
-//   Shopify file names none) and a product has no weight.
-// - Several variants: the product's sku is the Handle; each variant has sku = Variant SKU (`${handle}-${n}`, n its
-//   1-based position, when empty), name = its option values joined by " / " (Shopify's variant title), attributes =
-//   [{OptionN Name of the first row, OptionN Value}], cost = Cost per item, weight = Variant Grams in kilograms (4
-//   decimals; 0 g, Shopify's "no weight", reads as null), stock_quantity = Variant Inventory Qty, image = Variant
-//   Image. Variant Barcode is not read (a PIM variant has no barcode).
-// - Prices: a Compare At Price above the Price is a sale: price = compare-at, sale_price = Price; else price = Price,
-//   sale_price = null (the bridge's pricing() is the inverse).
-// - Title → name, Handle → slug, Body (HTML) → description, Vendor → brand, Status → status; categories = [Type split
-//   on " > "], then Product Category (split on " > ") when filled; images = the Image Src cells in Image Position
-//   order. Tags are not read: the bridge writes the product's categories there, so they would come back doubled;
-//   product_type is not set (the PIM's type is structural); Published is not read (the bridge decides publication).
+//   rows. Headers are matched without case; the names of Shopify's newer template ("URL handle", "SKU", "Price",
+//   "Compare-at price", "Weight value (grams)", "Charge tax", "Continue selling when out of stock"…) are read as the
+//   columns they replace. Columns we do not keep (Option Linked To, Unit Price…, Variant Fulfillment Service, Variant
+//   Tax Code, market prices, variant metafields) are accepted and ignored.
+// - The importer matches a Shopify file's products by Handle (the PIM's slug), not by SKU: a Shopify SKU need not be
+//   unique, nor given. The product's SKU is its one variant's Variant SKU, else the Handle; a variant's is its Variant
+//   SKU, else `{handle}-{n}` (n its 1-based place); a SKU made up so is marked (`skuGenerated`) and never written back.
+// - Product columns: Title → name, Body (HTML) → description, Vendor → brand, Type → storefront_type (the merchant's
+//   product type; the PIM's product_type is structural and never set from a file), Product Category →
+//   taxonomy_category (Shopify's Standard Product Taxonomy, not a PIM category: Shopify files leave categories alone),
+//   Tags → tags (split on commas), SEO Title / SEO Description, Gift Card, Status → status. `Published` is the web
+//   channel (published on the online store), and the status when the Status column is missing or empty (TRUE →
+//   active, FALSE → draft). Metafield columns (`Label (product.metafields.ns.key)`) and Google Shopping columns
+//   (`Google Shopping / Gender` = metafield mm-google-shopping.gender) → `metafields` by `ns.key`: the importer keeps
+//   each in the product attribute mapped to that metafield (made when missing).
+// - One variant whose Option1 Value is "Default Title" (or without option values) is a PIM product without variants:
+//   the variant's columns are the product's (prices, cost, barcode, weight, quantity → the product's own stock, and the
+//   selling fields below). Several variants: variants with options (the OptionN Names of the first row), name = the
+//   values joined by " / " (Shopify's variant title).
+// - A variant's columns: Variant Price / Variant Compare At Price → a compare-at price above the price is a sale
+//   (price = compare-at, sale_price = Price); else price = Price and compare_at_price = the compare-at price as given.
+//   Cost per item → cost, Variant Barcode → barcode (free text; the product's `ean` is never set from a Shopify file),
+//   Variant Grams + Variant Weight Unit → weight in that unit (grams ÷ the unit's grams, rounded to 4 decimals in the
+//   unit; no unit column: kilograms), Variant Inventory Qty → quantity, Variant Inventory Tracker → inventory_tracked
+//   (empty: false), Variant Inventory Policy → inventory_policy, Variant Taxable, Variant Requires Shipping, Variant
+//   Image → image.
+// - Image Src (+ Image Position, Image Alt Text) on any row → images in position order (duplicates dropped), with their
+//   alt texts.
+// - A product is imported whole or not at all: a bad cell on any of its rows refuses all its rows.
 //
-// Writing is the inverse: the product's columns on its first row, one row per variant (a product without variants:
-// one row with Option1 Name "Title", Option1 Value "Default Title"), the Nth image on the Nth row and the images beyond
-// the rows on image-only rows. Type = the first category path, Product Category = the second (Shopify accepts only its
-// own taxonomy there), Tags = every category's name, Published = status is active, out_of_stock → Status active.
-// Lossy by nature: a multi-variant product's SKU becomes its Handle (= slug), at most 3 options, a sale price that is
-// not below the price is dropped, Variant Grams carries at most one decimal (the PIM's 4-decimal kilograms).
+// Writing is the inverse, with the columns of Shopify's product export (SHOPIFY_COLUMNS, the metafield columns of the
+// organization's mapped attributes among them): the product's columns on its first row, one row per variant (a product
+// without variants: one row with Option1 Name "Title", Option1 Value "Default Title"), the Nth image (with its alt text)
+// on the Nth row and the images beyond the rows on image-only rows. Variant Grams = weight × the unit's grams (at most 7
+// decimals, no float noise), Published = the product has the web channel, out_of_stock → Status active. Not written: a
+// made-up SKU, the product's own SKU when it has variants (its Handle stands for it), options beyond 3, translations,
+// categories, attributes without a metafield, per-warehouse stock.
 import { slugify } from '../lib/slug.js';
 import type { CsvRow, RowFormat } from './row-format.js';
-import { normaliseDecimal, type ProductDraft, type ProductFields, type RowError, type VariantDraft } from './draft.js';
-import { type Checked, choiceCell, cleanCell, decimalCell, defaultVariantName, extraCellsReason, integerCell, PATH_SEPARATOR, urlCell } from './ours-format.js';
+import { normaliseDecimal, type ProductDraft, type ProductFields, type RowError, type SellingFields, type VariantDraft } from './draft.js';
+import {
+  booleanCell,
+  type Checked,
+  choiceCell,
+  cleanCell,
+  decimalCell,
+  defaultVariantName,
+  extraCellsReason,
+  integerCell,
+  refusedWhole,
+  urlCell,
+} from './ours-format.js';
 
-/** The columns the admin's export writes (and our writer), in its order. */
-export const SHOPIFY_COLUMNS = [
+/** Shopify's export up to the Google Shopping columns. */
+const HEAD = [
   'Handle',
   'Title',
   'Body (HTML)',
@@ -64,6 +87,10 @@ export const SHOPIFY_COLUMNS = [
   'Variant Compare At Price',
   'Variant Requires Shipping',
   'Variant Taxable',
+  'Unit Price Total Measure',
+  'Unit Price Total Measure Unit',
+  'Unit Price Base Measure',
+  'Unit Price Base Measure Unit',
   'Variant Barcode',
   'Image Src',
   'Image Position',
@@ -71,25 +98,59 @@ export const SHOPIFY_COLUMNS = [
   'Gift Card',
   'SEO Title',
   'SEO Description',
-  'Variant Image',
-  'Variant Weight Unit',
-  'Variant Tax Code',
-  'Cost per item',
-  'Status',
 ] as const;
-type ShopifyColumn = (typeof SHOPIFY_COLUMNS)[number];
+/** Shopify's export after the metafield columns. */
+const TAIL = ['Variant Image', 'Variant Weight Unit', 'Variant Tax Code', 'Cost per item', 'Status'] as const;
 
-/** The newer export's names for the columns we read (lower-case). */
+/** The Google Shopping columns of Shopify's export: metafields of the namespace GOOGLE_NAMESPACE, by key. */
+export const GOOGLE_NAMESPACE = 'mm-google-shopping';
+const GOOGLE_EXPORTED: [key: string, header: string][] = [
+  ['google_product_category', 'Google Shopping / Google Product Category'],
+  ['gender', 'Google Shopping / Gender'],
+  ['age_group', 'Google Shopping / Age Group'],
+  ['mpn', 'Google Shopping / MPN'],
+  ['condition', 'Google Shopping / Condition'],
+  ['custom_product', 'Google Shopping / Custom Product'],
+  ...[0, 1, 2, 3, 4].map((n): [string, string] => [`custom_label_${n}`, `Google Shopping / Custom Label ${n}`]),
+];
+/** Google Shopping columns of older exports (Shopify's sample files) and their headers. */
+const GOOGLE_OLDER: [key: string, header: string][] = [
+  ['adwords_grouping', 'Google Shopping / AdWords Grouping'],
+  ['adwords_labels', 'Google Shopping / AdWords Labels'],
+];
+const GOOGLE_HEADERS = new Map([...GOOGLE_EXPORTED, ...GOOGLE_OLDER]);
+/** The newer template's names of Google Shopping columns whose key is not their snake-cased name. */
+const GOOGLE_ALIASES: Record<string, string> = {
+  'manufacturer part number (mpn)': 'mpn',
+  'ad group name': 'adwords_grouping',
+  'ads labels': 'adwords_labels',
+};
+
+/** The columns of Shopify's product export (without metafield columns beyond the Google Shopping ones), in its order. */
+export const SHOPIFY_COLUMNS: readonly string[] = [...HEAD, ...GOOGLE_EXPORTED.map(([, header]) => header), ...TAIL];
+
+type ShopifyColumn = (typeof HEAD)[number] | (typeof TAIL)[number];
+const FIXED: readonly ShopifyColumn[] = [...HEAD, ...TAIL];
+
+/** The newer template's and export's names for the columns we read (lower-case). */
 const ALIASES: Record<string, ShopifyColumn> = {
   'url handle': 'Handle',
   description: 'Body (HTML)',
+  'product category': 'Product Category',
   'published on online store': 'Published',
   sku: 'Variant SKU',
   barcode: 'Variant Barcode',
   price: 'Variant Price',
   'compare-at price': 'Variant Compare At Price',
-  'weight value (grams)': 'Variant Grams',
+  'charge tax': 'Variant Taxable',
+  'tax code': 'Variant Tax Code',
+  'inventory tracker': 'Variant Inventory Tracker',
   'inventory quantity': 'Variant Inventory Qty',
+  'continue selling when out of stock': 'Variant Inventory Policy',
+  'weight value (grams)': 'Variant Grams',
+  'weight unit for display': 'Variant Weight Unit',
+  'requires shipping': 'Variant Requires Shipping',
+  'fulfillment service': 'Variant Fulfillment Service',
   'product image url': 'Image Src',
   'variant image url': 'Variant Image',
 };
@@ -97,10 +158,74 @@ const DEFAULT_OPTION = 'Title';
 const DEFAULT_VALUE = 'Default Title';
 const OPTIONS = [1, 2, 3] as const;
 
-/** The Shopify column a header cell names, if one we know. */
+const normalHeader = (header: string) => header.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** The Shopify column a header cell names, if one we know (metafield and Google Shopping columns aside). */
 export function shopifyColumn(header: string): ShopifyColumn | undefined {
-  const key = header.trim().replace(/\s+/g, ' ').toLowerCase();
-  return SHOPIFY_COLUMNS.find((c) => c.toLowerCase() === key) ?? ALIASES[key];
+  const key = normalHeader(header);
+  return FIXED.find((c) => c.toLowerCase() === key) ?? ALIASES[key];
+}
+
+/** A header cell naming a product metafield: `Label (product.metafields.ns.key)`, or a Google Shopping column. */
+export interface MetafieldColumn {
+  /** `namespace.key`. */
+  metafield: string;
+  /** What the column calls it: the label before the parentheses, or the whole Google Shopping header. */
+  label: string;
+}
+
+const METAFIELD_HEADER = /^(.*?)\s*\(product\.metafields\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\)$/;
+
+export function shopifyMetafieldOf(header: string): MetafieldColumn | undefined {
+  const text = header.trim().replace(/\s+/g, ' ');
+  const google = /^google shopping \/ (.+)$/i.exec(text);
+  if (google) {
+    const name = google[1].toLowerCase();
+    const key = GOOGLE_ALIASES[name] ?? name.replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+    return key === '' ? undefined : { metafield: `${GOOGLE_NAMESPACE}.${key}`, label: text };
+  }
+  const m = METAFIELD_HEADER.exec(text);
+  return m ? { metafield: `${m[2]}.${m[3]}`, label: m[1] || m[3] } : undefined;
+}
+
+/** The metafield columns of a header, the first of each metafield (a later column for the same metafield is ignored). */
+export function shopifyMetafieldColumns(header: string[]): (MetafieldColumn & { index: number })[] {
+  const seen = new Set<string>();
+  return header.flatMap((h, index) => {
+    const column = shopifyMetafieldOf(h);
+    if (!column || seen.has(column.metafield)) return [];
+    seen.add(column.metafield);
+    return [{ ...column, index }];
+  });
+}
+
+/** The header cell of a metafield in an export: Google Shopping's own names, else `Name (product.metafields.ns.key)`. */
+export function metafieldHeader(metafield: string, name: string): string {
+  const [namespace, key] = splitMetafield(metafield);
+  if (namespace === GOOGLE_NAMESPACE) {
+    const known = GOOGLE_HEADERS.get(key);
+    if (known) return known;
+    if (/^google shopping \/ /i.test(name) && shopifyMetafieldOf(name)?.metafield === metafield) return name;
+  }
+  return `${name} (product.metafields.${metafield})`;
+}
+
+const splitMetafield = (metafield: string): [string, string] => {
+  const dot = metafield.indexOf('.');
+  return [metafield.slice(0, dot), metafield.slice(dot + 1)];
+};
+
+/**
+ * The header of an export: Shopify's columns, with a column per mapped metafield (Google Shopping ones beyond the
+ * export's own after those, then the others by `ns.key`) between the Google Shopping columns and Variant Image.
+ */
+export function shopifyHeader(metafields: { metafield: string; name: string }[]): string[] {
+  const exported = new Set(GOOGLE_EXPORTED.map(([key]) => `${GOOGLE_NAMESPACE}.${key}`));
+  const extra = metafields.filter((m) => !exported.has(m.metafield));
+  const isGoogle = (m: { metafield: string }) => m.metafield.startsWith(`${GOOGLE_NAMESPACE}.`);
+  const byId = (a: { metafield: string }, b: { metafield: string }) => (a.metafield < b.metafield ? -1 : a.metafield > b.metafield ? 1 : 0);
+  const sorted = [...extra.filter(isGoogle).sort(byId), ...extra.filter((m) => !isGoogle(m)).sort(byId)];
+  return [...HEAD, ...GOOGLE_EXPORTED.map(([, header]) => header), ...sorted.map((m) => metafieldHeader(m.metafield, m.name)), ...TAIL];
 }
 
 /** Why the header cannot be read as Shopify's format; empty when it can. Unknown columns are fine. */
@@ -112,28 +237,55 @@ export function shopifyHeaderProblems(columns: string[]): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Weights: Shopify's files carry grams; the PIM keeps the weight in its unit.
+
+/** Grams in one unit, as an exact decimal (numerator, decimals). */
+const UNIT_GRAMS: Record<string, [bigint, number]> = { g: [1n, 0], kg: [1000n, 0], lb: [45_359_237n, 5], oz: [28_349_523_125n, 9] };
+
+function scaled(text: string): [bigint, number] {
+  const [whole, fraction = ''] = text.split('.');
+  return [BigInt(whole + fraction), fraction.length];
+}
+
+/** num / den rounded half up (both ≥ 0). */
+const roundDiv = (num: bigint, den: bigint) => (2n * num + den) / (2n * den);
+
+function decimalText(value: bigint, decimals: number): string {
+  const digits = value.toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
+/** Grams (any number of decimals) → the weight in `unit`, rounded to 4 decimals in that unit: 226.796185 g = 0.5 lb. */
+export function gramsToWeight(grams: string, unit: string): string {
+  const [g, gDecimals] = scaled(grams);
+  const [f, fDecimals] = UNIT_GRAMS[unit] ?? UNIT_GRAMS.kg;
+  return decimalText(roundDiv(g * 10n ** BigInt(fDecimals + 4), f * 10n ** BigInt(gDecimals)), 4);
+}
+
+/** A weight in `unit` → grams, exact up to 7 decimals (rounded half up beyond): 0.5 lb = 226.796185 g, 10 oz = 283.4952313 g. */
+export function weightToGrams(weight: string, unit: string): string {
+  const [w, wDecimals] = scaled(weight);
+  const [f, fDecimals] = UNIT_GRAMS[unit] ?? UNIT_GRAMS.kg;
+  const decimals = wDecimals + fDecimals;
+  const product = w * f;
+  return decimals <= 7 ? decimalText(product, decimals) : decimalText(roundDiv(product, 10n ** BigInt(decimals - 7)), 7);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Reading
-
-/** Decimal grams → kilograms with at most 4 decimals (grams rounded to 0.1 g); 0 g → null. */
-export function gramsToKg(grams: string): string | null {
-  const [whole, fraction = ''] = grams.split('.');
-  const tenths = BigInt(whole) * 10n + BigInt(fraction.padEnd(2, '0').slice(0, 1)) + (Number(fraction[1] ?? 0) >= 5 ? 1n : 0n);
-  if (tenths === 0n) return null;
-  const kg = `${tenths / 10_000n}.${(tenths % 10_000n).toString().padStart(4, '0')}`;
-  return kg.replace(/\.?0+$/, '');
-}
-
-/** Kilograms (≤ 4 decimals) → grams with at most one decimal. */
-export function kgToGrams(kg: string): string {
-  const [whole, fraction = ''] = kg.split('.');
-  const tenths = BigInt(whole) * 10_000n + BigInt(fraction.padEnd(4, '0').slice(0, 4));
-  return tenths % 10n === 0n ? String(tenths / 10n) : `${tenths / 10n}.${tenths % 10n}`;
-}
 
 function compareDecimals(a: string, b: string): number {
   const x = BigInt(normaliseDecimal(a)!.replace('.', ''));
   const y = BigInt(normaliseDecimal(b)!.replace('.', ''));
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Grams: a non-negative decimal with any number of decimals (Shopify's template has 226.796185). */
+function gramsCell(column: string, text: string): Checked<string> {
+  if (/^\d{1,15}(\.\d+)?$/.test(text)) return { value: text };
+  return decimalCell(column, text);
 }
 
 /** One row's variant columns, checked. */
@@ -145,14 +297,20 @@ interface ShopifyVariant {
   compareAt: string | null;
   cost: string | null;
   grams: string | null;
+  unit: string | null;
   quantity: number | null;
   barcode: string | null;
   image: string | null;
+  tracked: boolean;
+  policy: string | null;
+  taxable: boolean | null;
+  requiresShipping: boolean | null;
 }
 
-function regularAndSale(price: string | null, compareAt: string | null): { price: string | null; sale_price: string | null } {
-  if (price !== null && compareAt !== null && compareDecimals(compareAt, price) > 0) return { price: compareAt, sale_price: price };
-  return { price, sale_price: null };
+/** A Shopify price and compare-at price as the PIM keeps them: a compare-at price above the price is a sale. */
+function pimPrices(price: string | null, compareAt: string | null): { price: string | null; sale_price: string | null; compare_at_price: string | null } {
+  if (price !== null && compareAt !== null && compareDecimals(compareAt, price) > 0) return { price: compareAt, sale_price: price, compare_at_price: null };
+  return { price, sale_price: null, compare_at_price: compareAt };
 }
 
 /** Reads Shopify rows, grouped by Handle. */
@@ -162,6 +320,7 @@ export function shopifyRowFormat(header: string[]): RowFormat {
     const column = shopifyColumn(h);
     if (column && !index.has(column)) index.set(column, i);
   });
+  const metafields = shopifyMetafieldColumns(header);
   const has = (column: ShopifyColumn) => index.has(column);
   const cellOf = (cells: string[], column: ShopifyColumn) => (index.has(column) ? cleanCell(cells[index.get(column)!]) : '');
   const variantColumns: ShopifyColumn[] = ['Variant SKU', 'Option1 Value', 'Option2 Value', 'Option3 Value', 'Variant Price'];
@@ -185,30 +344,68 @@ export function shopifyRowFormat(header: string[]): RowFormat {
       price: checked('Variant Price', decimalCell),
       compareAt: checked('Variant Compare At Price', decimalCell),
       cost: checked('Cost per item', decimalCell),
-      grams: checked('Variant Grams', decimalCell),
+      grams: checked('Variant Grams', gramsCell),
+      unit: checked('Variant Weight Unit', (c, t) => choiceCell(c, t, Object.keys(UNIT_GRAMS))),
       quantity: checked('Variant Inventory Qty', integerCell),
       barcode: cell('Variant Barcode') || null,
       image: checked('Variant Image', urlCell),
+      tracked: cell('Variant Inventory Tracker') !== '',
+      policy: checked('Variant Inventory Policy', (c, t) => choiceCell(c, t, ['deny', 'continue'])),
+      taxable: checked('Variant Taxable', booleanCell),
+      requiresShipping: checked('Variant Requires Shipping', booleanCell),
     };
+  }
+
+  /** A variant's selling columns as draft fields (those whose column is in the file). */
+  function sellingFields(v: ShopifyVariant): Partial<SellingFields & { price: string | null; sale_price: string | null; weight: string | null }> {
+    const fields: ReturnType<typeof sellingFields> = {};
+    if (has('Variant Price')) {
+      const prices = pimPrices(v.price, v.compareAt);
+      fields.price = prices.price;
+      fields.sale_price = prices.sale_price;
+      if (has('Variant Compare At Price')) fields.compare_at_price = prices.compare_at_price;
+    }
+    if (has('Variant Barcode')) fields.barcode = v.barcode;
+    // Grams are in the file's unit column (kilograms without one); a unit column alone changes nothing.
+    if (has('Variant Grams')) {
+      fields.weight = v.grams === null ? null : gramsToWeight(v.grams, v.unit ?? 'kg');
+      fields.weight_unit = v.unit;
+    }
+    if (has('Variant Inventory Tracker')) fields.inventory_tracked = v.tracked;
+    if (has('Variant Inventory Policy')) fields.inventory_policy = v.policy;
+    if (has('Variant Taxable')) fields.taxable = v.taxable;
+    if (has('Variant Requires Shipping')) fields.requires_shipping = v.requiresShipping;
+    return fields;
+  }
+
+  function toVariantDraft(v: ShopifyVariant, n: number, handle: string, optionNames: string[]): VariantDraft {
+    const attributes = optionNames.flatMap((name, i) => (name !== '' && v.options[i] !== '' ? [{ attribute_name: name, value: v.options[i] }] : []));
+    const sku = v.sku || `${handle}-${n + 1}`;
+    const fields: VariantDraft['fields'] = { name: defaultVariantName(sku, attributes), attributes, ...sellingFields(v) };
+    if (has('Cost per item')) fields.cost = v.cost;
+    if (v.quantity !== null) fields.stock_quantity = v.quantity;
+    if (has('Variant Image')) fields.image = v.image;
+    return { line: v.line, sku, ...(v.sku === '' ? { skuGenerated: true } : {}), fields };
   }
 
   return {
     keyName: 'Handle',
+    uniqueSkus: false,
     productKey: (cells) => cellOf(cells, 'Handle'),
     build(rows: CsvRow[]) {
       const first = rows[0];
       const handle = cellOf(first.cells, 'Handle');
       const optionNames = OPTIONS.map((n) => cellOf(first.cells, `Option${n} Name`));
       const variants: ShopifyVariant[] = [];
-      const images: { url: string; position: number; order: number }[] = [];
+      const images: { url: string; alt: string | null; position: number; order: number }[] = [];
       const errors: RowError[] = [];
       const lines: number[] = [];
-      let fields: Partial<ProductFields> = {};
+      let product: ReturnType<typeof readProductColumns> = { fields: {} };
       for (const row of rows) {
         const reasons: string[] = [];
         const extra = extraCellsReason(row.cells, header.length);
         if (extra) reasons.push(extra);
-        if (row === first) fields = readProductColumns(row.cells, reasons);
+        if (row === first) product = readProductColumns(row.cells, reasons);
         const isVariant = variantColumns.some((c) => cellOf(row.cells, c) !== '');
         const variant = isVariant ? readVariant(row, reasons) : null;
         variant?.options.forEach((value, i) => {
@@ -223,40 +420,54 @@ export function shopifyRowFormat(header: string[]): RowFormat {
           if (position !== '' && !/^\d{1,6}$/.test(position)) reasons.push(`column 'Image Position': '${position}' is not a whole number`);
         }
         if (reasons.length > 0) {
-          if (row === first) {
-            const skipped = `not read: the product's first row (line ${first.line}) has errors`;
-            return { draft: null, errors: rows.map((r) => ({ line: r.line, sku: handle, reason: r === first ? reasons.join('; ') : skipped })) };
-          }
           errors.push({ line: row.line, sku: handle, reason: reasons.join('; ') });
           continue;
         }
         lines.push(row.line);
         if (variant) variants.push(variant);
-        if (src !== '') images.push({ url: src, position: position === '' ? Number.MAX_SAFE_INTEGER : Number(position), order: images.length });
+        if (src !== '') {
+          const alt = cellOf(row.cells, 'Image Alt Text') || null;
+          images.push({ url: src, alt, position: position === '' ? Number.MAX_SAFE_INTEGER : Number(position), order: images.length });
+        }
       }
+      // A product is imported whole or not at all (Shopify refuses a file's product with a bad row the same way).
+      if (errors.length > 0) return { draft: null, errors: refusedWhole(rows, handle, errors) };
+
+      const { fields, published, metafieldValues } = product;
       const draft: ProductDraft = { line: first.line, lines, sku: handle, fields, variants: [] };
+      if (published !== undefined) draft.published = published;
+      if (metafieldValues) draft.metafields = metafieldValues;
       if (has('Image Src')) {
-        const ordered = images.sort((a, b) => a.position - b.position || a.order - b.order).map((i) => i.url);
-        draft.images = [...new Set(ordered)];
+        const ordered = images.sort((a, b) => a.position - b.position || a.order - b.order);
+        const seen = new Set<string>();
+        const unique = ordered.filter((i) => !seen.has(i.url) && seen.add(i.url));
+        draft.images = unique.map((i) => i.url);
+        if (has('Image Alt Text')) draft.imageAlts = unique.map((i) => i.alt);
       }
       const only = variants.length === 1 ? variants[0] : undefined;
       if (variants.length === 0 || (only && (only.options[0] === DEFAULT_VALUE || only.options.every((o) => o === '')))) {
-        // A product without variants: the one Shopify variant carries its SKU, prices, barcode and cost.
+        // A product without variants: the one Shopify variant carries its SKU, prices, barcode, weight, stock and cost.
+        draft.sku = only?.sku || handle;
+        if (!only?.sku) draft.skuGenerated = true;
         if (only) {
-          draft.sku = only.sku || handle;
-          if (has('Variant Price')) Object.assign(fields, regularAndSale(only.price, only.compareAt));
-          if (has('Variant Barcode')) fields.ean = only.barcode;
+          Object.assign(fields, sellingFields(only));
           if (has('Cost per item')) fields.cost_price = only.cost;
+          if (only.quantity !== null) fields.stock_quantity = only.quantity;
         }
       } else {
-        draft.variants = variants.map((v, n) => toVariantDraft(v, n, handle, optionNames, has));
+        draft.skuGenerated = true;
+        draft.variants = variants.map((v, n) => toVariantDraft(v, n, handle, optionNames));
       }
       return { draft, errors };
     },
   };
 
-  function readProductColumns(cells: string[], reasons: string[]): Partial<ProductFields> {
+  function readProductColumns(
+    cells: string[],
+    reasons: string[],
+  ): { fields: Partial<ProductFields>; published?: boolean; metafieldValues?: Record<string, string | null> } {
     const cell = (column: ShopifyColumn) => cellOf(cells, column);
+    const take = <T>(checked: Checked<T>, set: (value: T) => void) => ('reason' in checked ? reasons.push(checked.reason) : set(checked.value));
     const fields: Partial<ProductFields> = {};
     const title = cell('Title');
     if (title === '') reasons.push("column 'Title' is empty: a product's first row needs its title");
@@ -264,30 +475,32 @@ export function shopifyRowFormat(header: string[]): RowFormat {
     if (cell('Handle') !== '') fields.slug = cell('Handle');
     if (has('Body (HTML)')) fields.description = cell('Body (HTML)') || null;
     if (has('Vendor')) fields.brand = cell('Vendor') || null;
-    if (has('Type') || has('Product Category')) {
-      const paths = [cell('Type'), cell('Product Category')].filter((p) => p !== '').map((p) => p.split(/\s*>\s*/).filter((name) => name !== ''));
-      fields.categories = paths.filter((p) => p.length > 0);
+    if (has('Type')) fields.storefront_type = cell('Type') || null;
+    if (has('Product Category')) fields.taxonomy_category = cell('Product Category') || null;
+    if (has('Tags')) {
+      fields.tags = [
+        ...new Set(
+          cell('Tags')
+            .split(',')
+            .map((t) => t.trim())
+            .filter((t) => t !== ''),
+        ),
+      ];
     }
+    if (has('SEO Title')) fields.seo_title = cell('SEO Title') || null;
+    if (has('SEO Description')) fields.seo_description = cell('SEO Description') || null;
+    if (cell('Gift Card') !== '') take(booleanCell('Gift Card', cell('Gift Card')), (v) => (fields.gift_card = v));
+    let published: boolean | undefined;
+    if (cell('Published') !== '') take(booleanCell('Published', cell('Published')), (v) => (published = v));
     const status = cell('Status');
-    if (status !== '') {
-      const checked = choiceCell('Status', status, ['active', 'draft', 'archived']);
-      if ('reason' in checked) reasons.push(checked.reason);
-      else fields.status = checked.value;
+    if (status !== '') take(choiceCell('Status', status, ['active', 'draft', 'archived']), (v) => (fields.status = v));
+    else if (published !== undefined) fields.status = published ? 'active' : 'draft';
+    const result: ReturnType<typeof readProductColumns> = { fields, published };
+    if (metafields.length > 0) {
+      result.metafieldValues = Object.fromEntries(metafields.map((m) => [m.metafield, cleanCell(cells[m.index]) || null]));
     }
-    return fields;
+    return result;
   }
-}
-
-function toVariantDraft(v: ShopifyVariant, n: number, handle: string, optionNames: string[], has: (c: ShopifyColumn) => boolean): VariantDraft {
-  const attributes = optionNames.flatMap((name, i) => (name !== '' && v.options[i] !== '' ? [{ attribute_name: name, value: v.options[i] }] : []));
-  const sku = v.sku || `${handle}-${n + 1}`;
-  const fields: VariantDraft['fields'] = { name: defaultVariantName(sku, attributes), attributes };
-  if (has('Variant Price')) Object.assign(fields, regularAndSale(v.price, v.compareAt));
-  if (has('Cost per item')) fields.cost = v.cost;
-  if (has('Variant Grams')) fields.weight = v.grams === null ? null : gramsToKg(v.grams);
-  if (v.quantity !== null) fields.stock_quantity = v.quantity;
-  if (has('Variant Image')) fields.image = v.image;
-  return { line: v.line, sku, fields };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -299,40 +512,51 @@ function money(value: string): string {
   return `${whole}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
 }
 
-/** The bridge's pricing(): a lower sale price is the price and the regular price the compare-at price. */
-function shopifyPrices(price: string | null | undefined, sale: string | null | undefined): { price: string; compareAt: string } {
-  if (!price) return { price: sale ? money(sale) : '', compareAt: '' };
+/** The inverse of pimPrices: a lower sale price is the price and the regular price the compare-at price. */
+function shopifyPrices(
+  price: string | null | undefined,
+  sale: string | null | undefined,
+  compareAt: string | null | undefined,
+): { price: string; compareAt: string } {
+  const given = compareAt ? money(compareAt) : '';
+  if (!price) return { price: sale ? money(sale) : '', compareAt: given };
   if (sale && compareDecimals(sale, price) < 0) return { price: money(sale), compareAt: money(price) };
-  return { price: money(price), compareAt: '' };
+  return { price: money(price), compareAt: given };
 }
+
+const bool = (value: boolean) => (value ? 'TRUE' : 'FALSE');
 
 type Cells = Partial<Record<ShopifyColumn, string>>;
 
-const VARIANT_DEFAULTS: Cells = {
-  'Variant Inventory Policy': 'deny',
-  'Variant Fulfillment Service': 'manual',
-  'Variant Requires Shipping': 'TRUE',
-  'Variant Taxable': 'TRUE',
-  'Variant Weight Unit': 'kg',
-};
+/** A variant's (or a product without variants') selling columns. */
+function sellingCells(f: Partial<SellingFields & { weight: string | null; stock_quantity: number; stock_status: string }>): Cells {
+  const unit = f.weight_unit ?? 'kg';
+  const cells: Cells = {
+    'Variant Grams': f.weight ? weightToGrams(f.weight, unit) : '',
+    // Not set in the PIM: tracked, as the PIM keeps a quantity.
+    'Variant Inventory Tracker': f.inventory_tracked === false ? '' : 'shopify',
+    'Variant Inventory Policy': f.inventory_policy ?? (f.stock_status === 'on_backorder' ? 'continue' : 'deny'),
+    'Variant Fulfillment Service': 'manual',
+    'Variant Requires Shipping': bool(f.requires_shipping ?? true),
+    'Variant Taxable': bool(f.taxable ?? true),
+    'Variant Barcode': f.barcode ?? '',
+    'Variant Weight Unit': unit,
+  };
+  if (f.stock_quantity !== undefined) cells['Variant Inventory Qty'] = String(f.stock_quantity);
+  return cells;
+}
 
 function variantCells(v: VariantDraft, options: string[]): Cells {
   const f = v.fields;
-  const prices = shopifyPrices(f.price, f.sale_price);
+  const prices = shopifyPrices(f.price, f.sale_price, f.compare_at_price);
   const cells: Cells = {
-    ...VARIANT_DEFAULTS,
-    'Variant SKU': v.sku,
-    'Variant Grams': f.weight ? kgToGrams(f.weight) : '',
+    ...sellingCells(f),
+    'Variant SKU': v.skuGenerated ? '' : v.sku,
     'Variant Price': prices.price,
     'Variant Compare At Price': prices.compareAt,
     'Variant Image': f.image ?? '',
     'Cost per item': f.cost ? money(f.cost) : '',
   };
-  if (f.stock_quantity !== undefined) {
-    cells['Variant Inventory Tracker'] = 'shopify';
-    cells['Variant Inventory Qty'] = String(f.stock_quantity);
-  }
-  if (f.stock_status === 'on_backorder') cells['Variant Inventory Policy'] = 'continue';
   options.forEach((name, i) => {
     cells[`Option${i + 1} Value` as ShopifyColumn] = f.attributes?.find((a) => a.attribute_name === name)?.value ?? '';
   });
@@ -343,32 +567,35 @@ function variantCells(v: VariantDraft, options: string[]): Cells {
 export function shopifyRows(draft: ProductDraft, header: string[]): string[][] {
   const f = draft.fields;
   const handle = f.slug || slugify(f.name ?? draft.sku);
-  const categories = f.categories ?? [];
   const status = f.status === undefined ? undefined : f.status === 'out_of_stock' ? 'active' : f.status;
+  const published = draft.published ?? (status === undefined ? undefined : status === 'active');
   const product: Cells = {
     Title: f.name ?? '',
     'Body (HTML)': f.description ?? '',
     Vendor: f.brand ?? '',
-    Type: categories[0]?.join(PATH_SEPARATOR) ?? '',
-    'Product Category': categories[1]?.join(PATH_SEPARATOR) ?? '',
-    Tags: [...new Set(categories.map((path) => path[path.length - 1]))].join(', '),
-    Published: status === undefined ? '' : status === 'active' ? 'TRUE' : 'FALSE',
-    'Gift Card': 'FALSE',
+    Type: f.storefront_type ?? '',
+    'Product Category': f.taxonomy_category ?? '',
+    Tags: (f.tags ?? []).join(', '),
+    Published: published === undefined ? '' : bool(published),
+    'Gift Card': bool(f.gift_card ?? false),
+    'SEO Title': f.seo_title ?? '',
+    'SEO Description': f.seo_description ?? '',
     Status: status ?? '',
   };
   let rows: Cells[];
   if (draft.variants.length === 0) {
-    const prices = shopifyPrices(f.price, f.sale_price);
+    const prices = shopifyPrices(f.price, f.sale_price, f.compare_at_price);
     rows = [
       {
         ...product,
-        ...VARIANT_DEFAULTS,
+        ...sellingCells(f),
         'Option1 Name': DEFAULT_OPTION,
         'Option1 Value': DEFAULT_VALUE,
-        'Variant SKU': draft.sku,
+        'Variant SKU': draft.skuGenerated ? '' : draft.sku,
         'Variant Price': prices.price,
         'Variant Compare At Price': prices.compareAt,
-        'Variant Barcode': f.ean ?? '',
+        // The storefront barcode; a product never imported from Shopify has only its EAN.
+        'Variant Barcode': f.barcode ?? f.ean ?? '',
         'Cost per item': f.cost_price ? money(f.cost_price) : '',
       },
     ];
@@ -382,7 +609,14 @@ export function shopifyRows(draft: ProductDraft, header: string[]): string[][] {
     rows[i] ??= {};
     rows[i]['Image Src'] = url;
     rows[i]['Image Position'] = String(i + 1);
+    rows[i]['Image Alt Text'] = draft.imageAlts?.[i] ?? '';
   });
-  const columns = header.map(shopifyColumn);
-  return rows.map((cells) => columns.map((column) => (column === 'Handle' ? handle : column ? (cells[column] ?? '') : '')));
+  const columns = header.map((h) => shopifyColumn(h) ?? shopifyMetafieldOf(h));
+  return rows.map((cells, i) =>
+    columns.map((column) => {
+      if (column === undefined) return '';
+      if (typeof column === 'object') return i === 0 ? (draft.metafields?.[column.metafield] ?? '') : '';
+      return column === 'Handle' ? handle : (cells[column] ?? '');
+    }),
+  );
 }

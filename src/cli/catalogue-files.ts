@@ -199,7 +199,7 @@ const POLL_MS = 500;
 /** How long polls may keep failing (server restarting, network hiccup) before the command gives up. */
 const POLL_PATIENCE_MS = 60_000;
 
-/** `pimbridge import FILE`: the exit code (0: every row imported; 1: the import or some rows failed). */
+/** `pimbridge import FILE`: the exit code (0: every row and image imported; 1: the import, some rows or some images failed). */
 export async function importCommand(client: () => ClientConfig, file: string, o: ImportCommandOptions): Promise<number> {
   const auth = resolveAuth(o);
   let size: number;
@@ -245,20 +245,29 @@ export async function importCommand(client: () => ClientConfig, file: string, o:
         : `Import ${final.id} failed${dry}: ${final.error ?? 'no reason given'}; ${rows}\n`,
     );
 
-    if (final.failed > 0) {
+    // Rows refused and images not downloaded are both in errors.csv; either makes the exit code 1.
+    const imagesFailed = final.images_failed ?? 0;
+    if (final.failed > 0 || imagesFailed > 0) {
       const report = `/api/imports/${final.id}/errors.csv`;
       const local = `${file}.errors.csv`;
+      const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+      const what = [
+        final.failed > 0 ? `${plural(final.failed, 'row')} failed` : '',
+        imagesFailed > 0
+          ? `${plural(imagesFailed, 'image')} could not be downloaded (${imagesFailed === 1 ? 'its product is' : 'their products are'} imported; the URL${imagesFailed === 1 ? ' is' : 's are'} kept and tried again at the next import)`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
       try {
         await download(pim, report, local);
-        process.stdout.write(
-          `${final.failed} row${final.failed === 1 ? '' : 's'} failed: the reasons (line, sku, reason) are in ${local} (also at GET ${pim.url(report)})\n`,
-        );
+        process.stdout.write(`${what}: the reasons (line, sku, reason) are in ${local} (also at GET ${pim.url(report)})\n`);
       } catch (e) {
-        process.stdout.write(`${final.failed} row${final.failed === 1 ? '' : 's'} failed: the reasons are at GET ${pim.url(report)}\n`);
+        process.stdout.write(`${what}: the reasons are at GET ${pim.url(report)}\n`);
         err.write(`Could not write ${local}: ${(e as Error).message}\n`);
       }
     }
-    return final.state === 'completed' && final.failed === 0 ? 0 : 1;
+    return final.state === 'completed' && final.failed === 0 && imagesFailed === 0 ? 0 : 1;
   });
 }
 

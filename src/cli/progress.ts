@@ -12,6 +12,8 @@ export interface ImportCounts {
   updated: number;
   unchanged: number;
   failed: number;
+  /** Images that could not be downloaded (their rows are imported); absent from a server before it was counted. */
+  images_failed?: number;
 }
 
 export interface Output {
@@ -61,8 +63,8 @@ export function formatDuration(seconds: number | null): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-export const countsText = (v: Pick<ImportCounts, 'created' | 'updated' | 'unchanged' | 'failed'>) =>
-  `created ${v.created}, updated ${v.updated}, unchanged ${v.unchanged}, failed ${v.failed}`;
+export const countsText = (v: Pick<ImportCounts, 'created' | 'updated' | 'unchanged' | 'failed' | 'images_failed'>) =>
+  `created ${v.created}, updated ${v.updated}, unchanged ${v.unchanged}, failed ${v.failed}${v.images_failed ? `, images failed ${v.images_failed}` : ''}`;
 
 /** The non-terminal progress line of an import. */
 export const importLine = (v: ImportCounts) =>
@@ -164,7 +166,7 @@ class BarProgress implements ImportProgress {
       state: view.state.padEnd(9),
       rate: rate === null ? '--' : rate >= 100 ? Math.round(rate).toLocaleString('en') : rate.toFixed(1),
       left: finished ? '0s' : formatDuration(rate ? (view.rows_total - view.rows_done) / rate : null),
-      failed: view.failed,
+      failed: `${view.failed}${view.images_failed ? `, images failed ${view.images_failed}` : ''}`,
     };
     if (!this.bar) {
       this.bar = this.make('{state}{bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {left} | failed {failed}');

@@ -12,6 +12,8 @@ import type { ApiKeyAuthService } from './auth/api-key-auth.service.js';
 import { categoryRoutes } from './categories/category.routes.js';
 import type { CategoryService } from './categories/category.service.js';
 import { channelRoutes } from './channels/channel.routes.js';
+import { organizationRoutes } from './organization/organization.routes.js';
+import type { OrganizationSettingsRepository } from './organization/organization.repository.js';
 import { catalogueFileRoutes } from './catalogue-files/catalogue-files.routes.js';
 import type { ExportService } from './catalogue-files/export.service.js';
 import type { ImportService } from './catalogue-files/import.service.js';
@@ -47,6 +49,7 @@ export interface PimDeps {
   categories: CategoryService;
   media: MediaService;
   channels: ChannelService;
+  organization: OrganizationSettingsRepository;
   brands: NamedListService;
   suppliers: NamedListService;
   vatRates: VatRateService;
@@ -116,5 +119,6 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
   mediaRoutes(app, deps.media);
   variantRoutes(app, deps.variants);
   channelRoutes(app, deps.channels);
+  organizationRoutes(app, deps.organization);
   referenceRoutes(app, { brands: deps.brands, suppliers: deps.suppliers, vatRates: deps.vatRates });
 }

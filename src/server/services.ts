@@ -18,6 +18,7 @@ import { AttributeRepository } from '../pim/attributes/attribute.repository.js';
 import { AttributeService } from '../pim/attributes/attribute.service.js';
 import { ApiKeyAuthService } from '../pim/auth/api-key-auth.service.js';
 import { CredentialCache } from '../pim/auth/credential-cache.js';
+import { OrganizationSettingsRepository } from '../pim/organization/organization.repository.js';
 import { ChannelRepository } from '../pim/channels/channel.repository.js';
 import { CategoryRepository } from '../pim/categories/category.repository.js';
 import { CategoryService } from '../pim/categories/category.service.js';
@@ -444,6 +445,7 @@ export function createServices(
       categories: new CategoryService(db, new CategoryRepository(db), products),
       media,
       channels: new ChannelService(new ChannelRepository(db)),
+      organization: new OrganizationSettingsRepository(db),
       brands: new NamedListService(db, new NamedListRepository(db, brands, 'brandId'), 'brand'),
       suppliers: new NamedListService(db, new NamedListRepository(db, suppliers, 'supplierId'), 'supplier'),
       vatRates: new VatRateService(db, new VatRateRepository(db)),

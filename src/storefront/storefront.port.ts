@@ -147,8 +147,29 @@ export class StorefrontError extends Error {
   }
 }
 
-/** A PIM variant as the PIM core API returns it (spec: Variant). */
-export interface PimVariant {
+/**
+ * What a Shopify variant holds beyond the spec's fields (the PIM's `selling-fields.ts`), on a PIM variant and on a product
+ * without variants (its one Shopify variant). Null or absent: not set in the PIM, so the push leaves the shop's value (or
+ * Shopify's default on create). A PIM that does not have them sends none.
+ */
+export interface PimSellingFields {
+  /** Free text (UPC, ISBN, an internal code). */
+  barcode?: string | null;
+  /** The compare-at price as given (a sale, `sale_price` below `price`, sets it from the regular price instead). */
+  compare_at_price?: string | null;
+  /** The unit of `weight`: g, kg, lb or oz; null is kilograms. */
+  weight_unit?: string | null;
+  /** deny | continue. */
+  inventory_policy?: string | null;
+  inventory_tracked?: boolean | null;
+  taxable?: boolean | null;
+  requires_shipping?: boolean | null;
+  /** The PIM made the SKU up (a catalogue file gave none): the bridge's key for the variant, never written to the shop. */
+  sku_generated?: boolean;
+}
+
+/** A PIM variant as the PIM core API returns it (spec: Variant), with the selling fields beyond it. */
+export interface PimVariant extends PimSellingFields {
   id: number;
   sku: string;
   name: string;
@@ -166,9 +187,10 @@ export interface PimVariant {
 
 /**
  * What a push sends to a storefront: the PIM's Product (spec: Product, as GET /api/products/{id} answers it) with its
- * variants and, when the PIM has them, its per-warehouse stock levels.
+ * variants and, when the PIM has them, its per-warehouse stock levels; the selling fields (PimSellingFields) are those of
+ * a product without variants. Every field beyond the spec is optional: a PIM that lacks one leaves the shop's value.
  */
-export interface PimProductSnapshot {
+export interface PimProductSnapshot extends PimSellingFields {
   id: number;
   sku: string;
   slug?: string;
@@ -188,9 +210,22 @@ export interface PimProductSnapshot {
   supplier?: { id: number; name: string } | null;
   categories?: { id: number; name: string }[];
   images?: string[];
+  /** Each image's alt text, in the order of `images` (null: none). Absent (a PIM without it): the product's name. */
+  image_alts?: (string | null)[];
   publishing_channels?: string[];
   product_condition?: string;
   attributes?: Record<string, unknown>;
+  /** The product's storefront tags (merged with the merchant's own tags in the shop). */
+  tags?: string[];
+  seo_title?: string | null;
+  seo_description?: string | null;
+  gift_card?: boolean;
+  /** A Shopify Standard Product Taxonomy category: its id (`aa-1-13-8`) or its full name (`Apparel & Accessories > …`). */
+  taxonomy_category?: string | null;
+  /** The weight of a product without variants, in `weight_unit`. */
+  weight?: string | null;
+  /** The storefront's product type (Shopify's `Type`), free text: written as `productType` (else the integration's setting). */
+  storefront_type?: string | null;
   variants: PimVariant[];
   warehouse_stock?: { warehouse_id: number; code: string; name: string; quantity: number }[];
   /** The PIM's version of the product (ISO 8601); the mapping remembers the one synced (delta sync skips it). */
@@ -231,18 +266,29 @@ export interface KnownStorefrontProduct {
    */
   neverPushed?: boolean;
   /**
-   * The category tags the last push sent. When the product's categories still give the same tags, the adapter leaves
-   * tags and its metafields as they are on the storefront and needs not read the product before updating it.
-   */
-  categoryTags?: string[];
-  /**
    * Storefront fields the last push wrote from PIM data, so a push clears only what it wrote before and never what the
    * merchant set in the shop: the SKUs whose compare-at price came from a PIM sale price, and the SEO fields.
    */
   owned?: {
+    /** The SKUs whose compare-at price the last push wrote (from a PIM sale, or the PIM's compare_at_price). */
     compareAt?: string[];
     seoTitle?: boolean;
     seoDescription?: boolean;
+    /**
+     * The PIM tags the last push sent (the merchant's other tags are kept). While they are unchanged, tags and metafields
+     * are left as they are on the storefront and the product is not read first. Absent (a mapping from before PIM tags,
+     * whose pushes sent category names as tags): the next push reads the product and removes those category tags.
+     */
+    tags?: string[];
+    /** The gift-card flag the product was created with (Shopify refuses to change it afterwards). */
+    giftCard?: boolean;
+    /** The PIM's alt text of each image the last push sent, by PIM image URL (a change sends the files again). */
+    imageAlts?: Record<string, string>;
+    /**
+     * Media of ours that Shopify FAILED to process (not in `mediaIds`): a push that sends `files` drops them, where any
+     * other media it does not know is the merchant's and is sent back.
+     */
+    failedMedia?: string[];
     /** A fingerprint of the attribute metafields the last push sent (unchanged: they are not sent, nor the product read). */
     attributeMetafields?: string;
     /** The image URL the last push attached to each variant (by SKU): a variant whose image changed sends the files again. */
@@ -270,7 +316,8 @@ export interface KnownStorefrontProduct {
 
 /**
  * What a push wrote of the fields the bridge owns (storefront_state.written): a field left out of the push (the
- * merchant's) is absent. Variants by SKU; images as our file keys (`pim-` + 16 hex), in order.
+ * merchant's) is absent. Variants by SKU; images as our file keys (`pim-` + 16 hex), in order. Which fields, and how
+ * each is compared: storefront/shopify/field-ownership.ts.
  */
 export interface WrittenFields {
   title: string;
@@ -279,10 +326,28 @@ export interface WrittenFields {
   productType?: string;
   status: string;
   seo?: { title?: string; description?: string };
-  /** Our tags (the category names); the product's other tags are the merchant's. */
+  /** Our tags (the PIM's); the product's other tags are the merchant's. */
   tags: string[];
-  variants: Record<string, { price?: string; compareAtPrice?: string | null; barcode?: string; options: string[] }>;
+  giftCard?: boolean;
+  /** The taxonomy category's GID (`gid://shopify/TaxonomyCategory/aa-1-13-8`). */
+  category?: string;
+  variants: Record<string, WrittenVariant>;
   images: string[];
+}
+
+/** What a push wrote of one variant (WrittenFields.variants). */
+export interface WrittenVariant {
+  /** The shop variant's GID when known (a variant whose SKU the PIM made up has no SKU in the shop to match it by). */
+  id?: string;
+  price?: string;
+  compareAtPrice?: string | null;
+  barcode?: string;
+  options: string[];
+  inventoryPolicy?: string;
+  tracked?: boolean;
+  taxable?: boolean;
+  requiresShipping?: boolean;
+  weight?: { value: number; unit: string };
 }
 
 /** One field a push would change (dry run): the shop's value now (null: none, or the product is created) and the PIM's. */
@@ -319,8 +384,6 @@ export interface ProductUpsertResult {
   imagesUnconfirmed: string[];
   variantCount: number;
   imageCount: number;
-  /** The category tags of this push (kept with the mapping for the next one). */
-  categoryTags: string[];
   owned: NonNullable<KnownStorefrontProduct['owned']>;
   inventoryItemIds: Record<string, string>;
   stock: Record<string, Record<string, number>>;
@@ -443,6 +506,13 @@ export interface StorefrontCatalogueVariant {
   /** Option values, in the product's option order (Shopify's default "Title" / "Default Title" for a single variant). */
   options: { name: string; value: string }[];
   inventoryItemId: string | null;
+  /** DENY or CONTINUE, when the read selected it. */
+  inventoryPolicy?: string | null;
+  taxable?: boolean | null;
+  /** The inventory item's fields, when the read selected them. */
+  tracked?: boolean | null;
+  requiresShipping?: boolean | null;
+  weight?: { value: number; unit: string } | null;
 }
 
 /** A product of the shop as the catalogue read found it (adopting a shop's existing products). */
@@ -461,10 +531,14 @@ export interface StorefrontCatalogueProduct {
   /** The PIM product id our `pimbridge.pim_product_id` metafield carries (a product an earlier push made), or null. */
   pimProductId: number | null;
   variants: StorefrontCatalogueVariant[];
-  /** The product's media in order: its id and, for a processed image, its URL. */
-  images: { mediaId: string; url: string | null }[];
+  /** The product's media in order: its id and, for a processed image, its URL and alt text. */
+  images: { mediaId: string; url: string | null; alt?: string | null }[];
   /** Its SEO fields, when the read selected them (the drift report's does). */
   seo?: { title: string | null; description: string | null };
+  /** Whether it is a gift card, when the read selected it. */
+  giftCard?: boolean;
+  /** Its taxonomy category, when the read selected it (null: none). */
+  category?: { id: string; fullName: string } | null;
 }
 
 export type CatalogueReadState =

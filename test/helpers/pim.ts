@@ -10,6 +10,9 @@ export type Call = ReturnType<Harness['as']>;
 export const LEAK =
   /\bat .+\.(ts|js|mjs)\b|node_modules|\/src\/|\bSELECT\b[\s\S]*\bFROM\b|\bINSERT\b|\bUPDATE\s+"?\w+"?\s+SET\b|DELETE FROM|relation "|duplicate key|violates|constraint|drizzle|stack/i;
 
+/** Beyond the spec, on products and variants: a Shopify variant's own fields. */
+const SELLING_KEYS = ['barcode', 'compare_at_price', 'inventory_policy', 'inventory_tracked', 'requires_shipping', 'sku_generated', 'taxable', 'weight_unit'];
+
 export const PRODUCT_KEYS = [
   'attributes',
   'available_translations',
@@ -21,6 +24,7 @@ export const PRODUCT_KEYS = [
   'description',
   'ean',
   'id',
+  'image_alts',
   'images',
   'in_stock',
   'name',
@@ -37,7 +41,16 @@ export const PRODUCT_KEYS = [
   'supplier',
   'updated_at',
   'vat_rate',
-];
+  // Beyond the spec: what a Shopify product holds (src/pim/products/selling-fields.ts).
+  ...SELLING_KEYS,
+  'gift_card',
+  'seo_description',
+  'seo_title',
+  'storefront_type',
+  'tags',
+  'taxonomy_category',
+  'weight',
+].sort();
 
 export const VARIANT_KEYS = [
   'attributes',
@@ -54,7 +67,8 @@ export const VARIANT_KEYS = [
   'stock_quantity',
   'stock_status',
   'weight',
-];
+  ...SELLING_KEYS,
+].sort();
 
 /** A success envelope with this status code; returns `data`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

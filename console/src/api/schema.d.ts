@@ -4536,6 +4536,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's organization and its catalogue defaults */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error envelope of the PIM core API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Error envelope of the PIM core API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description ISO 4217; null: not set (products then default to EUR) */
+                                default_currency: string | null;
+                                id: number;
+                                name: string;
+                            };
+                            error: null;
+                            /** @enum {number} */
+                            status: 1;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set the organization's default currency */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description ISO 4217 code */
+                        default_currency: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Error envelope of the PIM core API */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Error envelope of the PIM core API */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description ISO 4217; null: not set (products then default to EUR) */
+                                default_currency: string | null;
+                                id: number;
+                                name: string;
+                            };
+                            error: null;
+                            /** @enum {number} */
+                            status: 1;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/product-attributes": {
         parameters: {
             query?: never;
@@ -4585,6 +4704,7 @@ export interface paths {
                                     created_at: string;
                                     id: number;
                                     is_required: boolean;
+                                    metafield: string | null;
                                     name: string;
                                     options: string[];
                                     type: string;
@@ -4617,6 +4737,8 @@ export interface paths {
                         code: string;
                         /** @description products must carry a value when they are created */
                         is_required?: boolean;
+                        /** @description the storefront metafield the attribute is, `namespace.key` (e.g. 'custom.material', 'mm-google-shopping.gender'); a Shopify file's metafield column of that metafield fills it, the Shopify export writes it there, and the push writes it to that metafield. One attribute per metafield */
+                        metafield?: string | null;
                         name: string;
                         /** @description allowed values of a select or multiselect attribute; empty for the other types */
                         options?: string[];
@@ -4660,6 +4782,7 @@ export interface paths {
                                 created_at: string;
                                 id: number;
                                 is_required: boolean;
+                                metafield: string | null;
                                 name: string;
                                 options: string[];
                                 type: string;
@@ -4731,6 +4854,7 @@ export interface paths {
                                 created_at: string;
                                 id: number;
                                 is_required: boolean;
+                                metafield: string | null;
                                 name: string;
                                 options: string[];
                                 type: string;
@@ -4763,6 +4887,8 @@ export interface paths {
                         code?: string;
                         /** @description products must carry a value when they are created */
                         is_required?: boolean;
+                        /** @description the storefront metafield the attribute is, `namespace.key` (e.g. 'custom.material', 'mm-google-shopping.gender'); a Shopify file's metafield column of that metafield fills it, the Shopify export writes it there, and the push writes it to that metafield. One attribute per metafield */
+                        metafield?: string | null;
                         name?: string;
                         /** @description allowed values of a select or multiselect attribute; empty for the other types */
                         options?: string[];
@@ -4806,6 +4932,7 @@ export interface paths {
                                 created_at: string;
                                 id: number;
                                 is_required: boolean;
+                                metafield: string | null;
                                 name: string;
                                 options: string[];
                                 type: string;
@@ -4890,6 +5017,8 @@ export interface paths {
                         code?: string;
                         /** @description products must carry a value when they are created */
                         is_required?: boolean;
+                        /** @description the storefront metafield the attribute is, `namespace.key` (e.g. 'custom.material', 'mm-google-shopping.gender'); a Shopify file's metafield column of that metafield fills it, the Shopify export writes it there, and the push writes it to that metafield. One attribute per metafield */
+                        metafield?: string | null;
                         name?: string;
                         /** @description allowed values of a select or multiselect attribute; empty for the other types */
                         options?: string[];
@@ -4933,6 +5062,7 @@ export interface paths {
                                 created_at: string;
                                 id: number;
                                 is_required: boolean;
+                                metafield: string | null;
                                 name: string;
                                 options: string[];
                                 type: string;
@@ -5047,14 +5177,26 @@ export interface paths {
                         attributes?: {
                             [key: string]: unknown;
                         };
+                        /** @description the storefront barcode, free text (UPC, ISBN, an internal code); the GTIN check is on `ean` */
+                        barcode?: string | null;
                         /** @description positive integer id */
                         brand_id?: number | null;
                         category_ids?: number[];
+                        /** @description compare-at price as given (a sale is `sale_price` below `price`); a decimal string such as "19.99" */
+                        compare_at_price?: string | null;
                         /** @description cost price; a decimal string such as "19.99" */
                         cost_price?: string | null;
                         currency?: string;
                         description?: string | null;
                         ean?: string | null;
+                        gift_card?: boolean;
+                        /**
+                         * @description deny: no sale when out of stock; continue: keep selling
+                         * @enum {string|null}
+                         */
+                        inventory_policy?: "deny" | "continue" | null;
+                        /** @description whether the storefront tracks the quantity */
+                        inventory_tracked?: boolean | null;
                         name: string;
                         /** @description regular price; a decimal string such as "19.99" */
                         price?: string | null;
@@ -5062,8 +5204,11 @@ export interface paths {
                         product_condition?: "new" | "used" | "refurbished";
                         product_type?: string;
                         publishing_channels?: ("web" | "mobile" | "api" | "marketplace" | "social" | "email")[];
+                        requires_shipping?: boolean | null;
                         /** @description sale price; a decimal string such as "19.99" */
                         sale_price?: string | null;
+                        seo_description?: string | null;
+                        seo_title?: string | null;
                         short_description?: string | null;
                         sku: string;
                         slug?: string;
@@ -5073,10 +5218,24 @@ export interface paths {
                          */
                         status?: "draft" | "active" | "archived" | "out_of_stock";
                         stock?: number;
+                        /** @description the merchant's product type in the storefront (Shopify's `productType`); `product_type` is the PIM's structural type */
+                        storefront_type?: string | null;
                         /** @description positive integer id */
                         supplier_id?: number | null;
+                        /** @description storefront tags (Shopify: up to 250) */
+                        tags?: string[];
+                        taxable?: boolean | null;
+                        /** @description a Shopify Standard Product Taxonomy category: its id (e.g. 'aa-1-13-8') or full name */
+                        taxonomy_category?: string | null;
                         /** @description positive integer id */
                         vat_rate_id?: number | null;
+                        /** @description weight of a product without variants, in `weight_unit`; a decimal string such as "19.99" */
+                        weight?: string | null;
+                        /**
+                         * @description the unit of `weight`; null is kilograms
+                         * @enum {string|null}
+                         */
+                        weight_unit?: "g" | "kg" | "lb" | "oz" | null;
                     };
                 };
             };
@@ -5249,14 +5408,26 @@ export interface paths {
                         attributes?: {
                             [key: string]: unknown;
                         };
+                        /** @description the storefront barcode, free text (UPC, ISBN, an internal code); the GTIN check is on `ean` */
+                        barcode?: string | null;
                         /** @description positive integer id */
                         brand_id?: number | null;
                         category_ids?: number[];
+                        /** @description compare-at price as given (a sale is `sale_price` below `price`); a decimal string such as "19.99" */
+                        compare_at_price?: string | null;
                         /** @description cost price; a decimal string such as "19.99" */
                         cost_price?: string | null;
                         currency?: string;
                         description?: string | null;
                         ean?: string | null;
+                        gift_card?: boolean;
+                        /**
+                         * @description deny: no sale when out of stock; continue: keep selling
+                         * @enum {string|null}
+                         */
+                        inventory_policy?: "deny" | "continue" | null;
+                        /** @description whether the storefront tracks the quantity */
+                        inventory_tracked?: boolean | null;
                         name?: string;
                         /** @description regular price; a decimal string such as "19.99" */
                         price?: string | null;
@@ -5264,8 +5435,11 @@ export interface paths {
                         product_condition?: "new" | "used" | "refurbished";
                         product_type?: string;
                         publishing_channels?: ("web" | "mobile" | "api" | "marketplace" | "social" | "email")[];
+                        requires_shipping?: boolean | null;
                         /** @description sale price; a decimal string such as "19.99" */
                         sale_price?: string | null;
+                        seo_description?: string | null;
+                        seo_title?: string | null;
                         short_description?: string | null;
                         sku?: string;
                         slug?: string;
@@ -5275,10 +5449,24 @@ export interface paths {
                          */
                         status?: "draft" | "active" | "archived" | "out_of_stock";
                         stock?: number;
+                        /** @description the merchant's product type in the storefront (Shopify's `productType`); `product_type` is the PIM's structural type */
+                        storefront_type?: string | null;
                         /** @description positive integer id */
                         supplier_id?: number | null;
+                        /** @description storefront tags (Shopify: up to 250) */
+                        tags?: string[];
+                        taxable?: boolean | null;
+                        /** @description a Shopify Standard Product Taxonomy category: its id (e.g. 'aa-1-13-8') or full name */
+                        taxonomy_category?: string | null;
                         /** @description positive integer id */
                         vat_rate_id?: number | null;
+                        /** @description weight of a product without variants, in `weight_unit`; a decimal string such as "19.99" */
+                        weight?: string | null;
+                        /**
+                         * @description the unit of `weight`; null is kilograms
+                         * @enum {string|null}
+                         */
+                        weight_unit?: "g" | "kg" | "lb" | "oz" | null;
                     };
                 };
             };
@@ -6039,14 +6227,26 @@ export interface paths {
                             attribute_name: string;
                             value: string;
                         }[];
+                        /** @description the storefront barcode, free text (UPC, ISBN, an internal code); the GTIN check is on `ean` */
+                        barcode?: string | null;
+                        /** @description compare-at price as given (a sale is `sale_price` below `price`); a decimal string such as "19.99" */
+                        compare_at_price?: string | null;
                         /** @description cost; a decimal string such as "19.99" */
                         cost?: string | null;
                         image?: string | null;
+                        /**
+                         * @description deny: no sale when out of stock; continue: keep selling
+                         * @enum {string|null}
+                         */
+                        inventory_policy?: "deny" | "continue" | null;
+                        /** @description whether the storefront tracks the quantity */
+                        inventory_tracked?: boolean | null;
                         is_enabled?: boolean;
                         name: string;
                         position?: number;
                         /** @description price; a decimal string such as "19.99" */
                         price?: string | null;
+                        requires_shipping?: boolean | null;
                         /** @description sale price; a decimal string such as "19.99" */
                         sale_price?: string | null;
                         sku: string;
@@ -6056,8 +6256,14 @@ export interface paths {
                          * @enum {string}
                          */
                         stock_status?: "in_stock" | "out_of_stock" | "on_backorder";
-                        /** @description weight; a decimal string such as "19.99" */
+                        taxable?: boolean | null;
+                        /** @description weight, in `weight_unit`; a decimal string such as "19.99" */
                         weight?: string | null;
+                        /**
+                         * @description the unit of `weight`; null is kilograms
+                         * @enum {string|null}
+                         */
+                        weight_unit?: "g" | "kg" | "lb" | "oz" | null;
                     };
                 };
             };
@@ -6233,14 +6439,26 @@ export interface paths {
                             attribute_name: string;
                             value: string;
                         }[];
+                        /** @description the storefront barcode, free text (UPC, ISBN, an internal code); the GTIN check is on `ean` */
+                        barcode?: string | null;
+                        /** @description compare-at price as given (a sale is `sale_price` below `price`); a decimal string such as "19.99" */
+                        compare_at_price?: string | null;
                         /** @description cost; a decimal string such as "19.99" */
                         cost?: string | null;
                         image?: string | null;
+                        /**
+                         * @description deny: no sale when out of stock; continue: keep selling
+                         * @enum {string|null}
+                         */
+                        inventory_policy?: "deny" | "continue" | null;
+                        /** @description whether the storefront tracks the quantity */
+                        inventory_tracked?: boolean | null;
                         is_enabled?: boolean;
                         name?: string;
                         position?: number;
                         /** @description price; a decimal string such as "19.99" */
                         price?: string | null;
+                        requires_shipping?: boolean | null;
                         /** @description sale price; a decimal string such as "19.99" */
                         sale_price?: string | null;
                         sku?: string;
@@ -6250,8 +6468,14 @@ export interface paths {
                          * @enum {string}
                          */
                         stock_status?: "in_stock" | "out_of_stock" | "on_backorder";
-                        /** @description weight; a decimal string such as "19.99" */
+                        taxable?: boolean | null;
+                        /** @description weight, in `weight_unit`; a decimal string such as "19.99" */
                         weight?: string | null;
+                        /**
+                         * @description the unit of `weight`; null is kilograms
+                         * @enum {string|null}
+                         */
+                        weight_unit?: "g" | "kg" | "lb" | "oz" | null;
                     };
                 };
             };
@@ -6342,6 +6566,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 available_translations: string[];
+                                barcode: string | null;
                                 brand: {
                                     id: number;
                                     name: string;
@@ -6350,30 +6575,45 @@ export interface paths {
                                     id: number;
                                     name: string;
                                 }[];
+                                compare_at_price: string | null;
                                 cost_price: string | null;
                                 /** Format: date-time */
                                 created_at: string;
                                 currency: string;
                                 description: string | null;
                                 ean: string | null;
+                                gift_card: boolean;
                                 id: number;
+                                /** @description each image's alt text, in the order of `images` (null: none); beyond the spec, for the storefront push */
+                                image_alts: (string | null)[];
                                 images: string[];
                                 in_stock: boolean;
+                                inventory_policy: string | null;
+                                inventory_tracked: boolean | null;
                                 name: string;
                                 price: string | null;
                                 product_condition: string;
                                 product_type: string;
                                 publishing_channels: string[];
+                                requires_shipping: boolean | null;
                                 sale_price: string | null;
+                                seo_description: string | null;
+                                seo_title: string | null;
                                 short_description: string | null;
                                 sku: string;
+                                /** @description the PIM made the SKU up (a catalogue file gave none, or another product had it): never written to a shop; writing `sku` clears it */
+                                sku_generated: boolean;
                                 slug: string;
                                 status: string;
                                 stock: number;
+                                storefront_type: string | null;
                                 supplier: {
                                     id: number;
                                     name: string;
                                 } | null;
+                                tags: string[];
+                                taxable: boolean | null;
+                                taxonomy_category: string | null;
                                 /** Format: date-time */
                                 updated_at: string;
                                 vat_rate: {
@@ -6388,6 +6628,8 @@ export interface paths {
                                     quantity: number;
                                     warehouse_id: number;
                                 }[];
+                                weight: string | null;
+                                weight_unit: string | null;
                             };
                             error: null;
                             /** @enum {number} */
@@ -6477,6 +6719,7 @@ export interface paths {
                                         [key: string]: unknown;
                                     };
                                     available_translations: string[];
+                                    barcode: string | null;
                                     brand: {
                                         id: number;
                                         name: string;
@@ -6485,15 +6728,21 @@ export interface paths {
                                         id: number;
                                         name: string;
                                     }[];
+                                    compare_at_price: string | null;
                                     cost_price: string | null;
                                     /** Format: date-time */
                                     created_at: string;
                                     currency: string;
                                     description: string | null;
                                     ean: string | null;
+                                    gift_card: boolean;
                                     id: number;
+                                    /** @description each image's alt text, in the order of `images` (null: none); beyond the spec, for the storefront push */
+                                    image_alts: (string | null)[];
                                     images: string[];
                                     in_stock: boolean;
+                                    inventory_policy: string | null;
+                                    inventory_tracked: boolean | null;
                                     match: {
                                         /** @description Hamming distance between the perceptual hashes, 0–64 */
                                         distance: number;
@@ -6507,16 +6756,25 @@ export interface paths {
                                     product_condition: string;
                                     product_type: string;
                                     publishing_channels: string[];
+                                    requires_shipping: boolean | null;
                                     sale_price: string | null;
+                                    seo_description: string | null;
+                                    seo_title: string | null;
                                     short_description: string | null;
                                     sku: string;
+                                    /** @description the PIM made the SKU up (a catalogue file gave none, or another product had it): never written to a shop; writing `sku` clears it */
+                                    sku_generated: boolean;
                                     slug: string;
                                     status: string;
                                     stock: number;
+                                    storefront_type: string | null;
                                     supplier: {
                                         id: number;
                                         name: string;
                                     } | null;
+                                    tags: string[];
+                                    taxable: boolean | null;
+                                    taxonomy_category: string | null;
                                     /** Format: date-time */
                                     updated_at: string;
                                     vat_rate: {
@@ -6525,6 +6783,8 @@ export interface paths {
                                         name: string;
                                         rate: string;
                                     } | null;
+                                    weight: string | null;
+                                    weight_unit: string | null;
                                 }[];
                                 /** @description matching products in all (the list stops at limit) */
                                 total: number;
@@ -8933,6 +9193,7 @@ export interface components {
                 [key: string]: unknown;
             };
             available_translations: string[];
+            barcode: string | null;
             brand: {
                 id: number;
                 name: string;
@@ -8941,30 +9202,45 @@ export interface components {
                 id: number;
                 name: string;
             }[];
+            compare_at_price: string | null;
             cost_price: string | null;
             /** Format: date-time */
             created_at: string;
             currency: string;
             description: string | null;
             ean: string | null;
+            gift_card: boolean;
             id: number;
+            /** @description each image's alt text, in the order of `images` (null: none); beyond the spec, for the storefront push */
+            image_alts: (string | null)[];
             images: string[];
             in_stock: boolean;
+            inventory_policy: string | null;
+            inventory_tracked: boolean | null;
             name: string;
             price: string | null;
             product_condition: string;
             product_type: string;
             publishing_channels: string[];
+            requires_shipping: boolean | null;
             sale_price: string | null;
+            seo_description: string | null;
+            seo_title: string | null;
             short_description: string | null;
             sku: string;
+            /** @description the PIM made the SKU up (a catalogue file gave none, or another product had it): never written to a shop; writing `sku` clears it */
+            sku_generated: boolean;
             slug: string;
             status: string;
             stock: number;
+            storefront_type: string | null;
             supplier: {
                 id: number;
                 name: string;
             } | null;
+            tags: string[];
+            taxable: boolean | null;
+            taxonomy_category: string | null;
             /** Format: date-time */
             updated_at: string;
             vat_rate: {
@@ -8973,6 +9249,8 @@ export interface components {
                 name: string;
                 rate: string;
             } | null;
+            weight: string | null;
+            weight_unit: string | null;
         };
         /** Variant */
         "def-2": {
@@ -8980,19 +9258,28 @@ export interface components {
                 attribute_name: string;
                 value: string;
             }[];
+            barcode: string | null;
+            compare_at_price: string | null;
             cost: string | null;
             id: number;
             image: string | null;
+            inventory_policy: string | null;
+            inventory_tracked: boolean | null;
             is_enabled: boolean;
             name: string;
             position: number;
             price: string | null;
             product_id: number;
+            requires_shipping: boolean | null;
             sale_price: string | null;
             sku: string;
+            /** @description the PIM made the SKU up (a catalogue file gave none, or another product had it): never written to a shop; writing `sku` clears it */
+            sku_generated: boolean;
             stock_quantity: number;
             stock_status: string;
+            taxable: boolean | null;
             weight: string | null;
+            weight_unit: string | null;
         };
         /** ProductWithIncludes */
         "def-3": {
@@ -9000,6 +9287,7 @@ export interface components {
                 [key: string]: unknown;
             };
             available_translations: string[];
+            barcode: string | null;
             brand: {
                 id: number;
                 name: string;
@@ -9008,30 +9296,45 @@ export interface components {
                 id: number;
                 name: string;
             }[];
+            compare_at_price: string | null;
             cost_price: string | null;
             /** Format: date-time */
             created_at: string;
             currency: string;
             description: string | null;
             ean: string | null;
+            gift_card: boolean;
             id: number;
+            /** @description each image's alt text, in the order of `images` (null: none); beyond the spec, for the storefront push */
+            image_alts: (string | null)[];
             images: string[];
             in_stock: boolean;
+            inventory_policy: string | null;
+            inventory_tracked: boolean | null;
             name: string;
             price: string | null;
             product_condition: string;
             product_type: string;
             publishing_channels: string[];
+            requires_shipping: boolean | null;
             sale_price: string | null;
+            seo_description: string | null;
+            seo_title: string | null;
             short_description: string | null;
             sku: string;
+            /** @description the PIM made the SKU up (a catalogue file gave none, or another product had it): never written to a shop; writing `sku` clears it */
+            sku_generated: boolean;
             slug: string;
             status: string;
             stock: number;
+            storefront_type: string | null;
             supplier: {
                 id: number;
                 name: string;
             } | null;
+            tags: string[];
+            taxable: boolean | null;
+            taxonomy_category: string | null;
             /** @description with include=translations: every translation by locale, with the fields it has */
             translations?: {
                 [key: string]: {
@@ -9057,6 +9360,8 @@ export interface components {
                 quantity: number;
                 warehouse_id: number;
             }[];
+            weight: string | null;
+            weight_unit: string | null;
         };
         /** Import */
         "def-4": {
@@ -9076,6 +9381,8 @@ export interface components {
             format: "ours" | "shopify";
             /** Format: uuid */
             id: string;
+            /** @description images of imported rows that could not be downloaded (not counted in failed: their products are imported); errors.csv says why. Their URLs are kept and tried again at the next import of their products */
+            images_failed: number;
             /** @description rows processed: created + updated + unchanged + failed */
             rows_done: number;
             /** @description data rows in the file */

@@ -15,6 +15,7 @@ const NAV = [
   ['/lists/vat-rates', 'VAT rates'],
   ['/lists/channels', 'Channels'],
   ['/lists/warehouses', 'Warehouses'],
+  ['/lists/organization', 'Organization'],
   ['/files', 'Import & export'],
   ['/bridge', 'Shopify bridge'],
 ] as const;

@@ -1,5 +1,7 @@
 // The product's own fields and attribute values: one form, one Save. A new product is created (POST); an existing one
-// sends only what changed (PATCH). Problems found here or by the server are shown beside the field they name.
+// sends only what changed (PATCH). Problems found here or by the server are shown beside the field they name. Besides
+// the spec's fields: what the Shopify store shows (tags, type, category, gift card, the search engine listing) and, for
+// a product without variants, how it sells and ships (a product with variants sells as its variants).
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { api } from '../api/client';
@@ -14,9 +16,13 @@ import {
   type ProductForm,
   placeErrors,
   productBody,
+  SELLING_KEYS,
+  SEO_DESCRIPTION_LIMIT,
+  SEO_TITLE_LIMIT,
   STATUS_LABEL,
   STATUSES,
 } from './product-model';
+import { CountedText, SellingFields, TagInput } from './product-storefront';
 import { useBrands, useCategories, useChannels, useSuppliers, useVatRates } from './product-queries';
 import { Notice } from './status';
 
@@ -40,19 +46,39 @@ const FIELD_KEYS = [
   'publishing_channels',
   'product_condition',
   'attributes',
+  'tags',
+  'seo_title',
+  'seo_description',
+  'gift_card',
+  'taxonomy_category',
+  'storefront_type',
+  ...SELLING_KEYS,
 ];
+
+/** A description's text without its HTML, for the search engine listing's placeholder. */
+const plainText = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export function ProductFields({
   product,
   definitions,
+  hasVariants,
+  defaultCurrency,
   onSaved,
 }: {
   product: Product | null;
   definitions: AttributeDefinition[];
+  /** Whether the product has variants (false for a new one); undefined while they load. */
+  hasVariants: boolean | undefined;
+  /** The organization's default currency: a new product's. */
+  defaultCurrency?: string | null;
   onSaved: (product: Product, created: boolean) => void;
 }) {
   const [before, setBefore] = useState<ProductForm | null>(() => (product ? formOf(product, definitions) : null));
-  const [form, setForm] = useState<ProductForm>(() => before ?? emptyForm(definitions));
+  const [form, setForm] = useState<ProductForm>(() => before ?? emptyForm(definitions, defaultCurrency ?? undefined));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -203,6 +229,17 @@ export function ProductFields({
         </Field>
       </div>
 
+      {hasVariants !== undefined && <h3>Selling and shipping</h3>}
+      {hasVariants === false && (
+        <>
+          <p className="hint product-not-set">“Not set” leaves the store's own setting as it is.</p>
+          <SellingFields form={form.selling} set={(selling) => set('selling', selling)} errors={errors} currency={form.currency} />
+        </>
+      )}
+      {hasVariants === true && (
+        <p className="hint">This product sells as its variants: the barcode, weight, stock and tax settings of each are under “More” in Variants below.</p>
+      )}
+
       <h3>Texts</h3>
       <Field label="Short description" error={err('short_description')}>
         <textarea value={form.short_description} onChange={(e) => set('short_description', e.target.value)} maxLength={5000} rows={2} />
@@ -253,6 +290,52 @@ export function ProductFields({
           empty="No categories yet."
         />
       </div>
+
+      <h3>In the store</h3>
+      <TagInput tags={form.tags} onChange={(tags) => set('tags', tags)} error={err('tags')} />
+      <div className="product-grid">
+        <Field label="Type in the store" error={err('storefront_type')} hint="Shopify's product type, e.g. Jackets">
+          <input value={form.storefront_type} onChange={(e) => set('storefront_type', e.target.value)} maxLength={255} autoComplete="off" />
+        </Field>
+        <div className="product-wide">
+          <Field
+            label="Shopify product category"
+            error={err('taxonomy_category')}
+            hint="Its full name or id in Shopify's category list, e.g. Apparel & Accessories > Clothing > Shirts"
+          >
+            <input value={form.taxonomy_category} onChange={(e) => set('taxonomy_category', e.target.value)} maxLength={255} autoComplete="off" />
+          </Field>
+        </div>
+      </div>
+      <div className={`field checkbox-field${err('gift_card') ? ' invalid' : ''}`}>
+        <label>
+          <input type="checkbox" checked={form.gift_card} onChange={(e) => set('gift_card', e.target.checked)} /> This product is a gift card
+        </label>
+        {err('gift_card') && <small className="field-error">{err('gift_card')}</small>}
+      </div>
+
+      <h3>Search engine listing</h3>
+      <CountedText
+        label="Page title"
+        value={form.seo_title}
+        onChange={(v) => set('seo_title', v)}
+        limit={SEO_TITLE_LIMIT}
+        maxLength={255}
+        error={err('seo_title')}
+        placeholder={form.name}
+        blank="Left blank, the store uses the product name."
+      />
+      <CountedText
+        label="Meta description"
+        value={form.seo_description}
+        onChange={(v) => set('seo_description', v)}
+        limit={SEO_DESCRIPTION_LIMIT}
+        maxLength={5000}
+        error={err('seo_description')}
+        placeholder={plainText(form.short_description || form.description).slice(0, SEO_DESCRIPTION_LIMIT)}
+        blank="Left blank, the store uses the description."
+        multiline
+      />
 
       {definitions.length > 0 && (
         <>

@@ -216,9 +216,19 @@ export interface ProductForm {
   publishing_channels: string[];
   product_condition: string;
   attributes: Record<string, string | string[] | boolean>;
+  tags: string[];
+  seo_title: string;
+  seo_description: string;
+  gift_card: boolean;
+  taxonomy_category: string;
+  /** Shopify's "Type" (the PIM's `product_type` is its own kind of product). */
+  storefront_type: string;
+  /** How a product without variants sells (a product with variants sells as its variants). */
+  selling: SellingForm;
 }
 
-export function emptyForm(definitions: AttributeDefinition[]): ProductForm {
+/** A new product's form; `currency` is the organization's default currency when it has one. */
+export function emptyForm(definitions: AttributeDefinition[], currency = 'EUR'): ProductForm {
   return {
     sku: '',
     name: '',
@@ -229,7 +239,7 @@ export function emptyForm(definitions: AttributeDefinition[]): ProductForm {
     price: '',
     sale_price: '',
     cost_price: '',
-    currency: 'EUR',
+    currency,
     status: 'draft',
     ean: '',
     vat_rate_id: '',
@@ -239,6 +249,13 @@ export function emptyForm(definitions: AttributeDefinition[]): ProductForm {
     publishing_channels: ['web'],
     product_condition: 'new',
     attributes: Object.fromEntries(definitions.map((d) => [d.code, attributeToInput(d, undefined)])),
+    tags: [],
+    seo_title: '',
+    seo_description: '',
+    gift_card: false,
+    taxonomy_category: '',
+    storefront_type: '',
+    selling: emptySelling(),
   };
 }
 
@@ -263,6 +280,13 @@ export function formOf(p: Product, definitions: AttributeDefinition[]): ProductF
     publishing_channels: [...p.publishing_channels],
     product_condition: p.product_condition,
     attributes: Object.fromEntries(definitions.map((d) => [d.code, attributeToInput(d, p.attributes?.[d.code])])),
+    tags: [...(p.tags ?? [])],
+    seo_title: p.seo_title ?? '',
+    seo_description: p.seo_description ?? '',
+    gift_card: p.gift_card === true,
+    taxonomy_category: p.taxonomy_category ?? '',
+    storefront_type: p.storefront_type ?? '',
+    selling: sellingFormOf(p),
   };
 }
 
@@ -299,7 +323,9 @@ export function productBody(
   required('product_type');
   required('currency');
   if (body.currency !== undefined && !/^[A-Z]{3}$/.test(String(body.currency))) errors.currency = 'must be a three-letter code such as EUR';
-  if (body.slug !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(String(body.slug))) errors.slug = 'must be lower-case letters, digits and single hyphens';
+  // The server's slug pattern (a Shopify handle): lower-case letters of any script and digits, single hyphens.
+  if (body.slug !== undefined && !/^[\p{Ll}\p{Lm}\p{Lo}\p{M}\p{N}]+(-[\p{Ll}\p{Lm}\p{Lo}\p{M}\p{N}]+)*$/u.test(String(body.slug)))
+    errors.slug = 'must be lower-case letters (of any script) and digits joined by single hyphens';
   text('description');
   text('short_description');
   text('ean');
@@ -318,6 +344,19 @@ export function productBody(
   if (changed('product_condition')) body.product_condition = form.product_condition;
   if (changed('category_ids')) body.category_ids = form.category_ids;
   if (changed('publishing_channels')) body.publishing_channels = form.publishing_channels;
+
+  if (changed('tags') && (form.tags.length > 0 || before !== null)) {
+    const problem = tagsProblem(form.tags);
+    if (problem) errors.tags = problem;
+    else body.tags = form.tags;
+  }
+  for (const key of ['seo_title', 'seo_description', 'taxonomy_category', 'storefront_type'] as const) {
+    if (!changed(key)) continue;
+    const t = form[key].trim();
+    if (t !== '' || before !== null) body[key] = t === '' ? null : t;
+  }
+  if (changed('gift_card') && (form.gift_card || before !== null)) body.gift_card = form.gift_card;
+  sellingBody(form.selling, before?.selling ?? null, body, errors);
 
   const attributes: Record<string, unknown> = {};
   for (const def of definitions) {
@@ -361,7 +400,229 @@ export function placeErrors(serverErrors: Record<string, string>, known: Iterabl
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// What a Shopify product holds beyond the spec: tags, the search engine listing, and how a product without variants
+// (or each variant) sells and ships. Null in the API is "not set": the store keeps its own setting.
+
+export const WEIGHT_UNITS = ['kg', 'g', 'lb', 'oz'] as const;
+export type WeightUnit = (typeof WEIGHT_UNITS)[number];
+export const WEIGHT_UNIT_LABEL: Record<WeightUnit, string> = { kg: 'kg', g: 'g', lb: 'lb', oz: 'oz' };
+
+/** A setting the store may keep as its own: '' is "not set". */
+export type TriState = '' | 'yes' | 'no';
+export const TRI_STATE_LABEL: Record<TriState, string> = { yes: 'Yes', no: 'No', '': 'Not set' };
+export const triOf = (value: boolean | null | undefined): TriState => (value === true ? 'yes' : value === false ? 'no' : '');
+export const triValue = (value: TriState): boolean | null => (value === 'yes' ? true : value === 'no' ? false : null);
+
+export type InventoryPolicy = '' | 'deny' | 'continue';
+export const INVENTORY_POLICY_LABEL: Record<InventoryPolicy, string> = {
+  deny: 'Stop selling',
+  continue: 'Continue selling',
+  '': 'Not set',
+};
+
+export interface SellingForm {
+  barcode: string;
+  compare_at_price: string;
+  weight: string;
+  /** Never blank: a weight with no unit is in kilograms. */
+  weight_unit: WeightUnit;
+  inventory_policy: InventoryPolicy;
+  inventory_tracked: TriState;
+  taxable: TriState;
+  requires_shipping: TriState;
+}
+export const SELLING_KEYS = [
+  'barcode',
+  'compare_at_price',
+  'weight',
+  'weight_unit',
+  'inventory_policy',
+  'inventory_tracked',
+  'taxable',
+  'requires_shipping',
+] as const satisfies readonly (keyof SellingForm)[];
+
+export const emptySelling = (): SellingForm => ({
+  barcode: '',
+  compare_at_price: '',
+  weight: '',
+  weight_unit: 'kg',
+  inventory_policy: '',
+  inventory_tracked: '',
+  taxable: '',
+  requires_shipping: '',
+});
+
+/** The selling fields as a product (without variants) or a variant answers them. */
+export interface SellingView {
+  barcode?: string | null;
+  compare_at_price?: string | null;
+  weight?: string | null;
+  weight_unit?: string | null;
+  inventory_policy?: string | null;
+  inventory_tracked?: boolean | null;
+  taxable?: boolean | null;
+  requires_shipping?: boolean | null;
+}
+
+export function sellingFormOf(v: SellingView): SellingForm {
+  return {
+    barcode: v.barcode ?? '',
+    compare_at_price: decimalShown(v.compare_at_price),
+    weight: weightShown(v.weight),
+    weight_unit: (WEIGHT_UNITS as readonly string[]).includes(v.weight_unit ?? '') ? (v.weight_unit as WeightUnit) : 'kg',
+    inventory_policy: v.inventory_policy === 'deny' || v.inventory_policy === 'continue' ? v.inventory_policy : '',
+    inventory_tracked: triOf(v.inventory_tracked),
+    taxable: triOf(v.taxable),
+    requires_shipping: triOf(v.requires_shipping),
+  };
+}
+
+/** "0.2500" → "0.25", "2.0000" → "2": a weight as people write it. */
+export function weightShown(value: string | null | undefined): string {
+  if (value == null || value === '') return '';
+  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
+}
+
+/**
+ * The selling fields' part of a body, added to `body` (problems to `errors`): every field that has a value when
+ * `before` is null (a new product or variant), else those that changed (blank or "Not set" clears).
+ */
+export function sellingBody(form: SellingForm, before: SellingForm | null, body: Record<string, unknown>, errors: Record<string, string>): void {
+  const changed = (k: keyof SellingForm) => before === null || form[k] !== before[k];
+  if (changed('barcode')) {
+    const t = form.barcode.trim();
+    if (t.length > 255) errors.barcode = 'must be at most 255 characters';
+    else if (t !== '' || before !== null) body.barcode = t === '' ? null : t;
+  }
+  for (const key of ['compare_at_price', 'weight'] as const) {
+    if (!changed(key)) continue;
+    const { value, error } = decimalInput(form[key]);
+    if (error) errors[key] = error;
+    else if (value !== null || before !== null) body[key] = value;
+  }
+  // Kilograms are what no unit means: a new one says so only when it is another unit.
+  if (changed('weight_unit') && (before !== null || form.weight_unit !== 'kg')) body.weight_unit = form.weight_unit;
+  if (changed('inventory_policy') && (form.inventory_policy !== '' || before !== null)) body.inventory_policy = form.inventory_policy || null;
+  for (const key of ['inventory_tracked', 'taxable', 'requires_shipping'] as const) {
+    if (changed(key) && (form[key] !== '' || before !== null)) body[key] = triValue(form[key]);
+  }
+}
+
+/** The selling fields that hold a value, in words: "Barcode 0123 · 250 g · Continue selling when out of stock". */
+export function sellingSummary(form: SellingForm, currency: string): string {
+  const parts: string[] = [];
+  if (form.barcode.trim()) parts.push(`Barcode ${form.barcode.trim()}`);
+  if (form.compare_at_price.trim()) parts.push(`compare at ${form.compare_at_price.trim()} ${currency}`);
+  if (form.weight.trim()) parts.push(`${form.weight.trim()} ${form.weight_unit}`);
+  if (form.inventory_policy) parts.push(`${INVENTORY_POLICY_LABEL[form.inventory_policy].toLowerCase()} when out of stock`);
+  if (form.inventory_tracked) parts.push(form.inventory_tracked === 'yes' ? 'quantity tracked' : 'quantity not tracked');
+  if (form.taxable) parts.push(form.taxable === 'yes' ? 'taxed' : 'not taxed');
+  if (form.requires_shipping) parts.push(form.requires_shipping === 'yes' ? 'needs shipping' : 'no shipping');
+  const text = parts.join(' · ');
+  return text ? text[0].toUpperCase() + text.slice(1) : '';
+}
+
+// Tags.
+
+export const MAX_TAGS = 250;
+export const MAX_TAG_LENGTH = 255;
+
+/**
+ * The tags after typing `text` (one tag, or several separated by commas): each trimmed, blanks dropped, and a tag
+ * already there in any letter case left out (the store treats "Summer" and "summer" as one tag).
+ */
+export function addTags(tags: string[], text: string): string[] {
+  const out = [...tags];
+  for (const part of text.split(',')) {
+    const tag = part.trim().replace(/\s+/g, ' ');
+    if (tag && !out.some((t) => t.toLowerCase() === tag.toLowerCase())) out.push(tag);
+  }
+  return out;
+}
+
+export const removeTag = (tags: string[], tag: string) => tags.filter((t) => t !== tag);
+
+/** Why the store would refuse these tags, or null. */
+export function tagsProblem(tags: string[]): string | null {
+  if (tags.length > MAX_TAGS) return `at most ${MAX_TAGS} tags (there are ${tags.length})`;
+  const long = tags.find((t) => t.length > MAX_TAG_LENGTH);
+  return long ? `“${long.slice(0, 20)}…” is longer than ${MAX_TAG_LENGTH} characters` : null;
+}
+
+// The search engine listing.
+
+/** What search engines show of a page title and a meta description (Shopify's admin counts against these). */
+export const SEO_TITLE_LIMIT = 70;
+export const SEO_DESCRIPTION_LIMIT = 320;
+
+/** "12 of 70 characters used", or, past the limit, that search engines cut the rest. */
+export function seoCount(text: string, limit: number): { text: string; over: boolean } {
+  const n = [...text].length;
+  if (n > limit) return { text: `${n} characters: search engines show about the first ${limit}`, over: true };
+  return { text: `${n} of ${limit} characters used`, over: false };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Variants.
+
+/** A variant's form in its row (and the "Add a variant" form). */
+export interface VariantDraft {
+  sku: string;
+  name: string;
+  price: string;
+  sale_price: string;
+  stock_quantity: string;
+  options: string;
+  selling: SellingForm;
+}
+/** The server's field names a variant form places errors beside. */
+export const VARIANT_KEYS = ['sku', 'name', 'price', 'sale_price', 'stock_quantity', 'attributes', ...SELLING_KEYS];
+
+export const variantDraftOf = (v: Variant): VariantDraft => ({
+  sku: v.sku,
+  name: v.name,
+  price: decimalShown(v.price),
+  sale_price: decimalShown(v.sale_price),
+  stock_quantity: String(v.stock_quantity),
+  options: optionsToText(v.attributes),
+  selling: sellingFormOf(v),
+});
+export const emptyVariantDraft = (): VariantDraft => ({
+  sku: '',
+  name: '',
+  price: '',
+  sale_price: '',
+  stock_quantity: '0',
+  options: '',
+  selling: emptySelling(),
+});
+
+/** The body of a variant's form (all fields, or only those changed from `before`) and its problems by field. */
+export function variantBody(d: VariantDraft, before: VariantDraft | null): { body: Record<string, unknown>; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const body: Record<string, unknown> = {};
+  const changed = (k: Exclude<keyof VariantDraft, 'selling'>) => before === null || d[k] !== before[k];
+  if (changed('sku')) d.sku.trim() ? (body.sku = d.sku.trim()) : (errors.sku = 'must not be empty');
+  if (changed('name')) d.name.trim() ? (body.name = d.name.trim()) : (errors.name = 'must not be empty');
+  for (const k of ['price', 'sale_price'] as const) {
+    if (!changed(k)) continue;
+    const { value, error } = decimalInput(d[k]);
+    if (error) errors[k] = error;
+    else if (value !== null || before !== null) body[k] = value;
+  }
+  if (changed('stock_quantity')) {
+    if (/^-?\d{1,10}$/.test(d.stock_quantity.trim())) body.stock_quantity = Number(d.stock_quantity);
+    else errors.stock_quantity = 'must be a whole number';
+  }
+  if (changed('options')) {
+    const { value, error } = optionsFromText(d.options);
+    if (error) errors.attributes = error;
+    else body.attributes = value;
+  }
+  sellingBody(d.selling, before?.selling ?? null, body, errors);
+  return { body, errors };
+}
 
 /** The position updates that move a variant one place up (-1) or down (+1): the two neighbours swap positions. */
 export function swapPositions(variants: Pick<Variant, 'id' | 'position'>[], id: number, direction: -1 | 1): { id: number; position: number }[] {

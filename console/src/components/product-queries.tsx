@@ -1,5 +1,6 @@
 // The reference lists the product pages choose from (brands, suppliers, VAT rates, channels, categories, attributes,
-// warehouses, integrations), each read once and shared by both pages through the query cache.
+// warehouses, integrations), each read once and shared by both pages through the query cache; a product's variants
+// (the editor's details and its Variants section share them); the organization's catalogue defaults.
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { unwrap } from '../api/errors';
@@ -51,3 +52,17 @@ export const useWarehouses = () =>
     queryFn: async ({ signal }) => unwrap(await api.GET('/api/warehouses', { signal })).data.warehouses,
     ...long,
   });
+
+/** A product's variants (the Variants section updates this query's data in place). */
+export const variantsKey = (productId: number) => ['product', productId, 'variants'];
+export const useVariants = (productId: number | null) =>
+  useQuery({
+    queryKey: variantsKey(productId ?? 0),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/products/{id}/variants', { params: { path: { id: productId! } }, signal })).data.variants,
+    enabled: productId !== null,
+  });
+
+/** The signed-in organization and its catalogue defaults (GET /api/organization). */
+export const organizationKey = ['organization'];
+export const useOrganization = () =>
+  useQuery({ queryKey: organizationKey, queryFn: async ({ signal }) => unwrap(await api.GET('/api/organization', { signal })).data, ...long });

@@ -1,58 +1,27 @@
 // A product's variants in their order: each one edited and saved on its own (PATCH), enabled or disabled at once
 // (optimistically: the switch answers before the server, and goes back if it refuses), moved up or down (the two
-// neighbours swap positions), deleted after a confirmation; a new one added at the end (POST).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// neighbours swap positions), deleted after a confirmation; a new one added at the end (POST). Each variant's barcode,
+// compare-at price, weight and its stock, tax and shipping settings wait behind "More" (the row stays one line wide).
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api } from '../api/client';
 import { fieldErrors, messageOf, unwrap } from '../api/errors';
 import { Field } from './field';
-import { decimalInput, decimalShown, optionsFromText, optionsToText, placeErrors, swapPositions, type Variant } from './product-model';
+import {
+  emptyVariantDraft,
+  placeErrors,
+  SELLING_KEYS,
+  sellingSummary,
+  swapPositions,
+  VARIANT_KEYS,
+  type Variant,
+  type VariantDraft,
+  variantBody,
+  variantDraftOf,
+} from './product-model';
+import { useVariants, variantsKey } from './product-queries';
+import { SellingFields } from './product-storefront';
 import { ErrorBanner, Loading, Notice } from './status';
-
-interface Draft {
-  sku: string;
-  name: string;
-  price: string;
-  sale_price: string;
-  stock_quantity: string;
-  options: string;
-}
-const KEYS = ['sku', 'name', 'price', 'sale_price', 'stock_quantity', 'attributes'];
-
-const draftOf = (v: Variant): Draft => ({
-  sku: v.sku,
-  name: v.name,
-  price: decimalShown(v.price),
-  sale_price: decimalShown(v.sale_price),
-  stock_quantity: String(v.stock_quantity),
-  options: optionsToText(v.attributes),
-});
-const emptyDraft: Draft = { sku: '', name: '', price: '', sale_price: '', stock_quantity: '0', options: '' };
-
-/** The body of a draft (all fields, or only those changed from `before`) and its problems by field. */
-function variantBody(d: Draft, before: Draft | null) {
-  const errors: Record<string, string> = {};
-  const body: Record<string, unknown> = {};
-  const changed = (k: keyof Draft) => before === null || d[k] !== before[k];
-  if (changed('sku')) d.sku.trim() ? (body.sku = d.sku.trim()) : (errors.sku = 'must not be empty');
-  if (changed('name')) d.name.trim() ? (body.name = d.name.trim()) : (errors.name = 'must not be empty');
-  for (const k of ['price', 'sale_price'] as const) {
-    if (!changed(k)) continue;
-    const { value, error } = decimalInput(d[k]);
-    if (error) errors[k] = error;
-    else if (value !== null || before !== null) body[k] = value;
-  }
-  if (changed('stock_quantity')) {
-    if (/^-?\d{1,10}$/.test(d.stock_quantity.trim())) body.stock_quantity = Number(d.stock_quantity);
-    else errors.stock_quantity = 'must be a whole number';
-  }
-  if (changed('options')) {
-    const { value, error } = optionsFromText(d.options);
-    if (error) errors.attributes = error;
-    else body.attributes = value;
-  }
-  return { body, errors };
-}
 
 export function ProductVariants({
   productId,
@@ -67,11 +36,8 @@ export function ProductVariants({
 }) {
   const queryClient = useQueryClient();
   const ids = useId();
-  const key = ['product', productId, 'variants'];
-  const variants = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/products/{id}/variants', { params: { path: { id: productId } }, signal })).data.variants,
-  });
+  const key = variantsKey(productId);
+  const variants = useVariants(productId);
   const [problem, setProblem] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => {
@@ -177,29 +143,71 @@ export function ProductVariants({
   );
 }
 
-function VariantFields({ draft, set, errors, currency }: { draft: Draft; set: (d: Draft) => void; errors: Record<string, string>; currency: string }) {
-  const field = (k: keyof Draft) => ({ value: draft[k], onChange: (e: { target: { value: string } }) => set({ ...draft, [k]: e.target.value }) });
+function VariantFields({
+  draft,
+  set,
+  errors,
+  currency,
+}: {
+  draft: VariantDraft;
+  set: (d: VariantDraft) => void;
+  errors: Record<string, string>;
+  currency: string;
+}) {
+  const field = (k: Exclude<keyof VariantDraft, 'selling'>) => ({
+    value: draft[k],
+    onChange: (e: { target: { value: string } }) => set({ ...draft, [k]: e.target.value }),
+  });
+  // The rarely changed settings wait behind "More"; it opens by itself when one of them has a problem.
+  const [open, setOpen] = useState(false);
+  const moreInvalid = SELLING_KEYS.some((k) => errors[k]);
+  const [wasInvalid, setWasInvalid] = useState(false);
+  if (moreInvalid !== wasInvalid) {
+    setWasInvalid(moreInvalid);
+    if (moreInvalid) setOpen(true);
+  }
+  const summary = sellingSummary(draft.selling, currency);
   return (
-    <div className="product-variant-grid">
-      <Field label="SKU" error={errors.sku}>
-        <input {...field('sku')} maxLength={64} autoComplete="off" spellCheck={false} />
-      </Field>
-      <Field label="Name" error={errors.name}>
-        <input {...field('name')} maxLength={255} autoComplete="off" />
-      </Field>
-      <Field label={`Price (${currency})`} error={errors.price}>
-        <input {...field('price')} inputMode="decimal" autoComplete="off" />
-      </Field>
-      <Field label={`Sale price (${currency})`} error={errors.sale_price}>
-        <input {...field('sale_price')} inputMode="decimal" autoComplete="off" />
-      </Field>
-      <Field label="Stock" error={errors.stock_quantity}>
-        <input {...field('stock_quantity')} inputMode="numeric" autoComplete="off" />
-      </Field>
-      <Field label="Options" error={errors.attributes} hint="e.g. Size: M, Colour: Navy">
-        <input {...field('options')} autoComplete="off" />
-      </Field>
-    </div>
+    <>
+      <div className="product-variant-grid">
+        <Field label="SKU" error={errors.sku}>
+          <input {...field('sku')} maxLength={64} autoComplete="off" spellCheck={false} />
+        </Field>
+        <Field label="Name" error={errors.name}>
+          <input {...field('name')} maxLength={255} autoComplete="off" />
+        </Field>
+        <Field label={`Price (${currency})`} error={errors.price}>
+          <input {...field('price')} inputMode="decimal" autoComplete="off" />
+        </Field>
+        <Field label={`Sale price (${currency})`} error={errors.sale_price}>
+          <input {...field('sale_price')} inputMode="decimal" autoComplete="off" />
+        </Field>
+        <Field label="Stock" error={errors.stock_quantity}>
+          <input {...field('stock_quantity')} inputMode="numeric" autoComplete="off" />
+        </Field>
+        <Field label="Options" error={errors.attributes} hint="e.g. Size: M, Colour: Navy">
+          <input {...field('options')} autoComplete="off" />
+        </Field>
+      </div>
+      <details className="product-variant-more" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary>
+          More: barcode, weight, stock and tax settings
+          {summary && <span className="hint"> ({summary})</span>}
+        </summary>
+        <SellingFields
+          form={draft.selling}
+          set={(selling) => set({ ...draft, selling })}
+          errors={errors}
+          currency={currency}
+          wrap={(children) => (
+            <>
+              <p className="hint product-not-set">“Not set” leaves the store's own setting as it is.</p>
+              <div className="product-variant-more-grid">{children}</div>
+            </>
+          )}
+        />
+      </details>
+    </>
   );
 }
 
@@ -226,8 +234,8 @@ function VariantRow({
   onMove: (direction: -1 | 1) => void;
   onDelete: () => void;
 }) {
-  const before = draftOf(variant);
-  const [draft, setDraft] = useState<Draft>(before);
+  const before = variantDraftOf(variant);
+  const [draft, setDraft] = useState<VariantDraft>(before);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const dirty = JSON.stringify(draft) !== JSON.stringify(before);
@@ -237,13 +245,13 @@ function VariantRow({
     mutationFn: async (body: Record<string, unknown>) =>
       unwrap(await api.PATCH('/api/products/{id}/variants/{variantId}', { params: { path: { id: productId, variantId: variant.id } }, body })).data,
     onSuccess: (saved) => {
-      setDraft(draftOf(saved));
+      setDraft(variantDraftOf(saved));
       setErrors({});
       setProblem(null);
       onSaved(saved);
     },
     onError: (err) => {
-      const placed = placeErrors(fieldErrors(err), KEYS);
+      const placed = placeErrors(fieldErrors(err), VARIANT_KEYS);
       setErrors(placed);
       setProblem(Object.keys(placed).length ? null : messageOf(err));
     },
@@ -320,7 +328,7 @@ function NewVariant({
   nextPosition: number;
   onAdded: (v: Variant) => void;
 }) {
-  const [draft, setDraft] = useState<Draft>(emptyDraft);
+  const [draft, setDraft] = useState<VariantDraft>(emptyVariantDraft);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const add = useMutation({
@@ -332,13 +340,13 @@ function NewVariant({
         }),
       ).data,
     onSuccess: (v) => {
-      setDraft(emptyDraft);
+      setDraft(emptyVariantDraft());
       setErrors({});
       setProblem(null);
       onAdded(v);
     },
     onError: (err) => {
-      const placed = placeErrors(fieldErrors(err), KEYS);
+      const placed = placeErrors(fieldErrors(err), VARIANT_KEYS);
       setErrors(placed);
       setProblem(Object.keys(placed).length ? null : messageOf(err));
     },

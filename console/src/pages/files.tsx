@@ -5,7 +5,7 @@
 // The import being followed is in the address (?import=<id>), so a reload or a shared link finds it again.
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api } from '../api/client';
 import { fieldErrors, messageOf, unwrap } from '../api/errors';
 import { indentedName, flatten } from '../components/category-tree-model';
@@ -13,6 +13,7 @@ import { categoryTreeQuery } from '../components/category-tree-query';
 import { Field } from '../components/field';
 import { type ExportFilters, exportUrl, formatBytes, type ImportState, isActive, percentDone, STATE_LABELS } from '../components/files-model';
 import { Page } from '../components/page';
+import { useOrganization } from '../components/product-queries';
 import { ErrorBanner, Loading } from '../components/status';
 import './files-page.css';
 
@@ -80,12 +81,17 @@ function ImportForm({ onStarted }: { onStarted: (id: string) => void }) {
   };
   const fields = fieldErrors(error);
   const fileError = error && !fields.format && !fields.dry_run ? messageOf(error) : null;
+  const defaultCurrency = useOrganization().data?.default_currency;
 
   return (
     <form onSubmit={submit} noValidate>
       <p className="hint">
         Products are matched by SKU: a second import of the same file changes nothing. Brands, suppliers and categories named in the file are created when
         missing.
+      </p>
+      <p className="hint">
+        Rows that name no currency (Shopify's files never do) are priced in {defaultCurrency ?? 'EUR, as no default currency is set'}:{' '}
+        <Link to="/lists/organization">change the default currency</Link>.
       </p>
       <Field label="CSV file" hint="UTF-8, our columns or Shopify's product CSV" error={fileError}>
         <input ref={fileInput} type="file" name="file" accept=".csv,text/csv" required />

@@ -10,7 +10,7 @@ import { Page } from '../components/page';
 import { ProductFields } from '../components/product-fields';
 import { ProductMedia } from '../components/product-media';
 import { STATUS_LABEL, statusTone } from '../components/product-model';
-import { useAttributeDefinitions } from '../components/product-queries';
+import { useAttributeDefinitions, useOrganization, useVariants } from '../components/product-queries';
 import { ProductShopify } from '../components/product-shopify';
 import { ProductStock } from '../components/product-stock';
 import { ProductTranslations } from '../components/product-translations';
@@ -41,6 +41,11 @@ function Editor({ id }: { id: number | null }) {
   const backTo = `/products${state?.list ?? ''}`;
   const { confirm, dialog } = useConfirm();
   const definitions = useAttributeDefinitions();
+  // Whether the product sells as itself or as its variants (the details show its selling fields only in the first case).
+  const variants = useVariants(id);
+  // A new product starts in the organization's default currency.
+  const organization = useOrganization();
+  const organizationReady = id !== null || !organization.isPending;
   const [archivedNotice, setArchivedNotice] = useState<string | null>(null);
   // The details form starts again from the product when something else than the form changed its fields.
   const [formVersion, setFormVersion] = useState(0);
@@ -102,14 +107,16 @@ function Editor({ id }: { id: number | null }) {
       <ErrorBanner error={archive.error} />
       <ErrorBanner error={product.error} onRetry={() => product.refetch()} />
       <ErrorBanner error={definitions.error} onRetry={() => definitions.refetch()} />
-      {((id !== null && product.isPending) || definitions.isPending) && !product.error && <Loading label="Loading the product…" />}
+      {((id !== null && product.isPending) || definitions.isPending || !organizationReady) && !product.error && <Loading label="Loading the product…" />}
 
-      {definitions.data && (id === null || p) && (
+      {definitions.data && organizationReady && (id === null || p) && (
         <div className="product-layout">
           <ProductFields
             key={p ? `${p.id}-${formVersion}` : 'new'}
             product={p ?? null}
             definitions={definitions.data}
+            hasVariants={id === null ? false : variants.data ? variants.data.length > 0 : undefined}
+            defaultCurrency={organization.data?.default_currency}
             onSaved={(saved, created) => {
               queryClient.setQueryData(['product', saved.id], saved);
               queryClient.invalidateQueries({ queryKey: ['products', 'list'] });

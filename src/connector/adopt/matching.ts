@@ -8,7 +8,9 @@
 //   3. barcode — a shop variant's barcode = the PIM product's EAN, as the same GTIN (PIM variants have no barcode);
 //   4. handle  — the shop product's handle = the PIM product's slug.
 // A PIM product links to one shop product at most (the first, in the shop's order, that a rule pairs it with), and a
-// product mapped already — on either side — is left as it is. Archived PIM products are matched only by our metafield
+// product mapped already — on either side — is left as it is. A mapping that never reached the shop (no storefront
+// product: a push the shop refused, e.g. because a merchant's product holds the PIM slug as its handle) links nothing,
+// so its PIM product can be adopted. Archived PIM products are matched only by our metafield
 // (linking one by SKU would archive the shop's product at the next sync).
 import type { PimVariant, StorefrontCatalogueProduct } from '../../storefront/storefront.port.js';
 
@@ -79,10 +81,11 @@ export function matchCatalogues(
   const mappedPim = new Set<number>();
   const mappedShop = new Map<number, number>();
   for (const link of existing) {
-    if (link.adoptionId === adoptionId && link.storefrontProductId !== null) ours.set(link.storefrontProductId, link.pimProductId);
+    if (link.storefrontProductId === null) continue;
+    if (link.adoptionId === adoptionId) ours.set(link.storefrontProductId, link.pimProductId);
     else {
       mappedPim.add(link.pimProductId);
-      if (link.storefrontProductId !== null) mappedShop.set(link.storefrontProductId, link.pimProductId);
+      mappedShop.set(link.storefrontProductId, link.pimProductId);
     }
   }
 

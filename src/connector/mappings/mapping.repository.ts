@@ -205,8 +205,8 @@ export class MappingRepository {
 
   /**
    * Links storefront products an adoption found to their PIM products, in one statement: `pending` (nothing pushed
-   * yet), with the storefront ids the next push updates. A PIM product mapped already is left as it is. Returns the
-   * PIM ids linked now.
+   * yet), with the storefront ids the next push updates. A PIM product mapped already is left as it is; one whose
+   * mapping never reached the shop (no storefront product: a refused push) takes the link. Returns the PIM ids linked now.
    */
   async insertAdopted(integrationId: number, rows: AdoptedMapping[], at: Date): Promise<number[]> {
     if (rows.length === 0) return [];
@@ -225,7 +225,20 @@ export class MappingRepository {
           updatedAt: at,
         })),
       )
-      .onConflictDoNothing({ target })
+      .onConflictDoUpdate({
+        target,
+        set: {
+          storefrontProductId: sql`excluded.storefront_product_id`,
+          storefrontVariantId: sql`excluded.storefront_variant_id`,
+          syncStatus: 'pending',
+          syncError: null,
+          metadata: sql`excluded.metadata`,
+          storefrontState: sql`excluded.storefront_state`,
+          updatedAt: at,
+        },
+        // Not while a push holds the product's lease: its outcome decides.
+        setWhere: sql`${productMappings.storefrontProductId} is null and (${productMappings.leaseUntil} is null or ${productMappings.leaseUntil} < now())`,
+      })
       .returning({ pimProductId: productMappings.pimProductId });
     return written.map((w) => w.pimProductId);
   }

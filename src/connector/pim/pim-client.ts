@@ -330,7 +330,12 @@ export class PimClient {
     return payload.data;
   }
 
-  /** A product read with `include` → the push's snapshot; the variants and levels read apart when the PIM left them out. */
+  /**
+   * A product read with `include` → the push's snapshot; the variants and levels read apart when the PIM left them out.
+   * Every field the PIM answers is carried as it is (PimProductSnapshot: the spec's, and beyond it the storefront fields
+   * `tags`, `seo_title`, `seo_description`, `gift_card`, `taxonomy_category`, `weight`, `image_alts` and the selling fields
+   * of the product and its variants); the mapper reads each defensively, so a PIM that lacks one leaves the shop's value.
+   */
   private async completeSnapshot(conn: { baseUrl: string; apiKey: string }, p: Record<string, unknown> & { id: number }): Promise<PimProductSnapshot> {
     const { id } = p;
     let variants = p.variants;

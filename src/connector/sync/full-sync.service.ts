@@ -30,6 +30,7 @@ import { IntegrationRepository } from '../integrations/integration.repository.js
 import { clip, keptDeletedInShop, knownOf, pimVersion, recordMissingLocales, syncedMappingOf } from '../push/push.service.js';
 import type { SyncLogRepository, SyncOutcome } from '../push/sync-log.repository.js';
 import type { BatchRow, FullSyncRepository, FullSyncRow, ItemCounts, ItemOutcome } from './full-sync.repository.js';
+import { maxOf, minOf } from '../../lib/arrays.js';
 import type { SyncRecorder } from '../../lib/metrics.js';
 import type { CategoryCollectionService } from '../collections/category-collection.service.js';
 
@@ -397,16 +398,16 @@ class BatchRun {
   /** The batch's products from the PIM, by id (keyset pages over the batch's id range). */
   private async readProducts(): Promise<Map<number, PimProductSnapshot>> {
     const wanted = new Set(this.batch.productIds);
-    const max = Math.max(...this.batch.productIds);
+    const max = maxOf(this.batch.productIds, -Infinity);
     const found = new Map<number, PimProductSnapshot>();
-    let afterId = Math.min(...this.batch.productIds) - 1;
+    let afterId = minOf(this.batch.productIds, Infinity) - 1;
     const { pageSize } = this.service.options;
     for (;;) {
       const page = await this.deps.pim.productPage(this.conn, { afterId, limit: pageSize });
       for (const p of page.products) if (wanted.has(p.id)) found.set(p.id, p);
       const ids = page.products.map((p) => p.id).filter((id) => id > afterId);
-      if (page.products.length < pageSize || ids.length === 0 || Math.max(...ids) >= max) return found;
-      afterId = Math.max(...ids);
+      if (page.products.length < pageSize || ids.length === 0 || maxOf(ids, -Infinity) >= max) return found;
+      afterId = maxOf(ids, -Infinity);
     }
   }
 

@@ -6,6 +6,8 @@ export const organizations = pgTable('organizations', {
   id: serial('id').primaryKey(),
   name: text('name').notNull(),
   active: boolean('active').notNull().default(true),
+  /** The currency of products and files that name none (ISO 4217); set once by the organization, never guessed. */
+  defaultCurrency: text('default_currency'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -52,6 +52,23 @@ export const categories = pgTable(
   (t) => [index('categories_org_parent_idx').on(t.organizationId, t.parentId, t.position)],
 );
 
+/**
+ * What a Shopify variant holds beyond the spec's fields (docs/shopify-fidelity.md), on a product without variants and on
+ * each variant. Null is "not set in the PIM": the push leaves the shop's own value (or Shopify's default on create).
+ */
+const sellingColumns = () => ({
+  /** Free text (UPC, ISBN, an internal code): the GTIN check stays on `ean`. */
+  barcode: text('barcode'),
+  /** The compare-at price as given, when it is not the regular price of a sale (that one is `price` above `sale_price`). */
+  compareAtPrice: money('compare_at_price'),
+  /** The unit `weight` is in: g, kg, lb or oz; null is kilograms. */
+  weightUnit: text('weight_unit'),
+  inventoryPolicy: text('inventory_policy'),
+  inventoryTracked: boolean('inventory_tracked'),
+  taxable: boolean('taxable'),
+  requiresShipping: boolean('requires_shipping'),
+});
+
 export const products = pgTable(
   'products',
   {
@@ -76,6 +93,18 @@ export const products = pgTable(
     publishingChannels: text('publishing_channels').array().notNull().default(sql`'{}'::text[]`),
     productCondition: text('product_condition').notNull().default('new'),
     attributes: jsonb('attributes').notNull().default(sql`'{}'::jsonb`),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+    giftCard: boolean('gift_card').notNull().default(false),
+    /** A Shopify Standard Product Taxonomy category: its id (`aa-1-13-8`) or its full name, as given. */
+    taxonomyCategory: text('taxonomy_category'),
+    weight: money('weight'),
+    ...sellingColumns(),
+    /** The merchant's product type in the storefront (Shopify's `productType`, a CSV's `Type`): free text, apart from the structural `product_type`. */
+    storefrontType: text('storefront_type'),
+    /** The SKU was made by the PIM (a file gave none, or another product had it): never written to a shop. */
+    skuGenerated: boolean('sku_generated').notNull().default(false),
     /** One lower-cased text over name, description and SKU, so a single GIN trigram index serves search. */
     searchText: text('search_text')
       .notNull()
@@ -144,6 +173,9 @@ export const variants = pgTable(
     position: integer('position').notNull().default(0),
     image: text('image'),
     attributes: jsonb('attributes').notNull().default(sql`'[]'::jsonb`),
+    ...sellingColumns(),
+    /** The SKU was made by the PIM (a file gave none, or another product had it): never written to a shop. */
+    skuGenerated: boolean('sku_generated').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -174,10 +206,18 @@ export const productAttributes = pgTable(
     /** Allowed values of select and multiselect attributes; empty for the other types. */
     options: text('options').array().notNull().default(sql`'{}'::text[]`),
     isRequired: boolean('is_required').notNull().default(false),
+    /**
+     * The storefront metafield the attribute is, `namespace.key` (`custom.material`, `mm-google-shopping.gender`): set
+     * when a Shopify file's metafield or Google Shopping column made it; the export writes it back to that column.
+     */
+    metafield: text('metafield'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('product_attributes_org_code_uq').on(t.organizationId, t.code)],
+  (t) => [
+    uniqueIndex('product_attributes_org_code_uq').on(t.organizationId, t.code),
+    uniqueIndex('product_attributes_org_metafield_uq').on(t.organizationId, t.metafield),
+  ],
 );
 
 export const warehouses = pgTable(

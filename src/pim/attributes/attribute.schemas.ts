@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum, Text } from '../pim.schemas.js';
+import { Nullable, StringEnum, Text } from '../pim.schemas.js';
 
 export const ATTRIBUTE_TYPES = ['text', 'textarea', 'number', 'boolean', 'date', 'select', 'multiselect'] as const;
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
@@ -15,6 +15,7 @@ export const Attribute = Type.Object({
   type: Type.String(),
   options: Type.Array(Type.String()),
   is_required: Type.Boolean(),
+  metafield: Nullable(Type.String()),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
@@ -36,6 +37,15 @@ const attributeFields = {
     description: 'allowed values of a select or multiselect attribute; empty for the other types',
   }),
   is_required: Type.Boolean({ description: 'products must carry a value when they are created' }),
+  metafield: Nullable(
+    Type.String({
+      maxLength: 255,
+      pattern: '^[A-Za-z0-9_-]{2,}\\.[A-Za-z0-9_-]{2,}$',
+      description:
+        "the storefront metafield the attribute is, `namespace.key` (e.g. 'custom.material', 'mm-google-shopping.gender'); a Shopify file's metafield column of that metafield fills it, the Shopify export writes it there, and the push writes it to that metafield. One attribute per metafield",
+      errorMessage: 'must be namespace.key: letters, digits, - and _',
+    }),
+  ),
 };
 
 const { code, name, type, ...optional } = attributeFields;

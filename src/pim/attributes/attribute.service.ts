@@ -38,7 +38,14 @@ export class AttributeService {
     checkDefinition(input.type, options);
     if ((await this.attributes.codeHolder(organizationId, input.code)) !== null) throw duplicateCode(input.code);
     const id = await uniqueCode(input.code, () =>
-      this.attributes.insert(organizationId, { code: input.code, name: input.name, type: input.type, options, isRequired: input.is_required ?? false }),
+      this.attributes.insert(organizationId, {
+        code: input.code,
+        name: input.name,
+        type: input.type,
+        options,
+        isRequired: input.is_required ?? false,
+        metafield: input.metafield ?? null,
+      }),
     );
     return this.get(organizationId, id);
   }
@@ -84,6 +91,7 @@ export class AttributeService {
         if (input.name !== undefined) columns.name = input.name;
         if (input.type !== undefined) columns.type = input.type;
         if (input.is_required !== undefined) columns.isRequired = input.is_required;
+        if (input.metafield !== undefined) columns.metafield = input.metafield;
         await repo.update(organizationId, id, columns);
       }),
     );
@@ -139,6 +147,7 @@ async function uniqueCode<T>(code: string, write: () => Promise<T>): Promise<T> 
     return await write();
   } catch (err) {
     if (isUniqueViolation(err, 'product_attributes_org_code_uq')) throw duplicateCode(code);
+    if (isUniqueViolation(err, 'product_attributes_org_metafield_uq')) throw badRequest(`field 'metafield': another attribute is that metafield already`);
     throw err;
   }
 }

@@ -17,6 +17,10 @@ export const ImportView = Type.Object(
     updated: Type.Integer(),
     unchanged: Type.Integer(),
     failed: Type.Integer({ description: 'rows refused; GET /api/imports/{id}/errors.csv says why' }),
+    images_failed: Type.Integer({
+      description:
+        'images of imported rows that could not be downloaded (not counted in failed: their products are imported); errors.csv says why. Their URLs are kept and tried again at the next import of their products',
+    }),
     error: Nullable(Type.String({ description: 'why the whole import failed' })),
     created_at: Type.String({ format: 'date-time' }),
     started_at: Nullable(Type.String({ format: 'date-time' })),

@@ -1,16 +1,19 @@
 // A product as the database holds it, in the terms of a catalogue file (names and codes, not ids): what the export
 // writes and what an import compares a file's product with to know whether it changes anything.
-import type { ProductDraft, ProductFields, TranslationFields, VariantFields } from '../../catalogue-csv/draft.js';
+import type { ProductDraft, ProductFields, SellingFields, TranslationFields, VariantFields } from '../../catalogue-csv/draft.js';
 
 export interface VariantSnapshot extends VariantFields {
   id: number;
   sku: string;
+  sku_generated: boolean;
   position: number;
 }
 
 export interface ProductSnapshot extends Omit<ProductFields, 'categories'> {
   id: number;
   sku: string;
+  /** The PIM made the SKU (a file gave none, or another product had it): a Shopify file leaves it out. */
+  sku_generated: boolean;
   /** Assigned category ids; paths come from the organization's tree (CategoryTree). */
   category_ids: number[];
   attributes: Record<string, unknown>;
@@ -18,6 +21,12 @@ export interface ProductSnapshot extends Omit<ProductFields, 'categories'> {
   stock: Record<string, number>;
   /** Image URLs in order: the URL each was downloaded from, or the stored file's public URL. */
   images: string[];
+  /** The alt text of each of `images`. */
+  image_alts: (string | null)[];
+  /** URLs an import named whose download failed, in the file's order: still the product's, tried again at its next import. */
+  pending_images: string[];
+  /** The alt text of each of `pending_images`. */
+  pending_image_alts: (string | null)[];
   translations: Record<string, TranslationFields>;
   variants: VariantSnapshot[];
 }
@@ -70,12 +79,25 @@ export function categoryPaths(ids: number[], tree: CategoryTree): string[][] {
     .sort((a, b) => (a.join(' > ') < b.join(' > ') ? -1 : a.join(' > ') > b.join(' > ') ? 1 : 0));
 }
 
-/** The snapshot as a draft with every field: what the export writes. */
-export function snapshotToDraft(p: ProductSnapshot, tree: CategoryTree): ProductDraft {
+/**
+ * The snapshot as a draft with every field: what the export writes. `metafields`: attribute code → the storefront
+ * metafield (`ns.key`) it is mapped to; those attributes' values also go to the draft's metafields (Shopify's columns).
+ */
+export function snapshotToDraft(p: ProductSnapshot, tree: CategoryTree, metafields: Map<string, string> = new Map()): ProductDraft {
+  const pending = p.pending_images.flatMap((url, i) => (p.images.includes(url) ? [] : [{ url, alt: p.pending_image_alts[i] ?? null }]));
+  const mapped = Object.entries(p.attributes).flatMap(([code, value]) => {
+    const metafield = metafields.get(code);
+    if (metafield === undefined) return [];
+    // Shopify writes its Google Shopping booleans in capitals, as its other booleans.
+    const text = typeof value === 'boolean' && metafield.startsWith('mm-google-shopping.') ? (value ? 'TRUE' : 'FALSE') : attributeText(value);
+    return [[metafield, text] as const];
+  });
   return {
     line: 0,
     lines: [],
     sku: p.sku,
+    skuGenerated: p.sku_generated,
+    published: p.publishing_channels.includes('web'),
     fields: {
       name: p.name,
       slug: p.slug,
@@ -93,14 +115,27 @@ export function snapshotToDraft(p: ProductSnapshot, tree: CategoryTree): Product
       publishing_channels: p.publishing_channels,
       product_condition: p.product_condition,
       categories: categoryPaths(p.category_ids, tree),
+      tags: p.tags,
+      seo_title: p.seo_title,
+      seo_description: p.seo_description,
+      gift_card: p.gift_card,
+      taxonomy_category: p.taxonomy_category,
+      storefront_type: p.storefront_type,
+      weight: p.weight,
+      stock_quantity: p.stock_quantity,
+      ...sellingOf(p),
     },
+    ...(metafields.size > 0 ? { metafields: Object.fromEntries(mapped) } : {}),
     attributes: Object.fromEntries(Object.entries(p.attributes).map(([code, value]) => [code, attributeText(value)])),
     stock: p.stock,
-    images: p.images,
+    // A pending image is exported too: its URL is the merchant's, only its copy is missing.
+    images: p.images.concat(pending.map((i) => i.url)),
+    imageAlts: p.image_alts.concat(pending.map((i) => i.alt)),
     translations: p.translations,
     variants: p.variants.map((v) => ({
       line: 0,
       sku: v.sku,
+      skuGenerated: v.sku_generated,
       fields: {
         name: v.name,
         price: v.price,
@@ -112,8 +147,22 @@ export function snapshotToDraft(p: ProductSnapshot, tree: CategoryTree): Product
         is_enabled: v.is_enabled,
         image: v.image,
         attributes: v.attributes,
+        ...sellingOf(v),
       },
     })),
+  };
+}
+
+/** The selling fields of a product or variant snapshot. */
+function sellingOf(x: SellingFields): SellingFields {
+  return {
+    barcode: x.barcode,
+    compare_at_price: x.compare_at_price,
+    weight_unit: x.weight_unit,
+    inventory_policy: x.inventory_policy,
+    inventory_tracked: x.inventory_tracked,
+    taxable: x.taxable,
+    requires_shipping: x.requires_shipping,
   };
 }
 

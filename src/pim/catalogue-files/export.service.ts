@@ -14,11 +14,12 @@ export class ExportService {
   constructor(private readonly catalogue: CatalogueRepository) {}
 
   async *productsCsv(organizationId: number, format: CsvFormat, filters: ImportFilters): AsyncGenerator<string> {
-    const [definitions, warehouses, columns, categories] = await Promise.all([
+    const [definitions, warehouses, columns, categories, metafields] = await Promise.all([
       this.catalogue.attributeDefinitions(organizationId),
       this.catalogue.warehouses(organizationId),
       this.catalogue.exportColumns(organizationId),
       this.catalogue.categories(organizationId),
+      this.catalogue.metafieldAttributes(organizationId),
     ]);
     const tree = new CategoryTree(categories);
     const header = csvHeader(format, {
@@ -26,13 +27,16 @@ export class ExportService {
       warehouseCodes: warehouses.map((w) => w.code),
       locales: columns.locales,
       optionNames: columns.optionNames,
+      metafields,
     });
+    // Attribute code → its metafield: Shopify's metafield columns.
+    const metafieldOf = new Map(metafields.map((m) => [m.code, m.metafield]));
     yield stringifyRows([header]);
     const gc = new GcNudge(GC_EVERY_PRODUCTS);
     for (let after = 0; ; ) {
       const page = await this.catalogue.snapshotsAfter(organizationId, filters, after, PAGE);
       if (page.length === 0) return;
-      yield stringifyRows(page.flatMap((p) => draftRows(format, snapshotToDraft(p, tree), header)));
+      yield stringifyRows(page.flatMap((p) => draftRows(format, snapshotToDraft(p, tree, metafieldOf), header)));
       after = page[page.length - 1].id;
       gc.add(page.length);
     }

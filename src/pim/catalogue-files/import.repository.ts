@@ -1,5 +1,6 @@
-// The SQL of the imports table, its failed rows and its pending images. Reads for a caller are scoped by organization
-// (find with organizationId); the job's own reads go by the import's id, which the caller's scoped read checked first.
+// The SQL of the imports table, its failed rows and its images waiting for their download, and of pending_images (the
+// URLs whose download failed, kept for the next import). Reads for a caller are scoped by organization (find with
+// organizationId); the job's own reads go by the import's id, which the caller's scoped read checked first.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { CsvFormat, RowError } from '../../catalogue-csv/draft.js';
@@ -21,6 +22,7 @@ export interface ImportRow {
   updated: number;
   unchanged: number;
   failed: number;
+  images_failed: number;
   checkpoint_line: number;
   error: string | null;
   created_at: string;
@@ -35,6 +37,8 @@ export interface PendingImage {
   position: number;
   line: number;
   sku: string;
+  /** The alt text the file gave the image (null: none). */
+  alt_text: string | null;
 }
 
 export interface Progress {
@@ -71,7 +75,7 @@ export class ImportRepository {
   async find(id: string, organizationId?: number): Promise<ImportRow | null> {
     const result = await this.db.execute(sql`
       SELECT id, organization_id, format, dry_run, state, file_name, storage_key, size_bytes, rows_total, rows_done, created, updated,
-             unchanged, failed, checkpoint_line, error, ${isoUtc('created_at')} AS created_at, ${isoUtc('started_at')} AS started_at,
+             unchanged, failed, images_failed, checkpoint_line, error, ${isoUtc('created_at')} AS created_at, ${isoUtc('started_at')} AS started_at,
              ${isoUtc('finished_at')} AS finished_at
       FROM imports WHERE id = ${id} ${organizationId === undefined ? sql`` : sql`AND organization_id = ${organizationId}`}`);
     return rowsOf<ImportRow>(result)[0] ?? null;
@@ -109,22 +113,58 @@ export class ImportRepository {
     );
   }
 
-  async addImages(id: string, images: { productId: number; url: string; position: number; line: number; sku: string }[]): Promise<void> {
+  async addImages(
+    id: string,
+    images: { productId: number; url: string; position: number; altText?: string | null; line: number; sku: string }[],
+  ): Promise<void> {
     if (images.length === 0) return;
     await this.db.execute(sql`
-      INSERT INTO import_images (import_id, product_id, url, position, line, sku)
-      SELECT ${id}, x."productId", x.url, x.position, x.line, x.sku
-      FROM jsonb_to_recordset(${JSON.stringify(images)}::jsonb) AS x("productId" int, url text, position int, line int, sku text)`);
+      INSERT INTO import_images (import_id, product_id, url, position, alt_text, line, sku)
+      SELECT ${id}, x."productId", x.url, x.position, x."altText", x.line, x.sku
+      FROM jsonb_to_recordset(${JSON.stringify(images)}::jsonb) AS x("productId" int, url text, position int, "altText" text, line int, sku text)`);
+  }
+
+  /**
+   * The URLs still pending for these products (their download failed in an earlier import) join this import's
+   * downloads, reported on the product's line of this file.
+   */
+  async retryPendingImages(id: string, products: { productId: number; line: number; sku: string }[]): Promise<void> {
+    if (products.length === 0) return;
+    await this.db.execute(sql`
+      INSERT INTO import_images (import_id, product_id, url, position, alt_text, line, sku)
+      SELECT ${id}, pi.product_id, pi.url, pi.position, pi.alt_text, x.line, x.sku
+      FROM jsonb_to_recordset(${JSON.stringify(products)}::jsonb) AS x("productId" int, line int, sku text)
+      JOIN pending_images pi ON pi.product_id = x."productId"
+      ORDER BY x.line, pi.position, pi.url`);
   }
 
   async pendingImages(id: string, limit: number): Promise<PendingImage[]> {
     return rowsOf(
       await this.db.execute(sql`
-      SELECT id, product_id, url, position, line, sku FROM import_images WHERE import_id = ${id} ORDER BY id LIMIT ${limit}`),
+      SELECT id, product_id, url, position, line, sku, alt_text FROM import_images WHERE import_id = ${id} ORDER BY id LIMIT ${limit}`),
     );
   }
 
-  async imageDone(importId: string, imageId: number): Promise<void> {
-    await this.db.execute(sql`DELETE FROM import_images WHERE import_id = ${importId} AND id = ${imageId}`);
+  /** The image is attached: no longer waiting, here or for a later import. */
+  async imageDone(importId: string, image: PendingImage): Promise<void> {
+    await this.db.execute(sql`DELETE FROM import_images WHERE import_id = ${importId} AND id = ${image.id}`);
+    await this.db.execute(sql`DELETE FROM pending_images WHERE product_id = ${image.product_id} AND url = ${image.url}`);
+  }
+
+  /**
+   * The image could not be downloaded: an error row on its product's line, counted in images_failed, and its URL kept
+   * in pending_images for the product's next import. One transaction (the caller's), so a retried job neither loses
+   * nor doubles it.
+   */
+  async imageFailed(importId: string, organizationId: number, image: PendingImage, reason: string): Promise<void> {
+    await this.addErrors(importId, [{ line: image.line, sku: image.sku, reason }]);
+    await this.db.execute(sql`UPDATE imports SET images_failed = images_failed + 1 WHERE id = ${importId}`);
+    await this.db.execute(sql`
+      INSERT INTO pending_images (organization_id, product_id, url, position, alt_text, error)
+      SELECT ${organizationId}, ${image.product_id}, ${image.url}, ${image.position}, ${image.alt_text}, ${reason}
+      WHERE EXISTS (SELECT 1 FROM products WHERE id = ${image.product_id} AND organization_id = ${organizationId})
+      ON CONFLICT (product_id, url) DO UPDATE
+        SET attempts = pending_images.attempts + 1, error = excluded.error, position = excluded.position, alt_text = excluded.alt_text, failed_at = now()`);
+    await this.db.execute(sql`DELETE FROM import_images WHERE import_id = ${importId} AND id = ${image.id}`);
   }
 }

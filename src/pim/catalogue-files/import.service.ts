@@ -11,10 +11,12 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { readDrafts, inspectCsv, CsvFileError } from '../../catalogue-csv/csv-reader.js';
 import { escapeFormula, stringifyRows } from '../../catalogue-csv/csv-writer.js';
+import { shopifyMetafieldColumns } from '../../catalogue-csv/shopify-format.js';
 import type { CsvFormat, ProductDraft, RowError } from '../../catalogue-csv/draft.js';
 import type { Db } from '../../db/client.js';
 import { JOB, type JobQueue } from '../../jobs/job-types.js';
 import { executorOf } from '../../jobs/queue.js';
+import { append } from '../../lib/arrays.js';
 import { gtinForms, isValidGtin } from '../../lib/gtin.js';
 import { GcNudge } from '../../lib/gc-nudge.js';
 import { slugify } from '../../lib/slug.js';
@@ -22,12 +24,15 @@ import { AppError, badRequest, notFound } from '../../server/kernel/errors.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
 import type { MediaService } from '../media/media.service.js';
 import { CategoryTree } from './catalogue-snapshot.js';
-import type { CatalogueRepository, ProductRow } from './catalogue.repository.js';
-import { planProduct, type Outcome, type ProductPlan } from './import-plan.js';
+import type { CatalogueRepository, KeyColumn, ProductRow } from './catalogue.repository.js';
+import { keyOf, planProduct, type Outcome, type PlanContext, type ProductPlan } from './import-plan.js';
+import { metafieldDefinitions, TypeGuess } from './metafield-attributes.js';
 import type { ImportRepository, ImportRow, PendingImage, Progress } from './import.repository.js';
 
 /** Products per transaction: large enough that a batch's dozen statements are cheap per row, small enough to lock briefly. */
 const BATCH_PRODUCTS = 250;
+/** Errors per transaction at most (about): a file of a million bad rows is recorded a slice at a time. */
+const BATCH_ERRORS = 5_000;
 const ERRORS_PAGE = 1_000;
 /** A full collection every so many products keeps a long import's resident memory near its live heap (lib/gc-nudge.ts). */
 const GC_EVERY_PRODUCTS = 2_500;
@@ -138,27 +143,36 @@ export class ImportService {
     await this.imports.start(importId);
     const file = path.join(this.options.directory, imp.storage_key);
     try {
-      const definitions = await this.catalogue.attributeDefinitions(imp.organization_id);
-      const warehouses = new Map((await this.catalogue.warehouses(imp.organization_id)).map((w) => [w.code, w.id]));
-      const job = { imp, definitions, warehouses };
+      const job = await this.jobState(imp, file);
       // Each item: a product (or, at the end, none) with the file's errors read since the previous one, and its last line.
       let batch: BatchItem[] = [];
+      let batchErrors = 0;
       let pending: RowError[] = [];
       let pendingLast = imp.checkpoint_line;
       const gc = new GcNudge(GC_EVERY_PRODUCTS);
+      const add = async (item: BatchItem) => {
+        batch.push(item);
+        batchErrors += item.errors.length;
+        if (batch.length >= BATCH_PRODUCTS || batchErrors >= BATCH_ERRORS) {
+          await this.commit(job, batch);
+          gc.add(batch.length);
+          batch = [];
+          batchErrors = 0;
+        }
+      };
       for await (const event of readDrafts(createReadStream(file), { format: imp.format, fromLine: imp.checkpoint_line })) {
         signal?.throwIfAborted();
         if (event.kind === 'errors') {
-          pending.push(...event.errors.filter((e) => e.line > imp.checkpoint_line));
+          for (const e of event.errors) if (e.line > imp.checkpoint_line) pending.push(e);
           pendingLast = event.lastLine;
-        } else if (event.kind === 'draft') {
-          batch.push({ draft: event.draft, errors: pending, lastLine: event.lastLine });
-          pending = [];
-          if (batch.length >= BATCH_PRODUCTS) {
-            await this.commit(job, batch);
-            gc.add(batch.length);
-            batch = [];
+          // Errors without a product between them (a long run of bad rows) go in on their own, a slice at a time.
+          if (pending.length >= BATCH_ERRORS) {
+            await add({ draft: null, errors: pending, lastLine: pendingLast });
+            pending = [];
           }
+        } else if (event.kind === 'draft') {
+          await add({ draft: event.draft, errors: pending, lastLine: event.lastLine });
+          pending = [];
         }
       }
       if (pending.length > 0) batch.push({ draft: null, errors: pending, lastLine: pendingLast });
@@ -171,6 +185,42 @@ export class ImportService {
       await this.imports.finish(importId, 'failed', err.message);
     }
     await rm(file, { force: true });
+  }
+
+  /**
+   * What every batch of the job needs of the organization: attribute definitions (with those a Shopify file's metafield
+   * columns need, made first: a dry run only imagines them), warehouses, default currency and channels.
+   */
+  private async jobState(imp: ImportRow, file: string): Promise<JobState> {
+    const org = imp.organization_id;
+    let definitions = await this.catalogue.attributeDefinitions(org);
+    let mapped = await this.catalogue.metafieldAttributes(org);
+    if (imp.format === 'shopify') {
+      const missing = await missingMetafields(file, new Set(mapped.map((m) => m.metafield)));
+      if (missing.length > 0) {
+        const made = metafieldDefinitions(missing, new Set(definitions.map((d) => d.code)));
+        if (imp.dry_run) {
+          definitions = [...definitions, ...made.map((m, i) => ({ id: -1 - i, code: m.code, type: m.type, options: [], isRequired: false }))];
+          mapped = [...mapped, ...made];
+        } else {
+          await this.catalogue.insertMetafieldAttributes(org, made);
+          definitions = await this.catalogue.attributeDefinitions(org);
+          mapped = await this.catalogue.metafieldAttributes(org);
+        }
+      }
+    }
+    // "Default channels": the organization's channels have no such notion, so an active product without channels gets
+    // `web` (the online store, what Shopify's Published means), when the organization has that channel.
+    const channels = (await this.catalogue.channelValues(org)) ?? ['web', 'mobile'];
+    return {
+      imp,
+      keyColumn: imp.format === 'shopify' ? 'slug' : 'sku',
+      definitions,
+      metafieldCodes: new Map(mapped.map((m) => [m.metafield, m.code])),
+      warehouses: new Map((await this.catalogue.warehouses(org)).map((w) => [w.code, w.id])),
+      defaultCurrency: (await this.catalogue.defaultCurrency(org)).currency,
+      defaultChannels: channels.includes('web') ? ['web'] : [],
+    };
   }
 
   /** The last try failed: the import ends as failed (what it committed stays) and its file is removed. */
@@ -204,7 +254,7 @@ export class ImportService {
         } catch {
           const failed = (item.draft?.lines ?? []).map((line) => ({
             line,
-            sku: item.draft!.sku,
+            sku: keyOf(item.draft!, job.keyColumn),
             reason: 'not imported: another change to the catalogue conflicted with it; import the file again',
           }));
           await this.commitOnce(job, [], [...item.errors, ...failed], item.lastLine);
@@ -218,27 +268,32 @@ export class ImportService {
     const apply = async (tx: Db) => {
       const catalogue = this.catalogue.with(tx);
       const org = imp.organization_id;
-      const skus = drafts.map((d) => d.sku);
+      const { keyColumn } = job;
+      const keys = drafts.map((d) => keyOf(d, keyColumn));
       const explicitSlugs = drafts.flatMap((d) => (d.fields.slug ? [d.fields.slug] : []));
       const eans = drafts.flatMap((d) => (d.fields.ean && isValidGtin(d.fields.ean) ? gtinForms(d.fields.ean) : []));
       const tree = new CategoryTree(await catalogue.categories(org));
-      const ctx = {
+      // Shopify's files: the SKUs a product or variant may take (the file's, or one made from the Handle) and who has them.
+      const variantSkus = drafts.flatMap((d, i) => d.variants.flatMap((v, n) => (keyColumn === 'slug' ? [v.sku, `${keys[i]}-${n + 1}`] : [v.sku])));
+      const ctx: PlanContext = {
+        keyColumn,
         definitions: job.definitions,
+        metafieldCodes: job.metafieldCodes,
         warehouses: job.warehouses,
         tree,
-        existing: new Map((await catalogue.snapshotsBySku(org, skus, !imp.dry_run)).map((p) => [p.sku, p])),
-        variantOwners: await catalogue.variantOwners(
-          org,
-          drafts.flatMap((d) => d.variants.map((v) => v.sku)),
-        ),
-        eanHolders: await catalogue.holders(org, 'ean', eans),
-        slugHolders: await catalogue.holders(org, 'slug', explicitSlugs),
+        existing: new Map((await catalogue.snapshotsByKey(org, keys, keyColumn, !imp.dry_run)).map((p) => [keyColumn === 'slug' ? p.slug : p.sku, p])),
+        variantOwners: await catalogue.variantOwners(org, distinct(variantSkus), keyColumn),
+        eanHolders: await catalogue.holders(org, 'ean', eans, keyColumn),
+        slugHolders: await catalogue.holders(org, 'slug', explicitSlugs, keyColumn),
+        skuHolders: keyColumn === 'slug' ? await catalogue.holders(org, 'sku', distinct([...drafts.map((d) => d.sku), ...keys]), keyColumn) : new Map(),
+        defaultCurrency: job.defaultCurrency,
+        defaultChannels: job.defaultChannels,
       };
       const errors = [...parseErrors];
       const plans: ProductPlan[] = [];
       for (const draft of drafts) {
         const { plan, errors: refused } = planProduct(draft, ctx);
-        errors.push(...refused);
+        append(errors, refused);
         if (plan) plans.push(plan);
       }
       if (!imp.dry_run) await this.write(tx, imp, plans, tree);
@@ -271,19 +326,38 @@ export class ImportService {
     // New products without a slug get one from their name, free among the stored ones and this batch's.
     const unslugged = rewritten.filter((p) => p.target.slug === null);
     const taken = new Set([
-      ...(await catalogue.slugsLike(org, distinct(unslugged.map((p) => slugify(p.target.name))))),
+      ...(await catalogue.taken(org, 'products', 'slug', distinct(unslugged.map((p) => slugify(p.target.name))))),
       ...plans.flatMap((p) => (p.target.slug ? [p.target.slug] : [])),
     ]);
     const free = freeSlugs(taken);
     for (const p of unslugged) p.target.slug = free(slugify(p.target.name));
-    const rows: ProductRow[] = rewritten.map(({ target: { brand, supplier, slug, ...t } }) => ({
+    // SKUs a Shopify file's product or variant needs and could not take: made from their base, free as slugs are.
+    const unskued = rewritten.filter((p) => p.target.sku === null);
+    const freeSku = freeSlugs(
+      new Set([
+        ...(await catalogue.taken(org, 'products', 'sku', distinct(unskued.map((p) => p.target.skuBase)))),
+        ...plans.flatMap((p) => (p.target.sku ? [p.target.sku] : [])),
+      ]),
+    );
+    for (const p of unskued) p.target.sku = freeSku(p.target.skuBase);
+    const newVariants = changed.flatMap((p) => p.variants.filter((v) => v.sku === null));
+    const freeVariantSku = freeSlugs(
+      new Set([
+        ...(await catalogue.taken(org, 'variants', 'sku', distinct(newVariants.map((v) => v.skuBase)))),
+        ...changed.flatMap((p) => p.variants.flatMap((v) => (v.sku ? [v.sku] : []))),
+      ]),
+    );
+    for (const v of newVariants) v.sku = freeVariantSku(v.skuBase);
+    const rows: ProductRow[] = rewritten.map(({ existingId, target: { brand, supplier, slug, sku, skuBase: _base, ...t } }) => ({
       ...t,
+      id: existingId,
+      sku: sku!,
       slug: slug!,
       brand_id: brand === null ? null : brands.get(brand)!,
       supplier_id: supplier === null ? null : suppliers.get(supplier)!,
     }));
     const ids = await catalogue.upsertProducts(org, rows);
-    const idOf = (p: ProductPlan) => ids.get(p.target.sku) ?? p.existingId!;
+    const idOf = (p: ProductPlan) => p.existingId ?? ids.get(p.target.sku!)!;
     await catalogue.touch(changed.filter((p) => !p.productChanged).map(idOf));
 
     const assignments: { productId: number; categoryIds: number[] }[] = [];
@@ -297,11 +371,19 @@ export class ImportService {
     await catalogue.upsertTranslations(changed.flatMap((p) => p.translations.map((t) => ({ product_id: idOf(p), ...t }))));
     await catalogue.upsertVariants(
       org,
-      changed.flatMap((p) => p.variants.map(({ line: _line, outcome: _outcome, ...v }) => ({ ...v, product_id: idOf(p) }))),
+      changed.flatMap((p) => p.variants.map(({ line: _line, outcome: _outcome, skuBase: _base, sku, ...v }) => ({ ...v, sku: sku!, product_id: idOf(p) }))),
     );
+    await catalogue.setImageAlts(changed.flatMap((p) => p.imageAlts.map((a) => ({ productId: idOf(p), ...a }))));
     await this.imports.with(tx).addImages(
       imp.id,
-      changed.flatMap((p) => p.newImages.map((i) => ({ productId: idOf(p), url: i.url, position: i.position, line: p.draft.line, sku: p.target.sku }))),
+      changed.flatMap((p) =>
+        p.newImages.map((i) => ({ productId: idOf(p), url: i.url, position: i.position, altText: i.alt, line: p.draft.line, sku: p.key })),
+      ),
+    );
+    // Every product of the file, changed or not, has its pending images tried again.
+    await this.imports.with(tx).retryPendingImages(
+      imp.id,
+      plans.filter((p) => p.pendingImages.length > 0).map((p) => ({ productId: idOf(p), line: p.draft.line, sku: p.key })),
     );
   }
 
@@ -320,12 +402,23 @@ export class ImportService {
     return parentId!;
   }
 
-  /** Downloads the images the committed rows named; a failed one becomes an error row of its product's line. */
+  /**
+   * Downloads the images the committed rows named (and their products' pending ones); a failed one becomes an error
+   * row of its product's line, and its URL waits in pending_images for the product's next import.
+   */
   private async downloadImages(imp: ImportRow, signal?: AbortSignal): Promise<void> {
     for (;;) {
       const pending = await this.imports.pendingImages(imp.id, IMAGES_AT_ONCE);
       if (pending.length === 0) return;
-      await Promise.all(pending.map((image) => this.downloadImage(imp, image, signal)));
+      // A product's images one after another, in the file's order: each goes to its position among those already
+      // attached, so downloads finishing out of order cannot shuffle them. Different products' images run at once.
+      const byProduct = new Map<number, PendingImage[]>();
+      for (const image of pending) byProduct.set(image.product_id, [...(byProduct.get(image.product_id) ?? []), image]);
+      await Promise.all(
+        [...byProduct.values()].map(async (images) => {
+          for (const image of images) await this.downloadImage(imp, image, signal);
+        }),
+      );
     }
   }
 
@@ -334,7 +427,7 @@ export class ImportService {
     for (;;) {
       signal?.throwIfAborted();
       try {
-        await this.media.add(imp.organization_id, image.product_id, { file_url: image.url, position: image.position });
+        await this.media.add(imp.organization_id, image.product_id, { file_url: image.url, position: image.position, alt_text: image.alt_text });
         break;
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
@@ -342,11 +435,12 @@ export class ImportService {
           await sleep((err.retryAfterSeconds ?? 1) * 1000);
           continue;
         }
-        await this.imports.addErrors(imp.id, [{ line: image.line, sku: image.sku, reason: `image ${image.url}: ${err.message.replace(/^file_url: /, '')}` }]);
-        break;
+        const reason = `image ${image.url}: ${err.message.replace(/^file_url: /, '')}; the URL is kept and tried again at the product's next import`;
+        await this.db.transaction((tx) => this.imports.with(tx as unknown as Db).imageFailed(imp.id, imp.organization_id, image, reason));
+        return;
       }
     }
-    await this.imports.imageDone(imp.id, image.id);
+    await this.db.transaction((tx) => this.imports.with(tx as unknown as Db).imageDone(imp.id, image));
   }
 }
 
@@ -359,8 +453,31 @@ interface BatchItem {
 
 interface JobState {
   imp: ImportRow;
+  keyColumn: KeyColumn;
   definitions: AttributeDefinition[];
+  metafieldCodes: Map<string, string>;
   warehouses: Map<string, number>;
+  defaultCurrency: string;
+  defaultChannels: string[];
+}
+
+/**
+ * The metafield columns of a Shopify file that no attribute is mapped to yet, with what their values look like (the
+ * whole file is read for them, once, before its rows are imported; a file without such columns is read to its header).
+ */
+async function missingMetafields(file: string, mapped: Set<string>): Promise<{ metafield: string; label: string; guess: TypeGuess }[]> {
+  let missing: { metafield: string; label: string; guess: TypeGuess }[] = [];
+  for await (const event of readDrafts(createReadStream(file), { format: 'shopify' })) {
+    if (event.kind === 'header') {
+      missing = shopifyMetafieldColumns(event.columns)
+        .filter((c) => !mapped.has(c.metafield))
+        .map((c) => ({ metafield: c.metafield, label: c.label, guess: new TypeGuess() }));
+      if (missing.length === 0) return [];
+    } else if (event.kind === 'draft') {
+      for (const m of missing) m.guess.add(event.draft.metafields?.[m.metafield] ?? null);
+    }
+  }
+  return missing;
 }
 
 /** The batch's counts: every row ends created, updated, unchanged or failed. */

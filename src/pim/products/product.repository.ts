@@ -7,6 +7,7 @@ import { brands, categories, productCategories, products, productTranslations, s
 import { containsPattern, isoUtc, isoUtcMs } from '../sql.js';
 import { rowsOf } from '../../db/rows.js';
 import { NO_INCLUDES, type ProductIncludes } from './product-include.js';
+import { SELLING_SQL_PAIRS } from './selling-fields.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
 
 export interface ProductFilters {
@@ -57,9 +58,12 @@ function projection(locale: string | null, mediaBaseUrl: string, includes: Produ
     coalesce((SELECT json_agg(json_build_object('id', c.id, 'name', c.name) ORDER BY c.id)
               FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = p.id), '[]'::json) AS categories,
     array(SELECT ${mediaBaseUrl}::text || m.storage_key FROM product_media m WHERE m.product_id = p.id ORDER BY m.position, m.id) AS images,
+    array(SELECT m.alt_text FROM product_media m WHERE m.product_id = p.id ORDER BY m.position, m.id) AS image_alts,
     p.publishing_channels,
     array(SELECT t.locale FROM product_translations t WHERE t.product_id = p.id ORDER BY t.locale) AS available_translations,
-    p.product_condition, p.attributes,
+    p.product_condition, p.attributes, p.tags, p.seo_title, p.seo_description, p.gift_card, p.taxonomy_category,
+    p.weight::text AS weight, p.barcode, p.compare_at_price::text AS compare_at_price, p.weight_unit, p.inventory_policy,
+    p.inventory_tracked, p.taxable, p.requires_shipping, p.storefront_type, p.sku_generated,
     ${isoUtc('p.created_at')} AS created_at, ${isoUtcMs('p.updated_at')} AS updated_at${includes.variants ? sql`, ${VARIANTS}` : sql``}${
       includes.warehouseStock ? sql`, ${WAREHOUSE_STOCK}` : sql``
     }${includes.translations ? sql`, ${TRANSLATIONS}` : sql``}`;
@@ -69,7 +73,8 @@ function projection(locale: string | null, mediaBaseUrl: string, includes: Produ
 const VARIANTS = sql`coalesce((SELECT json_agg(json_build_object(
       'id', v.id, 'product_id', v.product_id, 'sku', v.sku, 'name', v.name, 'price', v.price::text, 'sale_price', v.sale_price::text,
       'cost', v.cost::text, 'weight', v.weight::text, 'stock_quantity', v.stock_quantity, 'stock_status', v.stock_status,
-      'is_enabled', v.is_enabled, 'position', v.position, 'image', v.image, 'attributes', v.attributes) ORDER BY v.position, v.id)
+      'is_enabled', v.is_enabled, 'position', v.position, 'image', v.image, 'attributes', v.attributes,
+      ${sql.raw(SELLING_SQL_PAIRS('v'))}) ORDER BY v.position, v.id)
     FROM variants v WHERE v.product_id = p.id), '[]'::json) AS variants`;
 
 /** `include=warehouse_stock`: the product's levels as GET /api/products/{id}/stock lists them (by warehouse code). */
@@ -101,6 +106,10 @@ export function productWhere(organizationId: number, f: ProductFilters): SQL {
   if (f.ids) parts.push(sql`p.id = ANY(${`{${f.ids.join(',')}}`}::int[])`);
   return sql.join(parts, sql` AND `);
 }
+
+/** The organization's default currency, for a product that names none (EUR when the organization set none). */
+export const defaultCurrencyOf = (organizationId: number): SQL =>
+  sql`coalesce((SELECT o.default_currency FROM organizations o WHERE o.id = ${organizationId}), 'EUR')`;
 
 export class ProductRepository {
   /** `mediaBaseUrl`: PUBLIC_URL + '/media/'; a product's `images` are that plus each media file's key. */
@@ -216,7 +225,7 @@ export class ProductRepository {
   async insert(organizationId: number, columns: ProductColumns & { sku: string; slug: string; name: string }): Promise<number> {
     const [row] = await this.db
       .insert(products)
-      .values({ ...columns, organizationId })
+      .values({ currency: defaultCurrencyOf(organizationId), ...columns, organizationId })
       .returning({ id: products.id });
     return row.id;
   }

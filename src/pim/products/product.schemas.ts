@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Channel, DecimalInput, Id, Locale, Nullable, Pagination, StringEnum, Text } from '../pim.schemas.js';
 import { IncludeParam } from './product-include.js';
+import { sellingInputFields, sellingViewFields, storefrontProductInputFields, storefrontProductViewFields } from './selling-fields.js';
 
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived', 'out_of_stock'] as const;
 export const PRODUCT_CONDITIONS = ['new', 'used', 'refurbished'] as const;
@@ -31,10 +32,15 @@ export const Product = Type.Object(
     supplier: Nullable(Named),
     categories: Type.Array(Named),
     images: Type.Array(Type.String()),
+    image_alts: Type.Array(Nullable(Type.String()), {
+      description: "each image's alt text, in the order of `images` (null: none); beyond the spec, for the storefront push",
+    }),
     publishing_channels: Type.Array(Type.String()),
     available_translations: Type.Array(Type.String()),
     product_condition: Type.String(),
     attributes: Type.Object({}, { additionalProperties: true }),
+    ...storefrontProductViewFields,
+    ...sellingViewFields,
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -53,8 +59,9 @@ const productFields = {
   slug: Type.String({
     minLength: 1,
     maxLength: 255,
-    pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
-    errorMessage: 'must be lower-case letters, digits and single hyphens',
+    // A Shopify handle, exactly: letters of any script and digits, lower case, single hyphens (src/lib/slug.ts, SLUG).
+    pattern: '^[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}\\p{N}]+(-[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}\\p{N}]+)*$',
+    errorMessage: 'must be lower-case letters (of any script) and digits joined by single hyphens, as a Shopify handle',
   }),
   description: Nullable(Text(65_535)),
   short_description: Nullable(Text(5_000)),
@@ -76,6 +83,8 @@ const productFields = {
     maxProperties: 200,
     description: 'values keyed by product attribute code, checked against the definitions; in a PATCH the keys given are merged in and null removes one',
   }),
+  ...storefrontProductInputFields,
+  ...sellingInputFields,
 };
 
 const { name, sku, ...optional } = productFields;

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { AttributeService } from '../attributes/attribute.service.js';
 import type { StockService } from '../stock/stock.service.js';
 import { parseInclude } from './product-include.js';
+import { SELLING_COLUMNS } from './selling-fields.js';
 import { patchedAttributes, type ProductColumns, type ProductFilters, type ProductRepository } from './product.repository.js';
 import type { ProductCreateInput, ProductListQueryInput, ProductPatchInput, ProductView, TranslationInput } from './product.schemas.js';
 
@@ -197,12 +198,22 @@ function toColumns(input: ProductPatchInput): ProductColumns {
     vat_rate_id: 'vatRateId',
     publishing_channels: 'publishingChannels',
     product_condition: 'productCondition',
+    tags: 'tags',
+    seo_title: 'seoTitle',
+    seo_description: 'seoDescription',
+    gift_card: 'giftCard',
+    taxonomy_category: 'taxonomyCategory',
+    weight: 'weight',
+    storefront_type: 'storefrontType',
+    ...SELLING_COLUMNS,
   };
   const columns: Record<string, unknown> = {};
   for (const [field, column] of Object.entries(map)) {
     const value = (input as Record<string, unknown>)[field];
     if (value !== undefined) columns[column] = value;
   }
+  // A SKU written through the API is the merchant's, not one the PIM made up.
+  if (input.sku !== undefined) columns.skuGenerated = false;
   return columns as ProductColumns;
 }
 

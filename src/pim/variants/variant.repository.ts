@@ -20,6 +20,14 @@ const view = {
   position: variants.position,
   image: variants.image,
   attributes: variants.attributes,
+  barcode: variants.barcode,
+  compare_at_price: variants.compareAtPrice,
+  weight_unit: variants.weightUnit,
+  inventory_policy: variants.inventoryPolicy,
+  inventory_tracked: variants.inventoryTracked,
+  taxable: variants.taxable,
+  requires_shipping: variants.requiresShipping,
+  sku_generated: variants.skuGenerated,
 };
 
 export class VariantRepository {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DecimalInput, Id, Nullable, StringEnum, Text } from '../pim.schemas.js';
+import { sellingInputFields, sellingViewFields } from '../products/selling-fields.js';
 
 export const STOCK_STATUSES = ['in_stock', 'out_of_stock', 'on_backorder'] as const;
 
@@ -19,6 +20,7 @@ export const Variant = Type.Object(
     position: Type.Integer(),
     image: Nullable(Type.String()),
     attributes: Type.Array(Type.Object({ attribute_name: Type.String(), value: Type.String() })),
+    ...sellingViewFields,
   },
   { $id: 'Variant' },
 );
@@ -41,13 +43,14 @@ const variantFields = {
   price: Nullable(DecimalInput('price')),
   sale_price: Nullable(DecimalInput('sale price')),
   cost: Nullable(DecimalInput('cost')),
-  weight: Nullable(DecimalInput('weight')),
+  weight: Nullable(DecimalInput('weight, in `weight_unit`')),
   stock_quantity: Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 }),
   stock_status: StringEnum(STOCK_STATUSES, 'derived from stock_quantity when not given'),
   is_enabled: Type.Boolean(),
   position: Type.Integer({ minimum: 0, maximum: 100_000 }),
   image: Nullable(Type.String({ maxLength: 2048, pattern: '^https?://\\S+$', errorMessage: 'must be an http(s) URL' })),
   attributes: Type.Array(VariantAttribute, { maxItems: 50 }),
+  ...sellingInputFields,
 };
 
 const { sku, name, ...optional } = variantFields;

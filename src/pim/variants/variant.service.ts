@@ -1,5 +1,6 @@
 // Variants belong to a product of the caller's organization; SKUs are unique among the organization's variants.
 // A variant change also bumps its product's updated_at, so delta syncs see it.
+import { SELLING_COLUMNS } from '../products/selling-fields.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../server/kernel/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -90,7 +91,11 @@ const derivedStatus = (quantity: number) => (quantity > 0 ? 'in_stock' : 'out_of
 
 function toColumns(input: VariantPatchInput): VariantColumns {
   const columns: VariantColumns = {};
-  if (input.sku !== undefined) columns.sku = input.sku;
+  if (input.sku !== undefined) {
+    columns.sku = input.sku;
+    // A SKU written through the API is the merchant's, not one the PIM made up.
+    columns.skuGenerated = false;
+  }
   if (input.name !== undefined) columns.name = input.name;
   if (input.price !== undefined) columns.price = input.price;
   if (input.sale_price !== undefined) columns.salePrice = input.sale_price;
@@ -102,5 +107,9 @@ function toColumns(input: VariantPatchInput): VariantColumns {
   if (input.position !== undefined) columns.position = input.position;
   if (input.image !== undefined) columns.image = input.image;
   if (input.attributes !== undefined) columns.attributes = input.attributes;
+  for (const [field, column] of Object.entries(SELLING_COLUMNS)) {
+    const value = input[field as keyof typeof SELLING_COLUMNS];
+    if (value !== undefined) (columns as Record<string, unknown>)[column] = value;
+  }
   return columns;
 }

@@ -8,6 +8,7 @@
 // before its children's; with `groupObjects: true` the children follow their parent directly, without it (the default
 // from 2026-01, https://shopify.dev/changelog/bulk-operations-group-objects-default-changed-to-false) a page's parents
 // come first and their children after them.
+import { append } from '../../lib/arrays.js';
 import {
   execute,
   getNamedType,
@@ -308,7 +309,7 @@ function queryRunner(
           objects += emitNode(plan, edge.node as Record<string, unknown>, rootConnection, null, out);
           roots++;
         }
-        lines.push(...later);
+        append(lines, later);
         await control.progress(objects, roots);
         const info = connection?.[PAGE_INFO];
         if (!info?.hasNextPage || !info.endCursor) break;

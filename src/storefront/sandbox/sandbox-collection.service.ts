@@ -15,6 +15,7 @@
 // - collectionUpdate adds and removes products through that source's selectionsToAdd / selectionsToRemove (schema
 //   2026-10: collectionAddProducts is deprecated, "Use `collectionUpdate` with inclusion.selectionsToAdd instead").
 // Every write is one transaction; any userError rolls it back.
+import { append } from '../../lib/arrays.js';
 import type { Db } from '../../db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { knownType, metafieldValueProblem } from './metafield-types.js';
@@ -305,8 +306,8 @@ export class SandboxCollectionService {
         const inc = c.inclusion ?? {};
         if (c.exclusion != null || inc.conditionsToCreate?.length || inc.conditionsToUpdate?.length || inc.conditionsToDelete?.length)
           throw fail([...path, 'condition'], SMART_REFUSED);
-        add.push(...(await this.productIdsOf(repo, storeId, inc.selectionsToAdd ?? [], [...path, 'condition', 'inclusion', 'selectionsToAdd'])));
-        remove.push(...(await this.productIdsOf(repo, storeId, inc.selectionsToRemove ?? [], [...path, 'condition', 'inclusion', 'selectionsToRemove'])));
+        append(add, await this.productIdsOf(repo, storeId, inc.selectionsToAdd ?? [], [...path, 'condition', 'inclusion', 'selectionsToAdd']));
+        append(remove, await this.productIdsOf(repo, storeId, inc.selectionsToRemove ?? [], [...path, 'condition', 'inclusion', 'selectionsToRemove']));
       }
       let clear = false;
       for (const [i, sid] of (input.sourcesToDelete ?? []).entries()) {
@@ -414,7 +415,7 @@ export class SandboxCollectionService {
       if (src.inclusion?.conditions?.length || src.exclusion?.conditions?.length || src.exclusion?.selections?.length)
         throw fail([...at, 'source'], SMART_REFUSED);
       if (src.targetType != null && src.targetType !== 'PRODUCTS') throw fail([...at, 'source', 'targetType'], SMART_REFUSED);
-      out.push(...(await this.productIdsOf(repo, storeId, src.inclusion?.selections ?? [], [...at, 'source', 'inclusion', 'selections'])));
+      append(out, await this.productIdsOf(repo, storeId, src.inclusion?.selections ?? [], [...at, 'source', 'inclusion', 'selections']));
     }
     return out;
   }

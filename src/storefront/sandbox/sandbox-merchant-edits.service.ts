@@ -2,6 +2,8 @@
 // change a product behind the bridge's back: productUpdate (product fields, SEO, tags, status, metafields) and
 // productVariantsBulkUpdate (prices, barcode, inventory policy, the inventory item's SKU, tracking, cost and weight).
 // Rules, with their sources:
+// - productUpdate also sets the product's taxonomy `category`; productVariantsBulkUpdate a variant's `taxable` and its
+//   inventory item's `requiresShipping`.
 // - productUpdate takes `product: ProductUpdateInput`; `input: ProductInput` is deprecated ("Use `product` instead",
 //   schema 2026-10: Mutation.productUpdate) and still taken for the same fields. Lists sent replace: `tags` overwrites
 //   the product's tags (schema 2026-10: ProductUpdateInput.tags "Updating `tags` overwrites any existing tags");
@@ -18,6 +20,7 @@ import type { Db } from '../../db/client.js';
 import type { MetafieldRow, ProductRow, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
 import { formatMoney, gidNumber, type ProductSetInput } from './sandbox-product.service.js';
 import type { PlainUserError } from './sandbox-publication.service.js';
+import { TAXONOMY_GID_PREFIX, taxonomyNode } from './taxonomy-data.js';
 
 const DEFAULT_NAMESPACE = '$app';
 const MONEY = /^\d{1,15}(\.\d{1,4})?$/;
@@ -34,7 +37,7 @@ interface MetafieldInput {
 /** The fields of ProductUpdateInput (and of the deprecated ProductInput) the sandbox emulates: productSet's own, but lists. */
 export type ProductUpdateFields = Pick<
   ProductSetInput,
-  'id' | 'title' | 'handle' | 'descriptionHtml' | 'vendor' | 'productType' | 'status' | 'tags' | 'seo'
+  'id' | 'title' | 'handle' | 'descriptionHtml' | 'vendor' | 'productType' | 'status' | 'tags' | 'seo' | 'category'
 > & {
   metafields?: MetafieldInput[] | null;
   redirectNewHandle?: boolean | null;
@@ -52,10 +55,12 @@ export interface VariantBulkInput {
   compareAtPrice?: unknown;
   barcode?: string | null;
   inventoryPolicy?: string | null;
+  taxable?: boolean | null;
   inventoryQuantities?: unknown[] | null;
   inventoryItem?: {
     sku?: string | null;
     tracked?: boolean | null;
+    requiresShipping?: boolean | null;
     cost?: unknown;
     measurement?: { weight?: { unit: string; value: number } | null } | null;
   } | null;
@@ -124,6 +129,9 @@ export class SandboxMerchantEditService {
     // schema 2026-10: ProductUpdateInput.handle "A handle can contain letters, hyphens (`-`), and numbers, but no spaces."
     if (input.handle != null && !/^[\p{L}\p{N}][\p{L}\p{N}_-]*$/u.test(input.handle.trim().toLowerCase()))
       errors.push({ field: ['handle'], message: 'Handle is invalid' });
+    // ProductUpdateInput.category: a TaxonomyCategory of the sandbox's subset (taxonomy-data.ts); null removes it.
+    if (input.category != null && !(input.category.startsWith(TAXONOMY_GID_PREFIX) && taxonomyNode(input.category)))
+      errors.push({ field: ['category'], message: `Category ${input.category} does not exist in the product taxonomy.` });
     (input.metafields ?? []).forEach((m, i) => {
       if (m.id != null) return;
       // schema 2026-10: MetafieldInput.key "Required when creating a metafield"; value always (String, stored as given).
@@ -156,6 +164,7 @@ export class SandboxMerchantEditService {
     if (input.vendor != null) values.vendor = input.vendor;
     if (input.productType != null) values.productType = input.productType;
     if (input.status != null) values.status = input.status;
+    if (input.category !== undefined) values.categoryId = input.category === null ? null : taxonomyNode(input.category)!.id;
     if (input.tags != null)
       values.tags = [
         ...new Set(
@@ -306,10 +315,12 @@ export class SandboxMerchantEditService {
     }
     if (has(v, 'barcode')) values.barcode = v.barcode ?? null;
     if (v.inventoryPolicy != null) values.inventoryPolicy = v.inventoryPolicy;
+    if (v.taxable != null) values.taxable = v.taxable;
     const item = v.inventoryItem;
     if (item) {
       if (has(item, 'sku')) values.sku = item.sku ?? null;
       if (item.tracked != null) values.tracked = item.tracked;
+      if (item.requiresShipping != null) values.requiresShipping = item.requiresShipping;
       if (has(item, 'cost')) {
         const cost = item.cost == null ? null : String(item.cost).trim();
         if (cost !== null && !DECIMAL.test(cost)) errors.push({ field: at('inventoryItem', 'cost'), message: 'Cost is invalid', code: 'INVALID_INPUT' });

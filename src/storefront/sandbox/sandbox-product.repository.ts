@@ -1,5 +1,5 @@
 // SQL for the sandbox's catalogue: products, variants, media, product metafields, metafield definitions, locations.
-import { and, asc, count, eq, getTableColumns, gt, ilike, inArray, ne, notInArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, exists, getTableColumns, gt, ilike, inArray, ne, notInArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sandboxLocations, sandboxMedia, sandboxMetafieldDefinitions, sandboxProductMetafields, sandboxProducts, sandboxVariants } from './schema.js';
 
@@ -11,10 +11,25 @@ export type MetafieldRow = typeof sandboxProductMetafields.$inferSelect;
 export type DefinitionRow = typeof sandboxMetafieldDefinitions.$inferSelect;
 export type LocationRow = typeof sandboxLocations.$inferSelect;
 
-export type ProductValues = Pick<ProductRow, 'handle' | 'title' | 'descriptionHtml' | 'vendor' | 'productType' | 'status' | 'tags' | 'seo' | 'options'>;
+export type ProductValues = Pick<
+  ProductRow,
+  'handle' | 'title' | 'descriptionHtml' | 'vendor' | 'productType' | 'status' | 'tags' | 'seo' | 'options' | 'giftCard' | 'categoryId'
+>;
 export type VariantValues = Pick<
   VariantRow,
-  'sku' | 'price' | 'compareAtPrice' | 'barcode' | 'optionValues' | 'inventory' | 'position' | 'inventoryPolicy' | 'tracked' | 'unitCost' | 'weight'
+  | 'sku'
+  | 'price'
+  | 'compareAtPrice'
+  | 'barcode'
+  | 'optionValues'
+  | 'inventory'
+  | 'position'
+  | 'inventoryPolicy'
+  | 'taxable'
+  | 'tracked'
+  | 'requiresShipping'
+  | 'unitCost'
+  | 'weight'
 >;
 
 /** A value matched literally by LIKE/ILIKE (its `%`, `_` and `\` escaped). */
@@ -25,9 +40,16 @@ export function handleOrNumbered(column: AnyColumn, base: string): SQL {
   return sql`(${column} = ${base} or ${column} ~ ${`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9]+$`})`;
 }
 
-/** Filters of `products(query:)`: `handle:x`, `title:x`, `status:x`, `sku:x`, or free text on the title. */
+/** Filters of `products(query:)`: `handle:x,y`, `title:x`, `status:x`, `sku:x`, a metafield's value, or free text on the title. */
 export interface ProductFilter {
-  handle?: string;
+  /** Any of these handles. */
+  handle?: string[];
+  /**
+   * `metafields.{namespace}.{key}:{value}`: products with that value. Shopify filters only by a metafield whose
+   * definition has filtering enabled; the sandbox has no such switch, so it filters by any metafield that has a PRODUCT
+   * definition (and by none without one: the term matches nothing).
+   */
+  metafield?: { namespace: string; key: string; value: string };
   title?: string;
   status?: string;
   sku?: string;
@@ -150,7 +172,8 @@ export class SandboxProductRepository {
   private filter(storeId: number, f: ProductFilter): SQL | undefined {
     return and(
       eq(sandboxProducts.storeId, storeId),
-      f.handle !== undefined ? eq(sandboxProducts.handle, f.handle) : undefined,
+      f.handle !== undefined ? inArray(sandboxProducts.handle, f.handle.length > 0 ? f.handle : ['']) : undefined,
+      f.metafield !== undefined ? this.withMetafield(storeId, f.metafield) : undefined,
       f.title !== undefined ? ilike(sandboxProducts.title, escapeLike(f.title)) : undefined,
       f.status !== undefined ? eq(sandboxProducts.status, f.status.toUpperCase()) : undefined,
       f.text !== undefined ? ilike(sandboxProducts.title, `%${escapeLike(f.text)}%`) : undefined,
@@ -158,6 +181,33 @@ export class SandboxProductRepository {
         ? inArray(sandboxProducts.id, this.db.select({ id: sandboxVariants.productId }).from(sandboxVariants).where(eq(sandboxVariants.sku, f.sku)))
         : undefined,
     );
+  }
+
+  /** Products of the store carrying this metafield value, where the store has a PRODUCT definition for it. */
+  private withMetafield(storeId: number, m: NonNullable<ProductFilter['metafield']>): SQL {
+    const defined = this.db
+      .select({ one: sql`1` })
+      .from(sandboxMetafieldDefinitions)
+      .where(
+        and(
+          eq(sandboxMetafieldDefinitions.storeId, storeId),
+          eq(sandboxMetafieldDefinitions.ownerType, 'PRODUCT'),
+          eq(sandboxMetafieldDefinitions.namespace, m.namespace),
+          eq(sandboxMetafieldDefinitions.key, m.key),
+        ),
+      );
+    const carrying = this.db
+      .select({ id: sandboxProductMetafields.productId })
+      .from(sandboxProductMetafields)
+      .where(
+        and(
+          eq(sandboxProductMetafields.storeId, storeId),
+          eq(sandboxProductMetafields.namespace, m.namespace),
+          eq(sandboxProductMetafields.key, m.key),
+          eq(sandboxProductMetafields.value, m.value),
+        ),
+      );
+    return and(exists(defined), inArray(sandboxProducts.id, carrying))!;
   }
 
   async products(storeId: number, f: ProductFilter, afterId: number, limit: number): Promise<ProductRow[]> {
@@ -228,7 +278,9 @@ export class SandboxProductRepository {
   async updateVariantFields(
     productId: number,
     id: number,
-    values: Partial<Pick<VariantRow, 'sku' | 'price' | 'compareAtPrice' | 'barcode' | 'inventoryPolicy' | 'tracked' | 'unitCost' | 'weight'>>,
+    values: Partial<
+      Pick<VariantRow, 'sku' | 'price' | 'compareAtPrice' | 'barcode' | 'inventoryPolicy' | 'taxable' | 'tracked' | 'requiresShipping' | 'unitCost' | 'weight'>
+    >,
   ): Promise<VariantRow | null> {
     const [row] = await this.db
       .update(sandboxVariants)
@@ -269,7 +321,9 @@ export class SandboxProductRepository {
           inventory: v.inventory,
           position: v.position,
           inventory_policy: v.inventoryPolicy,
+          taxable: v.taxable,
           tracked: v.tracked,
+          requires_shipping: v.requiresShipping,
           unit_cost: v.unitCost,
           weight: v.weight,
         })),
@@ -277,9 +331,11 @@ export class SandboxProductRepository {
       await this.db.execute(sql`
         update sandbox_variants v set sku = x.sku, price = x.price, compare_at_price = x.compare_at_price, barcode = x.barcode,
           option_values = x.option_values, inventory = x.inventory, position = x.position, inventory_policy = x.inventory_policy,
-          tracked = x.tracked, unit_cost = x.unit_cost, weight = x.weight, updated_at = now()
+          taxable = x.taxable, tracked = x.tracked, requires_shipping = x.requires_shipping, unit_cost = x.unit_cost, weight = x.weight,
+          updated_at = now()
         from jsonb_to_recordset(${rows}::jsonb) as x(id bigint, sku text, price text, compare_at_price text, barcode text, option_values jsonb,
-          inventory jsonb, position int, inventory_policy text, tracked boolean, unit_cost text, weight jsonb)
+          inventory jsonb, position int, inventory_policy text, taxable boolean, tracked boolean, requires_shipping boolean, unit_cost text,
+          weight jsonb)
         where v.id = x.id and v.product_id = ${productId}`);
     }
     const fresh = variants.filter((v) => v.id === undefined).map(({ id: _id, ...values }) => ({ productId, ...values }));

@@ -3,9 +3,16 @@
 //   {customId} needs a PRODUCT metafield definition with unique values); `input.id` beside an identifier: ID_NOT_ALLOWED;
 // - lists that are sent replace what is there (variants, metafields, files left out are deleted; `collections` sets the
 //   product's custom-collection memberships); a list not sent is kept;
-// - a title-derived handle that is taken gets `-1`, `-2`, …; an explicit taken handle: HANDLE_NOT_UNIQUE;
+// - a title-derived handle that is taken gets `-1`, `-2`, …; an explicit taken handle: HANDLE_NOT_UNIQUE, never a suffix
+//   ("If no handle is explicitly provided … a suffix is added to make the handle unique", ProductSetInput.handle in the
+//   2026-10 schema; explicit handles "validated for uniqueness" from 2025-01,
+//   https://shopify.dev/changelog/new-validation-against-duplicate-handles-in-productcreate-productupdate-and-productset-mutation-inputs);
 // - `files[].originalSource` always adds a new media (APPEND_UUID); `files[{id}]` keeps that media;
 // - `variants[].file` attaches one of the media of this call's `files` (same id or originalSource) to the variant;
+// - `giftCard` is taken on create only: a different value later is GIFT_CARD_ATTRIBUTE_CANNOT_BE_CHANGED ("The product
+//   gift_card attribute cannot be changed after creation", ProductSetUserErrorCode, schema 2026-10); `category` is a
+//   TaxonomyCategory GID of the sandbox's taxonomy subset (taxonomy-data.ts), null removes it; a variant's `taxable` and
+//   its inventory item's `requiresShipping` are kept like its other fields (true until sent);
 // - limits: 3 options, 2048 variants, unique option values, title required, prices as decimals.
 // The whole upsert is one transaction, serialised per identifier with an advisory lock; any userError rolls it back.
 import { GraphQLError } from 'graphql';
@@ -15,6 +22,7 @@ import { LRUCache } from 'lru-cache';
 import type { DefinitionRow, MediaRow, ProductRow, SandboxProductRepository, VariantRow, VariantValues } from './sandbox-product.repository.js';
 import { SandboxCollectionRepository } from './sandbox-collection.repository.js';
 import { metafieldValueProblem } from './metafield-types.js';
+import { TAXONOMY_GID_PREFIX, taxonomyNode } from './taxonomy-data.js';
 
 export const MAX_OPTIONS = 3;
 export const MAX_VARIANTS = 2048;
@@ -47,8 +55,10 @@ interface VariantInput {
   optionValues?: { name?: string | null; optionName?: string | null; optionId?: string | null; id?: string | null }[];
   inventoryQuantities?: { locationId: string; name: string; quantity: number }[] | null;
   inventoryPolicy?: string | null;
+  taxable?: boolean | null;
   inventoryItem?: {
     tracked?: boolean | null;
+    requiresShipping?: boolean | null;
     cost?: unknown;
     sku?: string | null;
     measurement?: { weight?: { value: number; unit: string } | null } | null;
@@ -73,6 +83,10 @@ export interface ProductSetInput {
   metafields?: { namespace?: string | null; key?: string | null; type?: string | null; value?: string | null }[] | null;
   /** The custom collections the product belongs to: a list that is sent replaces its memberships. */
   collections?: string[] | null;
+  /** Create only (GIFT_CARD_ATTRIBUTE_CANNOT_BE_CHANGED afterwards). */
+  giftCard?: boolean | null;
+  /** A TaxonomyCategory GID; null removes the product's category. */
+  category?: string | null;
 }
 
 /** A new product's variants and media as its transaction wrote them (the answer needs no second read). */
@@ -165,6 +179,10 @@ export class SandboxProductService {
       errors.push(err(['input', 'title'], "Title can't be blank", 'INVALID_INPUT'));
     if (input.status != null && !['ACTIVE', 'ARCHIVED', 'DRAFT', 'UNLISTED'].includes(input.status))
       errors.push(err(['input', 'status'], 'Status is invalid', 'INVALID_INPUT'));
+    // ProductSetInput.category: "The ID of the category that's associated with the product" (schema 2026-10). An id the
+    // taxonomy lacks: ProductSetUserErrorCode has no code of its own for it, INVALID_INPUT (the message is the sandbox's).
+    if (input.category != null && !(input.category.startsWith(TAXONOMY_GID_PREFIX) && taxonomyNode(input.category)))
+      errors.push(err(['input', 'category'], `Category ${input.category} does not exist in the product taxonomy.`, 'INVALID_INPUT'));
     const options = input.productOptions ?? [];
     if (options.length > MAX_OPTIONS)
       errors.push(err(['input', 'productOptions'], `Options over limit: a product can have at most ${MAX_OPTIONS} options.`, 'OPTIONS_OVER_LIMIT'));
@@ -383,13 +401,24 @@ export class SandboxProductService {
     if (input.productOptions != null) {
       values.options = input.productOptions.map((o) => ({ name: (o.name ?? '').trim(), values: (o.values ?? []).map((v) => (v.name ?? '').trim()) }));
     }
+    if (input.giftCard != null) {
+      if (target && target.giftCard !== input.giftCard) {
+        throw new Rejected([
+          err(['input', 'giftCard'], 'The product gift_card attribute cannot be changed after creation.', 'GIFT_CARD_ATTRIBUTE_CANNOT_BE_CHANGED'),
+        ]);
+      }
+      values.giftCard = input.giftCard;
+    }
+    if (input.category !== undefined) values.categoryId = input.category === null ? null : taxonomyNode(input.category)!.id;
     if (!target && !values.title) throw new Rejected([err(['input', 'title'], 'Title is required to create a product.', 'MISSING_FIELD_REQUIRED')]);
 
     // Handle: explicit (input.handle, or the identifier's handle for a create) must be free; derived ones get a suffix.
     const explicit = input.handle ?? (!target ? (identifier?.handle ?? null) : null);
     if (explicit != null && explicit !== target?.handle) {
       const handle = explicit.trim().toLowerCase();
-      if (!/^[\p{L}\p{N}][\p{L}\p{N}_-]*$/u.test(handle)) throw new Rejected([err(['input', 'handle'], 'Handle is invalid', 'INVALID_INPUT')]);
+      // "A handle can contain letters, hyphens (`-`), and numbers, but no spaces" (ProductSetInput.handle, 2026-10): letters
+      // of any script, with their combining marks (हिन्दी).
+      if (!/^[\p{L}\p{N}][\p{L}\p{M}\p{N}_-]*$/u.test(handle)) throw new Rejected([err(['input', 'handle'], 'Handle is invalid', 'INVALID_INPUT')]);
       // Equality only (the unique index), not handlesLike's scan of every `handle-N`: a bulk run of 10,000 creates.
       const holder = await repo.productByHandle(storeId, handle);
       if (holder && holder.id !== target?.id) {
@@ -422,6 +451,8 @@ export class SandboxProductService {
           tags: values.tags ?? [],
           seo: values.seo ?? { title: null, description: null },
           options: values.options ?? [],
+          giftCard: values.giftCard ?? false,
+          categoryId: values.categoryId ?? null,
         });
 
     // Variants: the sent list replaces the product's; ids must be the product's own. Within a kept variant, "for all other
@@ -474,7 +505,10 @@ export class SandboxProductService {
           position: i + 1,
           // ProductVariantSetInput.inventoryPolicy: "Defaults to `DENY`".
           inventoryPolicy: v.inventoryPolicy ?? before?.inventoryPolicy ?? 'DENY',
+          // ProductVariant.taxable and InventoryItem.requiresShipping: true on a new variant (Shopify's defaults).
+          taxable: v.taxable ?? before?.taxable ?? true,
           tracked: item?.tracked ?? before?.tracked ?? true,
+          requiresShipping: item?.requiresShipping ?? before?.requiresShipping ?? true,
           // InventoryItemInput.cost: "Unit cost associated with the inventory item, the currency is the shop's default currency."
           unitCost: item && item.cost !== undefined ? (item.cost === null ? null : String(item.cost)) : (before?.unitCost ?? null),
           weight: item?.measurement?.weight !== undefined ? (item.measurement.weight ?? null) : (before?.weight ?? null),
@@ -490,7 +524,9 @@ export class SandboxProductService {
           inventory: {},
           position: 1,
           inventoryPolicy: 'DENY',
+          taxable: true,
           tracked: true,
+          requiresShipping: true,
           unitCost: null,
           weight: null,
         });

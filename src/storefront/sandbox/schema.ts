@@ -117,6 +117,10 @@ export const sandboxProducts = pgTable(
     seo: jsonb('seo').$type<{ title: string | null; description: string | null }>().notNull().default(sql`'{"title":null,"description":null}'::jsonb`),
     /** [{name, values: [..]}] in position order. */
     options: jsonb('options').$type<{ name: string; values: string[] }[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Product.isGiftCard: set on create (ProductSetInput.giftCard), never changed afterwards. */
+    giftCard: boolean('gift_card').notNull().default(false),
+    /** Product.category: the Standard Product Taxonomy id (`aa-1-13-8`, taxonomy-data.ts), null when none. */
+    categoryId: text('category_id'),
     createdAt: ts('created_at'),
     updatedAt: ts('updated_at'),
   },
@@ -143,8 +147,11 @@ export const sandboxVariants = pgTable(
     position: integer('position').notNull(),
     /** ProductVariantInventoryPolicy: DENY (the default) or CONTINUE. */
     inventoryPolicy: text('inventory_policy').notNull().default('DENY'),
-    /** The inventory item's fields: InventoryItem.tracked, unitCost (Decimal string), measurement.weight. */
+    /** ProductVariant.taxable ("Whether a tax is charged when the product variant is sold"); true unless sent. */
+    taxable: boolean('taxable').notNull().default(true),
+    /** The inventory item's fields: InventoryItem.tracked, requiresShipping, unitCost (Decimal string), measurement.weight. */
     tracked: boolean('tracked').notNull().default(true),
+    requiresShipping: boolean('requires_shipping').notNull().default(true),
     unitCost: text('unit_cost'),
     weight: jsonb('weight').$type<{ value: number; unit: string } | null>(),
     /**

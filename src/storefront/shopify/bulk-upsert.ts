@@ -1,9 +1,12 @@
 // Bulk upserts through Shopify's bulk mutations (../shared/notes/shopify.md, "Large syncs"): one JSONL line of
 // productSet variables per item, in the items' order → stagedUploadsCreate → POST the file → bulkOperationRunMutation;
 // then bulkOperation(id) until it finishes and the result file, streamed, mapped back to the items by `__lineNumber`.
-// Identity is upsertProduct's: the mapped id, else the customId (or the deterministic handle) with the handle
-// `{slug}-{id}` on create, so the same items run twice never duplicate a product. The reads upsertProduct makes before
-// a write (tags to merge, a product whose mapping was lost) are made here too, per item, before the file is built.
+// Identity is upsertProduct's (product-identity.ts): the mapped id, else the product found by our pim_product_id
+// metafield (customId, or a search by its value), else a create — by customId where the shop has the unique
+// definition, so the same items run twice never duplicate a product — with the PIM slug as its handle, exactly. The
+// reads upsertProduct makes before a write (tags to merge, a product whose mapping was lost) are made here too, per
+// item, before the file is built. A line refused HANDLE_NOT_UNIQUE costs one read of the holder after the operation,
+// to name it in the product's error (handleTakenProblem), as upsertProduct does.
 import { randomBytes } from 'node:crypto';
 import {
   StorefrontError,
@@ -37,21 +40,20 @@ import { mapLimit } from '../../lib/map-limit.js';
 import { preflight, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
 import { upsertResultOf } from './product-set-result.js';
 import {
-  categoryNamesOf,
-  deterministicHandle,
-  imageUrlsOf,
+  filesWillBeSent,
   mapProduct,
+  pimTagsOf,
   sameCollections,
-  METAFIELD_NAMESPACE,
+  sameTags,
   needsMediaIds,
   NOTHING_KNOWN,
-  PIM_ID_KEY,
   type MappedProduct,
   type ShopLocation,
   type StorefrontMetafield,
   type StorefrontTags,
 } from './product-mapper.js';
 import { metafieldsFingerprint } from './attribute-metafields.js';
+import { customIdOf, handleOf, handleProblems, handleTakenProblem, identityOf, type IdentifierMode } from './product-identity.js';
 import type { ShopThrottle } from './throttle.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
@@ -66,9 +68,12 @@ type Found = NonNullable<ProductLookupData['productByIdentifier']>;
 /** What the adapter lends the bulk path: its throttled calls, the shop's identifier mode, locations and limits. */
 export interface BulkDeps {
   call<T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number, retryUnavailable?: boolean): Promise<T>;
-  identifierMode(shop: StorefrontShop): Promise<'customId' | 'handle'>;
+  identifierMode(shop: StorefrontShop): Promise<IdentifierMode>;
   locations(shop: StorefrontShop): Promise<ShopLocation[]>;
-  lookup(shop: StorefrontShop, identifier: Record<string, unknown>, recover: boolean): Promise<Found | null>;
+  /** `recover`: with its variants and media; `media`: with its media (files will be sent). */
+  lookup(shop: StorefrontShop, identifier: Record<string, unknown>, recover: boolean, media?: boolean): Promise<Found | null>;
+  /** The bridge's product for a PIM product, by our metafield (customId or a search by its value); null: none. */
+  findOurs(shop: StorefrontShop, pimProductId: number, mode: IdentifierMode): Promise<Found | null>;
   rules(shop: StorefrontShop, placement: BulkUpsertItem['placement']): Promise<{ limits?: ShopLimits; currency?: ShopCurrency }>;
   throttle: ShopThrottle;
   /** The upsert path's helpers, so both paths merge, recover and finish alike. */
@@ -79,6 +84,8 @@ export interface BulkDeps {
     product: BulkUpsertItem['product'],
     specs: NonNullable<BulkUpsertItem['placement']['attributeMetafields']>,
   ): Promise<StorefrontMetafield[]>;
+  /** The product's taxonomy category as Shopify's GID (taxonomy.ts); undefined: none. */
+  category(shop: StorefrontShop, product: BulkUpsertItem['product']): Promise<string | undefined>;
   recovered(shop: StorefrontShop, found: Found, product: BulkUpsertItem['product'], known?: KnownStorefrontProduct): Promise<KnownStorefrontProduct>;
   /**
    * Stock (per call) after a product's line ran, and unpublishing; the publications to add come back in `toPublish`,
@@ -91,7 +98,6 @@ export interface BulkDeps {
     base: ProductUpsertResult,
     mediaProblems: string[],
   ): Promise<{ result: ProductUpsertResult; toPublish: string[] }>;
-  sameTags(previous: string[] | undefined, now: string[]): boolean;
   /** Deadline of one upload or result download. */
   transferTimeoutMs: number;
 }
@@ -155,8 +161,11 @@ export class ShopifyBulkUpserts {
       READ_CONCURRENCY,
       async ({ item, i }) => {
         const parsed = outcome(item, lines[i], methods?.[i] ?? guessMethod(item, lines[i], op.createdAt));
-        if (!parsed.ok) return parsed;
-        return { ok: true as const, ...(await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, parsed.mediaProblems)) };
+        if (!parsed.ok) return lines[i] && handleRefused(lines[i]) ? this.handleTaken(shop, item, lines[i]) : parsed;
+        // A create's handle as Shopify answers it (the line sent the slug when the item had no storefront product).
+        const sent = methods?.[i] === 'create' && !item.known.productId ? handleOf(item.product) : undefined;
+        const problems = [...parsed.mediaProblems, ...handleProblems(sent, parsed.result.handle)];
+        return { ok: true as const, ...(await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, problems)) };
       },
     );
     return { state: 'completed', outcomes: await this.publish(shop, stepped) };
@@ -219,6 +228,14 @@ export class ShopifyBulkUpserts {
     });
   }
 
+  /** A create refused its handle (HANDLE_NOT_UNIQUE): the product's error names the holder, read once. */
+  private async handleTaken(shop: StorefrontShop, item: BulkUpsertItem, line: ProductSetBulkLine): Promise<{ ok: false; errors: string[] }> {
+    const handle = handleOf(item.product);
+    const holder = await this.deps.lookup(shop, { handle }, false);
+    const others = (line.data?.productSet?.userErrors ?? []).filter((e) => e.code !== 'HANDLE_NOT_UNIQUE');
+    return { ok: false, errors: [handleTakenProblem(handle, holder && identityOf(holder), item.product.id), ...userErrorLines(others)] };
+  }
+
   /** Polls a bulk operation this job started until it ends (first after 250 ms, then up to every 5 s). */
   private async finished(shop: StorefrontShop, operationId: string): Promise<BulkOperationNode> {
     for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
@@ -252,46 +269,53 @@ export class ShopifyBulkUpserts {
   private async line(
     shop: StorefrontShop,
     item: BulkUpsertItem,
-    mode: 'customId' | 'handle',
+    mode: IdentifierMode,
     locations: ShopLocation[],
   ): Promise<{ line: string; method: Method } | { problems: string[] }> {
     const { product, known } = item;
-    const categoryTags = categoryNamesOf(product);
-    // Images sent earlier without their ids, and the list changed: read the product's media before sending files.
-    const wantMedia = needsMediaIds(known, imageUrlsOf(product));
+    const pimTags = pimTagsOf(product);
+    // Images sent earlier without their ids, and the list changed: read the product's media before sending files. Files
+    // to send at all: read the product's media, so the merchant's go back in the list (upsertProduct does the same).
+    const wantMedia = needsMediaIds(known, product);
+    const wantFiles = filesWillBeSent(known, product);
     const attributes = await this.deps.attributeMetafields(shop, product, item.placement.attributeMetafields ?? []);
+    let category: string | undefined;
+    try {
+      category = await this.deps.category(shop, product);
+    } catch (err) {
+      if (err instanceof StorefrontValidationError) return { problems: err.errors };
+      throw err;
+    }
     const keepTagsAndMetafields =
       !wantMedia &&
+      !wantFiles &&
       known.productId !== null &&
-      this.deps.sameTags(known.categoryTags, categoryTags) &&
+      sameTags(known.owned?.tags, pimTags) &&
       known.owned?.attributeMetafields === metafieldsFingerprint(attributes) &&
       sameCollections(known, product, item.placement);
     let effective = known;
     let current: StorefrontTags | null = null;
     let handle: string | undefined;
-    let identifier: Record<string, unknown>;
+    /** Undefined: a plain create (no unique definition for customId). */
+    let identifier: Record<string, unknown> | undefined;
     if (keepTagsAndMetafields) {
       identifier = { id: known.productId };
     } else {
-      const byId = known.productId ? await this.deps.lookup(shop, { id: known.productId }, wantMedia) : null;
+      const byId = known.productId ? await this.deps.lookup(shop, { id: known.productId }, wantMedia, wantFiles) : null;
       if (byId) {
         current = this.deps.tagsOf(byId);
         identifier = { id: byId.id };
         if (wantMedia) effective = { ...known, mediaIds: (await this.deps.recovered(shop, byId, product, known)).mediaIds, imagesUnconfirmed: [] };
       } else {
-        const stable =
-          mode === 'customId'
-            ? { customId: { namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY, value: String(product.id) } }
-            : { handle: deterministicHandle(product) };
-        const found = known.neverPushed ? null : await this.deps.lookup(shop, stable, true);
+        const found = known.neverPushed ? null : await this.deps.findOurs(shop, product.id, mode);
         if (found) {
           current = this.deps.tagsOf(found);
           effective = await this.deps.recovered(shop, found, product);
           identifier = { id: found.id };
         } else {
           effective = NOTHING_KNOWN;
-          identifier = stable;
-          handle = deterministicHandle(product);
+          identifier = mode === 'customId' ? customIdOf(product.id) : undefined;
+          handle = handleOf(product);
         }
       }
     }
@@ -302,12 +326,13 @@ export class ShopifyBulkUpserts {
       handle,
       keepTagsAndMetafields,
       attributeMetafields: attributes,
+      category,
     });
     const rules = await this.deps.rules(shop, item.placement);
     const problems = preflight(product, input, rules.limits, rules.currency);
     if (problems.length) return { problems };
     const variants = Math.min(250, Math.max(1, input.variants.length));
-    return { line: JSON.stringify({ identifier, input, variants }), method: 'id' in identifier ? 'update' : 'create' };
+    return { line: JSON.stringify({ identifier, input, variants }), method: identifier && 'id' in identifier ? 'update' : 'create' };
   }
 
   /** A staged target for the file, and the file posted to it; returns the stagedUploadPath (the `key` parameter). */
@@ -403,6 +428,11 @@ export function sameDocument(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
+/** Whether a result line is a create refused because its handle is taken. */
+function handleRefused(line: ProductSetBulkLine): boolean {
+  return (line.data?.productSet?.userErrors ?? []).some((e) => e.code === 'HANDLE_NOT_UNIQUE');
+}
+
 /**
  * Create or update, for an operation this process did not start (a restart between start and state): the mapped
  * product is an update, a never-pushed one a create (as upsertProduct counts them); otherwise a product created before
@@ -443,7 +473,7 @@ function outcome(
     imagesUnconfirmed,
     variantCount: mapped.input.variants.length,
     imageCount: mapped.imageUrls.length,
-    categoryTags: categoryNamesOf(item.product),
+    keys: mapped.variantKeys,
   });
   return { ok: true, result, mapped, mediaProblems: [] };
 }

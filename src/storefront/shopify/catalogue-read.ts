@@ -90,6 +90,8 @@ export class CatalogueAssembler {
       variants: [],
       images: [],
       ...(p.seo !== undefined ? { seo: { title: p.seo?.title ?? null, description: p.seo?.description ?? null } } : {}),
+      ...(p.isGiftCard !== undefined && p.isGiftCard !== null ? { giftCard: p.isGiftCard === true } : {}),
+      ...(p.category !== undefined ? { category: p.category ? { id: String(p.category.id), fullName: String(p.category.fullName ?? '') } : null } : {}),
     };
     this.byId.set(p.id, product);
     for (const child of this.waiting.get(p.id) ?? []) attach(product, child);
@@ -114,10 +116,19 @@ function attach(product: StorefrontCatalogueProduct, line: CatalogueLine): void 
       inventoryQuantity: typeof v.inventoryQuantity === 'number' ? v.inventoryQuantity : null,
       options: Array.isArray(v.selectedOptions) ? v.selectedOptions.map((o) => ({ name: String(o.name), value: String(o.value) })) : [],
       inventoryItemId: v.inventoryItem?.id ?? null,
+      ...(v.inventoryPolicy !== undefined ? { inventoryPolicy: v.inventoryPolicy } : {}),
+      ...(v.taxable !== undefined ? { taxable: v.taxable } : {}),
+      ...(v.inventoryItem && v.inventoryItem.tracked !== undefined ? { tracked: v.inventoryItem.tracked } : {}),
+      ...(v.inventoryItem && v.inventoryItem.requiresShipping !== undefined ? { requiresShipping: v.inventoryItem.requiresShipping } : {}),
+      ...(v.inventoryItem?.measurement !== undefined ? { weight: v.inventoryItem.measurement?.weight ?? null } : {}),
     });
     return;
   }
   // Anything else under a product is one of its media (MediaImage, Video, …): its URL when it is a processed image.
   const m = line as Extract<CatalogueLine, { image?: unknown }>;
-  product.images.push({ mediaId: m.id, url: typeof m.image?.url === 'string' ? m.image.url : null });
+  product.images.push({
+    mediaId: m.id,
+    url: typeof m.image?.url === 'string' ? m.image.url : null,
+    ...(m.alt !== undefined ? { alt: typeof m.alt === 'string' ? m.alt : null } : {}),
+  });
 }

@@ -150,6 +150,7 @@ const ProductMergeFields = /* GraphQL */ `
   fragment ProductMergeFields on Product {
     id
     handle
+    title
     tags
     metafields(first: 250) {
       nodes {
@@ -184,6 +185,8 @@ export interface ProductLookupData {
   productByIdentifier: {
     id: string;
     handle: string;
+    /** Names the product in a problem (a handle it holds that a push wanted). */
+    title: string;
     tags: string[];
     metafields: { nodes: { namespace: string; key: string; type: string; value: string }[] };
     /** Its custom collections (a smart collection's membership is its rules'): the merchant's are kept by a push. */
@@ -194,8 +197,57 @@ export interface ProductLookupData {
 }
 
 /**
- * A product without a mapping (a crash lost it, or it is new): found by customId or handle, with its variants and
- * media, so the retry keeps the variant ids and sends existing images by id instead of uploading them again.
+ * Before a push that sends `files` to a mapped product (its images changed): ProductLookup's fields and the product's
+ * media, so the merchant's media go back in the list productSet replaces (only media the bridge made are ever removed).
+ */
+export const ProductLookupMedia = /* GraphQL */ `
+  query ProductLookupMedia($identifier: ProductIdentifierInput!) {
+    productByIdentifier(identifier: $identifier) {
+      ...ProductMergeFields
+      media(first: 250) {
+        nodes {
+          id
+          status
+          ... on MediaImage {
+            image {
+              url
+            }
+          }
+        }
+      }
+    }
+  }
+  ${ProductMergeFields}`;
+
+/**
+ * Products by a search (`products(query:)`), with what says whose they are: our `pimbridge.pim_product_id` metafield.
+ * Two uses (product-identity.ts): a product whose mapping was lost, by that metafield
+ * (`metafields.pimbridge.pim_product_id:"42"`) when the shop has no unique definition for customId; and who holds the
+ * handles a dry run would create (`handle:a,b`). Requested cost 2 + 2 per product asked for.
+ */
+export const ProductIdentities = /* GraphQL */ `
+  query ProductIdentities($query: String!, $first: Int!) {
+    products(first: $first, query: $query) {
+      nodes {
+        id
+        handle
+        title
+        pimId: metafield(namespace: "pimbridge", key: "pim_product_id") {
+          value
+        }
+      }
+    }
+  }
+`;
+
+export interface ProductIdentitiesData {
+  products: { nodes: { id: string; handle: string; title: string; pimId: { value: string } | null }[] } | null;
+}
+
+/**
+ * A product without a mapping (a crash lost it, or it is new): found by customId (or by id after a search by our
+ * metafield), or the holder of the handle a create was refused, with its variants and media, so the retry keeps the
+ * variant ids and sends existing images by id instead of uploading them again.
  * A separate document from ProductLookup: the requested cost counts the connections (52 against 15).
  */
 export const ProductRecoveryLookup = /* GraphQL */ `
@@ -684,6 +736,11 @@ export const CatalogueProducts = /* GraphQL */ `
             title
             description
           }
+          isGiftCard
+          category {
+            id
+            fullName
+          }
           pimProductId: metafield(namespace: "pimbridge", key: "pim_product_id") {
             value
           }
@@ -696,12 +753,22 @@ export const CatalogueProducts = /* GraphQL */ `
                 price
                 compareAtPrice
                 inventoryQuantity
+                inventoryPolicy
+                taxable
                 selectedOptions {
                   name
                   value
                 }
                 inventoryItem {
                   id
+                  tracked
+                  requiresShipping
+                  measurement {
+                    weight {
+                      value
+                      unit
+                    }
+                  }
                 }
               }
             }
@@ -710,6 +777,7 @@ export const CatalogueProducts = /* GraphQL */ `
             edges {
               node {
                 id
+                alt
                 ... on MediaImage {
                   image {
                     url
@@ -736,6 +804,8 @@ export type CatalogueLine =
       status: string;
       tags: string[] | null;
       seo?: { title: string | null; description: string | null } | null;
+      isGiftCard?: boolean | null;
+      category?: { id: string; fullName: string } | null;
       pimProductId: { value: string } | null;
       __parentId?: undefined;
     }
@@ -746,11 +816,18 @@ export type CatalogueLine =
       price: string | null;
       compareAtPrice: string | null;
       inventoryQuantity: number | null;
+      inventoryPolicy?: string | null;
+      taxable?: boolean | null;
       selectedOptions: { name: string; value: string }[] | null;
-      inventoryItem: { id: string } | null;
+      inventoryItem: {
+        id: string;
+        tracked?: boolean | null;
+        requiresShipping?: boolean | null;
+        measurement?: { weight: { value: number; unit: string } | null } | null;
+      } | null;
       __parentId: string;
     }
-  | { id: string; image?: { url: string | null } | null; __parentId: string };
+  | { id: string; alt?: string | null; image?: { url: string | null } | null; __parentId: string };
 
 /**
  * Runs a query in bulk, in the background; its result file is at the operation's `url` once COMPLETED (polled with
@@ -811,6 +888,13 @@ export const ProductPreviewRead = /* GraphQL */ `
           title
           description
         }
+        isGiftCard
+        category {
+          id
+        }
+        pimTags: metafield(namespace: "pimbridge", key: "pim_tags") {
+          value
+        }
         categoryTags: metafield(namespace: "pimbridge", key: "category_tags") {
           value
         }
@@ -848,9 +932,21 @@ export const ProductPreviewRead = /* GraphQL */ `
     price
     compareAtPrice
     barcode
+    inventoryPolicy
+    taxable
     selectedOptions {
       name
       value
+    }
+    inventoryItem {
+      tracked
+      requiresShipping
+      measurement {
+        weight {
+          value
+          unit
+        }
+      }
     }
   }
 `;
@@ -876,9 +972,21 @@ export const ProductPreviewVariants = /* GraphQL */ `
     price
     compareAtPrice
     barcode
+    inventoryPolicy
+    taxable
     selectedOptions {
       name
       value
+    }
+    inventoryItem {
+      tracked
+      requiresShipping
+      measurement {
+        weight {
+          value
+          unit
+        }
+      }
     }
   }
 `;
@@ -889,7 +997,14 @@ export interface PreviewVariantNode {
   price: string | null;
   compareAtPrice: string | null;
   barcode: string | null;
+  inventoryPolicy: string | null;
+  taxable: boolean | null;
   selectedOptions: { name: string; value: string }[];
+  inventoryItem: {
+    tracked: boolean | null;
+    requiresShipping: boolean | null;
+    measurement: { weight: { value: number; unit: string } | null } | null;
+  } | null;
 }
 
 type PreviewVariantPage = { nodes: PreviewVariantNode[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
@@ -905,6 +1020,10 @@ export interface ProductPreviewReadData {
     status: string;
     tags: string[];
     seo: { title: string | null; description: string | null } | null;
+    isGiftCard: boolean | null;
+    category: { id: string } | null;
+    /** The PIM tags our last push sent, and the category names an older push sent as tags (JSON lists). */
+    pimTags: { value: string } | null;
     categoryTags: { value: string } | null;
     /** Its custom collections (the bridge's and the merchant's). */
     collections: { nodes: { id: string; title: string }[] };
@@ -915,6 +1034,30 @@ export interface ProductPreviewReadData {
 
 export interface ProductPreviewVariantsData {
   product: { variants: PreviewVariantPage } | null;
+}
+
+/**
+ * Shopify's Standard Product Taxonomy searched by name (`taxonomy.categories(search:)`: "If a `search` argument is
+ * provided, then all categories that match the search query globally are returned", schema 2026-10): a PIM category
+ * given by its full name (`Apparel & Accessories > Clothing > Clothing Tops > T-Shirts`) is searched by its last part and
+ * the node whose `fullName` is the PIM's is taken (taxonomy.ts). Requested cost 2 + 1 × 25's multiplier.
+ */
+export const TaxonomyCategorySearch = /* GraphQL */ `
+  query TaxonomyCategorySearch($search: String!) {
+    taxonomy {
+      categories(first: 25, search: $search) {
+        nodes {
+          id
+          name
+          fullName
+        }
+      }
+    }
+  }
+`;
+
+export interface TaxonomyCategorySearchData {
+  taxonomy: { categories: { nodes: { id: string; name: string; fullName: string }[] } } | null;
 }
 
 /** The app's webhook subscriptions on the shop (`uri`, not the deprecated `callbackUrl`/`endpoint`). */

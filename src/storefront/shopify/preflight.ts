@@ -1,6 +1,9 @@
 // Shopify's limits, checked before anything is sent: each failure is one readable line of a StorefrontValidationError
 // (the product's `validation_errors`), so a product Shopify would refuse — or silently truncate — costs no call.
-import type { PimProductSnapshot } from '../storefront.port.js';
+import type { PimProductSnapshot, PimSellingFields } from '../storefront.port.js';
+
+/** The PIM's weight units (selling-fields.ts): g, kg, lb, oz. */
+const WEIGHT_UNITS: readonly string[] = ['g', 'kg', 'lb', 'oz'];
 import { productOptions, sortedVariants, toMoney, variantOptionValues, type ProductSetInput } from './product-mapper.js';
 
 export const LIMITS = {
@@ -97,15 +100,29 @@ export function preflight(
     if (toMoney(value) === null) errors.push(`${label}: ${field} '${value}' is not a non-negative decimal with at most 2 decimal places`);
   };
   const active = input.status === 'ACTIVE';
+  // The selling fields beyond the spec (PimSellingFields): a value the PIM gives must mean something to Shopify; nothing
+  // given (null) is fine (the shop's value stays).
+  const checkSelling = (label: string, from: PimSellingFields, weight: unknown) => {
+    checkPrice(label, 'compare_at_price', from.compare_at_price, false);
+    if (typeof from.barcode === 'string' && from.barcode.length > LIMITS.barcodeLength)
+      errors.push(`${label}: barcode is longer than ${LIMITS.barcodeLength} characters`);
+    if (from.weight_unit != null && !WEIGHT_UNITS.includes(from.weight_unit as string))
+      errors.push(`${label}: weight_unit '${from.weight_unit}' is not one of ${WEIGHT_UNITS.join(', ')}`);
+    if (from.inventory_policy != null && from.inventory_policy !== 'deny' && from.inventory_policy !== 'continue')
+      errors.push(`${label}: inventory_policy '${from.inventory_policy}' is not deny or continue`);
+    if (weight != null && !/^\d{1,15}(\.\d+)?$/.test(String(weight).trim())) errors.push(`${label}: weight '${String(weight)}' is not a non-negative decimal`);
+  };
   if (variants.length === 0) {
     checkPrice('product', 'price', product.price, active);
     checkPrice('product', 'sale_price', product.sale_price, false);
     if (product.ean && product.ean.length > LIMITS.barcodeLength) errors.push(`product: ean is longer than ${LIMITS.barcodeLength} characters`);
+    checkSelling('product', product, product.weight);
   } else {
     for (const v of variants) {
       const label = `variant ${v.sku || `#${v.id}`}`;
       checkPrice(label, 'price', v.price ?? product.price, active);
       checkPrice(label, 'sale_price', v.sale_price, false);
+      checkSelling(label, v, v.weight);
     }
   }
 

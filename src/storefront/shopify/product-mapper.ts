@@ -4,10 +4,16 @@
 import { createHash } from 'node:crypto';
 import type { KnownStorefrontProduct, PimProductSnapshot, SyncPlacement } from '../storefront.port.js';
 import { metafieldsFingerprint, productTypeOf } from './attribute-metafields.js';
+import { createDefault } from './field-ownership.js';
 
 export const METAFIELD_NAMESPACE = 'pimbridge';
 export const PIM_ID_KEY = 'pim_product_id';
-/** The category names we sent last time (JSON list): only these tags are ours to remove. */
+/** The PIM tags we sent last time (JSON list): only these tags are ours to remove. */
+export const PIM_TAGS_KEY = 'pim_tags';
+/**
+ * Before PIM tags, pushes sent the category names as tags and recorded them here (JSON list): the first push after that
+ * change removes those tags (unless the PIM has them as tags now) and this metafield.
+ */
 export const CATEGORY_TAGS_KEY = 'category_tags';
 
 /** The option and value Shopify gives a product without variants. */
@@ -30,12 +36,17 @@ export interface StorefrontMetafield {
 /** What the lookup before the push found on the storefront product (null: not looked up, or not there). */
 export interface StorefrontTags {
   tags: string[];
-  /** Category tags our previous push sent, or null when unknown (then no existing tag is treated as ours). */
-  previousCategoryTags: string[] | null;
+  /**
+   * Tags our previous pushes sent (the PIM tags of `pimbridge.pim_tags`, and the category names an older push recorded in
+   * `pimbridge.category_tags`), or null when unknown (then no existing tag is treated as ours).
+   */
+  previousTags: string[] | null;
   /** The product's metafields (all of them, ours included), when read. */
   metafields?: StorefrontMetafield[];
   /** The custom collections the product is in (ours and the merchant's), when read. */
   collections?: string[];
+  /** The product's media in order (ours and the merchant's), when read: a push that sends `files` sends the merchant's back. */
+  media?: { id: string; url: string | null }[];
 }
 
 export interface FileInput {
@@ -47,23 +58,37 @@ export interface FileInput {
   filename?: string;
 }
 
+/** Shopify's WeightUnit. */
+export type WeightUnit = 'GRAMS' | 'KILOGRAMS' | 'POUNDS' | 'OUNCES';
+
+/** The PIM's weight units (selling-fields.ts) → Shopify's WeightUnit; no unit is kilograms. */
+const WEIGHT_UNITS: Record<string, WeightUnit> = { g: 'GRAMS', kg: 'KILOGRAMS', lb: 'POUNDS', oz: 'OUNCES' };
+
 export interface InventoryItemInput {
-  sku: string;
-  tracked: boolean;
+  /** Left out for a SKU the PIM made up (sku_generated): never written to the shop. */
+  sku?: string;
+  /** Left out on update when the PIM does not say (the merchant's stays); true on create. */
+  tracked?: boolean;
+  /** Left out when the PIM does not say. */
+  requiresShipping?: boolean;
   /** Unit cost, in the shop's currency (Decimal). */
   cost?: string | null;
-  measurement?: { weight: { value: number; unit: 'KILOGRAMS' } };
+  measurement?: { weight: { value: number; unit: WeightUnit } };
 }
 
 export interface VariantInput {
   id?: string;
-  sku: string;
+  /** Left out for a SKU the PIM made up (sku_generated): never written to the shop (MappedProduct.variantKeys keeps it). */
+  sku?: string;
   price?: string;
   /** Left out when neither the PIM nor our last push set it: the merchant's own compare-at price stays. */
   compareAtPrice?: string | null;
   barcode?: string;
   optionValues: { optionName: string; name: string }[];
-  inventoryPolicy: 'DENY';
+  /** Left out on update when the PIM does not say (the merchant's stays); DENY on create. */
+  inventoryPolicy?: 'DENY' | 'CONTINUE';
+  /** Left out when the PIM does not say. */
+  taxable?: boolean;
   inventoryItem: InventoryItemInput;
   /**
    * The variant's image (the PIM variant's `image`), sent with the product's `files` only: "Any file specified here must
@@ -79,15 +104,23 @@ export interface ProductSetInput {
   title: string;
   descriptionHtml?: string;
   vendor?: string;
+  /** Never blanked: left out when there is no type, so the merchant's stays. */
   productType?: string;
   tags?: string[];
+  /** Sent on create only (Shopify refuses a change: GIFT_CARD_ATTRIBUTE_CANNOT_BE_CHANGED). */
+  giftCard?: boolean;
+  /** The taxonomy category's GID; left out when the PIM has none. */
+  category?: string;
   status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
   /** Left out when the PIM has no SEO fields and our last push wrote none: the merchant's own stay. */
   seo?: { title?: string; description?: string };
   handle?: string;
   productOptions: { name: string; values: { name: string }[] }[];
   variants: VariantInput[];
-  /** Left out when an existing product already has exactly our images (the list is kept, images added in Shopify too). */
+  /**
+   * Left out when an existing product already has exactly our images (the list is kept, images added in Shopify too);
+   * when sent: ours, then the merchant's media as read (by id), so only media the bridge made are ever removed.
+   */
   files?: FileInput[];
   /** Left out when nothing of ours changed on an existing product (productSet keeps a list that is not sent). */
   metafields?: StorefrontMetafield[];
@@ -105,6 +138,15 @@ export interface MappedProduct {
   stock: Record<string, Record<string, number>>;
   /** SKUs of disabled PIM variants: sent unsellable, their stock set to 0 outright rather than moved by a change. */
   disabled: string[];
+  /** The merchant's media sent back in `files` (by id): never matched to our images. */
+  merchantMedia: string[];
+  /**
+   * The PIM SKU of each entry of `input.variants`, in order: the key of the variant's ids, stock and written values, also
+   * where the SKU is the PIM's own invention and so not sent (productSet answers the variants in that order).
+   */
+  variantKeys: string[];
+  /** What the push leaves as it is though the PIM says otherwise (reported with the mapping, never an error). */
+  warnings: string[];
 }
 
 /** PIM status → Shopify status. `out_of_stock` stays ACTIVE (tracked inventory at 0 shows it sold out); unknown → DRAFT. */
@@ -118,18 +160,6 @@ export function mapStatus(status: string | undefined): ProductSetInput['status']
     default:
       return 'DRAFT';
   }
-}
-
-/** The handle used as identifier when the shop has no unique `pim_product_id` definition: `{slug}-{id}`. */
-export function deterministicHandle(product: Pick<PimProductSnapshot, 'id' | 'slug' | 'name'>): string {
-  const base = (product.slug ?? product.name)
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 200);
-  return `${base || 'product'}-${product.id}`;
 }
 
 /**
@@ -241,19 +271,54 @@ export function stockAt(
 }
 
 /**
- * Tags: the product's category names, plus every tag already on the storefront product that is not a category tag we
- * sent before (merchant tags survive; a category removed in the PIM loses its tag).
+ * Tags: the PIM's tags, plus every tag already on the storefront product that is not one we sent before (the merchant's
+ * tags survive; a tag removed in the PIM goes; so do the category names older pushes sent as tags). Shopify compares
+ * tags without case.
  */
-export function mergeTags(categoryNames: string[], current: StorefrontTags | null): string[] {
-  const ours = new Set(categoryNames.map((c) => c.trim()).filter(Boolean));
-  const previous = new Set((current?.previousCategoryTags ?? []).map((t) => t.toLowerCase()));
-  const kept = (current?.tags ?? []).filter((t) => !previous.has(t.toLowerCase()) && ![...ours].some((o) => o.toLowerCase() === t.toLowerCase()));
-  return [...kept, ...ours];
+export function mergeTags(pimTags: string[], current: StorefrontTags | null): string[] {
+  const ours = new Set(pimTags.map((t) => t.toLowerCase()));
+  const previous = new Set((current?.previousTags ?? []).map((t) => t.toLowerCase()));
+  const kept = (current?.tags ?? []).filter((t) => !previous.has(t.toLowerCase()) && !ours.has(t.toLowerCase()));
+  return [...kept, ...pimTags];
 }
 
-/** The product's category names, as its tags: trimmed, distinct, in the PIM's order. */
-export function categoryNamesOf(product: PimProductSnapshot): string[] {
-  return [...new Set((product.categories ?? []).map((c) => c.name.trim()).filter(Boolean))];
+/** The product's PIM tags: trimmed, distinct without case, in the PIM's order (categories are collections, not tags). */
+export function pimTagsOf(product: Pick<PimProductSnapshot, 'tags'>): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const t of Array.isArray(product.tags) ? product.tags : []) {
+    if (typeof t !== 'string') continue;
+    const tag = t.trim();
+    if (tag === '' || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    out.push(tag);
+  }
+  return out;
+}
+
+/**
+ * The tags our previous pushes sent, from our metafields' JSON lists (`pimbridge.pim_tags`, and the category names an
+ * older push recorded in `pimbridge.category_tags`); null when neither is there (no tag is then taken for ours).
+ */
+export function previousTagsOf(...values: (string | null | undefined)[]): string[] | null {
+  let out: string[] | null = null;
+  for (const value of values) {
+    if (!value) continue;
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed)) out = [...(out ?? []), ...parsed.filter((t): t is string => typeof t === 'string')];
+    } catch {
+      // Not ours to read: treated as absent.
+    }
+  }
+  return out;
+}
+
+/** Same tags, whatever the order and case (a mapping that recorded none: not the same). */
+export function sameTags(previous: string[] | undefined, now: string[]): boolean {
+  if (!previous) return false;
+  const norm = (tags: string[]) => [...new Set(tags.map((t) => t.toLowerCase()))].sort().join('\n');
+  return norm(previous) === norm(now);
 }
 
 /** A product the storefront has nothing of yet (no mapping, nothing found). */
@@ -279,30 +344,116 @@ export function variantImagesOf(product: PimProductSnapshot): Record<string, str
 }
 
 /**
- * The mapped product has exactly these images already (by id, or sent and not confirmed), and its variants the images
- * our last push attached (`variantImages`, when given): its media are left alone.
+ * The mapped product has exactly these images already (by id, or sent and not confirmed), its variants the images our
+ * last push attached (`variantImages`, when given) and its images the PIM's alt texts the last push sent (`alts`, the
+ * PIM's alt text of each image, when given; an image without one has the product's name from its upload, which a rename
+ * does not change): its media are left alone.
  */
-export function imagesUnchanged(known: KnownStorefrontProduct, imageUrls: string[], variantImages?: Record<string, string>): boolean {
+export function imagesUnchanged(
+  known: KnownStorefrontProduct,
+  imageUrls: string[],
+  variantImages?: Record<string, string>,
+  alts?: (url: string) => string | undefined,
+): boolean {
   if (known.productId === null) return false;
   const there = new Set([...Object.keys(known.mediaIds), ...(known.imagesUnconfirmed ?? [])]);
   if (!(there.size === imageUrls.length && imageUrls.every((u) => there.has(u)))) return false;
+  if (alts) {
+    const sent = known.owned?.imageAlts ?? {};
+    if (imageUrls.some((u) => sent[u] !== alts(u))) return false;
+  }
   if (variantImages === undefined) return true;
   const before = known.owned?.variantImages ?? {};
   const skus = new Set([...Object.keys(before), ...Object.keys(variantImages)]);
   return [...skus].every((sku) => before[sku] === variantImages[sku]);
 }
 
-/**
- * Images sent earlier whose media ids are unknown, when the image list changed: the product must be read (its media
- * matched by our file names) before its files are sent, or those images would be uploaded again.
- */
-export function needsMediaIds(known: KnownStorefrontProduct, imageUrls: string[]): boolean {
-  return (known.imagesUnconfirmed ?? []).some((u) => imageUrls.includes(u)) && !imagesUnchanged(known, imageUrls);
+/** Each image's alt text in the PIM (`image_alts`, by the image's place in `images`); undefined: none. */
+export function pimAltOf(product: Pick<PimProductSnapshot, 'images' | 'image_alts'>): (url: string) => string | undefined {
+  const alts = new Map<string, string>();
+  const images = product.images ?? [];
+  const given = Array.isArray(product.image_alts) ? product.image_alts : [];
+  images.forEach((url, i) => {
+    const alt = given[i];
+    if (typeof alt === 'string' && alt.trim() !== '' && !alts.has(url)) alts.set(url, alt.trim());
+  });
+  return (url) => alts.get(url);
 }
 
-/** A PIM image sent for Shopify to fetch, under our stable file name (mediaFilename). */
+/** The alt text an image is uploaded with: the PIM media's, else the product's name. */
+export function imageAltOf(product: Pick<PimProductSnapshot, 'images' | 'image_alts' | 'name'>): (url: string) => string {
+  const pim = pimAltOf(product);
+  const name = product.name.trim();
+  return (url) => pim(url) ?? name;
+}
+
+/**
+ * A mapped product whose image list (or an image's PIM alt text, or a variant's image) changed: `files` will be sent,
+ * which replaces the product's media, so the product's media are read first and the merchant's sent back.
+ */
+export function filesWillBeSent(known: KnownStorefrontProduct, product: PimProductSnapshot): boolean {
+  return known.productId !== null && !imagesUnchanged(known, imageUrlsOf(product), variantImagesOf(product), pimAltOf(product));
+}
+
+/**
+ * Images sent earlier whose media ids are unknown, when files will be sent (filesWillBeSent): the product must be read
+ * (its media matched by our file names) before its files are sent, or those images would be uploaded again.
+ */
+export function needsMediaIds(known: KnownStorefrontProduct, product: PimProductSnapshot): boolean {
+  const imageUrls = imageUrlsOf(product);
+  return (known.imagesUnconfirmed ?? []).some((u) => imageUrls.includes(u)) && filesWillBeSent(known, product);
+}
+
+/** A PIM image sent for Shopify to fetch, under our stable file name (mediaFilename), with its alt text (imageAltOf). */
 export function imageFile(url: string, product: PimProductSnapshot): FileInput {
-  return { originalSource: url, alt: product.name, contentType: 'IMAGE', filename: mediaFilename(url) };
+  return { originalSource: url, alt: imageAltOf(product)(url), contentType: 'IMAGE', filename: mediaFilename(url) };
+}
+
+/**
+ * The media of the product as read that are the merchant's: not one we know by id, and not carrying our file name
+ * (`pim-` + 16 hex) in its URL. Kept whatever their state (one still processing has no URL: never taken for ours).
+ */
+export function merchantMediaOf(current: StorefrontTags | null, known: KnownStorefrontProduct): string[] {
+  const ours = new Set([...Object.values(known.mediaIds), ...(known.owned?.failedMedia ?? [])]);
+  return (current?.media ?? []).filter((m) => !ours.has(m.id) && mediaKeyIn(m.url) === null).map((m) => m.id);
+}
+
+/** The PIM's selling fields of one Shopify variant (a PIM variant, or a product without variants), as productSet takes them. */
+interface SellingValues {
+  barcode?: string;
+  compareAtPrice?: string;
+  inventoryPolicy?: 'DENY' | 'CONTINUE';
+  tracked?: boolean;
+  taxable?: boolean;
+  requiresShipping?: boolean;
+  weight?: { value: number; unit: WeightUnit };
+}
+
+/** The selling fields of a PIM variant or product; a value the PIM does not set (null, or one it cannot mean) is absent. */
+export function sellingValuesOf(
+  from: Pick<PimProductSnapshot, 'barcode' | 'compare_at_price' | 'weight_unit' | 'inventory_policy' | 'inventory_tracked' | 'taxable' | 'requires_shipping'>,
+  weight: string | null | undefined,
+  barcodeFallback?: string | null,
+): SellingValues {
+  const out: SellingValues = {};
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+  const barcode = text(from.barcode) ?? text(barcodeFallback);
+  if (barcode !== undefined) out.barcode = barcode;
+  const compareAt = toMoney(typeof from.compare_at_price === 'string' ? from.compare_at_price : null);
+  if (compareAt !== null) out.compareAtPrice = compareAt;
+  if (from.inventory_policy === 'deny' || from.inventory_policy === 'continue') out.inventoryPolicy = from.inventory_policy === 'deny' ? 'DENY' : 'CONTINUE';
+  if (typeof from.inventory_tracked === 'boolean') out.tracked = from.inventory_tracked;
+  if (typeof from.taxable === 'boolean') out.taxable = from.taxable;
+  if (typeof from.requires_shipping === 'boolean') out.requiresShipping = from.requires_shipping;
+  const value = toDecimal(weight);
+  const unit = from.weight_unit == null ? 'KILOGRAMS' : WEIGHT_UNITS[from.weight_unit];
+  if (value !== null && unit) out.weight = { value: Number(value), unit };
+  return out;
+}
+
+/** A snapshot's storefront type (`storefront_type`), trimmed; undefined when it has none. */
+function storefrontTypeOf(product: PimProductSnapshot): string | undefined {
+  return typeof product.storefront_type === 'string' && product.storefront_type.trim() !== '' ? product.storefront_type.trim() : undefined;
 }
 
 /**
@@ -316,67 +467,88 @@ export function mapProduct(
     locations: ShopLocation[];
     placement: SyncPlacement;
     current: StorefrontTags | null;
+    /** Only when creating: the PIM slug, exactly (product-identity.ts, handleOf); never sent to an existing product. */
     handle?: string;
     keepTagsAndMetafields?: boolean;
     /** The product's attribute metafields, checked against the shop's definitions (attribute-metafields.ts). */
     attributeMetafields?: StorefrontMetafield[];
+    /** The PIM's taxonomy category as Shopify's GID, resolved by the adapter (taxonomy.ts); absent: left out. */
+    category?: string;
   },
 ): MappedProduct {
   const status = mapStatus(product.status);
   const options = productOptions(product);
-  const categoryNames = categoryNamesOf(product);
+  const pimTags = pimTagsOf(product);
   const stock: MappedProduct['stock'] = {};
   const disabled: string[] = [];
   const compareAtOwned: string[] = [];
   const previouslyOwned = new Set(known.owned?.compareAt ?? []);
+  const creating = known.productId === null;
+  const warnings: string[] = [];
 
   const imageUrls = imageUrlsOf(product);
   const variantImages = variantImagesOf(product);
-  const unchanged = imagesUnchanged(known, imageUrls, variantImages);
+  const pimAlt = pimAltOf(product);
+  const unchanged = imagesUnchanged(known, imageUrls, variantImages, pimAlt);
   // Known images by media id, new ones from their source under our file name: the same entry in `files` and in a
-  // variant's `file`, so Shopify makes one media of it (uploaded once) and attaches it to the variant.
-  const fileOf = (url: string): FileInput => (known.mediaIds[url] ? { id: known.mediaIds[url] } : imageFile(url, product));
+  // variant's `file`, so Shopify makes one media of it (uploaded once) and attaches it to the variant. A known image
+  // gets the PIM's alt text when it has one, the product's name when the PIM's was removed, else keeps the shop's.
+  const sentAlts = known.owned?.imageAlts ?? {};
+  const fileOf = (url: string): FileInput => {
+    if (!known.mediaIds[url]) return imageFile(url, product);
+    const alt = pimAlt(url) ?? (sentAlts[url] !== undefined ? product.name.trim() : undefined);
+    return { id: known.mediaIds[url], ...(alt !== undefined ? { alt } : {}) };
+  };
 
   const variant = (v: {
     sku: string;
     image?: string | null;
     price: string | null | undefined;
     salePrice: string | null | undefined;
-    barcode?: string | null;
     cost?: string | null;
-    weight?: string | null;
+    selling: SellingValues;
+    /** The PIM made the SKU up: it stays our key but is never written to the shop. */
+    generated: boolean;
     enabled: boolean;
     optionValues: VariantInput['optionValues'];
     levels: Record<string, number>;
   }): VariantInput => {
     const id = known.variantIds[v.sku];
     const price = pricing(v.price, v.salePrice);
-    // The compare-at price is the PIM's while it has a sale; cleared when a sale we set ends; else the merchant's.
-    const compareAt = price.compareAtPrice !== null ? price.compareAtPrice : previouslyOwned.has(v.sku) ? null : undefined;
-    if (price.compareAtPrice !== null) compareAtOwned.push(v.sku);
-    // A disabled PIM variant stays on the storefront (its id, its orders) but cannot be sold: nothing available.
+    // The compare-at price: the regular price while the PIM has a sale, else the PIM's compare_at_price as given; one we
+    // wrote before and the PIM no longer gives is cleared; else it is the merchant's and left alone.
+    const ownCompareAt = price.compareAtPrice ?? v.selling.compareAtPrice ?? null;
+    const compareAt = ownCompareAt !== null ? ownCompareAt : previouslyOwned.has(v.sku) ? null : undefined;
+    if (ownCompareAt !== null) compareAtOwned.push(v.sku);
+    // A disabled PIM variant stays on the storefront (its id, its orders) but cannot be sold: nothing available, DENY,
+    // tracked. Otherwise policy and tracking come from the PIM only; without a PIM value an existing variant keeps the
+    // shop's, a new one gets FIELD_OWNERSHIP's create default (DENY, tracked), as before these fields were kept.
     const levels = v.enabled ? v.levels : Object.fromEntries(Object.keys(v.levels).map((l) => [l, 0]));
     if (!v.enabled) disabled.push(v.sku);
     stock[v.sku] = levels;
+    const policy = !v.enabled ? 'DENY' : (v.selling.inventoryPolicy ?? (id ? undefined : createDefault<'DENY'>('inventoryPolicy')));
+    const tracked = !v.enabled ? true : (v.selling.tracked ?? (id ? undefined : createDefault<boolean>('tracked')));
     const cost = toDecimal(v.cost);
-    const weight = toDecimal(v.weight);
     return {
       ...(id ? { id } : {}),
-      sku: v.sku,
+      // A SKU the PIM made up (sku_generated: a catalogue file gave none) is never written to the shop: left out here and
+      // on the inventory item (an existing variant keeps the shop's); it stays our key (variantKeys).
+      ...(v.generated ? {} : { sku: v.sku }),
       ...(price.price !== undefined ? { price: price.price } : {}),
       ...(compareAt !== undefined ? { compareAtPrice: compareAt } : {}),
-      ...(v.barcode ? { barcode: v.barcode } : {}),
+      ...(v.selling.barcode !== undefined ? { barcode: v.selling.barcode } : {}),
       optionValues: v.optionValues,
       // Sent with `files` only (the file must also be in the product's `files`); when the images are unchanged neither
       // is sent, and the variant keeps its media ("Any omitted fields will remain unchanged", Mutation.productSet).
       ...(!unchanged && isUrl(v.image) ? { file: fileOf(v.image) } : {}),
-      inventoryPolicy: 'DENY',
+      ...(policy !== undefined ? { inventoryPolicy: policy } : {}),
+      ...(v.selling.taxable !== undefined ? { taxable: v.selling.taxable } : {}),
       inventoryItem: {
-        sku: v.sku,
-        tracked: true,
+        ...(v.generated ? {} : { sku: v.sku }),
+        ...(tracked !== undefined ? { tracked } : {}),
+        ...(v.selling.requiresShipping !== undefined ? { requiresShipping: v.selling.requiresShipping } : {}),
         ...(cost !== null ? { cost } : {}),
-        // The PIM's weights are kilograms (docs/shopify-fidelity.md).
-        ...(weight !== null ? { measurement: { weight: { value: Number(weight), unit: 'KILOGRAMS' as const } } } : {}),
+        ...(v.selling.weight ? { measurement: { weight: v.selling.weight } } : {}),
       },
       ...(!id && Object.keys(levels).length > 0
         ? { inventoryQuantities: Object.entries(levels).map(([locationId, quantity]) => ({ locationId, name: 'available' as const, quantity })) }
@@ -391,8 +563,10 @@ export function mapProduct(
             sku: product.sku,
             price: product.price,
             salePrice: product.sale_price,
-            barcode: product.ean,
             cost: product.cost_price,
+            // The product's own selling fields; its barcode, else its `ean` (a GTIN is a barcode too).
+            selling: sellingValuesOf(product, product.weight, product.ean),
+            generated: product.sku_generated === true,
             enabled: true,
             optionValues: [{ optionName: DEFAULT_OPTION, name: DEFAULT_VALUE }],
             levels: stockAt(context.placement, context.locations, product.stock ?? 0, product.warehouse_stock),
@@ -404,7 +578,8 @@ export function mapProduct(
             price: v.price ?? product.price,
             salePrice: v.price !== null ? v.sale_price : (v.sale_price ?? product.sale_price),
             cost: v.cost ?? product.cost_price,
-            weight: v.weight,
+            selling: sellingValuesOf(v, v.weight),
+            generated: v.sku_generated === true,
             image: v.image,
             enabled: v.is_enabled !== false,
             optionValues: variantOptionValues(product, v, options),
@@ -412,16 +587,30 @@ export function mapProduct(
           }),
         );
 
-  const files: FileInput[] = imageUrls.map(fileOf);
+  // `files` replaces the product's media: ours in the PIM's order, then the merchant's as read (by id, their alt kept).
+  const merchantMedia = unchanged ? [] : merchantMediaOf(context.current, known);
+  const files: FileInput[] = [...imageUrls.map(fileOf), ...merchantMedia.map((id) => ({ id }))];
 
-  // SEO fields come only from the PIM's own SEO attributes (Shopify derives the rest from the title and description);
-  // one we wrote before and the PIM no longer has is cleared, one the merchant wrote is left alone.
+  // SEO fields from the PIM's SEO columns, else its SEO attributes (Shopify derives the rest from the title and
+  // description); one we wrote before and the PIM no longer has is cleared, one the merchant wrote is left alone.
   const attrs = product.attributes ?? {};
-  const seoTitle = typeof attrs.seo_title === 'string' && attrs.seo_title.trim() ? attrs.seo_title.trim() : undefined;
-  const seoDescription = typeof attrs.seo_description === 'string' && attrs.seo_description.trim() ? attrs.seo_description.trim() : undefined;
+  const textOf = (...values: unknown[]) => values.map((x) => (typeof x === 'string' ? x.trim() : '')).find((x) => x !== '') || undefined;
+  const seoTitle = textOf(product.seo_title, attrs.seo_title);
+  const seoDescription = textOf(product.seo_description, attrs.seo_description);
   const seo: NonNullable<ProductSetInput['seo']> = {};
   if (seoTitle !== undefined || known.owned?.seoTitle) seo.title = seoTitle ?? '';
   if (seoDescription !== undefined || known.owned?.seoDescription) seo.description = seoDescription ?? '';
+
+  // The product type: the PIM's storefront type, else the integration's setting (the first category's name by default,
+  // or an attribute), never the PIM's structural product_type; never blanked (no value: left out, the merchant's stays).
+  const productType = storefrontTypeOf(product) ?? productTypeOf(product, context.placement.productType?.attributeCode);
+
+  // A gift card is one from its creation: "The product gift_card attribute cannot be changed after creation"
+  // (ProductSetUserErrorCode.GIFT_CARD_ATTRIBUTE_CANNOT_BE_CHANGED, schema 2026-10). Sent on create only.
+  const giftCard = product.gift_card === true;
+  if (!creating && known.owned?.giftCard !== undefined && known.owned.giftCard !== giftCard) {
+    warnings.push(`gift_card: the product was created ${known.owned.giftCard ? 'as' : 'not as'} a gift card; Shopify does not change that afterwards`);
+  }
 
   const attributeMetafields = context.attributeMetafields ?? [];
   const collections = collectionIdsOf(product, context.placement);
@@ -429,31 +618,36 @@ export function mapProduct(
     title: product.name.trim(),
     ...(product.description != null ? { descriptionHtml: product.description } : {}),
     ...(product.brand?.name ? { vendor: product.brand.name } : {}),
-    // From the integration's setting (the first category's name by default), never the PIM's structural product_type;
-    // always sent, "" when there is none, so a type written before (or an old `simple`) does not stay (docs/shopify-fidelity.md).
-    productType: productTypeOf(product, context.placement.productType?.attributeCode),
-    ...(context.keepTagsAndMetafields ? {} : { tags: mergeTags(categoryNames, context.current) }),
+    ...(productType !== '' ? { productType } : {}),
+    ...(context.keepTagsAndMetafields ? {} : { tags: mergeTags(pimTags, context.current) }),
     status,
     ...(Object.keys(seo).length > 0 ? { seo } : {}),
+    ...(creating ? { giftCard } : {}),
+    ...(context.category ? { category: context.category } : {}),
     ...(context.handle ? { handle: context.handle } : {}),
     productOptions: options.map((o) => ({ name: o.name, values: o.values.map((name) => ({ name })) })),
     variants,
     ...(unchanged ? {} : { files }),
     ...(context.keepTagsAndMetafields
       ? {}
-      : withMetafields([...ourMetafields(product.id, categoryNames), ...attributeMetafields], context.current, attributeNamespaces(context.placement))),
+      : withMetafields([...ourMetafields(product.id, pimTags), ...attributeMetafields], context.current, attributeNamespaces(context.placement))),
     ...(context.keepTagsAndMetafields || !collections ? {} : withCollections(collections, context.current, context.placement, known)),
   };
   const fingerprint = metafieldsFingerprint(attributeMetafields);
+  const imageAlts = Object.fromEntries(imageUrls.flatMap((u) => (pimAlt(u) !== undefined ? [[u, pimAlt(u)!]] : [])));
   const owned = {
     ...(fingerprint !== undefined ? { attributeMetafields: fingerprint } : {}),
     compareAt: compareAtOwned,
     ...(seoTitle !== undefined ? { seoTitle: true } : {}),
     ...(seoDescription !== undefined ? { seoDescription: true } : {}),
+    tags: pimTags,
+    giftCard: creating ? giftCard : (known.owned?.giftCard ?? giftCard),
+    ...(Object.keys(imageAlts).length > 0 ? { imageAlts } : {}),
     ...(Object.keys(variantImages).length > 0 ? { variantImages } : {}),
     ...(collections ? { collections } : {}),
   };
-  return { input, imageUrls, owned, stock, disabled };
+  const variantKeys = product.variants.length === 0 ? [product.sku] : sortedVariants(product).map((v) => v.sku);
+  return { input, imageUrls, owned, stock, disabled, merchantMedia, warnings, variantKeys };
 }
 
 /**
@@ -472,7 +666,7 @@ export function mediaKeyIn(urlOrName: string | null | undefined): string | null 
 }
 
 /** A non-negative PIM decimal ("1.2500") → "1.25"; null when absent or not a decimal. */
-function toDecimal(value: string | null | undefined): string | null {
+export function toDecimal(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   const m = /^(\d{1,15})(?:\.(\d+))?$/.exec(String(value).trim());
   if (!m) return null;
@@ -480,10 +674,10 @@ function toDecimal(value: string | null | undefined): string | null {
   return frac ? `${BigInt(m[1])}.${frac}` : `${BigInt(m[1])}`;
 }
 
-export function ourMetafields(pimId: number, categoryNames: string[]): StorefrontMetafield[] {
+export function ourMetafields(pimId: number, pimTags: string[]): StorefrontMetafield[] {
   return [
     { namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY, type: 'single_line_text_field', value: String(pimId) },
-    { namespace: METAFIELD_NAMESPACE, key: CATEGORY_TAGS_KEY, type: 'json', value: JSON.stringify(categoryNames) },
+    { namespace: METAFIELD_NAMESPACE, key: PIM_TAGS_KEY, type: 'json', value: JSON.stringify(pimTags) },
   ];
 }
 
@@ -494,8 +688,10 @@ export function ourMetafields(pimId: number, categoryNames: string[]): Storefron
 function withMetafields(ours: StorefrontMetafield[], current: StorefrontTags | null, ownNamespaces: string[] = []): Pick<ProductSetInput, 'metafields'> {
   if (!current?.metafields) return { metafields: ours };
   const same = (a: StorefrontMetafield, b: StorefrontMetafield) => a.namespace === b.namespace && a.key === b.key;
-  // A metafield in the bridge's attribute namespace that we no longer send is an attribute the PIM dropped: removed.
-  const stale = (m: StorefrontMetafield) => ownNamespaces.includes(m.namespace) && !ours.some((o) => same(m, o));
+  // A metafield in the bridge's attribute namespace that we no longer send is an attribute the PIM dropped: removed; so
+  // is the category tags' record of older pushes (its tags are removed by this push, mergeTags).
+  const stale = (m: StorefrontMetafield) =>
+    (ownNamespaces.includes(m.namespace) && !ours.some((o) => same(m, o))) || (m.namespace === METAFIELD_NAMESPACE && m.key === CATEGORY_TAGS_KEY);
   const unchanged =
     !current.metafields.some(stale) &&
     ours.every((o) => current.metafields!.some((m) => same(m, o) && (m.value === o.value || (o.type === 'json' && jsonEqual(m.value, o.value)))));

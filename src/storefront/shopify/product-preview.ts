@@ -1,7 +1,17 @@
 // A push's dry run (StorefrontPort.previewUpserts): the same pre-flight and mapping as upsertProduct, then the current
 // storefront products read by id in batches (`nodes(ids:)`, read calls only, each under the shop's throttle) and
-// compared field by field with the input a push would send (product-diff.ts). Nothing is written.
-import { StorefrontError, type BulkUpsertItem, type ProductPreview, type StorefrontShop, type SyncPlacement } from '../storefront.port.js';
+// compared field by field with the input a push would send (product-diff.ts). A product the push would create shows
+// the handle it would get, the PIM slug exactly; who holds those handles already is searched in batches
+// (product-identity.ts, handleHolders), so a create the shop would refuse is the same error as the push's. Nothing is
+// written.
+import {
+  StorefrontError,
+  StorefrontValidationError,
+  type BulkUpsertItem,
+  type ProductPreview,
+  type StorefrontShop,
+  type SyncPlacement,
+} from '../storefront.port.js';
 import {
   ProductPreviewRead,
   ProductPreviewVariants,
@@ -11,11 +21,14 @@ import {
 } from './operations.js';
 import { preflight, type ShopCurrency, type ShopLimits } from './preflight.js';
 import { previewChanges, type ShopProductView } from './product-diff.js';
-import { bridgeCollectionIds, deterministicHandle, imageUrlsOf, mapProduct, NOTHING_KNOWN, type StorefrontTags } from './product-mapper.js';
+import { handleHolders, handleOf, handleTakenProblem } from './product-identity.js';
+import { bridgeCollectionIds, imageUrlsOf, mapProduct, NOTHING_KNOWN, previousTagsOf, type StorefrontTags } from './product-mapper.js';
 
 export interface PreviewDeps {
   call<T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number): Promise<T>;
   rules(shop: StorefrontShop, placement: SyncPlacement): Promise<{ limits?: ShopLimits; currency?: ShopCurrency }>;
+  /** The product's taxonomy category as Shopify's GID (taxonomy.ts; a full name is looked up); undefined: none. */
+  category(shop: StorefrontShop, product: BulkUpsertItem['product']): Promise<string | undefined>;
 }
 
 /** Requested cost one read call may reach (Shopify refuses above 1000). */
@@ -34,6 +47,7 @@ interface ReadProduct {
 export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, items: BulkUpsertItem[]): Promise<ProductPreview[]> {
   // Pre-flight first, as a push: a product Shopify would refuse needs no read.
   const early: (string[] | null)[] = [];
+  const categories: (string | undefined)[] = [];
   for (const item of items) {
     const rules = await deps.rules(shop, item.placement);
     const problems = preflight(
@@ -42,10 +56,42 @@ export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, it
       rules.limits,
       rules.currency,
     );
+    // The taxonomy category as a push resolves it (a full name Shopify lacks is the push's error too).
+    let category: string | undefined;
+    try {
+      category = await deps.category(shop, item.product);
+    } catch (err) {
+      if (!(err instanceof StorefrontValidationError)) throw err;
+      problems.push(...err.errors);
+    }
+    categories.push(category);
     early.push(problems.length > 0 ? problems : null);
   }
   const wanted = items.flatMap((item, i) => (early[i] === null && item.known.productId ? [{ id: item.known.productId, item }] : []));
   const read = await readProducts(deps, shop, wanted);
+
+  // The products a push would create (no mapping, or its product deleted in the shop), and who holds their handles. A
+  // holder carrying our metafield for that very PIM product is what the push takes over (a lost mapping): it is read
+  // and compared like a mapped product.
+  const creating = items.flatMap((item, i) => (early[i] === null && !(item.known.productId && read.has(item.known.productId)) ? [i] : []));
+  const holders = await handleHolders(
+    deps.call.bind(deps),
+    shop,
+    creating.map((i) => handleOf(items[i].product)),
+  );
+  const takenOver = new Map<number, string>();
+  for (const i of creating) {
+    const holder = holders.get(handleOf(items[i].product));
+    if (holder && holder.pimId === String(items[i].product.id)) takenOver.set(i, holder.id);
+  }
+  if (takenOver.size > 0) {
+    const again = await readProducts(
+      deps,
+      shop,
+      [...takenOver].map(([i, id]) => ({ id, item: items[i] })),
+    );
+    for (const [id, product] of again) read.set(id, product);
+  }
 
   const out: ProductPreview[] = [];
   for (const [i, item] of items.entries()) {
@@ -53,11 +99,24 @@ export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, it
       out.push({ ok: false, errors: early[i]! });
       continue;
     }
-    const current = item.known.productId ? (read.get(item.known.productId) ?? null) : null;
-    const known = current ? item.known : NOTHING_KNOWN;
-    const handle = current ? undefined : deterministicHandle(item.product);
+    const byMapping = item.known.productId ? (read.get(item.known.productId) ?? null) : null;
+    const current = byMapping ?? (takenOver.has(i) ? (read.get(takenOver.get(i)!) ?? null) : null);
+    // A taken-over product's ids are what the push recovers (by SKU and file name): nothing is known of them here.
+    const known = byMapping ? item.known : NOTHING_KNOWN;
+    const handle = current ? undefined : handleOf(item.product);
+    const holder = handle === undefined ? undefined : holders.get(handle);
+    if (handle !== undefined && holder) {
+      out.push({ ok: false, errors: [handleTakenProblem(handle, holder, item.product.id)] });
+      continue;
+    }
     // Stock is not compared (the shop's count moves with its sales): no locations needed.
-    const mapped = mapProduct(item.product, known, { locations: [], placement: item.placement, current: current?.tags ?? null, handle });
+    const mapped = mapProduct(item.product, known, {
+      locations: [],
+      placement: item.placement,
+      current: current?.tags ?? null,
+      handle,
+      category: categories[i],
+    });
     const rules = await deps.rules(shop, item.placement);
     const problems = preflight(item.product, mapped.input, rules.limits, rules.currency);
     if (problems.length > 0) {
@@ -69,7 +128,14 @@ export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, it
       method: current ? 'update' : 'create',
       productNumericId: current ? numericId(current.view.id) : null,
       handle: current ? current.view.handle : (handle ?? null),
-      changes: previewChanges(mapped.input, imageUrlsOf(item.product), current?.view ?? null, known.mediaIds, collectionTitles(item, known, current)),
+      changes: previewChanges(
+        mapped.input,
+        imageUrlsOf(item.product),
+        current?.view ?? null,
+        known.mediaIds,
+        collectionTitles(item, known, current),
+        mapped.variantKeys,
+      ),
     });
   }
   return out;
@@ -132,12 +198,12 @@ async function readProducts(deps: PreviewDeps, shop: StorefrontShop, wanted: { i
 }
 
 /**
- * Requested cost of one ProductPreviewRead, counted per product (as a list of n objects): product 1, seo 1, metafield 1,
- * collections 2 + 1 × m(250), variants 2 + (variant 1 + selectedOptions 1) × m(v) + pageInfo, media 2 + (media 1 +
- * image 1) × m(f).
+ * Requested cost of one ProductPreviewRead, counted per product (as a list of n objects): product 1, seo 1, category 1,
+ * metafields 2, collections 2 + 1 × m(250), variants 2 + (variant 1 + selectedOptions 1 + inventoryItem 1 + measurement 1
+ * + weight 1) × m(v) + pageInfo, media 2 + (media 1 + image 1) × m(f).
  */
 export function costOf(products: number, variants: number, media: number): number {
-  return products * (3 + 2 + multiplier(250) + 2 + 2 * multiplier(variants) + 2 + 2 * multiplier(media));
+  return products * (5 + 2 + multiplier(250) + 2 + 5 * multiplier(variants) + 2 + 2 * multiplier(media));
 }
 
 function viewOf(node: NonNullable<ProductPreviewReadData['nodes'][number]>, variants: PreviewVariantNode[]): ShopProductView {
@@ -151,6 +217,8 @@ function viewOf(node: NonNullable<ProductPreviewReadData['nodes'][number]>, vari
     status: node.status,
     tags: Array.isArray(node.tags) ? node.tags : [],
     seo: { title: node.seo?.title ?? null, description: node.seo?.description ?? null },
+    giftCard: node.isGiftCard === true,
+    category: node.category?.id ?? null,
     variants: variants.map((v) => ({
       id: v.id,
       sku: typeof v.sku === 'string' && v.sku.trim() !== '' ? v.sku : null,
@@ -158,6 +226,11 @@ function viewOf(node: NonNullable<ProductPreviewReadData['nodes'][number]>, vari
       compareAtPrice: v.compareAtPrice ?? null,
       barcode: typeof v.barcode === 'string' && v.barcode !== '' ? v.barcode : null,
       options: (v.selectedOptions ?? []).map((o) => ({ name: String(o.name), value: String(o.value) })),
+      inventoryPolicy: v.inventoryPolicy ?? null,
+      taxable: v.taxable ?? null,
+      tracked: v.inventoryItem?.tracked ?? null,
+      requiresShipping: v.inventoryItem?.requiresShipping ?? null,
+      weight: v.inventoryItem?.measurement?.weight ?? null,
     })),
     images: (node.media?.nodes ?? []).map((m) => ({ mediaId: m.id, url: typeof m.image?.url === 'string' ? m.image.url : null })),
     collections: (node.collections?.nodes ?? []).map((c) => ({ id: c.id, title: c.title })),
@@ -165,18 +238,11 @@ function viewOf(node: NonNullable<ProductPreviewReadData['nodes'][number]>, vari
 }
 
 function tagsOf(node: NonNullable<ProductPreviewReadData['nodes'][number]>): StorefrontTags {
-  let previous: string[] | null = null;
-  if (node.categoryTags?.value) {
-    try {
-      const parsed: unknown = JSON.parse(node.categoryTags.value);
-      if (Array.isArray(parsed)) previous = parsed.filter((t): t is string => typeof t === 'string');
-    } catch {
-      previous = null;
-    }
-  }
   return {
     tags: Array.isArray(node.tags) ? node.tags : [],
-    previousCategoryTags: previous,
+    previousTags: previousTagsOf(node.pimTags?.value, node.categoryTags?.value),
     collections: (node.collections?.nodes ?? []).map((c) => c.id),
+    // The product's media: the merchant's are sent back with ours when the push sends files.
+    media: (node.media?.nodes ?? []).map((m) => ({ id: m.id, url: typeof m.image?.url === 'string' ? m.image.url : null })),
   };
 }

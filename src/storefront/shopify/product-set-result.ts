@@ -28,15 +28,22 @@ export function upsertResultOf(
     imagesUnconfirmed?: string[];
     variantCount: number;
     imageCount: number;
-    categoryTags: string[];
+    /**
+     * Our key of each variant sent, in order (MappedProduct.variantKeys): a variant answered without one of them as its
+     * SKU (one whose SKU the PIM made up, not written to the shop) takes the key of its place (productSet answers the
+     * variants in the order sent).
+     */
+    keys?: string[];
   },
 ): ProductUpsertResult {
   const variantIds: Record<string, string> = {};
   const inventoryItemIds: Record<string, string> = {};
-  for (const v of p.variants?.nodes ?? []) {
-    if (!v.sku) continue;
-    variantIds[v.sku] = v.id;
-    if (v.inventoryItem?.id) inventoryItemIds[v.sku] = v.inventoryItem.id;
+  const keys = o.keys ? new Set(o.keys) : null;
+  for (const [i, v] of (p.variants?.nodes ?? []).entries()) {
+    const key = v.sku && (!keys || keys.has(v.sku)) ? v.sku : o.keys?.[i];
+    if (!key) continue;
+    variantIds[key] = v.id;
+    if (v.inventoryItem?.id) inventoryItemIds[key] = v.inventoryItem.id;
   }
   const firstVariant = p.variants?.nodes?.[0]?.id;
   return {
@@ -51,7 +58,6 @@ export function upsertResultOf(
     imagesUnconfirmed: o.imagesUnconfirmed ?? [],
     variantCount: o.variantCount,
     imageCount: o.imageCount,
-    categoryTags: o.categoryTags,
     inventoryItemIds,
     ...NO_STEPS,
   };
@@ -76,7 +82,8 @@ export interface MatchedMedia {
  * The storefront media of each PIM image URL, from a productSet answer: ids we sent that are still there, then media
  * whose URL carries the image's file name (mediaFilename); images just uploaded, whose URL Shopify does not show until
  * it has processed them, take the remaining new media in the order they were sent (Shopify keeps the product's media
- * in the order of `files`; `newInOrder: false` when the nodes are not the answer to our files, as in a recovery). A media that FAILED processing is a problem line with Shopify's reason and is kept apart
+ * in the order of `files`; `newInOrder: false` when the nodes are not the answer to our files, as in a recovery; the
+ * merchant's media, `merchant`, are never matched). A media that FAILED processing is a problem line with Shopify's reason and is kept apart
  * from `mediaIds`: a FAILED media never becomes READY, so its image is sent from its source again (the failure may have
  * been the source being down), and productSet's list replacement deletes the failed media.
  */
@@ -84,10 +91,11 @@ export function matchMedia(
   imageUrls: string[],
   knownIds: Record<string, string>,
   nodes: StorefrontMediaNode[],
-  options: { newInOrder?: boolean } = {},
+  options: { newInOrder?: boolean; merchant?: string[] } = {},
 ): MatchedMedia {
   const present = new Map(nodes.map((n) => [n.id, n]));
-  const taken = new Set<string>();
+  // The merchant's media (sent back by id with ours) are never one of our images.
+  const taken = new Set<string>(options.merchant ?? []);
   const matched: Record<string, string> = {};
   const assign = (url: string, node: StorefrontMediaNode) => {
     matched[url] = node.id;

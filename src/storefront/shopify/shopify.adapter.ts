@@ -42,6 +42,7 @@ import {
   MetafieldDefinitionCapabilities,
   MetafieldDefinitionCreate,
   ProductLookup,
+  ProductLookupMedia,
   ProductMetafieldDefinitions,
   ProductRecoveryLookup,
   ShopLocales as ShopLocalesQuery,
@@ -66,18 +67,23 @@ import {
 } from './operations.js';
 import { preflight, preflightWarnings, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
 import { matchMedia, upsertResultOf, type MatchedMedia } from './product-set-result.js';
+import { customIdOf, findByPimId, handleOf, handleProblems, handleTakenProblem, identityOf, pimIdOf, type IdentifierMode } from './product-identity.js';
 import {
   CATEGORY_TAGS_KEY,
-  categoryNamesOf,
-  deterministicHandle,
+  filesWillBeSent,
   imageFile,
   imageUrlsOf,
   mapProduct,
+  pimTagsOf,
+  PIM_TAGS_KEY,
+  previousTagsOf,
   sameCollections,
+  sameTags,
   METAFIELD_NAMESPACE,
   needsMediaIds,
   NOTHING_KNOWN,
   PIM_ID_KEY,
+  sortedVariants,
   type MappedProduct,
   type ShopLocation,
   type StorefrontMetafield,
@@ -87,6 +93,7 @@ import { syncPublications, targetPublications } from './publication-sync.js';
 import { syncTranslations, type ShopLocale } from './translation-sync.js';
 import { catalogueView, driftChanges, writtenOf } from './product-diff.js';
 import { previewUpserts } from './product-preview.js';
+import { TaxonomyCategories } from './taxonomy.js';
 import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';
 import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type RetryPolicy, type ThrottleClock } from './throttle.js';
 import type { ShopifyRecorder } from '../../lib/metrics.js';
@@ -106,9 +113,6 @@ export interface ShopifyAdapterOptions {
   /** Where cost spent, throttle waits and THROTTLED answers are counted, per shop. */
   metrics?: ShopifyRecorder;
 }
-
-/** How a product without a mapping is found again: a unique metafield (`customId`) or the deterministic handle. */
-type IdentifierMode = 'customId' | 'handle';
 
 interface GraphqlAnswer<T> {
   data?: T | null;
@@ -161,6 +165,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   private readonly bulk: ShopifyBulkUpserts;
   private readonly catalogue: ShopifyCatalogueReads;
   private readonly webhooks = new ShopifyWebhookSubscriptions((shop, document, variables, cost) => this.call(shop, document, variables, cost));
+  /** The PIM's taxonomy categories as Shopify's GIDs (a full name looked up once per shop and process). */
+  private readonly taxonomy = new TaxonomyCategories((shop, document, variables, cost) => this.call(shop, document, variables, cost));
   private readonly metrics?: ShopifyRecorder;
 
   constructor(options: ShopifyAdapterOptions = {}) {
@@ -177,15 +183,16 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       call: (shop, document, variables, cost, retryUnavailable) => this.call(shop, document, variables, cost, retryUnavailable),
       identifierMode: (shop) => this.identifierMode(shop),
       locations: (shop) => this.locations(shop),
-      lookup: (shop, identifier, recover) => this.lookup(shop, identifier, recover),
+      lookup: (shop, identifier, recover, media) => this.lookup(shop, identifier, recover, media),
+      findOurs: (shop, pimProductId, mode) => this.findOurs(shop, pimProductId, mode),
       rules: (shop, placement) => this.rules(shop, placement),
       throttle: this.throttle,
       tagsOf,
       attributeMetafields: (shop, product, specs) => this.attributeMetafieldsOf(shop, product, specs, { keepInvalid: true }),
+      category: (shop, product) => this.taxonomy.resolve(shop, product.taxonomy_category),
       recovered: (shop, found, product, known) => this.recovered(shop, found, product, known),
       afterProductSet: (shop, item, mapped, base, mediaProblems) =>
         this.afterProductSet(shop, item.product, item.placement, item.known, mapped, base, mediaProblems, true),
-      sameTags,
       transferTimeoutMs: options.bulkTransferTimeoutMs ?? 120_000,
     });
     this.catalogue = new ShopifyCatalogueReads({
@@ -211,7 +218,11 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   /** A push's dry run: pre-flight, mapping, the current products read by id in batches, compared (product-preview.ts). */
   previewUpserts(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<ProductPreview[]> {
     return previewUpserts(
-      { call: (s, document, variables, cost) => this.call(s, document, variables, cost), rules: (s, placement) => this.rules(s, placement) },
+      {
+        call: (s, document, variables, cost) => this.call(s, document, variables, cost),
+        rules: (s, placement) => this.rules(s, placement),
+        category: (s, product) => this.taxonomy.resolve(s, product.taxonomy_category),
+      },
       shop,
       items,
     );
@@ -300,6 +311,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     if (early.length > 0) throw new StorefrontValidationError(early);
     // Attribute metafields: the shop's definitions made where missing, each value checked against its definition.
     const attributes = await this.attributeMetafieldsOf(shop, product, placement.attributeMetafields ?? []);
+    // The taxonomy category as Shopify's GID (a full name looked up once per shop); one Shopify lacks refuses the product.
+    const category = await this.taxonomy.resolve(shop, product.taxonomy_category);
     let locations = await this.locations(shop);
     // A productSet that failed with a 5xx or a timeout may have been applied (the answer was lost): the next attempt
     // looks the product up again, with its variants and media, so it neither duplicates the product nor re-uploads
@@ -309,7 +322,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     let healed = false;
     for (;;) {
       try {
-        const result = await this.upsertOnce(shop, product, known, placement, locations, failures > 0 || healed, attributes);
+        const result = await this.upsertOnce(shop, product, known, placement, locations, failures > 0 || healed, attributes, category);
         creating ??= result.method === 'create';
         return { ...result, method: creating ? 'create' : 'update' };
       } catch (err) {
@@ -344,26 +357,33 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     locations: ShopLocation[],
     afterFailure: boolean,
     attributes: StorefrontMetafield[] = [],
+    category?: string,
+    /** The bridge's own product for this PIM product, found holding its handle after the create was refused. */
+    ours?: NonNullable<ProductLookupData['productByIdentifier']>,
   ): Promise<ProductUpsertResult> {
     let effective: KnownStorefrontProduct = known;
     let current: StorefrontTags | null = null;
     let sendHandle: string | undefined;
-    let identifier: Record<string, unknown>;
-    const categoryTags = categoryNamesOf(product);
-    // The mapped product with the category tags of the last push: nothing to merge, so no read before the productSet.
+    /** Undefined: a plain create (a shop without the unique definition has no identifier a create can name). */
+    let identifier: Record<string, unknown> | undefined;
+    const pimTags = pimTagsOf(product);
+    // The mapped product with the PIM tags of the last push: nothing to merge, so no read before the productSet.
     // A product deleted in Shopify meanwhile answers PRODUCT_DOES_NOT_EXIST, and the retry takes the reading path.
     // Images sent earlier without their ids (a bulk sync), and the list changed: read the product's media first, so
-    // those images are kept by id rather than uploaded again.
-    const wantMedia = !afterFailure && needsMediaIds(known, imageUrlsOf(product));
+    // those images are kept by id rather than uploaded again. Files to send at all: read the product's media first, so
+    // the merchant's media go back in the list (productSet's `files` replaces it) and only ours are ever removed.
+    const wantMedia = !afterFailure && needsMediaIds(known, product);
+    const wantFiles = filesWillBeSent(known, product);
     const keepTagsAndMetafields =
       !afterFailure &&
       !wantMedia &&
+      !wantFiles &&
       known.productId !== null &&
-      sameTags(known.categoryTags, categoryTags) &&
+      sameTags(known.owned?.tags, pimTags) &&
       known.owned?.attributeMetafields === metafieldsFingerprint(attributes) &&
       sameCollections(known, product, placement);
 
-    const byId = known.productId && !keepTagsAndMetafields ? await this.lookup(shop, { id: known.productId }, afterFailure || wantMedia) : null;
+    const byId = known.productId && !keepTagsAndMetafields ? await this.lookup(shop, { id: known.productId }, afterFailure || wantMedia, wantFiles) : null;
     if (keepTagsAndMetafields) {
       identifier = { id: known.productId };
     } else if (byId) {
@@ -372,21 +392,22 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       if (afterFailure) effective = await this.recovered(shop, byId, product, known);
       else if (wantMedia) effective = { ...known, mediaIds: (await this.recovered(shop, byId, product, known)).mediaIds, imagesUnconfirmed: [] };
     } else {
-      // No mapping (or the mapped product was deleted on the storefront): find what an earlier push may have made.
+      // No mapping (or the mapped product was deleted on the storefront): find what an earlier push may have made, by
+      // our metafield, never by handle (the merchant may have changed it; a product holding it may be the merchant's).
       const mode = await this.identifierMode(shop);
-      const handle = deterministicHandle(product);
-      const stable = mode === 'customId' ? { customId: { namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY, value: String(product.id) } } : { handle };
       // A product never pushed before cannot be there yet: skip the round trip (most of a first push's cost).
-      const found = known.neverPushed && !afterFailure ? null : await this.lookup(shop, stable, true);
+      const found = ours ?? (known.neverPushed && !afterFailure ? null : await this.findOurs(shop, product.id, mode));
       if (found) {
         current = tagsOf(found);
         effective = await this.recovered(shop, found, product);
         identifier = { id: found.id };
       } else {
         effective = NOTHING_KNOWN;
-        identifier = stable;
-        // A new product always gets the deterministic handle, so it can be found by either identifier later.
-        sendHandle = handle;
+        // customId makes the create idempotent; without it a retry's create is refused the handle its first try took,
+        // and that holder carries our metafield (below): found either way, never made twice.
+        identifier = mode === 'customId' ? customIdOf(product.id) : undefined;
+        // The PIM slug, exactly: Shopify refuses it when taken (HANDLE_NOT_UNIQUE, below), it never suffixes it.
+        sendHandle = handleOf(product);
       }
     }
 
@@ -397,6 +418,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       handle: sendHandle,
       keepTagsAndMetafields,
       attributeMetafields: attributes,
+      category,
     });
     const { input, imageUrls } = mapped;
     const rules = await this.rules(shop, placement);
@@ -427,6 +449,16 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     const payload = data.productSet;
     if (!payload) throw new StorefrontError('invalid_response', `${shop.domain} answered productSet without a payload`);
     if (payload.userErrors.length > 0) {
+      if (sendHandle && payload.userErrors.some((e) => e.code === 'HANDLE_NOT_UNIQUE')) {
+        // The one read a taken handle costs: who holds it. Ours for this PIM product (a lost mapping the lookup could not
+        // find) is taken over and updated; anything else is this product's problem, naming the holder.
+        const holder = await this.lookup(shop, { handle: sendHandle }, true);
+        if (holder && !ours && pimIdOf(holder) === String(product.id)) {
+          return this.upsertOnce(shop, product, known, placement, locations, afterFailure, attributes, category, holder);
+        }
+        const others = payload.userErrors.filter((e) => e.code !== 'HANDLE_NOT_UNIQUE');
+        throw new StorefrontValidationError([handleTakenProblem(sendHandle, holder && identityOf(holder), product.id), ...userErrorLines(others)]);
+      }
       const refusal = new StorefrontValidationError(userErrorLines(payload.userErrors));
       const stale = staleIdKinds(payload.userErrors);
       if (!afterFailure && stale.any) throw new StaleIds(refusal, stale.locations);
@@ -437,35 +469,41 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
 
     const allVariants = await this.remainingVariants(shop, p.id, p.variants);
     const answer = { ...p, variants: { nodes: allVariants } };
-    let matched = matchMedia(imageUrls, effective.mediaIds, p.media?.nodes ?? []);
+    let matched = matchMedia(imageUrls, effective.mediaIds, p.media?.nodes ?? [], { merchant: mapped.merchantMedia });
     // A media that failed after an earlier push answered (Shopify processes images asynchronously): its image is sent
     // from its source again, once, in this push (one this very call uploaded is only reported: its source is broken now).
     const uploaded = new Set((input.files ?? []).flatMap((f) => (f.originalSource ? [f.originalSource] : [])));
     const earlierFailures = imageUrls.filter((url) => matched.failed[url] && !uploaded.has(url));
     if (earlierFailures.length > 0) {
-      matched = await this.resendImages(shop, p.id, product, imageUrls, matched, earlierFailures);
+      matched = await this.resendImages(shop, p.id, product, imageUrls, matched, earlierFailures, mapped.merchantMedia);
       // A variant loses a media that is sent again (a productSet of `files` alone cannot attach it: the variant's file
       // goes with the variants list): forgetting it makes the next push send the files and reattach it by id.
       const attached = mapped.owned.variantImages;
       if (attached) for (const [sku, url] of Object.entries(attached)) if (earlierFailures.includes(url)) delete attached[sku];
     }
     const imagesUnconfirmed = imageUrls.filter((url) => !matched.mediaIds[url] && !matched.failed[url]);
+    // Our media that FAILED are remembered as ours (they have no URL, so no file name): the next push that sends files
+    // drops them instead of keeping them as the merchant's.
+    const failedMedia = Object.values(matched.failed);
+    if (failedMedia.length > 0) mapped.owned.failedMedia = failedMedia;
     const base = upsertResultOf(answer, {
       method: effective.productId ? 'update' : 'create',
       mediaIds: matched.mediaIds,
       imagesUnconfirmed,
       variantCount: input.variants.length,
       imageCount: imageUrls.length,
-      categoryTags,
+      keys: mapped.variantKeys,
     });
-    return (await this.afterProductSet(shop, product, placement, effective, mapped, base, matched.problems)).result;
+    const setProblems = [...matched.problems, ...handleProblems(sendHandle, p.handle)];
+    return (await this.afterProductSet(shop, product, placement, effective, mapped, base, setProblems)).result;
   }
 
   /**
    * A productSet of the product's media alone (the other lists are not sent, so they stay): `resend` from their
-   * source, the rest by id; then a few looks (with the retry back-off between) while Shopify processes them, so that
-   * an image whose source is still broken is reported with Shopify's reason now, not at the next push. A refusal is a
-   * problem on the product, which is written already.
+   * source, the rest by id, then the merchant's media (`merchant`, by id: the list replaces the product's media); then a
+   * few looks (with the retry back-off between) while Shopify processes them, so that an image whose source is still
+   * broken is reported with Shopify's reason now, not at the next push. A refusal is a problem on the product, which is
+   * written already.
    */
   private async resendImages(
     shop: StorefrontShop,
@@ -474,9 +512,13 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     imageUrls: string[],
     before: MatchedMedia,
     resend: string[],
+    merchant: string[] = [],
   ): Promise<MatchedMedia> {
     const kept = { ...before.mediaIds, ...before.failed };
-    const files = imageUrls.map((url) => (resend.includes(url) || !kept[url] ? imageFile(url, product) : { id: kept[url] }));
+    const files = [
+      ...imageUrls.map((url) => (resend.includes(url) || !kept[url] ? imageFile(url, product) : { id: kept[url] })),
+      ...merchant.map((id) => ({ id })),
+    ];
     const media = Math.min(250, Math.max(1, imageUrls.length));
     const data = await this.call<ProductSetSyncData>(
       shop,
@@ -491,13 +533,13 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     }
     const known = Object.fromEntries(Object.entries(kept).filter(([url]) => !resend.includes(url)));
     let nodes = payload.product.media?.nodes ?? [];
-    let matched = matchMedia(imageUrls, known, nodes);
+    let matched = matchMedia(imageUrls, known, nodes, { merchant });
     const processing = () => resend.some((url) => matched.mediaIds[url] && statusOf(nodes, matched.mediaIds[url]) !== 'READY');
     for (let look = 1; look < RECOVERY_MEDIA_LOOKS && processing(); look++) {
       await this.throttle.backoff(look);
       nodes = (await this.call<ProductMediaData>(shop, ProductMedia, { id: productId, media }, 2 + 3 * connectionMultiplier(media))).product?.media.nodes ?? [];
       // The media ids are known now: the resent images are matched by the ids this productSet gave them.
-      matched = matchMedia(imageUrls, { ...known, ...matched.mediaIds, ...matched.failed }, nodes);
+      matched = matchMedia(imageUrls, { ...known, ...matched.mediaIds, ...matched.failed }, nodes, { merchant });
     }
     return matched;
   }
@@ -519,7 +561,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     deferPublish = false,
   ): Promise<{ result: ProductUpsertResult; toPublish: string[] }> {
     const call = this.caller(shop);
-    const created = new Set(mapped.input.variants.filter((v) => !v.id).map((v) => v.sku));
+    const created = new Set(mapped.variantKeys.filter((_, i) => !mapped.input.variants[i].id));
     // The product is written: a step the shop refuses for a scope it has not granted is a problem on the mapping (it
     // names the scope; the next push tries again), not a failed push.
     const inventory = await unlessDenied(
@@ -555,9 +597,9 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
         publications: publishing.publications,
         problems: [...mediaProblems, ...inventory.problems, ...publishing.problems, ...translating.problems],
         ...(translating.missingLocales ? { missingLocales: translating.missingLocales } : {}),
-        warnings: preflightWarnings(mapped.input),
+        warnings: [...preflightWarnings(mapped.input), ...mapped.warnings],
         // The owned fields' values as written, for the drift report (kept with the mapping in the same write).
-        written: writtenOf(mapped.input, base.categoryTags, mapped.imageUrls),
+        written: writtenOf(mapped.input, pimTagsOf(product), mapped.imageUrls, mapped.variantKeys, base.variantIds),
       },
       toPublish: publishing.toPublish,
     };
@@ -660,6 +702,20 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     const variants = await this.remainingVariants(shop, found.id, found.variants ?? { nodes: [] });
     const variantIds: Record<string, string> = {};
     for (const v of variants) if (v.sku) variantIds[v.sku] = v.id;
+    // Variants whose SKU the PIM made up were sent without one: our product's variants without a SKU, in order.
+    const generated = (
+      product.variants.length === 0
+        ? product.sku_generated
+          ? [product.sku]
+          : []
+        : sortedVariants(product)
+            .filter((v) => v.sku_generated)
+            .map((v) => v.sku)
+    ).filter((key) => !variantIds[key]);
+    const unnamed = variants.filter((v) => !v.sku);
+    generated.forEach((key, i) => {
+      if (unnamed[i]) variantIds[key] = unnamed[i].id;
+    });
     const images = imageUrlsOf(product);
     // Media still being processed show no URL (so no name) yet: wait a little for them, rather than upload them again.
     let nodes = found.media?.nodes ?? [];
@@ -674,8 +730,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   }
 
   /**
-   * `customId` when the shop has (or now gets) a unique-values definition for `pimbridge.pim_product_id`, else the
-   * deterministic handle. Decided once per shop; a refused or unsupported definition falls back to the handle.
+   * `customId` when the shop has (or now gets) a unique-values definition for `pimbridge.pim_product_id`, else a search
+   * by the metafield's value. Decided once per shop; a refused or unsupported definition falls back to the search.
    */
   private identifierMode(shop: StorefrontShop): Promise<IdentifierMode> {
     let mode = this.identifierModes.get(shop.domain);
@@ -699,7 +755,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
           );
           const payload = data.metafieldDefinitionCreate;
           if (payload?.createdDefinition) return 'customId';
-          if (!payload?.userErrors.some((e) => e.code === 'TAKEN')) return 'handle';
+          if (!payload?.userErrors.some((e) => e.code === 'TAKEN')) return 'metafieldSearch';
           // The definition exists: customId works only if it has unique values (it cannot be given them later).
           const existing = await this.call<MetafieldDefinitionCapabilitiesData>(
             shop,
@@ -707,9 +763,9 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
             { identifier: { ownerType: 'PRODUCT', namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY } },
             3,
           );
-          return existing.metafieldDefinition?.capabilities.uniqueValues.enabled ? 'customId' : 'handle';
+          return existing.metafieldDefinition?.capabilities.uniqueValues.enabled ? 'customId' : 'metafieldSearch';
         } catch (err) {
-          if (err instanceof StorefrontError && (err.kind === 'invalid_response' || err.kind === 'forbidden')) return 'handle';
+          if (err instanceof StorefrontError && (err.kind === 'invalid_response' || err.kind === 'forbidden')) return 'metafieldSearch';
           throw err;
         }
       })();
@@ -805,16 +861,34 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     return found;
   }
 
+  /**
+   * The bridge's product for this PIM product, by our metafield (with its variants and media, for recovery): customId on
+   * the unique definition, else a search by the metafield's value then the product by id. Null: none.
+   */
+  private async findOurs(
+    shop: StorefrontShop,
+    pimProductId: number,
+    mode: IdentifierMode,
+  ): Promise<NonNullable<ProductLookupData['productByIdentifier']> | null> {
+    if (mode === 'customId') return this.lookup(shop, customIdOf(pimProductId), true);
+    const id = await findByPimId((s, document, variables, cost) => this.call(s, document, variables, cost), shop, pimProductId);
+    return id ? this.lookup(shop, { id }, true) : null;
+  }
+
+  /** `recover`: with its variants and media (a lost mapping, a retry); `media`: with its media (files will be sent). */
   private async lookup(
     shop: StorefrontShop,
     identifier: Record<string, unknown>,
     recover: boolean,
+    media = false,
   ): Promise<NonNullable<ProductLookupData['productByIdentifier']> | null> {
     // product 1 + metafields 2 + 1×11 + collections 2 + 1×11; with recovery also variants 2 + 1×11 + pageInfo 1 and
-    // media 2 + 2×11.
+    // media 2 + 2×11; with media, media 2 + 2×11.
     const data = recover
       ? await this.call<ProductLookupData>(shop, ProductRecoveryLookup, { identifier }, 27 + 14 + 24)
-      : await this.call<ProductLookupData>(shop, ProductLookup, { identifier }, 27);
+      : media
+        ? await this.call<ProductLookupData>(shop, ProductLookupMedia, { identifier }, 27 + 24)
+        : await this.call<ProductLookupData>(shop, ProductLookup, { identifier }, 27);
     return data.productByIdentifier ?? null;
   }
 
@@ -988,18 +1062,16 @@ const statusOf = (nodes: StorefrontMediaNode[], id: string) => nodes.find((n) =>
 
 function tagsOf(found: NonNullable<ProductLookupData['productByIdentifier']>): StorefrontTags {
   const metafields = Array.isArray(found.metafields?.nodes) ? found.metafields.nodes : [];
-  const sent = metafields.find((m) => m.namespace === METAFIELD_NAMESPACE && m.key === CATEGORY_TAGS_KEY)?.value;
-  let previous: string[] | null = null;
-  if (sent) {
-    try {
-      const parsed: unknown = JSON.parse(sent);
-      if (Array.isArray(parsed)) previous = parsed.filter((t): t is string => typeof t === 'string');
-    } catch {
-      previous = null;
-    }
-  }
+  const ourValue = (key: string) => metafields.find((m) => m.namespace === METAFIELD_NAMESPACE && m.key === key)?.value;
   const collections = found.collections?.nodes?.map((c) => c.id);
-  return { tags: Array.isArray(found.tags) ? found.tags : [], previousCategoryTags: previous, metafields, ...(collections ? { collections } : {}) };
+  const media = found.media?.nodes?.map((m) => ({ id: m.id, url: m.image?.url ?? null }));
+  return {
+    tags: Array.isArray(found.tags) ? found.tags : [],
+    previousTags: previousTagsOf(ourValue(PIM_TAGS_KEY), ourValue(CATEGORY_TAGS_KEY)),
+    metafields,
+    ...(collections ? { collections } : {}),
+    ...(media ? { media } : {}),
+  };
 }
 
 /** productSet failed in a way that may have been applied (5xx, timeout): upsertProduct looks again before retrying. */
@@ -1038,11 +1110,4 @@ function staleIdKinds(userErrors: { field: string[] | null; code: string | null 
       any = true;
   }
   return { any, locations };
-}
-
-/** Same tags, whatever the order and case (a mapping from before categoryTags were kept has none: not the same). */
-function sameTags(previous: string[] | undefined, now: string[]): boolean {
-  if (!previous) return false;
-  const norm = (tags: string[]) => [...new Set(tags.map((t) => t.toLowerCase()))].sort().join('\n');
-  return norm(previous) === norm(now);
 }

@@ -6,7 +6,7 @@
 // webhooks (webhookSubscriptions, webhookSubscription, webhookSubscriptionCreate, webhookSubscriptionDelete); languages and
 // translations (shopLocales, shopLocaleEnable/Update/Disable, translatableResource(s/ByIds), translationsRegister/Remove);
 // custom collections (collectionCreate, collectionUpdate, collectionDelete, collection, collectionByIdentifier, collections);
-// the calling app (currentAppInstallation).
+// the calling app (currentAppInstallation); Shopify's product taxonomy (taxonomy, a subset).
 import { bulkResolvers } from '../bulk-resolvers.js';
 import { appResolvers } from './app.js';
 import { collectionResolvers } from './collections.js';
@@ -16,6 +16,7 @@ import { merchantEditResolvers } from './merchant-edits.js';
 import { productResolvers } from './products.js';
 import { publicationResolvers } from './publications.js';
 import { shopResolvers } from './shop.js';
+import { taxonomyResolvers } from './taxonomy.js';
 import { translationResolvers } from './translations.js';
 import type { ResolverModule, RootResolver } from './types.js';
 import { webhookResolvers } from './webhooks.js';
@@ -32,6 +33,7 @@ const modules: ResolverModule[] = [
   translationResolvers,
   collectionResolvers,
   appResolvers,
+  taxonomyResolvers,
 ];
 
 function merge(kind: 'query' | 'mutation'): Readonly<Record<string, RootResolver>> {

@@ -17,15 +17,16 @@ const PRODUCT_FIELDS = new Set([
   'status',
   'tags',
   'seo',
+  'category',
   'metafields',
   'redirectNewHandle',
 ]);
 /** Fields whose value is what the sandbox already answers, or the schema's default (so sending it changes nothing). */
 const PRODUCT_NO_OPS: Record<string, unknown> = { requiresSellingPlan: false, giftCard: false, deleteConflictingConstrainedMetafields: false };
-const VARIANT_FIELDS = new Set(['id', 'price', 'compareAtPrice', 'barcode', 'inventoryPolicy', 'inventoryItem', 'inventoryQuantities']);
-const VARIANT_NO_OPS: Record<string, unknown> = { taxable: true, requiresComponents: false };
-const ITEM_FIELDS = new Set(['sku', 'tracked', 'cost', 'measurement']);
-const ITEM_NO_OPS: Record<string, unknown> = { requiresShipping: true };
+const VARIANT_FIELDS = new Set(['id', 'price', 'compareAtPrice', 'barcode', 'inventoryPolicy', 'taxable', 'inventoryItem', 'inventoryQuantities']);
+const VARIANT_NO_OPS: Record<string, unknown> = { requiresComponents: false };
+const ITEM_FIELDS = new Set(['sku', 'tracked', 'requiresShipping', 'cost', 'measurement']);
+const ITEM_NO_OPS: Record<string, unknown> = {};
 
 function checkFields(where: string, input: Record<string, unknown> | null | undefined, kept: Set<string>, noOps: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(input ?? {})) {

@@ -14,6 +14,8 @@ import { publishableFields } from './publishable.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 import { emitTopic } from './webhooks.js';
 import { plainText } from './html-text.js';
+import { taxonomyNode } from '../taxonomy-data.js';
+import { taxonomyCategoryObject } from './taxonomy.js';
 
 const gid = (type: string, id: number) => `gid://shopify/${type}/${id}`;
 
@@ -64,10 +66,10 @@ export function variantObject(product: ProductRow, row: VariantRow, ctx: Sandbox
     legacyResourceId: String(row.id),
     sku: row.sku,
     tracked: row.tracked,
+    requiresShipping: row.requiresShipping,
     // The shop's currency (schema 2026-10: InventoryItemInput.cost "the currency is the shop's default currency").
     unitCost: row.unitCost === null ? null : { amount: row.unitCost, currencyCode: ctx.store.currencyCode },
     measurement: { id: gid('InventoryItemMeasurement', row.id), weight: row.weight },
-    requiresShipping: true,
     duplicateSkuCount: 0,
     createdAt: dateTime(row.createdAt),
     updatedAt: dateTime(row.updatedAt),
@@ -102,7 +104,7 @@ export function variantObject(product: ProductRow, row: VariantRow, ctx: Sandbox
     inventoryQuantity: total,
     availableForSale: total > 0,
     inventoryPolicy: row.inventoryPolicy,
-    taxable: true,
+    taxable: row.taxable,
     taxCode: null,
     selectedOptions: row.optionValues.map((o) => {
       const oi = product.options.findIndex((p) => p.name === o.optionName);
@@ -164,7 +166,12 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
     seo: row.seo,
     onlineStorePreviewUrl: `https://${ctx.store.domain}/products/${row.handle}`,
     templateSuffix: null,
-    isGiftCard: false,
+    isGiftCard: row.giftCard,
+    // Product.category: "The category of a product from Shopify's Standard Product Taxonomy" (null when none).
+    category: () => {
+      const node = row.categoryId === null ? undefined : taxonomyNode(row.categoryId);
+      return node ? taxonomyCategoryObject(node) : null;
+    },
     requiresSellingPlan: false,
     tracksInventory: true,
     createdAt: dateTime(row.createdAt),
@@ -243,16 +250,23 @@ export function productObject(row: ProductRow, ctx: SandboxContext, written: Wri
   };
 }
 
-/** `products(query:)` as far as the sandbox understands it: `handle:`, `title:`, `status:`, `sku:` and free text. */
+/**
+ * `products(query:)` as far as the sandbox understands it: `handle:` (a comma-separated list, as Shopify's "Filter by a
+ * comma-separated list of product handles"), `title:`, `status:`, `sku:`, `metafields.{namespace}.{key}:{value}` (an
+ * exact, case-sensitive match, "Only case-sensitive, exact matches are supported for filtering",
+ * https://shopify.dev/docs/apps/build/custom-data/metafields/query-by-metafield-value) and free text.
+ */
 export function parseProductQuery(query: string | null | undefined): ProductFilter {
   const filter: ProductFilter = {};
   if (!query) return filter;
   const text: string[] = [];
-  for (const m of query.matchAll(/(\w+):(?:"([^"]*)"|'([^']*)'|(\S+))|"([^"]*)"|(\S+)/g)) {
+  for (const m of query.matchAll(/([\w.]+):(?:"([^"]*)"|'([^']*)'|(\S+))|"([^"]*)"|(\S+)/g)) {
     const [, field, dq, sq, bare, quoted, word] = m;
     const value = dq ?? sq ?? bare;
-    if (field && ['handle', 'title', 'status', 'sku'].includes(field.toLowerCase()))
-      filter[field.toLowerCase() as 'handle' | 'title' | 'status' | 'sku'] = value;
+    const metafield = field ? /^metafields\.([^.]+)\.([^.]+)$/.exec(field) : null;
+    if (metafield) filter.metafield = { namespace: metafield[1], key: metafield[2], value };
+    else if (field?.toLowerCase() === 'handle') filter.handle = value.split(',').filter((h) => h !== '');
+    else if (field && ['title', 'status', 'sku'].includes(field.toLowerCase())) filter[field.toLowerCase() as 'title' | 'status' | 'sku'] = value;
     else text.push(quoted ?? word ?? `${field}:${value}`);
   }
   if (text.length) filter.text = text.join(' ');
