@@ -417,6 +417,97 @@ for (const target of databaseTargets()) {
       );
     });
 
+    it('import_unmatched carries every field a Shopify product holds into the PIM, and the next full sync leaves the shop product as it was', async () => {
+      const c = await connectedSandbox();
+      const FIELDS = /* GraphQL */ `
+        query Fields($id: ID!) {
+          product(id: $id) {
+            handle productType tags isGiftCard seo { title description } category { id }
+            media(first: 5) { nodes { alt } }
+            variants(first: 5) {
+              nodes {
+                sku barcode price compareAtPrice inventoryPolicy taxable
+                inventoryItem { tracked requiresShipping measurement { weight { value unit } } }
+              }
+            }
+          }
+        }
+      `;
+      const lamp = await seed(c.gql, {
+        ...merchantProduct('лампа-настольная', 'Desk lamp', [['LAMP-1', '40.00', '35.00', 'UPC 0-12345-67890']]),
+        productType: 'Lighting',
+        tags: ['desk', 'Gift ideas'],
+        seo: { title: 'A desk lamp', description: 'Warm light for late work' },
+        category: 'gid://shopify/TaxonomyCategory/aa-1-13-7',
+        files: [{ originalSource: photoUrl, contentType: 'IMAGE', alt: 'The lamp, lit' }],
+        variants: [
+          {
+            sku: 'LAMP-1',
+            price: '40.00',
+            compareAtPrice: '35.00',
+            barcode: 'UPC 0-12345-67890',
+            inventoryPolicy: 'CONTINUE',
+            taxable: false,
+            optionValues: [{ optionName: 'Title', name: 'Default Title' }],
+            inventoryItem: { tracked: false, requiresShipping: false, measurement: { weight: { value: 0.5, unit: 'POUNDS' } } },
+          },
+        ],
+      });
+      await until(
+        'the lamp’s image processed',
+        async () => ((await c.gql(FIELDS, { id: lamp.id })).product.media.nodes.length === 1 ? true : null),
+        WAIT_MS,
+        EVERY_MS,
+      );
+      const before = (await c.gql(FIELDS, { id: lamp.id })).product;
+      assert.equal(before.category?.id, 'gid://shopify/TaxonomyCategory/aa-1-13-7', 'the sandbox knows the category');
+
+      const done = await adopted(c.token, (await adopt(c.token, { import_unmatched: true })).data.id);
+      assert.equal(done.state, 'completed', JSON.stringify(done));
+      assert.equal(done.counts.imported, 1, JSON.stringify(done.counts));
+
+      const list = (await h.as(c.tenant)('GET', '/api/products?include=variants&limit=100')).json().data.products as Json[];
+      const p = list.find((x) => x.sku === 'LAMP-1');
+      assert.ok(p, JSON.stringify(list.map((x) => x.sku)));
+      assert.deepEqual(
+        {
+          slug: p.slug,
+          storefront_type: p.storefront_type,
+          tags: p.tags,
+          seo: [p.seo_title, p.seo_description],
+          taxonomy_category: p.taxonomy_category,
+          gift_card: p.gift_card,
+          prices: [p.price, p.sale_price, p.compare_at_price],
+          barcode: p.barcode,
+          ean: p.ean,
+          weight: [p.weight, p.weight_unit],
+          selling: [p.inventory_policy, p.inventory_tracked, p.taxable, p.requires_shipping],
+          categories: p.categories,
+          alts: p.image_alts,
+        },
+        {
+          slug: 'лампа-настольная',
+          storefront_type: 'Lighting',
+          tags: ['desk', 'Gift ideas'],
+          seo: ['A desk lamp', 'Warm light for late work'],
+          taxonomy_category: 'aa-1-13-7',
+          gift_card: false,
+          prices: ['40.0000', null, '35.0000'],
+          barcode: 'UPC 0-12345-67890',
+          ean: null,
+          weight: ['0.5000', 'lb'],
+          selling: ['continue', false, false, false],
+          categories: [],
+          alts: ['The lamp, lit'],
+        },
+      );
+
+      const sync = await fullSync(c.token);
+      assert.equal(sync.status, 'completed', JSON.stringify(sync));
+      assert.equal(sync.failed, 0, JSON.stringify(sync));
+      assert.deepEqual((await c.gql(FIELDS, { id: lamp.id })).product, before, 'the push wrote back what it read: nothing changed in the shop');
+    });
+
     it('leaves products mapped already as they are, and finds a product an earlier push made by our metafield', async () => {
       const c = await connectedSandbox();
       const sofa = await pimCreate(c.tenant, { name: 'Sofa', sku: 'SOFA-1', price: '500.00', status: 'active' });
@@ -653,7 +744,7 @@ describe('adoption rules (pure)', () => {
     assert.deepEqual(variantLinks(shop('y', [single]), pim(2, 'PIM-SKU')).variantIds, { 'PIM-SKU': single.id });
   });
 
-  it('drafts follow the Shopify CSV import: one plain variant is the product; several keep theirs; a compare-at price above the price is a sale', () => {
+  it('drafts follow the Shopify CSV import: one plain variant is the product; several keep theirs; a compare-at price above the price is a sale; Type is the storefront type, not a category', () => {
     assert.deepEqual(pimPrices('15.00', '20.00'), { price: '20.00', sale_price: '15.00' });
     assert.deepEqual(pimPrices('15.00', '10.00'), { price: '15.00', sale_price: null });
     const ean = withGtinCheckDigit('400638133393');
@@ -682,13 +773,20 @@ describe('adoption rules (pure)', () => {
         description: '<p>x</p>',
         status: 'draft',
         brand: 'V',
-        categories: [['Headwear']],
+        storefront_type: 'Headwear',
+        tags: [],
         currency: 'USD',
         price: '20.00',
         sale_price: '15.00',
+        barcode: ean,
+        compare_at_price: null,
+        weight: null,
+        weight_unit: null,
+        stock_quantity: 3,
         ean,
       },
       images: ['https://cdn.example/hat.png'],
+      imageAlts: [null],
       variants: [],
     });
     const multi = shopProductDraft(

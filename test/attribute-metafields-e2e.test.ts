@@ -289,5 +289,40 @@ for (const target of databaseTargets()) {
       );
       assert.deepEqual(taken.data.metafieldDefinitionCreate.userErrors, [{ code: 'TAKEN' }]);
     });
+
+    // Last: its attributes would be synced by the pushes of the cases above.
+    it("an attribute that is a storefront metafield of its own (a Shopify file's metafield column) goes to that metafield; the merchant's others in its namespace stay; `shopify.*` is never written", async () => {
+      for (const a of [
+        { code: 'fabric', name: 'Fabric', type: 'text', metafield: 'custom.fabric' },
+        { code: 'color_pattern', name: 'Color', type: 'text', metafield: 'shopify.color-pattern' },
+      ]) {
+        const r = await pim('POST', '/api/product-attributes', { options: [], ...a });
+        assert.equal(r.statusCode, 201, r.body);
+      }
+      // The settings view reads the PIM's definitions afresh (a push uses them cached for 30 s).
+      const view = (await h.call('GET', '/api/integration/attributes', token)).json().data;
+      const row = (code: string) => view.attributes.find((a: { code: string }) => a.code === code);
+      assert.deepEqual([row('fabric').synced, row('fabric').metafield], [true, 'custom.fabric']);
+      assert.deepEqual([row('color_pattern').synced, row('color_pattern').metafield], [false, null]);
+      const id = await newProduct({ attributes: { fabric: 'Linen', color_pattern: 'Blue' } });
+      assert.equal((await pushMany([id]))[0].status, 'success');
+      const gid = await storefrontId(id);
+      const metafields = async () =>
+        Object.fromEntries((await readBack(gid)).metafields.nodes.map((m) => [`${m.namespace}.${m.key}`, m.value])) as Record<string, string>;
+      let byKey = await metafields();
+      assert.equal(byKey['custom.fabric'], 'Linen');
+      assert.equal(byKey['pimbridge_attr.fabric'], undefined, 'not written twice');
+      assert.equal(byKey['shopify.color-pattern'], undefined, "Shopify's category metafields hold references, not the PIM's text");
+      const edit = await gql(
+        `mutation ($id: ID!) { productUpdate(product: { id: $id, metafields: [{ namespace: "custom", key: "care", type: "single_line_text_field", value: "cold wash" }] }) { userErrors { message } } }`,
+        { id: gid },
+      );
+      assert.deepEqual(edit.productUpdate.userErrors, []);
+      assert.equal((await pim('PATCH', `/api/products/${id}`, { attributes: { fabric: null } })).statusCode, 200);
+      assert.equal((await pushMany([id]))[0].status, 'success');
+      byKey = await metafields();
+      assert.equal(byKey['custom.fabric'], undefined, 'a value the PIM dropped is removed');
+      assert.equal(byKey['custom.care'], 'cold wash', "the merchant's metafield in the same namespace stays");
+    });
   });
 }

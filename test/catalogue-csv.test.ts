@@ -298,6 +298,20 @@ describe("Shopify's format: row errors", () => {
     );
   });
 
+  it('a Handle that is no handle ("Blue Shirt") becomes the handle Shopify would make of it; a Unicode one stays as it is', async () => {
+    const header = ['Handle', 'Title', 'Variant Price'];
+    const csv = csvOf(header, [
+      { Handle: 'Blue Shirt', Title: 'Blue Shirt', 'Variant Price': '5.00' },
+      { Handle: 'рубашка-синяя', Title: 'Рубашка', 'Variant Price': '6.00' },
+    ]);
+    const { drafts, errors } = await read(csv);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(
+      drafts.map((d) => d.fields.slug),
+      ['blue-shirt', 'рубашка-синяя'],
+    );
+  });
+
   it('refuses a product with a bad row whole (every row of it), and non-consecutive Handles', async () => {
     const header = [
       'Handle',
@@ -524,6 +538,15 @@ describe('reading: row errors', () => {
     // On a product's first row it fails the product (and its SKUs do not count as seen: D's V-6 is fine).
     assert.equal(reasonAt(errors, 9), "variant SKU 'V-2' already appeared at line 3");
     assert.equal(reasonAt(errors, 10), 'not imported: its product has a variant SKU that appeared before (line 9)');
+  });
+
+  it('refuses a slug the API would refuse, naming the slug it could be', async () => {
+    const { drafts, errors } = await read('sku,name,slug\nA-1,Blue Shirt,Blue Shirt\nA-2,Tee,tee\n');
+    assert.deepEqual(
+      drafts.map((d) => d.fields.slug),
+      ['tee'],
+    );
+    assert.match(reasonAt(errors, 2), /column 'slug': 'Blue Shirt' is not a slug .*e\.g\. 'blue-shirt'/);
   });
 
   it('reports a row of more cells than the header, and a first row without sku', async () => {

@@ -1,6 +1,7 @@
 // Our own CSV format (docs/csv-formats.md): one row per variant, the product's columns repeated on each of its rows
 // (on later rows they may also be left empty). Reading turns a product's rows into a ProductDraft, checking each cell's
 // syntax only; writing is the inverse. Also home of the cell checks the Shopify format shares.
+import { SLUG, slugify } from '../lib/slug.js';
 import type { CsvRow, RowFormat } from './row-format.js';
 import type { ProductDraft, ProductFields, RowError, TranslationFields, VariantDraft, VariantFields } from './draft.js';
 
@@ -330,6 +331,13 @@ function readProduct(cells: string[], layout: Layout, reasons: string[]): Produc
           else fields.name = text;
           break;
         case 'slug':
+          // The API's rule (a slug is the product's Shopify handle): refused here as it would be there.
+          if (text !== '' && (!SLUG.test(text) || [...text].length > 255))
+            reasons.push(
+              `column 'slug': '${text}' is not a slug (lower-case letters of any script, digits and single hyphens, at most 255), e.g. '${slugify(text)}'`,
+            );
+          else if (text !== '') fields.slug = text;
+          break;
         case 'product_type':
           if (text !== '') fields[name] = text;
           break;

@@ -42,7 +42,7 @@
 // decimals, no float noise), Published = the product has the web channel, out_of_stock → Status active. Not written: a
 // made-up SKU, the product's own SKU when it has variants (its Handle stands for it), options beyond 3, translations,
 // categories, attributes without a metafield, per-warehouse stock.
-import { slugify } from '../lib/slug.js';
+import { SLUG, slugify } from '../lib/slug.js';
 import type { CsvRow, RowFormat } from './row-format.js';
 import { normaliseDecimal, type ProductDraft, type ProductFields, type RowError, type SellingFields, type VariantDraft } from './draft.js';
 import {
@@ -472,7 +472,9 @@ export function shopifyRowFormat(header: string[]): RowFormat {
     const title = cell('Title');
     if (title === '') reasons.push("column 'Title' is empty: a product's first row needs its title");
     else fields.name = title;
-    if (cell('Handle') !== '') fields.slug = cell('Handle');
+    // A hand-made file's handle that is not one ("Blue Shirt") becomes the handle Shopify would make of it.
+    const handle = cell('Handle');
+    if (handle !== '') fields.slug = SLUG.test(handle) && [...handle].length <= 255 ? handle : slugify(handle);
     if (has('Body (HTML)')) fields.description = cell('Body (HTML)') || null;
     if (has('Vendor')) fields.brand = cell('Vendor') || null;
     if (has('Type')) fields.storefront_type = cell('Type') || null;

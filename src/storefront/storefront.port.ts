@@ -81,6 +81,11 @@ export interface AttributeMetafieldSpec {
   options: string[];
   namespace: string;
   key: string;
+  /**
+   * The attribute's own metafield (the PIM attribute's `metafield`, e.g. `custom.material`): its namespace is shared
+   * with the merchant, so only this key is the bridge's. Absent: the integration's namespace, all of it the bridge's.
+   */
+  home?: boolean;
 }
 
 /** An app's credentials on a storefront (Shopify: the Dev Dashboard's client id and secret). */

@@ -1,12 +1,14 @@
 // A shop product → the PIM product an import makes of it (catalogue-csv/draft.ts), with the rules of the Shopify
-// product CSV import: Handle → slug, Title → name, Body (HTML) → description, Vendor → brand, Type → category, Status →
-// status; one variant without options → the product's own SKU, price and barcode (EAN); several (or real options) →
-// the product's SKU is its handle and each variant keeps its SKU, option values, price and quantity. A compare-at price
-// above the price is the regular price and the price the sale price. Pure: the adoption service decides what to import.
+// product CSV import (catalogue-csv/shopify-format.ts): Handle → slug, Title → name, Body (HTML) → description, Vendor →
+// brand, Type → storefront_type, category → taxonomy_category, Status → status, tags, SEO, gift card; one variant
+// without options → the product's own SKU, prices, barcode, weight and selling settings; several (or real options) →
+// the product's SKU is its handle and each variant keeps its SKU, option values, prices, quantity, barcode, weight and
+// selling settings. A compare-at price above the price is the regular price and the price the sale price; one at or
+// below it is kept as given. Pure: the adoption service decides what to import.
 import { defaultVariantName } from '../../catalogue-csv/ours-format.js';
-import type { ProductDraft, ProductFields, VariantDraft } from '../../catalogue-csv/draft.js';
+import type { ProductDraft, ProductFields, SellingFields, VariantDraft } from '../../catalogue-csv/draft.js';
 import { isValidGtin } from '../../lib/gtin.js';
-import type { StorefrontCatalogueProduct } from '../../storefront/storefront.port.js';
+import type { StorefrontCatalogueProduct, StorefrontCatalogueVariant } from '../../storefront/storefront.port.js';
 
 /** Shopify's option and value for a product without variants. */
 const DEFAULT_OPTION = 'Title';
@@ -27,6 +29,34 @@ export function pimPrices(price: string | null | undefined, compareAt: string | 
 }
 
 const STATUS: Record<string, string> = { ACTIVE: 'active', DRAFT: 'draft', ARCHIVED: 'archived' };
+const WEIGHT_UNITS: Record<string, string> = { GRAMS: 'g', KILOGRAMS: 'kg', POUNDS: 'lb', OUNCES: 'oz' };
+
+/** A compare-at price that is not the regular price of a sale: kept as given. */
+function compareAtAsGiven(price: string | null | undefined, compareAt: string | null | undefined): string | null {
+  const p = decimal(price);
+  const c = decimal(compareAt);
+  return c !== null && !(p !== null && Number(c) > Number(p)) ? c : null;
+}
+
+/** A weight as Shopify gives it (a float) → a decimal of at most 4 places in its unit; null when none. */
+function weightOf(v: StorefrontCatalogueVariant): { weight: string | null; weight_unit: string | null } {
+  const w = v.weight;
+  if (!w || !Number.isFinite(w.value) || w.value <= 0) return { weight: null, weight_unit: null };
+  return { weight: String(Number(w.value.toFixed(4))), weight_unit: WEIGHT_UNITS[w.unit] ?? null };
+}
+
+/** What the shop's variant holds beyond prices and options; absent settings (not read) stay absent. */
+function sellingOf(v: StorefrontCatalogueVariant): Partial<SellingFields> {
+  const out: Partial<SellingFields> = {
+    barcode: v.barcode?.trim() || null,
+    compare_at_price: compareAtAsGiven(v.price, v.compareAtPrice),
+  };
+  if (v.inventoryPolicy) out.inventory_policy = v.inventoryPolicy.toLowerCase();
+  if (v.tracked != null) out.inventory_tracked = v.tracked;
+  if (v.taxable != null) out.taxable = v.taxable;
+  if (v.requiresShipping != null) out.requires_shipping = v.requiresShipping;
+  return out;
+}
 
 /** A product without real options: one variant whose only option is Shopify's default (or none). */
 export function isSimple(product: StorefrontCatalogueProduct): boolean {
@@ -61,12 +91,17 @@ export function shopProductDraft(product: StorefrontCatalogueProduct, line: numb
     description: product.descriptionHtml.trim() === '' ? null : product.descriptionHtml,
     status: STATUS[product.status] ?? 'draft',
     brand: product.vendor.trim() || null,
-    categories: product.productType.trim() ? [[product.productType.trim()]] : [],
+    storefront_type: product.productType.trim() || null,
+    tags: product.tags,
+    ...(product.seo ? { seo_title: product.seo.title || null, seo_description: product.seo.description || null } : {}),
+    ...(product.giftCard !== undefined ? { gift_card: product.giftCard } : {}),
+    ...(product.category !== undefined ? { taxonomy_category: product.category?.id.replace(/^gid:\/\/shopify\/TaxonomyCategory\//, '') ?? null } : {}),
     ...(currency ? { currency } : {}),
   };
   let variants: VariantDraft[] = [];
   if (simple && first) {
-    Object.assign(fields, pimPrices(first.price, first.compareAtPrice));
+    Object.assign(fields, pimPrices(first.price, first.compareAtPrice), sellingOf(first), weightOf(first));
+    fields.stock_quantity = Math.max(0, first.inventoryQuantity ?? 0);
     const barcode = first.barcode?.trim();
     if (barcode && isValidGtin(barcode)) fields.ean = barcode;
   } else {
@@ -88,18 +123,22 @@ export function shopProductDraft(product: StorefrontCatalogueProduct, line: numb
           sale_price,
           stock_quantity: Math.max(0, v.inventoryQuantity ?? 0),
           attributes,
+          ...sellingOf(v),
+          ...weightOf(v),
         },
       };
     });
   }
-  const images = product.images.flatMap((m) => (m.url && /^https?:\/\//i.test(m.url) ? [m.url] : []));
+  const media = product.images.filter((m): m is typeof m & { url: string } => !!m.url && /^https?:\/\//i.test(m.url));
+  const images = media.map((m) => m.url);
+  const imageAlts = media.map((m) => m.alt?.trim() || null);
   const rows = Math.max(1, variants.length);
   return {
     line,
     lines: Array.from({ length: rows }, (_, i) => line + i),
     sku: skus.productSku,
     fields,
-    ...(images.length ? { images } : {}),
+    ...(images.length ? { images, imageAlts } : {}),
     variants,
   };
 }

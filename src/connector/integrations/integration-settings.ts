@@ -107,6 +107,21 @@ export interface PimAttributeDefinition {
   name: string;
   type: string;
   options: string[];
+  /** The storefront metafield the attribute is (`namespace.key`, from a Shopify file's metafield column), if any. */
+  metafield?: string | null;
+}
+
+/**
+ * Namespaces the bridge never writes: `shopify` holds Shopify's category metafields, whose values are metaobject
+ * references (https://shopify.dev/docs/apps/build/product-merchandising/product-taxonomy, category metafields) where
+ * the PIM keeps the file's text. Such attributes stay in the PIM and its files.
+ */
+const NOT_WRITTEN_NAMESPACES = ['shopify'];
+
+/** `namespace.key` → its parts; null when it is not one. */
+function metafieldHome(metafield: string | null | undefined): { namespace: string; key: string } | null {
+  const m = /^([^.]+)\.(.+)$/.exec(metafield ?? '');
+  return m ? { namespace: m[1], key: m[2] } : null;
 }
 
 /**
@@ -118,7 +133,14 @@ export function attributeSpecs(settings: IntegrationSettings, definitions: PimAt
   if (!s.enabled) return [];
   return definitions
     .filter((d) => !ATTRIBUTES_WITH_A_HOME.includes(d.code) && (s.only === null || s.only.includes(d.code)) && !s.exclude.includes(d.code))
-    .map((d) => ({ code: d.code, name: d.name, pimType: d.type, options: d.options, namespace: s.namespace, key: s.keys[d.code] ?? d.code }));
+    .flatMap((d) => {
+      // An attribute that is a storefront metafield of its own goes there (the namespace is the merchant's too: only
+      // that key is the bridge's); the others to the integration's namespace.
+      const home = metafieldHome(d.metafield);
+      if (home && NOT_WRITTEN_NAMESPACES.includes(home.namespace)) return [];
+      const base = { code: d.code, name: d.name, pimType: d.type, options: d.options };
+      return [home ? { ...base, ...home, home: true } : { ...base, namespace: s.namespace, key: s.keys[d.code] ?? d.code }];
+    });
 }
 
 /** Each channel's publications as a push uses them: explicit ones, else the default found by title. */

@@ -11,6 +11,7 @@ import { agentFor, keepAliveGet, type Agents } from '../../lib/keep-alive.js';
 import { checkedAgents, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
+import type { PimAttributeDefinition } from '../integrations/integration-settings.js';
 
 /** The outcome of a credential check, as a value: callers map it to their own error codes. */
 export type VerifyResult =
@@ -359,10 +360,10 @@ export class PimClient {
 
   /**
    * The PIM account's product attribute definitions (GET {baseUrl}/api/product-attributes; the spec does not show its
-   * record, Pimbridge's PIM answers {attributes: [{code, name, type, options}]}): what a push writes as metafields. A PIM
-   * without the route (404) has none: [].
+   * record, Pimbridge's PIM answers {attributes: [{code, name, type, options, metafield}]}): what a push writes as
+   * metafields. A PIM without the route (404) has none: [].
    */
-  async attributeDefinitions(conn: { baseUrl: string; apiKey: string }): Promise<{ code: string; name: string; type: string; options: string[] }[]> {
+  async attributeDefinitions(conn: { baseUrl: string; apiKey: string }): Promise<PimAttributeDefinition[]> {
     const data = (await this.readPim(`${conn.baseUrl}/api/product-attributes`, conn.apiKey, { optional: true })) as { attributes?: unknown } | null;
     const list = Array.isArray(data?.attributes) ? (data.attributes as Record<string, unknown>[]) : [];
     return list.flatMap((a) =>
@@ -373,6 +374,7 @@ export class PimClient {
               name: typeof a.name === 'string' && a.name ? a.name : a.code,
               type: a.type,
               options: Array.isArray(a.options) ? a.options.filter((o): o is string => typeof o === 'string') : [],
+              metafield: typeof a.metafield === 'string' ? a.metafield : null,
             },
           ]
         : [],

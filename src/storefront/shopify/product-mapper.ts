@@ -630,7 +630,7 @@ export function mapProduct(
     ...(unchanged ? {} : { files }),
     ...(context.keepTagsAndMetafields
       ? {}
-      : withMetafields([...ourMetafields(product.id, pimTags), ...attributeMetafields], context.current, attributeNamespaces(context.placement))),
+      : withMetafields([...ourMetafields(product.id, pimTags), ...attributeMetafields], context.current, attributeOwnership(context.placement))),
     ...(context.keepTagsAndMetafields || !collections ? {} : withCollections(collections, context.current, context.placement, known)),
   };
   const fingerprint = metafieldsFingerprint(attributeMetafields);
@@ -685,13 +685,14 @@ export function ourMetafields(pimId: number, pimTags: string[]): StorefrontMetaf
  * productSet replaces the metafield list it is sent. A new product gets ours; an existing one gets nothing when ours are
  * unchanged (the list is kept as it is), else its own metafields as read with ours replaced — merchant metafields survive.
  */
-function withMetafields(ours: StorefrontMetafield[], current: StorefrontTags | null, ownNamespaces: string[] = []): Pick<ProductSetInput, 'metafields'> {
+function withMetafields(ours: StorefrontMetafield[], current: StorefrontTags | null, own: AttributeMetafieldOwnership): Pick<ProductSetInput, 'metafields'> {
   if (!current?.metafields) return { metafields: ours };
   const same = (a: StorefrontMetafield, b: StorefrontMetafield) => a.namespace === b.namespace && a.key === b.key;
-  // A metafield in the bridge's attribute namespace that we no longer send is an attribute the PIM dropped: removed; so
-  // is the category tags' record of older pushes (its tags are removed by this push, mergeTags).
+  // A metafield of the bridge's attributes (its namespace, or an attribute's own key) that we no longer send is an
+  // attribute value the PIM dropped: removed; so is the category tags' record of older pushes (mergeTags).
+  const bridgeOwned = (m: StorefrontMetafield) => own.namespaces.includes(m.namespace) || own.keys.includes(`${m.namespace}.${m.key}`);
   const stale = (m: StorefrontMetafield) =>
-    (ownNamespaces.includes(m.namespace) && !ours.some((o) => same(m, o))) || (m.namespace === METAFIELD_NAMESPACE && m.key === CATEGORY_TAGS_KEY);
+    (bridgeOwned(m) && !ours.some((o) => same(m, o))) || (m.namespace === METAFIELD_NAMESPACE && m.key === CATEGORY_TAGS_KEY);
   const unchanged =
     !current.metafields.some(stale) &&
     ours.every((o) => current.metafields!.some((m) => same(m, o) && (m.value === o.value || (o.type === 'json' && jsonEqual(m.value, o.value)))));
@@ -744,9 +745,20 @@ function withCollections(
   return { collections: [...new Set([...merchant, ...ours])] };
 }
 
-/** The namespaces of the integration's attribute metafields (every metafield in them is the bridge's). */
-function attributeNamespaces(placement: SyncPlacement): string[] {
-  return [...new Set((placement.attributeMetafields ?? []).map((s) => s.namespace))];
+interface AttributeMetafieldOwnership {
+  /** Namespaces every metafield of which is the bridge's (the integration's attribute namespace). */
+  namespaces: string[];
+  /** `namespace.key` of attributes with a metafield of their own, in namespaces shared with the merchant. */
+  keys: string[];
+}
+
+/** Which metafields are the bridge's attribute metafields. */
+function attributeOwnership(placement: SyncPlacement): AttributeMetafieldOwnership {
+  const specs = placement.attributeMetafields ?? [];
+  return {
+    namespaces: [...new Set(specs.filter((s) => !s.home).map((s) => s.namespace))],
+    keys: specs.filter((s) => s.home).map((s) => `${s.namespace}.${s.key}`),
+  };
 }
 
 function jsonEqual(a: string, b: string): boolean {
