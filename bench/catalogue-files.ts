@@ -138,7 +138,7 @@ export async function benchCatalogueFiles(s: ScratchServer, products: number, fo
         done = (await pim('GET', `/api/imports/${accepted.data.id}`)).data;
         if (done.state === 'completed' || done.state === 'failed') break;
         if (process.env.BENCH_TRACE) {
-          const m = await (await fetch(`${s.url}/metrics`, { headers: s.adminHeaders })).text();
+          const m = await (await fetch(`${s.url}/metrics`, { headers: s.metricsHeaders })).text();
           const g = (name: string) => (Number(new RegExp(`^${name} ([0-9.e+]+)`, 'm').exec(m)?.[1] ?? 0) / 1048576).toFixed(0);
           s.log(
             `rows ${done.rows_done}: rss ${rssMb(s.server.pid).toFixed(0)} MB heap ${g('nodejs_heap_size_used_bytes')} total ${g('nodejs_heap_size_total_bytes')} ext ${g('nodejs_external_memory_bytes')}`,

@@ -44,7 +44,7 @@ runIfMain(import.meta.url, 'metrics-overhead', async () => {
 
     const headers = { 'x-api-key': key };
     const productPath = () => `/api/products/${catalogue.firstProductId + Math.floor(Math.random() * catalogue.products)}`;
-    const scrape = () => fetch(`${s.url}/metrics`, { headers: { authorization: s.adminHeaders.authorization } }).then((r) => r.text());
+    const scrape = () => fetch(`${s.url}/metrics`, { headers: s.metricsHeaders }).then((r) => r.text());
     const load = async (url: string, secs: number, scraping: boolean) => {
       const timer = scraping ? setInterval(() => void scrape().catch(() => {}), scrapeSeconds * 1_000) : null;
       try {

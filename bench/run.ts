@@ -110,7 +110,13 @@ async function main(): Promise<BenchResults> {
   const adminToken = `bench-${randomBytes(16).toString('hex')}`;
   const port = await freePort();
   const ours = `http://127.0.0.1:${port}`;
-  const pgEnv = serverEnv({ DATABASE_URL: BENCH_URL, ADMIN_TOKEN: adminToken, ENCRYPTION_KEY: randomBytes(32).toString('base64'), PORT: String(port) });
+  const pgEnv = serverEnv({
+    DATABASE_URL: BENCH_URL,
+    ADMIN_TOKEN: adminToken,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    METRICS_TOKEN: randomBytes(24).toString('base64url'),
+    PORT: String(port),
+  });
 
   // First start on the empty database: applies the migrations.
   let server = serve('pimbridge-pg-first', pgEnv);

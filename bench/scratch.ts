@@ -12,6 +12,8 @@ import { start, stopAll, waitFor200, type Child } from './children.js';
 export interface ScratchServer {
   url: string;
   adminHeaders: Record<string, string>;
+  /** GET /metrics's (with DATABASE_URL it has a token of its own). */
+  metricsHeaders: Record<string, string>;
   dbUrl: string;
   dbName: string;
   root: string;
@@ -50,6 +52,7 @@ export async function onScratchServer<T>(name: string, scenario: (s: ScratchServ
   try {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const adminToken = `bench-${randomBytes(16).toString('hex')}`;
+    const metricsToken = `bench-metrics-${randomBytes(16).toString('hex')}`;
     const env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -59,6 +62,7 @@ export async function onScratchServer<T>(name: string, scenario: (s: ScratchServ
       PIM_RATE_LIMIT_WRITE: '9999999',
       DATABASE_URL: dbUrl,
       ADMIN_TOKEN: adminToken,
+      METRICS_TOKEN: metricsToken,
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       PORT: String(port),
       ...extraEnv,
@@ -75,6 +79,7 @@ export async function onScratchServer<T>(name: string, scenario: (s: ScratchServ
     const result = await scenario({
       url,
       adminHeaders: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      metricsHeaders: { authorization: `Bearer ${metricsToken}` },
       dbUrl,
       dbName,
       root,

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { projectRoot } from './paths.js';
 
 export interface Config {
@@ -22,7 +23,10 @@ export interface Config {
   pimRateLimitWrite: number;
   authRateLimit: number;
   mediaAllowPrivateNetworks: boolean;
-  /** Let the connector's PIM calls (pim_base_url) reach loopback and private ranges; PUBLIC_URL's origin is always allowed. */
+  /**
+   * CONNECTOR_ALLOW_PRIVATE_NETWORKS (default false, embedded mode too): let the connector's PIM calls (pim_base_url)
+   * reach loopback, private and link-local ranges; PUBLIC_URL's origin is always allowed.
+   */
   connectorAllowPrivateNetworks: boolean;
   /** Where clients and storefronts reach this server (no trailing slash); absolute media URLs start with it. */
   publicUrl: string;
@@ -38,7 +42,18 @@ export interface Config {
   shopifyApiKey: string | null;
   /** WEBHOOK_MAX_AGE_SECONDS: a delivery whose X-Shopify-Triggered-At is older than this is refused (replays). */
   webhookMaxAgeSeconds: number;
-  trustProxy: boolean;
+  /** TRUST_PROXY: whose X-Forwarded-For is believed (the client's address for rate limits and logs); null: nobody's. */
+  trustProxy: TrustProxy;
+  /** HTTP_HEADERS_TIMEOUT_SECONDS: a request's line and headers must arrive within this (else 408, connection closed). */
+  httpHeadersTimeoutSeconds: number;
+  /** HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: an idle kept-alive connection is closed after this. */
+  httpKeepAliveTimeoutSeconds: number;
+  /** HTTP_BODY_MIN_BYTES_PER_SECOND: a request body arriving slower, over a window, is refused (408, connection closed). */
+  httpBodyMinBytesPerSecond: number;
+  /** HTTP_BODY_RATE_WINDOW_SECONDS: the window over which a body's rate is measured. */
+  httpBodyRateWindowSeconds: number;
+  /** ADMIN_AUTH_RATE_LIMIT: wrong admin tokens per minute per IP before 429 (and as many wrong metrics tokens). */
+  adminAuthRateLimit: number;
   /** What `serve` runs: `api` (HTTP, sends jobs), `worker` (jobs and the delta poller; /healthz and /readyz only) or `all`. */
   role: Role;
   /** Jobs of one queue run at once per worker node (sync.product; the other queues take less). */
@@ -65,7 +80,10 @@ export interface Config {
   mediaQuotaBytes: number;
   /** IMPORT_MAX_BYTES: the largest CSV file an import accepts (default 200 MB). */
   importMaxBytes: number;
-  /** Bearer token GET /metrics requires: METRICS_TOKEN, else ADMIN_TOKEN on the main port; null: none (own listener, no METRICS_TOKEN). */
+  /**
+   * Bearer token GET /metrics requires: METRICS_TOKEN; in embedded mode without it, ADMIN_TOKEN on the main port (with
+   * DATABASE_URL, METRICS_TOKEN is required there); null: none (own listener, no METRICS_TOKEN).
+   */
   metricsToken: string | null;
   /** METRICS_ENABLED (default true): false serves no /metrics and observes no request. */
   metricsEnabled: boolean;
@@ -85,6 +103,48 @@ type Env = Record<string, string | undefined>;
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** Fastify's trustProxy forms we take: a number of proxy hops, or the proxies' addresses and CIDR ranges. Never "all". */
+export type TrustProxy = { hops: number } | { addresses: readonly string[] } | null;
+
+/** proxy-addr's names for ranges (Fastify's trustProxy takes them too). */
+const TRUST_PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+const isAddress = (text: string) => ipaddr.IPv4.isValidFourPartDecimal(text) || (text.includes(':') && ipaddr.IPv6.isValid(text));
+
+function isAddressOrRange(text: string): boolean {
+  if (TRUST_PROXY_RANGE_NAMES.includes(text)) return true;
+  const slash = text.indexOf('/');
+  if (slash === -1) return isAddress(text);
+  const address = text.slice(0, slash);
+  const bits = text.slice(slash + 1);
+  if (!isAddress(address) || !/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (address.includes(':') ? 128 : 32);
+}
+
+/**
+ * TRUST_PROXY: unset, `false` or `0`: X-Forwarded-For is ignored. A number: that many proxies in front of the server
+ * (the last N entries are theirs; the client is the one before). A list: the proxies' addresses or CIDR ranges (only
+ * entries they added are believed). `true` ("trust every hop") let any client choose its address, so it is refused.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === undefined || /^(false|no|0)$/i.test(raw)) return null;
+  if (/^(true|yes)$/i.test(raw)) {
+    throw new ConfigError(
+      `TRUST_PROXY=${raw} is no longer accepted: it believed any client's X-Forwarded-For. Set the number of proxies in front of the server (TRUST_PROXY=1 behind one load balancer) or their addresses (TRUST_PROXY=10.0.0.0/8)`,
+    );
+  }
+  if (/^\d+$/.test(raw)) return { hops: int(env, 'TRUST_PROXY', 0, 1, 10) };
+  const entries = raw.split(',').map((e) => e.trim());
+  const bad = entries.find((e) => !isAddressOrRange(e));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY must be a number of proxies (1 to 10) or a comma-separated list of proxy addresses or CIDR ranges, got "${bad === '' ? raw : bad}"`,
+    );
+  }
+  return { addresses: entries };
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const LOG_FORMATS = ['json', 'pretty'] as const;
@@ -192,7 +252,7 @@ function embeddedSecrets(dataDir: string): { secrets: StoredSecrets; generated: 
     admin_token: `adm_${randomBytes(32).toString('base64url')}`,
     encryption_key: randomBytes(32).toString('base64'),
   };
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // private to this user, as all of DATA_DIR (lib/private-files.ts)
   writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return { secrets, generated: true };
@@ -244,8 +304,14 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     mediaQuotaBytes: int(env, 'MEDIA_QUOTA_BYTES', 5 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
     importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 200 * 1024 ** 2, 1024, 2 * 1024 ** 3 - 1),
     mediaAllowPrivateNetworks: bool(env, 'MEDIA_ALLOW_PRIVATE_NETWORKS', false),
-    connectorAllowPrivateNetworks: bool(env, 'CONNECTOR_ALLOW_PRIVATE_NETWORKS', embedded),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    // Off unless set, embedded mode too: the demo's PIM is this server's own PUBLIC_URL, which is always allowed.
+    connectorAllowPrivateNetworks: bool(env, 'CONNECTOR_ALLOW_PRIVATE_NETWORKS', false),
+    trustProxy: trustProxy(env),
+    httpHeadersTimeoutSeconds: int(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 600),
+    httpKeepAliveTimeoutSeconds: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 72, 5, 3_600),
+    httpBodyMinBytesPerSecond: int(env, 'HTTP_BODY_MIN_BYTES_PER_SECOND', 1_024, 1, 1024 ** 3),
+    httpBodyRateWindowSeconds: int(env, 'HTTP_BODY_RATE_WINDOW_SECONDS', 10, 1, 600),
+    adminAuthRateLimit: int(env, 'ADMIN_AUTH_RATE_LIMIT', 60, 1, 10_000_000),
     consoleSessionHours: int(env, 'CONSOLE_SESSION_HOURS', 12, 1, 24 * 30),
     consoleDir: path.resolve(str(env, 'CONSOLE_DIR') ?? path.join(projectRoot, 'console', 'dist')),
   };
@@ -261,6 +327,16 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
   if (keyText !== undefined) encryptionKey('ENCRYPTION_KEY', keyText);
   if (!embedded && adminToken === undefined) throw new ConfigError('ADMIN_TOKEN is required when DATABASE_URL is set');
   if (!embedded && keyText === undefined) throw new ConfigError('ENCRYPTION_KEY is required when DATABASE_URL is set');
+  // With DATABASE_URL (a production setup) /metrics has a token of its own: whoever scrapes it must not hold the admin
+  // token. Embedded mode keeps the admin token as its default.
+  if (!embedded && metrics.metricsEnabled && metrics.metricsPort === null && metrics.metricsToken === null) {
+    throw new ConfigError(
+      'METRICS_TOKEN is required when DATABASE_URL is set (/metrics does not share ADMIN_TOKEN): set it (try: openssl rand -base64 32), or METRICS_PORT to serve /metrics on a listener of its own, or METRICS_ENABLED=false',
+    );
+  }
+  if (!embedded && metrics.metricsToken !== null && metrics.metricsToken === adminToken) {
+    throw new ConfigError('METRICS_TOKEN must differ from ADMIN_TOKEN: whoever scrapes /metrics must not hold the admin token');
+  }
   // Generated last, so a start refused for another bad value leaves no files behind.
   if (adminToken === undefined || keyText === undefined) {
     const stored = embeddedSecrets(dataDir);

@@ -2,6 +2,7 @@
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
+import { makeDataDirPrivate, privacyWarning } from './lib/private-files.js';
 import { connectDemo, seedDemo, type DemoBridge, type DemoSeed } from './server/demo-seed.js';
 import { buildApp } from './server/app.js';
 import { closeOnSignals } from './server/shutdown.js';
@@ -24,11 +25,21 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
       await redis.connect();
     }
     app = await buildApp({ config, database, redis });
+    // DATA_DIR private to this user (lib/private-files.ts): PGlite's open walked it; with PostgreSQL, its media and uploads.
+    const privacy = privacyWarning(config.dataDir, database.privacy ?? makeDataDirPrivate(config.dataDir));
+    if (privacy) app.log.warn(privacy);
     if (config.role !== 'worker' && config.seedDemo && (await app.services.organizations.count()) === 0) seed = await seedDemo(app.services);
     await app.listen({ port: config.port, host: config.host });
     // METRICS_PORT: /metrics on a listener of its own (and not on the main port).
     if (config.metricsEnabled && config.metricsPort !== null) {
-      metricsServer = await listenMetrics(app.services.metrics, { host: config.metricsHost, port: config.metricsPort, token: config.metricsToken });
+      metricsServer = await listenMetrics(app.services.metrics, {
+        host: config.metricsHost,
+        port: config.metricsPort,
+        token: config.metricsToken,
+        limiter: app.services.tokenLimiters.metrics,
+        log: app.log,
+        limits: config,
+      });
     }
     readyMs = Date.now() - started; // serving HTTP from here; the workers below are background work
     // Roles worker and all run the queue's jobs and the delta poller; an api node only sends jobs.

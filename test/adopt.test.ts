@@ -122,6 +122,8 @@ for (const target of databaseTargets()) {
       const tenant = await h.tenant();
       const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId });
       assert.equal(made.statusCode, 201, made.body);
+      // The merchant's photos (photoUrl) and the PIM's media are on 127.0.0.1: the store opts in to fetch them.
+      await h.allowPrivateMediaSources(domain);
       const storeToken = made.json().access_token as string;
       const res = await h.call('POST', '/api/connect', null, {
         shop_domain: domain,

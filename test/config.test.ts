@@ -51,7 +51,7 @@ describe('config', () => {
       assert.equal(c.pimRateLimitWrite, 120);
       assert.equal(c.authRateLimit, 300);
       assert.equal(c.mediaAllowPrivateNetworks, false);
-      assert.equal(c.trustProxy, false);
+      assert.equal(c.trustProxy, null);
       assert.equal(c.logLevel, 'info');
     });
 
@@ -63,12 +63,12 @@ describe('config', () => {
     });
 
     it('PostgreSQL mode: no sandbox and no demo seed by default', () => {
-      const c = loadConfig(base({ DATABASE_URL: 'postgres://u@db.example:5432/pim' }));
+      const c = loadConfig(base({ DATABASE_URL: 'postgres://u@db.example:5432/pim', METRICS_TOKEN: 'metrics-token-0123456789' }));
       assert.equal(c.databaseUrl, 'postgres://u@db.example:5432/pim');
       assert.equal(c.shopifySandbox, false);
       assert.equal(c.seedDemo, false);
       assert.equal(c.secretsGenerated, false);
-      assert.equal(loadConfig(base({ DATABASE_URL: 'postgresql://u@db/pim', SEED_DEMO: 'true' })).seedDemo, true);
+      assert.equal(loadConfig(base({ DATABASE_URL: 'postgresql://u@db/pim', SEED_DEMO: 'true', METRICS_TOKEN: 'metrics-token-0123456789' })).seedDemo, true);
     });
 
     it('reads every variable that is given, trimming whitespace', () => {
@@ -96,7 +96,7 @@ describe('config', () => {
       assert.equal(c.pimRateLimitWrite, 10);
       assert.equal(c.authRateLimit, 7);
       assert.equal(c.mediaAllowPrivateNetworks, true);
-      assert.equal(c.trustProxy, true);
+      assert.deepEqual(c.trustProxy, { hops: 1 });
       assert.equal(c.logLevel, 'warn');
     });
 

@@ -107,7 +107,7 @@ for (const target of databaseTargets()) {
     let proxied: ConnectorHarness;
     before(async () => {
       h = await connectorHarness(target, { AUTH_RATE_LIMIT: '3' });
-      proxied = await connectorHarness(target, { AUTH_RATE_LIMIT: '2', TRUST_PROXY: 'true' });
+      proxied = await connectorHarness(target, { AUTH_RATE_LIMIT: '2', TRUST_PROXY: '1' });
     });
     after(async () => {
       await h.close();

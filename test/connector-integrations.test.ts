@@ -179,7 +179,12 @@ for (const target of databaseTargets()) {
         }
         assert.deepEqual(failing.hits, ['/api/auth/verify']);
         // The hanging PIM against an app (same database) whose PIM client gives up after 300 ms instead of 5 s.
-        const quick = await buildApp({ config: testConfig(), database: h.database, logger: false, services: { pimTimeoutMs: 300 } });
+        const quick = await buildApp({
+          config: testConfig({ CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' }), // the hanging PIM is on 127.0.0.1, as the harness's
+          database: h.database,
+          logger: false,
+          services: { pimTimeoutMs: 300 },
+        });
         try {
           const res = await quick.inject({ method: 'POST', url: '/api/connect', payload: { ...base, pim_base_url: hanging.url } });
           assertError(res, 503, 'CONNECTION_FAILED');
@@ -343,7 +348,7 @@ for (const target of databaseTargets()) {
       const database = await target.open();
       await database.migrate();
       const app = await buildApp({
-        config: testConfig({ LOG_LEVEL: 'trace' }),
+        config: testConfig({ LOG_LEVEL: 'trace', CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' }), // its PIM: itself on 127.0.0.1
         database,
         logger: { level: 'trace', redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, stream },
       });
@@ -398,14 +403,17 @@ for (const target of databaseTargets()) {
       await h.close();
     });
 
-    it('refuses loopback and private addresses with VALIDATION_FAILED naming the rule, before connecting', async () => {
+    it('refuses loopback, private and link-local addresses as an unreachable PIM (503 CONNECTION_FAILED) naming the rule, before connecting', async () => {
       const tenant = await h.tenant();
       const domain = await h.shop(undefined, tenant.organizationId);
       const base = { shop_domain: domain, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret };
       for (const url of [other.url, `http://localhost:${other.port}`, 'http://10.0.0.1', 'http://169.254.169.254', 'http://[::1]:1']) {
         const res = await h.call('POST', '/api/connect', null, { ...base, pim_base_url: url });
-        assertError(res, 400, 'VALIDATION_FAILED');
-        assert.match(res.json().message, /not a public address/);
+        assertError(res, 503, 'CONNECTION_FAILED');
+        assert.match(
+          res.json().message,
+          /^pim_base_url (is|resolves to) a private address \(.+\); set CONNECTOR_ALLOW_PRIVATE_NETWORKS=true to allow private networks$/,
+        );
       }
       assert.equal(other.connections, 0, 'no connection was made to a refused address');
     });
@@ -420,8 +428,10 @@ for (const target of databaseTargets()) {
         pim_api_secret: tenant.apiSecret,
       });
       assert.equal(res.statusCode, 200, res.body);
-      // On update a private address is VALIDATION_FAILED too, with the route's 503 (the spec's table).
-      assertError(await h.call('PUT', '/api/integration/update', res.json().data.api_token, { pim_base_url: other.url }), 503, 'VALIDATION_FAILED');
+      // On update a private address is answered as an unreachable PIM there: VALIDATION_FAILED with the route's 503.
+      const update = await h.call('PUT', '/api/integration/update', res.json().data.api_token, { pim_base_url: other.url });
+      assertError(update, 503, 'VALIDATION_FAILED');
+      assert.match(update.json().message, /^pim_base_url is a private address \(loopback\); set CONNECTOR_ALLOW_PRIVATE_NETWORKS=true/);
     });
   });
 }

@@ -71,7 +71,7 @@ for (const target of databaseTargets()) {
     });
 
     test('behind https (TRUST_PROXY) the cookie is Secure', async () => {
-      const proxied = await connectorHarness(target, { TRUST_PROXY: 'true' });
+      const proxied = await connectorHarness(target, { TRUST_PROXY: '1' });
       try {
         const tenant = await proxied.tenant();
         const res = await proxied.app.inject({

@@ -442,6 +442,7 @@ if (postgresUrl) {
         DATABASE_URL: databaseUrl,
         ADMIN_TOKEN: adminToken,
         ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        METRICS_TOKEN: 'metrics-token-0123456789',
         ...REDIS,
       });
     });
@@ -517,7 +518,12 @@ if (postgresUrl) {
     });
 
     it('`pimbridge migrate` on the running database is idempotent', STEP, async () => {
-      const res = await cli(['migrate'], { DATABASE_URL: databaseUrl, ADMIN_TOKEN: adminToken, ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+      const res = await cli(['migrate'], {
+        DATABASE_URL: databaseUrl,
+        ADMIN_TOKEN: adminToken,
+        ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        METRICS_TOKEN: 'metrics-token-0123456789',
+      });
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, /Migrations applied \(postgres\)/);
     });

@@ -346,10 +346,11 @@ for (const target of databaseTargets()) {
       await fresh({ threshold: 2, chunk: 10 });
       const c = await h.connected();
       const ids = await products(c.tenant, ['Overtaken', 'Untouched']);
-      // A delta job syncs a newer version of the first product while the bulk operation (which carries the older one) runs.
+      // A delta job syncs a newer version of the first product while the bulk operation (which carries the older one)
+      // runs: its write replaces the mapping's state, the batch's claim with it (MappingRepository.saveSynced).
       fake.whileRunning = async () => {
         await h.database.db.execute(
-          sql`update product_mappings set pim_updated_at = now() + interval '1 hour' where integration_id = ${c.integrationId} and pim_product_id = ${ids[0]}`,
+          sql`update product_mappings set pim_updated_at = now() + interval '1 hour', storefront_state = storefront_state - 'bulkWrite' where integration_id = ${c.integrationId} and pim_product_id = ${ids[0]}`,
         );
       };
       const res = await h.call('POST', '/api/sync/full', c.token);
@@ -364,6 +365,33 @@ for (const target of databaseTargets()) {
           const [now] = (await mappingsOf(c.integrationId)).filter((x) => x.pim_product_id === ids[0]);
           return now.sync_status === 'synced' && new Date(now.pim_updated_at).getTime() < Date.now() + 60_000;
         },
+        WAIT_MS,
+        EVERY_MS,
+      );
+    });
+
+    it('bulk: a product another writer holds when the batch starts is left out of the file and written after that writer, per call', async () => {
+      await fresh({ threshold: 2, chunk: 10 });
+      const c = await h.connected();
+      const ids = await products(c.tenant, ['Busy', 'Free']);
+      // An inline push (or a job) holds the first product's write lease as the batch claims its products.
+      const leases = new MappingRepository(h.database.db);
+      assert.ok(await leases.acquireLease(c.integrationId, ids[0], 'another-writer', 60_000));
+      const res = await h.call('POST', '/api/sync/full', c.token);
+      const done = await finished(c.token, res.json().data.id);
+      assert.deepEqual([done.status, done.synced, done.failed], ['completed', 2, 0]);
+      assert.deepEqual(
+        fake.operations.map((o) => o.pimIds),
+        [[ids[1]]],
+        'the held product is not in the bulk file',
+      );
+      const callsOf = (id: number) => fake.calls.filter((x) => x.pimId === id).length;
+      assert.equal(callsOf(ids[0]), 0, 'nothing written while the other writer holds it');
+      await leases.releaseLease(c.integrationId, ids[0], 'another-writer');
+      await until('the held product synced per call, after the other writer', async () => callsOf(ids[0]) === 1, WAIT_MS, EVERY_MS);
+      await until(
+        'its mapping synced',
+        async () => (await mappingsOf(c.integrationId)).find((x) => x.pim_product_id === ids[0])?.sync_status === 'synced',
         WAIT_MS,
         EVERY_MS,
       );

@@ -38,6 +38,8 @@ import { jobRows, until } from './helpers/jobs.js';
 import { okData, type Call } from './helpers/pim.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+/** With DATABASE_URL, /metrics has a token of its own (config.ts). */
+const METRICS_TOKEN = 'metrics-token-0123456789';
 const PRODUCTS = 6_000;
 const VARIANTS = 2;
 const ROWS = PRODUCTS * VARIANTS;
@@ -79,7 +81,7 @@ if (baseUrl) {
       await admin(`CREATE DATABASE ${dbName}`);
       database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 });
       await database.migrate();
-      const env = { ...queueEnv, DATABASE_URL: url.toString(), ENCRYPTION_KEY: encryptionKey, DATA_DIR: dataDir, ROLE: 'api' };
+      const env = { ...queueEnv, DATABASE_URL: url.toString(), ENCRYPTION_KEY: encryptionKey, METRICS_TOKEN, DATA_DIR: dataDir, ROLE: 'api' };
       app = await buildApp({ config: testConfig(env), database, logger: false });
       await app.ready();
     });
@@ -102,6 +104,7 @@ if (baseUrl) {
         DATA_DIR: dataDir,
         ADMIN_TOKEN: TEST_ADMIN_TOKEN,
         ENCRYPTION_KEY: encryptionKey,
+        METRICS_TOKEN,
         PORT: '0',
         HOST: '127.0.0.1',
         SYNC_POLL_SECONDS: '86400',

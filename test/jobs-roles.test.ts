@@ -12,7 +12,12 @@ import { buildApp } from '../src/server/app.js';
 import { databaseTargets, harness, testConfig, type Harness } from './helpers/harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const PG = { DATABASE_URL: 'postgres://user@127.0.0.1:5432/db', ADMIN_TOKEN: 'x'.repeat(16), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') };
+const PG = {
+  DATABASE_URL: 'postgres://user@127.0.0.1:5432/db',
+  ADMIN_TOKEN: 'x'.repeat(16),
+  ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+  METRICS_TOKEN: 'metrics-token-0123456789',
+};
 
 describe('ROLE and the SYNC_* settings', () => {
   it('defaults: role all, concurrency 8, poll 30 s, bulk threshold 200, 5 retries from 5 s, expiry 120 s', () => {

@@ -59,6 +59,7 @@ if (baseUrl) {
       const env = {
         DATABASE_URL: url.toString(),
         ENCRYPTION_KEY: encryptionKey,
+        METRICS_TOKEN: 'metrics-token-0123456789',
         SHOPIFY_SANDBOX: 'true',
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -88,6 +89,7 @@ if (baseUrl) {
         DATABASE_URL: url.toString(),
         ADMIN_TOKEN: TEST_ADMIN_TOKEN,
         ENCRYPTION_KEY: encryptionKey,
+        METRICS_TOKEN: 'metrics-token-0123456789',
         PORT: '0',
         HOST: '127.0.0.1',
         CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',

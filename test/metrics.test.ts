@@ -78,10 +78,19 @@ function assertRefused(res: InjectResponse | { statusCode: number; body: string;
 describe('METRICS_* settings', () => {
   const base = { ADMIN_TOKEN: 'a'.repeat(16), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), DATABASE_URL: 'postgres://u@127.0.0.1/db' };
 
-  it('defaults: /metrics on the main port behind the admin token; METRICS_TOKEN takes its place', () => {
-    const c = loadConfig(base);
+  it('defaults: /metrics on the main port, behind the admin token in embedded mode; METRICS_TOKEN takes its place', () => {
+    const { DATABASE_URL: _, ...embedded } = base;
+    const c = loadConfig(embedded);
     assert.deepEqual([c.metricsPort, c.metricsToken, c.metricsHost], [null, 'a'.repeat(16), '127.0.0.1']);
+    assert.equal(loadConfig({ ...embedded, METRICS_TOKEN: 'm'.repeat(20) }).metricsToken, 'm'.repeat(20));
     assert.equal(loadConfig({ ...base, METRICS_TOKEN: 'm'.repeat(20) }).metricsToken, 'm'.repeat(20));
+  });
+
+  it('with DATABASE_URL, /metrics on the main port needs METRICS_TOKEN: the admin token is not its default there', () => {
+    assert.throws(
+      () => loadConfig(base),
+      (err: Error) => err instanceof ConfigError && err.message.startsWith('METRICS_TOKEN is required when DATABASE_URL is set'),
+    );
   });
 
   it('METRICS_PORT: a listener of its own, without a token unless METRICS_TOKEN is set', () => {
@@ -280,11 +289,12 @@ for (const target of databaseTargets()) {
     });
 
     it('a worker node serves /metrics too (behind the token)', async () => {
-      const config = testConfig({ DATABASE_URL: 'postgres://user@127.0.0.1:5432/db', ROLE: 'worker' });
+      const config = testConfig({ DATABASE_URL: 'postgres://user@127.0.0.1:5432/db', ROLE: 'worker', METRICS_TOKEN: 'metrics-token-0123456789' });
       const worker = await buildApp({ config, database: h.database, logger: false });
       try {
         assertRefused(await worker.inject({ method: 'GET', url: '/metrics' }));
-        const res = await worker.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+        assertRefused(await worker.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }));
+        const res = await worker.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } });
         assert.equal(res.statusCode, 200);
         assert.ok(value(parse(res.body).samples, 'pimbridge_queue_jobs', { queue: JOB.syncProduct, state: 'created' }) !== undefined);
       } finally {
@@ -294,8 +304,12 @@ for (const target of databaseTargets()) {
 
     it('METRICS_ENABLED=false: no /metrics, and requests are answered as before', async () => {
       assert.equal(
-        loadConfig({ ADMIN_TOKEN: 'a'.repeat(16), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), DATABASE_URL: 'postgres://u@127.0.0.1/db' })
-          .metricsEnabled,
+        loadConfig({
+          ADMIN_TOKEN: 'a'.repeat(16),
+          ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+          DATABASE_URL: 'postgres://u@127.0.0.1/db',
+          METRICS_TOKEN: 'metrics-token-0123456789',
+        }).metricsEnabled,
         true,
       );
       const app = await buildApp({ config: testConfig({ METRICS_ENABLED: 'false' }), database: h.database, logger: false });

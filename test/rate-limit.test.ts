@@ -152,7 +152,7 @@ for (const target of databaseTargets()) {
     let t: Tenant;
     const ip = ipBlock();
     before(async () => {
-      h = await harness(target, { ...LIMITS, TRUST_PROXY: 'true' });
+      h = await harness(target, { ...LIMITS, TRUST_PROXY: '1' });
       t = await h.tenant();
     });
     after(() => h.close());

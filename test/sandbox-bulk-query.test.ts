@@ -104,6 +104,8 @@ for (const target of databaseTargets()) {
       h = await harness(target, { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` }, { sandbox: { bulk: { pause: pause.check } } });
       await h.app.listen({ port, host: '127.0.0.1' });
       token = (await h.app.services.sandbox!.stores.create(domain)).accessToken;
+      // The photo is on a local server (127.0.0.1): the store opts in to fetch it, as a real shop would not.
+      await h.app.services.sandbox!.stores.configure(domain, { allow_private_media_sources: true });
       base = `http://127.0.0.1:${port}/sandbox/shopify/${domain}`;
       // Three products: two variants and an image; one variant; three variants.
       for (const input of [

@@ -123,7 +123,10 @@ const fullInput = (over: Json = {}): Json => ({
   ...over,
 });
 
-/** PATCH /admin/shops/{id}/sandbox's app settings at their defaults (docs/sandbox/oauth.md); client_id is the store's. */
+/**
+ * PATCH /admin/shops/{id}/sandbox's app settings at their defaults (docs/sandbox/oauth.md) and the media sources'
+ * (docs/sandbox/media.md: public addresses only); client_id is the store's.
+ */
 const APP_DEFAULTS = {
   token_lifetime_seconds: null,
   refresh_token_lifetime_seconds: 7776000,
@@ -132,6 +135,7 @@ const APP_DEFAULTS = {
   redirect_urls: null,
   allow_http_webhooks: false,
   compliance_url: null,
+  allow_private_media_sources: false,
 };
 
 for (const target of databaseTargets()) {

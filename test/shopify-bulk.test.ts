@@ -87,6 +87,8 @@ for (const target of databaseTargets()) {
       await h.app.listen({ port, host: '127.0.0.1' });
       const domain = 'bulk-adapter.myshopify.com';
       const { accessToken } = await h.app.services.sandbox!.stores.create(domain);
+      // The products' images are on a local server (127.0.0.1): the store opts in to fetch them, as a real shop would not.
+      await h.app.services.sandbox!.stores.configure(domain, { allow_private_media_sources: true });
       shop = { domain, apiBaseUrl: `http://127.0.0.1:${port}/sandbox/shopify/${domain}`, accessToken };
     });
     after(async () => h.close());

@@ -102,6 +102,8 @@ for (const target of databaseTargets()) {
       );
       await h.app.services.jobs.workers.start();
       c = await h.sandboxConnected(`fields-${process.pid}.myshopify.com`);
+      // The images are this server's media and a local image server, on 127.0.0.1: the store opts in to fetch them.
+      await h.allowPrivateMediaSources(c.domain);
     });
     after(async () => {
       await h?.app.services.jobs.workers.stop(5_000);

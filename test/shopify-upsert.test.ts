@@ -968,6 +968,8 @@ for (const target of databaseTargets()) {
       await h.app.listen({ port, host: '127.0.0.1' });
       const domain = 'upsert-e2e.myshopify.com';
       const { accessToken } = await h.app.services.sandbox!.stores.create(domain);
+      // The test's images are on a local server: this store may fetch them (a real Shopify fetches public addresses only).
+      await h.app.services.sandbox!.stores.configure(domain, { allow_private_media_sources: true });
       shop = { domain, apiBaseUrl: `http://127.0.0.1:${port}/sandbox/shopify/${domain}`, accessToken };
     });
     after(async () => h.close());

@@ -285,9 +285,11 @@ for (const target of databaseTargets()) {
 
 describe('CONNECTOR_ALLOW_PRIVATE_NETWORKS', () => {
   const KEY = Buffer.alloc(32, 1).toString('base64');
-  const base = { ADMIN_TOKEN: TEST_ADMIN_TOKEN, ENCRYPTION_KEY: KEY };
-  it('defaults to true in embedded mode and false with DATABASE_URL; can be set either way', () => {
-    assert.equal(loadConfig(base).connectorAllowPrivateNetworks, true);
+  // METRICS_TOKEN: with DATABASE_URL, /metrics has a token of its own (config.ts).
+  const base = { ADMIN_TOKEN: TEST_ADMIN_TOKEN, ENCRYPTION_KEY: KEY, METRICS_TOKEN: 'metrics-token-0123456789' };
+  it('defaults to false, in embedded mode too (issue 27: only PUBLIC_URL of the private addresses); can be set either way', () => {
+    assert.equal(loadConfig(base).connectorAllowPrivateNetworks, false);
+    assert.equal(loadConfig({ ...base, CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' }).connectorAllowPrivateNetworks, true);
     assert.equal(loadConfig({ ...base, DATABASE_URL: 'postgres://u@db/pim' }).connectorAllowPrivateNetworks, false);
     assert.equal(loadConfig({ ...base, DATABASE_URL: 'postgres://u@db/pim', CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' }).connectorAllowPrivateNetworks, true);
     assert.equal(loadConfig({ ...base, CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'no' }).connectorAllowPrivateNetworks, false);

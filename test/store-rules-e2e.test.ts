@@ -27,6 +27,8 @@ for (const target of databaseTargets()) {
       tenant = await h.tenant();
       const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId });
       assert.equal(made.statusCode, 201, made.body);
+      // The image sources of these tests are local servers on 127.0.0.1: the store opts in to fetch them.
+      await h.allowPrivateMediaSources(domain);
       shopId = made.json().id;
       const accessToken = made.json().access_token as string;
       gql = async (query, variables = {}) => {

@@ -79,6 +79,8 @@ for (const target of databaseTargets()) {
       const tenant = await h.tenant();
       const made = await h.admin('POST', '/admin/shops', { domain, platform: 'sandbox', organization_id: tenant.organizationId });
       assert.equal(made.statusCode, 201, made.body);
+      // The images are this server's media and a local source, on 127.0.0.1: the store opts in to fetch them.
+      await h.allowPrivateMediaSources(domain);
       const accessToken = made.json().access_token as string;
       gql = async (query, variables = {}) => {
         const res = await fetch(`${h.pimUrl}/sandbox/shopify/${domain}/admin/api/${ADMIN_API_VERSION}/graphql.json`, {

@@ -284,4 +284,21 @@ describe('the console in a browser', () => {
       assert.equal(res.status, 401, url);
     }
   });
+
+  it('the API documentation at /docs renders under its own content security policy, and "Try it out" reaches the API', async () => {
+    const docs = await c.browser.newPage();
+    const docsErrors = watchErrors(docs);
+    try {
+      await docs.goto(`${c.url}/docs`);
+      await docs.locator('.opblock').first().waitFor();
+      await docs.locator('.opblock-summary').first().click();
+      await docs.locator('button.try-out__btn').first().click();
+      await docs.locator('button.execute').first().click();
+      await docs.locator('.live-responses-table').first().waitFor();
+      // A blocked script, style or request is a console error.
+      assert.deepEqual(docsErrors, []);
+    } finally {
+      await docs.close();
+    }
+  });
 });

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../lib/crypto.js';
+import { checkTokenLimited, type RateLimiter } from '../lib/rate-limiter.js';
 import type { App } from '../server/kernel/app-type.js';
 import { AppError, classifyError, UNSUPPORTED_MEDIA_TYPE } from '../server/kernel/errors.js';
 import type { AdminService } from './admin.service.js';
@@ -23,18 +24,33 @@ const ADMIN_UNSUPPORTED_MEDIA_TYPE = `${UNSUPPORTED_MEDIA_TYPE} (multipart/form-
 
 /** Any error → the admin API's `{error}` with its status; details of a 5xx go to the log only. */
 export function sendAdminError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
-  const { statusCode, message } = classifyError(err, ADMIN_UNSUPPORTED_MEDIA_TYPE);
+  const { statusCode, message, retryAfterSeconds } = classifyError(err, ADMIN_UNSUPPORTED_MEDIA_TYPE);
   if (statusCode >= 500) req.log.error({ err }, 'admin request failed');
+  if (retryAfterSeconds !== undefined) reply.header('Retry-After', String(retryAfterSeconds));
   return reply.code(statusCode).send({ error: message });
 }
 
-export async function adminPlugin(app: App, opts: { adminToken: string; admin: AdminService; shops?: ShopService }): Promise<void> {
+export async function adminPlugin(
+  app: App,
+  opts: {
+    adminToken: string;
+    /** Wrong admin tokens per client address (ADMIN_AUTH_RATE_LIMIT a minute); a right token takes no point. */
+    limiter: RateLimiter;
+    admin: AdminService;
+    shops?: ShopService;
+  },
+): Promise<void> {
   const { admin } = opts;
   app.setErrorHandler(sendAdminError);
 
   app.addHook('onRequest', async (req) => {
     const token = /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (!token || !safeEqual(token, opts.adminToken)) throw new AppError('unauthorized', 'Missing or invalid admin token');
+    const check = await checkTokenLimited(opts.limiter, req.ip, () => token !== undefined && safeEqual(token, opts.adminToken), req.log, 'admin API');
+    if (check.ok) return;
+    if (check.limited) {
+      throw new AppError('rate_limited', `Too many wrong admin tokens from this address: try again in ${check.retryAfterSeconds} s`, check.retryAfterSeconds);
+    }
+    throw new AppError('unauthorized', 'Missing or invalid admin token');
   });
 
   app.post(

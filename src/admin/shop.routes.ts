@@ -112,6 +112,7 @@ export function shopRoutes(app: App, shops: ShopService): void {
     redirect_urls: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'null: {PUBLIC_URL}/shopify/callback' }),
     allow_http_webhooks: Type.Boolean(),
     compliance_url: Type.Union([Type.String(), Type.Null()], { description: 'null: {PUBLIC_URL}/webhooks/shopify' }),
+    allow_private_media_sources: Type.Boolean(),
   });
   const scopeList = (description: string) =>
     Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z][a-z0-9_]*$' }), { maxItems: 300, description });
@@ -154,6 +155,11 @@ export function shopRoutes(app: App, shops: ShopService): void {
       compliance_url: Type.Optional(
         Type.Union([Type.String({ minLength: 1, maxLength: 2048, pattern: '^https?://' }), Type.Null()], {
           description: 'where the mandatory compliance webhooks go',
+        }),
+      ),
+      allow_private_media_sources: Type.Optional(
+        Type.Boolean({
+          description: "fetch media originalSource from loopback and private addresses too (tests); default false: public addresses only, as Shopify's servers",
         }),
       ),
     },

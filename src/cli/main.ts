@@ -3,6 +3,7 @@ import { Command, type CommanderError, InvalidArgumentError, Option } from 'comm
 import { ConfigError, loadClientConfig, loadConfig, loadSandboxConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { DataDirLockedError } from '../db/lock.js';
+import { privacyWarning } from '../lib/private-files.js';
 import { startServer } from '../main.js';
 import { startSandboxServer } from '../server/sandbox-server.js';
 import { sandboxMigrations } from '../storefront/sandbox/sandbox.module.js';
@@ -60,6 +61,8 @@ program
   .action(async () => {
     const config = loadConfig();
     const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir });
+    const privacy = database.privacy ? privacyWarning(config.dataDir, database.privacy) : null; // lib/private-files.ts
+    if (privacy) process.stderr.write(`warning: ${privacy}\n`);
     try {
       await database.migrate();
       if (config.shopifySandbox) await database.migrate(sandboxMigrations);

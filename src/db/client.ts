@@ -13,6 +13,7 @@ import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
 import * as schema from './schema/index.js';
 import { acquireDataDirLock } from './lock.js';
+import { makeDataDirPrivate, makePrivate, mkdirPrivate, type PrivacyReport } from '../lib/private-files.js';
 import type { MigrationSet } from './migration-set.js';
 import { inProcessLocks, postgresLocks, type Locks } from './advisory-locks.js';
 import { clientExecutor, type SqlExecutor } from './executor.js';
@@ -35,6 +36,11 @@ export interface Database {
   locks: Locks<Db>;
   /** PostgreSQL: the pool's use now (metrics); PGlite has no pool. */
   poolUse?: () => { total: number; idle: number; waiting: number; max: number };
+  /**
+   * PGlite in DATA_DIR: the walk that made DATA_DIR private to this user when it opened (lib/private-files.ts); the
+   * caller warns when some mode could not be set.
+   */
+  privacy?: PrivacyReport;
   close(): Promise<void>;
 }
 
@@ -64,11 +70,20 @@ function openPostgres(url: string, poolSize: number): Database {
 async function openPglite(dataDir: string | null, templateFile: string): Promise<Database> {
   const release = dataDir === null ? () => {} : acquireDataDirLock(dataDir);
   try {
+    // DATA_DIR private to this user (lib/private-files.ts): what is there, before PostgreSQL reads its folder's mode
+    // (from which it sets the mode of the files it creates), then what its initdb or the template unpacking wrote.
+    const before = dataDir === null ? null : makeDataDirPrivate(dataDir);
     const client = await createPglite(dataDir === null ? undefined : path.join(dataDir, 'pglite'), templateFile);
+    const after = dataDir === null ? null : makePrivate(path.join(dataDir, 'pglite'));
     const db = drizzleLite(client, { schema }) as unknown as Db;
     return {
       kind: 'pglite',
       db,
+      ...(before && after
+        ? {
+            privacy: { changed: before.changed + after.changed, failed: before.failed + after.failed, firstFailure: before.firstFailure ?? after.firstFailure },
+          }
+        : {}),
       migrate: (set) => migrateLite(db as never, set ?? { migrationsFolder }),
       ping: () => ping(db),
       executor: clientExecutor(client),
@@ -96,13 +111,17 @@ const PGLITE_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'
 /** Opens PGlite; a data directory that does not exist yet starts from the build's template when there is one. */
 async function createPglite(dir: string | undefined, templateFile: string): Promise<PGlite> {
   const template = dir !== undefined && !existsSync(path.join(dir, 'PG_VERSION')) ? readPgliteTemplate(templateFile) : undefined;
+  // A 0700 folder before PostgreSQL starts in it: the files it makes are then 0600 (lib/private-files.ts).
+  if (dir !== undefined) mkdirPrivate(dir);
   if (template) {
     try {
       // Unpacking grows that heap by about 50 MB for good: the PGlite that unpacked is closed, the directory reopened.
       await (await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, loadDataDir: template, startParams: PGLITE_PARAMS })).close();
+      makePrivate(dir!); // the unpacked files are 0666; the caller's walk reports what it cannot change
       return await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: PGLITE_PARAMS });
     } catch {
       rmSync(dir!, { recursive: true, force: true }); // a damaged template: fall back to a plain initdb
+      mkdirPrivate(dir!);
     }
   }
   return PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: PGLITE_PARAMS });

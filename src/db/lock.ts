@@ -1,6 +1,7 @@
 // PGlite lets two processes open one data directory and silently diverge: a pid lock file refuses the second one.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { mkdirPrivate } from '../lib/private-files.js';
 
 export class DataDirLockedError extends Error {}
 
@@ -15,7 +16,7 @@ function alive(pid: number): boolean {
 
 /** Takes DATA_DIR/pimbridge.lock for this process; returns the release function. A lock left by a dead process is taken over. */
 export function acquireDataDirLock(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirPrivate(dataDir);
   const file = path.join(dataDir, 'pimbridge.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

@@ -8,6 +8,7 @@ export const REDACTED_PATHS = [
   'req.headers["x-api-secret"]',
   'req.headers.authorization',
   'req.headers["x-shopify-access-token"]',
+  'req.headers.cookie',
   '*.api_key',
   '*.api_secret',
   '*.pim_api_secret',

@@ -7,7 +7,8 @@
 // - a size limit enforced while streaming (Content-Length is only an early warning: absent or lying, the count decides);
 // - one overall deadline for the whole download, redirects included;
 // - at most N redirects, each re-checked like the first URL.
-// Each refusal is a DownloadError whose message names the rule; callers prefix it with the field name.
+// Each refusal is a DownloadError whose message names the rule; callers prefix it with the field name. A refused address
+// is an AddressRefusedError, which names the range but never the address a host name resolved to.
 import dns from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
@@ -17,6 +18,28 @@ import { keepAliveAgents, keepAliveGet, type Agents } from './keep-alive.js';
 
 export class DownloadError extends Error {
   override name = 'DownloadError';
+}
+
+/**
+ * The address policy refused where a URL leads. The message names the rule and the range (`loopback`, `private
+ * network`, `link-local`…), never the address a host name resolved to: that would tell a caller about the server's own
+ * DNS. `via`: the URL's host is an IP literal, a host name whose every answer was refused, or the socket connected to
+ * a refused address (a resolver that lied).
+ */
+export class AddressRefusedError extends DownloadError {
+  override name = 'AddressRefusedError';
+  constructor(
+    readonly range: string,
+    readonly via: 'address' | 'name' | 'connection',
+  ) {
+    super(
+      via === 'address'
+        ? `the host is not a public address (${range})`
+        : via === 'name'
+          ? `the host name resolves to a non-public address (${range})`
+          : `the connection reached a non-public address (${range})`,
+    );
+  }
 }
 
 export interface ResolvedAddress {
@@ -67,8 +90,6 @@ export function formatBytes(n: number): string {
 
 const formatSeconds = (ms: number) => `${+(ms / 1000).toFixed(3)} s`;
 
-const refused = (address: string, reason: string) => new DownloadError(`address ${address} is not a public address (${reason})`);
-
 /** A net.LookupFunction that resolves through `resolve` and passes on only the addresses the policy allows. */
 export function filteredLookup(policy: AddressPolicy, resolve: Resolver): net.LookupFunction {
   return (hostname, options, callback) => {
@@ -79,7 +100,7 @@ export function filteredLookup(policy: AddressPolicy, resolve: Resolver): net.Lo
         const allowed = candidates.filter((a) => policy(a.address) === null);
         if (allowed.length === 0) {
           const first = candidates[0];
-          const err = first ? refused(first.address, policy(first.address) ?? '') : new DownloadError(`host ${hostname} could not be resolved`);
+          const err = first ? new AddressRefusedError(policy(first.address) ?? 'refused', 'name') : new DownloadError(`host ${hostname} could not be resolved`);
           callback(err as NodeJS.ErrnoException, '', 4);
         } else if (options.all) {
           callback(null, allowed);
@@ -109,7 +130,7 @@ export function connectChecked(target: ConnectTarget): Promise<net.Socket> {
   const host = target.host.replace(/^\[(.*)\]$/, '$1');
   if (net.isIP(host)) {
     const reason = target.policy(host);
-    if (reason !== null) return Promise.reject(refused(host, reason));
+    if (reason !== null) return Promise.reject(new AddressRefusedError(reason, 'address'));
   }
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host, port: target.port, lookup: target.lookup });
@@ -126,7 +147,7 @@ export function connectChecked(target: ConnectTarget): Promise<net.Socket> {
       const reason = target.policy(address);
       if (reason !== null) {
         socket.destroy();
-        reject(refused(address, reason));
+        reject(new AddressRefusedError(reason, 'connection'));
         return;
       }
       // The 'error' listener stays: a late error then settles nothing, and the HTTP client adds its own before any I/O.

@@ -32,6 +32,8 @@ import { OneLinePerRequest } from './request-log.js';
 import { PathPatterns } from './kernel/path-patterns.js';
 import { installSessionHook, sessionRoutes } from '../pim/session/session.routes.js';
 import { consoleRoutes } from './console-static.js';
+import { BodyRateWatchdog, slowClientServerOptions } from './slow-clients.js';
+import { BARE_ANSWER_HEADERS, installSecurityHeaders } from './security-headers.js';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -52,6 +54,17 @@ export { REDACTED_PATHS } from '../lib/logging.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/**
+ * TRUST_PROXY in Fastify's terms. A hop count is a function of ours: Fastify 5's own number form trusts nobody (it
+ * cannot tell a proxy from a client that connects directly, so keep the nodes reachable only through the proxies when
+ * counting hops, or list the proxies' addresses instead).
+ */
+function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === null) return false;
+  if ('hops' in trust) return (_address, hop) => hop < trust.hops;
+  return [...trust.addresses];
+}
+
 export async function buildApp(deps: AppDeps): Promise<App & { services: Services }> {
   const { config, database } = deps;
   const connectorPaths = new PathPatterns();
@@ -68,7 +81,9 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
+    // Slow clients: header and keep-alive time limits (the body's minimum rate is the watchdog below).
+    ...slowClientServerOptions(config),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -85,11 +100,20 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
             : 'The URL is not valid: a percent-encoding in it is malformed',
         ),
         req,
-        reply,
+        // No hook runs before these: the security headers are set here.
+        reply.headers(BARE_ANSWER_HEADERS),
       ),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);
+  // Security headers first, so that every answer carries them (refusals by the hooks below included).
+  await installSecurityHeaders(app, { docsPrefix: '/docs' });
+  const bodyRate = new BodyRateWatchdog(config, app.log);
+  app.addHook('onRequest', (req, reply, done) => {
+    bodyRate.watch(req.raw, reply.raw);
+    done();
+  });
+  app.addHook('onClose', async () => bodyRate.close());
   await app.register(fastifyCookie);
   // Fastify's JSON parser (prototype-poisoning checks included), except that an empty body is no body: clients that
   // send `Content-Type: application/json` on a DELETE or an argument-less POST are not refused for it.
@@ -190,10 +214,12 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
     },
   );
   // Every role, worker included; with METRICS_PORT it is served by a listener of its own instead (main.ts).
-  if (config.metricsEnabled && config.metricsPort === null) metricsRoute(app, metrics, config.metricsToken);
+  if (config.metricsEnabled && config.metricsPort === null) metricsRoute(app, metrics, { token: config.metricsToken, limiter: services.tokenLimiters.metrics });
 
   if (fullSurface)
-    await app.register(async (scope) => adminPlugin(scope as App, { adminToken: config.adminToken, admin: services.admin, shops: services.shops }));
+    await app.register(async (scope) =>
+      adminPlugin(scope as App, { adminToken: config.adminToken, limiter: services.tokenLimiters.admin, admin: services.admin, shops: services.shops }),
+    );
   if (fullSurface) await app.register(async (scope) => pimPlugin(scope as App, services.pim));
   if (fullSurface) await app.register(async (scope) => connectorPlugin(scope as App, services.connector, connectorPaths));
   // Installing the app on a shop (GET /shopify/install, /shopify/callback): pages the merchant's browser goes through.

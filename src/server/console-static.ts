@@ -1,8 +1,8 @@
-// The console: the built single-page app (console/dist) served at `/` with strict security headers. Hashed assets are
+// The console: the built single-page app (console/dist) served at `/` with strict security headers (helmet runs on the
+// whole app, server/security-headers.ts; the console's routes get the content security policy below). Hashed assets are
 // cached for a year; index.html is revalidated, so a new build reaches browsers at once. The console's own paths
 // (`/products/12`, `/bridge/3/mappings`, …) answer index.html and the page's router shows them; every other path is
 // left to the APIs' routes and their 404s, exactly as before the console existed.
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
@@ -11,6 +11,26 @@ import type { App } from './kernel/app-type.js';
 
 /** The first segments of the console's routes (console/src/routes.tsx). */
 const PAGE_ROOTS = ['sign-in', 'products', 'categories', 'attributes', 'lists', 'files', 'bridge'];
+
+/** The console's page: its own scripts and styles only; product images from anywhere (the merchant's URLs and /media). */
+const CONSOLE_CSP = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    // React sets style attributes (a progress bar's width); no inline <style> or <script> is ever needed.
+    styleSrc: ["'self'"],
+    styleSrcAttr: ["'unsafe-inline'"],
+    // Product images are the merchant's own URLs, anywhere on the web, and this server's /media.
+    imgSrc: ["'self'", 'data:', 'https:', 'http:'],
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+};
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pimbridge</title></head>
 <body><h1>Pimbridge</h1><p>The console is not built. Run <code>npm run build</code> (or <code>npm start</code>, which builds it) and reload.</p>
@@ -25,29 +45,9 @@ export async function consoleRoutes(
   },
 ): Promise<void> {
   app.setErrorHandler(options.sendError);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // React sets style attributes (a progress bar's width); no inline <style> or <script> is ever needed.
-        styleSrc: ["'self'"],
-        styleSrcAttr: ["'unsafe-inline'"],
-        // Product images are the merchant's own URLs, anywhere on the web, and this server's /media.
-        imgSrc: ["'self'", 'data:', 'https:', 'http:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    // The page loads images from the merchant's hosts, which send no CORP header.
-    crossOriginEmbedderPolicy: false,
-    // Served over plain http on a laptop as often as behind https: HSTS is the proxy's to send.
-    strictTransportSecurity: false,
+  // Helmet runs on the whole app (security-headers.ts); the console's routes, its assets included, get the page's policy.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, helmet: { contentSecurityPolicy: CONSOLE_CSP } } as typeof route.config;
   });
   const index = path.join(options.dir, 'index.html');
   if (!existsSync(index)) {

@@ -88,6 +88,10 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
   }
   // A sandbox shop to connect the demo organization to (POST /api/connect), when the sandbox is on.
   const shop = services.shops.sandboxAvailable ? await services.shops.add({ domain: DEMO_SHOP_DOMAIN, platform: 'sandbox', organization_id: org.id }) : null;
+  // The demo's images are this server's own media (PUBLIC_URL, a loopback address by default), which a real Shopify
+  // could not fetch: the demo store is allowed to, so trying Pimbridge on one machine shows pictures in the shop.
+  // Every other sandbox store fetches public addresses only (docs/sandbox/media.md).
+  if (shop) await services.shops.configureSandbox(shop.id, { allow_private_media_sources: true });
   return {
     organizationId: org.id,
     apiKey: key.api_key,

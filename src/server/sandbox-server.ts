@@ -8,6 +8,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { SandboxConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
+import { privacyWarning } from '../lib/private-files.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { loggerOptions } from '../lib/logging.js';
 import { closeOnSignals } from './shutdown.js';
@@ -63,6 +64,8 @@ export async function startSandboxServer(config: Readonly<SandboxConfig>): Promi
   let app: Awaited<ReturnType<typeof buildSandboxApp>> | null = null;
   try {
     app = await buildSandboxApp({ database, logLevel: config.logLevel, logFormat: config.logFormat });
+    const privacy = database.privacy ? privacyWarning(config.dataDir, database.privacy) : null; // lib/private-files.ts
+    if (privacy) app.log.warn(privacy);
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await app?.close().catch(() => {});

@@ -123,6 +123,7 @@ export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
     Partial<Pick<Config, 'shopifyApiSecret' | 'shopifyApiKey' | 'webhookMaxAgeSeconds'>> &
     Pick<Config, 'encryptionKey' | 'authRateLimit' | 'connectorPublicRateLimit' | 'connectorAllowPrivateNetworks' | 'shopifySandbox'> &
+    Pick<Config, 'adminAuthRateLimit'> &
     Pick<Config, 'mediaDownloadConcurrency' | 'mediaQuotaBytes' | 'importMaxBytes'> &
     Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk' | 'consoleSessionHours'>,
   /** The platform's database: its Drizzle handle, and for the sandbox the owners' locks and the pool's size. */
@@ -355,6 +356,11 @@ export function createServices(
     jobs: { queue: jobs.queue, workers, handlers },
     credentials,
     admin: adminService,
+    /** Wrong admin and metrics tokens per client address (failures only; shared through Redis like the APIs' limits). */
+    tokenLimiters: {
+      admin: createRateLimiter({ name: 'admin-auth', points: config.adminAuthRateLimit, durationSeconds: 60, redis }),
+      metrics: createRateLimiter({ name: 'metrics-auth', points: config.adminAuthRateLimit, durationSeconds: 60, redis }),
+    },
     organizations: new OrganizationRepository(db),
     shops: new ShopService(
       {

@@ -317,6 +317,21 @@ export interface KnownStorefrontProduct {
   publications?: string[];
   /** The values of the fields the bridge owns as the last push wrote them (the drift report compares the shop with them). */
   written?: WrittenFields;
+  /**
+   * The shop's own variants of an adopted product that its PIM product does not have (found by the adoption): a push
+   * sends them back by id, unchanged (productSet deletes the variants it is not sent), and says so in its warnings,
+   * until the PIM product gets a variant of that SKU (which then takes it over) or the merchant deletes it in the shop.
+   */
+  merchantVariants?: MerchantVariant[];
+}
+
+/** A variant of the shop the bridge keeps without owning it (KnownStorefrontProduct.merchantVariants). */
+export interface MerchantVariant {
+  /** Shopify GID. */
+  id: string;
+  sku: string | null;
+  /** Its option values, in the product's option order. */
+  options: { name: string; value: string }[];
 }
 
 /**
@@ -407,6 +422,8 @@ export interface ProductUpsertResult {
   missingLocales?: string[];
   /** What this push wrote of the fields the bridge owns (kept with the mapping for the drift report). */
   written?: WrittenFields;
+  /** The merchant's variants the push sent back unchanged (KnownStorefrontProduct.merchantVariants), still kept. */
+  merchantVariants?: MerchantVariant[];
 }
 
 /** The storefront (or our pre-flight of its rules) refused the product: one readable line per problem. */
@@ -451,8 +468,11 @@ export interface StorefrontPort {
     options?: { signal?: AbortSignal },
   ): Promise<ProductUpsertResult>;
 
-  /** The platform's rules checked before sending (Shopify: title, ≤ 3 options, ≤ 2048 variants, prices); empty = sendable. */
-  preflight(product: PimProductSnapshot): string[];
+  /**
+   * The platform's rules checked before sending (Shopify: title, ≤ 3 options, ≤ 2048 variants, prices); empty = sendable.
+   * With `known`, also what the mapped product forbids (merchant variants a push could not keep).
+   */
+  preflight(product: PimProductSnapshot, known?: KnownStorefrontProduct): string[];
 
   /** The shop's publications (sales channels), cached a few minutes per shop; `fresh` reads them again now. */
   publications(shop: StorefrontShop, options?: { fresh?: boolean }): Promise<StorefrontPublication[]>;

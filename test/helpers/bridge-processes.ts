@@ -145,7 +145,8 @@ export async function freshStorage(kind: 'pglite' | 'postgres', label: string, p
   // The data directory is never used on PostgreSQL, but a server still wants a writable one for nothing in particular.
   const dataDir = mkdtempSync(path.join(tmpdir(), `pimbridge-${label}-`));
   return {
-    env: { DATABASE_URL: url, DATA_DIR: dataDir },
+    // With DATABASE_URL, /metrics has a token of its own (config.ts).
+    env: { DATABASE_URL: url, DATA_DIR: dataDir, METRICS_TOKEN: 'metrics-token-0123456789' },
     open: () => openDatabase({ kind: 'postgres', url, poolSize: 2 }),
     drop: async () => {
       await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -178,8 +179,31 @@ export interface BridgeStackOptions {
   /**
    * Put a recording proxy between the bridge and the sandbox (the shop's api_base_url points at it): every call's
    * operation name, HTTP status and `extensions.cost` land in `calls` (the benchmark reads the sandbox's cost figures there).
+   * Its calls can be held (`shopHolds`).
    */
   recordCalls?: boolean;
+  /** Put a pass-through proxy between the connector and the PIM it reads (the integration's pim_base_url): `pimHolds`. */
+  pimProxy?: boolean;
+}
+
+/** One call through a proxy, as a hold sees it. */
+export interface ProxiedCall {
+  method: string;
+  /** The path and query. */
+  url: string;
+  /** The GraphQL operation's name ('?' for anything else). */
+  operation: string;
+  body: string;
+}
+
+/**
+ * Holds on the calls through a proxy (tests race the bridge's writers with them): each returns what to wait for, or
+ * null to go on at once. `request`: before the call goes on; `answer`: after the answer came back, before the bridge
+ * gets it (the call has been applied). A hold longer than the bridge's call timeout (5 s to a shop) times the call out.
+ */
+export interface ProxyHolds {
+  request: ((call: ProxiedCall) => Promise<void> | null) | null;
+  answer: ((call: ProxiedCall & { status: number }) => Promise<void> | null) | null;
 }
 
 /** One storefront call of the bridge, as the recording proxy saw it. */
@@ -221,8 +245,8 @@ function forward(
   });
 }
 
-/** A pass-through HTTP proxy to `target` that records each GraphQL call. */
-async function recordingProxy(target: string, calls: StorefrontCall[]): Promise<{ url: string; close: () => Promise<void> }> {
+/** A pass-through HTTP proxy to `target` that records each GraphQL call, and holds those `holds` says to. */
+async function recordingProxy(target: string, calls: StorefrontCall[], holds?: ProxyHolds): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
     const sent = performance.now();
     const chunks: Buffer[] = [];
@@ -230,7 +254,8 @@ async function recordingProxy(target: string, calls: StorefrontCall[]): Promise<
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)) headers[k] = v;
       const aborted = new AbortController();
       res.on('close', () => aborted.abort());
       let operation = '?';
@@ -240,8 +265,14 @@ async function recordingProxy(target: string, calls: StorefrontCall[]): Promise<
       } catch {
         // not JSON
       }
+      const seen: ProxiedCall = { method: req.method ?? 'GET', url: req.url ?? '/', operation, body: body.toString('utf8') };
       // node:http with a keep-alive agent, not fetch: the proxy shares the CPUs with what the benchmark measures.
-      forward(`${target}${req.url}`, { method: req.method ?? 'GET', headers, body, signal: aborted.signal })
+      (async () => {
+        await holds?.request?.(seen);
+        const upstream = await forward(`${target}${req.url}`, { method: req.method ?? 'GET', headers, body, signal: aborted.signal });
+        await holds?.answer?.({ ...seen, status: upstream.status });
+        return upstream;
+      })()
         .then((upstream) => {
           const text = upstream.body.toString('utf8');
           let parsed: any = null;
@@ -305,6 +336,10 @@ export interface BridgeStack {
   apiBaseUrl: string;
   /** With recordCalls: the bridge's storefront calls, in the order their answers came back. */
   calls: StorefrontCall[];
+  /** With recordCalls: holds on the bridge's storefront calls (none set: every call goes on at once). */
+  shopHolds: ProxyHolds;
+  /** With pimProxy: holds on the connector's PIM calls. */
+  pimHolds: ProxyHolds;
   sandboxToken: string;
   /** The sandbox store's own app (its client credentials; PATCH /admin/shops/{shopId} switches the shop to them). */
   sandboxApp: { clientId: string; clientSecret: string };
@@ -320,8 +355,8 @@ export interface BridgeStack {
   sandbox: () => Proc;
   /** SIGKILL the bridge (no graceful shutdown) and wait until it is gone. */
   killBridge(): Promise<void>;
-  /** Start the bridge again on the same database, port and secrets. */
-  startBridge(): Promise<void>;
+  /** Start the bridge again on the same database, port and secrets (`env`: variables changed from now on). */
+  startBridge(env?: Record<string, string>): Promise<void>;
   /**
    * Writes the sandbox store's settings (SandboxStoreService.configure on the sandbox's database; a new configuration
    * version, so a fresh, full bucket and a restarted fault sequence). PostgreSQL: while the sandbox runs (it reads its
@@ -429,7 +464,14 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
       accessToken: sandboxToken,
       clientId,
       clientSecret,
-    } = await sandboxDbDo((db) => new SandboxStoreService(new SandboxStoreRepository(db.db)).create(domain));
+    } = await sandboxDbDo(async (db) => {
+      const stores = new SandboxStoreService(new SandboxStoreRepository(db.db));
+      const made = await stores.create(domain);
+      // The products' images are the bridge's media on 127.0.0.1: a private address, which the sandbox (as Shopify)
+      // does not fetch unless the store allows it (docs/sandbox/media.md).
+      await stores.configure(domain, { allow_private_media_sources: true });
+      return made;
+    });
     const sandboxPort = await freePort();
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
     let sandboxProc: Proc | null = null;
@@ -464,7 +506,8 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
       ...o.bridgeEnv,
     };
     let bridgeProc: Proc | null = null;
-    const startBridge = async () => {
+    const startBridge = async (env: Record<string, string> = {}) => {
+      Object.assign(bridgeEnv, env);
       bridgeProc = spawnCli(['serve'], bridgeEnv);
       await waitForHttp('the bridge', bridgeProc, `${bridgeUrl}/readyz`);
     };
@@ -484,11 +527,19 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
     const pim: BridgeStack['pim'] = (method, url, body) => request(`${bridgeUrl}${url}`, method, { 'x-api-key': tenant.apiKey }, body);
 
     const calls: StorefrontCall[] = [];
+    const shopHolds: ProxyHolds = { request: null, answer: null };
+    const pimHolds: ProxyHolds = { request: null, answer: null };
     let shopOrigin = sandboxUrl;
     if (o.recordCalls) {
-      const proxy = await recordingProxy(sandboxUrl, calls);
+      const proxy = await recordingProxy(sandboxUrl, calls, shopHolds);
       cleanups.push(proxy.close);
       shopOrigin = proxy.url;
+    }
+    let pimBaseUrl = bridgeUrl;
+    if (o.pimProxy) {
+      const proxy = await recordingProxy(bridgeUrl, [], pimHolds);
+      cleanups.push(proxy.close);
+      pimBaseUrl = proxy.url;
     }
     const apiBaseUrl = `${shopOrigin}/sandbox/shopify/${domain}`;
     const shop = expect(
@@ -508,7 +559,7 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
         `${bridgeUrl}/api/connect`,
         'POST',
         {},
-        { shop_domain: domain, pim_base_url: bridgeUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret },
+        { shop_domain: domain, pim_base_url: pimBaseUrl, pim_api_key: tenant.apiKey, pim_api_secret: tenant.apiSecret },
       ),
       200,
     );
@@ -524,6 +575,8 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
       domain,
       apiBaseUrl,
       calls,
+      shopHolds,
+      pimHolds,
       sandboxToken,
       sandboxApp: { clientId, clientSecret },
       bridgeDatabaseUrl: bridgeStorage.env.DATABASE_URL ?? null,

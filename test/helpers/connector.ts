@@ -19,6 +19,12 @@ export interface ConnectorHarness extends Harness {
    * GraphQL API over real HTTP (it fails on top-level errors) to read back what the bridge wrote.
    */
   sandboxConnected(domain?: string): Promise<SandboxConnection>;
+  /**
+   * The sandbox store fetches media from loopback and private addresses too (PATCH /admin/sandbox/stores/{domain}
+   * `allow_private_media_sources`): what a suite needs whose images are on 127.0.0.1 (its PIM's media, a local image
+   * server). Without it the store, as Shopify, fetches from public addresses only.
+   */
+  allowPrivateMediaSources(domain: string): Promise<void>;
   /** inject() against the connector: optional bearer token, JSON body (a string body is sent as is). */
   call(method: string, url: string, token?: string | null, payload?: unknown, headers?: Record<string, string>): Promise<InjectResponse>;
 }
@@ -52,7 +58,10 @@ export async function connectorHarness(
   port = 0,
   services: ServiceOverrides = {},
 ): Promise<ConnectorHarness> {
-  const h = await harness(target, env, services);
+  // The PIM these tests connect to is this app on 127.0.0.1 at a port picked now, not PUBLIC_URL (unless a suite sets
+  // both): a private address, which the connector refuses by default. The suites opt in, as an operator would, with
+  // CONNECTOR_ALLOW_PRIVATE_NETWORKS; a suite that tests the refusal sets it to false.
+  const h = await harness(target, { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, services);
   await h.app.listen({ port, host: '127.0.0.1' });
   const pimUrl = `http://127.0.0.1:${(h.app.server.address() as net.AddressInfo).port}`;
   const call: ConnectorHarness['call'] = (method, url, token, payload, headers = {}) =>
@@ -77,6 +86,10 @@ export async function connectorHarness(
     pimUrl,
     call,
     shop,
+    async allowPrivateMediaSources(domain) {
+      const res = await h.admin('PATCH', `/admin/sandbox/stores/${domain}`, { allow_private_media_sources: true });
+      if (res.statusCode !== 200) throw new Error(`sandbox store setting failed: ${res.statusCode} ${res.body}`);
+    },
     async connected(domain) {
       const tenant = await h.tenant();
       const d = await shop(domain, tenant.organizationId);

@@ -459,6 +459,8 @@ export interface paths {
                     "application/json": {
                         /** @description deliver webhooks to http:// addresses too (Shopify: https only) */
                         allow_http_webhooks?: boolean;
+                        /** @description fetch media originalSource from loopback and private addresses too (tests); default false: public addresses only, as Shopify's servers */
+                        allow_private_media_sources?: boolean;
                         app_scopes?: string[] | null;
                         /** @description points; null: the plan's */
                         bucket_size?: number | null;
@@ -521,6 +523,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             allow_http_webhooks: boolean;
+                            allow_private_media_sources: boolean;
                             /** @description null: every scope */
                             app_scopes: string[] | null;
                             bucket_size: number;
@@ -869,6 +872,8 @@ export interface paths {
                     "application/json": {
                         /** @description deliver webhooks to http:// addresses too (Shopify: https only) */
                         allow_http_webhooks?: boolean;
+                        /** @description fetch media originalSource from loopback and private addresses too (tests); default false: public addresses only, as Shopify's servers */
+                        allow_private_media_sources?: boolean;
                         app_scopes?: string[] | null;
                         /** @description points; null: the plan's */
                         bucket_size?: number | null;
@@ -931,6 +936,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             allow_http_webhooks: boolean;
+                            allow_private_media_sources: boolean;
                             /** @description null: every scope */
                             app_scopes: string[] | null;
                             bucket_size: number;
@@ -6868,6 +6874,8 @@ export interface paths {
                                     storefront_handle: string | null;
                                     storefront_title: string | null;
                                     variant_count: number;
+                                    /** @description What the last push left as it is though the PIM says otherwise (e.g. the shop variants it kept); absent when nothing */
+                                    warnings?: string[];
                                 };
                                 pim_product_id: number;
                                 storefront_product_id: number | null;

@@ -98,6 +98,19 @@ export class AdoptionRepository {
     return row(r);
   }
 
+  /**
+   * Whether an adoption of the integration is queued or running: it holds the integration's sync until its links are
+   * written (the delta poll queues nothing and sync.product jobs wait, DeltaSyncService.poll, PushService.syncProduct).
+   */
+  async hasOpen(integrationId: number): Promise<boolean> {
+    const [r] = await this.db
+      .select({ id: adoptions.id })
+      .from(adoptions)
+      .where(and(eq(adoptions.integrationId, integrationId), inArray(adoptions.state, OPEN)))
+      .limit(1);
+    return r !== undefined;
+  }
+
   /** The id of the integration's full sync that is queued or running, if any (an adoption waits for it to end). */
   async openFullSync(integrationId: number): Promise<string | null> {
     const [r] = await this.db

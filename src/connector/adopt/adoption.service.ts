@@ -24,7 +24,7 @@ import { PimReadError, type PimClient } from '../pim/pim-client.js';
 import { clip } from '../push/push.service.js';
 import type { AdoptionCounts, AdoptionPhase, AdoptionRepository, AdoptionRow } from './adoption.repository.js';
 import { matchCatalogues, MATCH_RULES, variantLinks, type Match, type MatchRule, type PimCatalogueEntry, type UnmatchedShopProduct } from './matching.js';
-import { draftSkus, shopProductDraft } from './shop-drafts.js';
+import { draftSkus, isSimple, shopProductDraft } from './shop-drafts.js';
 import type { PimConnection, UnmatchedImporter } from './unmatched-import.js';
 
 export interface AdoptionOptions {
@@ -425,6 +425,12 @@ class AdoptionRun {
   /** The mapping of one link: the storefront ids the next push updates (KnownStorefrontProduct). */
   private mappingOf(m: Match, mediaIds: Record<string, string> = {}): AdoptedMapping {
     const { variantIds, inventoryItemIds } = variantLinks(m.shop, m.pim);
+    // The shop's variants no PIM variant is linked to: the merchant's, kept by the pushes (never deleted unasked). Not
+    // the default variant of a product without options: the PIM's variants take its place as they would in Shopify.
+    const linked = new Set(Object.values(variantIds));
+    const merchantVariants = isSimple(m.shop)
+      ? []
+      : m.shop.variants.filter((v) => !linked.has(v.id)).map((v) => ({ id: v.id, sku: v.sku, options: v.options }));
     const firstVariant = m.shop.variants[0]?.id;
     return {
       pimProductId: m.pim.id,
@@ -440,7 +446,7 @@ class AdoptionRun {
       },
       // No category tags, publications or stock of ours yet: the first push reads the product (keeping the
       // merchant's tags and metafields) and sets the PIM's quantities and channels as on a first push.
-      state: { productId: m.shop.id, variantIds, mediaIds, inventoryItemIds },
+      state: { productId: m.shop.id, variantIds, mediaIds, inventoryItemIds, ...(merchantVariants.length > 0 ? { merchantVariants } : {}) },
     };
   }
 

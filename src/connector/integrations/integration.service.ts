@@ -180,11 +180,6 @@ export class IntegrationService {
     }
   }
 
-  /**
-   * The live check. Wrong pair → INVALID_CREDENTIALS (401). A refused address: VALIDATION_FAILED (400 on connect; the
-   * update route answers every VALIDATION_FAILED with 503, as the spec says). PIM unreachable: CONNECTION_FAILED (503) on
-   * connect, VALIDATION_FAILED on update.
-   */
   /** The integrations of one PIM account (its keys' hashes), for the console. */
   async listForAccount(keyHashes: string[]) {
     const rows = await this.integrations.listForPimKeys(keyHashes);
@@ -212,14 +207,20 @@ export class IntegrationService {
     return rows.length;
   }
 
+  /**
+   * The live check. Wrong pair → INVALID_CREDENTIALS (401). PIM unreachable, or its address refused by the address rule
+   * (private and link-local ranges unless CONNECTOR_ALLOW_PRIVATE_NETWORKS; PUBLIC_URL's origin always allowed): the
+   * spec's answer to a PIM that could not be reached, CONNECTION_FAILED (503) on connect, VALIDATION_FAILED (503) on
+   * update. A refused address's message names the rule, never what (if anything) answers there.
+   */
   private async verify(baseUrl: string, key: string, secret: string, route: 'connect' | 'update'): Promise<void> {
     const result = await this.pim.verifyCredentials(baseUrl, key, secret);
     if (result.ok) return;
     if (result.reason === 'invalid_credentials')
       throw new ConnectorError('INVALID_CREDENTIALS', 'Invalid PIM credentials: the PIM refused the API key or secret');
-    if (result.reason === 'refused') throw new ConnectorError('VALIDATION_FAILED', result.message, 400);
     if (route === 'connect') throw new ConnectorError('CONNECTION_FAILED', result.message);
-    throw new ConnectorError('VALIDATION_FAILED', `The PIM credentials could not be validated: ${result.message}`, 503);
+    const why = result.reason === 'refused' ? result.message : `The PIM credentials could not be validated: ${result.message}`;
+    throw new ConnectorError('VALIDATION_FAILED', why, 503);
   }
 
   private seal(baseUrl: string, key: string, secret: string): SealedConnection {

@@ -1,6 +1,7 @@
 // The only place with SQL for product mappings (PIM product ↔ storefront product, per integration).
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { productMappings } from '../../db/schema/connector.js';
 import type { KnownStorefrontProduct } from '../../storefront/storefront.port.js';
 
@@ -158,6 +159,53 @@ export class MappingRepository {
       .update(productMappings)
       .set({ leaseOwner: null, leaseUntil: null })
       .where(and(eq(productMappings.integrationId, integrationId), eq(productMappings.pimProductId, pimProductId), eq(productMappings.leaseOwner, owner)));
+  }
+
+  /**
+   * A bulk batch's claim on the products it is about to send (full-sync.service.ts, `token` names the batch): each mapping
+   * is marked with the token and the PIM version sent (`storefront_state.bulkWrite`; any write of another writer
+   * replaces the state, and so the mark) and its storefront_version raised to that version, so a writer holding an older
+   * snapshot leaves the product alone from now on. A product whose lease another writer holds now, or whose storefront
+   * has a newer version already, is not claimed. Returns the PIM ids claimed.
+   */
+  async claimForBulk(integrationId: number, lines: { pimProductId: number; version: Date | null }[], token: string): Promise<Set<number>> {
+    if (lines.length === 0) return new Set();
+    const payload = JSON.stringify(lines.map((l) => ({ id: l.pimProductId, version: l.version?.toISOString() ?? null })));
+    const rows = rowsOf<{ pim_product_id: number }>(
+      await this.db.execute(sql`
+        UPDATE product_mappings m SET
+          storefront_state = m.storefront_state || jsonb_build_object('bulkWrite', jsonb_build_object('token', ${token}::text, 'version', u.version)),
+          storefront_version = greatest(m.storefront_version, u.version::timestamptz)
+        FROM jsonb_to_recordset(${payload}::jsonb) AS u(id int, version text)
+        WHERE m.integration_id = ${integrationId} AND m.pim_product_id = u.id
+          AND (m.lease_until IS NULL OR m.lease_until < now())
+          AND (u.version IS NULL OR m.storefront_version IS NULL OR m.storefront_product_id IS NULL OR m.storefront_version <= u.version::timestamptz)
+        RETURNING m.pim_product_id`),
+    );
+    return new Set(rows.map((r) => Number(r.pim_product_id)));
+  }
+
+  /**
+   * The products of a bulk batch whose mapping is still as the batch's claim left it (claimForBulk: its mark, and no
+   * other writer's lease now), with the PIM version each was sent at. Their rows stay locked for the rest of the
+   * transaction: a writer taking the lease meanwhile waits for it, and then writes after the batch. The others were
+   * written by another writer while the operation ran (or are being written): the batch leaves their mappings alone.
+   */
+  async bulkClaims(integrationId: number, pimProductIds: number[], token: string): Promise<Map<number, Date | null>> {
+    if (pimProductIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ pimProductId: productMappings.pimProductId, version: sql<string | null>`${productMappings.storefrontState}->'bulkWrite'->>'version'` })
+      .from(productMappings)
+      .where(
+        and(
+          eq(productMappings.integrationId, integrationId),
+          inArray(productMappings.pimProductId, pimProductIds),
+          sql`${productMappings.storefrontState}->'bulkWrite'->>'token' = ${token}`,
+          sql`(${productMappings.leaseUntil} is null or ${productMappings.leaseUntil} < now())`,
+        ),
+      )
+      .for('update');
+    return new Map(rows.map((r) => [r.pimProductId, r.version ? new Date(r.version) : null]));
   }
 
   async saveSynced(integrationId: number, pimProductId: number, m: SyncedMapping): Promise<void> {

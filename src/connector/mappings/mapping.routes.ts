@@ -27,6 +27,11 @@ const MappingWithMetadata = Type.Object({
     variant_count: Type.Integer(),
     image_count: Type.Integer(),
     last_push_method: Nullable(Type.String({ description: 'create or update' })),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'What the last push left as it is though the PIM says otherwise (e.g. the shop variants it kept); absent when nothing',
+      }),
+    ),
   }),
 });
 

@@ -44,6 +44,7 @@ export class MappingService {
         variant_count: typeof m.variant_count === 'number' ? m.variant_count : 0,
         image_count: typeof m.image_count === 'number' ? m.image_count : 0,
         last_push_method: typeof m.last_push_method === 'string' ? m.last_push_method : null,
+        ...(Array.isArray(m.warnings) && m.warnings.length > 0 ? { warnings: m.warnings.filter((w): w is string => typeof w === 'string') } : {}),
       },
     };
   }

@@ -8,7 +8,7 @@ import { anyAddress, publicAddressesOnly } from '../../lib/address-policy.js';
 import http from 'node:http';
 import https from 'node:https';
 import { agentFor, keepAliveGet, type Agents } from '../../lib/keep-alive.js';
-import { checkedAgents, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
+import { AddressRefusedError, checkedAgents, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
 import type { PimAttributeDefinition } from '../integrations/integration-settings.js';
@@ -135,13 +135,8 @@ export class PimClient {
     try {
       answer = await this.get(url, { 'x-api-key': apiKey, 'x-api-secret': apiSecret, accept: 'application/json' });
     } catch (err) {
-      if (err instanceof DownloadError && /is not a public address/.test(err.message)) {
-        return {
-          ok: false,
-          reason: 'refused',
-          message: `pim_base_url is not allowed: ${err.message} (set CONNECTOR_ALLOW_PRIVATE_NETWORKS=true to allow private networks)`,
-        };
-      }
+      // The rule that refused it, never what answered: nothing was sent to a refused address.
+      if (err instanceof AddressRefusedError) return { ok: false, reason: 'refused', message: refusedMessage(err) };
       return { ok: false, reason: 'unavailable', message: `The PIM at ${where} could not be reached: ${describe(err, url)}` };
     }
     const { status } = answer;
@@ -300,8 +295,7 @@ export class PimClient {
           req.end(body);
         });
       } catch (err) {
-        if (err instanceof DownloadError && /is not a public address/.test(err.message))
-          throw new PimReadError('unavailable', `The PIM at ${url.host} is not allowed: ${err.message}`);
+        if (err instanceof AddressRefusedError) throw new PimReadError('unavailable', refusedMessage(err));
         throw new PimReadError('unavailable', `The PIM at ${url.host} could not be reached: ${describe(err, url)}`);
       }
       if (answer.status !== 429) return answer;
@@ -419,9 +413,7 @@ export class PimClient {
       try {
         answer = await this.get(url, { 'x-api-key': apiKey, accept: 'application/json' }, MAX_PRODUCT_BYTES);
       } catch (err) {
-        if (err instanceof DownloadError && /is not a public address/.test(err.message)) {
-          throw new PimReadError('unavailable', `The PIM at ${url.host} is not allowed: ${err.message}`);
-        }
+        if (err instanceof AddressRefusedError) throw new PimReadError('unavailable', refusedMessage(err));
         throw new PimReadError('unavailable', `The PIM at ${url.host} could not be reached: ${describe(err, url)}`);
       }
       if (answer.status !== 429) break;
@@ -536,6 +528,15 @@ const keysetUnsupported = (url: string, what: string) =>
     'unavailable',
     `The PIM at ${new URL(url).host} does not page by ${what} (beyond the spec; Pimbridge's PIM does): its list came back out of order`,
   );
+
+/**
+ * A pim_base_url the address rule refused: the rule and the range (`loopback`, `private network`, `link-local`…) and the
+ * setting that allows it; not the address its host name resolved to, nor anything about what listens there.
+ */
+function refusedMessage(err: AddressRefusedError): string {
+  const where = err.via === 'address' ? 'is' : 'resolves to';
+  return `pim_base_url ${where} a private address (${err.range}); set CONNECTOR_ALLOW_PRIVATE_NETWORKS=true to allow private networks`;
+}
 
 function describe(err: unknown, url: URL): string {
   if (err instanceof DownloadError) return err.message;

@@ -16,7 +16,8 @@ import {
   type StorefrontShop,
   type SyncPlacement,
 } from '../../storefront/storefront.port.js';
-import { JOB, type JobQueue } from '../../jobs/job-types.js';
+import { JOB, type JobQueue, type SyncProductJob } from '../../jobs/job-types.js';
+import { AdoptionRepository } from '../adopt/adoption.repository.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
 import type { IntegrationService } from '../integrations/integration.service.js';
@@ -36,6 +37,8 @@ export const MAX_PUSH_BATCH = 50;
  * only bounds the round trips in flight (PIM reads and productSet calls; 8 keeps a 50-product push within ~7 rounds).
  */
 export const PUSH_CONCURRENCY = 8;
+/** A sync.product that finds an adoption of its integration open is put back this long (the adoption holds the sync). */
+export const ADOPTION_WAIT_SECONDS = 5;
 /** A `running` sync log older than this belongs to a push whose process ended; the next push closes it as `error`. */
 const ABANDONED_AFTER_MS = 30 * 60_000;
 /** The largest PIM product id (int4). */
@@ -94,7 +97,9 @@ export type SyncProductOutcome =
   | { status: 'synced'; method: 'create' | 'update'; storefrontProductId: number }
   | { status: 'failed'; error: string }
   /** The integration is gone or inactive: nothing was done. */
-  | { status: 'skipped'; reason: string };
+  | { status: 'skipped'; reason: string }
+  /** An adoption of the integration is open: nothing was done, the job is queued again for later. */
+  | { status: 'deferred'; reason: string };
 
 /** One item of the request, checked: either a PIM id to read, a full snapshot, or the reason it cannot be pushed. */
 type Item =
@@ -338,11 +343,18 @@ export class PushService {
   async syncProduct(
     integrationId: number,
     pimProductId: number,
-    options: { finalAttempt?: boolean; log?: Logger; signal?: AbortSignal } = {},
+    options: { finalAttempt?: boolean; log?: Logger; signal?: AbortSignal; job?: SyncProductJob } = {},
   ): Promise<SyncProductOutcome> {
     const [conn, shop] = await Promise.all([this.integrations.pimConnectionOf(integrationId), this.integrations.storefrontShopOf(integrationId)]);
     if (!conn || !shop) return { status: 'skipped', reason: `integration ${integrationId} no longer exists` };
     if (conn.isActive === false) return { status: 'skipped', reason: `integration ${integrationId} is inactive` };
+    // An open adoption holds the integration's sync until its links are written: pushed before that, a product it is
+    // about to link (or has just imported into the PIM) would be created in the shop a second time. Later, then.
+    if (await new AdoptionRepository(this.db).hasOpen(integrationId)) {
+      const data = options.job ?? { integrationId, pimProductId, reason: 'delta' as const };
+      await this.queue?.send(JOB.syncProduct, data, { startAfter: ADOPTION_WAIT_SECONDS, singletonKey: `${integrationId}:${pimProductId}` });
+      return { status: 'deferred', reason: `an adoption of integration ${integrationId} is open: tried again in ${ADOPTION_WAIT_SECONDS} s` };
+    }
     const placement = await this.placementOf(integrationId, shop);
     if (placement instanceof StorefrontError && placement.kind !== 'unauthorized' && placement.kind !== 'forbidden')
       throw new TransientSyncError(`The storefront could not be read: ${placement.message}`);
@@ -539,9 +551,11 @@ class BatchRun {
       await recordMissingLocales(this.deps.locales, this.integrationId, snapshot, r);
       lease.ended();
       if (record.error) return failure(item.id, record.error, r.problems);
+      // The shop's own variants the push kept (an adopted product's): said in the answer too, not only on the mapping.
+      const kept = r.merchantVariants?.length ? r.warnings.find((w) => w.startsWith("variants: the shop's")) : undefined;
       return {
         status: 'success',
-        message: r.method === 'create' ? 'Product created on the storefront' : 'Product updated on the storefront',
+        message: `${r.method === 'create' ? 'Product created on the storefront' : 'Product updated on the storefront'}${kept ? `; ${kept}` : ''}`,
         pim_product_id: item.id,
         storefront_product_id: r.productNumericId,
         storefront_handle: r.handle,
@@ -640,6 +654,7 @@ export function storefrontStateOf(r: ProductUpsertResult): KnownStorefrontProduc
     stock: r.stock,
     publications: r.publications,
     ...(r.written ? { written: r.written } : {}),
+    ...(r.merchantVariants?.length ? { merchantVariants: r.merchantVariants } : {}),
   };
 }
 
@@ -658,6 +673,9 @@ export function knownOf(mapping: MappingRow | undefined): KnownStorefrontProduct
     ...(isRecord(s.inventoryItemIds) ? { inventoryItemIds: record(s.inventoryItemIds) } : {}),
     ...(isRecord(s.stock) ? { stock: s.stock as KnownStorefrontProduct['stock'] } : {}),
     ...(strings(s.publications) ? { publications: s.publications } : {}),
+    ...(Array.isArray(s.merchantVariants) && s.merchantVariants.length > 0
+      ? { merchantVariants: s.merchantVariants.filter((m) => isRecord(m) && typeof m.id === 'string' && Array.isArray(m.options)) }
+      : {}),
   };
 }
 

@@ -5,6 +5,7 @@
 // poll (the watermark stays; the next poll tries again).
 import type { Db } from '../../db/client.js';
 import { JOB, type JobQueue, type SqlExecutor } from '../../jobs/job-types.js';
+import { AdoptionRepository } from '../adopt/adoption.repository.js';
 import type { MappingRepository } from '../mappings/mapping.repository.js';
 import type { PimChange, PimClient } from '../pim/pim-client.js';
 import type { DeltaSyncRepository } from './delta-sync.repository.js';
@@ -29,6 +30,8 @@ export interface PollResult {
   skipped: number;
   /** The watermark after the poll (null: still unset). */
   watermark: { at: string; id: number } | null;
+  /** Set when an adoption of the integration was open: the poll queued nothing from then on and left the watermark there. */
+  adopting?: true;
 }
 
 export interface DeltaSyncDeps {
@@ -67,6 +70,11 @@ export class DeltaSyncService {
     if (!state?.isActive) return result;
     const conn = await this.deps.integrations.pimConnectionOf(integrationId);
     if (!conn) return result;
+    // An open adoption holds the integration's sync until its links are written: a product it links (or imports into
+    // the PIM, import_unmatched) pushed before that would be created in the shop a second time. The changes stay behind
+    // the watermark, for the first poll after it.
+    const adoptions = new AdoptionRepository(db);
+    if (await adoptions.hasOpen(integrationId)) return { ...result, adopting: true };
     // Never polled: start at the connection. Changes before it are the full sync's (POST /api/sync/full).
     let cursor = { at: state.watermarkAt ?? state.createdAt, id: state.watermarkAt ? state.watermarkId : 0 };
     result.watermark = state.watermarkAt ? { at: state.watermarkAt.toISOString(), id: state.watermarkId } : null;
@@ -88,15 +96,22 @@ export class DeltaSyncService {
       const settledBefore = this.now() - this.settleMs;
       const settled = lastIndexWhere(changes, (c) => Date.parse(c.updated_at) <= settledBefore);
       const next = settled >= 0 ? { at: new Date(changes[settled].updated_at), id: changes[settled].id } : null;
-      await db.transaction(async (tx) => {
+      const queued = await db.transaction(async (tx) => {
         const t = tx as unknown as Db;
+        // An adoption started since the poll began: nothing more is queued, the watermark stays.
+        if (await adoptions.with(t).hasOpen(integrationId)) return false;
         await this.deps.queue.sendMany(
           JOB.syncProduct,
           due.map((c) => ({ data: { integrationId, pimProductId: c.id, reason: 'delta' as const }, singletonKey: `${integrationId}:${c.id}` })),
           { db: this.deps.executorOf(t) },
         );
         if (next) await repo.with(t).advanceWatermark(integrationId, next.at, next.id);
+        return true;
       });
+      if (!queued) {
+        result.adopting = true;
+        break;
+      }
       if (due.length > 0) this.deps.queue.wake?.(JOB.syncProduct);
       result.enqueued += due.length;
       if (next) result.watermark = { at: next.at.toISOString(), id: next.id };

@@ -377,6 +377,21 @@ class BatchRun {
     return this.deps.storefront;
   }
 
+  /** The mark of this batch's claim on its products' mappings (MappingRepository.claimForBulk). */
+  private get token(): string {
+    return `${this.sync.id}:${this.batch.id}`;
+  }
+
+  /** Products another writer wrote (or writes) while this batch sends them: written again, last, by a sync.product each. */
+  private async requeue(tx: Db, pimProductIds: number[]): Promise<void> {
+    const integrationId = this.sync.integrationId;
+    const jobs = pimProductIds.map((pimProductId) => ({
+      data: { integrationId, pimProductId, reason: 'delta' as const },
+      singletonKey: `${integrationId}:${pimProductId}`,
+    }));
+    await this.deps.queue.sendMany(JOB.syncProduct, jobs, { db: this.deps.txExecutor(tx) });
+  }
+
   /** Runs the batch to its end: completed, or failed after `bulkAttempts` failed operations. */
   async run(): Promise<void> {
     const { bulkAttempts } = this.service.options;
@@ -419,27 +434,29 @@ class BatchRun {
     const failures: ItemOutcome[] = [];
     const refused: { id: number; message: string }[] = [];
     const sendable: PimProductSnapshot[] = [];
+    const mapped = new Map(
+      (
+        await mappings.findMany(
+          integrationId,
+          this.batch.productIds.filter((id) => products.has(id)),
+        )
+      ).map((m) => [m.pimProductId, m]),
+    );
     for (const id of this.batch.productIds) {
       const product = products.get(id);
       if (!product) {
         failures.push({ pimProductId: id, status: 'failed', error: `PIM product ${id} not found` });
         continue;
       }
-      const problems = this.storefront.preflight(product);
+      // The storefront's rules, and what the mapped product forbids (the merchant's variants a line could not keep).
+      const row = mapped.get(id);
+      const problems = this.storefront.preflight(product, row ? knownOf(row) : undefined);
       if (problems.length > 0) {
         const message = clip(`The storefront refused PIM product ${id}: ${problems.join('; ')}`);
         failures.push({ pimProductId: id, status: 'failed', error: message });
         refused.push({ id, message });
       } else sendable.push(product);
     }
-    const mapped = new Map(
-      (
-        await mappings.findMany(
-          integrationId,
-          sendable.map((p) => p.id),
-        )
-      ).map((m) => [m.pimProductId, m]),
-    );
     // A product deleted in the shop that the integration keeps deleted is not sent (as a push would not send it).
     const placement = await this.placement(sendable);
     for (const product of [...sendable]) {
@@ -449,6 +466,7 @@ class BatchRun {
       sendable.splice(sendable.indexOf(product), 1);
     }
     const at = this.service.clock();
+    let claimed = new Set<number>();
     await db.transaction(async (tx) => {
       const r = repo.with(tx as unknown as Db);
       const m = mappings.with(tx as unknown as Db);
@@ -458,11 +476,43 @@ class BatchRun {
       for (const f of refused) await m.saveError(integrationId, f.id, f.message, at);
       // Pending rows before the storefront is called: a crash leaves a trace, and the adapter then looks for the product.
       for (const p of sendable) if (!mapped.has(p.id)) await m.insertPending(integrationId, p.id);
-      if (sendable.length === 0) await r.setBatch(this.batch.id, { status: 'completed' }, at);
+      // The products' claim (no lease is held through an operation of minutes: pushes would wait for it). One another
+      // writer holds the lease of now, or whose storefront has a newer version, is left out of the file: that writer
+      // (or the sync.product queued here, which takes the lease and reads the PIM again) writes it instead.
+      claimed = await m.claimForBulk(
+        integrationId,
+        sendable.map((p) => ({ pimProductId: p.id, version: pimVersion((p as { updated_at?: unknown }).updated_at) })),
+        this.token,
+      );
+      const busy = sendable.filter((p) => !claimed.has(p.id)).map((p) => p.id);
+      if (busy.length > 0) {
+        await r.finishItems(
+          this.sync.id,
+          busy.map((pimProductId) => ({ pimProductId, status: 'synced' as const, error: null })),
+          at,
+        );
+        await this.requeue(tx as unknown as Db, busy);
+      }
+      if (claimed.size === 0) await r.setBatch(this.batch.id, { status: 'completed' }, at);
     });
+    if (claimed.size < sendable.length) this.deps.queue.wake?.(JOB.syncProduct);
     this.deps.metrics?.productsSynced(integrationId, 'bulk', 0, failures.length);
-    if (sendable.length === 0) return null;
-    const items = sendable.map((product) => ({ product, known: known(mapped.get(product.id)), placement }));
+    const sent = sendable.filter((p) => claimed.has(p.id));
+    if (sent.length === 0) return null;
+    // The mappings as the claim found them (a writer may have written one since the first read). One without a row
+    // before this batch, and still without a storefront product, was never pushed: the adapter need not look for it.
+    const current = new Map(
+      (
+        await mappings.findMany(
+          integrationId,
+          sent.map((p) => p.id),
+        )
+      ).map((m) => [m.pimProductId, m]),
+    );
+    const items = sent.map((product) => {
+      const row = current.get(product.id);
+      return { product, known: row && (mapped.has(product.id) || row.storefrontProductId !== null) ? knownOf(row) : known(undefined), placement };
+    });
     const operationId = await this.startBulk(items);
     await repo.setBatch(this.batch.id, { operationId, status: 'running', error: null }, this.service.clock());
     this.batch = { ...this.batch, operationId, status: 'running' };
@@ -528,41 +578,45 @@ class BatchRun {
     const integrationId = this.sync.integrationId;
     const at = this.service.clock();
     const results: ItemOutcome[] = [];
+    const overtaken: number[] = [];
     await db.transaction(async (tx) => {
       const m = mappings.with(tx as unknown as Db);
-      // A bulk operation runs for minutes: a delta job may have synced a newer version of a product meanwhile, which
-      // this line has just overwritten in the store. Those products are queued again (read fresh) with the results.
-      const synced = await m.syncedVersions(
+      // A bulk operation runs for minutes and cannot be stopped line by line: another writer (an inline push, a delta
+      // job) may have written a product meanwhile, before or after this line — or be writing it now. Such a product's
+      // mapping is no longer as the claim left it: its mapping is that writer's, and it is queued again (a sync.product
+      // takes the lease and writes the PIM's newest version last), so the store never keeps an older version.
+      const claims = await m.bulkClaims(
         integrationId,
         items.map((it) => it.product.id),
+        this.token,
       );
-      const overtaken: number[] = [];
       for (const [i, { product }] of items.entries()) {
         const outcome = outcomes[i] ?? { ok: false as const, errors: ['the bulk operation answered no result for this product'] };
+        const ours = claims.has(product.id);
         if (outcome.ok) {
+          if (!ours) {
+            overtaken.push(product.id);
+            results.push({ pimProductId: product.id, status: 'synced', error: null });
+            continue;
+          }
           const r = outcome.result;
-          const newer = synced.get(product.id);
-          const sent = pimVersion((product as { updated_at?: unknown }).updated_at);
-          if (newer && sent && newer.getTime() > sent.getTime()) overtaken.push(product.id);
-          const record = syncedMappingOf(product.id, r, at, sent);
+          // The version this line was built from (recorded by the claim; a resumed job reads the PIM again).
+          const record = syncedMappingOf(product.id, r, at, claims.get(product.id) ?? null);
           await m.saveSynced(integrationId, product.id, record);
           await recordMissingLocales(new IntegrationRepository(tx as unknown as Db), integrationId, product, r);
           results.push({ pimProductId: product.id, status: record.error ? 'failed' : 'synced', error: record.error });
         } else {
           const message = clip(`The storefront refused PIM product ${product.id}: ${outcome.errors.join('; ')}`);
-          await m.saveError(integrationId, product.id, message, at);
+          if (ours) await m.saveError(integrationId, product.id, message, at);
           results.push({ pimProductId: product.id, status: 'failed', error: message });
         }
       }
       const r = repo.with(tx as unknown as Db);
       await r.finishItems(this.sync.id, results, at);
       await r.setBatch(this.batch.id, { status: 'completed', error: null }, at);
-      const jobs = overtaken.map((pimProductId) => ({
-        data: { integrationId, pimProductId, reason: 'delta' as const },
-        singletonKey: `${integrationId}:${pimProductId}`,
-      }));
-      if (jobs.length > 0) await this.deps.queue.sendMany(JOB.syncProduct, jobs, { db: this.deps.txExecutor(tx as unknown as Db) });
+      if (overtaken.length > 0) await this.requeue(tx as unknown as Db, overtaken);
     });
+    if (overtaken.length > 0) this.deps.queue.wake?.(JOB.syncProduct);
     const failed = results.filter((r) => r.status === 'failed').length;
     this.deps.metrics?.productsSynced(integrationId, 'bulk', results.length - failed, failed);
   }
@@ -572,7 +626,14 @@ class BatchRun {
     const at = this.service.clock();
     await db.transaction(async (tx) => {
       const m = mappings.with(tx as unknown as Db);
+      // A product another writer wrote meanwhile keeps that writer's mapping.
+      const claims = await m.bulkClaims(
+        this.sync.integrationId,
+        items.map((it) => it.product.id),
+        this.token,
+      );
       for (const { product } of items) {
+        if (!claims.has(product.id)) continue;
         await m.saveError(this.sync.integrationId, product.id, clip(`The storefront could not take PIM product ${product.id}: ${reason}`), at);
       }
       const r = repo.with(tx as unknown as Db);

@@ -21,7 +21,7 @@ export function syncProductHandler(deps: SyncProductHandlerDeps): JobHandler<typ
     let outcome: SyncProductOutcome;
     try {
       // The job's signal: past its run cap (or when the worker stops) no storefront write starts, beside a retry.
-      outcome = await deps.push.syncProduct(integrationId, pimProductId, { finalAttempt: job.finalAttempt, log: deps.log, signal: job.signal });
+      outcome = await deps.push.syncProduct(integrationId, pimProductId, { finalAttempt: job.finalAttempt, log: deps.log, signal: job.signal, job: job.data });
     } catch (err) {
       // Transient (or our own database): retried by the queue; after the last try the product is finished as failed.
       if (job.finalAttempt) {
@@ -34,6 +34,8 @@ export function syncProductHandler(deps: SyncProductHandlerDeps): JobHandler<typ
       }
       throw err;
     }
+    // Deferred (an adoption holds the integration): queued again, the product is not finished yet.
+    if (outcome.status === 'deferred') return;
     // Skipped (integration inactive or gone): nothing was sent, but a full sync waiting for the product can still end.
     const finished: ProductOutcome =
       outcome.status === 'synced' ? { ok: true } : { ok: false, error: outcome.status === 'failed' ? outcome.error : outcome.reason };

@@ -56,7 +56,10 @@ export async function catalogueFileRoutes(app: App, deps: { imports: ImportServi
       const rows = deps.imports.errorsCsv(req.pim.organizationId, req.params.id);
       // The first chunk is awaited here, so an unknown import is a 404 in the envelope, not a broken stream.
       const first = await rows.next();
-      return reply.type('text/csv; charset=utf-8').send(Readable.from(prepend(first, rows)));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="import-${req.params.id}-errors.csv"`)
+        .send(Readable.from(prepend(first, rows)));
     },
   );
 

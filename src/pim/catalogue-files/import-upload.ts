@@ -19,6 +19,9 @@ export async function readImportUpload<T>(
     if (!part || part.fieldname !== IMPORT_FIELD) throw badRequest(expected);
     return await use({ fileName: part.filename || 'upload.csv', stream: part.file });
   } catch (err) {
+    // The client went away before the end of its file, or was cut off for sending it too slowly (server/slow-clients.ts):
+    // the client's problem, not a server error to log.
+    if (req.raw.destroyed && !req.raw.complete) throw badRequest('the upload was cut off before its end');
     throw uploadError(err, maxBytes);
   }
 }

@@ -9,6 +9,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../lib/private-files.js';
 import { readDrafts, inspectCsv, CsvFileError } from '../../catalogue-csv/csv-reader.js';
 import { escapeFormula, stringifyRows } from '../../catalogue-csv/csv-writer.js';
 import { shopifyMetafieldColumns } from '../../catalogue-csv/shopify-format.js';
@@ -34,8 +35,12 @@ const BATCH_PRODUCTS = 250;
 /** Errors per transaction at most (about): a file of a million bad rows is recorded a slice at a time. */
 const BATCH_ERRORS = 5_000;
 const ERRORS_PAGE = 1_000;
-/** A full collection every so many products keeps a long import's resident memory near its live heap (lib/gc-nudge.ts). */
-const GC_EVERY_PRODUCTS = 2_500;
+/**
+ * A full collection every so many products keeps a long import's resident memory near its live heap (lib/gc-nudge.ts).
+ * 1,000 since products carry Shopify's fields: at 2,500 the heap climbed ~100 MB between collections (bench/RESULTS.md,
+ * "Issue 25"); a collection costs 20-50 ms, 25 of them in a 25,000-product import.
+ */
+const GC_EVERY_PRODUCTS = 1_000;
 /** Images downloaded at once: below MEDIA_DOWNLOAD_CONCURRENCY's default (8), leaving slots to the API. */
 const IMAGES_AT_ONCE = 4;
 
@@ -76,7 +81,8 @@ export class ImportService {
     const id = randomUUID();
     const storageKey = `${id}.csv`;
     const file = path.join(this.options.directory, storageKey);
-    await mkdir(this.options.directory, { recursive: true });
+    // Private to the server's user, as all of DATA_DIR (lib/private-files.ts).
+    await mkdir(this.options.directory, { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
       let size = 0;
       const limit = this.options.maxBytes;
@@ -89,7 +95,7 @@ export class ImportService {
             else done(null, chunk);
           },
         }),
-        createWriteStream(file),
+        createWriteStream(file, { mode: PRIVATE_FILE_MODE }),
       );
       // @fastify/multipart ends a too-large part early and marks it truncated instead of failing the stream.
       if ((upload.stream as Readable & { truncated?: boolean }).truncated) throw new CsvFileError(`the file is larger than the limit of ${formatBytes(limit)}`);

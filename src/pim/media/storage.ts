@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../lib/private-files.js';
 
 export interface StoredFile {
   stream: Readable;
@@ -54,12 +55,12 @@ export class FileMediaStorage implements MediaStorage {
 
   async put(key: string, bytes: Buffer): Promise<void> {
     const target = this.pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
+    await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE }); // private, as all of DATA_DIR
     // Write a temporary file in the same directory, flush it, then rename over the target: a crash leaves either
     // the old state or the whole new file, never half of one.
     const temp = path.join(path.dirname(target), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
-      const file = await open(temp, 'wx', 0o644);
+      const file = await open(temp, 'wx', PRIVATE_FILE_MODE);
       try {
         await file.writeFile(bytes);
         await file.sync();

@@ -58,7 +58,9 @@ export async function bulkRoutes(scope: FastifyInstance, bulk: SandboxBulkServic
       const signature = typeof req.query.signature === 'string' ? req.query.signature : '';
       const file = m ? await bulk.resultFile(await stores.find(req.params.domain), Number(m[1]), signature) : null;
       if (file === null) return sendXml(reply, storageError(404, 'NoSuchKey', 'The specified key does not exist.'));
-      return reply.code(200).type('application/jsonl').send(file);
+      // BulkOperation.url is "a link to download results in JSONL format"
+      // (https://shopify.dev/docs/api/admin-graphql/latest/objects/BulkOperation): answered as a file download.
+      return reply.code(200).type('application/jsonl').header('content-disposition', `attachment; filename="${req.params.file}"`).send(file);
     },
   );
 

@@ -2,7 +2,7 @@
 // of the file in sandbox_media.content / mime_type) or FAILED (error_code / error_message).
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sandboxMedia, sandboxProducts } from './schema.js';
+import { sandboxMedia, sandboxProducts, sandboxStores } from './schema.js';
 
 export interface MediaFile {
   content: Buffer;
@@ -28,16 +28,24 @@ export class SandboxMediaRepository {
   }
 
   /**
-   * Takes a media into PROCESSING; its source URL, or null when it is gone or finished. PROCESSING is taken again: a
-   * process that died left it so, and two processes working on one media write the same outcome.
+   * Takes a media into PROCESSING; its source URL and whether its store lets it be fetched from a private address
+   * (`sandbox_stores.allow_private_media_sources`, read now: the setting when it is fetched), or null when it is gone
+   * or finished. PROCESSING is taken again: a process that died left it so, and two processes working on one media
+   * write the same outcome.
    */
-  async claim(id: number): Promise<string | null> {
+  async claim(id: number): Promise<{ source: string; allowPrivate: boolean } | null> {
     const [row] = await this.db
       .update(sandboxMedia)
       .set({ status: 'PROCESSING' })
       .where(and(eq(sandboxMedia.id, id), inArray(sandboxMedia.status, ['UPLOADED', 'PROCESSING'])))
-      .returning({ source: sandboxMedia.originalSource });
-    return row?.source ?? null;
+      .returning({ source: sandboxMedia.originalSource, productId: sandboxMedia.productId });
+    if (!row) return null;
+    const [store] = await this.db
+      .select({ allowPrivate: sandboxStores.allowPrivateMediaSources })
+      .from(sandboxProducts)
+      .innerJoin(sandboxStores, eq(sandboxStores.id, sandboxProducts.storeId))
+      .where(eq(sandboxProducts.id, row.productId));
+    return { source: row.source, allowPrivate: store?.allowPrivate === true };
   }
 
   async ready(id: number, content: Buffer, mimeType: string): Promise<void> {

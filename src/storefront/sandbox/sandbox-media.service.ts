@@ -5,8 +5,18 @@
 // at a time), marks it PROCESSING, then READY with its own copy of the bytes, or FAILED with a MediaErrorCode.
 // Restart-safe: nothing lives only in memory. Media left UPLOADED/PROCESSING by a process that died are fetched again at
 // start and when their product's media are read (two processes fetching one media write the same outcome).
+//
+// Where it fetches from, as Shopify: its servers fetch `originalSource` ("An external URL can be used for images",
+// FileSetInput.originalSource, schema 2026-10; "An external URL (for images only) or a staged upload URL",
+// https://shopify.dev/docs/api/admin-graphql/latest/input-objects/FileCreateInput) from the internet, so an address
+// that is not public (loopback, private, link-local such as cloud metadata) never answers them. The sandbox refuses
+// those too, with the bridge's own address rule (lib/address-policy.ts), or a product pushed with an image at
+// http://127.0.0.1/… would make this server request it (SSRF), and the bridge could rely on the sandbox fetching what a
+// real shop cannot. A store's `allow_private_media_sources` setting lifts it, for tests whose images are on a local
+// server (docs/sandbox/media.md).
+import { anyAddress, publicAddressesOnly } from '../../lib/address-policy.js';
 import { loadSharp } from '../../lib/sharp.js';
-import { DownloadError, SafeDownloader } from '../../lib/safe-download.js';
+import { AddressRefusedError, DownloadError, SafeDownloader } from '../../lib/safe-download.js';
 import type { MediaRow } from './sandbox-product.repository.js';
 import type { MediaFile, SandboxMediaRepository } from './sandbox-media.repository.js';
 
@@ -45,7 +55,9 @@ type Outcome = { ok: true; bytes: Buffer; mimeType: string } | { ok: false; code
 
 export class SandboxMediaService {
   private readonly repo: SandboxMediaRepository;
+  /** Public addresses only, as Shopify's servers; and every address, for the stores that allow it (tests). */
   private readonly downloader: SafeDownloader;
+  private readonly privateDownloader: SafeDownloader;
   private readonly concurrency: number;
   private resumed: Promise<void> | null = null;
   private readonly queue: number[] = [];
@@ -59,14 +71,13 @@ export class SandboxMediaService {
   constructor(repo: SandboxMediaRepository, options: SandboxMediaOptions = {}) {
     this.repo = repo;
     this.concurrency = options.concurrency ?? 4;
-    // The sandbox is a local tool: it may fetch loopback and private addresses (a PIM on localhost, a test server).
-    // The bridge's own downloads keep their SSRF rules; these are only the sandbox's.
-    this.downloader = new SafeDownloader({
-      addressPolicy: () => null,
+    const download = {
       maxBytes: options.maxBytes ?? 20 * 1024 * 1024,
       timeoutMs: options.timeoutMs ?? 20_000,
       userAgent: 'Pimbridge-sandbox-media/0.1',
-    });
+    };
+    this.downloader = new SafeDownloader({ ...download, addressPolicy: publicAddressesOnly });
+    this.privateDownloader = new SafeDownloader({ ...download, addressPolicy: anyAddress });
   }
 
   setLogger(log: { error(obj: unknown, msg: string): void }): void {
@@ -135,9 +146,9 @@ export class SandboxMediaService {
   }
 
   private async process(id: number): Promise<void> {
-    const source = await this.write(() => this.repo.claim(id));
-    if (source === null || this.closed) return;
-    const outcome = await this.fetchImage(source);
+    const claimed = await this.write(() => this.repo.claim(id));
+    if (claimed === null || this.closed) return;
+    const outcome = await this.fetchImage(claimed.source, claimed.allowPrivate ? this.privateDownloader : this.downloader);
     if (this.closed) return; // left PROCESSING: taken again at the next start
     await this.write(() => (outcome.ok ? this.repo.ready(id, outcome.bytes, outcome.mimeType) : this.repo.failed(id, outcome.code, outcome.details)));
   }
@@ -150,12 +161,18 @@ export class SandboxMediaService {
     return p;
   }
 
-  private async fetchImage(source: string): Promise<Outcome> {
+  private async fetchImage(source: string, downloader: SafeDownloader): Promise<Outcome> {
     let bytes: Buffer;
     try {
-      bytes = (await this.downloader.fetch(source)).bytes;
+      bytes = (await downloader.fetch(source)).bytes;
     } catch (err) {
-      const details = err instanceof DownloadError ? err.message : 'the download failed';
+      // A refused address names the rule (not the address a name resolved to) and the store setting that lifts it.
+      const details =
+        err instanceof AddressRefusedError
+          ? `${err.message}: a shop fetches images from public addresses only (this sandbox store's allow_private_media_sources lifts it)`
+          : err instanceof DownloadError
+            ? err.message
+            : 'the download failed';
       // SafeDownloader's size refusal ("download exceeded 20 MB"): MediaErrorCode.INVALID_IMAGE_FILE_SIZE, "the image
       // size is too large"; any other (unreachable, an HTTP error status, a timeout): IMAGE_DOWNLOAD_FAILURE, "the image
       // could not be downloaded" (schema 2026-10, MediaErrorCode).

@@ -36,6 +36,8 @@ export interface SandboxStore {
   refreshTokenLifetimeSeconds: number | null;
   allowHttpWebhooks: boolean;
   complianceUrl: string | null;
+  /** The media downloader may fetch loopback and private addresses too (tests); default public addresses only. */
+  allowPrivateMediaSources: boolean;
 }
 
 export type SandboxSettings = Pick<
@@ -43,10 +45,20 @@ export type SandboxSettings = Pick<
   'bucketSize' | 'restoreRate' | 'errorRate' | 'timeoutRate' | 'failAfterCommitRate' | 'latencyMs' | 'faultSeed' | 'variantThrottleLimit'
 >;
 
-/** The app's settings (docs/sandbox/oauth.md); changing them leaves the cost bucket and the fault sequence as they are. */
+/**
+ * The app's settings (docs/sandbox/oauth.md) and where the store fetches media from (docs/sandbox/media.md); changing
+ * them leaves the cost bucket and the fault sequence as they are.
+ */
 export type SandboxAppSettings = Pick<
   SandboxStore,
-  'appScopes' | 'revokedScopes' | 'redirectUrls' | 'tokenLifetimeSeconds' | 'refreshTokenLifetimeSeconds' | 'allowHttpWebhooks' | 'complianceUrl'
+  | 'appScopes'
+  | 'revokedScopes'
+  | 'redirectUrls'
+  | 'tokenLifetimeSeconds'
+  | 'refreshTokenLifetimeSeconds'
+  | 'allowHttpWebhooks'
+  | 'complianceUrl'
+  | 'allowPrivateMediaSources'
 >;
 
 const columns = {
@@ -76,6 +88,7 @@ const columns = {
   refreshTokenLifetimeSeconds: sandboxStores.refreshTokenLifetimeSeconds,
   allowHttpWebhooks: sandboxStores.allowHttpWebhooks,
   complianceUrl: sandboxStores.complianceUrl,
+  allowPrivateMediaSources: sandboxStores.allowPrivateMediaSources,
 };
 
 export class SandboxStoreRepository {

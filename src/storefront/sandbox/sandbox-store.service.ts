@@ -38,6 +38,8 @@ export interface SandboxConfigView {
   allow_http_webhooks: boolean;
   /** Where compliance webhooks go; null: `{PUBLIC_URL}/webhooks/shopify`. */
   compliance_url: string | null;
+  /** Media `originalSource` may be on loopback and private addresses too (tests); default public only, as Shopify. */
+  allow_private_media_sources: boolean;
 }
 
 export interface SandboxConfigInput {
@@ -64,6 +66,8 @@ export interface SandboxConfigInput {
   allow_http_webhooks?: boolean;
   /** Where the mandatory compliance webhooks go; null: `{PUBLIC_URL}/webhooks/shopify`. */
   compliance_url?: string | null;
+  /** Fetch media `originalSource` from loopback and private addresses too (tests); default false: public only. */
+  allow_private_media_sources?: boolean;
 }
 
 /** The default refresh token lifetime (sandbox-oauth.service.ts cites it). */
@@ -173,6 +177,7 @@ export class SandboxStoreService {
     if (input.redirect_urls !== undefined) app.redirectUrls = input.redirect_urls === null ? null : uniqueTrimmed(input.redirect_urls);
     if (input.allow_http_webhooks !== undefined) app.allowHttpWebhooks = input.allow_http_webhooks;
     if (input.compliance_url !== undefined) app.complianceUrl = input.compliance_url;
+    if (input.allow_private_media_sources !== undefined) app.allowPrivateMediaSources = input.allow_private_media_sources;
     const store = await this.stores.configure(normalizeDomain(domain), settings, app);
     if (!store) return null;
     if (input.locations && (await this.stores.addLocations(store.id, input.locations))) for (const listener of this.locationListeners) listener(store.id);
@@ -202,6 +207,7 @@ export class SandboxStoreService {
       redirect_urls: store.redirectUrls,
       allow_http_webhooks: store.allowHttpWebhooks,
       compliance_url: store.complianceUrl,
+      allow_private_media_sources: store.allowPrivateMediaSources,
     };
   }
 

@@ -75,6 +75,11 @@ export const sandboxStores = pgTable(
     allowHttpWebhooks: boolean('allow_http_webhooks').notNull().default(false),
     /** Where the mandatory compliance webhooks go; null: `{PUBLIC_URL}/webhooks/shopify`. */
     complianceUrl: text('compliance_url'),
+    /**
+     * The media downloader may fetch `originalSource` from loopback, private and link-local addresses too (tests, a
+     * local PIM); default false: public addresses only, as Shopify's own servers reach (docs/sandbox/media.md).
+     */
+    allowPrivateMediaSources: boolean('allow_private_media_sources').notNull().default(false),
   },
   (t) => [uniqueIndex('sandbox_stores_domain_uq').on(t.domain), uniqueIndex('sandbox_stores_client_id_uq').on(t.clientId)],
 );

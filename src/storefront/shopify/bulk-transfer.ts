@@ -9,7 +9,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../../lib/address-policy.js';
-import { connectChecked, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
+import { AddressRefusedError, connectChecked, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
 import { StorefrontError } from '../storefront.port.js';
 
 export interface TransferOptions {
@@ -107,8 +107,7 @@ function failure(err: unknown, url: URL, signal: AbortSignal, timeoutMs: number)
   if (err instanceof StorefrontError) return err;
   if (signal.aborted) return new StorefrontError('unavailable', `${url.host} did not finish within ${timeoutMs} ms`);
   // A refused address is the storefront pointing us where we do not go: not worth a retry.
-  if (err instanceof DownloadError && /not a public address/.test(err.message))
-    return new StorefrontError('invalid_response', `refused ${url.host}: ${err.message}`);
+  if (err instanceof AddressRefusedError) return new StorefrontError('invalid_response', `refused ${url.host}: ${err.message}`);
   return new StorefrontError('unavailable', `${url.host} could not be reached: ${(err as Error).message}`);
 }
 

@@ -319,7 +319,7 @@ export class ShopifyBulkUpserts {
         }
       }
     }
-    const { input } = mapProduct(product, effective, {
+    const { input, merchantVariants } = mapProduct(product, effective, {
       locations,
       placement: item.placement,
       current,
@@ -329,7 +329,7 @@ export class ShopifyBulkUpserts {
       category,
     });
     const rules = await this.deps.rules(shop, item.placement);
-    const problems = preflight(product, input, rules.limits, rules.currency);
+    const problems = [...preflight(product, input, rules.limits, rules.currency), ...merchantVariants.refused];
     if (problems.length) return { problems };
     const variants = Math.min(250, Math.max(1, input.variants.length));
     return { line: JSON.stringify({ identifier, input, variants }), method: identifier && 'id' in identifier ? 'update' : 'create' };

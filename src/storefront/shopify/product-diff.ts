@@ -79,8 +79,8 @@ function productFacts(input: ProductSetInput, tags: string[]): ProductFacts {
   };
 }
 
-/** The key of each input variant: `keys` (the mapper's variantKeys, our PIM SKUs), else the SKU sent. */
-const keyOf = (input: ProductSetInput, keys: string[] | undefined, i: number) => keys?.[i] ?? input.variants[i].sku ?? '';
+/** The key of each input variant: `keys` (the mapper's variantKeys, our PIM SKUs), else the SKU sent, else its id. */
+const keyOf = (input: ProductSetInput, keys: string[] | undefined, i: number) => keys?.[i] ?? input.variants[i].sku ?? input.variants[i].id ?? '';
 
 /**
  * What a productSet input writes of the fields the bridge owns (kept with the mapping; the drift report compares it).
@@ -96,6 +96,8 @@ export function writtenOf(
 ): WrittenFields {
   const variants: WrittenFields['variants'] = {};
   input.variants.forEach((v, i) => {
+    // Past our keys: the merchant's variants, sent back unchanged (MappedProduct.merchantVariants): not ours to compare.
+    if (keys && i >= keys.length) return;
     const key = keyOf(input, keys, i);
     const id = v.id ?? variantIds[key];
     variants[key] = { ...(id ? { id } : {}), ...variantFacts(v) };

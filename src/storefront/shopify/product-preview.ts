@@ -50,12 +50,8 @@ export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, it
   const categories: (string | undefined)[] = [];
   for (const item of items) {
     const rules = await deps.rules(shop, item.placement);
-    const problems = preflight(
-      item.product,
-      mapProduct(item.product, item.known, { locations: [], placement: item.placement, current: null }).input,
-      rules.limits,
-      rules.currency,
-    );
+    const sketch = mapProduct(item.product, item.known, { locations: [], placement: item.placement, current: null });
+    const problems = [...preflight(item.product, sketch.input, rules.limits, rules.currency), ...sketch.merchantVariants.refused];
     // The taxonomy category as a push resolves it (a full name Shopify lacks is the push's error too).
     let category: string | undefined;
     try {
@@ -118,7 +114,7 @@ export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, it
       category: categories[i],
     });
     const rules = await deps.rules(shop, item.placement);
-    const problems = preflight(item.product, mapped.input, rules.limits, rules.currency);
+    const problems = [...preflight(item.product, mapped.input, rules.limits, rules.currency), ...mapped.merchantVariants.refused];
     if (problems.length > 0) {
       out.push({ ok: false, errors: problems });
       continue;

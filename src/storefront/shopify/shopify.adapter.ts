@@ -202,8 +202,9 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     });
   }
 
-  preflight(product: PimProductSnapshot): string[] {
-    return preflight(product, mapProduct(product, NOTHING_KNOWN, { locations: [], placement: NO_PLACEMENT, current: null }).input);
+  preflight(product: PimProductSnapshot, known: KnownStorefrontProduct = NOTHING_KNOWN): string[] {
+    const mapped = mapProduct(product, known, { locations: [], placement: NO_PLACEMENT, current: null });
+    return [...preflight(product, mapped.input), ...mapped.merchantVariants.refused];
   }
 
   /** One bulk mutation of productSet lines (bulk-upsert.ts). */
@@ -307,7 +308,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
   ): Promise<ProductUpsertResult> {
     // Shopify's rules first: a product it would refuse costs no call at all.
     const rules = await this.rules(shop, placement);
-    const early = preflight(product, mapProduct(product, known, { locations: [], placement, current: null }).input, rules.limits, rules.currency);
+    const sketch = mapProduct(product, known, { locations: [], placement, current: null });
+    const early = [...preflight(product, sketch.input, rules.limits, rules.currency), ...sketch.merchantVariants.refused];
     if (early.length > 0) throw new StorefrontValidationError(early);
     // Attribute metafields: the shop's definitions made where missing, each value checked against its definition.
     const attributes = await this.attributeMetafieldsOf(shop, product, placement.attributeMetafields ?? []);
@@ -422,7 +424,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     });
     const { input, imageUrls } = mapped;
     const rules = await this.rules(shop, placement);
-    const problems = preflight(product, input, rules.limits, rules.currency);
+    const problems = [...preflight(product, input, rules.limits, rules.currency), ...mapped.merchantVariants.refused];
     if (problems.length > 0) throw new StorefrontValidationError(problems);
 
     const variants = Math.min(250, Math.max(1, input.variants.length));
@@ -600,6 +602,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
         warnings: [...preflightWarnings(mapped.input), ...mapped.warnings],
         // The owned fields' values as written, for the drift report (kept with the mapping in the same write).
         written: writtenOf(mapped.input, pimTagsOf(product), mapped.imageUrls, mapped.variantKeys, base.variantIds),
+        ...(mapped.merchantVariants.kept.length > 0 ? { merchantVariants: mapped.merchantVariants.kept } : {}),
       },
       toPublish: publishing.toPublish,
     };
@@ -725,8 +728,16 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     }
     // Ids we knew that are still there, then our file names; never by position (these nodes answer no files of ours).
     const { mediaIds } = matchMedia(images, known?.mediaIds ?? {}, nodes, { newInOrder: false });
-    // What we wrote and pushed before is unknown: the PIM's counts and publications are set as on a first push.
-    return { productId: found.id, variantIds, mediaIds, ...(known?.owned ? { owned: known.owned } : {}) };
+    // What we wrote and pushed before is unknown: the PIM's counts and publications are set as on a first push. The
+    // merchant's variants we keep stay kept, those still there (one deleted in the shop meanwhile is gone for good).
+    const merchantVariants = known?.merchantVariants?.filter((m) => variants.some((v) => v.id === m.id));
+    return {
+      productId: found.id,
+      variantIds,
+      mediaIds,
+      ...(known?.owned ? { owned: known.owned } : {}),
+      ...(merchantVariants?.length ? { merchantVariants } : {}),
+    };
   }
 
   /**

@@ -1,0 +1,1 @@
+ALTER TABLE "sandbox_stores" ADD COLUMN "allow_private_media_sources" boolean DEFAULT false NOT NULL;
