@@ -161,7 +161,8 @@ for (const target of REDIS_URL ? databaseTargets() : []) {
     it('two nodes on one Redis share the per-IP budget', async () => {
       // A random address of a documentation block, so that other runs sharing this Redis never collide with it.
       const ip = `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
-      const nodes = await twoNodes(target, { AUTH_RATE_LIMIT: '3' });
+      // The PIM is node a on 127.0.0.1, not PUBLIC_URL: private addresses allowed, as for every test PIM here.
+      const nodes = await twoNodes(target, { AUTH_RATE_LIMIT: '3', CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' });
       const { a, b } = nodes;
       try {
         await a.listen({ port: 0, host: '127.0.0.1' });
