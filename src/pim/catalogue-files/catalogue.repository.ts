@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
 import { defaultCurrencyOf, productWhere, type ProductFilters } from '../products/product.repository.js';
+import { SELLING_SQL_PAIRS } from '../products/selling-fields.js';
 import type { ProductSnapshot } from './catalogue-snapshot.js';
 
 /** A product row to insert or to overwrite whole (the import merged the file's fields onto the current values). */
@@ -74,10 +75,6 @@ const VARIANT_RECORD = sql.raw(`x(id int, product_id int, sku text, sku_generate
   cost numeric, weight numeric, stock_quantity int, stock_status text, is_enabled boolean, position int, image text, attributes jsonb,
   barcode text, compare_at_price numeric, weight_unit text, inventory_policy text, inventory_tracked boolean, taxable boolean,
   requires_shipping boolean)`);
-const SELLING_SQL = (alias: string) =>
-  `'barcode', ${alias}.barcode, 'compare_at_price', ${alias}.compare_at_price::text, 'weight_unit', ${alias}.weight_unit,
-   'inventory_policy', ${alias}.inventory_policy, 'inventory_tracked', ${alias}.inventory_tracked, 'taxable', ${alias}.taxable,
-   'requires_shipping', ${alias}.requires_shipping`;
 
 /** The grouping key of a format's products: our format's SKU, Shopify's Handle (the slug). */
 export type KeyColumn = 'sku' | 'slug';
@@ -146,7 +143,7 @@ export class CatalogueRepository {
       coalesce((SELECT json_agg(json_build_object(
           'id', v.id, 'sku', v.sku, 'sku_generated', v.sku_generated, 'name', v.name, 'price', v.price::text, 'sale_price', v.sale_price::text, 'cost', v.cost::text,
           'weight', v.weight::text, 'stock_quantity', v.stock_quantity, 'stock_status', v.stock_status, 'is_enabled', v.is_enabled,
-          'position', v.position, 'image', v.image, 'attributes', v.attributes, ${sql.raw(SELLING_SQL('v'))}) ORDER BY v.position, v.id)
+          'position', v.position, 'image', v.image, 'attributes', v.attributes, ${sql.raw(SELLING_SQL_PAIRS('v'))}) ORDER BY v.position, v.id)
         FROM variants v WHERE v.product_id = p.id), '[]'::json) AS variants`;
   }
 
