@@ -168,6 +168,23 @@ const ProductMergeFields = /* GraphQL */ `
   }
 `;
 
+/** A product's media (id, status, an image's URL): what the lookups before sending `files` match ours by (mediaKeyIn). */
+const ProductMediaList = /* GraphQL */ `
+  fragment ProductMediaList on Product {
+    media(first: 250) {
+      nodes {
+        id
+        status
+        ... on MediaImage {
+          image {
+            url
+          }
+        }
+      }
+    }
+  }
+`;
+
 /**
  * Before every push of a mapped product: its current tags and metafields (with the category tags we sent last time),
  * so the merchant's tags and metafields survive the push (productSet replaces those lists). Also tells us the product
@@ -204,20 +221,11 @@ export const ProductLookupMedia = /* GraphQL */ `
   query ProductLookupMedia($identifier: ProductIdentifierInput!) {
     productByIdentifier(identifier: $identifier) {
       ...ProductMergeFields
-      media(first: 250) {
-        nodes {
-          id
-          status
-          ... on MediaImage {
-            image {
-              url
-            }
-          }
-        }
-      }
+      ...ProductMediaList
     }
   }
-  ${ProductMergeFields}`;
+  ${ProductMergeFields}
+  ${ProductMediaList}`;
 
 /**
  * Products by a search (`products(query:)`), with what says whose they are: our `pimbridge.pim_product_id` metafield.
@@ -264,20 +272,11 @@ export const ProductRecoveryLookup = /* GraphQL */ `
           endCursor
         }
       }
-      media(first: 250) {
-        nodes {
-          id
-          status
-          ... on MediaImage {
-            image {
-              url
-            }
-          }
-        }
-      }
+      ...ProductMediaList
     }
   }
-  ${ProductMergeFields}`;
+  ${ProductMergeFields}
+  ${ProductMediaList}`;
 
 /** A media's processing state, errors and URL (null until processed; it ends with the file name we gave it). */
 const MediaStateFields = /* GraphQL */ `
