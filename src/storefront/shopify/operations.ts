@@ -866,6 +866,33 @@ export const RecentBulkQueries = /* GraphQL */ `
   }
   ${BulkOperationFields}`;
 
+/** A variant as the dry run compares it (field-ownership.ts's variant rows): one fragment for both preview reads. */
+const PreviewVariantFields = /* GraphQL */ `
+  fragment PreviewVariant on ProductVariant {
+    id
+    sku
+    price
+    compareAtPrice
+    barcode
+    inventoryPolicy
+    taxable
+    selectedOptions {
+      name
+      value
+    }
+    inventoryItem {
+      tracked
+      requiresShipping
+      measurement {
+        weight {
+          value
+          unit
+        }
+      }
+    }
+  }
+`;
+
 /**
  * The dry run's read of the current storefront products (a push preview): many products in one call by id, with the
  * fields the bridge owns, our category-tags metafield (which tags are ours to remove), the first page of variants and
@@ -925,30 +952,7 @@ export const ProductPreviewRead = /* GraphQL */ `
       }
     }
   }
-  fragment PreviewVariant on ProductVariant {
-    id
-    sku
-    price
-    compareAtPrice
-    barcode
-    inventoryPolicy
-    taxable
-    selectedOptions {
-      name
-      value
-    }
-    inventoryItem {
-      tracked
-      requiresShipping
-      measurement {
-        weight {
-          value
-          unit
-        }
-      }
-    }
-  }
-`;
+  ${PreviewVariantFields}`;
 
 /** The variants of one product past ProductPreviewRead's first page. */
 export const ProductPreviewVariants = /* GraphQL */ `
@@ -965,30 +969,7 @@ export const ProductPreviewVariants = /* GraphQL */ `
       }
     }
   }
-  fragment PreviewVariant on ProductVariant {
-    id
-    sku
-    price
-    compareAtPrice
-    barcode
-    inventoryPolicy
-    taxable
-    selectedOptions {
-      name
-      value
-    }
-    inventoryItem {
-      tracked
-      requiresShipping
-      measurement {
-        weight {
-          value
-          unit
-        }
-      }
-    }
-  }
-`;
+  ${PreviewVariantFields}`;
 
 export interface PreviewVariantNode {
   id: string;
