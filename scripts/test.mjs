@@ -44,7 +44,8 @@ if (deps.status !== 0) {
 // a filtered run skips these to stay quick.
 if (filter.length === 0) {
   const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
-  for (const project of ['tsconfig.json', path.join('console', 'tsconfig.json')]) {
+  // client/tsconfig.json: the generated API client alone, stricter than the server (noUncheckedIndexedAccess, no Node types).
+  for (const project of ['tsconfig.json', path.join('console', 'tsconfig.json'), path.join('client', 'tsconfig.json')]) {
     const typecheck = spawnSync(process.execPath, [tsc, '-p', project, '--noEmit'], { cwd: root, stdio: 'inherit' });
     if (typecheck.status !== 0) {
       process.stderr.write(`Typecheck failed (${project}).\n`);
@@ -54,6 +55,9 @@ if (filter.length === 0) {
   // The console's API types are what the server's OpenAPI document gives today (`npm run console:api` rewrites them).
   const apiTypes = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'console-api.ts'), '--check'], { cwd: root, stdio: 'inherit' });
   if (apiTypes.status !== 0) process.exit(apiTypes.status ?? 1);
+  // The generated API client (client/) is what the server's OpenAPI document gives today (`npm run client` rewrites it).
+  const apiClient = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'client.ts'), '--check'], { cwd: root, stdio: 'inherit' });
+  if (apiClient.status !== 0) process.exit(apiClient.status ?? 1);
 }
 
 // The browser suites serve console/dist: built here, once, before they run side by side (ensure-build.mjs).

@@ -34,11 +34,14 @@ export function shopRoutes(app: App, shops: ShopService): void {
   app.post(
     '/admin/shops',
     {
+      config: { openapi: { errors: [409, 503] } },
       schema: {
         tags,
         security,
-        summary:
-          "Register a shop for its owner organization: platform shopify with a legacy custom app's access token or a Dev Dashboard app's client credentials, or a new sandbox store",
+        operationId: 'adminCreateShop',
+        summary: 'Register a shop for its owner organization',
+        description:
+          "Platform shopify with a legacy custom app's access_token, or a Dev Dashboard app's client_id and client_secret (exchanged for a token at once, nothing stored if refused); or platform sandbox for a new store in the built-in sandbox, whose token and app credentials are shown once. Only the owner organization's credentials, or proof of control of the shop, can then connect it. Needs the admin token (Authorization: Bearer); errors are {error}: 400 for a bad domain, an unknown organization, missing or refused credentials or the sandbox off, 409 for a domain already registered, 503 when the store's token endpoint cannot be reached.",
         body: Type.Object(
           {
             domain: Type.String({ minLength: 1, maxLength: 253, description: 'e.g. acme.myshopify.com (lower-cased)' }),
@@ -68,7 +71,17 @@ export function shopRoutes(app: App, shops: ShopService): void {
 
   app.get(
     '/admin/shops',
-    { schema: { tags, security, summary: 'List shops', response: { 200: Type.Object({ shops: Type.Array(Shop) }), ...errors } } },
+    {
+      schema: {
+        tags,
+        security,
+        operationId: 'adminListShops',
+        summary: 'List shops',
+        description:
+          'Lists every registered shop with its platform, owner organization and how it authenticates (method, status, token expiry and renewals). Needs the admin token (Authorization: Bearer); errors are {error}.',
+        response: { 200: Type.Object({ shops: Type.Array(Shop) }), ...errors },
+      },
+    },
     async () => ({
       shops: await shops.list(),
     }),
@@ -80,7 +93,10 @@ export function shopRoutes(app: App, shops: ShopService): void {
       schema: {
         tags,
         security,
-        summary: "Change a shop's owner, or its way in: a new legacy access token or new client credentials (which must work)",
+        operationId: 'adminUpdateShop',
+        summary: "Change a shop's owner or its credentials",
+        description:
+          "Sets a new owner (organization_id), or a new way in: a legacy access_token, or new client_id and client_secret, which must work before they are stored. Needs the admin token (Authorization: Bearer); errors are {error}: 400 for an empty body, both kinds of credentials or refused ones, 404 for an unknown shop, 503 when the store's token endpoint cannot be reached.",
         params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
         body: Type.Object({ organization_id: Type.Optional(OrganizationId), ...access }, { additionalProperties: false, minProperties: 1 }),
         response: { 200: Shop, ...errors },
@@ -171,7 +187,10 @@ export function shopRoutes(app: App, shops: ShopService): void {
       schema: {
         tags,
         security,
-        summary: "A sandbox shop's cost bucket, injected faults, variant throttle, locations and app (token lifetimes, scopes, redirect URLs, webhooks)",
+        operationId: 'adminConfigureSandboxShop',
+        summary: "Configure a sandbox shop's store",
+        description:
+          "Sets the sandbox store's cost bucket and restore rate, injected faults (error, timeout and fail-after-commit rates, latency, seed), variant throttle, locations and app (token lifetimes, scopes, redirect URLs, webhooks, media sources), and answers the effective settings with the store's locations and its app's client_id. Needs the admin token (Authorization: Bearer); errors are {error}: 400 for a shop that is not a sandbox shop or an invalid setting, 404 for an unknown shop.",
         params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
         body: SandboxSettings,
         response: { 200: SandboxConfig, ...errors },
@@ -186,7 +205,10 @@ export function shopRoutes(app: App, shops: ShopService): void {
       schema: {
         tags,
         security,
-        summary: "A sandbox store's settings by its domain, registered as a shop or not (as PATCH /admin/shops/{id}/sandbox)",
+        operationId: 'adminConfigureSandboxStore',
+        summary: 'Configure a sandbox store by its domain',
+        description:
+          'Takes the settings of PATCH /admin/shops/{id}/sandbox, for a sandbox store whether it is registered as a shop or not. Needs the admin token (Authorization: Bearer); errors are {error}: 400 when the sandbox is off or for an invalid setting, 404 for an unknown store.',
         params: Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) }),
         body: SandboxSettings,
         response: { 200: Type.Omit(SandboxConfig, ['id']), ...errors },
@@ -198,10 +220,14 @@ export function shopRoutes(app: App, shops: ShopService): void {
   app.post(
     '/admin/shops/:id/sandbox/publications',
     {
+      config: { openapi: { errors: [409] } },
       schema: {
         tags,
         security,
-        summary: "Add a publication (sales channel) to a sandbox shop's store, beside Online Store, Point of Sale and Shop",
+        operationId: 'adminAddSandboxPublication',
+        summary: "Add a publication to a sandbox shop's store",
+        description:
+          'Adds a publication (sales channel) with the name sent, beside Online Store, Point of Sale and Shop, and answers 201 with its GID. Needs the admin token (Authorization: Bearer); errors are {error}: 400 for a shop that is not a sandbox shop or a blank name, 404 for an unknown shop, 409 for a name already taken.',
         params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
         body: Type.Object(
           { name: Type.String({ minLength: 1, maxLength: 255, description: "the publication's catalog title" }) },
@@ -223,7 +249,10 @@ export function shopRoutes(app: App, shops: ShopService): void {
       schema: {
         tags,
         security,
-        summary: 'Uninstall a shop (its integration, tokens, mappings and sync logs are deleted with it)',
+        operationId: 'adminDeleteShop',
+        summary: 'Uninstall a shop',
+        description:
+          'Deletes the shop with its integration, tokens, mappings and sync logs (and its sandbox store), and answers 204. Needs the admin token (Authorization: Bearer); errors are {error}: 404 for an unknown shop.',
         params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
         response: { 204: Type.Null(), ...errors },
       },
@@ -237,11 +266,14 @@ export function shopRoutes(app: App, shops: ShopService): void {
   app.post(
     '/admin/sandbox/stores',
     {
+      config: { openapi: { errors: [409] } },
       schema: {
         tags,
         security,
-        summary:
-          'A sandbox store alone, with its own app, not registered as a shop: a store to connect the way a real one is (install, client credentials or its token)',
+        operationId: 'adminCreateSandboxStore',
+        summary: 'Create a sandbox store that is not registered as a shop',
+        description:
+          "Creates a sandbox store with its own app, not registered as a shop: a store to connect the way a real one is (install, client credentials or its token). Answers 201 with its API address, its legacy token, and its app's client id and secret (token and secret shown once). Needs the admin token (Authorization: Bearer); errors are {error}: 400 for a bad domain or the sandbox off, 409 for a domain already taken.",
         body: Type.Object(
           { domain: Type.String({ minLength: 1, maxLength: 253, description: 'e.g. my-store.myshopify.com (lower-cased)' }) },
           { additionalProperties: false },

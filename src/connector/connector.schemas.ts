@@ -1,8 +1,13 @@
 // Shared TypeBox pieces of the connector API: the {status, message, data, code} envelope.
 import { Type, type TSchema } from '@sinclair/typebox';
+import { CONNECTOR_ERROR_STATUS, type ConnectorErrorCode } from './connector.errors.js';
 
 export const ConnectorErrorEnvelope = Type.Object(
-  { status: Type.Literal('error'), message: Type.String(), code: Type.String() },
+  {
+    status: Type.Literal('error'),
+    message: Type.String(),
+    code: Type.Unsafe<ConnectorErrorCode>({ type: 'string', enum: Object.keys(CONNECTOR_ERROR_STATUS) }),
+  },
   { description: 'Error envelope of the connector API' },
 );
 
@@ -21,5 +26,4 @@ export const connectorResponses = <T extends TSchema>(data: T, code: 200 | 201 =
 
 export const Timestamp = Type.String({ description: 'UTC, YYYY-MM-DD HH:MM:SS' });
 
-export const connectorTags = ['Connector'];
 export const bearer = [{ connectorToken: [] }];

@@ -95,7 +95,10 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
     {
       schema: {
         tags: ['Auth'],
-        summary: 'Check an API key and its secret (X-API-KEY and X-API-SECRET)',
+        operationId: 'verifyApiKey',
+        summary: 'Check an API key and its secret',
+        description:
+          "Checks the key in X-API-KEY together with its secret in X-API-SECRET and returns the key's id and its organization; the connector calls it to validate PIM credentials. Answers 401 when the key or the secret is missing or wrong, 403 when the key's organization is inactive, 429 over the rate limit.",
         response: pimResponses(
           200,
           Type.Object({

@@ -4,12 +4,15 @@ import { Type, type TSchema } from '@sinclair/typebox';
 /** `T | null`, written as a JSON-schema type list so the serializer stays on its fast path. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<T['static'] | null>({ ...schema, type: [schema.type as string, 'null'] });
 
+/** The envelope's `status`: 1 on success, 0 on error (an integer in the spec, so `integer` rather than TypeBox's `number` literal). */
+const EnvelopeStatus = <S extends 0 | 1>(status: S) => Type.Unsafe<S>({ type: 'integer', enum: [status] });
+
 export const PimErrorEnvelope = Type.Object(
-  { status: Type.Literal(0), data: Type.Null(), error: Type.String() },
+  { status: EnvelopeStatus(0), data: Type.Null(), error: Type.String() },
   { $id: 'PimError', description: 'Error envelope of the PIM core API' },
 );
 
-export const pimOk = <T extends TSchema>(data: T) => Type.Object({ status: Type.Literal(1), data, error: Type.Null() });
+export const pimOk = <T extends TSchema>(data: T) => Type.Object({ status: EnvelopeStatus(1), data, error: Type.Null() });
 
 /** Response schemas of a PIM route: the success envelope plus the shared error envelope for 4xx/5xx. */
 export const pimResponses = <T extends TSchema>(code: 200 | 201 | 202, data: T) => ({
@@ -34,6 +37,7 @@ export const Text = (maxLength: number, options: { minLength?: number; descripti
   Type.String({ maxLength, minLength: options.minLength, description: options.description });
 
 export const PUBLISHING_CHANNELS = ['web', 'mobile', 'api', 'marketplace', 'social', 'email'] as const;
+export type PublishingChannel = (typeof PUBLISHING_CHANNELS)[number];
 /** A string from a fixed list (a plain `enum`, so validation messages list the allowed values). */
 export const StringEnum = <const V extends readonly string[]>(values: V, description?: string) =>
   Type.Unsafe<V[number]>({ type: 'string', enum: [...values], description });

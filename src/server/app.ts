@@ -25,6 +25,7 @@ import { AppError, badRequest } from './kernel/errors.js';
 import { createServices, type ServiceOverrides, type Services } from './services.js';
 import { PgBossQueue, type QueueOptions } from '../jobs/queue.js';
 import { installValidation } from './validation.js';
+import { openapiOptions } from './openapi/document.js';
 import { Metrics } from '../lib/metrics.js';
 import { instrumentRequests, metricsRoute } from './metrics.js';
 import { loggerOptions } from '../lib/logging.js';
@@ -45,6 +46,8 @@ export interface AppDeps {
   queue?: Partial<QueueOptions>;
   /** Collaborators put in place of the defaults when the services are built (tests: a storefront double, short polls). */
   services?: ServiceOverrides;
+  /** Called on the new instance before anything is registered, so that its hooks cover every route (tests: the OpenAPI check). */
+  instrument?: (app: App) => void;
 }
 
 /** Running jobs get this long to finish when the app closes; then they go back to the queue. */
@@ -105,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
       ),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  deps.instrument?.(app as unknown as App);
   installValidation(app);
   // Security headers first, so that every answer carries them (refusals by the hooks below included).
   await installSecurityHeaders(app, { docsPrefix: '/docs' });
@@ -165,31 +169,22 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   app.addSchema(Variant);
   app.addSchema(ProductWithIncludes);
 
-  if (fullSurface)
-    await app.register(swagger, {
-      openapi: {
-        openapi: '3.1.0',
-        info: {
-          title: 'Pimbridge',
-          version: '0.1.0',
-          description: 'PIM core API (X-API-KEY, envelope {status, data, error}) and the operator admin API.',
-        },
-        components: {
-          securitySchemes: {
-            apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
-            adminToken: { type: 'http', scheme: 'bearer' },
-            connectorToken: { type: 'http', scheme: 'bearer', description: 'connector api_token' },
-          },
-        },
-        security: [{ apiKey: [] }],
-      },
-    });
+  if (fullSurface) await app.register(swagger, openapiOptions(config));
   if (fullSurface) await app.register(swaggerUi, { routePrefix: '/docs' });
   if (fullSurface) app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get(
     '/healthz',
-    { schema: { tags: ['Health'], security: [], summary: 'The process is up', response: { 200: Type.Object({ status: Type.String() }) } } },
+    {
+      schema: {
+        tags: ['Health'],
+        security: [],
+        operationId: 'getHealth',
+        summary: 'The process is up',
+        description: 'Liveness probe: answers 200 {status: "ok"} while the process serves requests; it checks nothing else. Public, no credentials.',
+        response: { 200: Type.Object({ status: Type.String({ enum: ['ok'] }) }) },
+      },
+    },
     async () => ({
       status: 'ok',
     }),
@@ -200,10 +195,13 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
       schema: {
         tags: ['Health'],
         security: [],
+        operationId: 'getReadiness',
         summary: 'The database answers',
+        description:
+          'Readiness probe: 200 {status: "ready"} when the database answers a ping, 503 {status: "unavailable"} when it does not; both name the database kind. Public, no credentials.',
         response: {
-          200: Type.Object({ status: Type.String(), database: Type.String() }),
-          503: Type.Object({ status: Type.String(), database: Type.String() }),
+          200: Type.Object({ status: Type.String({ enum: ['ready'] }), database: Type.String() }),
+          503: Type.Object({ status: Type.String({ enum: ['unavailable'] }), database: Type.String() }),
         },
       },
     },

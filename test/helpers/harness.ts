@@ -7,6 +7,7 @@ import { loadConfig, testDatabaseUrl, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { buildApp } from '../../src/server/app.js';
 import type { ServiceOverrides } from '../../src/server/services.js';
+import { assertMatchesDocument, checkAgainstOpenApi, type OpenApiCheck } from './openapi-check.js';
 
 export interface DatabaseTarget {
   name: 'pglite' | 'postgres';
@@ -90,7 +91,8 @@ export interface Harness {
 export async function harness(target: DatabaseTarget, env: Record<string, string> = {}, services: ServiceOverrides = {}): Promise<Harness> {
   const database = await target.open();
   await database.migrate();
-  const app = await buildApp({ config: testConfig(env), database, logger: false, services });
+  let answers: OpenApiCheck | undefined;
+  const app = await buildApp({ config: testConfig(env), database, logger: false, services, instrument: (app) => (answers = checkAgainstOpenApi(app)) });
   await app.ready();
   const admin: Harness['admin'] = (method, url, payload) =>
     app.inject({
@@ -121,6 +123,7 @@ export async function harness(target: DatabaseTarget, env: Record<string, string
     async close() {
       await app.close();
       await database.close();
+      assertMatchesDocument(answers);
     },
   };
 }

@@ -2,9 +2,9 @@
 // body it sends, decimal checks, attribute values, category trees, prices, and a push answer in plain words.
 import type { components } from '../api/schema';
 
-export type Product = components['schemas']['def-1'];
-export type Variant = components['schemas']['def-2'];
-export type CategoryNode = components['schemas']['def-5'];
+export type Product = components['schemas']['Product'];
+export type Variant = components['schemas']['Variant'];
+export type CategoryNode = components['schemas']['CategoryNode'];
 
 export const STATUSES = ['draft', 'active', 'archived', 'out_of_stock'] as const;
 export type Status = (typeof STATUSES)[number];

@@ -36,7 +36,7 @@ function StoreMapping({ integration, productId }: { integration: Integration; pr
     queryKey: key,
     queryFn: async ({ signal }) => {
       const answer = await api.GET('/api/products/mapping/{pimProductId}', {
-        params: { path: { pimProductId: String(productId) } },
+        params: { path: { pimProductId: productId } },
         headers: bridge(integration.id),
         signal,
       });

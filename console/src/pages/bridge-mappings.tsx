@@ -319,9 +319,7 @@ function MappingDetails({ integrationId, pimProductId }: { integrationId: number
   const mapping = useQuery({
     queryKey: ['bridge', integrationId, 'mapping', pimProductId],
     queryFn: async () =>
-      unwrap(
-        await api.GET('/api/products/mapping/{pimProductId}', { headers: bridge(integrationId), params: { path: { pimProductId: String(pimProductId) } } }),
-      ).data,
+      unwrap(await api.GET('/api/products/mapping/{pimProductId}', { headers: bridge(integrationId), params: { path: { pimProductId } } })).data,
   });
   if (mapping.isPending) return <Loading label="Loading the shop's side…" />;
   if (mapping.isError) return <ErrorBanner error={mapping.error} onRetry={() => mapping.refetch()} />;

@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
-import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, connectorTags as tags, Nullable, Timestamp } from '../connector.schemas.js';
+import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, Nullable, Timestamp } from '../connector.schemas.js';
 import { ymdHis } from '../timestamps.js';
 import { parseStartBody, type AdoptionService, type AdoptionView } from './adoption.service.js';
 
@@ -66,19 +66,26 @@ const render = (v: AdoptionView) => ({
   finished_at: ymdHis(v.finished_at),
 });
 
+/** Read by the service (parseStartBody), which answers VALIDATION_FAILED in the connector's envelope. */
+const AdoptBody = Type.Object(
+  { import_unmatched: Type.Optional(Type.Boolean({ description: "also make PIM products of the shop's unmatched products (default false)" })) },
+  { additionalProperties: false },
+);
+
 export function adoptionRoutes(app: App, adoptions: AdoptionService): void {
   app.post(
     '/api/adopt',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', openapi: { body: { 'application/json': AdoptBody }, bodyOptional: true } },
       schema: {
-        tags,
+        tags: ['Adoption'],
         security: bearer,
-        summary: "Adopt the shop's existing products: match them to PIM products and link them, writing nothing to the shop",
+        operationId: 'startAdoption',
+        summary: "Adopt the shop's existing products",
         description:
-          'Body (optional): `{"import_unmatched": true}` also makes PIM products of the shop\'s unmatched products (through the PIM\'s catalogue import). ' +
-          "Runs in the background: one bulk query of the shop's products, the PIM's products in pages of 100, matched by our metafield, SKU, barcode, then handle. " +
-          'Poll GET /api/adopt/{id}. While an adoption or a full sync of the integration is queued or running: 409 SYNC_IN_PROGRESS.',
+          "Matches the shop's existing products to PIM products and links them, writing nothing to the shop; body (optional): `{\"import_unmatched\": true}` also makes PIM products of the shop's unmatched products (through the PIM's catalogue import). " +
+          "Runs in the background: one bulk query of the shop's products, the PIM's products in pages of 100, matched by our metafield, SKU, barcode, then handle; answers 200 with the queued adoption, then poll GET /api/adopt/{id}. " +
+          'Needs a connector token with the admin scope (or a console session); a bad body is VALIDATION_FAILED (400). While an adoption or a full sync of the integration is queued or running: 409 SYNC_IN_PROGRESS.',
         response: { 200: connectorOk(Adoption), 409: InProgress, '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
       },
     },
@@ -100,9 +107,12 @@ export function adoptionRoutes(app: App, adoptions: AdoptionService): void {
     {
       config: { access: 'read' },
       schema: {
-        tags,
+        tags: ['Adoption'],
         security: bearer,
+        operationId: 'getAdoption',
         summary: 'State, progress and result of an adoption of the caller’s shop',
+        description:
+          "Returns the adoption's state, phase and progress, its counts (matches by rule, already mapped, unmatched, imported) and the first 1,000 unmatched shop and PIM products. Needs a connector token with the read scope (or a console session). Errors: AUTHENTICATION_FAILED (401), NOT_FOUND (404) for an unknown id or one of another integration.",
         params: Type.Object({ id: Type.String() }),
         response: connectorResponses(Adoption),
       },

@@ -3,8 +3,9 @@
 // category or of one without products is deleted, a renamed one's renamed) instead of waiting for the delta sync.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
+import { IGNORED_BODY } from '../../server/kernel/route-docs.js';
 import { success } from '../connector.envelope.js';
-import { bearer, connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
+import { bearer, connectorResponses, Timestamp } from '../connector.schemas.js';
 import { ymdHis } from '../timestamps.js';
 import type { CategoryCollectionService } from './category-collection.service.js';
 
@@ -30,9 +31,12 @@ export function collectionRoutes(app: App, collections: Pick<CategoryCollectionS
     {
       config: { access: 'read' },
       schema: {
-        tags,
+        tags: ['Collections'],
         security: bearer,
+        operationId: 'listCollections',
         summary: "The shop's custom collections the bridge made for PIM categories",
+        description:
+          'Lists the custom collection the bridge made in the shop for each PIM category, with its ids, title (the category name last written) and handle. Needs a connector token with the read scope (or a console session).',
         response: connectorResponses(Type.Object({ collections: Type.Array(Collection), total: Type.Integer() })),
       },
     },
@@ -54,12 +58,14 @@ export function collectionRoutes(app: App, collections: Pick<CategoryCollectionS
   app.post(
     '/api/collections/reconcile',
     {
-      config: { access: 'write' },
+      config: { access: 'write', openapi: IGNORED_BODY },
       schema: {
-        tags,
+        tags: ['Collections'],
         security: bearer,
-        summary:
-          "Compare the category collections with the PIM's categories now: delete those of deleted categories and of categories without products, rename those of renamed ones",
+        operationId: 'reconcileCollections',
+        summary: "Reconcile the category collections with the PIM's categories",
+        description:
+          "Compares the collections with the PIM's categories now, instead of waiting for the next sync: deletes those of deleted categories and of categories without products, renames those of renamed ones, and answers the counts renamed, deleted and kept. Needs a connector token with the write scope (or a console session). Errors: CONNECTION_FAILED (503) when the PIM or the shop cannot be reached.",
         response: connectorResponses(Reconciled),
       },
     },

@@ -4,8 +4,9 @@
 // report yet, another integration's id or an unknown one is 404 NOT_FOUND.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
+import { NO_BODY } from '../../server/kernel/route-docs.js';
 import { success } from '../connector.envelope.js';
-import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, connectorTags as tags, Nullable, Timestamp } from '../connector.schemas.js';
+import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, Nullable, Timestamp } from '../connector.schemas.js';
 import { ymdHis } from '../timestamps.js';
 import { DRIFT_KINDS, type DriftKind } from './drift.repository.js';
 import type { DriftService, DriftView } from './drift.service.js';
@@ -72,12 +73,16 @@ export function driftRoutes(app: App, drift: DriftService): void {
   app.post(
     '/api/drift',
     {
-      config: { access: 'write' },
+      config: { access: 'write', openapi: NO_BODY },
       schema: {
-        tags,
+        tags: ['Drift'],
         security: bearer,
-        summary: 'Start a drift report: the shop read in one bulk query and compared with what the bridge last wrote (nothing is written to the shop)',
-        description: 'No body. Runs in the background; poll GET /api/drift. While a report is queued or running: 409 SYNC_IN_PROGRESS with it in `data`.',
+        operationId: 'startDriftReport',
+        summary: 'Start a drift report of the shop',
+        description:
+          'The shop is read in one bulk query and compared with what the bridge last wrote, in the background; nothing is written to the shop. ' +
+          'No body (VALIDATION_FAILED otherwise); answers 200 with the queued report, then poll GET /api/drift. ' +
+          'Needs a connector token with the write scope (or a console session). While a report is queued or running: 409 SYNC_IN_PROGRESS with it in `data`.',
         response: { 200: connectorOk(Report), 409: InProgress, '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
       },
     },
@@ -101,9 +106,12 @@ export function driftRoutes(app: App, drift: DriftService): void {
     {
       config: { access: 'read' },
       schema: {
-        tags,
+        tags: ['Drift'],
         security: bearer,
-        summary: "The newest drift report of the caller's shop: state, counts and a page of its items",
+        operationId: 'getLatestDriftReport',
+        summary: "Get the newest drift report of the caller's shop",
+        description:
+          "Returns the newest report's state, counts and a page of its items (limit 1-100, default 20; offset; kind changed, missing_in_shop or orphan_in_shop). Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter, NOT_FOUND (404) when there is no report yet.",
         querystring: PageQuery,
         response: connectorResponses(ReportPage),
       },
@@ -116,9 +124,12 @@ export function driftRoutes(app: App, drift: DriftService): void {
     {
       config: { access: 'read' },
       schema: {
-        tags,
+        tags: ['Drift'],
         security: bearer,
-        summary: "One drift report of the caller's shop: state, counts and a page of its items",
+        operationId: 'getDriftReport',
+        summary: "Get one drift report of the caller's shop",
+        description:
+          "Returns the report's state, counts and a page of its items (limit 1-100, default 20; offset; kind changed, missing_in_shop or orphan_in_shop). Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter, NOT_FOUND (404) for an unknown id, one that is not a UUID or one of another integration.",
         params: Type.Object({ id: Type.String() }),
         querystring: PageQuery,
         response: connectorResponses(ReportPage),

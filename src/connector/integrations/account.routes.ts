@@ -5,7 +5,7 @@ import type { App } from '../../server/kernel/app-type.js';
 import { AccessViewSchema } from '../shop-auth/account-shops.routes.js';
 import type { ConsoleAccess } from '../auth/console-access.js';
 import { success } from '../connector.envelope.js';
-import { connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
+import { connectorResponses, Timestamp } from '../connector.schemas.js';
 
 const AccountIntegration = Type.Object({
   id: Type.Integer(),
@@ -25,9 +25,12 @@ export function accountRoutes(app: App, access: ConsoleAccess): void {
     {
       config: { access: 'account' },
       schema: {
-        tags,
+        tags: ['Integration'],
         security: [],
-        summary: "The integrations that use the signed-in organization's PIM account (console session cookie)",
+        operationId: 'listIntegrations',
+        summary: 'List the integrations of the signed-in organization',
+        description:
+          "Lists the integrations that use the signed-in organization's PIM account, each with how its shop is connected (method, token expiry, granted and missing scopes). Console session cookie only, no bearer token; the other connector routes then name one of these integrations in X-Integration-Id. Errors: AUTHENTICATION_FAILED (401) without a session.",
         response: connectorResponses(Type.Array(AccountIntegration)),
       },
     },

@@ -4,15 +4,19 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
-import { bearer, connectorResponses, connectorTags as tags } from '../connector.schemas.js';
+import { bearer, connectorResponses } from '../connector.schemas.js';
+import { PIM_CHANNELS } from './integration-settings.js';
 import type { IntegrationSettingsService } from './integration-settings.service.js';
 
 const Gid = (what: string) => Type.String({ minLength: 1, maxLength: 255, description: `a Shopify ${what} GID` });
 const Named = Type.Object({ id: Type.String(), name: Type.String() });
 
+/** The answer always lists the PIM's channels (PIM_CHANNELS), each once; a PUT's keys stay plain strings, checked by the service. */
+const PimChannel = Type.Unsafe<(typeof PIM_CHANNELS)[number]>({ type: 'string', enum: [...PIM_CHANNELS] });
+
 const ChannelsView = Type.Object({
   channels: Type.Array(
-    Type.Object({ channel: Type.String(), source: Type.Union([Type.Literal('default'), Type.Literal('custom')]), publications: Type.Array(Named) }),
+    Type.Object({ channel: PimChannel, source: Type.Union([Type.Literal('default'), Type.Literal('custom')]), publications: Type.Array(Named) }),
   ),
   available_publications: Type.Array(Named),
 });
@@ -60,9 +64,12 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Integration settings'],
         security: bearer,
-        summary: "Each PIM channel's publications on the shop (default: web → Online Store, mobile → Shop)",
+        operationId: 'getChannelPublications',
+        summary: "Each PIM channel's publications on the shop",
+        description:
+          "Shows, for each PIM publishing channel, the shop publications (sales channels) its products are published on, and the shop's publications to choose from, read live. By default web goes to Online Store and mobile to Shop. Needs a connector token with the admin scope (or a console session); CONNECTION_FAILED (503) when the shop cannot be read.",
         response: connectorResponses(ChannelsView),
       },
     },
@@ -74,9 +81,12 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Integration settings'],
         security: bearer,
-        summary: 'Map PIM channels to publications (null: back to the default; []: published nowhere)',
+        operationId: 'setChannelPublications',
+        summary: 'Map PIM channels to shop publications',
+        description:
+          'Body `{channels: {<channel>: [publication GIDs] | null}}`: null puts a channel back to its default, [] publishes its products nowhere, and channels not named keep their mapping; answers the resulting mapping. Needs a connector token with the admin scope (or a console session). Errors: VALIDATION_FAILED (400) for an unknown channel or publication, CONNECTION_FAILED (503) when the shop cannot be read.',
         body: Type.Object(
           {
             channels: Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.Array(Gid('Publication'), { maxItems: 50 }), Type.Null()]), {
@@ -93,7 +103,18 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
 
   app.get(
     '/api/integration/locations',
-    { ...admin, schema: { tags, security: bearer, summary: "Where each PIM warehouse's stock goes on the shop", response: connectorResponses(LocationsView) } },
+    {
+      ...admin,
+      schema: {
+        tags: ['Integration settings'],
+        security: bearer,
+        operationId: 'getWarehouseLocations',
+        summary: "Where each PIM warehouse's stock goes on the shop",
+        description:
+          "Shows the default location (for variant stock and warehouses without a mapping), the warehouses mapped explicitly, and the shop's locations, read live; a warehouse without a mapping goes to the location of the same name or code. Needs a connector token with the admin scope (or a console session); CONNECTION_FAILED (503) when the shop cannot be read.",
+        response: connectorResponses(LocationsView),
+      },
+    },
     async (req) => success('Location mapping retrieved successfully', await settings.locations(req.connector!.integrationId)),
   );
 
@@ -102,9 +123,12 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Integration settings'],
         security: bearer,
-        summary: 'Map PIM warehouses (by code) to locations (null: not synced), and the default location',
+        operationId: 'setWarehouseLocations',
+        summary: 'Map PIM warehouses to shop locations, and set the default location',
+        description:
+          "Maps warehouses by code to location GIDs (null: that warehouse is not synced) and sets the default location; only the shop's active locations are taken, and warehouses not named keep their mapping. Needs a connector token with the admin scope (or a console session). Errors: VALIDATION_FAILED (400) for an unknown or inactive location, CONNECTION_FAILED (503) when the shop cannot be read.",
         body: Type.Object(
           {
             warehouses: Type.Optional(
@@ -124,7 +148,15 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     '/api/integration/pricing',
     {
       ...admin,
-      schema: { tags, security: bearer, summary: 'Whether prices are converted elsewhere (then no currency check)', response: connectorResponses(PricingView) },
+      schema: {
+        tags: ['Integration settings'],
+        security: bearer,
+        operationId: 'getPricingSettings',
+        summary: 'Whether prices are converted elsewhere',
+        description:
+          "prices_converted_elsewhere true: prices are converted outside the bridge, so a push does not check currencies; false (the default): a product whose currency is not the shop's currency fails the push's pre-flight. Needs a connector token with the admin scope (or a console session).",
+        response: connectorResponses(PricingView),
+      },
     },
     async (req) => success('Pricing settings retrieved successfully', await settings.pricing(req.connector!.integrationId)),
   );
@@ -134,9 +166,12 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Integration settings'],
         security: bearer,
-        summary: 'Say whether prices are converted elsewhere',
+        operationId: 'setPricingSettings',
+        summary: 'Set whether prices are converted elsewhere',
+        description:
+          "Body {prices_converted_elsewhere: boolean}; true turns off the push's check that a product's currency is the shop's currency. Needs a connector token with the admin scope (or a console session). Errors: MISSING_FIELD, VALIDATION_FAILED (400).",
         body: Type.Object({ prices_converted_elsewhere: Type.Boolean() }, { additionalProperties: false }),
         response: connectorResponses(PricingView),
       },
@@ -149,9 +184,12 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Integration settings'],
         security: bearer,
-        summary: "Where the Shopify product type comes from (default: the product's first category's name)",
+        operationId: 'getProductTypeSource',
+        summary: 'Where the Shopify product type comes from',
+        description:
+          "source first_category (the default: the name of the product's first category) or attribute (the value of attribute_code; a multiselect's values joined by commas), and is_default while it was never set. Needs a connector token with the admin scope (or a console session).",
         response: connectorResponses(ProductTypeView),
       },
     },
@@ -163,9 +201,12 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Integration settings'],
         security: bearer,
-        summary: "Take the product type from the first category's name, or from a PIM attribute",
+        operationId: 'setProductTypeSource',
+        summary: 'Choose where the Shopify product type comes from',
+        description:
+          'Body {source: "first_category"} (the first category\'s name) or {source: "attribute", attribute_code} (a PIM attribute, which must exist; the PIM is read live). Needs a connector token with the admin scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad body or an unknown attribute, CONNECTION_FAILED (503) when the PIM cannot be read.',
         body: Type.Object(
           { source: ProductTypeSource, attribute_code: Type.Optional(Type.Union([AttributeCode, Type.Null()])) },
           { additionalProperties: false },
@@ -181,9 +222,12 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Integration settings'],
         security: bearer,
-        summary: 'Which PIM attributes are written as product metafields, and where (default: all, namespace pimbridge_attr, key = code)',
+        operationId: 'getAttributeMetafields',
+        summary: 'Which PIM attributes are written as product metafields, and where',
+        description:
+          "Shows whether attributes are synced, their namespace (default pimbridge_attr), the only and exclude lists, the key overrides (default: the attribute code), and each PIM attribute with whether it is synced and under which metafield; by default all are synced. Needs a connector token with the admin scope (or a console session); CONNECTION_FAILED (503) when the PIM's attributes cannot be read.",
         response: connectorResponses(AttributesView),
       },
     },
@@ -195,9 +239,12 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Integration settings'],
         security: bearer,
-        summary: 'Choose the attributes synced as metafields (only: null = all), their namespace and keys (null: back to the code)',
+        operationId: 'setAttributeMetafields',
+        summary: 'Choose the attributes synced as metafields, their namespace and keys',
+        description:
+          "Any of enabled (false: none synced), namespace (pimbridge, custom, shopify and $app refused), only (codes, or null for all), exclude (codes) and keys ({code: key}, null puts the code back); two attributes may not share a key, and seo_title and seo_description are never synced as metafields. The codes are checked against the PIM's attributes, read live. Needs a connector token with the admin scope (or a console session). Errors: VALIDATION_FAILED (400), CONNECTION_FAILED (503) when the PIM cannot be read.",
         body: Type.Object(
           {
             enabled: Type.Optional(Type.Boolean()),

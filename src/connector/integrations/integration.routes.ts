@@ -2,8 +2,9 @@
 // integration's token management: POST/GET /api/tokens, DELETE /api/tokens/{id} (admin).
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
+import { IGNORED_BODY } from '../../server/kernel/route-docs.js';
 import { success } from '../connector.envelope.js';
-import { bearer, connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
+import { bearer, connectorResponses, Timestamp } from '../connector.schemas.js';
 import { SCOPES } from '../connector.types.js';
 import type { IntegrationService } from './integration.service.js';
 
@@ -35,11 +36,15 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
   app.post(
     '/api/connect',
     {
-      config: { access: 'public' },
+      // INVALID_CREDENTIALS 401, SHOP_NOT_FOUND 404, INTEGRATION_EXISTS 409, CONNECTION_FAILED 503 (the spec's table).
+      config: { access: 'public', openapi: { errors: [401, 404, 409, 503] } },
       schema: {
-        tags,
+        tags: ['Integration'],
         security: [],
-        summary: 'Connect a shop to a PIM account (credentials checked live); issues an admin api_token',
+        operationId: 'connectShop',
+        summary: 'Connect a shop to a PIM account',
+        description:
+          "Creates the integration between an installed shop and a PIM account once the PIM credentials are checked live, and answers an admin-scope api_token that is shown only once; reconnecting an inactive integration keeps its id and mappings. Public: no token, but only the shop's owner organization can connect it (an embedded app may send its Shopify session token as the bearer to prove control of the shop). Errors: INVALID_JSON, MISSING_FIELD, VALIDATION_FAILED (400), INVALID_CREDENTIALS (401), SHOP_NOT_FOUND (404), INTEGRATION_EXISTS (409), RATE_LIMITED (429), CONNECTION_FAILED (503).",
         body: ConnectBody,
         response: connectorResponses(
           Type.Object({ integration_id: Type.Integer(), shop_domain: Type.String(), api_token: Type.String(), created_at: Timestamp }),
@@ -58,15 +63,18 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
     '/api/integration/update',
     {
       // The spec's table: VALIDATION_FAILED is 503 here, whether a field failed validation or the credentials could not be.
-      config: { access: 'admin', validationFailedStatus: 503 },
+      config: { access: 'admin', validationFailedStatus: 503, openapi: { errors: [503] } },
       // No body at all is "nothing to update" (NO_UPDATES), not a validation error.
       preValidation: async (req) => {
         req.body ??= {};
       },
       schema: {
-        tags,
+        tags: ['Integration'],
         security: bearer,
-        summary: 'Change the stored PIM connection (credentials revalidated)',
+        operationId: 'updateIntegration',
+        summary: 'Change the stored PIM connection',
+        description:
+          'Changes any of pim_base_url, pim_api_key and pim_api_secret; the merged credentials are checked live against the PIM before they are stored. Needs a connector token with the admin scope (or a console session). Errors: INVALID_JSON, NO_UPDATES (400), AUTHENTICATION_FAILED, INVALID_CREDENTIALS (401), INSUFFICIENT_SCOPE (403), and VALIDATION_FAILED as a 503 on this route, for a bad field or credentials that could not be checked.',
         body: UpdateBody,
         response: connectorResponses(Type.Object({ integration_id: Type.Integer(), updated_at: Timestamp })),
       },
@@ -77,11 +85,14 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
   app.post(
     '/api/disconnect',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', openapi: IGNORED_BODY },
       schema: {
-        tags,
+        tags: ['Integration'],
         security: bearer,
+        operationId: 'disconnectShop',
         summary: 'Deactivate the integration and revoke all its tokens',
+        description:
+          'Sets the integration inactive and revokes all its tokens, the one used for this call included; connecting the shop again later keeps its mappings. Needs a connector token with the admin scope (or a console session). Errors: AUTHENTICATION_FAILED (401), INSUFFICIENT_SCOPE (403).',
         response: connectorResponses(Type.Object({ integration_id: Type.Integer(), status: Type.Literal('inactive'), disconnected_at: Timestamp })),
       },
     },
@@ -93,9 +104,12 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
     {
       config: { access: 'admin' },
       schema: {
-        tags,
+        tags: ['Tokens'],
         security: bearer,
+        operationId: 'createToken',
         summary: 'Mint a token of this integration (shown once)',
+        description:
+          "Creates another bearer token of the caller's integration with the read, write or admin scope (admin ⊃ write ⊃ read) and an optional name; the token itself is only in this answer. Needs a connector token with the admin scope (or a console session). Errors: MISSING_FIELD, VALIDATION_FAILED (400), AUTHENTICATION_FAILED (401), INSUFFICIENT_SCOPE (403).",
         body: Type.Object({ scope: ScopeSchema, name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false }),
         response: connectorResponses(Type.Object({ ...TokenView.properties, api_token: Type.String() })),
       },
@@ -112,9 +126,12 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
     {
       config: { access: 'admin' },
       schema: {
-        tags,
+        tags: ['Tokens'],
         security: bearer,
-        summary: "The integration's live tokens (never the token itself)",
+        operationId: 'listTokens',
+        summary: "List the integration's live tokens",
+        description:
+          "Lists the integration's tokens that are not revoked, with id, scope, name, created_at and last_used_at (written at most once a minute), never the token itself. Needs a connector token with the admin scope (or a console session). Errors: AUTHENTICATION_FAILED (401), INSUFFICIENT_SCOPE (403).",
         response: connectorResponses(
           Type.Object({ tokens: Type.Array(Type.Object({ ...TokenView.properties, last_used_at: Type.Union([Timestamp, Type.Null()]) })) }),
         ),
@@ -128,9 +145,12 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
     {
       config: { access: 'admin' },
       schema: {
-        tags,
+        tags: ['Tokens'],
         security: bearer,
+        operationId: 'revokeToken',
         summary: 'Revoke a token of this integration',
+        description:
+          "Revokes one token of the caller's integration; it stops authenticating at once. Needs a connector token with the admin scope (or a console session). Errors: AUTHENTICATION_FAILED (401), INSUFFICIENT_SCOPE (403), NOT_FOUND (404) for an unknown token or one of another integration.",
         params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, errorMessage: 'must be a positive integer id' }) }),
         response: connectorResponses(Type.Object({ id: Type.Integer(), revoked_at: Timestamp })),
       },

@@ -3,16 +3,18 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
-import { bearer, connectorResponses, connectorTags as tags, Nullable, Timestamp } from '../connector.schemas.js';
+import { bearer, connectorResponses, Nullable, Timestamp } from '../connector.schemas.js';
 import { MAPPING_STATUSES, type MappingStatus } from './mapping.repository.js';
 import type { MappingService } from './mapping.service.js';
+
+const SyncStatus = Type.Unsafe<MappingStatus>({ type: 'string', enum: [...MAPPING_STATUSES], description: 'pending, synced or error' });
 
 const Mapping = Type.Object({
   id: Type.Integer(),
   pim_product_id: Type.Integer(),
   storefront_product_id: Nullable(Type.Integer()),
   storefront_variant_id: Nullable(Type.Integer()),
-  sync_status: Type.String({ description: 'pending, synced or error' }),
+  sync_status: SyncStatus,
   sync_error: Nullable(Type.String()),
   last_synced_at: Nullable(Timestamp),
   created_at: Timestamp,
@@ -39,7 +41,7 @@ const ListQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: '1-100, default 20' })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'default 0' })),
-    status: Type.Optional(Type.Unsafe<MappingStatus>({ type: 'string', enum: [...MAPPING_STATUSES], description: 'pending, synced or error' })),
+    status: Type.Optional(SyncStatus),
   },
   { additionalProperties: true },
 );
@@ -50,9 +52,12 @@ export function mappingRoutes(app: App, mappings: MappingService): void {
     {
       config: { access: 'read' },
       schema: {
-        tags,
+        tags: ['Push and mappings'],
         security: bearer,
-        summary: "The integration's product mappings, by id (without metadata)",
+        operationId: 'listMappings',
+        summary: "List the integration's product mappings",
+        description:
+          'Lists the mappings between PIM products and shop products by mapping id, without metadata, paginated with limit (1-100, default 20) and offset, optionally only one status (pending, synced or error). Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter, AUTHENTICATION_FAILED (401).',
         querystring: ListQuery,
         response: connectorResponses(
           Type.Object({
@@ -72,11 +77,15 @@ export function mappingRoutes(app: App, mappings: MappingService): void {
   app.get(
     '/api/products/mapping/:pimProductId',
     {
-      config: { access: 'read' },
+      // Fastify takes any string: a malformed id is the spec's MAPPING_NOT_FOUND 404, not a 400 (the document says integer).
+      config: { access: 'read', openapi: { params: { pimProductId: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } } },
       schema: {
-        tags,
+        tags: ['Push and mappings'],
         security: bearer,
-        summary: 'One product mapping by PIM product id, with metadata',
+        operationId: 'getMapping',
+        summary: 'Get one product mapping by PIM product id',
+        description:
+          "Returns the mapping of one PIM product with its metadata: shop handle and title, variant and image counts, the last push's method and any warnings it left. Needs a connector token with the read scope (or a console session). Errors: AUTHENTICATION_FAILED (401), MAPPING_NOT_FOUND (404) when the product has no mapping or the id is not a PIM product id.",
         params: Type.Object({ pimProductId: Type.String() }),
         response: connectorResponses(MappingWithMetadata),
       },

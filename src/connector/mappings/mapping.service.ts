@@ -9,7 +9,7 @@ export interface MappingView {
   pim_product_id: number;
   storefront_product_id: number | null;
   storefront_variant_id: number | null;
-  sync_status: string;
+  sync_status: MappingStatus;
   sync_error: string | null;
   last_synced_at: string | null;
   created_at: string;
@@ -56,7 +56,8 @@ function view(row: MappingRow): MappingView {
     pim_product_id: row.pimProductId,
     storefront_product_id: row.storefrontProductId === null ? null : Number(row.storefrontProductId),
     storefront_variant_id: row.storefrontVariantId === null ? null : Number(row.storefrontVariantId),
-    sync_status: row.syncStatus,
+    // Only the repository writes it: pending, synced or error.
+    sync_status: row.syncStatus as MappingStatus,
     sync_error: row.syncError,
     last_synced_at: ymdHis(row.lastSyncedAt),
     created_at: ymdHis(row.createdAt)!,

@@ -3,8 +3,8 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
 import { ConnectorError } from '../connector.errors.js';
-import { bearer, connectorOk, ConnectorErrorEnvelope, connectorTags as tags, Nullable } from '../connector.schemas.js';
-import type { PushService } from './push.service.js';
+import { bearer, connectorOk, ConnectorErrorEnvelope, Nullable } from '../connector.schemas.js';
+import { MAX_PUSH_BATCH, type PushService } from './push.service.js';
 
 /** Both result kinds in one object schema (success: handle and method; error: validation_errors). */
 const Result = Type.Object({
@@ -52,6 +52,26 @@ const PushQuery = Type.Object(
   { additionalProperties: true },
 );
 
+/** One product to push: its PIM id alone (read from the PIM), or the whole PIM product as GET /api/products/{id} gives it. */
+const PushProduct = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1, description: 'the PIM product id' }),
+    name: Type.Optional(Type.String({ description: 'required when more fields than id are sent (the body is then the full product)' })),
+    sku: Type.Optional(Type.String()),
+    variants: Type.Optional(Type.Array(Type.Object({ sku: Type.String() }, { additionalProperties: true }))),
+    images: Type.Optional(Type.Union([Type.Array(Type.Unknown()), Type.Null()])),
+    categories: Type.Optional(Type.Union([Type.Array(Type.Unknown()), Type.Null()])),
+    warehouse_stock: Type.Optional(Type.Union([Type.Array(Type.Unknown()), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+
+/** Read by the service, not by Fastify: the spec answers an empty body NO_PRODUCTS and a long batch BATCH_SIZE_EXCEEDED. */
+const PushBody = Type.Union([
+  PushProduct,
+  Type.Object({ products: Type.Array(PushProduct, { minItems: 1, maxItems: MAX_PUSH_BATCH }) }, { additionalProperties: false }),
+]);
+
 const PushData = Type.Object({
   sync_log_id: Type.Integer(),
   total_products: Type.Integer(),
@@ -64,7 +84,7 @@ export function pushRoutes(app: App, push: PushService): void {
   app.post(
     '/api/products/push',
     {
-      config: { access: 'write' },
+      config: { access: 'write', openapi: { body: { 'application/json': PushBody } } },
       // Fastify parses text/plain too: a body that did not come as JSON is not JSON.
       preValidation: async (req) => {
         if (req.body !== undefined && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '')) {
@@ -72,11 +92,14 @@ export function pushRoutes(app: App, push: PushService): void {
         }
       },
       schema: {
-        tags,
+        tags: ['Push and mappings'],
         security: bearer,
-        summary: 'Push a product or a batch of at most 50 to the storefront (one sync log per push); ?dry_run=true previews it',
+        operationId: 'pushProducts',
+        summary: 'Push a product or a batch of at most 50 to the storefront',
         description:
-          'Body: a product object or {products: [...]}. A product object with only `id` is read from the PIM; one with more fields is taken as the full PIM product.',
+          'Body: a product object or {products: [...]} (at most 50). A product object with only `id` is read from the PIM; one with more fields is taken as the full PIM product. ' +
+          'Each push records one sync log and answers 200 when every product succeeded, 207 with status partial when any failed; ?dry_run=true previews it, listing what a push would change and writing nothing to the shop. ' +
+          'Needs a connector token with the write scope (or a console session); errors: INVALID_JSON, NO_PRODUCTS, BATCH_SIZE_EXCEEDED, VALIDATION_FAILED (400), AUTHENTICATION_FAILED (401), INSUFFICIENT_SCOPE (403).',
         querystring: PushQuery,
         response: {
           200: Type.Union([connectorOk(DryRunData), connectorOk(PushData)]),

@@ -3,7 +3,10 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { integrations, syncLogs } from '../../db/schema/connector.js';
 
-export type SyncOutcome = 'success' | 'partial' | 'error';
+/** A sync log's `status`: `running` while the operation runs, then how it ended. */
+export const SYNC_LOG_STATUSES = ['running', 'success', 'partial', 'error'] as const;
+export type SyncLogStatus = (typeof SYNC_LOG_STATUSES)[number];
+export type SyncOutcome = Exclude<SyncLogStatus, 'running'>;
 
 export class SyncLogRepository {
   constructor(private readonly db: Db) {}

@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
-import { connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
+import { connectorResponses, Timestamp } from '../connector.schemas.js';
 import { InstallError, type ShopInstallService } from './shop-install.service.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -26,10 +26,12 @@ export function accountShopRoutes(app: App, deps: { installs: ShopInstallService
     {
       config: { access: 'account' },
       schema: {
-        tags,
+        tags: ['Integration'],
         security: [],
-        summary:
-          "Connect the signed-in organization's own store: a Dev Dashboard app's client id and secret (client credentials grant), or a legacy custom app's access token",
+        operationId: 'connectOwnShop',
+        summary: "Connect the signed-in organization's own store",
+        description:
+          "Registers the organization's own store and connects it, with a Dev Dashboard app's client id and secret (client credentials grant) or a legacy custom app's access token, which must work; a shop already connected keeps its integration. Console session cookie only (with its X-CSRF-Token). Errors: VALIDATION_FAILED (400) for a bad domain, refused credentials, a store that cannot be reached or a shop another organization owns; AUTHENTICATION_FAILED (401) without a session.",
         body: Type.Object(
           {
             domain: Type.String({ minLength: 1, maxLength: 253, description: 'e.g. acme.myshopify.com' }),

@@ -5,7 +5,8 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
-import { bearer, ConnectorErrorEnvelope, connectorResponses, connectorTags as tags, Nullable } from '../connector.schemas.js';
+import { bearer, ConnectorErrorEnvelope, connectorResponses, Nullable } from '../connector.schemas.js';
+import { SYNC_LOG_STATUSES } from '../push/sync-log.repository.js';
 import { iso8601 } from '../timestamps.js';
 import { IntegrationNotFound, type StatusService } from './status.service.js';
 
@@ -35,7 +36,7 @@ const Connectivity = Type.Object({
 const SyncLog = Type.Object({
   id: Type.Integer(),
   operation: Type.String(),
-  status: Type.String(),
+  status: Type.String({ enum: [...SYNC_LOG_STATUSES] }),
   records_processed: Type.Integer(),
   records_failed: Type.Integer(),
   duration: Type.String(),
@@ -90,18 +91,23 @@ const PublicStatus = Type.Object({
 });
 
 const SystemStatus = Type.Object({
-  status: Type.String(),
+  status: Type.String({ enum: ['operational', 'degraded'] }),
   timestamp: Timestamp,
   stats: Type.Object({
     total_integrations: Type.Integer(),
     active_integrations: Type.Integer(),
     recent_syncs: Type.Object({ total_syncs_24h: Type.Integer(), successful_syncs_24h: Type.Integer(), failed_syncs_24h: Type.Integer() }),
-    system_health: Type.Object({ database: Type.String(), php_version: Type.String(), memory_usage: Type.String(), memory_peak: Type.String() }),
+    system_health: Type.Object({
+      database: Type.String({ enum: ['healthy', 'unhealthy'] }),
+      php_version: Type.String(),
+      memory_usage: Type.String(),
+      memory_peak: Type.String(),
+    }),
   }),
 });
 
 const RawError = Type.Object({ error: Type.String() });
-const SystemError = Type.Object({ status: Type.String(), timestamp: Timestamp, error: Type.String() });
+const SystemError = Type.Object({ status: Type.String({ enum: ['error'] }), timestamp: Timestamp, error: Type.String() });
 
 export interface StatusRouteDeps {
   status: StatusService;
@@ -113,9 +119,12 @@ export function statusRoutes(app: App, deps: StatusRouteDeps): void {
     {
       config: { access: 'read' },
       schema: {
-        tags,
+        tags: ['Status'],
         security: bearer,
-        summary: "The caller's integration: stats, recent syncs, live PIM and storefront checks (cached 30 s), health score",
+        operationId: 'getStatus',
+        summary: "The caller's integration: stats, recent syncs, checks and health score",
+        description:
+          "Returns the caller's integration with its mapping counts, the 10 latest syncs, live PIM and storefront checks (reused for 30 s), active tokens, queue counts and health score, plus the channel mapping, the translation locales the shop lacks and how the shop is connected. Any connector token (read, write or admin scope) or a console session. Errors: AUTHENTICATION_FAILED (401), INTERNAL_ERROR (500).",
         response: connectorResponses(OwnStatus),
       },
     },
@@ -130,9 +139,12 @@ export function statusRoutes(app: App, deps: StatusRouteDeps): void {
     {
       config: { access: 'read' },
       schema: {
-        tags,
+        tags: ['Status'],
         security: bearer,
-        summary: 'Beyond the spec: the sync logs of the last `hours` (default 48, at most 720), newest first, with their errors',
+        operationId: 'listSyncLogs',
+        summary: 'List the sync logs of the last hours, newest first',
+        description:
+          "Beyond the spec: the integration's sync logs started in the last `hours` (default 48, at most 720), newest first, at most `limit` (default 500, at most 1000), each with its error. Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter, AUTHENTICATION_FAILED (401).",
         querystring: Type.Object({
           hours: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
           limit: Type.Integer({ minimum: 1, maximum: 1000, default: 500 }),
@@ -151,11 +163,15 @@ export function statusRoutes(app: App, deps: StatusRouteDeps): void {
   app.get(
     '/api/status/:integrationId',
     {
-      config: { access: 'public' },
+      // Fastify takes any string: a malformed id is the spec's raw 404, not a 400 (the document says integer).
+      config: { access: 'public', openapi: { params: { integrationId: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } } },
       schema: {
-        tags,
+        tags: ['Status'],
         security: [],
-        summary: 'Public, raw: one integration from stored state and the stored last checks (never a live call)',
+        operationId: 'getIntegrationStatus',
+        summary: 'Public status of one integration, from stored state',
+        description:
+          'Returns one integration\'s state, connection, last error, 24-hour sync counts, mapping counts, queue counts and health score, from stored state and the last stored checks only (it never calls the PIM or the shop). Public, and not enveloped: an unknown or malformed id is a raw 404 {error: "Integration not found"}, a failure a raw 500 {error: "Status check failed"}. A request refused before it runs (RATE_LIMITED 429 over the public per-address limit, a bad parameter) answers in the connector\'s error envelope.',
         params: Type.Object({ integrationId: Type.String() }),
         // The spec's raw 404 and 500; a request refused before the handler (a bad parameter, the per-IP limit) in the
         // connector's error envelope, as on every connector route.
@@ -178,9 +194,12 @@ export function statusRoutes(app: App, deps: StatusRouteDeps): void {
     {
       config: { access: 'public' },
       schema: {
-        tags,
+        tags: ['Status'],
         security: [],
-        summary: 'Public, raw: system health, integration and 24 h sync counts, database, runtime and memory',
+        operationId: 'getSystemStatus',
+        summary: 'Public system status',
+        description:
+          'Returns the system\'s status (operational, or degraded when the database does not answer), integration counts, 24-hour sync counts, and the database, runtime and memory health. Public, and not enveloped: a failure is a raw 500 {status: "error", timestamp, error: "System status check failed"}, while RATE_LIMITED (429, over the public per-address limit) answers in the connector\'s error envelope.',
         response: { 200: SystemStatus, '4xx': ConnectorErrorEnvelope, 500: Type.Union([SystemError, ConnectorErrorEnvelope]) },
       },
     },

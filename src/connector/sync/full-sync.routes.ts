@@ -3,9 +3,10 @@
 // GET /api/sync/full/{id} (read scope) reports its progress; another integration's id, or no id at all, is 404 NOT_FOUND.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
+import { NO_BODY } from '../../server/kernel/route-docs.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
-import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, connectorTags as tags, Nullable, Timestamp } from '../connector.schemas.js';
+import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, Nullable, Timestamp } from '../connector.schemas.js';
 import { ymdHis } from '../timestamps.js';
 import type { FullSyncService, FullSyncView } from './full-sync.service.js';
 
@@ -45,13 +46,15 @@ export function fullSyncRoutes(app: App, fullSync: FullSyncService): void {
   app.post(
     '/api/sync/full',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', openapi: NO_BODY },
       schema: {
-        tags,
+        tags: ['Full sync'],
         security: bearer,
-        summary: 'Start a full catalogue sync of the PIM account to the storefront (one per integration at a time)',
+        operationId: 'startFullSync',
+        summary: 'Start a full catalogue sync of the PIM account to the storefront',
         description:
-          'No body. Runs in the background: per-call upserts below SYNC_BULK_THRESHOLD products, bulk mutations from it on. Poll GET /api/sync/full/{id}. While one is queued or running: 409 SYNC_IN_PROGRESS with that one in `data`; while an adoption of the integration is: 409 SYNC_IN_PROGRESS without `data`.',
+          'No body (VALIDATION_FAILED otherwise); one full sync per integration at a time. Runs in the background, product by product below the configured bulk threshold (SYNC_BULK_THRESHOLD products) and with bulk mutations from it on; answers 200 with the queued sync, then poll GET /api/sync/full/{id}. ' +
+          'Needs a connector token with the admin scope (or a console session). While one is queued or running: 409 SYNC_IN_PROGRESS with that one in `data`; while an adoption of the integration is: 409 SYNC_IN_PROGRESS without `data`.',
         response: { 200: connectorOk(FullSync), 409: InProgress, '4xx': ConnectorErrorEnvelope, '5xx': ConnectorErrorEnvelope },
       },
     },
@@ -76,9 +79,12 @@ export function fullSyncRoutes(app: App, fullSync: FullSyncService): void {
     {
       config: { access: 'read' },
       schema: {
-        tags,
+        tags: ['Full sync'],
         security: bearer,
+        operationId: 'getFullSync',
         summary: 'Progress of a full sync of the caller’s integration',
+        description:
+          "Returns a full sync's state (queued, running, completed or failed), mode, counts, progress in percent and error. Needs a connector token with the read scope (or a console session). Errors: AUTHENTICATION_FAILED (401), NOT_FOUND (404) for an unknown id or one of another integration.",
         params: Type.Object({ id: Type.String() }),
         response: connectorResponses(FullSync),
       },

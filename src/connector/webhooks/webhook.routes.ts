@@ -2,8 +2,9 @@
 // again (e.g. after PUBLIC_URL changed) and the recreate_deleted_products setting. Beyond the spec; same envelope.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../server/kernel/app-type.js';
+import { IGNORED_BODY } from '../../server/kernel/route-docs.js';
 import { success } from '../connector.envelope.js';
-import { bearer, connectorResponses, connectorTags as tags, Timestamp } from '../connector.schemas.js';
+import { bearer, connectorResponses, Timestamp } from '../connector.schemas.js';
 import type { WebhookService } from './webhook.service.js';
 
 const Subscription = Type.Object({ id: Type.String(), topic: Type.String(), uri: Type.String() });
@@ -39,9 +40,12 @@ export function webhookSettingsRoutes(app: App, webhooks: WebhookService): void 
     {
       config: { access: 'read' },
       schema: {
-        tags,
+        tags: ['Drift'],
         security: bearer,
-        summary: "Beyond the spec: the merchant's edits to fields the bridge owns, as the shop's products/update webhooks reported them, newest first",
+        operationId: 'listDriftEvents',
+        summary: "List the merchant's edits to fields the bridge owns",
+        description:
+          "Beyond the spec: the edits the shop's products/update webhooks reported to the fields the bridge owns (title, handle, variant SKUs), newest first, paginated with limit (1-100, default 20) and offset, optionally for one pim_product_id. Between drift reports they tell when a field changed; a report compares everything. Needs a connector token with the read scope (or a console session).",
         querystring: Type.Object({
           limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
           offset: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 }),
@@ -68,9 +72,12 @@ export function webhookSettingsRoutes(app: App, webhooks: WebhookService): void 
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Webhooks'],
         security: bearer,
-        summary: "The shop's webhook subscriptions (read live) and what a deletion in the shop does",
+        operationId: 'listWebhooks',
+        summary: "The shop's webhook subscriptions",
+        description:
+          "Reads the shop's webhook subscriptions live and shows the callback URL, whether each topic the bridge needs (product updates and deletions, inventory levels, app uninstalled) is subscribed, and recreate_deleted_products, what a deletion in the shop does. Needs a connector token with the admin scope (or a console session); CONNECTION_FAILED (503) when the shop cannot be read.",
         response: connectorResponses(WebhooksView),
       },
     },
@@ -79,11 +86,14 @@ export function webhookSettingsRoutes(app: App, webhooks: WebhookService): void 
   app.post(
     '/api/integration/webhooks',
     {
-      ...admin,
+      config: { access: 'admin', openapi: IGNORED_BODY },
       schema: {
-        tags,
+        tags: ['Webhooks'],
         security: bearer,
-        summary: 'Subscribe the shop again (idempotent; moves subscriptions to the current PUBLIC_URL)',
+        operationId: 'resubscribeWebhooks',
+        summary: "Subscribe the shop's webhooks again",
+        description:
+          "Creates the missing subscriptions and deletes those of the same topics at another address, moving them to the server's current public URL (PUBLIC_URL); idempotent. Answers status subscribed with the subscriptions and counts, or skipped with the reason (a Shopify shop connected with a legacy token while no app secret is configured). Needs a connector token with the admin scope (or a console session); CONNECTION_FAILED (503) when the shop cannot be reached.",
         response: connectorResponses(SubscribeView),
       },
     },
@@ -94,9 +104,12 @@ export function webhookSettingsRoutes(app: App, webhooks: WebhookService): void 
     {
       ...admin,
       schema: {
-        tags,
+        tags: ['Webhooks'],
         security: bearer,
-        summary: 'Whether a product deleted in the shop is created again by the next sync (default true)',
+        operationId: 'setWebhookSettings',
+        summary: 'Set whether products deleted in the shop are created again',
+        description:
+          'Body {recreate_deleted_products: boolean}: true (the default) lets the next push or sync create a product the merchant deleted in the shop again; false makes the push answer an error for that product instead. Needs a connector token with the admin scope (or a console session). Errors: MISSING_FIELD, VALIDATION_FAILED (400).',
         body: Type.Object({ recreate_deleted_products: Type.Boolean() }, { additionalProperties: false }),
         response: connectorResponses(Type.Object({ recreate_deleted_products: Type.Boolean() })),
       },

@@ -3,12 +3,20 @@ import { Readable } from 'node:stream';
 import { pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import type { App } from '../../server/kernel/app-type.js';
+import { fileAnswer } from '../../server/kernel/route-docs.js';
 import { ExportQuery, ImportParams, ImportQuery, ImportView } from './catalogue-files.schemas.js';
 import type { ExportService } from './export.service.js';
 import { readImportUpload } from './import-upload.js';
 import type { ImportService } from './import.service.js';
 
 const tags = ['Catalogue files'];
+
+/** The upload, read by the route itself (readImportUpload): one CSV file in the field `file`. */
+const ImportForm = {
+  type: 'object',
+  properties: { file: { type: 'string', format: 'binary', description: "a CSV file: our format or Shopify's product CSV (UTF-8)" } },
+  required: ['file'],
+};
 
 /**
  * In a scope of its own inside the PIM plugin (like image search): multipart/form-data is parsed here only, while the
@@ -22,13 +30,16 @@ export async function catalogueFileRoutes(app: App, deps: { imports: ImportServi
   app.post(
     '/api/imports',
     {
+      config: { openapi: { body: { 'multipart/form-data': ImportForm } } },
       schema: {
         tags,
+        operationId: 'createImport',
         summary: 'Import products from a CSV file',
         description:
-          "multipart/form-data with the CSV file in the field `file`: our format or Shopify's product CSV (docs/csv-formats.md). " +
-          'The file is checked (UTF-8, a known header, at least one row) before the answer; its rows are then imported by a job. ' +
-          'Products are matched by SKU within the organization: a second import of the same file changes nothing.',
+          "multipart/form-data with the CSV file in the field `file`: our format or Shopify's product CSV (docs/csv-formats.md); dry_run=true checks the whole file and reports, writing nothing. " +
+          'The file is checked (UTF-8, a known header, at least one row, the size limit) before the answer, 202 with the import to poll; its rows are then imported in the background. ' +
+          "Products are matched within the organization by SKU (a Shopify file's by handle): a second import of the same file changes nothing. " +
+          'Requires an API key (X-API-KEY) or a console session; a file that fails the check is a 400 naming the reason.',
         consumes: ['multipart/form-data'],
         querystring: ImportQuery,
         response: pimResponses(202, ImportView),
@@ -45,13 +56,34 @@ export async function catalogueFileRoutes(app: App, deps: { imports: ImportServi
 
   app.get(
     '/api/imports/:id',
-    { schema: { tags, summary: 'Where an import stands', params: ImportParams, response: pimResponses(200, ImportView) } },
+    {
+      schema: {
+        tags,
+        operationId: 'getImport',
+        summary: "Get an import's state and counts",
+        description:
+          "Returns an import's state (queued, running, completed or failed), format, whether it is a dry run, its row counts (created, updated, unchanged, failed) and the images that could not be downloaded. Requires an API key (X-API-KEY) or a console session; 404 for an unknown import or one of another organization.",
+        params: ImportParams,
+        response: pimResponses(200, ImportView),
+      },
+    },
     async (req) => ok(await deps.imports.get(req.pim.organizationId, req.params.id)),
   );
 
   app.get(
     '/api/imports/:id/errors.csv',
-    { schema: { tags, summary: "An import's failed rows (line, sku, reason) as CSV", params: ImportParams, produces: ['text/csv'] } },
+    {
+      config: { openapi: { responses: { 200: fileAnswer('The failed rows: line, sku, reason', 'text/csv') } } },
+      schema: {
+        tags,
+        operationId: 'getImportErrorsCsv',
+        summary: "An import's failed rows as CSV",
+        description:
+          "Downloads an import's refused rows as a CSV attachment with the columns line, sku and reason, in the order found, plus the images that could not be downloaded on their product's line. Requires an API key (X-API-KEY) or a console session; 404 for an unknown import.",
+        params: ImportParams,
+        produces: ['text/csv'],
+      },
+    },
     async (req, reply) => {
       const rows = deps.imports.errorsCsv(req.pim.organizationId, req.params.id);
       // The first chunk is awaited here, so an unknown import is a 404 in the envelope, not a broken stream.
@@ -65,7 +97,18 @@ export async function catalogueFileRoutes(app: App, deps: { imports: ImportServi
 
   app.get(
     '/api/exports/products.csv',
-    { schema: { tags, summary: 'Export products as CSV (streamed)', querystring: ExportQuery, produces: ['text/csv'] } },
+    {
+      config: { openapi: { responses: { 200: fileAnswer('The products as CSV, in the format asked for', 'text/csv') } } },
+      schema: {
+        tags,
+        operationId: 'exportProductsCsv',
+        summary: 'Export products as CSV',
+        description:
+          "Streams the organization's catalogue as a CSV attachment, in Pimbridge's format (format=ours, the default) or Shopify's product CSV (format=shopify), filtered like the product list by search, status, brand, channel and category. Requires an API key (X-API-KEY) or a console session; 400 for an invalid query parameter.",
+        querystring: ExportQuery,
+        produces: ['text/csv'],
+      },
+    },
     async (req, reply) => {
       const { format = 'ours', search, status, brand, channel, category } = req.query;
       const rows = deps.exports.productsCsv(req.pim.organizationId, format, {

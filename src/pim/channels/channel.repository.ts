@@ -1,9 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { channels, organizations } from '../../db/schema/index.js';
+import type { PublishingChannel } from '../pim.schemas.js';
 
 export interface ChannelRow {
-  value: string;
+  value: PublishingChannel;
   label: string;
   description: string;
 }
@@ -12,11 +13,12 @@ export class ChannelRepository {
   constructor(private readonly db: Db) {}
 
   list(organizationId: number): Promise<ChannelRow[]> {
+    // Only replace() writes the table, with values the route's Channel schema took.
     return this.db
       .select({ value: channels.value, label: channels.label, description: channels.description })
       .from(channels)
       .where(eq(channels.organizationId, organizationId))
-      .orderBy(asc(channels.position));
+      .orderBy(asc(channels.position)) as Promise<ChannelRow[]>;
   }
 
   /** Replaces the organization's configured channels in one transaction. */

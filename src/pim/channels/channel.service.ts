@@ -1,8 +1,9 @@
 // Publishing channels per organization; with none configured, `web` and `mobile`, as the spec says.
 import { badRequest } from '../../server/kernel/errors.js';
+import type { PublishingChannel } from '../pim.schemas.js';
 import type { ChannelRepository, ChannelRow } from './channel.repository.js';
 
-const KNOWN: Record<string, Omit<ChannelRow, 'value'>> = {
+const KNOWN: Record<PublishingChannel, Omit<ChannelRow, 'value'>> = {
   web: { label: 'Web', description: 'Online store' },
   mobile: { label: 'Mobile', description: 'Mobile app' },
   api: { label: 'API', description: 'Headless and API consumers' },
@@ -11,7 +12,7 @@ const KNOWN: Record<string, Omit<ChannelRow, 'value'>> = {
   email: { label: 'Email', description: 'Email campaigns' },
 };
 
-const DEFAULTS = ['web', 'mobile'];
+const DEFAULTS: PublishingChannel[] = ['web', 'mobile'];
 
 export class ChannelService {
   constructor(private readonly channels: ChannelRepository) {}
@@ -22,7 +23,7 @@ export class ChannelService {
     return { channels, total: channels.length };
   }
 
-  async configure(organizationId: number, input: { value: string; label?: string; description?: string }[]) {
+  async configure(organizationId: number, input: { value: PublishingChannel; label?: string; description?: string }[]) {
     const values = input.map((c) => c.value);
     const duplicate = values.find((v, i) => values.indexOf(v) !== i);
     if (duplicate) throw badRequest(`field 'channels' lists '${duplicate}' twice`);

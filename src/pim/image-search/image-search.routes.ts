@@ -21,16 +21,19 @@ export async function imageSearchRoutes(app: App, imageSearch: ImageSearchServic
   app.post(
     '/api/products/image-search',
     {
+      // The form is read by the route (readSearchForm), which names a missing or bad field in the envelope.
+      config: { openapi: { body: { 'multipart/form-data': ImageSearchForm } } },
       schema: {
         tags,
+        operationId: 'searchProductsByImage',
         summary: 'Find products by image',
         description:
           `multipart/form-data with one JPEG, PNG, WebP or GIF file (at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB) in the field \`image\`; ` +
           '`max_distance` and `limit` may also be sent as form fields. Returns the products with an image whose 64-bit ' +
           `perceptual hash is within max_distance bits (default ${DEFAULT_MAX_DISTANCE}) of the upload's, each once with its closest ` +
-          `image, closest first (then by product id), at most limit (default ${DEFAULT_LIMIT}) of them.`,
+          `image, closest first (then by product id), at most limit (default ${DEFAULT_LIMIT}) of them. ` +
+          'Requires an API key (X-API-KEY) or a console session (it counts against the write rate limit); a missing, unreadable or oversized image, or a body that is not multipart, is a 400.',
         consumes: ['multipart/form-data'],
-        body: { content: { 'multipart/form-data': { schema: ImageSearchForm } } },
         querystring: ImageSearchQuery,
         response: pimResponses(200, ImageSearchResult),
       },

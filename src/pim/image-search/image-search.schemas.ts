@@ -30,6 +30,7 @@ export const ImageSearchQuery = Type.Object({
  * `required` and `properties` pass a non-object).
  */
 export const ImageSearchForm = {
+  type: 'object',
   properties: {
     [IMAGE_FIELD]: { type: 'string', format: 'binary', description: `a JPEG, PNG, WebP or GIF file of at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB` },
     max_distance: { type: 'integer', minimum: 0, maximum: MAX_DISTANCE, default: DEFAULT_MAX_DISTANCE },

@@ -26,13 +26,32 @@ const tags = ['Organization'];
 export function organizationRoutes(app: App, organizations: OrganizationSettingsRepository): void {
   app.get(
     '/api/organization',
-    { schema: { tags, summary: "The caller's organization and its catalogue defaults", response: pimResponses(200, OrganizationView) } },
+    {
+      schema: {
+        tags,
+        operationId: 'getOrganization',
+        summary: "Get the caller's organization and its catalogue defaults",
+        description:
+          "Returns the organization's id, name and default currency (null: not set, products then default to EUR). The default currency is that of products created without one and of catalogue file rows that name none. Requires an API key (X-API-KEY) or a console session.",
+        response: pimResponses(200, OrganizationView),
+      },
+    },
     async (req) => ok(await organizations.get(req.pim.organizationId)),
   );
 
   app.patch(
     '/api/organization',
-    { schema: { tags, summary: "Set the organization's default currency", body: OrganizationPatch, response: pimResponses(200, OrganizationView) } },
+    {
+      schema: {
+        tags,
+        operationId: 'updateOrganization',
+        summary: "Set the organization's default currency",
+        description:
+          'Body {default_currency}: a three-letter ISO 4217 code, or null to unset it. Requires an API key (X-API-KEY) or a console session; 400 for an invalid code.',
+        body: OrganizationPatch,
+        response: pimResponses(200, OrganizationView),
+      },
+    },
     async (req) => ok(await organizations.setDefaultCurrency(req.pim.organizationId, req.body.default_currency)),
   );
 }

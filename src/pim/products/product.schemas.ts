@@ -23,7 +23,7 @@ export const Product = Type.Object(
     sale_price: Nullable(Type.String()),
     cost_price: Nullable(Type.String()),
     currency: Type.String(),
-    status: Type.String(),
+    status: Status,
     stock: Type.Integer(),
     in_stock: Type.Boolean(),
     ean: Nullable(Type.String()),
@@ -35,7 +35,7 @@ export const Product = Type.Object(
     image_alts: Type.Array(Nullable(Type.String()), {
       description: "each image's alt text, in the order of `images` (null: none); beyond the spec, for the storefront push",
     }),
-    publishing_channels: Type.Array(Type.String()),
+    publishing_channels: Type.Array(Channel),
     available_translations: Type.Array(Type.String()),
     product_condition: Type.String(),
     attributes: Type.Object({}, { additionalProperties: true }),

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { retryAfterSeconds, type RateLimiter } from '../../lib/rate-limiter.js';
 import type { App } from '../../server/kernel/app-type.js';
+import { IGNORED_BODY } from '../../server/kernel/route-docs.js';
 import { AppError } from '../../server/kernel/errors.js';
 import { pimResponses, Text } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
@@ -45,7 +46,10 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: ['Console session'],
         security: [],
-        summary: 'Sign in to the console with an API key and its secret; answers a session cookie (HttpOnly, SameSite=Strict)',
+        operationId: 'signIn',
+        summary: 'Sign in to the console with an API key and its secret',
+        description:
+          "Checks the API key and its secret and answers the session (organization, CSRF token, expiry) with a session cookie (HttpOnly, SameSite=Strict). The cookie then stands for the organization's key on the API routes; send the CSRF token in X-CSRF-Token on every POST, PUT, PATCH and DELETE. Public; 401 when the key or the secret is wrong, 403 for an inactive organization, 429 after too many attempts from one address.",
         body: Type.Object({ api_key: Text(512, { minLength: 1 }), api_secret: Text(512, { minLength: 1 }) }, { additionalProperties: false }),
         response: pimResponses(200, Session),
       },
@@ -72,7 +76,10 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
       schema: {
         tags: ['Console session'],
         security: [],
-        summary: 'The session of this cookie: its organization and CSRF token (401 when there is none)',
+        operationId: 'getSession',
+        summary: 'The session of this cookie: its organization and CSRF token',
+        description:
+          "Returns the signed-in session's organization, CSRF token and expiry. Needs the session cookie; 401 when there is none or when the session has ended (its cookie is then cleared).",
         response: pimResponses(200, Session),
       },
     },
@@ -92,10 +99,14 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.delete(
     '/api/session',
     {
+      config: { openapi: IGNORED_BODY },
       schema: {
         tags: ['Console session'],
         security: [],
-        summary: 'Sign out: the session ends and its cookie is cleared (needs X-CSRF-Token while the session is live)',
+        operationId: 'signOut',
+        summary: 'Sign out of the console',
+        description:
+          'Ends the session and clears its cookie; answers 200 also when no session is live. While the session is live the call needs its X-CSRF-Token, else 403.',
         response: pimResponses(200, Type.Object({ signed_out: Type.Boolean() })),
       },
     },

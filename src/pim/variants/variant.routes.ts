@@ -10,19 +10,49 @@ const tags = ['Variants'];
 export function variantRoutes(app: App, variants: VariantService): void {
   app.get(
     '/api/products/:id/variants',
-    { schema: { tags, summary: "List a product's variants", params: IdParams, response: pimResponses(200, VariantList) } },
+    {
+      schema: {
+        tags,
+        operationId: 'listVariants',
+        summary: "List a product's variants",
+        description:
+          'Returns {product_id, product_name, variants, total}, ordered by position. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product.',
+        params: IdParams,
+        response: pimResponses(200, VariantList),
+      },
+    },
     async (req) => ok(await variants.list(req.pim.organizationId, req.params.id)),
   );
 
   app.get(
     '/api/products/:id/variants/:variantId',
-    { schema: { tags, summary: 'Get a variant', params: VariantParams, response: pimResponses(200, Type.Ref(Variant)) } },
+    {
+      schema: {
+        tags,
+        operationId: 'getVariant',
+        summary: 'Get a variant',
+        description: 'Returns one variant of the product. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product or variant.',
+        params: VariantParams,
+        response: pimResponses(200, Type.Ref(Variant)),
+      },
+    },
     async (req) => ok(await variants.get(req.pim.organizationId, req.params.id, req.params.variantId)),
   );
 
   app.post(
     '/api/products/:id/variants',
-    { schema: { tags, summary: 'Add a variant', params: IdParams, body: VariantCreate, response: pimResponses(201, Type.Ref(Variant)) } },
+    {
+      schema: {
+        tags,
+        operationId: 'createVariant',
+        summary: 'Add a variant',
+        description:
+          "Adds a variant to the product and answers 201 with it; its SKU is unique among the organization's variants, stock_status follows stock_quantity when not given, and position defaults to the end. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product, 400 for an invalid field or a duplicate SKU.",
+        params: IdParams,
+        body: VariantCreate,
+        response: pimResponses(201, Type.Ref(Variant)),
+      },
+    },
     async (req, reply) => {
       reply.code(201);
       return ok(await variants.create(req.pim.organizationId, req.params.id, req.body));
@@ -31,13 +61,33 @@ export function variantRoutes(app: App, variants: VariantService): void {
 
   app.patch(
     '/api/products/:id/variants/:variantId',
-    { schema: { tags, summary: 'Change some fields of a variant', params: VariantParams, body: VariantPatch, response: pimResponses(200, Type.Ref(Variant)) } },
+    {
+      schema: {
+        tags,
+        operationId: 'updateVariant',
+        summary: 'Change some fields of a variant',
+        description:
+          'Changes only the fields sent; a new stock_quantity derives stock_status again unless the variant is on backorder. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product or variant, 400 for an invalid field or a duplicate SKU.',
+        params: VariantParams,
+        body: VariantPatch,
+        response: pimResponses(200, Type.Ref(Variant)),
+      },
+    },
     async (req) => ok(await variants.update(req.pim.organizationId, req.params.id, req.params.variantId, req.body)),
   );
 
   app.delete(
     '/api/products/:id/variants/:variantId',
-    { schema: { tags, summary: 'Delete a variant', params: VariantParams, response: pimResponses(200, Type.Object({ deleted: Type.Boolean() })) } },
+    {
+      schema: {
+        tags,
+        operationId: 'deleteVariant',
+        summary: 'Delete a variant',
+        description: 'Deletes the variant. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product or variant.',
+        params: VariantParams,
+        response: pimResponses(200, Type.Object({ deleted: Type.Boolean() })),
+      },
+    },
     async (req) => {
       await variants.delete(req.pim.organizationId, req.params.id, req.params.variantId);
       return ok({ deleted: true });

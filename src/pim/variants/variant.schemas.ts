@@ -15,7 +15,7 @@ export const Variant = Type.Object(
     cost: Nullable(Type.String()),
     weight: Nullable(Type.String()),
     stock_quantity: Type.Integer(),
-    stock_status: Type.String(),
+    stock_status: StringEnum(STOCK_STATUSES),
     is_enabled: Type.Boolean(),
     position: Type.Integer(),
     image: Nullable(Type.String()),

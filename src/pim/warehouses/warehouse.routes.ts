@@ -9,19 +9,56 @@ const tags = ['Warehouses'];
 const path = '/api/warehouses';
 
 export function warehouseRoutes(app: App, warehouses: WarehouseService): void {
-  app.get(path, { schema: { tags, summary: 'List warehouses (by code)', response: pimResponses(200, WarehouseList) } }, async (req) => {
-    const rows = await warehouses.list(req.pim.organizationId);
-    return ok({ warehouses: rows, total: rows.length });
-  });
-
-  app.get(`${path}/:id`, { schema: { tags, summary: 'Get a warehouse', params: IdParams, response: pimResponses(200, Warehouse) } }, async (req) =>
-    ok(await warehouses.get(req.pim.organizationId, req.params.id)),
+  app.get(
+    path,
+    {
+      schema: {
+        tags,
+        operationId: 'listWarehouses',
+        summary: 'List warehouses',
+        description: "Lists the organization's warehouses, ordered by code. Requires an API key (X-API-KEY) or a console session.",
+        response: pimResponses(200, WarehouseList),
+      },
+    },
+    async (req) => {
+      const rows = await warehouses.list(req.pim.organizationId);
+      return ok({ warehouses: rows, total: rows.length });
+    },
   );
 
-  app.post(path, { schema: { tags, summary: 'Create a warehouse', body: WarehouseCreate, response: pimResponses(201, Warehouse) } }, async (req, reply) => {
-    reply.code(201);
-    return ok(await warehouses.create(req.pim.organizationId, req.body));
-  });
+  app.get(
+    `${path}/:id`,
+    {
+      schema: {
+        tags,
+        operationId: 'getWarehouse',
+        summary: 'Get a warehouse',
+        description: 'Returns one warehouse. Requires an API key (X-API-KEY) or a console session; 404 for an unknown warehouse.',
+        params: IdParams,
+        response: pimResponses(200, Warehouse),
+      },
+    },
+    async (req) => ok(await warehouses.get(req.pim.organizationId, req.params.id)),
+  );
+
+  app.post(
+    path,
+    {
+      schema: {
+        tags,
+        operationId: 'createWarehouse',
+        summary: 'Create a warehouse',
+        description:
+          'Creates a warehouse and answers 201 with it; code (1-64 characters of A-Za-z0-9._-) is unique in the organization and country_code is an ISO 3166-1 alpha-2 code or null. Requires an API key (X-API-KEY) or a console session; 400 for an invalid field or a duplicate code.',
+        body: WarehouseCreate,
+        response: pimResponses(201, Warehouse),
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return ok(await warehouses.create(req.pim.organizationId, req.body));
+    },
+  );
 
   for (const method of ['put', 'patch'] as const) {
     app[method](
@@ -29,7 +66,10 @@ export function warehouseRoutes(app: App, warehouses: WarehouseService): void {
       {
         schema: {
           tags,
-          summary: 'Change fields of a warehouse (PUT and PATCH alike)',
+          operationId: method === 'put' ? 'replaceWarehouse' : 'updateWarehouse',
+          summary: 'Change fields of a warehouse',
+          description:
+            'Changes only the fields sent; PUT and PATCH behave alike. Requires an API key (X-API-KEY) or a console session; 404 for an unknown warehouse, 400 for an invalid field or a duplicate code.',
           params: IdParams,
           body: WarehouseUpdate,
           response: pimResponses(200, Warehouse),
@@ -44,7 +84,10 @@ export function warehouseRoutes(app: App, warehouses: WarehouseService): void {
     {
       schema: {
         tags,
-        summary: 'Delete a warehouse and its stock levels (product stock is recomputed)',
+        operationId: 'deleteWarehouse',
+        summary: 'Delete a warehouse and its stock levels',
+        description:
+          'Deletes the warehouse with its stock levels and, in the same transaction, recomputes the stock of the products that had one (0 when no level is left). Requires an API key (X-API-KEY) or a console session; 404 for an unknown warehouse.',
         params: IdParams,
         response: pimResponses(200, Type.Object({ deleted: Type.Boolean() })),
       },
