@@ -60,9 +60,17 @@ if (filter.length === 0) {
   if (apiClient.status !== 0) process.exit(apiClient.status ?? 1);
 }
 
-// The browser suites serve console/dist: built here, once, before they run side by side (ensure-build.mjs).
+// The whole run builds first, once, before the suites run side by side (ensure-build.mjs; what is fresh is kept): the
+// suites start the `pimbridge` command from dist/ (test/helpers/cli-command.ts), `npm start`'s suite finds it ready, and
+// the browser suites serve console/dist. A filtered run builds only the console, for the browser suites.
+const { ensureBuild, ensureConsole } = await import('./ensure-build.mjs');
+if (filter.length === 0) {
+  ensureBuild(root);
+  // The test databases' template (scripts/test-template.ts, ~5 s): PGlite suites start from it, already migrated.
+  const template = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'test-template.ts')], { cwd: root, stdio: 'inherit' });
+  if (template.status !== 0) process.exit(template.status ?? 1);
+}
 if (files.some((f) => f.startsWith(path.join('console', 'test', 'browser')))) {
-  const { ensureConsole } = await import('./ensure-build.mjs');
   ensureConsole(root);
   // Without a system Chromium, @sparticuz/chromium unpacks its binary to /tmp on first use: done here, once, because two
   // suites unpacking at once race (one spawns the file the other is still writing: ETXTBSY).
@@ -79,7 +87,23 @@ const backends = [
   process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null,
 ].filter(Boolean);
 process.stdout.write(`Backends: ${backends.join(', ')}${process.env.TEST_REDIS_URL ? '' : '; the Redis-shared rate-limit cases need TEST_REDIS_URL'}\n`);
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+// The longest files first (each figure: its wall time in a whole run on a quiet machine, 2026-11-28), the rest in name
+// order: a long file started last would run on alone while the other slot sits idle (about 3 minutes of a run).
+const LONGEST_FIRST = [
+  'test/sync-reliability.test.ts', // 193 s
+  'test/bridge-reliability.test.ts', // 143 s
+  'console/test/browser.test.ts', // 59 s
+  'test/bridge-races.test.ts', // 56 s
+  'test/shopify-bulk.test.ts', // 70 s (both databases)
+  'test/full-sync.test.ts', // 75 s
+  'test/cli-catalogue-files.test.ts', // 86 s
+  'test/e2e.test.ts', // 47 s
+  'console/test/browser-connect.test.ts', // 40 s
+  'test/catalogue-import.test.ts', // 54 s
+  'console/test/browser-flows.test.ts', // 31 s
+].map((f) => path.join(...f.split('/')));
+const ordered = [...LONGEST_FIRST.filter((f) => files.includes(f)), ...files.filter((f) => !LONGEST_FIRST.includes(f))];
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...ordered], {
   cwd: root,
   stdio: 'inherit',
 });

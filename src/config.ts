@@ -67,7 +67,7 @@ export interface Config {
   /** sync.product: tries after the first, spaced by SYNC_RETRY_DELAY_SECONDS with exponential back-off (0: at once). */
   syncRetryLimit: number;
   syncRetryDelaySeconds: number;
-  /** A job left active this long by a dead worker (no heartbeat) is retried by another (PostgreSQL; maintenance). */
+  /** A running job's lease: a job whose worker stopped renewing it (every third of it) this long is taken over by another worker (PostgreSQL). */
   syncJobExpireSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** LOG_FORMAT: `pretty` (readable lines) by default when stdout is a terminal, else `json`. */
@@ -292,7 +292,7 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     syncBulkChunk: int(env, 'SYNC_BULK_CHUNK', 1_000, 1, 10_000),
     syncRetryLimit: int(env, 'SYNC_RETRY_LIMIT', 5, 0, 50),
     syncRetryDelaySeconds: int(env, 'SYNC_RETRY_DELAY_SECONDS', 5, 0, 3_600),
-    syncJobExpireSeconds: int(env, 'SYNC_JOB_EXPIRE_SECONDS', 120, 10, 86_400),
+    syncJobExpireSeconds: int(env, 'SYNC_JOB_EXPIRE_SECONDS', 30, 10, 86_400),
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '127.0.0.1',
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),

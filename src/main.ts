@@ -1,10 +1,11 @@
-// Start: config → database (migrated) → app → listen, and a graceful shutdown that lets in-flight requests finish.
+// Start: config → database (prepared: migrations, job queue) → app → listen, and a graceful shutdown that lets in-flight requests finish.
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { makeDataDirPrivate, privacyWarning } from './lib/private-files.js';
 import { connectDemo, seedDemo, type DemoBridge, type DemoSeed } from './server/demo-seed.js';
 import { buildApp } from './server/app.js';
+import { prepareDatabase } from './server/prepare-database.js';
 import { closeOnSignals } from './server/shutdown.js';
 import { listenMetrics } from './server/metrics.js';
 
@@ -17,7 +18,7 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   let seed: DemoSeed | null = null;
   let readyMs = 0;
   try {
-    await database.migrate();
+    await prepareDatabase(database, config, { info: (msg) => process.stdout.write(`${msg}\n`) });
     if (config.redisUrl) {
       // No offline queue: while Redis is away the rate limiters fall back to in-process counters instead of waiting.
       redis = new Redis(config.redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });

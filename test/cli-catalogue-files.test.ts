@@ -1,4 +1,4 @@
-// `pimbridge import` and `pimbridge export` as a user runs them: the CLI as a child process (through tsx, as the end to
+// `pimbridge import` and `pimbridge export` as a user runs them: the CLI as a child process (helpers/cli-command.ts, as the end to
 // end test runs it) against a real server listening on a port, with its job workers running so imports complete, on
 // both databases. With --org the CLI issues a temporary API key with the admin token and revokes it at the end (after
 // success, failure and Ctrl-C alike); exit codes 0 (all rows and images in), 1 (rows, images or the import failed),
@@ -15,9 +15,9 @@ import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness, type Tenant } from './helpers/harness.js';
 import { okData } from './helpers/pim.js';
 import { StopWaiting, until } from './helpers/until.js';
+import { CLI } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const CLI = ['--import', 'tsx', path.join('src', 'cli', 'main.ts')];
 const STEP = { timeout: 120_000 };
 const NO_STACK = /\n\s+at /;
 

@@ -1,6 +1,7 @@
-// End to end over real HTTP: the real server as a child process (the `pimbridge` CLI through tsx), its first-start
-// banner and curl commands, health and docs, the data-directory lock, graceful shutdown with a request in flight,
-// restart without re-seeding, the CLI's admin commands, and a PostgreSQL run when TEST_DATABASE_URL is set.
+// End to end over real HTTP: the real server as a child process (the `pimbridge` CLI: the build, or the sources
+// through tsx; helpers/cli-command.ts), its first-start banner and curl commands, health and docs, the data-directory
+// lock, graceful shutdown with a request in flight, restart without re-seeding, the CLI's admin commands, and a
+// PostgreSQL run when TEST_DATABASE_URL is set.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,9 +17,9 @@ import { testDatabaseUrl } from '../src/config.js';
 import { childEnv } from './helpers/bridge-processes.js';
 import { testRedisUrl } from './helpers/harness.js';
 import { StopWaiting, TimedOut, until } from './helpers/until.js';
+import { CLI } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const CLI = ['--import', 'tsx', path.join('src', 'cli', 'main.ts')];
 const REDIS_URL = testRedisUrl();
 const STEP = { timeout: 120_000 };
 /**

@@ -36,6 +36,7 @@ import { csv, upload } from './helpers/catalogue-files.js';
 import { TEST_ADMIN_TOKEN, testConfig, type TestApp } from './helpers/harness.js';
 import { jobRows, until } from './helpers/jobs.js';
 import { okData, type Call } from './helpers/pim.js';
+import { CLI } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** With DATABASE_URL, /metrics has a token of its own (config.ts). */
@@ -111,7 +112,7 @@ if (baseUrl) {
         LOG_LEVEL: 'debug',
         LOG_FORMAT: 'json',
       };
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'serve', '--role', 'worker'], {
+      const child = spawn(process.execPath, [...CLI, 'serve', '--role', 'worker'], {
         cwd: ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],

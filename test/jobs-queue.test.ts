@@ -214,6 +214,37 @@ for (const target of databaseTargets()) {
       assert.equal(row.output.value?.message ?? row.output.message, 'job failed by timeout in active state');
     });
 
+    it('a job whose lease ran out is taken over at once and counts as a try; status calls it pending; the stalled run stops', async () => {
+      await purge();
+      const q = await newQueue({ expireInSeconds: 3 }); // heartbeat every second
+      const reasons: unknown[] = [];
+      const tries: number[] = [];
+      q.work(
+        JOB.syncFull,
+        async (job) => {
+          tries.push(job.retryCount);
+          if (tries.length > 1) return;
+          // The first run hangs, as a frozen process would, until it learns it lost the job.
+          await new Promise<void>((resolve) => job.signal.addEventListener('abort', () => resolve(void reasons.push(job.signal.reason)), { once: true }));
+        },
+        { concurrency: 1 },
+      );
+      await q.send(JOB.syncFull, { integrationId: 4, fullSyncId: '00000000-0000-4000-8000-000000000004' });
+      await until('running', () => tries.length === 1);
+      assert.equal(await q.reclaimExpired(), 0, 'a live lease is left alone');
+      assert.deepEqual(await q.counts(4), { pending: 0, processing: 1, failed24h: 0 });
+
+      // The lease runs out (no renewal can save it now: a lease of 0 s).
+      await h.database.executor.executeSql(`UPDATE pgboss.job SET expire_in = interval '0 seconds' WHERE name = 'sync.full'`);
+      assert.deepEqual(await q.counts(4), { pending: 1, processing: 0, failed24h: 0 }, 'nobody is processing a job whose lease ran out');
+      assert.equal(await q.reclaimExpired(), 1);
+      await until('the stalled run learned it lost the job', () => reasons.length === 1, 5_000);
+      assert.equal((reasons[0] as Error).name, 'LeaseLost');
+      await until('run again and completed', async () => (await jobRows(h.database, JOB.syncFull))[0]?.state === 'completed');
+      assert.deepEqual(tries, [0, 1], 'the interrupted run counted as a try');
+      await q.stopWorkers(1_000);
+    });
+
     it('jobs left active by a process that died are run again when workers start with releaseOrphans (PGlite)', async () => {
       await purge();
       const q = await newQueue();
@@ -232,7 +263,7 @@ for (const target of databaseTargets()) {
             },
           },
         },
-        { concurrency: 2, releaseOrphans: true, maintenanceIntervalSeconds: 300 },
+        { concurrency: 2, releaseOrphans: true, maintenanceIntervalSeconds: 300, reclaimIntervalSeconds: 0 },
       );
       await workers.start();
       await until('the orphan ran', () => ran.includes(orphan.id));

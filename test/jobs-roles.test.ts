@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { JOB } from '../src/jobs/job-types.js';
 import { buildApp } from '../src/server/app.js';
 import { databaseTargets, harness, testConfig, type Harness } from './helpers/harness.js';
+import { CLI } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PG = {
@@ -20,11 +21,11 @@ const PG = {
 };
 
 describe('ROLE and the SYNC_* settings', () => {
-  it('defaults: role all, concurrency 8, poll 30 s, bulk threshold 200, 5 retries from 5 s, expiry 120 s', () => {
+  it('defaults: role all, concurrency 8, poll 30 s, bulk threshold 200, 5 retries from 5 s, a lease of 30 s', () => {
     const c = loadConfig(PG);
     assert.deepEqual(
       [c.role, c.syncConcurrency, c.syncPollSeconds, c.syncBulkThreshold, c.syncRetryLimit, c.syncRetryDelaySeconds, c.syncJobExpireSeconds],
-      ['all', 8, 30, 200, 5, 5, 120],
+      ['all', 8, 30, 200, 5, 5, 30],
     );
     assert.equal(loadConfig({ ...PG, ROLE: 'worker', SYNC_CONCURRENCY: '32' }).syncConcurrency, 32);
     assert.equal(loadConfig({ ...PG, ROLE: 'api' }).role, 'api');
@@ -67,7 +68,7 @@ describe('ROLE and the SYNC_* settings', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pimbridge-role-'));
     try {
       const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir };
-      const r = spawnSync(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'serve', '--role', 'worker'], {
+      const r = spawnSync(process.execPath, [...CLI, 'serve', '--role', 'worker'], {
         cwd: ROOT,
         env,
         encoding: 'utf8',

@@ -20,6 +20,7 @@ import { buildApp } from '../src/server/app.js';
 import { freePort } from './helpers/connector.js';
 import { TEST_ADMIN_TOKEN, testConfig, type TestApp } from './helpers/harness.js';
 import { jobRows, until } from './helpers/jobs.js';
+import { CLI } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const JOBS = 200;
@@ -96,7 +97,7 @@ if (baseUrl) {
         SYNC_CONCURRENCY: '8',
         LOG_LEVEL: 'debug',
       };
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'serve', '--role', 'worker'], {
+      const child = spawn(process.execPath, [...CLI, 'serve', '--role', 'worker'], {
         cwd: ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],

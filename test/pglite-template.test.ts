@@ -42,6 +42,25 @@ describe('PGlite template', () => {
     assert.equal(rowsOf<{ n: number }>(rows)[0].n, 1);
   });
 
+  it("an in-memory database (the tests') starts from a template when given one, and initialises as usual without", async () => {
+    const migrated = async (templateFile?: string) => {
+      const database = await openDatabase({ kind: 'pglite', dataDir: null, templateFile });
+      try {
+        const rows = await database.db.execute(
+          sql`select to_regclass('public.products') is not null as migrated, to_regclass('pgboss.job') is not null as queue`,
+        );
+        return rowsOf<{ migrated: boolean; queue: boolean }>(rows)[0];
+      } finally {
+        await database.close();
+      }
+    };
+    assert.deepEqual(await migrated(template), { migrated: true, queue: true });
+    assert.deepEqual(await migrated(), { migrated: false, queue: false });
+    const damaged = path.join(dir, 'damaged-memory.tar.gz');
+    writeFileSync(damaged, 'not a tarball');
+    assert.deepEqual(await migrated(damaged), { migrated: false, queue: false });
+  });
+
   it('initialises as usual when there is no template or it is damaged', async () => {
     assert.deepEqual(await tables(path.join(dir, 'b'), path.join(dir, 'missing.tar.gz')), { migratedBeforeMigrate: false, trgm: 1 });
     const damaged = path.join(dir, 'damaged.tar.gz');

@@ -13,6 +13,7 @@ import { connectorHarness, freePort, type ConnectorHarness } from './helpers/con
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { assertError, pimProduct } from './helpers/push.js';
 import { until } from './helpers/until.js';
+import { CLI } from './helpers/cli-command.js';
 
 type Json = any;
 const WAIT_MS = 60_000;
@@ -333,7 +334,7 @@ describe('dry run and drift rules (pure)', () => {
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [...CLI, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -13,6 +13,7 @@ import { sandboxMigrations } from '../src/storefront/sandbox/sandbox.module.js';
 import { freshStorage, type Storage } from './helpers/bridge-processes.js';
 import { freePort } from './helpers/connector.js';
 import { until } from './helpers/until.js';
+import { CLI } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DOMAIN = 'bulk-restart.myshopify.com';
@@ -21,7 +22,7 @@ function startSandbox(env: Record<string, string>, port: number): { child: Child
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'LOG_LEVEL', 'TEST_DATABASE_URL'].includes(k)),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'sandbox', '--port', String(port)], {
+  const child = spawn(process.execPath, [...CLI, 'sandbox', '--port', String(port)], {
     cwd: ROOT,
     env: { ...clean, ...env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

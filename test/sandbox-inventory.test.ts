@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { freePort } from './helpers/connector.js';
 import { sandboxCall, sandboxData, type Json } from './helpers/sandbox-graphql.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
+import { CLI } from './helpers/cli-command.js';
 
 const PRODUCT_SET = /* GraphQL */ `
   mutation Set($identifier: ProductSetIdentifiers, $input: ProductSetInput!) {
@@ -531,7 +532,7 @@ describe('pimbridge shop sandbox-config --locations', () => {
     ).json();
     const root = path.resolve(import.meta.dirname, '..');
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
+      promisify(execFile)(process.execPath, [...CLI, '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
         cwd: root,
         timeout: 60_000,
       });

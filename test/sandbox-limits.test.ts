@@ -12,6 +12,7 @@ import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
 import { BulkPause } from './helpers/sandbox-graphql.js';
 import { mustHold, until } from './helpers/until.js';
+import { CLI } from './helpers/cli-command.js';
 
 type Json = Record<string, any>;
 
@@ -353,14 +354,10 @@ for (const target of databaseTargets()) {
       it('pimbridge shop sandbox-config --variant-throttle-limit N sets the throttle (and --no-variant-throttle clears it)', async () => {
         const url = `${base}`;
         const cli = (...args: string[]) =>
-          promisify(execFile)(
-            process.execPath,
-            ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args],
-            {
-              cwd: path.resolve(import.meta.dirname, '..'),
-              timeout: 60_000,
-            },
-          );
+          promisify(execFile)(process.execPath, [...CLI, '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
+            cwd: path.resolve(import.meta.dirname, '..'),
+            timeout: 60_000,
+          });
         const id = String(stores[T].id);
         assert.equal(JSON.parse((await cli('shop', 'sandbox-config', id, '--variant-throttle-limit', '7', '--json')).stdout).variant_throttle_limit, 7);
         assert.equal(JSON.parse((await cli('shop', 'sandbox-config', id, '--no-variant-throttle', '--json')).stdout).variant_throttle_limit, null);

@@ -14,6 +14,7 @@ import { Locations, MetafieldDefinitionCreate, ProductSetSync } from '../src/sto
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, testConfig, type Harness } from './helpers/harness.js';
 import { until } from './helpers/until.js';
+import { CLI } from './helpers/cli-command.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -751,7 +752,7 @@ describe('pimbridge shop sandbox-config', () => {
     const { organizationId } = await h.tenant();
     const shop = (await h.admin('POST', '/admin/shops', { domain: 'cli-sandbox.myshopify.com', platform: 'sandbox', organization_id: organizationId })).json();
     const cli = (...args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
+      run(process.execPath, [...CLI, '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
         cwd: ROOT,
         timeout: 60_000,
       });

@@ -22,6 +22,7 @@ import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { StorefrontError, type StorefrontShop } from '../src/storefront/storefront.port.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, testConfig, type Harness } from './helpers/harness.js';
+import { CLI } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const UNAUTHORIZED = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
@@ -339,7 +340,7 @@ for (const target of databaseTargets().filter((t) => t.name === 'postgres')) {
     it('starts with only DATABASE_URL, answers the adapter for a store in the database, and stops on SIGTERM', { timeout: 60_000 }, async () => {
       const { accessToken } = await new SandboxStoreService(new SandboxStoreRepository(database.db)).create('standalone.myshopify.com');
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: url.toString(), LOG_LEVEL: 'silent' };
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'sandbox', '--port', '0'], {
+      const child = spawn(process.execPath, [...CLI, 'sandbox', '--port', '0'], {
         cwd: ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -381,7 +382,7 @@ describe('pimbridge sandbox on a busy embedded data directory', () => {
     const held = await openDatabase({ kind: 'pglite', dataDir });
     try {
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), 'sandbox', '--port', '0'], {
+      const child = spawn(process.execPath, [...CLI, 'sandbox', '--port', '0'], {
         cwd: ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],

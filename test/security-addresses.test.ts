@@ -23,9 +23,9 @@ import { connectorHarness, freePort, type ConnectorHarness, type SandboxConnecti
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
 import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
 import { StopWaiting, until } from './helpers/until.js';
+import { CLI } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const CLI = ['--import', 'tsx', path.join('src', 'cli', 'main.ts')];
 const STEP = { timeout: 180_000 };
 
 /** Every folder and regular file under `root` (itself included) whose mode is not 0700 / 0600; links are skipped. */

@@ -10,6 +10,7 @@ import { DEMO_SHOP_DOMAIN, seedDemo } from '../src/server/demo-seed.js';
 import { loadConfig } from '../src/config.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
+import { CLI } from './helpers/cli-command.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -331,7 +332,7 @@ describe('shop CLI', () => {
   after(() => h.close());
 
   const cli = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', path.join('src', 'cli', 'main.ts'), '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
+    run(process.execPath, [...CLI, '--url', url, '--admin-token', TEST_ADMIN_TOKEN, ...args], {
       cwd: ROOT,
       timeout: 60_000,
     });

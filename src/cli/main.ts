@@ -6,7 +6,7 @@ import { DataDirLockedError } from '../db/lock.js';
 import { privacyWarning } from '../lib/private-files.js';
 import { startServer } from '../main.js';
 import { startSandboxServer } from '../server/sandbox-server.js';
-import { sandboxMigrations } from '../storefront/sandbox/sandbox.module.js';
+import { prepareDatabase } from '../server/prepare-database.js';
 import { AdminClientError, adminRequest } from './admin-client.js';
 import { pushCommand, type PushCommandOptions } from './push.js';
 import { CSV_FORMATS, CliError, CliUsageError, exportCommand, importCommand, type ExportCommandOptions, type ImportCommandOptions } from './catalogue-files.js';
@@ -57,16 +57,15 @@ program
 
 program
   .command('migrate')
-  .description("apply the database migrations (and the Shopify sandbox's, when it is on) and exit")
+  .description("apply the database migrations (and the Shopify sandbox's, when it is on), create the job queue's schema and queues, and exit")
   .action(async () => {
     const config = loadConfig();
     const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir });
     const privacy = database.privacy ? privacyWarning(config.dataDir, database.privacy) : null; // lib/private-files.ts
     if (privacy) process.stderr.write(`warning: ${privacy}\n`);
     try {
-      await database.migrate();
-      if (config.shopifySandbox) await database.migrate(sandboxMigrations);
-      process.stdout.write(`Migrations applied (${database.kind}).\n`);
+      await prepareDatabase(database, config, { info: (msg) => process.stdout.write(`${msg}\n`) });
+      process.stdout.write(`Migrations applied (${database.kind}); the job queue is ready.\n`);
     } finally {
       await database.close();
     }

@@ -34,6 +34,11 @@ export interface Database {
   executor: SqlExecutor;
   /** Owners' locks for background work (advisory-locks.ts): on a connection of their own on PostgreSQL, in memory on PGlite. */
   locks: Locks<Db>;
+  /**
+   * Runs `fn` while no other process runs its own `exclusively` on this database (PostgreSQL: a session advisory lock on
+   * a connection of its own; PGlite: one process opens it anyway). `onWait` is called once if another process holds it.
+   */
+  exclusively<T>(fn: () => Promise<T>, onWait?: () => void): Promise<T>;
   /** PostgreSQL: the pool's use now (metrics); PGlite has no pool. */
   poolUse?: () => { total: number; idle: number; waiting: number; max: number };
   /**
@@ -44,10 +49,15 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'pglite'; dataDir: string | null; templateFile?: string }; // dataDir null: in memory (tests)
+/**
+ * `dataDir` null: in memory (tests), from `templateFile` only when one is given (the tests pass the build's when it is
+ * newer than the migrations); a new data directory starts from `templateFile`, by default the build's.
+ */
+export type DatabaseTarget = { kind: 'postgres'; url: string; poolSize?: number } | { kind: 'pglite'; dataDir: string | null; templateFile?: string };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 20) : openPglite(target.dataDir, target.templateFile ?? pgliteTemplateFile);
+  if (target.kind === 'postgres') return openPostgres(target.url, target.poolSize ?? 20);
+  return openPglite(target.dataDir, target.dataDir === null ? target.templateFile : (target.templateFile ?? pgliteTemplateFile));
 }
 
 function openPostgres(url: string, poolSize: number): Database {
@@ -62,12 +72,13 @@ function openPostgres(url: string, poolSize: number): Database {
     ping: () => ping(db),
     executor: clientExecutor(pool),
     locks: postgresLocks(pool, (client) => drizzlePg(client, { schema }) as unknown as Db),
+    exclusively: (fn, onWait) => exclusivelyOnPostgres(pool, fn, onWait),
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: () => pool.end(),
   };
 }
 
-async function openPglite(dataDir: string | null, templateFile: string): Promise<Database> {
+async function openPglite(dataDir: string | null, templateFile: string | undefined): Promise<Database> {
   const release = dataDir === null ? () => {} : acquireDataDirLock(dataDir);
   try {
     // DATA_DIR private to this user (lib/private-files.ts): what is there, before PostgreSQL reads its folder's mode
@@ -88,6 +99,7 @@ async function openPglite(dataDir: string | null, templateFile: string): Promise
       ping: () => ping(db),
       executor: clientExecutor(client),
       locks: inProcessLocks(db),
+      exclusively: (fn) => fn(),
       close: async () => {
         try {
           await client.close();
@@ -108,23 +120,53 @@ async function openPglite(dataDir: string | null, templateFile: string): Promise
  */
 const PGLITE_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
-/** Opens PGlite; a data directory that does not exist yet starts from the build's template when there is one. */
-async function createPglite(dir: string | undefined, templateFile: string): Promise<PGlite> {
-  const template = dir !== undefined && !existsSync(path.join(dir, 'PG_VERSION')) ? readPgliteTemplate(templateFile) : undefined;
+/** Opens PGlite; a data directory that does not exist yet (or memory) starts from the template when there is one. */
+async function createPglite(dir: string | undefined, templateFile: string | undefined): Promise<PGlite> {
+  const fresh = dir === undefined || !existsSync(path.join(dir, 'PG_VERSION'));
+  const template = fresh && templateFile !== undefined ? readPgliteTemplate(templateFile) : undefined;
+  if (dir === undefined) {
+    // In memory (tests): the template is loaded as it is (the heap it grows goes with the instance); a damaged one is skipped.
+    if (template) {
+      try {
+        return await PGlite.create({ extensions: { pg_trgm }, startParams: PGLITE_PARAMS, loadDataDir: template });
+      } catch {}
+    }
+    return PGlite.create({ extensions: { pg_trgm }, startParams: PGLITE_PARAMS });
+  }
   // A 0700 folder before PostgreSQL starts in it: the files it makes are then 0600 (lib/private-files.ts).
-  if (dir !== undefined) mkdirPrivate(dir);
+  mkdirPrivate(dir);
   if (template) {
     try {
       // Unpacking grows that heap by about 50 MB for good: the PGlite that unpacked is closed, the directory reopened.
       await (await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, loadDataDir: template, startParams: PGLITE_PARAMS })).close();
-      makePrivate(dir!); // the unpacked files are 0666; the caller's walk reports what it cannot change
+      makePrivate(dir); // the unpacked files are 0666; the caller's walk reports what it cannot change
       return await PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: PGLITE_PARAMS });
     } catch {
-      rmSync(dir!, { recursive: true, force: true }); // a damaged template: fall back to a plain initdb
-      mkdirPrivate(dir!);
+      rmSync(dir, { recursive: true, force: true }); // a damaged template: fall back to a plain initdb
+      mkdirPrivate(dir);
     }
   }
   return PGlite.create({ dataDir: dir, extensions: { pg_trgm }, startParams: PGLITE_PARAMS });
+}
+
+/** The advisory lock `exclusively` takes: what nodes starting together serialize on (migrations, the queue's schema). */
+const START_LOCK = [0x50494d42, 1] as const; // 'PIMB'
+
+async function exclusivelyOnPostgres<T>(pool: pg.Pool, fn: () => Promise<T>, onWait?: () => void): Promise<T> {
+  const client = new pg.Client(pool.options);
+  client.on('error', () => {}); // a lost connection drops the lock with it; `fn`'s own queries report the outage
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ got: boolean }>('select pg_try_advisory_lock($1, $2) as got', [...START_LOCK]);
+    if (!rows[0]?.got) {
+      onWait?.();
+      await client.query('select pg_advisory_lock($1, $2)', [...START_LOCK]);
+    }
+    return await fn();
+  } finally {
+    // Ending the session releases its locks; no unlock round trip is needed.
+    await client.end().catch(() => {});
+  }
 }
 
 async function ping(db: Db): Promise<boolean> {

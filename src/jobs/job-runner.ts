@@ -46,6 +46,14 @@ export class WorkerStopping extends Error {
   }
 }
 
+/** The abort reason when another worker took the job over (its lease ran out here): that worker runs it now. */
+export class LeaseLost extends Error {
+  override name = 'LeaseLost';
+  constructor() {
+    super('the job was taken over by another worker');
+  }
+}
+
 /** A fetched job, as the runner needs it. */
 export interface FetchedJob {
   id: string;
@@ -60,7 +68,8 @@ export interface RunnerBackend {
   fetch(name: JobName, limit: number): Promise<FetchedJob[]>;
   complete(name: JobName, id: string): Promise<void>;
   fail(name: JobName, id: string, err: unknown): Promise<void>;
-  heartbeat(name: JobName, ids: string[]): Promise<void>;
+  /** Renews the leases of `ids`; answers those still held. */
+  heartbeat(name: JobName, ids: string[]): Promise<Set<string>>;
   releaseActive(name: JobName, ids: string[], countAsTry: boolean): Promise<number>;
 }
 
@@ -90,11 +99,31 @@ export class JobRunner {
 
   start(): void {
     this.loop = this.run();
-    this.heartbeat = setInterval(() => {
-      const ids = [...this.running.keys()];
-      if (ids.length) this.backend.heartbeat(this.name, ids).catch((err) => this.options.log?.warn({ err, queue: this.name }, 'job heartbeat failed'));
-    }, this.options.heartbeatMs);
+    this.heartbeat = setInterval(() => void this.renewLeases(), this.options.heartbeatMs);
     this.heartbeat.unref();
+  }
+
+  /**
+   * Renews the running jobs' leases. A job whose lease another node took over meanwhile (this process stalled past it)
+   * is being run again over there: this run stops and records nothing.
+   */
+  private async renewLeases(): Promise<void> {
+    const ids = [...this.running.keys()].filter((id) => !this.released.has(id));
+    if (ids.length === 0) return;
+    let held: Set<string>;
+    try {
+      held = await this.backend.heartbeat(this.name, ids);
+    } catch (err) {
+      this.options.log?.warn({ err, queue: this.name }, 'job heartbeat failed');
+      return;
+    }
+    for (const id of ids) {
+      const run = this.running.get(id);
+      if (held.has(id) || !run) continue;
+      this.released.add(id);
+      this.options.log?.warn({ queue: this.name, jobId: id }, 'this job was taken over by another worker after its lease ran out: stopping it here');
+      run.abort.abort(new LeaseLost());
+    }
   }
 
   /** Fetch now instead of at the next poll (a job was sent, or a slot freed). */
@@ -198,8 +227,16 @@ export class JobRunner {
         // The database is away: the job stays active and expiry (or the next PGlite start) hands it out again.
         this.options.log?.error({ err, queue: this.name, jobId: job.id }, 'could not record a job outcome');
       }
-      if (error !== null && ctx.finalAttempt)
-        this.options.log?.warn({ err: error, queue: this.name, jobId: job.id, data: job.data }, 'job failed after its last try');
+      // Every failed try is told, not only the last: an operator sees retries pile up before anything fails for good.
+      if (error !== null) {
+        const fields = { ...jobSubject(job.data), err: error, queue: this.name, jobId: job.id, attempt: job.retryCount + 1, attempts: job.retryLimit + 1 };
+        this.options.log?.warn(
+          fields,
+          ctx.finalAttempt
+            ? `job failed on its last try (${fields.attempt} of ${fields.attempts})`
+            : `job try ${fields.attempt} of ${fields.attempts} failed; it will be retried`,
+        );
+      }
     })().finally(() => {
       this.running.delete(job.id);
       this.released.delete(job.id);
@@ -208,4 +245,15 @@ export class JobRunner {
     });
     this.running.set(job.id, { done, abort });
   }
+}
+
+/** What a job is about, for its log lines: the integration (the shop), the product, the full sync, as its data says. */
+function jobSubject(data: unknown): Record<string, unknown> {
+  if (typeof data !== 'object' || data === null) return {};
+  const subject: Record<string, unknown> = {};
+  for (const key of ['integrationId', 'pimProductId', 'fullSyncId', 'batchId', 'importId', 'adoptionId', 'reportId']) {
+    const value = (data as Record<string, unknown>)[key];
+    if (value !== undefined) subject[key] = value;
+  }
+  return subject;
 }

@@ -4,12 +4,12 @@
 import type { MigrationSet } from '../db/migration-set.js';
 import type { SqlExecutor } from '../db/executor.js';
 import { pgliteTemplateFile, writePgliteTemplate } from '../db/pglite-template.js';
-import { DEFAULT_QUEUE_TUNING } from './queue-definitions.js';
+import { DEFAULT_QUEUE_TUNING, type QueueTuning } from './queue-definitions.js';
 import { PgBossQueue } from './queue.js';
 
-/** Creates the queue's schema and queues on `executor` (what the first start of a queue does). */
-export async function createQueueSchema(executor: SqlExecutor): Promise<void> {
-  const queue = new PgBossQueue(executor, DEFAULT_QUEUE_TUNING);
+/** Creates (or updates) the queue's schema and queues on `executor` (what the first start of a queue does). */
+export async function createQueueSchema(executor: SqlExecutor, tuning: QueueTuning = DEFAULT_QUEUE_TUNING): Promise<void> {
+  const queue = new PgBossQueue(executor, tuning);
   await queue.start();
   await queue.stop(0);
 }

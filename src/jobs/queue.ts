@@ -13,7 +13,7 @@ import { queueDefinitions, type QueueDefinition, type QueueTuning } from './queu
 const SCHEMA = 'pgboss';
 /** The pg-boss schema version our SQL below is written against (pg-boss 10.x). */
 const PGBOSS_SCHEMA_VERSION = 24;
-const QUEUE_NAMES = Object.values(JOB);
+export const QUEUE_NAMES = Object.values(JOB);
 /** The states a queue's depth is reported in (metrics). */
 const DEPTH_STATES = ['created', 'retry', 'active'] as const;
 
@@ -212,20 +212,34 @@ export class PgBossQueue implements JobQueue, RunnerBackend {
     await this.boss.fail(name, id, { message: err instanceof Error ? err.message : String(err) });
   }
 
-  /** Renews the lease of running jobs, so expiry only catches jobs whose worker is gone. */
-  async heartbeat(name: JobName, ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.executor.executeSql(`UPDATE ${SCHEMA}.job SET started_on = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`, [name, ids]);
+  /**
+   * Renews the lease of running jobs, so only jobs whose worker is gone are taken over (reclaimExpired). Returns the
+   * ids still held: a job missing from it was taken over (this process stalled past its lease) and must stop.
+   */
+  async heartbeat(name: JobName, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await this.executor.executeSql(
+      `UPDATE ${SCHEMA}.job SET started_on = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active' RETURNING id`,
+      [name, ids],
+    );
+    return new Set(rows.map((r) => String(r.id)));
+  }
+
+  /**
+   * Takes over the jobs whose worker stopped renewing their lease (a killed or frozen process): back to the queue at
+   * once, the interrupted run counted as a try. Any worker node may run it, as often as it likes (one statement).
+   */
+  async reclaimExpired(): Promise<number> {
+    const { rows } = await this.executor.executeSql(RECLAIM_SQL, [QUEUE_NAMES]);
+    return rows.reduce((n, r) => n + Number(r.count), 0);
   }
 
   /**
    * Puts `active` jobs back as retryable at once: given ids (a stop that timed out), or all of them (PGlite start: the
    * process that ran them is gone, as only one process can open the data directory). A stately job whose key already
-   * has a retry waiting is cancelled instead: that retry does the same work.
-   */
-  /**
-   * Puts active jobs back in the queue. `countAsTry`: the next fetch counts this run as a try (after a crash, so a job
-   * that kills its process cannot loop forever); a graceful stop hands the job back without spending a try.
+   * has a retry waiting is cancelled instead: that retry does the same work. `countAsTry`: the next fetch counts this
+   * run as a try (after a crash, so a job that kills its process cannot loop forever); a graceful stop hands the job
+   * back without spending a try.
    */
   async releaseActive(name?: JobName, ids?: string[], countAsTry = true): Promise<number> {
     const { rows } = await this.executor.executeSql(RELEASE_SQL, [name ?? null, ids ?? null, countAsTry]);
@@ -244,11 +258,12 @@ export class PgBossQueue implements JobQueue, RunnerBackend {
     return true;
   }
 
-  /** Our jobs for one integration (or all): pending = created + waiting for a retry, processing = active, failed in 24 h. */
+  /** Our jobs for one integration (or all): pending = created + waiting for a retry, processing = running under a live lease, failed in 24 h. */
   async counts(integrationId: number | null): Promise<QueueCounts> {
+    // A job whose lease ran out is not being processed by anyone: it is waiting to be taken over (pending).
     const { rows } = await this.executor.executeSql(
-      `SELECT count(*) FILTER (WHERE state IN ('created', 'retry'))::int AS pending,
-              count(*) FILTER (WHERE state = 'active')::int AS processing,
+      `SELECT count(*) FILTER (WHERE state IN ('created', 'retry') OR (state = 'active' AND started_on + expire_in <= now()))::int AS pending,
+              count(*) FILTER (WHERE state = 'active' AND started_on + expire_in > now())::int AS processing,
               count(*) FILTER (WHERE state = 'failed' AND completed_on > now() - interval '24 hours')::int AS failed
        FROM ${SCHEMA}.job
        WHERE name = ANY($1::text[]) AND state IN ('created', 'retry', 'active', 'failed')
@@ -302,12 +317,10 @@ const FETCH_SQL = `
   WHERE j.name = $1 AND j.id = g.id AND g.rn = 1
   RETURNING j.id, j.data, j.retry_count, j.retry_limit`;
 
-const RELEASE_SQL = `
-  WITH stuck AS (
-    SELECT j.name, j.id, j.policy, j.singleton_key FROM ${SCHEMA}.job j
-    WHERE j.state = 'active' AND ($1::text IS NULL OR j.name = $1) AND ($2::uuid[] IS NULL OR j.id = ANY($2::uuid[]))
-  ), released AS (
-    UPDATE ${SCHEMA}.job j SET state = 'retry', start_after = now(), started_on = CASE WHEN $3::boolean THEN j.started_on END
+/** Hands `stuck` jobs back (their SELECT, then `countAsTry` as SQL), cancelling a stately one whose key has a retry waiting. */
+const handBack = (stuck: string, countAsTry: string) => `
+  WITH stuck AS (${stuck}), released AS (
+    UPDATE ${SCHEMA}.job j SET state = 'retry', start_after = now(), started_on = CASE WHEN ${countAsTry} THEN j.started_on END
     FROM stuck s
     WHERE j.name = s.name AND j.id = s.id
       AND NOT (s.policy = 'stately' AND EXISTS (
@@ -320,3 +333,17 @@ const RELEASE_SQL = `
     RETURNING j.id
   )
   SELECT (SELECT count(*) FROM released) + (SELECT count(*) FROM superseded) AS count`;
+
+const RELEASE_SQL = handBack(
+  `SELECT j.name, j.id, j.policy, j.singleton_key FROM ${SCHEMA}.job j
+   WHERE j.state = 'active' AND ($1::text IS NULL OR j.name = $1) AND ($2::uuid[] IS NULL OR j.id = ANY($2::uuid[]))`,
+  '$3::boolean',
+);
+
+// FOR UPDATE SKIP LOCKED: a heartbeat renewing the lease right now wins, and two nodes reclaiming at once share the work.
+const RECLAIM_SQL = handBack(
+  `SELECT j.name, j.id, j.policy, j.singleton_key FROM ${SCHEMA}.job j
+   WHERE j.name = ANY($1::text[]) AND j.state = 'active' AND j.started_on + j.expire_in <= now()
+   FOR UPDATE SKIP LOCKED`,
+  'true',
+);

@@ -18,11 +18,17 @@ export interface WorkerOptions {
   /** PGlite: jobs left `active` were the dead previous process's (one process per data dir): retry them at once. */
   releaseOrphans: boolean;
   maintenanceIntervalSeconds: number;
+  /**
+   * How often this node looks for jobs whose lease ran out (a killed worker's) and hands them back (PostgreSQL; a few
+   * seconds, so a dead worker's job waits its lease and little more). 0: never (PGlite: one process, orphans released at start).
+   */
+  reclaimIntervalSeconds: number;
   log?: Logger & { info(obj: object, msg: string): void };
 }
 
 export class Workers {
   private maintenance: NodeJS.Timeout | null = null;
+  private reclaim: NodeJS.Timeout | null = null;
   private started = false;
 
   constructor(
@@ -58,6 +64,17 @@ export class Workers {
     this.maintenance = setInterval(maintain, this.options.maintenanceIntervalSeconds * 1_000);
     this.maintenance.unref();
     void maintain();
+    if (this.options.reclaimIntervalSeconds > 0) {
+      const reclaim = () =>
+        this.queue
+          .reclaimExpired()
+          .then((n) => {
+            if (n > 0) this.options.log?.warn({ jobs: n }, `took over ${n} job(s) whose worker stopped renewing its lease (a worker died or froze)`);
+          })
+          .catch((err) => this.options.log?.error({ err }, 'could not take over the jobs of dead workers'));
+      this.reclaim = setInterval(reclaim, this.options.reclaimIntervalSeconds * 1_000);
+      this.reclaim.unref();
+    }
     this.ticker?.start();
   }
 
@@ -66,6 +83,7 @@ export class Workers {
     if (!this.started) return;
     this.started = false;
     if (this.maintenance) clearInterval(this.maintenance);
+    if (this.reclaim) clearInterval(this.reclaim);
     await this.ticker?.stop();
     await this.queue.stopWorkers(timeoutMs);
   }

@@ -162,7 +162,10 @@ export async function buildApp(deps: AppDeps): Promise<App & { services: Service
   app.addHook('onSend', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
-  app.addHook('onClose', async () => services.credentials.close());
+  app.addHook('onClose', async () => {
+    services.throttleReport?.close();
+    await services.credentials.close();
+  });
 
   app.addSchema(PimErrorEnvelope);
   app.addSchema(Product);

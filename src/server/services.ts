@@ -83,6 +83,8 @@ import { executorOf } from '../jobs/queue.js';
 import { DeltaPoller } from '../connector/sync/delta-poller.js';
 import { DeltaSyncRepository } from '../connector/sync/delta-sync.repository.js';
 import { DeltaSyncService } from '../connector/sync/delta-sync.service.js';
+import { ThrottleReport } from '../storefront/shopify/throttle-report.js';
+import { postgresSharedBudget, redisSharedBudget } from '../storefront/shopify/shared-budget.js';
 import type { Metrics } from '../lib/metrics.js';
 import { AdoptionRepository } from '../connector/adopt/adoption.repository.js';
 import { AdoptionService } from '../connector/adopt/adoption.service.js';
@@ -119,6 +121,9 @@ export interface ServiceOverrides {
   sandbox?: SandboxGraphqlOptions;
 }
 
+/** How often a worker node takes over the jobs of dead workers (jobs/workers.ts), on PostgreSQL. */
+const RECLAIM_INTERVAL_SECONDS = 5;
+
 export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &
     Partial<Pick<Config, 'shopifyApiSecret' | 'shopifyApiKey' | 'webhookMaxAgeSeconds'>> &
@@ -127,7 +132,7 @@ export function createServices(
     Pick<Config, 'mediaDownloadConcurrency' | 'mediaQuotaBytes' | 'importMaxBytes'> &
     Pick<Config, 'syncConcurrency' | 'syncPollSeconds' | 'syncBulkThreshold' | 'syncBulkChunk' | 'consoleSessionHours'>,
   /** The platform's database: its Drizzle handle, and for the sandbox the owners' locks and the pool's size. */
-  database: Pick<Database, 'db' | 'locks' | 'poolUse'>,
+  database: Pick<Database, 'db' | 'locks' | 'poolUse' | 'executor'>,
   redis: Redis | null,
   jobs: { queue: PgBossQueue; databaseKind: 'postgres' | 'pglite'; log?: ConstructorParameters<typeof Workers>[2]['log'] },
   /** Where the connector and the Shopify adapter count what they do (GET /metrics). */
@@ -184,7 +189,17 @@ export function createServices(
       )
     : null;
   const sandboxShops = sandbox ?? createSandboxShopAdmin(db);
-  const storefront = new ShopifyAdapter({ metrics });
+  // Throttling in the log as one line per shop and minute (and, through it, in the metrics).
+  const throttleReport = jobs.log ? new ThrottleReport(jobs.log, metrics) : null;
+  // One budget per shop across every process (a deployment's workers pace the shop together): in Redis when there is
+  // one, else in PostgreSQL; PGlite is one process, whose own estimate is the whole truth.
+  const sharedBudget = redis ? redisSharedBudget(redis) : jobs.databaseKind === 'postgres' ? postgresSharedBudget(database.executor) : undefined;
+  const storefront = new ShopifyAdapter({
+    metrics: throttleReport ?? metrics,
+    sharedBudget,
+    onSharedBudgetFailure: (err) =>
+      jobs.log?.warn({ err }, "the shops' shared cost budget cannot be reached: each process paces the shops on its own until it can"),
+  });
   // A shop's access (connector/shop-auth): Shopify's OAuth grants, expiring tokens renewed once per shop across
   // processes, the scopes granted, and the install flow.
   const shopifyOAuth = new ShopifyOAuth();
@@ -343,15 +358,18 @@ export function createServices(
     {
       concurrency: config.syncConcurrency,
       releaseOrphans: jobs.databaseKind === 'pglite',
-      // PostgreSQL: a dead worker's jobs come back within expiry + this; PGlite has only this process (orphans are
-      // released at start), so maintenance there only archives.
+      // PostgreSQL: a dead worker's jobs are taken over within their lease (SYNC_JOB_EXPIRE_SECONDS) + the reclaim
+      // interval; PGlite has only this process (orphans are released at start), so maintenance there only archives.
       maintenanceIntervalSeconds: jobs.databaseKind === 'pglite' ? 300 : 30,
+      reclaimIntervalSeconds: jobs.databaseKind === 'pglite' ? 0 : RECLAIM_INTERVAL_SECONDS,
       log: jobs.log,
     },
     new DeltaPoller(deltaRepo, jobs.queue, config.syncPollSeconds, jobs.log),
   );
   return {
     metrics,
+    /** Stopped when the app closes (its minute timer). */
+    throttleReport,
     /** The job queue (send from anywhere) and this node's workers (started by `serve` for roles worker/all, or by tests). */
     jobs: { queue: jobs.queue, workers, handlers },
     credentials,

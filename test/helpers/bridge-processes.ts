@@ -22,9 +22,9 @@ import { sandboxMigrations } from '../../src/storefront/sandbox/sandbox.module.j
 import { freePort } from './connector.js';
 import { makeImage, serveHttp, type TestServer } from './servers.js';
 import { StopWaiting, TimedOut, until } from './until.js';
+import { CLI } from './cli-command.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const CLI = ['--import', 'tsx', path.join('src', 'cli', 'main.ts')];
 export const SANDBOX_API_VERSION = '2026-10';
 
 /** Variables the server reads: children get only what the harness gives them. */
@@ -70,7 +70,7 @@ process.on('exit', () => {
   for (const child of live) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function spawnCli(args: string[], env: Record<string, string>): Proc {
+export function spawnCli(args: string[], env: Record<string, string>): Proc {
   const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   let output = '';
@@ -92,7 +92,7 @@ function spawnCli(args: string[], env: Record<string, string>): Proc {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits (the one `until`) for a 200 from `url`; fails at once if the process exits first. */
-async function waitForHttp(what: string, proc: Proc, url: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForHttp(what: string, proc: Proc, url: string, timeoutMs = 60_000): Promise<void> {
   const answers = async () => {
     if (!proc.running()) throw new StopWaiting(`${what} exited before answering\n${proc.output()}`);
     // A refused connection (not listening yet) throws: tried again.
@@ -105,7 +105,7 @@ async function waitForHttp(what: string, proc: Proc, url: string, timeoutMs = 60
   });
 }
 
-async function stopProc(proc: Proc | null, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopProc(proc: Proc | null, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (!proc?.running()) return;
   proc.child.kill(signal);
   const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
@@ -184,6 +184,8 @@ export interface BridgeStackOptions {
   recordCalls?: boolean;
   /** Put a pass-through proxy between the connector and the PIM it reads (the integration's pim_base_url): `pimHolds`. */
   pimProxy?: boolean;
+  /** PostgreSQL: `pimbridge serve --role worker` processes beside the bridge (which runs jobs too), on its database. */
+  extraWorkers?: number;
 }
 
 /** One call through a proxy, as a hold sees it. */
@@ -513,6 +515,13 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
     };
     await startBridge();
     cleanups.push(() => stopProc(bridgeProc));
+    for (let i = 0; i < (o.extraWorkers ?? 0); i++) {
+      if (o.kind !== 'postgres') throw new Error('extra workers need PostgreSQL');
+      const port = await freePort();
+      const worker = spawnCli(['serve', '--role', 'worker'], { ...bridgeEnv, PORT: String(port) });
+      cleanups.push(() => stopProc(worker));
+      await waitForHttp(`worker ${i + 1}`, worker, `http://127.0.0.1:${port}/readyz`);
+    }
 
     const adminHeaders = { authorization: `Bearer ${adminToken}` };
     const admin: BridgeStack['admin'] = (method, url, body) => request(`${bridgeUrl}${url}`, method, adminHeaders, body);

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../../src/db/client.js';
 import { buildApp } from '../../src/server/app.js';
 import type { ServiceOverrides } from '../../src/server/services.js';
 import { assertMatchesDocument, checkAgainstOpenApi, type OpenApiCheck } from './openapi-check.js';
+import { freshTestTemplate } from './test-template.js';
 
 export interface DatabaseTarget {
   name: 'pglite' | 'postgres';
@@ -38,8 +39,11 @@ async function openFreshPostgres(baseUrl: string): Promise<Database> {
   };
 }
 
+/** The test template (helpers/test-template.ts) when `npm test` wrote it and it is fresh: databases start migrated. */
+const pgliteTemplate = freshTestTemplate();
+
 export function databaseTargets(): DatabaseTarget[] {
-  const targets: DatabaseTarget[] = [{ name: 'pglite', open: () => openDatabase({ kind: 'pglite', dataDir: null }) }];
+  const targets: DatabaseTarget[] = [{ name: 'pglite', open: () => openDatabase({ kind: 'pglite', dataDir: null, templateFile: pgliteTemplate }) }];
   const url = testDatabaseUrl();
   if (url) targets.push({ name: 'postgres', open: () => openFreshPostgres(url) });
   return targets;

@@ -165,10 +165,13 @@ function requestMismatch(checks: DocumentChecks, req: FastifyRequest, path: stri
   // with neither header).
   const length = req.headers['content-length'];
   const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined || contentType.startsWith('multipart/');
-  // A body the route never reads (a GET's, or `{}` sent with every request by some clients) is no body.
+  // A body the route never reads (a GET's or a DELETE's, whose content has no meaning in HTTP (RFC 9110 9.3.1, 9.3.5)
+  // and which the server ignores, or `{}` sent with every request by some clients) is no body.
   const meaningful = req.body !== undefined && req.body !== null && !(typeof req.body === 'object' && Object.keys(req.body).length === 0);
   if (!operation.requestBody)
-    return hasBody && meaningful && method !== 'get' ? `the server took a body (${contentType || 'no media type'}) the document does not declare` : null;
+    return hasBody && meaningful && method !== 'get' && method !== 'delete'
+      ? `the server took a body (${contentType || 'no media type'}) the document does not declare`
+      : null;
   if (!hasBody) return operation.requestBody.required ? 'the server took a request without the body the document requires' : null;
   if (!operation.requestBody.content[contentType] && !operation.requestBody.content['*/*'])
     return `the server took a body of media type '${contentType}', which the document does not declare`;

@@ -107,6 +107,20 @@ export class MappingRepository {
     return new Map(rows.map((r) => [r.pimProductId, r.pimUpdatedAt]));
   }
 
+  /**
+   * The products whose newest change the delta sync has just queued: a `synced` mapping says `pending` again until
+   * its job writes it (an `error` one keeps its error, which says more).
+   */
+  async markPending(integrationId: number, pimProductIds: number[]): Promise<void> {
+    if (pimProductIds.length === 0) return;
+    await this.db
+      .update(productMappings)
+      .set({ syncStatus: 'pending' })
+      .where(
+        and(eq(productMappings.integrationId, integrationId), inArray(productMappings.pimProductId, pimProductIds), eq(productMappings.syncStatus, 'synced')),
+      );
+  }
+
   /** A page ordered by id, and the total under the same filter. */
   async page(integrationId: number, status: MappingStatus | undefined, limit: number, offset: number): Promise<{ rows: MappingRow[]; total: number }> {
     const where = and(eq(productMappings.integrationId, integrationId), status ? eq(productMappings.syncStatus, status) : undefined);

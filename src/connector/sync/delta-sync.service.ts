@@ -39,7 +39,7 @@ export interface DeltaSyncDeps {
   repo: DeltaSyncRepository;
   integrations: { pimConnectionOf(integrationId: number): Promise<{ baseUrl: string; apiKey: string } | null> };
   pim: Pick<PimClient, 'changedProducts'>;
-  mappings: Pick<MappingRepository, 'syncedVersions'>;
+  mappings: Pick<MappingRepository, 'syncedVersions' | 'with'>;
   queue: Pick<JobQueue, 'sendMany' | 'wake'>;
   /** The transaction's SqlExecutor, so the jobs commit with the watermark (jobs/queue.ts executorOf). */
   executorOf: (tx: Db) => SqlExecutor;
@@ -104,6 +104,10 @@ export class DeltaSyncService {
           JOB.syncProduct,
           due.map((c) => ({ data: { integrationId, pimProductId: c.id, reason: 'delta' as const }, singletonKey: `${integrationId}:${c.id}` })),
           { db: this.deps.executorOf(t) },
+        );
+        await this.deps.mappings.with(t).markPending(
+          integrationId,
+          due.map((c) => c.id),
         );
         if (next) await repo.with(t).advanceWatermark(integrationId, next.at, next.id);
         return true;

@@ -1,7 +1,7 @@
 // The connector's tables: shops where the app is installed, integrations (shop ↔ PIM account), their bearer tokens,
 // product mappings and sync logs. Every row hangs off a shop or an integration.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './admin.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -427,3 +427,16 @@ export const categoryCollections = pgTable(
   },
   (t) => [primaryKey({ columns: [t.integrationId, t.pimCategoryId] })],
 );
+
+/**
+ * Each shop's Shopify cost budget as every process of the deployment estimates it together (storefront/shopify/
+ * shared-budget.ts), when there is no Redis: the bucket's size and restore rate as the shop last reported them, and the
+ * points available at `at_ms` (ms since the epoch, the callers' clock; below 0 while callers wait their turn).
+ */
+export const shopBudgets = pgTable('shop_budgets', {
+  domain: text('domain').primaryKey(),
+  maximum: doublePrecision('maximum').notNull(),
+  restoreRate: doublePrecision('restore_rate').notNull(),
+  available: doublePrecision('available').notNull(),
+  atMs: doublePrecision('at_ms').notNull(),
+});

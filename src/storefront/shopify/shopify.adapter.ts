@@ -94,8 +94,9 @@ import { syncTranslations, type ShopLocale } from './translation-sync.js';
 import { catalogueView, driftChanges, writtenOf } from './product-diff.js';
 import { previewUpserts } from './product-preview.js';
 import { TaxonomyCategories } from './taxonomy.js';
-import { readQueryCost, ShopBudgets, type ThrottleStatus } from './shop-budget.js';
-import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type RetryPolicy, type ThrottleClock } from './throttle.js';
+import { readQueryCost, ShopBudgets } from './shop-budget.js';
+import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type ObserveStatus, type RetryPolicy, type ThrottleClock } from './throttle.js';
+import type { SharedBudget } from './shared-budget.js';
 import type { ShopifyRecorder } from '../../lib/metrics.js';
 
 export interface ShopifyAdapterOptions {
@@ -112,6 +113,10 @@ export interface ShopifyAdapterOptions {
   bulkTransferTimeoutMs?: number;
   /** Where cost spent, throttle waits and THROTTLED answers are counted, per shop. */
   metrics?: ShopifyRecorder;
+  /** Every process's shared estimate of each shop's budget (shared-budget.ts); without it, this process paces alone. */
+  sharedBudget?: SharedBudget;
+  /** Told once per outage of the shared budget (the process paces on its own meanwhile). */
+  onSharedBudgetFailure?: (err: unknown) => void;
 }
 
 interface GraphqlAnswer<T> {
@@ -178,6 +183,8 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
       options.clock ?? systemClock,
       { ...DEFAULT_RETRY_POLICY, ...options.retry },
       this.metrics && ((domain, ms) => this.metrics!.throttleWait(domain, ms)),
+      options.sharedBudget,
+      options.onSharedBudgetFailure,
     );
     this.bulk = new ShopifyBulkUpserts({
       call: (shop, document, variables, cost, retryUnavailable) => this.call(shop, document, variables, cost, retryUnavailable),
@@ -919,7 +926,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     document: string,
     variables?: Record<string, unknown>,
     timeoutMs = this.timeoutMs,
-    observe?: (status: ThrottleStatus) => void,
+    observe?: ObserveStatus,
   ): Promise<T> {
     if (!shop.tokens) return this.send<T>(shop, shop.accessToken, document, variables, timeoutMs, observe);
     const token = await shop.tokens.current();
@@ -938,7 +945,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     document: string,
     variables: Record<string, unknown> | undefined,
     timeoutMs: number,
-    observe?: (status: ThrottleStatus) => void,
+    observe?: ObserveStatus,
   ): Promise<T> {
     const caller = callerSignal.getStore();
     const signal = caller ? AbortSignal.any([AbortSignal.timeout(timeoutMs), caller]) : AbortSignal.timeout(timeoutMs);
@@ -980,7 +987,7 @@ export class ShopifyAdapter implements StorefrontPort, StorefrontCatalogueReader
     if (cost) {
       if (cost.actualQueryCost !== null) this.metrics?.queryCost(shop.domain, cost.actualQueryCost);
       this.budgets.record(shop.domain, cost.throttleStatus);
-      if (observe) observe(cost.throttleStatus);
+      if (observe) observe(cost.throttleStatus, cost.actualQueryCost ?? undefined);
       else this.throttle.observe(shop.domain, cost.throttleStatus);
     }
 

@@ -7,7 +7,10 @@
 //   overall deadline (default 120 s); 5xx, timeouts and network errors are retried with exponential back-off and full
 //   jitter (default 4 attempts, base 250 ms, cap 5 s); 401, 403, validation and other answers are not retried.
 // Clock, sleep and randomness are injected so tests run on a fake clock.
+// - With a SharedBudget (shared-budget.ts: Redis or PostgreSQL) the bucket estimate lives there instead, one for every
+//   process of the deployment; while it cannot be reached, the process paces the shop on its own estimate.
 import { StorefrontError } from '../storefront.port.js';
+import type { Charge, SharedBudget } from './shared-budget.js';
 import type { ThrottleStatus } from './shop-budget.js';
 
 export interface ThrottleClock {
@@ -44,8 +47,17 @@ interface Bucket {
   reserved: number;
 }
 
-/** What a call passes back to the throttle: the status of its answer (its own reservation is released first). */
-export type ObserveStatus = (status: ThrottleStatus) => void;
+/**
+ * What a call passes back to the throttle: the status of its answer (its own reservation is released first) and the
+ * points the answer says it cost, when it says.
+ */
+export type ObserveStatus = (status: ThrottleStatus, actualCost?: number) => void;
+
+/**
+ * Releases a reservation: with the answer's status and actual cost when there was an answer. With a shared budget it
+ * returns the settling of it there (never rejected); nobody needs to wait for it but a test.
+ */
+export type Release = (status?: ThrottleStatus, actualCost?: number) => void | Promise<void>;
 
 export class ShopThrottle {
   private readonly buckets = new Map<string, Bucket>();
@@ -58,7 +70,27 @@ export class ShopThrottle {
     readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
     /** Told of each wait for a shop's cost budget (metrics); back-off after failures is not such a wait. */
     private readonly onThrottleWait?: (domain: string, ms: number) => void,
+    /** The deployment's shared estimate of each shop's bucket; without it, this process's own. */
+    private readonly shared?: SharedBudget,
+    /** Told once per outage when the shared estimate cannot be reached (the process then paces on its own). */
+    private readonly onSharedFailure?: (err: unknown) => void,
   ) {}
+
+  private sharedDown = false;
+
+  /** A shared-budget step, or null when it failed (told once per outage): the caller then paces on its own estimate. */
+  private async viaShared<T>(step: (shared: SharedBudget) => Promise<T>): Promise<T | null> {
+    if (!this.shared) return null;
+    try {
+      const result = await step(this.shared);
+      this.sharedDown = false;
+      return result;
+    } catch (err) {
+      if (!this.sharedDown) this.onSharedFailure?.(err);
+      this.sharedDown = true;
+      return null;
+    }
+  }
 
   /** The estimated points available now (undefined before the shop's first answer). */
   available(domain: string): number | undefined {
@@ -72,6 +104,11 @@ export class ShopThrottle {
 
   /** Records an answer's throttle status: the storefront's figure minus what this process reserved and is still waiting on. */
   observe(domain: string, status: ThrottleStatus): void {
+    if (this.shared) void this.viaShared((s) => s.settle(domain, this.clock.now(), status, 0));
+    this.observeLocal(domain, status);
+  }
+
+  private observeLocal(domain: string, status: ThrottleStatus): void {
     const reserved = this.buckets.get(domain)?.reserved ?? this.unknownReserved.get(domain) ?? 0;
     this.unknownReserved.delete(domain);
     this.buckets.set(domain, {
@@ -88,7 +125,35 @@ export class ShopThrottle {
    * observed status (or nothing, when the answer carried none). Throws StorefrontError('throttled') when the wait
    * would end after `deadline`.
    */
-  async acquire(domain: string, cost: number, deadline = Number.POSITIVE_INFINITY): Promise<(status?: ThrottleStatus) => void> {
+  async acquire(domain: string, cost: number, deadline = Number.POSITIVE_INFINITY): Promise<Release> {
+    const shared = await this.viaShared((s) => s.charge(domain, cost, this.clock.now(), deadline));
+    if (shared) return this.afterSharedCharge(domain, shared, deadline);
+    return this.acquireLocal(domain, cost, deadline);
+  }
+
+  /** Waits what the shared charge says; the release settles it there (and keeps this process's figure for metrics). */
+  private async afterSharedCharge(domain: string, charge: Charge, deadline: number): Promise<Release> {
+    if (charge.kind === 'refused') {
+      throw new StorefrontError('throttled', `${domain}: the cost budget would not allow this call before the retry deadline`);
+    }
+    const charged = charge.kind === 'charged' ? charge.charged : 0;
+    if (charge.kind === 'charged' && charge.waitMs > 0) {
+      const waitMs = Math.min(charge.waitMs, Math.max(0, deadline - this.clock.now()));
+      this.count(waitMs);
+      this.onThrottleWait?.(domain, waitMs);
+      await this.clock.sleep(waitMs);
+    }
+    let released = false;
+    return async (status, actualCost) => {
+      if (released) return;
+      released = true;
+      if (status) this.observeLocal(domain, status);
+      const refund = status && actualCost !== undefined ? Math.max(0, charged - actualCost) : 0;
+      if (status || refund > 0) await this.viaShared((s) => s.settle(domain, this.clock.now(), status ?? null, refund));
+    };
+  }
+
+  private async acquireLocal(domain: string, cost: number, deadline: number): Promise<Release> {
     const b = this.buckets.get(domain);
     let charged: number;
     if (!b) {
@@ -113,13 +178,13 @@ export class ShopThrottle {
       }
     }
     let released = false;
-    return (status?: ThrottleStatus) => {
+    return (status) => {
       if (released) return;
       released = true;
       const current = this.buckets.get(domain);
       if (current) current.reserved = Math.max(0, current.reserved - charged);
       else this.unknownReserved.set(domain, Math.max(0, (this.unknownReserved.get(domain) ?? 0) - charged));
-      if (status) this.observe(domain, status);
+      if (status) this.observeLocal(domain, status);
     };
   }
 
@@ -138,6 +203,7 @@ export class ShopThrottle {
 
   /** A throttled answer without a status (a bare 429): treat the bucket as empty now. */
   private drained(domain: string): boolean {
+    if (this.shared) void this.viaShared((s) => s.drain(domain, this.clock.now()));
     const b = this.buckets.get(domain);
     if (!b) return false;
     b.available = Math.min(b.available, 0);
@@ -158,9 +224,9 @@ export class ShopThrottle {
       const release = await this.acquire(domain, cost, deadline);
       let observed = false;
       try {
-        const result = await call((status) => {
+        const result = await call((status, actualCost) => {
           observed = true;
-          release(status);
+          release(status, actualCost);
         });
         release();
         return result;
