@@ -293,11 +293,7 @@ export async function benchAdopt(o: AdoptBenchOptions): Promise<AdoptBenchResult
     let pim: PimRow[];
     let pimVariants: number;
     try {
-      pimVariants = (await loadCatalogue(bridgeDb, s.tenant.organizationId, count)).variants;
-      await bridgeDb.query(
-        `UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`,
-        [s.tenant.organizationId],
-      );
+      pimVariants = (await loadCatalogue(bridgeDb, s.tenant.organizationId, count, { predatesConnection: true })).variants;
       pim = (
         await bridgeDb.query<PimRow>(
           `SELECT p.id, p.sku, p.slug, p.name, p.ean, p.status, p.price::text AS price,

@@ -258,11 +258,7 @@ export async function benchDrift(o: { pgBaseUrl: string; products?: number; log?
     await db.connect();
     let variants: number;
     try {
-      variants = (await loadCatalogue(db, s.tenant.organizationId, count)).variants;
-      await db.query(
-        `UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`,
-        [s.tenant.organizationId],
-      );
+      variants = (await loadCatalogue(db, s.tenant.organizationId, count, { predatesConnection: true })).variants;
     } finally {
       await db.end();
     }

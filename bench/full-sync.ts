@@ -103,12 +103,7 @@ export async function benchFullSync(o: FullSyncBenchOptions): Promise<FullSyncBe
     let catalogue: Awaited<ReturnType<typeof loadCatalogue>>;
     let archived: number;
     try {
-      catalogue = await loadCatalogue(db, s.tenant.organizationId, count);
-      // The catalogue predates the connection: the delta sync leaves it to the full sync.
-      await db.query(
-        `UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`,
-        [s.tenant.organizationId],
-      );
+      catalogue = await loadCatalogue(db, s.tenant.organizationId, count, { predatesConnection: true });
       archived = (
         await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM products WHERE organization_id = $1 AND status = 'archived'`, [s.tenant.organizationId])
       ).rows[0].n;

@@ -45,7 +45,16 @@ export interface LoadedCatalogue {
   categoryLinks: number;
 }
 
-export async function loadCatalogue(db: pg.Client, organizationId: number, count: number): Promise<LoadedCatalogue> {
+/**
+ * `predatesConnection`: the products are dated a week back, as a catalogue that exists when a store is first connected
+ * (the delta sync leaves it to a full sync or an adoption).
+ */
+export async function loadCatalogue(
+  db: pg.Client,
+  organizationId: number,
+  count: number,
+  options: { predatesConnection?: boolean } = {},
+): Promise<LoadedCatalogue> {
   const org = organizationId;
   await db.query('BEGIN');
   await db.query(`INSERT INTO brands (organization_id, name) SELECT $1, 'Brand ' || chr(64 + g) || ' Outfitters' FROM generate_series(1, 20) g`, [org]);
@@ -134,6 +143,11 @@ export async function loadCatalogue(db: pg.Client, organizationId: number, count
      WHERE p.organization_id = $1 AND p.id % 5 = 1`,
     [org],
   );
+  if (options.predatesConnection) {
+    await db.query(`UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`, [
+      org,
+    ]);
+  }
   await db.query('COMMIT');
   // Planner statistics for the fresh rows (the trigram index's selectivity estimate depends on them), and the
   // visibility map that autovacuum would set within a minute of a bulk insert anyway: without it index-only scans

@@ -29,11 +29,7 @@ async function run(pgBaseUrl: string, products: number, tokenSeconds: number | n
     const db = new pg.Client(s.bridgeDatabaseUrl!);
     await db.connect();
     try {
-      await loadCatalogue(db, s.tenant.organizationId, products);
-      await db.query(
-        `UPDATE products SET created_at = created_at - interval '7 days', updated_at = updated_at - interval '7 days' WHERE organization_id = $1`,
-        [s.tenant.organizationId],
-      );
+      await loadCatalogue(db, s.tenant.organizationId, products, { predatesConnection: true });
     } finally {
       await db.end();
     }
