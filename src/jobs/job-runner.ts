@@ -5,7 +5,27 @@ import type { JobData, JobName } from './job-types.js';
 export interface Logger {
   error(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
+  info?(obj: object, msg: string): void;
   debug?(obj: object, msg: string): void;
+}
+
+/**
+ * A node's failing polls, told once: the first failure of any of its queues at `warn`, then nothing until every queue
+ * polls again, which is told at `info` (a lost database would otherwise say so for every queue at every poll).
+ */
+export class PollFailures {
+  private readonly failing = new Set<JobName>();
+  constructor(private readonly log?: Logger) {}
+
+  failed(queue: JobName, err: unknown): void {
+    if (this.failing.size === 0)
+      this.log?.warn({ err, queue }, 'job queue polls fail (two nodes racing for one job, or the database is away): told once until they work again');
+    this.failing.add(queue);
+  }
+
+  worked(queue: JobName): void {
+    if (this.failing.delete(queue) && this.failing.size === 0) this.log?.info?.({ queue }, 'job queue polls work again');
+  }
 }
 
 export interface JobContext<N extends JobName> {
@@ -34,6 +54,8 @@ export interface RunnerOptions {
   heartbeatMs: number;
   maxRunMs: number;
   log?: Logger;
+  /** Where this node's failing polls are told once (shared by its queues' runners). */
+  pollFailures?: PollFailures;
   /** Each try's recorded outcome and run time (metrics); not called for a job handed back by a stop. */
   onOutcome?: (outcome: 'completed' | 'retry' | 'failed', seconds: number) => void;
 }
@@ -159,11 +181,13 @@ export class JobRunner {
       if (free > 0) {
         try {
           const jobs = await this.backend.fetch(this.name, free);
+          this.options.pollFailures?.worked(this.name);
           fetched = jobs.length;
           for (const job of jobs) this.execute(job);
         } catch (err) {
-          // Typically two nodes racing for one singleton key (unique index): the next poll sorts it out.
-          this.options.log?.warn({ err, queue: this.name }, 'job fetch failed');
+          // Two nodes racing for one singleton key (unique index), or the database is away: the next poll sorts it out.
+          if (this.options.pollFailures) this.options.pollFailures.failed(this.name, err);
+          else this.options.log?.warn({ err, queue: this.name }, 'job fetch failed');
         }
       }
       if (this.stopping) break;

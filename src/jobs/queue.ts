@@ -6,7 +6,7 @@ import PgBoss from 'pg-boss';
 import type { Db } from '../db/client.js';
 import { clientExecutor } from '../db/executor.js';
 import { JOB, type JobData, type JobName, type JobQueue, type SendOptions, type SqlExecutor } from './job-types.js';
-import { JobRunner, type FetchedJob, type JobHandler, type Logger, type RunnerBackend } from './job-runner.js';
+import { JobRunner, PollFailures, type FetchedJob, type JobHandler, type Logger, type RunnerBackend } from './job-runner.js';
 import type { JobRecorder } from '../lib/metrics.js';
 import { queueDefinitions, type QueueDefinition, type QueueTuning } from './queue-definitions.js';
 
@@ -49,6 +49,7 @@ export class PgBossQueue implements JobQueue, RunnerBackend {
   readonly definitions: Record<JobName, QueueDefinition>;
   private readonly boss: PgBoss;
   private readonly runners = new Map<JobName, JobRunner>();
+  private readonly pollFailures: PollFailures;
   private started = false;
 
   constructor(
@@ -58,6 +59,7 @@ export class PgBossQueue implements JobQueue, RunnerBackend {
     private readonly recorder?: JobRecorder,
   ) {
     this.definitions = queueDefinitions(options);
+    this.pollFailures = new PollFailures(log);
     this.boss = new PgBoss({
       db: executor,
       schema: SCHEMA,
@@ -165,6 +167,7 @@ export class PgBossQueue implements JobQueue, RunnerBackend {
       heartbeatMs: Math.max(1_000, (d.expireInSeconds * 1_000) / 3),
       maxRunMs: d.maxRunSeconds * 1_000,
       log: this.log,
+      pollFailures: this.pollFailures,
       onOutcome: this.recorder && ((outcome, seconds) => this.recorder!.jobFinished(name, outcome, seconds)),
     });
     this.runners.set(name, runner);

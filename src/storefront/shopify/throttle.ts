@@ -6,9 +6,9 @@
 // - A THROTTLED answer (inside a 200 or as a 429) is waited out the same way and retried, never surfaced, until an
 //   overall deadline (default 120 s); 5xx, timeouts and network errors are retried with exponential back-off and full
 //   jitter (default 4 attempts, base 250 ms, cap 5 s); 401, 403, validation and other answers are not retried.
-// Clock, sleep and randomness are injected so tests run on a fake clock.
 // - With a SharedBudget (shared-budget.ts: Redis or PostgreSQL) the bucket estimate lives there instead, one for every
 //   process of the deployment; while it cannot be reached, the process paces the shop on its own estimate.
+// Clock, sleep and randomness are injected so tests run on a fake clock.
 import { StorefrontError } from '../storefront.port.js';
 import type { Charge, SharedBudget } from './shared-budget.js';
 import type { ThrottleStatus } from './shop-budget.js';
