@@ -64,12 +64,11 @@ if (filter.length === 0) {
 // suites start the `pimbridge` command from dist/ (test/helpers/cli-command.ts), `npm start`'s suite finds it ready, and
 // the browser suites serve console/dist. A filtered run builds only the console, for the browser suites.
 const { ensureBuild, ensureConsole } = await import('./ensure-build.mjs');
-if (filter.length === 0) {
-  ensureBuild(root);
-  // The test databases' template (scripts/test-template.ts, ~5 s): PGlite suites start from it, already migrated.
-  const template = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'test-template.ts')], { cwd: root, stdio: 'inherit' });
-  if (template.status !== 0) process.exit(template.status ?? 1);
-}
+if (filter.length === 0) ensureBuild(root);
+// The test databases' template (scripts/test-template.ts, ~5 s, only when a migration is newer): PGlite suites start
+// from it, already migrated, in every run.
+const template = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'test-template.ts')], { cwd: root, stdio: 'inherit' });
+if (template.status !== 0) process.exit(template.status ?? 1);
 if (files.some((f) => f.startsWith(path.join('console', 'test', 'browser')))) {
   ensureConsole(root);
   // Without a system Chromium, @sparticuz/chromium unpacks its binary to /tmp on first use: done here, once, because two
