@@ -86,23 +86,7 @@ const backends = [
   process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null,
 ].filter(Boolean);
 process.stdout.write(`Backends: ${backends.join(', ')}${process.env.TEST_REDIS_URL ? '' : '; the Redis-shared rate-limit cases need TEST_REDIS_URL'}\n`);
-// The longest files first (each figure: its wall time in a whole run on a quiet machine, 2026-11-28), the rest in name
-// order: a long file started last would run on alone while the other slot sits idle (about 3 minutes of a run).
-const LONGEST_FIRST = [
-  'test/sync-reliability.test.ts', // 193 s
-  'test/bridge-reliability.test.ts', // 143 s
-  'console/test/browser.test.ts', // 59 s
-  'test/bridge-races.test.ts', // 56 s
-  'test/shopify-bulk.test.ts', // 70 s (both databases)
-  'test/full-sync.test.ts', // 75 s
-  'test/cli-catalogue-files.test.ts', // 86 s
-  'test/e2e.test.ts', // 47 s
-  'console/test/browser-connect.test.ts', // 40 s
-  'test/catalogue-import.test.ts', // 54 s
-  'console/test/browser-flows.test.ts', // 31 s
-].map((f) => path.join(...f.split('/')));
-const ordered = [...LONGEST_FIRST.filter((f) => files.includes(f)), ...files.filter((f) => !LONGEST_FIRST.includes(f))];
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...ordered], {
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   cwd: root,
   stdio: 'inherit',
 });
