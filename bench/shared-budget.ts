@@ -7,6 +7,7 @@
 // run.ts does not run it (minutes of waiting on the bucket); `npx tsx bench/shared-budget.ts [--products N]` does.
 import pg from 'pg';
 import { startBridgeStack } from '../test/helpers/bridge-processes.js';
+import { runFullSync } from './full-sync-run.js';
 import { loadCatalogue } from './load.js';
 import { runIfMain } from './scratch.js';
 
@@ -49,17 +50,7 @@ async function run(pgBaseUrl: string, processes: number, products: number, log: 
       await db.end();
     }
     const from = s.calls.length;
-    const started = performance.now();
-    const res = await s.connector('POST', '/api/sync/full');
-    if (res.status !== 200) throw new Error(`POST /api/sync/full: ${res.status} ${JSON.stringify(res.body)}`);
-    const id = res.body.data.id as string;
-    let data: { status: string; synced: number; failed: number; total: number };
-    for (;;) {
-      data = (await s.connector('GET', `/api/sync/full/${id}`)).body.data;
-      if (data.status === 'completed' || data.status === 'failed') break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const seconds = (performance.now() - started) / 1000;
+    const { data, seconds } = await runFullSync(s);
     const calls = s.calls.slice(from);
     const r = {
       processes,

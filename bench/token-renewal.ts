@@ -7,6 +7,7 @@
 // `npx tsx bench/token-renewal.ts [--products N] [--token-seconds S]`.
 import pg from 'pg';
 import { startBridgeStack } from '../test/helpers/bridge-processes.js';
+import { runFullSync } from './full-sync-run.js';
 import { loadCatalogue } from './load.js';
 import { runIfMain } from './scratch.js';
 
@@ -33,17 +34,7 @@ async function run(pgBaseUrl: string, products: number, tokenSeconds: number | n
     } finally {
       await db.end();
     }
-    const started = performance.now();
-    const res = await s.connector('POST', '/api/sync/full');
-    if (res.status !== 200) throw new Error(`POST /api/sync/full: ${res.status} ${JSON.stringify(res.body)}`);
-    let data: { status: string; mode: string; synced: number; failed: number; error: string | null };
-    for (;;) {
-      data = (await s.connector('GET', `/api/sync/full/${res.body.data.id}`)).body.data;
-      if (data.status === 'completed' || data.status === 'failed') break;
-      if (performance.now() - started > 15 * 60_000) throw new Error(`the full sync did not end: ${JSON.stringify(data)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const seconds = (performance.now() - started) / 1000;
+    const { data, seconds } = await runFullSync(s);
     let firstError = data.error;
     if (data.failed > 0) firstError ??= (await s.connector('GET', '/api/products/mappings?status=error&limit=1')).body?.data?.mappings?.[0]?.sync_error ?? null;
     const shop = ((await s.admin('GET', '/admin/shops')).body.shops as { id: number; token_renewals: number }[]).find((x) => x.id === s.shopId)!;
