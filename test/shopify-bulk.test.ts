@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sandboxBulkOperations } from '../src/storefront/sandbox/schema.js';
 import { bulkTagged, ProductSetBulk } from '../src/storefront/shopify/operations.js';
+import { BULK_FIND_MIN } from '../src/storefront/shopify/ours-in-bulk.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import {
   StorefrontError,
@@ -196,6 +197,53 @@ for (const target of databaseTargets()) {
         first.map((o) => (o.ok ? o.result.productId : null)),
       );
       assert.equal(await count(), 4);
+    });
+
+    it('a rerun of many products whose mappings lost their storefront ids finds them in one bulk query, not a lookup each', async () => {
+      const made = Array.from({ length: BULK_FIND_MIN + 5 }, (_, i) => snapshot(700 + i));
+      made[0] = { ...TEE, id: 700, slug: 'rerun-tee', variants: TEE.variants.map((v) => ({ ...v, sku: `RR-${v.sku}` })) };
+      const fresh = made.map((product) => ({ product, known: NEW, placement: PLACEMENT }));
+      const created = await completed((await adapter.startBulkUpsert(shop, fresh)).operationId, fresh);
+      const before = await count();
+
+      // As after a run whose operation failed or whose worker died: pending mappings without storefront ids.
+      const sent: string[] = [];
+      const counting = new ShopifyAdapter({
+        timeoutMs: 30_000,
+        fetch: (url, init) => {
+          sent.push(/^\s*(?:query|mutation)\s+(\w+)/.exec(JSON.parse(String(init?.body ?? '{}')).query ?? '')?.[1] ?? 'unnamed');
+          return fetch(url, init);
+        },
+      });
+      const lost = made.map((product) => ({
+        product: { ...product, name: `${product.name} again` },
+        known: { productId: null, variantIds: {}, mediaIds: {} },
+        placement: PLACEMENT,
+      }));
+      const { operationId } = await counting.startBulkUpsert(shop, lost);
+      const again = await until(
+        'the rerun to finish',
+        async () => {
+          const state = await counting.bulkUpsertState(shop, operationId, lost);
+          if (state.state === 'completed') return state.outcomes;
+          mustHold(() => assert.equal(state.state, 'running', JSON.stringify(state)));
+          return null;
+        },
+        120_000,
+      );
+      // Every product found again and updated in place, variants kept by id: nothing made twice.
+      assert.deepEqual(
+        again.map((o) => (o.ok ? [o.result.productId, o.result.method, o.result.title] : o.errors)),
+        created.map((o, i) => (o.ok ? [o.result.productId, 'update', `${made[i].name} again`] : null)),
+      );
+      assert.deepEqual(again[0].ok && again[0].result.variantIds, created[0].ok && created[0].result.variantIds);
+      assert.equal(await count(), before);
+      // One bulk query read them; no product was looked up by itself (ProductRecoveryLookup, ProductIdentities).
+      assert.equal(sent.filter((name) => name === 'BulkOperationRunQuery').length, 1, sent.join(' '));
+      assert.deepEqual(
+        sent.filter((name) => /Lookup|Identities/.test(name)),
+        [],
+      );
     });
 
     it("after a bulk sync, a per-call push confirms the images' ids; a changed image list keeps the old images by id", async () => {

@@ -61,9 +61,9 @@ describe('Shopify adapter operations', () => {
     }
   });
 
-  it("the catalogue bulk query passes Shopify's bulk query rules (the sandbox's check), tagged or not", async () => {
+  it("the bulk queries (the catalogue, our products) pass Shopify's bulk query rules (the sandbox's check), tagged or not", async () => {
     const { prepareBulkQuery } = await import('../src/storefront/sandbox/bulk-query-runner.js');
-    for (const text of [operations.CatalogueProducts, operations.bulkTagged(operations.CatalogueProducts, '00ff00ff00ff00ff')]) {
+    for (const text of [operations.CatalogueProducts, operations.OurProducts].flatMap((d) => [d, operations.bulkTagged(d, '00ff00ff00ff00ff')])) {
       const prepared = prepareBulkQuery(text, false);
       assert.ok(!('errors' in prepared), JSON.stringify('errors' in prepared ? prepared.errors : null));
       assert.deepEqual(
@@ -73,7 +73,7 @@ describe('Shopify adapter operations', () => {
     }
     assert.match(operations.bulkTagged(operations.CatalogueProducts, 'abc'), /query CatalogueProducts_abc \{/);
     // Our identifier metafield, as the mapper writes it.
-    assert.match(operations.CatalogueProducts, /metafield\(namespace: "pimbridge", key: "pim_product_id"\)/);
+    for (const d of [operations.CatalogueProducts, operations.OurProducts]) assert.match(d, /metafield\(namespace: "pimbridge", key: "pim_product_id"\)/);
   });
 
   it('the deprecation check does catch a deprecated field (plan.displayName)', () => {

@@ -5,7 +5,8 @@
 // metafield (customId, or a search by its value), else a create — by customId where the shop has the unique
 // definition, so the same items run twice never duplicate a product — with the PIM slug as its handle, exactly. The
 // reads upsertProduct makes before a write (tags to merge, a product whose mapping was lost) are made here too, per
-// item, before the file is built. A line refused HANDLE_NOT_UNIQUE costs one read of the holder after the operation,
+// item, before the file is built — except that from BULK_FIND_MIN products whose mapping has no storefront id one bulk
+// query finds them all (ours-in-bulk.ts). A line refused HANDLE_NOT_UNIQUE costs one read of the holder after the operation,
 // to name it in the product's error (handleTakenProblem), as upsertProduct does.
 import { randomBytes } from 'node:crypto';
 import {
@@ -18,6 +19,7 @@ import {
   type ProductUpsertResult,
   type StorefrontShop,
 } from '../storefront.port.js';
+import { ACTIVE_BULK_STATUSES, bulkOperationEnded, startBulkOperation, type BulkCalls } from './bulk-operation.js';
 import { readJsonl, ResultLineTooLong, uploadStaged } from './bulk-transfer.js';
 import {
   BulkOperationRunMutation,
@@ -27,11 +29,9 @@ import {
   PublishablePublish,
   RecentBulkMutations,
   StagedUploadsCreate,
-  type BulkOperationNode,
   type BulkOperationRunMutationData,
   type PublishableBulkLine,
   type BulkOperationStateData,
-  type RecentBulkMutationsData,
   type ProductLookupData,
   type ProductSetBulkLine,
   type StagedUploadsCreateData,
@@ -54,20 +54,17 @@ import {
 } from './product-mapper.js';
 import { metafieldsFingerprint } from './attribute-metafields.js';
 import { customIdOf, handleOf, handleProblems, handleTakenProblem, identityOf, type IdentifierMode } from './product-identity.js';
-import type { ShopThrottle } from './throttle.js';
+import { BULK_FIND_MIN, findOursInBulk } from './ours-in-bulk.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
 export const MAX_BULK_FILE_BYTES = 100 * 1024 * 1024;
-/** The statuses of a bulk operation that has not finished (shared with the catalogue read, catalogue-read.ts). */
-export const ACTIVE_BULK_STATUSES: ReadonlySet<string> = new Set(['CREATED', 'RUNNING', 'CANCELING']);
 /** Items whose reads before the write run at once (each read goes through the shop's throttle). */
 const READ_CONCURRENCY = 4;
 
 type Found = NonNullable<ProductLookupData['productByIdentifier']>;
 
 /** What the adapter lends the bulk path: its throttled calls, the shop's identifier mode, locations and limits. */
-export interface BulkDeps {
-  call<T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number, retryUnavailable?: boolean): Promise<T>;
+export interface BulkDeps extends BulkCalls {
   identifierMode(shop: StorefrontShop): Promise<IdentifierMode>;
   locations(shop: StorefrontShop): Promise<ShopLocation[]>;
   /** `recover`: with its variants and media; `media`: with its media (files will be sent). */
@@ -75,7 +72,6 @@ export interface BulkDeps {
   /** The bridge's product for a PIM product, by our metafield (customId or a search by its value); null: none. */
   findOurs(shop: StorefrontShop, pimProductId: number, mode: IdentifierMode): Promise<Found | null>;
   rules(shop: StorefrontShop, placement: BulkUpsertItem['placement']): Promise<{ limits?: ShopLimits; currency?: ShopCurrency }>;
-  throttle: ShopThrottle;
   /** The upsert path's helpers, so both paths merge, recover and finish alike. */
   tagsOf(found: Found): StorefrontTags;
   /** The product's attribute metafields, the shop's definitions made first; a value that does not fit is sent (the shop refuses that line). */
@@ -189,7 +185,7 @@ export class ShopifyBulkUpserts {
         'utf8',
       );
       const operationId = await this.run(shop, await this.stage(shop, file), bulkTagged(PublishablePublish, randomBytes(8).toString('hex')));
-      const op = await this.finished(shop, operationId);
+      const op = await bulkOperationEnded(this.deps, shop, operationId);
       const answered = new Set<number>();
       let unreadable: string | null = null;
       if (op.status === 'COMPLETED' && op.url) {
@@ -236,26 +232,19 @@ export class ShopifyBulkUpserts {
     return { ok: false, errors: [handleTakenProblem(handle, holder && identityOf(holder), item.product.id), ...userErrorLines(others)] };
   }
 
-  /** Polls a bulk operation this job started until it ends (first after 250 ms, then up to every 5 s). */
-  private async finished(shop: StorefrontShop, operationId: string): Promise<BulkOperationNode> {
-    for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
-      const op = (await this.deps.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2)).bulkOperation;
-      if (!op) return { id: operationId, status: 'FAILED', errorCode: 'NOT_FOUND', createdAt: '', completedAt: null, objectCount: 0, url: null, query: '' };
-      if (!ACTIVE_BULK_STATUSES.has(op.status)) return op;
-      await new Promise((r) => setTimeout(r, wait));
-    }
-  }
-
   /** One JSONL line per item, in order (reads before writes as upsertProduct makes them, a few at a time). */
   private async lines(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ line: string; method: Method }[]> {
     const mode = items.some((i) => !i.known.productId) ? await this.deps.identifierMode(shop) : 'customId';
     const locations = await this.deps.locations(shop);
+    // Products an earlier run may have made without a mapping saying so: many are found in one bulk query, not each.
+    const searched = items.filter((i) => !i.known.productId && !i.known.neverPushed).map((i) => i.product.id);
+    const ours = searched.length >= BULK_FIND_MIN ? await findOursInBulk(this.deps, shop, new Set(searched)) : null;
     const out: { line: string; method: Method }[] = new Array(items.length);
     const problems: string[] = [];
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < items.length; i = next++) {
-        const line = await this.line(shop, items[i], mode, locations);
+        const line = await this.line(shop, items[i], mode, locations, ours);
         if ('line' in line) out[i] = line;
         else problems.push(...line.problems.map((p) => `product ${items[i].product.id}: ${p}`));
       }
@@ -271,6 +260,8 @@ export class ShopifyBulkUpserts {
     item: BulkUpsertItem,
     mode: IdentifierMode,
     locations: ShopLocation[],
+    /** Our products found in bulk for the items without a storefront id (null: look each up). */
+    ours: Map<number, Found> | null,
   ): Promise<{ line: string; method: Method } | { problems: string[] }> {
     const { product, known } = item;
     const pimTags = pimTagsOf(product);
@@ -307,7 +298,7 @@ export class ShopifyBulkUpserts {
         identifier = { id: byId.id };
         if (wantMedia) effective = { ...known, mediaIds: (await this.deps.recovered(shop, byId, product, known)).mediaIds, imagesUnconfirmed: [] };
       } else {
-        const found = known.neverPushed ? null : await this.deps.findOurs(shop, product.id, mode);
+        const found = known.neverPushed ? null : ours && !known.productId ? (ours.get(product.id) ?? null) : await this.deps.findOurs(shop, product.id, mode);
         if (found) {
           current = this.deps.tagsOf(found);
           effective = await this.deps.recovered(shop, found, product);
@@ -378,54 +369,6 @@ export class ShopifyBulkUpserts {
       recent: RecentBulkMutations,
     });
   }
-}
-
-/** How to start one bulk operation (a mutation or a query) and recognise it among the shop's recent ones. */
-export interface BulkStart<T> {
-  what: 'mutation' | 'query';
-  /** bulkOperationRunMutation or bulkOperationRunQuery, and its variables. */
-  document: string;
-  variables: Record<string, unknown>;
-  payload(data: T): { bulkOperation: BulkOperationNode | null; userErrors: { field: string[] | null; message: string; code: string | null }[] } | null;
-  /** The document the operation runs, under a name no other start uses (bulkTagged). */
-  tagged: string;
-  /** The shop's recent operations of this type (RecentBulkMutations, RecentBulkQueries). */
-  recent: string;
-}
-
-/**
- * Starts a bulk operation. Starting is not idempotent: after a failure that may have been applied (a 5xx or timeout),
- * the shop's recent operations tell whether this start went through — one running this very (tagged) document is
- * ours — before it is tried again. A shop running as many operations of the kind as it allows answers
- * OPERATION_IN_PROGRESS or LIMIT_REACHED: a StorefrontError of kind `unavailable` (try again later).
- */
-export async function startBulkOperation<T>(deps: Pick<BulkDeps, 'call' | 'throttle'>, shop: StorefrontShop, start: BulkStart<T>): Promise<string> {
-  for (let failures = 0; ; ) {
-    let data: T;
-    try {
-      data = await deps.call<T>(shop, start.document, start.variables, 12, false);
-    } catch (err) {
-      if (!(err instanceof StorefrontError) || err.kind !== 'unavailable') throw err;
-      const recent = await deps.call<RecentBulkMutationsData>(shop, start.recent, {}, 4);
-      const adopted = recent.bulkOperations?.nodes?.find((op) => sameDocument(op.query, start.tagged))?.id;
-      if (adopted) return adopted;
-      if (++failures >= deps.throttle.policy.maxAttempts) throw err;
-      await deps.throttle.backoff(failures);
-      continue;
-    }
-    const payload = start.payload(data);
-    const errors = payload?.userErrors ?? [];
-    if (errors.some((e) => e.code === 'OPERATION_IN_PROGRESS' || e.code === 'LIMIT_REACHED'))
-      throw new StorefrontError('unavailable', `${shop.domain} is running another bulk ${start.what}: ${errors.map((e) => e.message).join('; ')}`);
-    if (errors.length) throw new StorefrontError('invalid_response', `${shop.domain} refused the bulk ${start.what}: ${userErrorLines(errors).join('; ')}`);
-    if (!payload?.bulkOperation?.id) throw new StorefrontError('invalid_response', `${shop.domain} started no bulk ${start.what} (no operation in the answer)`);
-    return payload.bulkOperation.id;
-  }
-}
-
-export function sameDocument(a: string, b: string): boolean {
-  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-  return norm(a) === norm(b);
 }
 
 /** Whether a result line is a create refused because its handle is taken. */

@@ -7,7 +7,7 @@
 // and one arriving before its parent waits for it.
 import { randomBytes } from 'node:crypto';
 import { StorefrontError, type CatalogueReadState, type StorefrontCatalogueProduct, type StorefrontShop } from '../storefront.port.js';
-import { ACTIVE_BULK_STATUSES, startBulkOperation, type BulkDeps } from './bulk-upsert.js';
+import { ACTIVE_BULK_STATUSES, startBulkOperation, type BulkCalls } from './bulk-operation.js';
 import { readJsonl, ResultLineTooLong } from './bulk-transfer.js';
 import {
   BulkOperationRunQuery,
@@ -20,7 +20,7 @@ import {
   type CatalogueLine,
 } from './operations.js';
 
-export type CatalogueDeps = Pick<BulkDeps, 'call' | 'throttle' | 'transferTimeoutMs'>;
+export type CatalogueDeps = BulkCalls & { transferTimeoutMs: number };
 
 const numericId = (gid: string) => Number(/\/(\d+)(?:\?.*)?$/.exec(gid)?.[1] ?? NaN);
 

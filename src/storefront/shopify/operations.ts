@@ -829,6 +829,79 @@ export type CatalogueLine =
   | { id: string; alt?: string | null; image?: { url: string | null } | null; __parentId: string };
 
 /**
+ * The bridge's products in one bulk query (ours-in-bulk.ts), for a bulk upsert many of whose products have no storefront
+ * id although an earlier run may have made them (a rerun after a failed operation or a dead worker): every product with
+ * our `pimbridge.pim_product_id` metafield and what ProductRecoveryLookup reads of it — tags, metafields, custom
+ * collections, variants and media — so each line is built as after a lookup of its own, without one. Within Shopify's
+ * rules for bulk queries (https://shopify.dev/docs/api/usage/bulk-operations/queries, "Operation restrictions"): five
+ * connections at most (products, metafields, collections, variants, media), two levels deep, `edges { node }`, the
+ * parent selecting its `id`.
+ */
+export const OurProducts = /* GraphQL */ `
+  query OurProducts {
+    products {
+      edges {
+        node {
+          id
+          handle
+          title
+          tags
+          pimProductId: metafield(namespace: "pimbridge", key: "pim_product_id") {
+            value
+          }
+          metafields {
+            edges {
+              node {
+                id
+                namespace
+                key
+                type
+                value
+              }
+            }
+          }
+          collections(query: "collection_type:custom") {
+            edges {
+              node {
+                id
+              }
+            }
+          }
+          variants {
+            edges {
+              node {
+                id
+                sku
+              }
+            }
+          }
+          media {
+            edges {
+              node {
+                id
+                status
+                ... on MediaImage {
+                  image {
+                    url
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** One line of OurProducts' result file: a product, or one of its metafields, collections, variants or media. */
+export type OurProductLine =
+  | { id: string; handle: string; title: string; tags: string[] | null; pimProductId: { value: string } | null; __parentId?: undefined }
+  | { id: string; namespace: string; key: string; type: string; value: string; __parentId: string }
+  | { id: string; sku: string | null; __parentId: string }
+  | ({ __parentId: string } & StorefrontMediaNode);
+
+/**
  * Runs a query in bulk, in the background; its result file is at the operation's `url` once COMPLETED (polled with
  * BulkOperationState). `groupObjects` is left at its default (false from 2026-01): the reader does not need children
  * next to their parent, and grouping makes the operation slower.
