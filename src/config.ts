@@ -292,7 +292,7 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     syncBulkChunk: int(env, 'SYNC_BULK_CHUNK', 1_000, 1, 10_000),
     syncRetryLimit: int(env, 'SYNC_RETRY_LIMIT', 5, 0, 50),
     syncRetryDelaySeconds: int(env, 'SYNC_RETRY_DELAY_SECONDS', 5, 0, 3_600),
-    syncJobExpireSeconds: int(env, 'SYNC_JOB_EXPIRE_SECONDS', 30, 10, 86_400),
+    syncJobExpireSeconds: int(env, 'SYNC_JOB_EXPIRE_SECONDS', 15, 10, 86_400),
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '127.0.0.1',
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),

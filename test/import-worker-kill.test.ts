@@ -9,7 +9,7 @@
 //
 // How the dead worker's job comes back, and how long it takes (src/jobs/): on PostgreSQL nothing notices a dead worker
 // but pg-boss maintenance, which fails an `active` job whose lease (started_on, renewed by the worker's heartbeat every
-// expireInSeconds / 3) is older than its expire_in; with retries left and SYNC_RETRY_DELAY_SECONDS=0 it is `retry`
+// expireInSeconds / 4) is older than its expire_in; with retries left and SYNC_RETRY_DELAY_SECONDS=0 it is `retry`
 // with start_after = now(). (Releasing orphans at start is for PGlite only.) Maintenance runs on worker nodes only:
 // once when a worker starts and then on a 30 s timer (services.ts, fixed for PostgreSQL), and at most once per ~29 s
 // across all nodes (queue.ts maintain(): the pgboss.version.maintained_on gate). So, with the fastest settings the

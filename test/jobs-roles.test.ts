@@ -21,11 +21,11 @@ const PG = {
 };
 
 describe('ROLE and the SYNC_* settings', () => {
-  it('defaults: role all, concurrency 8, poll 30 s, bulk threshold 200, 5 retries from 5 s, a lease of 30 s', () => {
+  it('defaults: role all, concurrency 8, poll 30 s, bulk threshold 200, 5 retries from 5 s, a lease of 15 s', () => {
     const c = loadConfig(PG);
     assert.deepEqual(
       [c.role, c.syncConcurrency, c.syncPollSeconds, c.syncBulkThreshold, c.syncRetryLimit, c.syncRetryDelaySeconds, c.syncJobExpireSeconds],
-      ['all', 8, 30, 200, 5, 5, 30],
+      ['all', 8, 30, 200, 5, 5, 15],
     );
     assert.equal(loadConfig({ ...PG, ROLE: 'worker', SYNC_CONCURRENCY: '32' }).syncConcurrency, 32);
     assert.equal(loadConfig({ ...PG, ROLE: 'api' }).role, 'api');

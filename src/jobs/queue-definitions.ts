@@ -15,7 +15,7 @@ export interface QueueDefinition {
   retryDelay: number;
   retryBackoff: boolean;
   /**
-   * The lease: a job whose worker stopped renewing it (the worker beats every expireInSeconds / 3) for this long is
+   * The lease: a job whose worker stopped renewing it (the worker beats every expireInSeconds / 4) for this long is
    * taken over by another worker (queue.ts reclaimExpired, every few seconds; pg-boss's own expiry in maintenance
    * catches it too); a live worker keeps even a long job (a bulk operation).
    */
@@ -31,7 +31,7 @@ export interface QueueTuning {
 }
 
 /** The defaults of SYNC_RETRY_LIMIT, SYNC_RETRY_DELAY_SECONDS and SYNC_JOB_EXPIRE_SECONDS (config.ts). */
-export const DEFAULT_QUEUE_TUNING: QueueTuning = { retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: 30 };
+export const DEFAULT_QUEUE_TUNING: QueueTuning = { retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: 15 };
 
 export function queueDefinitions(t: QueueTuning): Record<JobName, QueueDefinition> {
   const retry = { retryDelay: t.retryDelaySeconds, retryBackoff: t.retryDelaySeconds > 0 };

@@ -164,7 +164,8 @@ export class PgBossQueue implements JobQueue, RunnerBackend {
       // A poll, a fan-out or a bulk chunk queues jobs in its own transaction, committed by now: wake every queue.
       // (sync.product queues nothing, and there are many: it does not.)
       onJobDone: name === JOB.syncProduct ? undefined : () => this.wakeAll(),
-      heartbeatMs: Math.max(1_000, (d.expireInSeconds * 1_000) / 3),
+      // Four beats per lease: a beat may be late (a busy event loop) three times before the lease is lost.
+      heartbeatMs: Math.max(1_000, (d.expireInSeconds * 1_000) / 4),
       maxRunMs: d.maxRunSeconds * 1_000,
       log: this.log,
       pollFailures: this.pollFailures,

@@ -69,7 +69,10 @@ export class Workers {
         this.queue
           .reclaimExpired()
           .then((n) => {
-            if (n > 0) this.options.log?.warn({ jobs: n }, `took over ${n} job(s) whose worker stopped renewing its lease (a worker died or froze)`);
+            if (n === 0) return;
+            this.options.log?.warn({ jobs: n }, `took over ${n} job(s) whose worker stopped renewing its lease (a worker died or froze)`);
+            // They are due now: this node's idle queues fetch at once instead of at their next idle poll.
+            for (const name of Object.values(JOB)) this.queue.wake(name);
           })
           .catch((err) => this.options.log?.error({ err }, 'could not take over the jobs of dead workers'));
       this.reclaim = setInterval(reclaim, this.options.reclaimIntervalSeconds * 1_000);

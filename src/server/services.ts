@@ -122,7 +122,7 @@ export interface ServiceOverrides {
 }
 
 /** How often a worker node takes over the jobs of dead workers (jobs/workers.ts), on PostgreSQL. */
-const RECLAIM_INTERVAL_SECONDS = 5;
+const RECLAIM_INTERVAL_SECONDS = 3;
 
 export function createServices(
   config: Pick<Config, 'pimRateLimitRead' | 'pimRateLimitWrite' | 'publicUrl' | 'dataDir' | 'mediaAllowPrivateNetworks'> &

@@ -359,6 +359,8 @@ export interface BridgeStack {
   killBridge(): Promise<void>;
   /** Start the bridge again on the same database, port and secrets (`env`: variables changed from now on). */
   startBridge(env?: Record<string, string>): Promise<void>;
+  /** PostgreSQL: one more `pimbridge serve --role <role>` node on the bridge's database and secrets, ready. */
+  startNode(role: 'api' | 'worker' | 'all'): Promise<{ proc: Proc; url: string }>;
   /**
    * Writes the sandbox store's settings (SandboxStoreService.configure on the sandbox's database; a new configuration
    * version, so a fresh, full bucket and a restarted fault sequence). PostgreSQL: while the sandbox runs (it reads its
@@ -515,13 +517,17 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
     };
     await startBridge();
     cleanups.push(() => stopProc(bridgeProc));
-    for (let i = 0; i < (o.extraWorkers ?? 0); i++) {
-      if (o.kind !== 'postgres') throw new Error('extra workers need PostgreSQL');
+    let nodes = 0;
+    const startNode: BridgeStack['startNode'] = async (role) => {
+      if (o.kind !== 'postgres') throw new Error('more nodes need PostgreSQL');
       const port = await freePort();
-      const worker = spawnCli(['serve', '--role', 'worker'], { ...bridgeEnv, PORT: String(port) });
-      cleanups.push(() => stopProc(worker));
-      await waitForHttp(`worker ${i + 1}`, worker, `http://127.0.0.1:${port}/readyz`);
-    }
+      const proc = spawnCli(['serve', '--role', role], { ...bridgeEnv, PORT: String(port) });
+      cleanups.push(() => stopProc(proc));
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHttp(`node ${++nodes} (role ${role})`, proc, `${url}/readyz`);
+      return { proc, url };
+    };
+    for (let i = 0; i < (o.extraWorkers ?? 0); i++) await startNode('worker');
 
     const adminHeaders = { authorization: `Bearer ${adminToken}` };
     const admin: BridgeStack['admin'] = (method, url, body) => request(`${bridgeUrl}${url}`, method, adminHeaders, body);
@@ -600,6 +606,7 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
         await stopProc(bridgeProc, 'SIGKILL');
       },
       startBridge,
+      startNode,
       async configureSandbox(settings) {
         const restart = o.kind === 'pglite';
         if (restart) await stopProc(sandboxProc);
