@@ -64,14 +64,14 @@ function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzlePg(pool, { schema });
   return {
     kind: 'postgres',
     db,
     migrate: (set) => migratePg(db as never, set ?? { migrationsFolder }),
     ping: () => ping(db),
     executor: clientExecutor(pool),
-    locks: postgresLocks(pool, (client) => drizzlePg(client, { schema }) as unknown as Db),
+    locks: postgresLocks(pool, (client) => drizzlePg(client, { schema })),
     exclusively: (fn, onWait) => exclusivelyOnPostgres(pool, fn, onWait),
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: () => pool.end(),
@@ -86,7 +86,7 @@ async function openPglite(dataDir: string | null, templateFile: string | undefin
     const before = dataDir === null ? null : makeDataDirPrivate(dataDir);
     const client = await createPglite(dataDir === null ? undefined : path.join(dataDir, 'pglite'), templateFile);
     const after = dataDir === null ? null : makePrivate(path.join(dataDir, 'pglite'));
-    const db = drizzleLite(client, { schema }) as unknown as Db;
+    const db = drizzleLite(client, { schema });
     return {
       kind: 'pglite',
       db,

@@ -160,7 +160,7 @@ export class AdoptionService {
     const stale = await repo.findOpen(integrationId);
     if (stale && liveJobs && (await liveJobs(integrationId)) === 0) await this.failAdoption(stale.id, 'Interrupted: no job was left to finish it');
     const result = await db.transaction(async (tx) => {
-      const r = repo.with(tx as unknown as Db);
+      const r = repo.with(tx);
       // The lock makes check-then-insert safe against a concurrent start on another node.
       const integration = await r.lockIntegration(integrationId);
       if (!integration?.active) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
@@ -170,7 +170,7 @@ export class AdoptionService {
       if (fullSyncId) return { started: false as const, adoption: null, fullSyncId };
       const id = randomUUID();
       const row = await r.create(id, integrationId, importUnmatched, this.now());
-      await queue.send(JOB.catalogueAdopt, { integrationId, adoptionId: id }, { id, db: txExecutor(tx as unknown as Db) });
+      await queue.send(JOB.catalogueAdopt, { integrationId, adoptionId: id }, { id, db: txExecutor(tx) });
       return { started: true as const, adoption: view(row) };
     });
     // Committed: this process's workers take the job now rather than at their next poll.

@@ -89,14 +89,14 @@ export class DriftService {
     const stale = await repo.findOpen(integrationId);
     if (stale && liveJobs && (await liveJobs(integrationId)) === 0) await repo.fail(stale.id, 'Interrupted: no job was left to finish it', this.now());
     const result = await db.transaction(async (tx) => {
-      const r = repo.with(tx as unknown as Db);
+      const r = repo.with(tx);
       const integration = await r.lockIntegration(integrationId);
       if (!integration?.active) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
       const open = await r.findOpen(integrationId);
       if (open) return { started: false as const, report: view(open) };
       const id = randomUUID();
       const row = await r.create(id, integrationId, this.now());
-      await queue.send(JOB.catalogueDrift, { integrationId, reportId: id }, { id, db: txExecutor(tx as unknown as Db) });
+      await queue.send(JOB.catalogueDrift, { integrationId, reportId: id }, { id, db: txExecutor(tx) });
       return { started: true as const, report: view(row) };
     });
     if (result.started) queue.wake?.(JOB.catalogueDrift);

@@ -89,11 +89,11 @@ export class IntegrationService {
     const connection = this.seal(pimBaseUrl, input.pim_api_key, input.pim_api_secret);
     const apiToken = randomCredential(TOKEN_PREFIX);
     const result = await this.db.transaction(async (tx) => {
-      const integrations = this.integrations.with(tx as unknown as Db);
+      const integrations = this.integrations.with(tx);
       const row = existing ? await integrations.reactivate(existing.id, connection) : await integrations.insert(shop.id, connection);
       // Another connect won the race between the check above and this write.
       if (!row) return null;
-      await this.tokens.with(tx as unknown as Db).create({ integrationId: row.id, tokenHash: sha256Hex(apiToken), scope: 'admin', name: 'connect' });
+      await this.tokens.with(tx).create({ integrationId: row.id, tokenHash: sha256Hex(apiToken), scope: 'admin', name: 'connect' });
       return row;
     });
     if (!result) throw integrationExists(domain);
@@ -130,8 +130,8 @@ export class IntegrationService {
 
   async disconnect(integrationId: number) {
     const disconnectedAt = await this.db.transaction(async (tx) => {
-      const at = await this.integrations.with(tx as unknown as Db).deactivate(integrationId);
-      await this.tokens.with(tx as unknown as Db).revokeAll(integrationId);
+      const at = await this.integrations.with(tx).deactivate(integrationId);
+      await this.tokens.with(tx).revokeAll(integrationId);
       return at;
     });
     // Only an active integration's token authenticates, so a null here means a concurrent disconnect already ran.

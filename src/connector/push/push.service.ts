@@ -406,8 +406,8 @@ export class PushService {
     const status: SyncOutcome = failed === 0 ? 'success' : failed === processed ? 'error' : 'partial';
     const at = this.now();
     await this.db.transaction(async (tx) => {
-      await this.syncLogs.with(tx as unknown as Db).complete(syncLogId, { status, processed, failed, error, at });
-      await this.syncLogs.with(tx as unknown as Db).touchLastSync(integrationId, at);
+      await this.syncLogs.with(tx).complete(syncLogId, { status, processed, failed, error, at });
+      await this.syncLogs.with(tx).touchLastSync(integrationId, at);
     });
   }
 }

@@ -97,7 +97,7 @@ export class DeltaSyncService {
       const settled = lastIndexWhere(changes, (c) => Date.parse(c.updated_at) <= settledBefore);
       const next = settled >= 0 ? { at: new Date(changes[settled].updated_at), id: changes[settled].id } : null;
       const queued = await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+        const t = tx;
         // An adoption started since the poll began: nothing more is queued, the watermark stays.
         if (await adoptions.with(t).hasOpen(integrationId)) return false;
         await this.deps.queue.sendMany(

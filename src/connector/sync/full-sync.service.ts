@@ -164,7 +164,7 @@ export class FullSyncService {
       if (staleAdoption) await repo.failAdoption(staleAdoption, 'Interrupted: no job was left to finish it');
     }
     return db.transaction(async (tx) => {
-      const r = repo.with(tx as unknown as Db);
+      const r = repo.with(tx);
       // The lock makes check-then-insert safe against a concurrent start on another node.
       const integration = await r.lockIntegration(integrationId);
       if (!integration?.active) throw new ConnectorError('AUTHENTICATION_FAILED', 'Invalid or revoked API token');
@@ -176,7 +176,7 @@ export class FullSyncService {
         throw new ConnectorError('SYNC_IN_PROGRESS', `An adoption of this integration is open (${adoption}); start the full sync when it has ended`);
       const id = randomUUID();
       const row = await r.create(id, integrationId, this.now());
-      await queue.send(JOB.syncFull, { integrationId, fullSyncId: id }, { id, db: txExecutor(tx as unknown as Db) });
+      await queue.send(JOB.syncFull, { integrationId, fullSyncId: id }, { id, db: txExecutor(tx) });
       return { started: true as const, sync: view(row, { queued: 0, synced: 0, failed: 0 }) };
     });
   }
@@ -214,8 +214,8 @@ export class FullSyncService {
       const ids = [...new Set(page.products.map((p) => p.id).filter((id) => Number.isInteger(id) && id > afterId))].sort((a, b) => a - b);
       const last = page.products.length < pageSize || ids.length === 0;
       const next = await db.transaction(async (tx) => {
-        const r = repo.with(tx as unknown as Db);
-        const exec = txExecutor(tx as unknown as Db);
+        const r = repo.with(tx);
+        const exec = txExecutor(tx);
         // Serialises fan-outs of this sync (should a retry overlap a run taken for dead): a page already recorded is skipped.
         const current = await r.lockForFanOut(sync.id);
         if (current?.status !== 'running' || current.cursorId !== afterId || current.fannedOut) return current;
@@ -303,8 +303,8 @@ export class FullSyncService {
       const at = this.now();
       const reason = clip(`The storefront's bulk upsert failed: ${error}`);
       const failed = await db.transaction(async (tx) => {
-        const r = repo.with(tx as unknown as Db);
-        const m = mappings.with(tx as unknown as Db);
+        const r = repo.with(tx);
+        const m = mappings.with(tx);
         const ids = await r.queuedItemsOfBatch(sync.id, batch.id);
         for (const id of ids) await m.saveError(sync.integrationId, id, clip(`The storefront could not take PIM product ${id}: ${error}`), at);
         await r.failQueuedItems(sync.id, reason, at, batch.id);
@@ -320,9 +320,9 @@ export class FullSyncService {
   async closeIfDone(id: string): Promise<void> {
     const { db, repo } = this.deps;
     await db.transaction(async (tx) => {
-      const r = repo.with(tx as unknown as Db);
+      const r = repo.with(tx);
       const done = await r.completeIfDone(id, this.now());
-      if (done) await this.writeLog(tx as unknown as Db, done, await r.counts(id), null);
+      if (done) await this.writeLog(tx, done, await r.counts(id), null);
     });
   }
 
@@ -331,11 +331,11 @@ export class FullSyncService {
     const { db, repo } = this.deps;
     const at = this.now();
     await db.transaction(async (tx) => {
-      const r = repo.with(tx as unknown as Db);
+      const r = repo.with(tx);
       const failed = await r.fail(id, clip(error), at);
       if (!failed) return;
       await r.failQueuedItems(id, clip(`Not synced: ${error}`), at);
-      await this.writeLog(tx as unknown as Db, failed, await r.counts(id), error);
+      await this.writeLog(tx, failed, await r.counts(id), error);
     });
   }
 
@@ -468,8 +468,8 @@ class BatchRun {
     const at = this.service.clock();
     let claimed = new Set<number>();
     await db.transaction(async (tx) => {
-      const r = repo.with(tx as unknown as Db);
-      const m = mappings.with(tx as unknown as Db);
+      const r = repo.with(tx);
+      const m = mappings.with(tx);
       // The refused fail with their reasons; the sent are queued (again, should an earlier try have failed them): a
       // resumed operation's items are the batch's queued ones, so they must be exactly what is sent.
       await r.finishItems(this.sync.id, [...failures, ...sendable.map((p) => ({ pimProductId: p.id, status: 'queued' as const, error: null }))], at);
@@ -491,7 +491,7 @@ class BatchRun {
           busy.map((pimProductId) => ({ pimProductId, status: 'synced' as const, error: null })),
           at,
         );
-        await this.requeue(tx as unknown as Db, busy);
+        await this.requeue(tx, busy);
       }
       if (claimed.size === 0) await r.setBatch(this.batch.id, { status: 'completed' }, at);
     });
@@ -580,7 +580,7 @@ class BatchRun {
     const results: ItemOutcome[] = [];
     const overtaken: number[] = [];
     await db.transaction(async (tx) => {
-      const m = mappings.with(tx as unknown as Db);
+      const m = mappings.with(tx);
       // A bulk operation runs for minutes and cannot be stopped line by line: another writer (an inline push, a delta
       // job) may have written a product meanwhile, before or after this line — or be writing it now. Such a product's
       // mapping is no longer as the claim left it: its mapping is that writer's, and it is queued again (a sync.product
@@ -603,7 +603,7 @@ class BatchRun {
           // The version this line was built from (recorded by the claim; a resumed job reads the PIM again).
           const record = syncedMappingOf(product.id, r, at, claims.get(product.id) ?? null);
           await m.saveSynced(integrationId, product.id, record);
-          await recordMissingLocales(new IntegrationRepository(tx as unknown as Db), integrationId, product, r);
+          await recordMissingLocales(new IntegrationRepository(tx), integrationId, product, r);
           results.push({ pimProductId: product.id, status: record.error ? 'failed' : 'synced', error: record.error });
         } else {
           const message = clip(`The storefront refused PIM product ${product.id}: ${outcome.errors.join('; ')}`);
@@ -611,10 +611,10 @@ class BatchRun {
           results.push({ pimProductId: product.id, status: 'failed', error: message });
         }
       }
-      const r = repo.with(tx as unknown as Db);
+      const r = repo.with(tx);
       await r.finishItems(this.sync.id, results, at);
       await r.setBatch(this.batch.id, { status: 'completed', error: null }, at);
-      if (overtaken.length > 0) await this.requeue(tx as unknown as Db, overtaken);
+      if (overtaken.length > 0) await this.requeue(tx, overtaken);
     });
     if (overtaken.length > 0) this.deps.queue.wake?.(JOB.syncProduct);
     const failed = results.filter((r) => r.status === 'failed').length;
@@ -625,7 +625,7 @@ class BatchRun {
     const { db, repo, mappings } = this.deps;
     const at = this.service.clock();
     await db.transaction(async (tx) => {
-      const m = mappings.with(tx as unknown as Db);
+      const m = mappings.with(tx);
       // A product another writer wrote meanwhile keeps that writer's mapping.
       const claims = await m.bulkClaims(
         this.sync.integrationId,
@@ -636,7 +636,7 @@ class BatchRun {
         if (!claims.has(product.id)) continue;
         await m.saveError(this.sync.integrationId, product.id, clip(`The storefront could not take PIM product ${product.id}: ${reason}`), at);
       }
-      const r = repo.with(tx as unknown as Db);
+      const r = repo.with(tx);
       await r.failQueuedItems(this.sync.id, clip(reason), at, this.batch.id);
       await r.setBatch(this.batch.id, { status: 'failed', error: clip(reason) }, at);
     });

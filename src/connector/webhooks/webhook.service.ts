@@ -244,8 +244,8 @@ export class WebhookService {
     }
     const outcome = await this.deps.db
       .transaction(async (tx) => {
-        const repo = this.deps.repo.with(tx as unknown as Db);
-        const mappings = this.deps.mappings.with(tx as unknown as Db);
+        const repo = this.deps.repo.with(tx);
+        const mappings = this.deps.mappings.with(tx);
         const result = await this.act(topic as Topic, payload, integrationId, webhookId, at, repo, mappings);
         // The id is recorded with the action, in one transaction: a repeat (even a concurrent one) acts once.
         if (!(await record(repo, result))) throw new Duplicate();

@@ -57,7 +57,7 @@ export class AttributeService {
   async update(organizationId: number, id: number, input: AttributeUpdateInput): Promise<AttributeView> {
     await uniqueCode(input.code ?? '', () =>
       this.db.transaction(async (tx) => {
-        const repo = this.attributes.with(tx as unknown as Db);
+        const repo = this.attributes.with(tx);
         const current = await repo.lock(organizationId, id);
         if (!current) throw notFound(`Product attribute ${id} not found`);
         const type = input.type ?? current.type;
@@ -101,7 +101,7 @@ export class AttributeService {
   /** Deletes an attribute that no product uses; one in use is a 400 saying how many products use it. */
   async delete(organizationId: number, id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const repo = this.attributes.with(tx as unknown as Db);
+      const repo = this.attributes.with(tx);
       const current = await repo.lock(organizationId, id);
       if (!current) throw notFound(`Product attribute ${id} not found`);
       const using = await repo.productsUsing(organizationId, current.code);

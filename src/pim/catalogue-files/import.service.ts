@@ -102,7 +102,7 @@ export class ImportService {
       const inspected = await inspectCsv(createReadStream(file), { format: request.format, maxBytes: limit });
       // The import and its job exist together or not at all: no import waits for a job that was never sent.
       await this.db.transaction(async (tx) => {
-        await this.imports.with(tx as unknown as Db).insert({
+        await this.imports.with(tx).insert({
           id,
           organizationId,
           format: inspected.format,
@@ -112,7 +112,7 @@ export class ImportService {
           sizeBytes: size,
           rowsTotal: inspected.rows,
         });
-        await this.queue.send(JOB.catalogueImport, { importId: id }, { id, db: executorOf(tx as unknown as Db) });
+        await this.queue.send(JOB.catalogueImport, { importId: id }, { id, db: executorOf(tx) });
       });
     } catch (err) {
       await rm(file, { force: true });
@@ -313,12 +313,12 @@ export class ImportService {
     if (imp.dry_run) {
       // Read-only: the plan is made outside any lock, and only the import's own counts are written.
       const { errors, plans } = await apply(this.db);
-      await this.db.transaction((tx) => record(tx as unknown as Db, errors, plans));
+      await this.db.transaction((tx) => record(tx, errors, plans));
       return;
     }
     await this.db.transaction(async (tx) => {
-      const { errors, plans } = await apply(tx as unknown as Db);
-      await record(tx as unknown as Db, errors, plans);
+      const { errors, plans } = await apply(tx);
+      await record(tx, errors, plans);
     });
   }
 
@@ -442,11 +442,11 @@ export class ImportService {
           continue;
         }
         const reason = `image ${image.url}: ${err.message.replace(/^file_url: /, '')}; the URL is kept and tried again at the product's next import`;
-        await this.db.transaction((tx) => this.imports.with(tx as unknown as Db).imageFailed(imp.id, imp.organization_id, image, reason));
+        await this.db.transaction((tx) => this.imports.with(tx).imageFailed(imp.id, imp.organization_id, image, reason));
         return;
       }
     }
-    await this.db.transaction((tx) => this.imports.with(tx as unknown as Db).imageDone(imp.id, image));
+    await this.db.transaction((tx) => this.imports.with(tx).imageDone(imp.id, image));
   }
 }
 

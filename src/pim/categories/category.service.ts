@@ -163,7 +163,7 @@ export class CategoryService {
   /** One transaction holding the organization's category lock. */
   private write<T>(organizationId: number, change: (repo: CategoryRepository) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => {
-      const repo = this.categories.with(tx as unknown as Db);
+      const repo = this.categories.with(tx);
       await repo.lock(organizationId);
       return change(repo);
     });

@@ -78,7 +78,7 @@ export class MediaService {
 
     const attach = () =>
       this.db.transaction(async (tx) => {
-        const repo = this.media.with(tx as unknown as Db);
+        const repo = this.media.with(tx);
         if (!(await repo.lockProduct(organizationId, productId))) throw notFound(`Product ${productId} not found`);
         // Under the file lock, a concurrent delete of the file's last other reference cannot remove it between this
         // check and the insert. A missing file is (re)written, also for a duplicate.
@@ -113,7 +113,7 @@ export class MediaService {
           sha256,
           phash: image.phash,
         });
-        await this.products.with(tx as unknown as Db).touch(productId);
+        await this.products.with(tx).touch(productId);
         return { id, created: true };
       });
 
@@ -134,7 +134,7 @@ export class MediaService {
   /** PATCH: a new place among the product's media (the others close up) and/or alt text. */
   async update(organizationId: number, productId: number, id: number, input: MediaUpdateInput) {
     await this.db.transaction(async (tx) => {
-      const repo = this.media.with(tx as unknown as Db);
+      const repo = this.media.with(tx);
       if (!(await repo.lockProduct(organizationId, productId))) throw notFound(`Product ${productId} not found`);
       const current = await repo.find(organizationId, productId, id);
       if (!current) throw notFound(`Media ${id} of product ${productId} not found`);
@@ -143,20 +143,20 @@ export class MediaService {
         await repo.move(productId, id, current.position, Math.min(input.position, last));
       }
       if (input.alt_text !== undefined) await repo.setAltText(id, input.alt_text);
-      await this.products.with(tx as unknown as Db).touch(productId);
+      await this.products.with(tx).touch(productId);
     });
     return this.get(organizationId, productId, id);
   }
 
   async delete(organizationId: number, productId: number, id: number): Promise<void> {
     const storageKey = await this.db.transaction(async (tx) => {
-      const repo = this.media.with(tx as unknown as Db);
+      const repo = this.media.with(tx);
       if (!(await repo.lockProduct(organizationId, productId))) throw notFound(`Product ${productId} not found`);
       // Thrown inside the transaction, so a miss does not bump the product's updated_at.
       const deleted = await repo.delete(organizationId, productId, id);
       if (!deleted) throw notFound(`Media ${id} of product ${productId} not found`);
       await repo.closeGapAt(productId, deleted.position);
-      await this.products.with(tx as unknown as Db).touch(productId);
+      await this.products.with(tx).touch(productId);
       return deleted.storageKey;
     });
     await this.releaseFile(storageKey);
@@ -179,7 +179,7 @@ export class MediaService {
   private async releaseFile(storageKey: string): Promise<void> {
     try {
       await this.db.transaction(async (tx) => {
-        const repo = this.media.with(tx as unknown as Db);
+        const repo = this.media.with(tx);
         await repo.lockFile(storageKey);
         if (!(await repo.isReferenced(storageKey))) await this.storage.delete(storageKey);
       });

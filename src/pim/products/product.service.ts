@@ -81,8 +81,8 @@ export class ProductService {
     await this.checkInput(organizationId, input);
     const insert = () =>
       this.db.transaction(async (tx) => {
-        const repo = this.products.with(tx as unknown as Db);
-        if (input.attributes) await this.attributes.confirmProductValues(tx as unknown as Db, organizationId, input.attributes);
+        const repo = this.products.with(tx);
+        if (input.attributes) await this.attributes.confirmProductValues(tx, organizationId, input.attributes);
         const slug = input.slug ?? firstFreeSlug(slugify(input.name), await repo.slugsLike(organizationId, slugify(input.name)));
         const attributes = input.attributes && { attributes: patchedAttributes(input.attributes, 'empty') };
         const productId = await repo.insert(organizationId, { ...toColumns(input), ...attributes, name: input.name, sku: input.sku, slug });
@@ -107,8 +107,8 @@ export class ProductService {
     await this.checkInput(organizationId, input, id);
     await this.writeUnique(() =>
       this.db.transaction(async (tx) => {
-        const repo = this.products.with(tx as unknown as Db);
-        if (input.attributes) await this.attributes.confirmProductValues(tx as unknown as Db, organizationId, input.attributes);
+        const repo = this.products.with(tx);
+        if (input.attributes) await this.attributes.confirmProductValues(tx, organizationId, input.attributes);
         await repo.update(organizationId, id, { ...toColumns(input), ...(input.attributes && { attributes: patchedAttributes(input.attributes) }) });
         if (input.category_ids) await repo.replaceCategories(id, input.category_ids);
       }),
@@ -125,7 +125,7 @@ export class ProductService {
   async putTranslation(organizationId: number, id: number, locale: string, input: TranslationInput) {
     if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
     return this.db.transaction(async (tx) => {
-      const repo = this.products.with(tx as unknown as Db);
+      const repo = this.products.with(tx);
       const translation = await repo.upsertTranslation(id, locale, input);
       await repo.touch(id);
       return translation;
@@ -135,7 +135,7 @@ export class ProductService {
   async deleteTranslation(organizationId: number, id: number, locale: string): Promise<void> {
     if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
     const deleted = await this.db.transaction(async (tx) => {
-      const repo = this.products.with(tx as unknown as Db);
+      const repo = this.products.with(tx);
       const found = await repo.deleteTranslation(id, locale);
       if (found) await repo.touch(id);
       return found;

@@ -25,7 +25,7 @@ export class StockService {
   async setLevel(organizationId: number, productId: number, input: StockPutInput): Promise<StockLevelsView> {
     if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
     await this.db.transaction(async (tx) => {
-      const repo = this.stock.with(tx as unknown as Db);
+      const repo = this.stock.with(tx);
       // Warehouse before product: the order a warehouse deletion locks in.
       if (!(await repo.shareWarehouse(organizationId, input.warehouse_id))) {
         throw badRequest(`field 'warehouse_id': unknown warehouse ${input.warehouse_id}`);

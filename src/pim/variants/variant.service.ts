@@ -76,8 +76,8 @@ export class VariantService {
   private async write<T>(productId: number, change: (repo: VariantRepository) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction(async (tx) => {
-        const result = await change(this.variants.with(tx as unknown as Db));
-        await this.products.with(tx as unknown as Db).touch(productId);
+        const result = await change(this.variants.with(tx));
+        await this.products.with(tx).touch(productId);
         return result;
       });
     } catch (err) {

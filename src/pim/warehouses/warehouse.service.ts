@@ -48,8 +48,8 @@ export class WarehouseService {
   /** Deletes the warehouse and its levels; each product that had one gets the sum of its remaining levels (0 if none). */
   async delete(organizationId: number, id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const warehouses = this.warehouses.with(tx as unknown as Db);
-      const stock = this.stock.with(tx as unknown as Db);
+      const warehouses = this.warehouses.with(tx);
+      const stock = this.stock.with(tx);
       // Warehouse, then its products in id order: a concurrent stock write (which shares the warehouse first) waits.
       if (!(await warehouses.lock(organizationId, id))) throw notFound(`Warehouse ${id} not found`);
       const affected = await stock.lockProducts(organizationId, await stock.productsIn(id));

@@ -136,7 +136,7 @@ export class SandboxInventoryService {
   ): Promise<T> {
     const fingerprint = JSON.stringify(params);
     return this.db.transaction(async (tx) => {
-      const repo = this.repo.with(tx as unknown as Db);
+      const repo = this.repo.with(tx);
       await repo.lock(`sandbox-idempotency:${storeId}:${key}`);
       const seen = await repo.idempotent(storeId, key);
       if (seen) {

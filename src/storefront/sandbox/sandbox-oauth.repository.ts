@@ -119,6 +119,6 @@ export class SandboxOauthRepository {
   }
 
   transaction<T>(fn: (repo: SandboxOauthRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => fn(new SandboxOauthRepository(tx as unknown as Db)));
+    return this.db.transaction((tx) => fn(new SandboxOauthRepository(tx)));
   }
 }
