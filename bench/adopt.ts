@@ -1,4 +1,4 @@
-// Adoption of a shop's existing catalogue (issue 14): 10,000 products in a sandbox shop with an emulated Standard budget
+// Adoption of a shop's existing catalogue: 10,000 products in a sandbox shop with an emulated Standard budget
 // (bucket 2000, restore 100/s, as bench/full-sync.ts), target ≤ 2 minutes, on PostgreSQL. The Shopify sandbox and a
 // bridge from src/ run as two processes on scratch databases of their own (test/helpers/bridge-processes.ts). The PIM
 // is bulk-loaded with SQL (bench/load.ts), dated before the shop was connected (so the delta sync leaves it alone). The

@@ -1,4 +1,4 @@
-// CSV import and export on PostgreSQL (issue 14, "Speed"): a file of 100,000 variant rows (25,000 products with four
+// CSV import and export on PostgreSQL: a file of 100,000 variant rows (25,000 products with four
 // sizes each, a brand, a category path, an attribute, stock in a warehouse) uploaded to a server from src/ on a scratch
 // database, the import job timed from the upload to `completed`; then the same catalogue exported. The server's
 // VmRSS is sampled every 100 ms: its growth over the figure before the upload is the memory result.

@@ -1,4 +1,4 @@
-// The drift report and the push's dry run (issue 15). Both run the Shopify sandbox and a bridge from src/ as two
+// The drift report and the push's dry run. Both run the Shopify sandbox and a bridge from src/ as two
 // processes on scratch PostgreSQL databases of their own (test/helpers/bridge-processes.ts), with the recording proxy
 // between them (every call's operation and the sandbox's `extensions.cost`).
 // (a) Drift: 10,000 products bulk-loaded into the bridge's PIM (bench/load.ts, dated before the connection) and pushed

@@ -1,4 +1,4 @@
-// Resident memory of the embedded server after the demo push (issue 15, "Memory": ≤ 400 MB), as a new user meets it:
+// Resident memory of the embedded server after the demo push (target ≤ 400 MB), as a new user meets it:
 // `pimbridge serve` from dist/ on a new DATA_DIR (template, migrations, demo seed, demo shop connected and pushed),
 // VmRSS read once the welcome is printed and the server has idled IDLE_MS. Several first starts, since the figure
 // moves with when V8 last collected; the median is the result. `npx tsx bench/embedded-memory.ts [--runs N]`.

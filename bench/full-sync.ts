@@ -1,4 +1,4 @@
-// The full catalogue sync (issue 6, "Speed"): 10,000 products into a sandbox shop with an emulated Standard budget
+// The full catalogue sync: 10,000 products into a sandbox shop with an emulated Standard budget
 // (bucket 2000, restore 100/s), target ≤ 10 minutes, on PostgreSQL. The Shopify sandbox and a bridge from src/ run as
 // two processes on scratch databases of their own (test/helpers/bridge-processes.ts). No recording proxy between them:
 // the adapter uploads bulk files only to the host of the shop's api_base_url, and the sandbox hands out its own. The catalogue is bulk-loaded with SQL into the bridge's database (bench/load.ts: names,

@@ -1,4 +1,4 @@
-// What the metrics cost the product read path (issue 15, "Speed": ≤ 3 % of its throughput). Two Pimbridge servers on
+// What the metrics cost the product read path (target: ≤ 3 % of its throughput). Two Pimbridge servers on
 // one scratch PostgreSQL database of 20,000 products: one as shipped (every request observed by the HTTP histogram,
 // /metrics scraped every SCRAPE_SECONDS, 15 as a typical Prometheus scrape_interval; `--scrape 1` for a stress
 // figure) and one with METRICS_ENABLED=false.

@@ -1,4 +1,4 @@
-// The push scenario (issue 5, "Speed"): the Shopify sandbox in a process of its own and a Pimbridge bridge from src/
+// The push scenario: the Shopify sandbox in a process of its own and a Pimbridge bridge from src/
 // (through tsx) in another, each on a scratch PostgreSQL database (test/helpers/bridge-processes.ts), with a recording
 // proxy between them that keeps the sandbox's cost figures of every call. Products (2 variants, 1 image each) are
 // seeded through the PIM API and pushed by id with POST /api/products/push, 50 at a time.
@@ -79,9 +79,9 @@ export interface PushBenchOptions {
   /** Length of the measured steady-state window of (b). */
   windowSeconds?: number;
   /**
-   * Products with every field issue 12 sends: one of 5 PIM categories each (its shop collection, made by the first push
+   * Products with the category and translation fields: one of 5 PIM categories each (its shop collection, made by the first push
    * of one of its products) and a German translation (name, description) the shop has enabled, registered after the
-   * productSet. Off: variants and images only, as before issue 12.
+   * productSet. Off: variants and images only, as before categories and translations were pushed.
    */
   everyField?: boolean;
   log?: (msg: string) => void;

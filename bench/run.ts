@@ -260,7 +260,7 @@ async function main(): Promise<BenchResults> {
   // The bridge's push to the Shopify sandbox: its own two processes on scratch databases of their own (bench/push.ts).
   log('push to the Shopify sandbox');
   const push = await benchPush({ pgBaseUrl: PG_ADMIN_URL, log });
-  // The same with a category (its collection) and a translation on every product: what issue 12's fields cost.
+  // The same with a category (its collection) and a translation on every product: what the fields cost.
   const pushEveryField = await benchPush({ pgBaseUrl: PG_ADMIN_URL, log, everyField: true });
   // A full sync of 10,000 products into the sandbox, then the delta sync's PATCH → store delay (bench/full-sync.ts).
   log('full sync to the Shopify sandbox');

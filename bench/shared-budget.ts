@@ -1,4 +1,4 @@
-// One shop's budget shared by the workers (issue 30, "two workers throttle each other"): a per-call full sync (one
+// One shop's budget shared by the workers: a per-call full sync (one
 // productSet per product) of the same catalogue into a sandbox shop with a small bucket, once with one process running
 // jobs and once with two, on PostgreSQL (no Redis: the shared estimate lives in the shop_budgets table). Reported per
 // run: products per second, the shop's THROTTLED answers (total and per second: the docs' alert fires above 0.05 a

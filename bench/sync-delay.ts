@@ -1,4 +1,4 @@
-// The delta sync's delay (issue 6, "Speed"): how long a PIM PATCH takes to reach the store at the default poll
+// The delta sync's delay: how long a PIM PATCH takes to reach the store at the default poll
 // interval (SYNC_POLL_SECONDS 30), nobody calling push. PATCHes of distinct, already synced products are sent at
 // random moments spread over two intervals (so at random phases of the poll clock), each followed by reads of the
 // storefront product until its title is the new one; the delay is from the PATCH's answer to the first read showing it.

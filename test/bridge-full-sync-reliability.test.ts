@@ -1,4 +1,4 @@
-// Full syncs over real processes (issue 6, "Reliability"): the Shopify sandbox and the bridge as processes of their
+// Full syncs over real processes: the Shopify sandbox and the bridge as processes of their
 // own, each on its own database (test/helpers/bridge-processes.ts). With the sandbox failing 30 % of calls and a tiny
 // bucket: a per-call full sync (below SYNC_BULK_THRESHOLD) and a bulk one of 500 products end with every product
 // synced, once on the storefront, and no throttle anywhere. Then a SIGKILL of the bridge in the middle of a bulk full

@@ -1,4 +1,4 @@
-// The bridge's last races (issue 27, item 9), each raced on real processes: the Shopify sandbox and the bridge as
+// The bridge's last races, each raced on real processes: the Shopify sandbox and the bridge as
 // processes of their own, each on its own database (test/helpers/bridge-processes.ts), with proxies between the bridge
 // and the shop and between the connector and its PIM that hold a call, or its answer, until the other side has moved.
 // (a) A bulk full sync's line applied over a newer inline push, whose mapping write comes after the batch's: the store

@@ -1,4 +1,4 @@
-// The bridge's reliability over real processes (issue 5, "Reliability"): the Shopify sandbox runs as a process of its
+// The bridge's reliability over real processes: the Shopify sandbox runs as a process of its
 // own and the bridge as another, each on its own database (test/helpers/bridge-processes.ts). A SIGKILL of the bridge
 // in the middle of a 50-product push, then a restart and a second push: exactly 50 storefront products and 50 mappings.
 // A storefront that commits but loses its answer: the retry updates, never duplicates. A storefront failing 30 % of

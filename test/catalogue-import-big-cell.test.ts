@@ -1,4 +1,4 @@
-// A 50 MB file with one 48 MB multi-line quoted cell (issue 25): it used to run for minutes, read the cell's lines as
+// A 50 MB file with one 48 MB multi-line quoted cell: it used to run for minutes, read the cell's lines as
 // 1.36 M broken rows and fail the whole import on a spread of them (`RangeError: Maximum call stack size exceeded`).
 // Now the row with the cell is refused with its reason and the rows around it import, in seconds, in both formats.
 // The file is generated as a stream (never one string) and uploaded over HTTP as the API takes it.

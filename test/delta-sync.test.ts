@@ -16,7 +16,7 @@ import { JOB, type JobQueue } from '../src/jobs/job-types.js';
 import { executorOf, PgBossQueue } from '../src/jobs/queue.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
-import { createProduct, okData, type Call } from './helpers/pim.js';
+import { clockPast, createProduct, okData, type Call } from './helpers/pim.js';
 
 for (const target of databaseTargets()) {
   describe(`delta sync poll [${target.name}]`, () => {
@@ -211,7 +211,7 @@ for (const target of databaseTargets()) {
 
     it('a change younger than the settle time is queued at once, but the watermark waits for it to settle', async () => {
       const a = await product('Settled');
-      await new Promise((resolve) => setTimeout(resolve, 5)); // b in a later millisecond than a
+      await clockPast(Date.now(), 1); // b in a later millisecond than a
       const b = await product('Fresh');
       // "Now" is b's own millisecond and the settle time 1 ms: a has settled, b not yet.
       clock = Date.parse(b.updated_at);

@@ -429,7 +429,7 @@ for (const target of databaseTargets()) {
         assertError(
           await c('POST', `/api/products/${p.id}/media`, { file_url: `http://localhost:${images.port}/red.png` }),
           400,
-          // The rule and the range, not what localhost resolved to (issue 27: no internal DNS answers in errors).
+          // The rule and the range, not what localhost resolved to (no internal DNS answers in errors).
           /^file_url: the host name resolves to a non-public address \(loopback\)$/,
         );
         assertError(await c('POST', `/api/products/${p.id}/media`, { file_url: 'http://169.254.169.254/latest/meta-data/' }), 400, /link-local/);

@@ -1,4 +1,4 @@
-// Issue 27's findings about files and addresses, each shown by a test that failed before its fix:
+// The findings about files and addresses, each shown by a test that failed before its fix:
 // - item 3: DATA_DIR and everything under it private to the server's user (folders 0700, files 0600), on a first start
 //   and for existing data left 0666 by an older version, with one `warn` line when a mode cannot be set;
 // - item 4: the sandbox fetches media `originalSource` from public addresses only, as Shopify's servers do; a store's
@@ -114,7 +114,7 @@ async function serve(dataDir: string, env: Record<string, string> = {}): Promise
   };
 }
 
-describe('DATA_DIR is private to the server’s user (issue 27, item 3)', () => {
+describe('DATA_DIR is private to the server’s user', () => {
   let dataDir: string;
   let images: TestServer;
 
@@ -265,7 +265,7 @@ describe('DATA_DIR is private to the server’s user (issue 27, item 3)', () => 
   });
 });
 
-describe('address-policy errors name the rule, not the resolved address (issue 27, item 8)', () => {
+describe('address-policy errors name the rule, not the resolved address', () => {
   it('a host name that resolves to a refused address: the rule and the range, without the address', async () => {
     await assert.rejects(new SafeDownloader().fetch('http://localhost:1/x'), (err: unknown) => {
       assert.ok(err instanceof AddressRefusedError, String(err));
@@ -310,7 +310,7 @@ const snapshot = (id: number, images: string[]) => ({
 const MEDIA = `query ($id: ID!) { product(id: $id) { media(first: 5) { nodes { status mediaErrors { code details } } } } }`;
 
 for (const target of databaseTargets()) {
-  describe(`the sandbox fetches media from public addresses only (issue 27, item 4) (${target.name})`, () => {
+  describe(`the sandbox fetches media from public addresses only (${target.name})`, () => {
     let h: ConnectorHarness;
     let c: SandboxConnection;
     let internal: TestServer;
@@ -361,7 +361,7 @@ for (const target of databaseTargets()) {
     });
   });
 
-  describe(`private PIM addresses are refused by default, as an unreachable PIM (issue 27, item 5) (${target.name})`, () => {
+  describe(`private PIM addresses are refused by default, as an unreachable PIM (${target.name})`, () => {
     let h: ConnectorHarness;
     let fakePim: TestServer;
     /** The rule, and nothing about what (if anything) listens at the address. */
@@ -433,7 +433,7 @@ for (const target of databaseTargets()) {
     });
   });
 
-  describe(`media by URL names the rule, not the resolved address (issue 27, item 8) (${target.name})`, () => {
+  describe(`media by URL names the rule, not the resolved address (${target.name})`, () => {
     let h: Harness;
     before(async () => {
       h = await harness(target);

@@ -1,4 +1,4 @@
-// What the security probe of issue 27 found over HTTP, kept true: slow clients are cut off in seconds while a steady
+// What a security probe found over HTTP, kept true: slow clients are cut off in seconds while a steady
 // upload goes through (real sockets, short limits); TRUST_PROXY believes only the hops it is told to, never any client;
 // wrong admin and metrics tokens are limited per address and logged at warn; every answer carries the security
 // headers, authenticated ones `Cache-Control: no-store`, and file downloads `Content-Disposition: attachment`.

@@ -71,7 +71,7 @@ describe('ShopifyAdapter', () => {
     assert.match(JSON.parse(seen[0].body).query, /query ShopHealth/);
   });
 
-  it("records the answer's throttle status per shop (the seam of issue 5's throttle)", async () => {
+  it("records the answer's throttle status per shop (the metrics' view of the bucket)", async () => {
     reply = { status: 200, body: { data: SHOP_DATA, extensions: { cost: COST } } };
     await adapter.shopHealth(shop());
     const entry = adapter.budgets.get('acme.myshopify.com');

@@ -111,7 +111,7 @@ describe('product mapper (PIM → productSet input)', () => {
     assert.equal(input.vendor, 'Acme');
     // The first category's name (the default), never the PIM's structural product_type (docs/shopify-fidelity.md).
     assert.equal(input.productType, 'Shirts');
-    // Categories are collections, not tags (issue 25): the PIM's tags only (none here); no category name becomes a tag.
+    // Categories are collections, not tags: the PIM's tags only (none here); no category name becomes a tag.
     assert.deepEqual(input.tags, []);
     assert.equal(input.status, 'ACTIVE');
     // No SEO attributes: no SEO fields (Shopify derives them; nothing is made from the name or short description).

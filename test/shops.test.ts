@@ -288,7 +288,7 @@ describe('CONNECTOR_ALLOW_PRIVATE_NETWORKS', () => {
   const KEY = Buffer.alloc(32, 1).toString('base64');
   // METRICS_TOKEN: with DATABASE_URL, /metrics has a token of its own (config.ts).
   const base = { ADMIN_TOKEN: TEST_ADMIN_TOKEN, ENCRYPTION_KEY: KEY, METRICS_TOKEN: 'metrics-token-0123456789' };
-  it('defaults to false, in embedded mode too (issue 27: only PUBLIC_URL of the private addresses); can be set either way', () => {
+  it('defaults to false, in embedded mode too (only PUBLIC_URL of the private addresses); can be set either way', () => {
     assert.equal(loadConfig(base).connectorAllowPrivateNetworks, false);
     assert.equal(loadConfig({ ...base, CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' }).connectorAllowPrivateNetworks, true);
     assert.equal(loadConfig({ ...base, DATABASE_URL: 'postgres://u@db/pim' }).connectorAllowPrivateNetworks, false);

@@ -116,7 +116,7 @@ async function openPglite(dataDir: string | null, templateFile: string | undefin
 
 /**
  * PostgreSQL's settings inside PGlite. shared_buffers: PostgreSQL's default of 128 MB is memory the WebAssembly heap
- * keeps for good (it never shrinks); a demo-sized catalogue works in an eighth of it (issue 15's 400 MB after the demo).
+ * keeps for good (it never shrinks); a demo-sized catalogue works in an eighth of it (the 400 MB the embedded server may hold after the demo, bench/embedded-memory.ts).
  */
 const PGLITE_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 

@@ -150,7 +150,15 @@ export class StorefrontError extends Error {
     super(message);
     this.name = 'StorefrontError';
   }
+
+  /** The shop refused our token (revoked, uninstalled, or without a scope the call needs): retrying will not mend it. */
+  get tokenRefused(): boolean {
+    return this.kind === 'unauthorized' || this.kind === 'forbidden';
+  }
 }
+
+/** Whether `err` is the shop refusing our token (StorefrontError.tokenRefused). */
+export const tokenRefused = (err: unknown): err is StorefrontError => err instanceof StorefrontError && err.tokenRefused;
 
 /**
  * What a Shopify variant holds beyond the spec's fields (the PIM's `selling-fields.ts`), on a PIM variant and on a product

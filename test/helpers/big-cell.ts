@@ -1,4 +1,4 @@
-// A catalogue file with one huge multi-line quoted cell among normal rows (issue 25: a 50 MB file whose 48 MB HTML
+// A catalogue file with one huge multi-line quoted cell among normal rows (a 50 MB file whose 48 MB HTML
 // description used to stall the import for minutes and then fail it whole), generated as a stream of chunks so a test
 // never holds the file as one string.
 import { randomUUID } from 'node:crypto';

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Response as InjectResponse } from 'light-my-request';
 import { withGtinCheckDigit } from '../../src/lib/gtin.js';
 import type { Harness, Tenant } from './harness.js';
+import { until } from './until.js';
 
 export type Call = ReturnType<Harness['as']>;
 
@@ -139,14 +140,18 @@ export async function productCount(call: Call, query = ''): Promise<number> {
   return okData(await call('GET', `/api/products${query ? `?${query}` : ''}`)).pagination.total_items;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until the clock has moved past `ms` (epoch milliseconds) by more than `byMs`. */
+export const clockPast = (ms: number, byMs = 5) => until('the clock to move on', () => Date.now() > ms + byMs, 1_000, 1);
 
-/** An ISO 8601 instant strictly between what happened before the call and what happens after it. */
+/**
+ * An ISO 8601 instant strictly between what happened before the call and what happens after it (a few milliseconds
+ * each side, for timestamps written by the database's own clock).
+ */
 export async function instantBetween(): Promise<string> {
-  await sleep(15);
-  const at = new Date().toISOString();
-  await sleep(15);
-  return at;
+  await clockPast(Date.now());
+  const at = Date.now();
+  await clockPast(at);
+  return new Date(at).toISOString();
 }
 
 /** Raw JSON request: the exact bytes given, with a JSON content type unless told otherwise. */

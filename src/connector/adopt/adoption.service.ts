@@ -17,6 +17,7 @@ import {
   type StorefrontCatalogueReader,
   type StorefrontPort,
   type StorefrontShop,
+  tokenRefused,
 } from '../../storefront/storefront.port.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { AdoptedMapping, MappingRepository } from '../mappings/mapping.repository.js';
@@ -367,7 +368,7 @@ class AdoptionRun {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof StorefrontError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) {
+      if (tokenRefused(err)) {
         throw new AdoptionFailure(`The storefront refused the shop's access token: ${err.message}`);
       }
       throw err;

@@ -1,4 +1,4 @@
-// Categories → collections (issue 12): each PIM category that has products pushed becomes a custom collection in the
+// Categories → collections: each PIM category that has products pushed becomes a custom collection in the
 // shop, made the first time one of its products is pushed and remembered per integration (category_collections). A push
 // learns the collections of its products' categories from placementFor (SyncPlacement.categoryCollections), and the
 // adapter puts the product in exactly those of ours (productSet `collections`, the merchant's own collections kept).

@@ -17,6 +17,7 @@ import {
   type StorefrontCatalogueReader,
   type StorefrontShop,
   type WrittenFields,
+  tokenRefused,
 } from '../../storefront/storefront.port.js';
 import { ConnectorError } from '../connector.errors.js';
 import { clip } from '../push/push.service.js';
@@ -212,8 +213,7 @@ export class DriftService {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof StorefrontError && (err.kind === 'unauthorized' || err.kind === 'forbidden'))
-        throw new DriftFailure(`The storefront refused the shop's access token: ${err.message}`);
+      if (tokenRefused(err)) throw new DriftFailure(`The storefront refused the shop's access token: ${err.message}`);
       throw err;
     }
   }

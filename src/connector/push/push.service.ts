@@ -15,6 +15,7 @@ import {
   type StorefrontPort,
   type StorefrontShop,
   type SyncPlacement,
+  tokenRefused,
 } from '../../storefront/storefront.port.js';
 import { JOB, type JobQueue, type SyncProductJob } from '../../jobs/job-types.js';
 import { AdoptionRepository } from '../adopt/adoption.repository.js';
@@ -289,7 +290,7 @@ export class PushService {
     };
     if (placement instanceof StorefrontError) {
       fail(
-        placement.kind === 'unauthorized' || placement.kind === 'forbidden'
+        placement.tokenRefused
           ? `The storefront refused the shop's access token: ${placement.message}`
           : `The storefront could not be read: ${placement.message}`,
       );
@@ -356,8 +357,7 @@ export class PushService {
       return { status: 'deferred', reason: `an adoption of integration ${integrationId} is open: tried again in ${ADOPTION_WAIT_SECONDS} s` };
     }
     const placement = await this.placementOf(integrationId, shop);
-    if (placement instanceof StorefrontError && placement.kind !== 'unauthorized' && placement.kind !== 'forbidden')
-      throw new TransientSyncError(`The storefront could not be read: ${placement.message}`);
+    if (placement instanceof StorefrontError && !placement.tokenRefused) throw new TransientSyncError(`The storefront could not be read: ${placement.message}`);
     const run = new BatchRun(
       this.runDeps(),
       integrationId,
@@ -481,7 +481,7 @@ class BatchRun {
         throw err;
       }
     }
-    if (this.placement instanceof StorefrontError && (this.placement.kind === 'unauthorized' || this.placement.kind === 'forbidden')) {
+    if (tokenRefused(this.placement)) {
       this.refused ??= `The storefront refused the shop's access token: ${this.placement.message}`;
     }
     if (this.refused) {
@@ -581,8 +581,8 @@ class BatchRun {
       if (err instanceof StorefrontError) {
         const message = `The storefront could not take PIM product ${item.id}: ${err.message}`;
         // The adapter has retried already; for a job the queue tries again later (a refused token is not retried).
-        if (this.job && err.kind !== 'unauthorized' && err.kind !== 'forbidden') return this.jobFailure(item.id, message, true);
-        if (err.kind === 'unauthorized' || err.kind === 'forbidden') this.refused ??= `The storefront refused the shop's access token: ${err.message}`;
+        if (this.job && !err.tokenRefused) return this.jobFailure(item.id, message, true);
+        if (err.tokenRefused) this.refused ??= `The storefront refused the shop's access token: ${err.message}`;
         await mappings.saveError(this.integrationId, item.id, clip(message), now());
         return failure(item.id, message, []);
       }

@@ -562,7 +562,7 @@ class BatchRun {
         state = await this.storefront.bulkUpsertState(this.shop, operationId, items);
         failures = 0;
       } catch (err) {
-        if (!(err instanceof StorefrontError) || err.kind === 'unauthorized' || err.kind === 'forbidden' || ++failures >= POLL_FAILURES) throw err;
+        if (!(err instanceof StorefrontError) || err.tokenRefused || ++failures >= POLL_FAILURES) throw err;
         state = { state: 'running', objectCount: 0 };
       }
       if (state.state !== 'running') return state;

@@ -408,7 +408,7 @@ export const driftReportItems = pgTable(
 );
 
 /**
- * The shop collection of each PIM category (issue 12): a custom collection made by the bridge the first time a product
+ * The shop collection of each PIM category: a custom collection made by the bridge the first time a product
  * of the category is pushed, renamed with the category and deleted with it. `title` is what the bridge last wrote.
  */
 export const categoryCollections = pgTable(

@@ -38,7 +38,7 @@ const ERRORS_PAGE = 1_000;
 /**
  * A full collection every so many products keeps a long import's resident memory near its live heap (lib/gc-nudge.ts).
  * 1,000 since products carry Shopify's fields: at 2,500 the heap climbed ~100 MB between collections (bench/RESULTS.md,
- * "Issue 25"); a collection costs 20-50 ms, 25 of them in a 25,000-product import.
+ * "a Shopify catalogue in and back out"); a collection costs 20-50 ms, 25 of them in a 25,000-product import.
  */
 const GC_EVERY_PRODUCTS = 1_000;
 /** Images downloaded at once: below MEDIA_DOWNLOAD_CONCURRENCY's default (8), leaving slots to the API. */

@@ -1,6 +1,5 @@
-// Per-shop record of Shopify's leaky bucket, fed from `extensions.cost.throttleStatus` of every answer.
-// Issue 5's throttle reads it to wait `(cost − currentlyAvailable) / restoreRate` seconds before a call; for now it
-// only records (Shopify's client retries 429/503, never a THROTTLED inside a 200).
+// Per-shop record of Shopify's leaky bucket as the last answer gave it (`extensions.cost.throttleStatus`): what the
+// metrics report as each shop's available points. The pacing itself is the throttle's (throttle.ts, shared-budget.ts).
 
 export interface ThrottleStatus {
   maximumAvailable: number;

@@ -104,7 +104,7 @@ export interface ShopifyAdapterOptions {
   timeoutMs?: number;
   /** The fetch used for every call (tests, proxies); default a keep-alive fetch over node:http (lib/keep-alive.ts). */
   fetch?: typeof fetch;
-  /** Where observed throttle statuses go (shared with issue 5's throttle). */
+  /** Where observed throttle statuses go (the metrics' view of each shop's bucket). */
   budgets?: ShopBudgets;
   /** Clock, sleep and jitter of the throttle and retries (tests inject a fake). */
   clock?: ThrottleClock;
