@@ -2,9 +2,11 @@
 //
 //   app       src/main.ts, src/config.ts, src/cli/, src/server/ (buildApp, the service wiring, the standalone sandbox
 //             server, the embedded template, request logs, /metrics, shutdown, the demo seed): may import anything below
-//             it, the sandbox only through its module file (storefront/sandbox/sandbox.module.ts).
+//             it, the sandbox only through its module file (sandbox/sandbox.module.ts).
 //   kernel    src/server/kernel/: what every HTTP module shares (the `App` type, the error base, path patterns).
-//   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port, shopify/, sandbox/).
+//   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port, shopify/), src/sandbox/ (the
+//             built-in fake Shopify behind HTTP, which the Shopify adapter talks to like a real shop; it does not
+//             implement the storefront port).
 //   platform  src/jobs/ → src/db/ → src/lib/, src/catalogue-csv/ (pure file formats) → src/lib/, src/paths.ts.
 //
 // Imports go down, never up; a module reaches another only through the public files declared below; no circles,
@@ -17,7 +19,7 @@ const MODULES = {
   connector: '^src/connector/',
   port: '^src/storefront/storefront[.]port[.]ts$',
   shopify: '^src/storefront/shopify/',
-  sandbox: '^src/storefront/sandbox/',
+  sandbox: '^src/sandbox/',
 };
 
 /**
@@ -30,7 +32,7 @@ const PUBLIC = [
   // The PIM authenticates API keys that the admin API issues.
   { name: 'admin-api-keys', file: '^src/admin/api-key[.]repository[.]ts$', users: ['pim'], typeOnly: true },
   // The admin API adds sandbox shops and sets their throttle and faults (the shapes of those settings).
-  { name: 'sandbox-stores', file: '^src/storefront/sandbox/sandbox-store[.]service[.]ts$', users: ['admin'], typeOnly: true },
+  { name: 'sandbox-stores', file: '^src/sandbox/sandbox-store[.]service[.]ts$', users: ['admin'], typeOnly: true },
   // The sandbox answers the same Admin API as Shopify: its schema and version.
   { name: 'shopify-schema', file: '^src/storefront/shopify/(admin-schema|api-version)[.]ts$', users: ['sandbox'] },
 ];
@@ -128,10 +130,10 @@ module.exports = {
     {
       name: 'app-mounts-the-sandbox-through-its-module',
       comment:
-        'The app composes the sandbox only through storefront/sandbox/sandbox.module.ts (createSandbox, its migrations, its prefix): the rest of the sandbox is private to it.',
+        'The app composes the sandbox only through sandbox/sandbox.module.ts (createSandbox, its migrations, its prefix): the rest of the sandbox is private to it.',
       severity: 'error',
       from: { path: APP },
-      to: { path: MODULES.sandbox, pathNot: '^src/storefront/sandbox/sandbox[.]module[.]ts$' },
+      to: { path: MODULES.sandbox, pathNot: '^src/sandbox/sandbox[.]module[.]ts$' },
     },
     {
       name: 'sandbox-opens-no-database',

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { sandboxBulkOperations } from '../src/storefront/sandbox/schema.js';
+import { sandboxBulkOperations } from '../src/sandbox/schema.js';
 import { MetafieldDefinitionCreate, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
 import { buildApp } from '../src/server/app.js';

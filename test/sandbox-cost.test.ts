@@ -1,9 +1,9 @@
-// The sandbox's cost calculator (storefront/sandbox/cost.ts) against the notes' model and Shopify's one public data point.
+// The sandbox's cost calculator (sandbox/cost.ts) against the notes' model and Shopify's one public data point.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getOperationAST, parse } from 'graphql';
 import { adminSchema } from '../src/storefront/shopify/admin-schema.js';
-import { actualQueryCost, connectionMultiplier, requestedQueryCost } from '../src/storefront/sandbox/cost.js';
+import { actualQueryCost, connectionMultiplier, requestedQueryCost } from '../src/sandbox/cost.js';
 import { ShopHealth } from '../src/storefront/shopify/operations.js';
 
 function cost(query: string, variables: Record<string, unknown> = {}): number {

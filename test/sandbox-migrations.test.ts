@@ -1,4 +1,4 @@
-// The sandbox's own migrations (storefront/sandbox/migrations): applied only where the sandbox runs, and a database
+// The sandbox's own migrations (sandbox/migrations): applied only where the sandbox runs, and a database
 // migrated by an earlier release, whose production migrations made the sandbox's tables, ends up the same as a new one.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../src/db/client.js';
 import { rowsOf } from '../src/db/rows.js';
-import { sandboxMigrations } from '../src/storefront/sandbox/sandbox.module.js';
+import { sandboxMigrations } from '../src/sandbox/sandbox.module.js';
 import { databaseTargets, harness } from './helpers/harness.js';
 
 const SANDBOX_TABLES = [

@@ -4,15 +4,7 @@
 // currentAppInstallation.accessScopes lists the grant; requiredScopes/deniedFields tell what documents need.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  deniedFields,
-  everyScope,
-  fieldAccess,
-  impliedScopes,
-  parseRequiredAccess,
-  requiredScopes,
-  withoutRevoked,
-} from '../src/storefront/sandbox/access-scopes.js';
+import { deniedFields, everyScope, fieldAccess, impliedScopes, parseRequiredAccess, requiredScopes, withoutRevoked } from '../src/sandbox/access-scopes.js';
 import { ADMIN_API_VERSION } from '../src/storefront/shopify/api-version.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { NoDeprecatedCustomRule, parse, specifiedRules, validate } from 'graphql';
-import { connectionCount, prepareBulkMutation } from '../src/storefront/sandbox/bulk-runner.js';
+import { connectionCount, prepareBulkMutation } from '../src/sandbox/bulk-runner.js';
 import { adminSchema, adminSchemaFile } from '../src/storefront/shopify/admin-schema.js';
 import * as operations from '../src/storefront/shopify/operations.js';
 
@@ -62,7 +62,7 @@ describe('Shopify adapter operations', () => {
   });
 
   it("the bulk queries (the catalogue, our products) pass Shopify's bulk query rules (the sandbox's check), tagged or not", async () => {
-    const { prepareBulkQuery } = await import('../src/storefront/sandbox/bulk-query-runner.js');
+    const { prepareBulkQuery } = await import('../src/sandbox/bulk-query-runner.js');
     for (const text of [operations.CatalogueProducts, operations.OurProducts].flatMap((d) => [d, operations.bulkTagged(d, '00ff00ff00ff00ff')])) {
       const prepared = prepareBulkQuery(text, false);
       assert.ok(!('errors' in prepared), JSON.stringify('errors' in prepared ? prepared.errors : null));

@@ -1,9 +1,9 @@
 // The scopes the bridge asks a shop for (SHOPIFY_SCOPES) are exactly the ones its GraphQL documents need, as Shopify's
-// own 2026-10 schema says field by field (the sandbox's access table, storefront/sandbox/access-scopes.ts): none of the
+// own 2026-10 schema says field by field (the sandbox's access table, sandbox/access-scopes.ts): none of the
 // adapter's fields would be refused with ACCESS_DENIED under the list, and no scope of the list is asked for nothing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deniedFields, impliedScopes, requiredScopes } from '../src/storefront/sandbox/access-scopes.js';
+import { deniedFields, impliedScopes, requiredScopes } from '../src/sandbox/access-scopes.js';
 import * as operations from '../src/storefront/shopify/operations.js';
 import { missingScopes, SHOPIFY_SCOPES } from '../src/storefront/shopify/scopes.js';
 

@@ -8,10 +8,10 @@
 // install (connector/shop-auth), not here.
 import type { SecretBox } from '../lib/secret-box.js';
 import { badRequest, notFound } from '../server/kernel/errors.js';
-import type { SandboxConfigInput, SandboxConfigView } from '../storefront/sandbox/sandbox-store.service.js';
+import type { SandboxConfigInput, SandboxConfigView } from '../sandbox/sandbox-store.service.js';
 import type { ShopRepository, ShopRow } from './shop.repository.js';
 
-/** The sandbox's store service (storefront/sandbox/sandbox-store.service.ts), as the shop service needs it. */
+/** The sandbox's store service (sandbox/sandbox-store.service.ts), as the shop service needs it. */
 export interface SandboxStores {
   create(domain: string): Promise<{ accessToken: string; clientId: string; clientSecret: string }>;
   remove(domain: string): Promise<void>;
@@ -19,7 +19,7 @@ export interface SandboxStores {
   configure(domain: string, settings: SandboxConfigInput): Promise<SandboxConfigView | null>;
 }
 
-/** The sandbox's sales channels (storefront/sandbox/sandbox-publication.service.ts), as the shop service needs them. */
+/** The sandbox's sales channels (sandbox/sandbox-publication.service.ts), as the shop service needs them. */
 export interface SandboxPublications {
   /** null: no such store; 'taken': the store has a publication of that name. */
   addByDomain(domain: string, name: string): Promise<{ id: string; name: string } | 'taken' | null>;

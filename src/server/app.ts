@@ -17,7 +17,7 @@ import { mediaFileRoutes } from '../pim/media/media.routes.js';
 import { sendPimError, pimPlugin } from '../pim/pim.plugin.js';
 import { PimErrorEnvelope } from '../pim/pim.schemas.js';
 import type { App } from './kernel/app-type.js';
-import { sandboxMigrations } from '../storefront/sandbox/sandbox.module.js';
+import { sandboxMigrations } from '../sandbox/sandbox.module.js';
 import { Product } from '../pim/products/product.schemas.js';
 import { Variant } from '../pim/variants/variant.schemas.js';
 import { ProductWithIncludes } from '../pim/products/product-with-includes.schema.js';

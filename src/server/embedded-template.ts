@@ -3,7 +3,7 @@
 // below take the module's migrations as a set and the queue's schema as a step; the app puts them together.
 import { pgliteTemplateFile } from '../db/pglite-template.js';
 import { writePgliteTemplateWithQueue } from '../jobs/queue-template.js';
-import { sandboxMigrations } from '../storefront/sandbox/sandbox.module.js';
+import { sandboxMigrations } from '../sandbox/sandbox.module.js';
 
 export function writeEmbeddedTemplate(file: string = pgliteTemplateFile): Promise<void> {
   return writePgliteTemplateWithQueue(file, [sandboxMigrations]);

@@ -6,7 +6,7 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { createQueueSchema } from '../jobs/queue-template.js';
-import { sandboxMigrations } from '../storefront/sandbox/sandbox.module.js';
+import { sandboxMigrations } from '../sandbox/sandbox.module.js';
 
 export async function prepareDatabase(
   database: Database,

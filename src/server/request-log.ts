@@ -1,6 +1,6 @@
 // One log line per request, at its end, instead of Fastify's two: half the logging cost on the hot path.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import { SANDBOX_PREFIX } from '../storefront/sandbox/sandbox.module.js';
+import { SANDBOX_PREFIX } from '../sandbox/sandbox.module.js';
 
 /**
  * The server calling itself: the connector's PIM reads, media fetches and bulk transfers (user agent `Pimbridge-…`)

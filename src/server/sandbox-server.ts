@@ -1,7 +1,7 @@
 // `pimbridge sandbox`: the Shopify sandbox as a process of its own (only the sandbox routes and /healthz), on the same
 // database as `serve`, so tests and demos can stop the bridge without stopping the store. With the embedded database the
 // data directory's lock lets only one process open it: run it with DATABASE_URL, or use the sandbox that `serve`
-// already mounts at /sandbox/shopify. It mounts the sandbox module (storefront/sandbox/sandbox.module.ts) as buildApp
+// already mounts at /sandbox/shopify. It mounts the sandbox module (sandbox/sandbox.module.ts) as buildApp
 // does, so it lives in the application layer beside it, and applies only the sandbox's own migrations: the production
 // tables are `serve`'s.
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -12,7 +12,7 @@ import { privacyWarning } from '../lib/private-files.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { loggerOptions } from '../lib/logging.js';
 import { closeOnSignals } from './shutdown.js';
-import { createSandbox, NOT_FOUND_BODY, SANDBOX_PREFIX, sandboxMigrations, type SandboxGraphqlOptions } from '../storefront/sandbox/sandbox.module.js';
+import { createSandbox, NOT_FOUND_BODY, SANDBOX_PREFIX, sandboxMigrations, type SandboxGraphqlOptions } from '../sandbox/sandbox.module.js';
 
 export interface SandboxAppDeps {
   database: Database;

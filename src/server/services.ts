@@ -69,7 +69,7 @@ import { ConnectivityChecker } from '../connector/status/connectivity.js';
 import type { StorefrontPort } from '../storefront/storefront.port.js';
 import type { AdoptionOptions } from '../connector/adopt/adoption.service.js';
 import type { FullSyncOptions } from '../connector/sync/full-sync.service.js';
-import { createSandbox, createSandboxShopAdmin, type SandboxGraphqlOptions } from '../storefront/sandbox/sandbox.module.js';
+import { createSandbox, createSandboxShopAdmin, type SandboxGraphqlOptions } from '../sandbox/sandbox.module.js';
 import { ShopifyAdapter } from '../storefront/shopify/shopify.adapter.js';
 import { JOB } from '../jobs/job-types.js';
 import type { PgBossQueue } from '../jobs/queue.js';

@@ -19,11 +19,11 @@
 // Deliveries run in this process (timers), never inside the request that changed the data; a delivery left pending by
 // a stopped process is not resumed (the row says so).
 import { randomUUID } from 'node:crypto';
-import { hmacSha256Base64 } from '../../lib/crypto.js';
-import { agentFetch } from '../../lib/keep-alive.js';
-import { checkedAgents, filteredLookup, systemResolver } from '../../lib/safe-download.js';
-import { anyAddress, publicAddressesOnly } from '../../lib/address-policy.js';
-import { ADMIN_API_VERSION } from '../shopify/api-version.js';
+import { hmacSha256Base64 } from '../lib/crypto.js';
+import { agentFetch } from '../lib/keep-alive.js';
+import { checkedAgents, filteredLookup, systemResolver } from '../lib/safe-download.js';
+import { anyAddress, publicAddressesOnly } from '../lib/address-policy.js';
+import { ADMIN_API_VERSION } from '../storefront/shopify/api-version.js';
 import type { SandboxWebhookRepository, WebhookSubscriptionRow } from './sandbox-webhooks.repository.js';
 
 /** The topics the sandbox emits, and their X-Shopify-Topic form. */

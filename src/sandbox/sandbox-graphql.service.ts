@@ -3,8 +3,8 @@
 // lives in sandbox-executor.ts, imported on the first authenticated call so that graphql-js (~11 MB) and the schema
 // (~50 MB) stay out of an idle server. Every answer is in Shopify's shapes (never the PIM envelope).
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client.js';
-import { ADMIN_API_VERSION } from '../shopify/api-version.js';
+import type { Db } from '../db/client.js';
+import { ADMIN_API_VERSION } from '../storefront/shopify/api-version.js';
 import type { SandboxBulkOptions, SandboxBulkService } from './bulk-operation.service.js';
 import { LeakyBuckets } from './leaky-bucket.js';
 import type { BulkRunners } from './resolvers/types.js';

@@ -14,9 +14,9 @@
 // http://127.0.0.1/… would make this server request it (SSRF), and the bridge could rely on the sandbox fetching what a
 // real shop cannot. A store's `allow_private_media_sources` setting lifts it, for tests whose images are on a local
 // server (docs/sandbox/media.md).
-import { anyAddress, publicAddressesOnly } from '../../lib/address-policy.js';
-import { loadSharp } from '../../lib/sharp.js';
-import { AddressRefusedError, DownloadError, SafeDownloader } from '../../lib/safe-download.js';
+import { anyAddress, publicAddressesOnly } from '../lib/address-policy.js';
+import { loadSharp } from '../lib/sharp.js';
+import { AddressRefusedError, DownloadError, SafeDownloader } from '../lib/safe-download.js';
 import type { MediaRow } from './sandbox-product.repository.js';
 import type { MediaFile, SandboxMediaRepository } from './sandbox-media.repository.js';
 

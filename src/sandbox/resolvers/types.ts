@@ -2,7 +2,7 @@
 // schema's field names. Below the root, plain objects answer by property (graphql-js's default resolver calls a
 // property that is a function with (args, context, info)); a field no module provides answers NOT_IMPLEMENTED.
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Db } from '../../../db/client.js';
+import type { Db } from '../../db/client.js';
 import type { LineRunner, QueryRunner, SandboxBulkService } from '../bulk-operation.service.js';
 import type { SandboxCollectionService } from '../sandbox-collection.service.js';
 import type { SandboxTranslationService } from '../sandbox-translation.service.js';

@@ -20,7 +20,7 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
 } from 'graphql';
-import { adminSchema } from '../shopify/admin-schema.js';
+import { adminSchema } from '../storefront/shopify/admin-schema.js';
 import type { LineRunner } from './bulk-operation.service.js';
 import { inputLimitErrors } from './input-limits.js';
 import { mutationRoot } from './resolvers/index.js';

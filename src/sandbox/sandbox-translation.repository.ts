@@ -1,7 +1,7 @@
 // SQL for the sandbox's languages and translations: a store's locales (sandbox_shop_locales) and the translations
 // registered on its resources (sandbox_translations). The rules are in sandbox-translation.service.ts.
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import { sandboxProducts, sandboxShopLocales, sandboxTranslations } from './schema.js';
 import type { ProductRow } from './sandbox-product.repository.js';
 

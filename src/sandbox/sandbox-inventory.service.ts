@@ -26,7 +26,7 @@
 // Each call is one transaction holding the product's row lock (the key productSet and merchant edits take, so a sync
 // never writes back a count read before a sale) and the item rows' locks, taken in id order.
 import { randomInt } from 'node:crypto';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import type { SandboxInventoryRepository } from './sandbox-inventory.repository.js';
 import { gidNumber } from './sandbox-product.service.js';
 

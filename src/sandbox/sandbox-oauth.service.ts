@@ -10,7 +10,7 @@
 // - SCOPES https://shopify.dev/docs/api/usage/access-scopes
 // - RFC 6749 (OAuth 2.0), where Shopify's pages say nothing: https://datatracker.ietf.org/doc/html/rfc6749
 import { createHmac, randomBytes } from 'node:crypto';
-import { safeEqual, sha256Hex } from '../../lib/crypto.js';
+import { safeEqual, sha256Hex } from '../lib/crypto.js';
 import { everyScope, impliedScopes, withoutRevoked } from './access-scopes.js';
 import type { OauthTokenKind, OauthTokenRow, SandboxOauthRepository } from './sandbox-oauth.repository.js';
 import type { SandboxStore } from './sandbox-store.repository.js';

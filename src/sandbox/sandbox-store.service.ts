@@ -3,8 +3,8 @@
 // once and stored as a SHA-256 hash. Each store has an app of its own (docs/sandbox/oauth.md): a client id (32 hex) and a
 // client secret (`shpss_` + 32 hex, kept as is: it is Shopify's side of the secret, the store signs with it).
 import { randomBytes } from 'node:crypto';
-import { safeEqual, sha256Hex } from '../../lib/crypto.js';
-import { mulberry32 } from '../../lib/prng.js';
+import { safeEqual, sha256Hex } from '../lib/crypto.js';
+import { mulberry32 } from '../lib/prng.js';
 import { planLimits, type BucketLimits } from './leaky-bucket.js';
 import type { SandboxAppSettings, SandboxSettings, SandboxStore, SandboxStoreRepository } from './sandbox-store.repository.js';
 

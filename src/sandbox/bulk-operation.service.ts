@@ -15,9 +15,9 @@
 // locks on PostgreSQL, in memory on PGlite where only one process opens the database), so any process can tell a dead
 // owner (the lock is free) and mark the operation FAILED (INTERNAL_SERVER_ERROR) when the store is next used.
 import { createHmac, randomUUID } from 'node:crypto';
-import type { LockKey, Locks, LockSession } from '../../db/advisory-locks.js';
-import type { Db } from '../../db/client.js';
-import { safeEqual } from '../../lib/crypto.js';
+import type { LockKey, Locks, LockSession } from '../db/advisory-locks.js';
+import type { Db } from '../db/client.js';
+import { safeEqual } from '../lib/crypto.js';
 import type { BulkOperationRow, BulkOperationType, SandboxBulkRepository } from './bulk-operation.repository.js';
 import type { SandboxStore } from './sandbox-store.repository.js';
 

@@ -15,9 +15,9 @@
 // - collectionUpdate adds and removes products through that source's selectionsToAdd / selectionsToRemove (schema
 //   2026-10: collectionAddProducts is deprecated, "Use `collectionUpdate` with inclusion.selectionsToAdd instead").
 // Every write is one transaction; any userError rolls it back.
-import { append } from '../../lib/arrays.js';
-import type { Db } from '../../db/client.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import { append } from '../lib/arrays.js';
+import type { Db } from '../db/client.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import { knownType, metafieldValueProblem } from './metafield-types.js';
 import { notEmulated } from './not-emulated.js';
 import type {

@@ -5,10 +5,10 @@
 // admin API sees only the types of sandbox-store.service.ts.
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Locks } from '../../db/advisory-locks.js';
-import type { Db } from '../../db/client.js';
-import type { MigrationSet } from '../../db/migration-set.js';
-import { projectRoot } from '../../paths.js';
+import type { Locks } from '../db/advisory-locks.js';
+import type { Db } from '../db/client.js';
+import type { MigrationSet } from '../db/migration-set.js';
+import { projectRoot } from '../paths.js';
 import { SandboxBulkRepository } from './bulk-operation.repository.js';
 import { SandboxBulkService } from './bulk-operation.service.js';
 import { SandboxCollectionRepository } from './sandbox-collection.repository.js';
@@ -42,7 +42,7 @@ export { NOT_FOUND_BODY, type SandboxGraphqlOptions } from './sandbox-graphql.se
  * by a release whose production migrations still made them ends up the same as a new one; docs/architecture.md).
  */
 export const sandboxMigrations: MigrationSet = {
-  migrationsFolder: path.join(projectRoot, 'src', 'storefront', 'sandbox', 'migrations'),
+  migrationsFolder: path.join(projectRoot, 'src', 'sandbox', 'migrations'),
   migrationsTable: '__drizzle_migrations_sandbox',
 };
 

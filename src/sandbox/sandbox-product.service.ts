@@ -16,8 +16,8 @@
 // - limits: 3 options, 2048 variants, unique option values, title required, prices as decimals.
 // The whole upsert is one transaction, serialised per identifier with an advisory lock; any userError rolls it back.
 import { GraphQLError } from 'graphql';
-import type { Db } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import type { Db } from '../db/client.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { LRUCache } from 'lru-cache';
 import type { DefinitionRow, MediaRow, ProductRow, SandboxProductRepository, VariantRow, VariantValues } from './sandbox-product.repository.js';
 import { SandboxCollectionRepository } from './sandbox-collection.repository.js';

@@ -11,8 +11,8 @@
 // - One call is all or nothing: an unknown publication or product is a userError and nothing is written (the payload's
 //   userErrors are plain UserError {field, message}: schema 2026-10 PublishablePublishPayload.userErrors, no code).
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../../db/client.js';
-import { isForeignKeyViolation } from '../../db/errors.js';
+import type { Db } from '../db/client.js';
+import { isForeignKeyViolation } from '../db/errors.js';
 import type { ProductRow, SandboxProductRepository } from './sandbox-product.repository.js';
 import type { ProductPublicationRow, PublicationRow, SandboxPublicationRepository } from './sandbox-publication.repository.js';
 import { gidNumber } from './sandbox-product.service.js';

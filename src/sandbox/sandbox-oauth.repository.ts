@@ -2,7 +2,7 @@
 // authorization codes of the authorization code grant (sandbox_oauth_grants). Every token, code and nonce is stored as
 // its SHA-256 hash; one indexed lookup finds a token.
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import { sandboxOauthGrants, sandboxOauthTokens } from './schema.js';
 
 export type OauthTokenRow = typeof sandboxOauthTokens.$inferSelect;

@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { GraphQLError, parse, TypeInfo, visit, visitWithTypeInfo, getNamedType } from 'graphql';
-import { adminSchema, adminSchemaFile } from '../shopify/admin-schema.js';
+import { adminSchema, adminSchemaFile } from '../storefront/shopify/admin-schema.js';
 
 export const ACCESS_SCOPES_DOCS = 'https://shopify.dev/api/usage/access-scopes';
 

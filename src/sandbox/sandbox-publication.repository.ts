@@ -1,7 +1,7 @@
 // SQL for the sandbox's sales channels: a store's publications (sandbox_publications) and the products published on them
 // (sandbox_product_publications; a row whose published_at is still ahead is a scheduled publication).
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import { sandboxProductPublications, sandboxProducts, sandboxPublications } from './schema.js';
 import type { ProductRow } from './sandbox-product.repository.js';
 

@@ -1,6 +1,6 @@
 // SQL for the sandbox's webhook subscriptions and deliveries (sandbox_webhook_subscriptions, sandbox_webhook_deliveries).
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import { sandboxWebhookDeliveries, sandboxWebhookSubscriptions } from './schema.js';
 
 export type WebhookSubscriptionRow = typeof sandboxWebhookSubscriptions.$inferSelect;

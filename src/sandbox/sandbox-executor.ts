@@ -17,7 +17,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { adminSchema } from '../shopify/admin-schema.js';
+import { adminSchema } from '../storefront/shopify/admin-schema.js';
 import { accessDeniedError, fieldAccess, satisfies } from './access-scopes.js';
 import { actualQueryCost, MAX_QUERY_COST, requestedQueryCost } from './cost.js';
 import { inputLimitErrors } from './input-limits.js';

@@ -1,7 +1,7 @@
 // SQL of the sandbox's inventory mutations: a variant's stock (sandbox_variants.inventory; see inventoryLevels in
 // sandbox-inventory.service.ts for its keys) read under a row lock, written back, and the store's idempotency keys.
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import { sandboxIdempotencyKeys, sandboxLocations, sandboxProducts, sandboxVariants } from './schema.js';
 
 export class SandboxInventoryRepository {

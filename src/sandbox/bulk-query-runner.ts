@@ -8,7 +8,7 @@
 // before its children's; with `groupObjects: true` the children follow their parent directly, without it (the default
 // from 2026-01, https://shopify.dev/changelog/bulk-operations-group-objects-default-changed-to-false) a page's parents
 // come first and their children after them.
-import { append } from '../../lib/arrays.js';
+import { append } from '../lib/arrays.js';
 import {
   execute,
   getNamedType,
@@ -31,7 +31,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { adminSchema } from '../shopify/admin-schema.js';
+import { adminSchema } from '../storefront/shopify/admin-schema.js';
 import type { OperationOutcome, QueryRunner, RunControl } from './bulk-operation.service.js';
 import { ProductListsLoader } from './product-lists.loader.js';
 import { queryRoot } from './resolvers/index.js';

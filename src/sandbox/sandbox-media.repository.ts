@@ -1,7 +1,7 @@
 // SQL of the media lifecycle: a media made from `originalSource` moves UPLOADED → PROCESSING → READY (the sandbox's copy
 // of the file in sandbox_media.content / mime_type) or FAILED (error_code / error_message).
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import { sandboxMedia, sandboxProducts, sandboxStores } from './schema.js';
 
 export interface MediaFile {

@@ -1,7 +1,7 @@
 // SQL for the sandbox's bulk operations: staged uploads (the JSONL posted to a stagedUploadsCreate target) and bulk
 // operations (mutations and queries) with their result files. Every query names the store.
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import { sandboxBulkOperations, sandboxStagedUploads } from './schema.js';
 
 export type BulkOperationRow = Omit<typeof sandboxBulkOperations.$inferSelect, 'result'> & { fileSize: number | null };

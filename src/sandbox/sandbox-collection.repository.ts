@@ -1,7 +1,7 @@
 // SQL for the sandbox's custom collections: the collections (sandbox_collections), their metafields, the products they
 // hold in their order (sandbox_collection_products.position) and where they are published (sandbox_collection_publications).
 import { and, asc, eq, gt, ilike, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import {
   sandboxCollectionMetafields,
   sandboxCollectionProducts,

@@ -16,7 +16,7 @@
 //   Mutation.productVariantsBulkUpdate(allowPartialUpdates) "When partial updates are not allowed, any error will
 //   prevent all variants from updating"); its codes are ProductVariantsBulkUpdateUserErrorCode's.
 // Each edit is one transaction holding the product's row lock (the key productSet takes), so it serialises with syncs.
-import type { Db } from '../../db/client.js';
+import type { Db } from '../db/client.js';
 import type { MetafieldRow, ProductRow, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
 import { formatMoney, gidNumber, type ProductSetInput } from './sandbox-product.service.js';
 import type { PlainUserError } from './sandbox-publication.service.js';
