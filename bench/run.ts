@@ -4,7 +4,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +23,7 @@ import { watchForeignCpu } from './cpu.js';
 import { loadCatalogue, RARE_TERM } from './load.js';
 import { runLoad, runPaced, type LoadResult, type LoadSpec } from './measure.js';
 import { renderReport, type BenchResults } from './report.js';
+import { adminSql, freePort, json, rand } from './util.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -46,33 +46,6 @@ const DEADLINE_MS = 20 * 60_000;
 const started = performance.now();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'pimbridge-bench-'));
 const log = (msg: string) => process.stdout.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${msg}\n`);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function adminSql(statement: string): Promise<void> {
-  const client = new pg.Client(PG_ADMIN_URL);
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(url, init);
-  const body = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${body}`);
-  return JSON.parse(body) as T;
-}
-
-const rand = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
 
 /** The environment of a Pimbridge child: nothing inherited that could change its configuration. */
 function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -104,8 +77,8 @@ async function main(): Promise<BenchResults> {
   log(`CPU used by other processes before the start: ${(backgroundCpu * 100).toFixed(0)} %`);
 
   log(`creating database ${BENCH_DB}`);
-  await adminSql(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-  await adminSql(`CREATE DATABASE ${BENCH_DB}`);
+  await adminSql(PG_ADMIN_URL, `DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
+  await adminSql(PG_ADMIN_URL, `CREATE DATABASE ${BENCH_DB}`);
 
   const adminToken = `bench-${randomBytes(16).toString('hex')}`;
   const port = await freePort();
@@ -362,7 +335,9 @@ async function checkAnswers(ours: string, base: string, headers: Record<string, 
 }
 
 const dropDatabase = () =>
-  adminSql(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`).catch((err: Error) => process.stderr.write(`could not drop ${BENCH_DB}: ${err.message}\n`));
+  adminSql(PG_ADMIN_URL, `DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`).catch((err: Error) =>
+    process.stderr.write(`could not drop ${BENCH_DB}: ${err.message}\n`),
+  );
 /** Out of time or interrupted: stop the children at once, drop the database, keep the logs. */
 const abort = (why: string, code: number) => {
   process.stderr.write(`bench: ${why}, stopping; logs kept in ${tmp}\n`);

@@ -3,24 +3,16 @@
 // URL, on a scratch PostgreSQL database (dropped afterwards). Prints the time to build and upload the file, the
 // sandbox's run (lines/s) and the result file's parse. Not part of `npm run bench`; figures go to docs/sandbox/README.md.
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { buildApp } from '../src/server/app.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import type { BulkUpsertItem, PimProductSnapshot } from '../src/storefront/storefront.port.js';
+import { freePort } from './util.js';
 
 const lines = Number(process.argv[2] ?? 10_000);
 const pgUrl = process.argv[3];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 function product(id: number): PimProductSnapshot {
   const variant = (n: number, size: string) => ({

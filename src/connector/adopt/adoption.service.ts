@@ -20,6 +20,7 @@ import {
   tokenRefused,
 } from '../../storefront/storefront.port.js';
 import { ConnectorError } from '../connector.errors.js';
+import { CatalogueReadFailed, POLL_FAILURES, readShopCatalogue } from '../storefront-operations.js';
 import type { AdoptedMapping, MappingRepository } from '../mappings/mapping.repository.js';
 import { PimReadError, type PimClient } from '../pim/pim-client.js';
 import { clip } from '../push/push.service.js';
@@ -53,7 +54,6 @@ export const DEFAULT_ADOPTION_OPTIONS: AdoptionOptions = {
 };
 
 /** Consecutive failed polls (each already retried by the adapter or client) before the job gives up for now. */
-const POLL_FAILURES = 5;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An unmatched shop product as the answer lists it. */
@@ -309,58 +309,25 @@ class AdoptionRun {
 
   /** The shop's products, from its bulk query (started, or the recorded one followed). */
   private async readShop(): Promise<StorefrontCatalogueProduct[]> {
-    const { repo } = this.deps;
     await this.progress('reading_shop', 0, null, true);
-    for (let attempt = 1; ; attempt++) {
-      let operationId = this.row.operationId;
-      if (!operationId) {
-        operationId = await this.storefrontCall(() => this.startRead());
-        await repo.setOperation(this.row.id, operationId, this.service.clock());
-        this.row = { ...this.row, operationId };
-      }
-      const { first, max } = this.options.pollMs;
-      let failures = 0;
-      for (let wait = first; ; wait = Math.min(Math.round(wait * 1.5), max)) {
-        let state: Awaited<ReturnType<StorefrontCatalogueReader['catalogueReadState']>>;
-        try {
-          state = await this.storefrontCall(() => this.deps.storefront.catalogueReadState(this.shop, operationId!));
-          failures = 0;
-        } catch (err) {
-          if (err instanceof AdoptionFailure || ++failures >= POLL_FAILURES) throw err;
-          state = { state: 'running', objectCount: 0 };
-        }
-        if (state.state === 'completed') {
-          await this.progress('reading_shop', state.products.length, state.products.length, true);
-          return state.products;
-        }
-        if (state.state === 'failed') {
-          // Failed as a whole: read again (a new operation), a few times.
-          await repo.setOperation(this.row.id, null, this.service.clock());
-          this.row = { ...this.row, operationId: null };
-          if (attempt >= this.options.readAttempts) throw new AdoptionFailure(`The shop's products could not be read: ${state.message}`);
-          break;
-        }
-        await this.progress('reading_shop', state.objectCount, null);
-        this.signal?.throwIfAborted();
-        await sleep(wait);
-      }
-    }
-  }
-
-  /** startCatalogueRead, waiting while the shop runs as many bulk queries as it allows. */
-  private async startRead(): Promise<string> {
-    const deadline = Date.now() + this.options.busyRetryMs;
-    let wait = 1_000;
-    for (;;) {
-      try {
-        return (await this.deps.storefront.startCatalogueRead(this.shop)).operationId;
-      } catch (err) {
-        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || Date.now() + wait > deadline) throw err;
-        this.signal?.throwIfAborted();
-        await sleep(wait);
-        wait = Math.min(wait * 2, 10_000);
-      }
-    }
+    const products = await this.storefrontCall(() =>
+      readShopCatalogue({
+        storefront: this.deps.storefront,
+        shop: this.shop,
+        operationId: this.row.operationId,
+        saveOperation: async (operationId) => {
+          await this.deps.repo.setOperation(this.row.id, operationId, this.service.clock());
+          this.row = { ...this.row, operationId };
+        },
+        attempts: this.options.readAttempts,
+        pollMs: this.options.pollMs,
+        busyRetryMs: this.options.busyRetryMs,
+        signal: this.signal,
+        onProgress: (objects) => this.progress('reading_shop', objects, null),
+      }),
+    );
+    await this.progress('reading_shop', products.length, products.length, true);
+    return products;
   }
 
   /** A storefront call whose refused token fails the adoption for good (a retry cannot mend it). */
@@ -368,9 +335,8 @@ class AdoptionRun {
     try {
       return await fn();
     } catch (err) {
-      if (tokenRefused(err)) {
-        throw new AdoptionFailure(`The storefront refused the shop's access token: ${err.message}`);
-      }
+      if (tokenRefused(err)) throw new AdoptionFailure(`The storefront refused the shop's access token: ${err.message}`);
+      if (err instanceof CatalogueReadFailed) throw new AdoptionFailure(err.message);
       throw err;
     }
   }

@@ -6,12 +6,9 @@
 // metafield that no mapping names. Nothing is written to the shop. `start` records the report and its catalogue.drift
 // job in one transaction; `run` (the job) records the bulk query before waiting on it, so a restarted job follows it.
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/client.js';
 import { JOB, type CatalogueDriftJob, type JobQueue, type SqlExecutor } from '../../jobs/job-types.js';
 import {
-  StorefrontError,
-  type CatalogueReadState,
   type DriftChange,
   type StorefrontCatalogueProduct,
   type StorefrontCatalogueReader,
@@ -20,6 +17,7 @@ import {
   tokenRefused,
 } from '../../storefront/storefront.port.js';
 import { ConnectorError } from '../connector.errors.js';
+import { CatalogueReadFailed, readShopCatalogue } from '../storefront-operations.js';
 import { clip } from '../push/push.service.js';
 import type { DriftCounts, DriftItemRow, DriftKind, DriftReportRow, DriftRepository } from './drift.repository.js';
 
@@ -33,7 +31,6 @@ export interface DriftOptions {
 
 export const DEFAULT_DRIFT_OPTIONS: DriftOptions = { pollMs: { first: 500, max: 5_000 }, readAttempts: 3, busyRetryMs: 120_000 };
 
-const POLL_FAILURES = 5;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface DriftItem {
@@ -161,52 +158,19 @@ export class DriftService {
   }
 
   /** The shop's products, from its bulk query (started, or the recorded one followed). */
-  private async readShop(row: DriftReportRow, shop: StorefrontShop, signal?: AbortSignal): Promise<StorefrontCatalogueProduct[]> {
-    const { repo, storefront } = this.deps;
-    let operationId = row.operationId;
-    for (let attempt = 1; ; attempt++) {
-      if (!operationId) {
-        operationId = await this.refusal(() => this.startRead(shop, signal));
-        await repo.setOperation(row.id, operationId, this.now());
-      }
-      const { first, max } = this.options.pollMs;
-      let failures = 0;
-      for (let wait = first; ; wait = Math.min(Math.round(wait * 1.5), max)) {
-        let state: CatalogueReadState;
-        try {
-          const id = operationId;
-          state = await this.refusal(() => storefront.catalogueReadState(shop, id));
-          failures = 0;
-        } catch (err) {
-          if (err instanceof DriftFailure || ++failures >= POLL_FAILURES) throw err;
-          state = { state: 'running', objectCount: 0 };
-        }
-        if (state.state === 'completed') return state.products;
-        if (state.state === 'failed') {
-          await repo.setOperation(row.id, null, this.now());
-          operationId = null;
-          if (attempt >= this.options.readAttempts) throw new DriftFailure(`The shop's products could not be read: ${state.message}`);
-          break;
-        }
-        signal?.throwIfAborted();
-        await sleep(wait);
-      }
-    }
-  }
-
-  private async startRead(shop: StorefrontShop, signal?: AbortSignal): Promise<string> {
-    const deadline = Date.now() + this.options.busyRetryMs;
-    let wait = 1_000;
-    for (;;) {
-      try {
-        return (await this.deps.storefront.startCatalogueRead(shop)).operationId;
-      } catch (err) {
-        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || Date.now() + wait > deadline) throw err;
-        signal?.throwIfAborted();
-        await sleep(wait);
-        wait = Math.min(wait * 2, 10_000);
-      }
-    }
+  private readShop(row: DriftReportRow, shop: StorefrontShop, signal?: AbortSignal): Promise<StorefrontCatalogueProduct[]> {
+    return this.refusal(() =>
+      readShopCatalogue({
+        storefront: this.deps.storefront,
+        shop,
+        operationId: row.operationId,
+        saveOperation: (operationId) => this.deps.repo.setOperation(row.id, operationId, this.now()),
+        attempts: this.options.readAttempts,
+        pollMs: this.options.pollMs,
+        busyRetryMs: this.options.busyRetryMs,
+        signal,
+      }),
+    );
   }
 
   private async refusal<T>(fn: () => Promise<T>): Promise<T> {
@@ -214,6 +178,7 @@ export class DriftService {
       return await fn();
     } catch (err) {
       if (tokenRefused(err)) throw new DriftFailure(`The storefront refused the shop's access token: ${err.message}`);
+      if (err instanceof CatalogueReadFailed) throw new DriftFailure(err.message);
       throw err;
     }
   }

@@ -11,18 +11,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { JOB, type JobQueue, type SqlExecutor, type SyncBulkJob, type SyncFullJob } from '../../jobs/job-types.js';
-import {
-  StorefrontError,
-  type BulkItemOutcome,
-  type BulkUpsertItem,
-  type BulkUpsertState,
-  type KnownStorefrontProduct,
-  type PimProductSnapshot,
-  type StorefrontPort,
-  type StorefrontShop,
-  type SyncPlacement,
+import type {
+  BulkItemOutcome,
+  BulkUpsertItem,
+  BulkUpsertState,
+  KnownStorefrontProduct,
+  PimProductSnapshot,
+  StorefrontPort,
+  StorefrontShop,
+  SyncPlacement,
 } from '../../storefront/storefront.port.js';
 import { ConnectorError } from '../connector.errors.js';
+import { pollUntilDone, startWhenFree } from '../storefront-operations.js';
 import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
 import { PimReadError } from '../pim/pim-client.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
@@ -136,10 +136,6 @@ export interface FullSyncDeps {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Consecutive failed polls of one operation (each already retried by the adapter) before the job gives up for now. */
-const POLL_FAILURES = 5;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class FullSyncService {
   readonly options: Readonly<FullSyncOptions>;
@@ -537,39 +533,13 @@ class BatchRun {
 
   /** startBulkUpsert, waiting while the shop runs another bulk operation (e.g. one a crashed job started). */
   private async startBulk(items: BulkUpsertItem[]): Promise<string> {
-    const deadline = Date.now() + this.service.options.busyRetryMs;
-    let wait = 1_000;
-    for (;;) {
-      try {
-        return (await this.storefront.startBulkUpsert(this.shop, items)).operationId;
-      } catch (err) {
-        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || Date.now() + wait > deadline) throw err;
-        this.signal?.throwIfAborted();
-        await sleep(wait);
-        wait = Math.min(wait * 2, 10_000);
-      }
-    }
+    const { busyRetryMs } = this.service.options;
+    return (await startWhenFree(() => this.storefront.startBulkUpsert(this.shop, items), { busyRetryMs, signal: this.signal })).operationId;
   }
 
   /** Polls until the operation ends (or the job is aborted: it is then retried and resumes the operation). */
-  private async wait(operationId: string, items: BulkUpsertItem[]): Promise<Exclude<BulkUpsertState, { state: 'running' }>> {
-    const { first, max } = this.service.options.pollMs;
-    let wait = first;
-    let failures = 0;
-    for (;;) {
-      let state: BulkUpsertState;
-      try {
-        state = await this.storefront.bulkUpsertState(this.shop, operationId, items);
-        failures = 0;
-      } catch (err) {
-        if (!(err instanceof StorefrontError) || err.tokenRefused || ++failures >= POLL_FAILURES) throw err;
-        state = { state: 'running', objectCount: 0 };
-      }
-      if (state.state !== 'running') return state;
-      this.signal?.throwIfAborted();
-      await sleep(wait);
-      wait = Math.min(Math.round(wait * 1.5), max);
-    }
+  private wait(operationId: string, items: BulkUpsertItem[]): Promise<Exclude<BulkUpsertState, { state: 'running' }>> {
+    return pollUntilDone(() => this.storefront.bulkUpsertState(this.shop, operationId, items), { pollMs: this.service.options.pollMs, signal: this.signal });
   }
 
   /** The outcome of every item: mappings as a push writes them, the items, the batch, in one transaction. */

@@ -20,7 +20,7 @@ import type { TokenAccess } from '../sandbox-oauth.service.js';
 export interface SandboxContext {
   /** The authenticated store. */
   store: SandboxStore;
-  /** For resolvers that read the sandbox's own tables (issue 5: products, variants, media, locations). */
+  /** For resolvers that read the sandbox's own tables (products, variants, media, locations). */
   db: Db;
   /** The catalogue: productSet's rules, and reads of products, variants, media, metafields and locations. */
   products: SandboxProductService;
