@@ -42,7 +42,7 @@ function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     PIM_RATE_LIMIT_READ: '10000000',
     PIM_RATE_LIMIT_WRITE: '9999999',
     ...extra,
@@ -56,7 +56,7 @@ const row = (who: string, r: LoadResult) =>
 /** The heaviest functions by self time, and the time per package, of a .cpuprofile. */
 function summarise(file: string): string {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as {
-    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }[];
     samples: number[];
   };
   const total = profile.samples.length;
@@ -80,13 +80,33 @@ function summarise(file: string): string {
             : 'other');
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
   }
+  // Inclusive time of our own functions (dist/): each sample counts once for every distinct one on its stack.
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const node = new Map(profile.nodes.map((n) => [n.id, n]));
+  const label = (id: number) => {
+    const { functionName, url, lineNumber } = node.get(id)!.callFrame;
+    const where = url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '');
+    return where.startsWith('dist/') ? `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}` : null;
+  };
+  const inclusive = new Map<string, number>();
+  for (const sample of profile.samples) {
+    const seen = new Set<string>();
+    for (let id: number | undefined = sample; id !== undefined; id = parent.get(id)) {
+      const l = label(id);
+      if (l && !seen.has(l)) {
+        seen.add(l);
+        inclusive.set(l, (inclusive.get(l) ?? 0) + 1);
+      }
+    }
+  }
   const top = (m: Map<string, number>, k: number) =>
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, k)
       .map(([name, hits]) => `| ${((hits / total) * 100).toFixed(1)} % | \`${name}\` |`)
       .join('\n');
-  return `Top functions by self time (${total} samples):\n\n| Self | Function |\n|---|---|\n${top(byFunction, 20)}\n\nBy package:\n\n| Self | Package |\n|---|---|\n${top(byPackage, 15)}`;
+  return `Top functions by self time (${total} samples):\n\n| Self | Function |\n|---|---|\n${top(byFunction, 20)}\n\nBy package:\n\n| Self | Package |\n|---|---|\n${top(byPackage, 15)}\n\nOur functions, inclusive:\n\n| Total | Function |\n|---|---|\n${top(inclusive, 25)}`;
 }
 
 async function main() {
@@ -96,7 +116,13 @@ async function main() {
   const adminToken = `bench-${randomBytes(16).toString('hex')}`;
   const port = await freePort();
   const ours = `http://127.0.0.1:${port}`;
-  const env = serverEnv({ DATABASE_URL: DB_URL, ADMIN_TOKEN: adminToken, ENCRYPTION_KEY: randomBytes(32).toString('base64'), PORT: String(port) });
+  const env = serverEnv({
+    DATABASE_URL: DB_URL,
+    ADMIN_TOKEN: adminToken,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    METRICS_TOKEN: randomBytes(24).toString('base64url'),
+    PORT: String(port),
+  });
   const serve = (name: string, node: string[] = []) => start(name, [...node, 'dist/cli/main.js', 'serve'], env, path.join(tmp, `${name}.log`), ROOT);
 
   let server: Child = serve('first');

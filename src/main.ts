@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { makeDataDirPrivate, privacyWarning } from './lib/private-files.js';
-import { connectDemo, seedDemo, type DemoBridge, type DemoSeed } from './server/demo-seed.js';
+import { connectDemo, demoOrganization, seedDemo, type DemoBridge, type DemoSeed } from './server/demo-seed.js';
 import { buildApp } from './server/app.js';
 import { prepareDatabase } from './server/prepare-database.js';
 import { closeOnSignals } from './server/shutdown.js';
@@ -64,7 +64,8 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
       app.log.warn({ err }, 'the demo shop could not be connected and pushed');
       return null;
     });
-  printWelcome(config, url, database.kind, seed, bridge, readyMs);
+  const demo = seed || config.role === 'worker' ? null : await demoOrganization(app.services).catch(() => null);
+  printWelcome(config, url, database.kind, { seed, bridge, demo }, readyMs);
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -83,7 +84,13 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   return { close, url, metricsUrl };
 }
 
-function printWelcome(config: Readonly<Config>, url: string, kind: string, seed: DemoSeed | null, bridge: DemoBridge | null, ms: number): void {
+function printWelcome(
+  config: Readonly<Config>,
+  url: string,
+  kind: string,
+  { seed, bridge, demo }: { seed: DemoSeed | null; bridge: DemoBridge | null; demo: { id: number; name: string } | null },
+  ms: number,
+): void {
   const lines = [
     '',
     `Pimbridge is running at ${url} (${kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}, role ${config.role}, ready in ${ms} ms)`,
@@ -125,6 +132,13 @@ function printWelcome(config: Readonly<Config>, url: string, kind: string, seed:
       );
     }
   } else {
+    // The demo's key was shown once, at its first start: a new one signs in to it again (its catalogue and shop).
+    if (demo)
+      lines.push(
+        '',
+        `The demo organization "${demo.name}" (id ${demo.id}) is here. A new API key and secret to sign in to it:`,
+        `  npx pimbridge key create --org ${demo.id}`,
+      );
     lines.push(`  New credentials: npx pimbridge org create --name "My shop" && npx pimbridge key create --org <id>`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);

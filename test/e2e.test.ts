@@ -387,8 +387,18 @@ describe('end to end: embedded database', () => {
     const secretsBefore = readFileSync(path.join(dataDir, 'secrets.json'), 'utf8');
     server = await startServer({ DATA_DIR: dataDir, ...REDIS });
     const out = server.proc.out();
-    assert.ok(!out.includes('demo organization'), out);
     assert.ok(!out.includes('API key:'), out);
+    // How to sign in to the demo organization again: the command printed makes a key that reads its catalogue.
+    const demoOrg =
+      /The demo organization "Demo Store" \(id (\d+)\) is here\. A new API key and secret to sign in to it:\n {2}npx pimbridge key create --org (\d+)\n/.exec(
+        out,
+      );
+    assert.ok(demoOrg && demoOrg[1] === demoOrg[2], out);
+    const made = await cli(['key', 'create', '--org', demoOrg[1]!, '--json'], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(server.port) });
+    assert.equal(made.code, 0, made.stderr);
+    const newKey = JSON.parse(made.stdout) as { api_key: string };
+    const demoList = await json(await fetch(`${server.base}/api/products?limit=1`, { headers: { 'x-api-key': newKey.api_key } }));
+    assert.equal(demoList.body.data.pagination.total_items, 12);
     assert.ok(!out.includes(adminToken), 'the admin token is not printed again');
     assert.ok(out.includes(`Admin token: in ${dataDir}/secrets.json`), out);
     assert.match(out, /New credentials: npx pimbridge org create/);

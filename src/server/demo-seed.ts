@@ -30,6 +30,16 @@ const CATALOGUE = [
   { name: 'Trail Running Socks', type: 'Accessories', price: '14.5000', sizes: ['S/M', 'L/XL'], colors: ['Charcoal', 'Orange'] },
 ];
 
+/**
+ * The demo organization of an earlier first start (the organization its sandbox shop belongs to, while both are there),
+ * so a later start can say how to sign in to it again: its key was shown once, and only its hash is kept.
+ */
+export async function demoOrganization(services: Services): Promise<{ id: number; name: string } | null> {
+  const shop = (await services.shops.list()).find((s) => s.domain === DEMO_SHOP_DOMAIN);
+  const org = shop?.organization_id ? await services.organizations.find(shop.organization_id) : null;
+  return org ? { id: org.id, name: org.name } : null;
+}
+
 export async function seedDemo(services: Services): Promise<DemoSeed> {
   const org = await services.admin.createOrganization('Demo Store');
   const key = await services.admin.createApiKey(org.id, 'demo');
