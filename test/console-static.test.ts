@@ -2,6 +2,7 @@
 // index.html; unknown API paths stay 404 in their own envelopes; without a build, a page that says how to build.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -43,6 +44,30 @@ describe('console page', () => {
     const res = await h.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['cache-control']), /max-age=31536000, immutable/);
+  });
+
+  test("assets go out as the build's brotli or gzip copy when the browser takes it, else as they are", async () => {
+    const code = `export const pages = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `page ${i}`))};`;
+    writeFileSync(path.join(dir, 'assets', 'big-abc123.js'), code);
+    writeFileSync(path.join(dir, 'assets', 'big-abc123.js.br'), brotliCompressSync(code));
+    writeFileSync(path.join(dir, 'assets', 'big-abc123.js.gz'), gzipSync(code));
+    const get = (encoding?: string) => h.app.inject({ method: 'GET', url: '/assets/big-abc123.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const br = await get('gzip, deflate, br, zstd');
+    assert.equal(br.statusCode, 200);
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(br.rawPayload).toString(), code);
+    assert.ok(br.rawPayload.length < code.length / 3, `${br.rawPayload.length} bytes for ${code.length}`);
+    const gz = await get('gzip');
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gz.rawPayload).toString(), code);
+    const plain = await get();
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.body, code);
+    for (const res of [br, gz, plain]) {
+      assert.match(String(res.headers['content-type']), /javascript/);
+      assert.match(String(res.headers.vary), /accept-encoding/i);
+      assert.match(String(res.headers['cache-control']), /max-age=31536000, immutable/);
+    }
   });
 
   test('a rebuild is served without a restart', async () => {

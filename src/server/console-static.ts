@@ -2,7 +2,8 @@
 // whole app, server/security-headers.ts; the console's routes get the content security policy below). Hashed assets are
 // cached for a year; index.html is revalidated, so a new build reaches browsers at once. The console's own paths
 // (`/products/12`, `/bridge/3/mappings`, …) answer index.html and the page's router shows them; every other path is
-// left to the APIs' routes and their 404s, exactly as before the console existed.
+// left to the APIs' routes and their 404s, exactly as before the console existed. Assets go out as the build's brotli
+// or gzip copies when the browser takes them.
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
@@ -60,6 +61,8 @@ export async function consoleRoutes(
     root: path.join(options.dir, 'assets'),
     prefix: '/assets/',
     index: false,
+    // The build's .br and .gz copies (console/vite.config.ts), chosen by Accept-Encoding, with Vary: Accept-Encoding.
+    preCompressed: true,
     cacheControl: false,
     // index.html (sent by the page route below through the same plugin) is revalidated on every load.
     setHeaders: (res, file) => res.header('Cache-Control', path.basename(file) === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable'),
