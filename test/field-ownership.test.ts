@@ -272,9 +272,11 @@ describe('the taxonomy category', () => {
       },
       { id: 'gid://shopify/TaxonomyCategory/aa-1-13-8', name: 'T-Shirts', fullName: 'Apparel & Accessories > Clothing > Clothing Tops > T-Shirts' },
     ];
-    const taxonomy = new TaxonomyCategories(async <T>(_shop: unknown, _doc: string, variables: Record<string, unknown>) => {
-      searched.push(String(variables.search));
-      return { taxonomy: { categories: { nodes } } } as T;
+    const taxonomy = new TaxonomyCategories({
+      call: async <T>(_shop: unknown, _doc: string, variables: Record<string, unknown>) => {
+        searched.push(String(variables.search));
+        return { taxonomy: { categories: { nodes } } } as T;
+      },
     });
     const shop = { domain: 'x.myshopify.com', apiBaseUrl: null, accessToken: 't' };
     assert.equal(await taxonomy.resolve(shop, null), undefined);

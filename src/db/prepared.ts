@@ -12,5 +12,7 @@ export function runPrepared(db: Db, statement: SQL): Promise<unknown> {
   const query = dialect.sqlToQuery(statement);
   let name = names.get(query.sql);
   if (name === undefined) names.set(query.sql, (name = `pimbridge_${names.size + 1}`));
+  // Through the session: drizzle-orm 0.45 names no raw statement publicly (db.execute prepares it unnamed, and only the
+  // query builders' prepare(name) takes a name). `db` may be a transaction, whose session runs it inside.
   return db._.session.prepareQuery(query, undefined, name, false).execute();
 }

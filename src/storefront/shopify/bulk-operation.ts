@@ -5,16 +5,10 @@
 import { StorefrontError, type StorefrontShop } from '../storefront.port.js';
 import { BulkOperationState, type BulkOperationNode, type BulkOperationStateData, type RecentBulkMutationsData } from './operations.js';
 import { userErrorLines } from './preflight.js';
-import type { ShopThrottle } from './throttle.js';
+import type { ShopifyClient } from './shopify-client.js';
 
 /** The statuses of a bulk operation that has not finished. */
 export const ACTIVE_BULK_STATUSES: ReadonlySet<string> = new Set(['CREATED', 'RUNNING', 'CANCELING']);
-
-/** What starting and polling a bulk operation needs of the adapter: its throttled calls and the shop's throttle. */
-export interface BulkCalls {
-  call<T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number, retryUnavailable?: boolean): Promise<T>;
-  throttle: ShopThrottle;
-}
 
 /** How to start one bulk operation (a mutation or a query) and recognise it among the shop's recent ones. */
 export interface BulkStart<T> {
@@ -35,18 +29,18 @@ export interface BulkStart<T> {
  * ours — before it is tried again. A shop running as many operations of the kind as it allows answers
  * OPERATION_IN_PROGRESS or LIMIT_REACHED: a StorefrontError of kind `unavailable` (try again later).
  */
-export async function startBulkOperation<T>(deps: BulkCalls, shop: StorefrontShop, start: BulkStart<T>): Promise<string> {
+export async function startBulkOperation<T>(client: ShopifyClient, shop: StorefrontShop, start: BulkStart<T>): Promise<string> {
   for (let failures = 0; ; ) {
     let data: T;
     try {
-      data = await deps.call<T>(shop, start.document, start.variables, 12, false);
+      data = await client.call<T>(shop, start.document, start.variables, 12, { retryUnavailable: false });
     } catch (err) {
       if (!(err instanceof StorefrontError) || err.kind !== 'unavailable') throw err;
-      const recent = await deps.call<RecentBulkMutationsData>(shop, start.recent, {}, 4);
+      const recent = await client.call<RecentBulkMutationsData>(shop, start.recent, {}, 4);
       const adopted = recent.bulkOperations?.nodes?.find((op) => sameDocument(op.query, start.tagged))?.id;
       if (adopted) return adopted;
-      if (++failures >= deps.throttle.policy.maxAttempts) throw err;
-      await deps.throttle.backoff(failures);
+      if (++failures >= client.throttle.policy.maxAttempts) throw err;
+      await client.throttle.backoff(failures);
       continue;
     }
     const payload = start.payload(data);
@@ -60,9 +54,9 @@ export async function startBulkOperation<T>(deps: BulkCalls, shop: StorefrontSho
 }
 
 /** Polls a bulk operation a job started and waits for, until it ends (first after 250 ms, then up to every 5 s). */
-export async function bulkOperationEnded(deps: Pick<BulkCalls, 'call'>, shop: StorefrontShop, operationId: string): Promise<BulkOperationNode> {
+export async function bulkOperationEnded(client: ShopifyClient, shop: StorefrontShop, operationId: string): Promise<BulkOperationNode> {
   for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
-    const op = (await deps.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2)).bulkOperation;
+    const op = (await client.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2)).bulkOperation;
     if (!op) return { id: operationId, status: 'FAILED', errorCode: 'NOT_FOUND', createdAt: '', completedAt: null, objectCount: 0, url: null, query: '' };
     if (!ACTIVE_BULK_STATUSES.has(op.status)) return op;
     await new Promise((r) => setTimeout(r, wait));

@@ -15,11 +15,11 @@ import {
   type BulkItemOutcome,
   type BulkUpsertItem,
   type BulkUpsertState,
-  type KnownStorefrontProduct,
   type ProductUpsertResult,
   type StorefrontShop,
 } from '../storefront.port.js';
-import { ACTIVE_BULK_STATUSES, bulkOperationEnded, startBulkOperation, type BulkCalls } from './bulk-operation.js';
+import { afterProductSet } from './after-product-set.js';
+import { ACTIVE_BULK_STATUSES, bulkOperationEnded, startBulkOperation } from './bulk-operation.js';
 import { readJsonl, ResultLineTooLong, uploadStaged } from './bulk-transfer.js';
 import {
   BulkOperationRunMutation,
@@ -32,12 +32,11 @@ import {
   type BulkOperationRunMutationData,
   type PublishableBulkLine,
   type BulkOperationStateData,
-  type ProductLookupData,
   type ProductSetBulkLine,
   type StagedUploadsCreateData,
 } from './operations.js';
 import { mapLimit } from '../../lib/map-limit.js';
-import { preflight, userErrorLines, type ShopCurrency, type ShopLimits } from './preflight.js';
+import { preflight, userErrorLines } from './preflight.js';
 import { upsertResultOf } from './product-set-result.js';
 import {
   filesWillBeSent,
@@ -49,54 +48,19 @@ import {
   NOTHING_KNOWN,
   type MappedProduct,
   type ShopLocation,
-  type StorefrontMetafield,
   type StorefrontTags,
 } from './product-mapper.js';
 import { metafieldsFingerprint } from './attribute-metafields.js';
-import { customIdOf, handleOf, handleProblems, handleTakenProblem, identityOf, type IdentifierMode } from './product-identity.js';
+import { customIdOf, handleOf, handleProblems, handleTakenProblem, identityOf } from './product-identity.js';
 import { BULK_FIND_MIN, findOursInBulk } from './ours-in-bulk.js';
+import { type Found, tagsOf } from './product-reads.js';
+import type { ProductUpserter } from './product-upserter.js';
+import type { IdentifierMode, ShopifyClient } from './shopify-client.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
 export const MAX_BULK_FILE_BYTES = 100 * 1024 * 1024;
 /** Items whose reads before the write run at once (each read goes through the shop's throttle). */
 const READ_CONCURRENCY = 4;
-
-type Found = NonNullable<ProductLookupData['productByIdentifier']>;
-
-/** What the adapter lends the bulk path: its throttled calls, the shop's identifier mode, locations and limits. */
-export interface BulkDeps extends BulkCalls {
-  identifierMode(shop: StorefrontShop): Promise<IdentifierMode>;
-  locations(shop: StorefrontShop): Promise<ShopLocation[]>;
-  /** `recover`: with its variants and media; `media`: with its media (files will be sent). */
-  lookup(shop: StorefrontShop, identifier: Record<string, unknown>, recover: boolean, media?: boolean): Promise<Found | null>;
-  /** The bridge's product for a PIM product, by our metafield (customId or a search by its value); null: none. */
-  findOurs(shop: StorefrontShop, pimProductId: number, mode: IdentifierMode): Promise<Found | null>;
-  rules(shop: StorefrontShop, placement: BulkUpsertItem['placement']): Promise<{ limits?: ShopLimits; currency?: ShopCurrency }>;
-  /** The upsert path's helpers, so both paths merge, recover and finish alike. */
-  tagsOf(found: Found): StorefrontTags;
-  /** The product's attribute metafields, the shop's definitions made first; a value that does not fit is sent (the shop refuses that line). */
-  attributeMetafields(
-    shop: StorefrontShop,
-    product: BulkUpsertItem['product'],
-    specs: NonNullable<BulkUpsertItem['placement']['attributeMetafields']>,
-  ): Promise<StorefrontMetafield[]>;
-  /** The product's taxonomy category as Shopify's GID (taxonomy.ts); undefined: none. */
-  category(shop: StorefrontShop, product: BulkUpsertItem['product']): Promise<string | undefined>;
-  recovered(shop: StorefrontShop, found: Found, product: BulkUpsertItem['product'], known?: KnownStorefrontProduct): Promise<KnownStorefrontProduct>;
-  /**
-   * Stock (per call) after a product's line ran, and unpublishing; the publications to add come back in `toPublish`,
-   * for the one bulk mutation of publishablePublish lines that publishes the whole batch.
-   */
-  afterProductSet(
-    shop: StorefrontShop,
-    item: BulkUpsertItem,
-    mapped: MappedProduct,
-    base: ProductUpsertResult,
-    mediaProblems: string[],
-  ): Promise<{ result: ProductUpsertResult; toPublish: string[] }>;
-  /** Deadline of one upload or result download. */
-  transferTimeoutMs: number;
-}
 
 type Method = ProductUpsertResult['method'];
 
@@ -107,7 +71,11 @@ export class ShopifyBulkUpserts {
   /** What each line of an operation started here did: productSet by {id} is an update, by customId/handle a create. */
   private readonly methods = new Map<string, Method[]>();
 
-  constructor(private readonly deps: BulkDeps) {}
+  constructor(
+    private readonly client: ShopifyClient,
+    /** Its reads, attribute metafields and taxonomy, so both paths find, merge and recover alike. */
+    private readonly upserter: ProductUpserter,
+  ) {}
 
   async start(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ operationId: string }> {
     if (items.length === 0) throw new StorefrontValidationError(['a bulk upsert needs at least one item']);
@@ -127,7 +95,7 @@ export class ShopifyBulkUpserts {
   }
 
   async state(shop: StorefrontShop, operationId: string, items: BulkUpsertItem[]): Promise<BulkUpsertState> {
-    const data = await this.deps.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2);
+    const data = await this.client.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2);
     const op = data.bulkOperation;
     if (!op) return { state: 'failed', message: `${shop.domain} knows no bulk operation ${operationId}` };
     if (ACTIVE_BULK_STATUSES.has(op.status)) return { state: 'running', objectCount: Number(op.objectCount) || 0 };
@@ -144,7 +112,7 @@ export class ShopifyBulkUpserts {
             const n = line?.__lineNumber;
             if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n < items.length) lines[n] = line;
           },
-          { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
+          { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.client.transferTimeoutMs },
         );
       } catch (err) {
         if (err instanceof ResultLineTooLong) return { state: 'failed', message: `bulk operation ${op.id}: ${err.message}` };
@@ -161,7 +129,9 @@ export class ShopifyBulkUpserts {
         // A create's handle as Shopify answers it (the line sent the slug when the item had no storefront product).
         const sent = methods?.[i] === 'create' && !item.known.productId ? handleOf(item.product) : undefined;
         const problems = [...parsed.mediaProblems, ...handleProblems(sent, parsed.result.handle)];
-        return { ok: true as const, ...(await this.deps.afterProductSet(shop, item, parsed.mapped, parsed.result, problems)) };
+        const { product, placement, known } = item;
+        const done = { product, placement, known, mapped: parsed.mapped, base: parsed.result, mediaProblems: problems, deferPublish: true };
+        return { ok: true as const, ...(await afterProductSet(this.client, shop, done)) };
       },
     );
     return { state: 'completed', outcomes: await this.publish(shop, stepped) };
@@ -185,7 +155,7 @@ export class ShopifyBulkUpserts {
         'utf8',
       );
       const operationId = await this.run(shop, await this.stage(shop, file), bulkTagged(PublishablePublish, randomBytes(8).toString('hex')));
-      const op = await bulkOperationEnded(this.deps, shop, operationId);
+      const op = await bulkOperationEnded(this.client, shop, operationId);
       const answered = new Set<number>();
       let unreadable: string | null = null;
       if (op.status === 'COMPLETED' && op.url) {
@@ -202,7 +172,7 @@ export class ShopifyBulkUpserts {
             ];
             if (errors.length > 0) refused.set(wanted[n].i, `publish: the shop refused to publish the product: ${errors.join('; ')}`);
           },
-          { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
+          { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.client.transferTimeoutMs },
         ).catch((err: unknown) => {
           if (!(err instanceof ResultLineTooLong)) throw err;
           unreadable = err.message;
@@ -227,18 +197,18 @@ export class ShopifyBulkUpserts {
   /** A create refused its handle (HANDLE_NOT_UNIQUE): the product's error names the holder, read once. */
   private async handleTaken(shop: StorefrontShop, item: BulkUpsertItem, line: ProductSetBulkLine): Promise<{ ok: false; errors: string[] }> {
     const handle = handleOf(item.product);
-    const holder = await this.deps.lookup(shop, { handle }, false);
+    const holder = await this.upserter.reads.lookup(shop, { handle });
     const others = (line.data?.productSet?.userErrors ?? []).filter((e) => e.code !== 'HANDLE_NOT_UNIQUE');
     return { ok: false, errors: [handleTakenProblem(handle, holder && identityOf(holder), item.product.id), ...userErrorLines(others)] };
   }
 
   /** One JSONL line per item, in order (reads before writes as upsertProduct makes them, a few at a time). */
   private async lines(shop: StorefrontShop, items: BulkUpsertItem[]): Promise<{ line: string; method: Method }[]> {
-    const mode = items.some((i) => !i.known.productId) ? await this.deps.identifierMode(shop) : 'customId';
-    const locations = await this.deps.locations(shop);
+    const mode = items.some((i) => !i.known.productId) ? await this.client.identifierMode(shop) : 'customId';
+    const locations = await this.client.locations(shop);
     // Products an earlier run may have made without a mapping saying so: many are found in one bulk query, not each.
     const searched = items.filter((i) => !i.known.productId && !i.known.neverPushed).map((i) => i.product.id);
-    const ours = searched.length >= BULK_FIND_MIN ? await findOursInBulk(this.deps, shop, new Set(searched)) : null;
+    const ours = searched.length >= BULK_FIND_MIN ? await findOursInBulk(this.client, shop, new Set(searched)) : null;
     const out: { line: string; method: Method }[] = new Array(items.length);
     const problems: string[] = [];
     let next = 0;
@@ -269,10 +239,11 @@ export class ShopifyBulkUpserts {
     // to send at all: read the product's media, so the merchant's go back in the list (upsertProduct does the same).
     const wantMedia = needsMediaIds(known, product);
     const wantFiles = filesWillBeSent(known, product);
-    const attributes = await this.deps.attributeMetafields(shop, product, item.placement.attributeMetafields ?? []);
+    // A value that does not fit is sent: the shop refuses that line.
+    const attributes = await this.upserter.attributeMetafieldsOf(shop, product, item.placement.attributeMetafields ?? [], { keepInvalid: true });
     let category: string | undefined;
     try {
-      category = await this.deps.category(shop, product);
+      category = await this.upserter.taxonomy.resolve(shop, product.taxonomy_category);
     } catch (err) {
       if (err instanceof StorefrontValidationError) return { problems: err.errors };
       throw err;
@@ -292,16 +263,20 @@ export class ShopifyBulkUpserts {
     if (keepTagsAndMetafields) {
       identifier = { id: known.productId };
     } else {
-      const byId = known.productId ? await this.deps.lookup(shop, { id: known.productId }, wantMedia, wantFiles) : null;
+      const byId = known.productId ? await this.upserter.reads.lookup(shop, { id: known.productId }, { recover: wantMedia, media: wantFiles }) : null;
       if (byId) {
-        current = this.deps.tagsOf(byId);
+        current = tagsOf(byId);
         identifier = { id: byId.id };
-        if (wantMedia) effective = { ...known, mediaIds: (await this.deps.recovered(shop, byId, product, known)).mediaIds, imagesUnconfirmed: [] };
+        if (wantMedia) effective = { ...known, mediaIds: (await this.upserter.reads.recovered(shop, byId, product, known)).mediaIds, imagesUnconfirmed: [] };
       } else {
-        const found = known.neverPushed ? null : ours && !known.productId ? (ours.get(product.id) ?? null) : await this.deps.findOurs(shop, product.id, mode);
+        const found = known.neverPushed
+          ? null
+          : ours && !known.productId
+            ? (ours.get(product.id) ?? null)
+            : await this.upserter.reads.findOurs(shop, product.id, mode);
         if (found) {
-          current = this.deps.tagsOf(found);
-          effective = await this.deps.recovered(shop, found, product);
+          current = tagsOf(found);
+          effective = await this.upserter.reads.recovered(shop, found, product);
           identifier = { id: found.id };
         } else {
           effective = NOTHING_KNOWN;
@@ -319,7 +294,7 @@ export class ShopifyBulkUpserts {
       attributeMetafields: attributes,
       category,
     });
-    const rules = await this.deps.rules(shop, item.placement);
+    const rules = await this.client.rules(shop, item.placement);
     const problems = [...preflight(product, input, rules.limits, rules.currency), ...merchantVariants.refused];
     if (problems.length) return { problems };
     const variants = Math.min(250, Math.max(1, input.variants.length));
@@ -329,7 +304,7 @@ export class ShopifyBulkUpserts {
   /** A staged target for the file, and the file posted to it; returns the stagedUploadPath (the `key` parameter). */
   private async stage(shop: StorefrontShop, file: Buffer): Promise<string> {
     const filename = 'pimbridge-bulk.jsonl';
-    const data = await this.deps.call<StagedUploadsCreateData>(
+    const data = await this.client.call<StagedUploadsCreateData>(
       shop,
       StagedUploadsCreate,
       { input: [{ resource: 'BULK_MUTATION_VARIABLES', filename, mimeType: 'text/jsonl', httpMethod: 'POST' }] },
@@ -348,19 +323,19 @@ export class ShopifyBulkUpserts {
           target.url,
           target.parameters,
           { filename, contentType: 'text/jsonl', content: file },
-          { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs },
+          { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.client.transferTimeoutMs },
         );
         return key;
       } catch (err) {
-        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || ++failures >= this.deps.throttle.policy.maxAttempts) throw err;
-        await this.deps.throttle.backoff(failures);
+        if (!(err instanceof StorefrontError) || err.kind !== 'unavailable' || ++failures >= this.client.throttle.policy.maxAttempts) throw err;
+        await this.client.throttle.backoff(failures);
       }
     }
   }
 
   /** bulkOperationRunMutation of `mutation`, a document no other start uses (bulkTagged); see startBulkOperation. */
   private run(shop: StorefrontShop, stagedUploadPath: string, mutation: string): Promise<string> {
-    return startBulkOperation<BulkOperationRunMutationData>(this.deps, shop, {
+    return startBulkOperation<BulkOperationRunMutationData>(this.client, shop, {
       what: 'mutation',
       document: BulkOperationRunMutation,
       variables: { mutation, stagedUploadPath },

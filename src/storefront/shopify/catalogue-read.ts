@@ -7,7 +7,7 @@
 // and one arriving before its parent waits for it.
 import { randomBytes } from 'node:crypto';
 import { StorefrontError, type CatalogueReadState, type StorefrontCatalogueProduct, type StorefrontShop } from '../storefront.port.js';
-import { ACTIVE_BULK_STATUSES, startBulkOperation, type BulkCalls } from './bulk-operation.js';
+import { ACTIVE_BULK_STATUSES, startBulkOperation } from './bulk-operation.js';
 import { readJsonl, ResultLineTooLong } from './bulk-transfer.js';
 import {
   BulkOperationRunQuery,
@@ -19,18 +19,17 @@ import {
   type BulkOperationStateData,
   type CatalogueLine,
 } from './operations.js';
-
-export type CatalogueDeps = BulkCalls & { transferTimeoutMs: number };
+import type { ShopifyClient } from './shopify-client.js';
 
 const numericId = (gid: string) => Number(/\/(\d+)(?:\?.*)?$/.exec(gid)?.[1] ?? NaN);
 
 export class ShopifyCatalogueReads {
-  constructor(private readonly deps: CatalogueDeps) {}
+  constructor(private readonly client: ShopifyClient) {}
 
   /** One bulk query of every product (CatalogueProducts, under a name of its own). */
   start(shop: StorefrontShop): Promise<{ operationId: string }> {
     const query = bulkTagged(CatalogueProducts, randomBytes(8).toString('hex'));
-    return startBulkOperation<BulkOperationRunQueryData>(this.deps, shop, {
+    return startBulkOperation<BulkOperationRunQueryData>(this.client, shop, {
       what: 'query',
       document: BulkOperationRunQuery,
       variables: { query },
@@ -41,7 +40,7 @@ export class ShopifyCatalogueReads {
   }
 
   async state(shop: StorefrontShop, operationId: string): Promise<CatalogueReadState> {
-    const op = (await this.deps.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2)).bulkOperation;
+    const op = (await this.client.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2)).bulkOperation;
     if (!op) return { state: 'failed', message: `${shop.domain} knows no bulk operation ${operationId}` };
     if (ACTIVE_BULK_STATUSES.has(op.status)) return { state: 'running', objectCount: Number(op.objectCount) || 0 };
     if (op.status !== 'COMPLETED')
@@ -50,7 +49,7 @@ export class ShopifyCatalogueReads {
     if (!op.url) return { state: 'completed', products: [] };
     const reader = new CatalogueAssembler();
     try {
-      await readJsonl(op.url, (value) => reader.add(value as CatalogueLine), { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.deps.transferTimeoutMs });
+      await readJsonl(op.url, (value) => reader.add(value as CatalogueLine), { apiBaseUrl: shop.apiBaseUrl, timeoutMs: this.client.transferTimeoutMs });
     } catch (err) {
       if (err instanceof ResultLineTooLong) return { state: 'failed', message: `bulk operation ${op.id}: ${err.message}` };
       throw err;

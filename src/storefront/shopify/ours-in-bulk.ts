@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { StorefrontError, type StorefrontShop } from '../storefront.port.js';
 import { readJsonl, ResultLineTooLong } from './bulk-transfer.js';
-import { bulkOperationEnded, startBulkOperation, type BulkCalls } from './bulk-operation.js';
+import { bulkOperationEnded, startBulkOperation } from './bulk-operation.js';
 import {
   BulkOperationRunQuery,
   bulkTagged,
@@ -20,6 +20,7 @@ import {
   type OurProductLine,
   type ProductLookupData,
 } from './operations.js';
+import type { ShopifyClient } from './shopify-client.js';
 
 type Found = NonNullable<ProductLookupData['productByIdentifier']>;
 
@@ -30,15 +31,11 @@ export const BULK_FIND_MIN = 25;
  * Our products for these PIM ids, by PIM id, as ProductRecoveryLookup answers them (absent: the shop has none). Null:
  * no bulk query could run now (the shop runs as many bulk operations as it allows, or the query failed): look each up.
  */
-export async function findOursInBulk(
-  deps: BulkCalls & { transferTimeoutMs: number },
-  shop: StorefrontShop,
-  pimIds: ReadonlySet<number>,
-): Promise<Map<number, Found> | null> {
+export async function findOursInBulk(client: ShopifyClient, shop: StorefrontShop, pimIds: ReadonlySet<number>): Promise<Map<number, Found> | null> {
   const query = bulkTagged(OurProducts, randomBytes(8).toString('hex'));
   let operationId: string;
   try {
-    operationId = await startBulkOperation<BulkOperationRunQueryData>(deps, shop, {
+    operationId = await startBulkOperation<BulkOperationRunQueryData>(client, shop, {
       what: 'query',
       document: BulkOperationRunQuery,
       variables: { query },
@@ -50,13 +47,13 @@ export async function findOursInBulk(
     if (err instanceof StorefrontError && err.kind === 'unavailable') return null;
     throw err;
   }
-  const op = await bulkOperationEnded(deps, shop, operationId);
+  const op = await bulkOperationEnded(client, shop, operationId);
   if (op.status !== 'COMPLETED') return null;
   const found = new OursAssembler(pimIds);
   // A query that found nothing has no file (url null).
   if (!op.url) return found.result();
   try {
-    await readJsonl(op.url, (value) => found.add(value as OurProductLine), { apiBaseUrl: shop.apiBaseUrl, timeoutMs: deps.transferTimeoutMs });
+    await readJsonl(op.url, (value) => found.add(value as OurProductLine), { apiBaseUrl: shop.apiBaseUrl, timeoutMs: client.transferTimeoutMs });
   } catch (err) {
     if (err instanceof ResultLineTooLong) return null;
     throw err;

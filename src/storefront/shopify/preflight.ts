@@ -56,6 +56,19 @@ export function preflight(
   const options = productOptions(product);
   if (options.length > maxOptions)
     errors.push(`options: ${options.length} options (${options.map((o) => o.name).join(', ')}), Shopify allows at most ${maxOptions}`);
+  checkOptions(errors, options);
+  const variantCount = Math.max(1, product.variants.length);
+  if (variantCount > maxVariants) errors.push(`variants: ${variantCount} variants, Shopify allows at most ${maxVariants}`);
+
+  const variants = product.variants.length === 0 ? [] : sortedVariants(product);
+  checkVariants(errors, product, variants, options.length <= maxOptions ? options : null);
+  checkPrices(errors, product, variants, input.status === 'ACTIVE');
+  checkTagsAndFiles(errors, input);
+  return errors;
+}
+
+/** Each option's name and values within Shopify's lengths. */
+function checkOptions(errors: string[], options: ReturnType<typeof productOptions>): void {
   for (const o of options) {
     if (o.name.length > LIMITS.optionNameLength)
       errors.push(`options: option name '${o.name.slice(0, 40)}…' is longer than ${LIMITS.optionNameLength} characters`);
@@ -63,13 +76,17 @@ export function preflight(
       if (v.length > LIMITS.optionValueLength) errors.push(`options: a value of '${o.name}' is longer than ${LIMITS.optionValueLength} characters`);
     if (o.values.some((v) => v.trim() === '')) errors.push(`options: option '${o.name}' has an empty value`);
   }
+}
 
-  const variantCount = Math.max(1, product.variants.length);
-  if (variantCount > maxVariants) errors.push(`variants: ${variantCount} variants, Shopify allows at most ${maxVariants}`);
-
+/** SKUs present, unique and within length; each variant with a value for every option (`options`; null: too many to check) and a combination of its own. */
+function checkVariants(
+  errors: string[],
+  product: PimProductSnapshot,
+  variants: ReturnType<typeof sortedVariants>,
+  options: ReturnType<typeof productOptions> | null,
+): void {
   const skus = new Set<string>();
   const combos = new Map<string, string>();
-  const variants = product.variants.length === 0 ? [] : sortedVariants(product);
   if (!product.sku || product.sku.trim() === '') errors.push('sku: is required');
   for (const v of variants) {
     const label = `variant ${v.sku || `#${v.id}`}`;
@@ -77,7 +94,7 @@ export function preflight(
     else if (skus.has(v.sku)) errors.push(`${label}: sku is used by another variant of the product`);
     skus.add(v.sku);
     if (v.sku && v.sku.length > LIMITS.skuLength) errors.push(`${label}: sku is longer than ${LIMITS.skuLength} characters`);
-    if (options.length <= maxOptions) {
+    if (options) {
       const values = variantOptionValues(product, v, options);
       const missing = options.filter((o) => !values.some((x) => x.optionName === o.name)).map((o) => o.name);
       if (missing.length > 0) errors.push(`${label}: has no value for option ${missing.map((m) => `'${m}'`).join(', ')}`);
@@ -90,7 +107,9 @@ export function preflight(
     }
   }
   if (product.sku && product.sku.length > LIMITS.skuLength && variants.length === 0) errors.push(`sku: is longer than ${LIMITS.skuLength} characters`);
+}
 
+function checkPrices(errors: string[], product: PimProductSnapshot, variants: ReturnType<typeof sortedVariants>, active: boolean): void {
   // Prices: non-negative decimals with at most 2 places (trailing zeros of the PIM's 4 places are fine); nothing is rounded.
   const checkPrice = (label: string, field: string, value: string | null | undefined, required: boolean) => {
     if (value === null || value === undefined) {
@@ -99,7 +118,6 @@ export function preflight(
     }
     if (toMoney(value) === null) errors.push(`${label}: ${field} '${value}' is not a non-negative decimal with at most 2 decimal places`);
   };
-  const active = input.status === 'ACTIVE';
   // The selling fields beyond the spec (PimSellingFields): a value the PIM gives must mean something to Shopify; nothing
   // given (null) is fine (the shop's value stays).
   const checkSelling = (label: string, from: PimSellingFields, weight: unknown) => {
@@ -125,7 +143,9 @@ export function preflight(
       checkSelling(label, v, v.weight);
     }
   }
+}
 
+function checkTagsAndFiles(errors: string[], input: ProductSetInput): void {
   const tags = input.tags ?? [];
   if (tags.length > LIMITS.tags) errors.push(`tags: ${tags.length} tags, Shopify allows at most ${LIMITS.tags}`);
   for (const t of tags) if (t.length > LIMITS.tagLength) errors.push(`tags: '${t.slice(0, 40)}…' is longer than ${LIMITS.tagLength} characters`);
@@ -143,7 +163,6 @@ export function preflight(
     }
     if (!ok) errors.push(`images: '${f.originalSource}' is not an absolute http(s) URL`);
   }
-  return errors;
 }
 
 /** What Shopify takes but search engines or the admin shorten: reported with the push, never refused. */

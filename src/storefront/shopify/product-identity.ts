@@ -14,14 +14,7 @@ import { slugify } from '../../lib/slug.js';
 import type { PimProductSnapshot, StorefrontShop } from '../storefront.port.js';
 import { ProductIdentities, type ProductIdentitiesData } from './operations.js';
 import { METAFIELD_NAMESPACE, PIM_ID_KEY } from './product-mapper.js';
-
-/**
- * How a product without a mapping is found again, always by our `pimbridge.pim_product_id` metafield: `customId` on the
- * shop's unique definition, or (a shop without one) a search by its value (findByPimId). Decided once per shop.
- */
-export type IdentifierMode = 'customId' | 'metafieldSearch';
-
-type Call = <T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number) => Promise<T>;
+import type { ShopifyClient } from './shopify-client.js';
 
 /** A storefront product as a problem names it, with the PIM product id our metafield on it carries (null: none). */
 export interface ProductIdentity {
@@ -62,25 +55,31 @@ export function pimIdOf(found: { metafields?: { nodes: { namespace: string; key:
  * https://shopify.dev/docs/apps/build/custom-data/metafields/query-by-metafield-value); each product answered is checked
  * against its own value, so a shop that does not filter finds nothing rather than a wrong product. Null: none found.
  */
-export async function findByPimId(call: Call, shop: StorefrontShop, pimProductId: number): Promise<string | null> {
+export async function findByPimId(client: ShopifyClient, shop: StorefrontShop, pimProductId: number, signal?: AbortSignal): Promise<string | null> {
   const value = String(pimProductId);
-  const data = await call<ProductIdentitiesData>(
+  const data = await client.call<ProductIdentitiesData>(
     shop,
     ProductIdentities,
     { query: `metafields.${METAFIELD_NAMESPACE}.${PIM_ID_KEY}:"${value}"`, first: SEARCH_PAGE },
     2 + 2 * SEARCH_PAGE,
+    { signal },
   );
   return (data.products?.nodes ?? []).find((n) => n.pimId?.value === value)?.id ?? null;
 }
 
 /** Who holds each of these handles in the shop (a dry run's creates), in searches of HANDLES_PER_SEARCH handles. */
-export async function handleHolders(call: Call, shop: StorefrontShop, handles: string[]): Promise<Map<string, ProductIdentity>> {
+export async function handleHolders(client: ShopifyClient, shop: StorefrontShop, handles: string[]): Promise<Map<string, ProductIdentity>> {
   const holders = new Map<string, ProductIdentity>();
   const wanted = [...new Set(handles)];
   for (let i = 0; i < wanted.length; i += HANDLES_PER_SEARCH) {
     const batch = wanted.slice(i, i + HANDLES_PER_SEARCH);
     // "Filter by a comma-separated list of product handles" (products, argument `query`, filter `handle`, 2026-10).
-    const data = await call<ProductIdentitiesData>(shop, ProductIdentities, { query: `handle:${batch.join(',')}`, first: batch.length }, 2 + 2 * batch.length);
+    const data = await client.call<ProductIdentitiesData>(
+      shop,
+      ProductIdentities,
+      { query: `handle:${batch.join(',')}`, first: batch.length },
+      2 + 2 * batch.length,
+    );
     for (const n of data.products?.nodes ?? []) {
       if (batch.includes(n.handle)) holders.set(n.handle, { id: n.id, handle: n.handle, title: n.title, pimId: n.pimId?.value ?? null });
     }

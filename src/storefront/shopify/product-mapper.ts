@@ -461,6 +461,186 @@ function storefrontTypeOf(product: PimProductSnapshot): string | undefined {
   return typeof product.storefront_type === 'string' && product.storefront_type.trim() !== '' ? product.storefront_type.trim() : undefined;
 }
 
+/** One PIM variant (or the product itself, without variants) as mapProduct sends it. */
+interface VariantSource {
+  sku: string;
+  image?: string | null;
+  price: string | null | undefined;
+  salePrice: string | null | undefined;
+  cost?: string | null;
+  selling: SellingValues;
+  /** The PIM made the SKU up: it stays our key but is never written to the shop. */
+  generated: boolean;
+  enabled: boolean;
+  optionValues: VariantInput['optionValues'];
+  levels: Record<string, number>;
+}
+
+/** What a product's variants share in mapProduct: what is known, and where their stock, disabled SKUs and owned compare-at prices go. */
+interface VariantContext {
+  known: KnownStorefrontProduct;
+  /** SKUs whose compare-at price the bridge wrote before. */
+  previouslyOwned: Set<string>;
+  /** The images are unchanged: no variant `file` is sent. */
+  unchanged: boolean;
+  fileOf(url: string): FileInput;
+  stock: MappedProduct['stock'];
+  disabled: string[];
+  compareAtOwned: string[];
+}
+
+/** The PIM product's variants as productSet inputs (the product itself as the one variant when it has none). */
+function pimVariantInputs(
+  product: PimProductSnapshot,
+  context: { placement: SyncPlacement; locations: ShopLocation[] },
+  options: ReturnType<typeof productOptions>,
+  shared: VariantContext,
+): VariantInput[] {
+  return product.variants.length === 0
+    ? [
+        variantInput(
+          {
+            sku: product.sku,
+            price: product.price,
+            salePrice: product.sale_price,
+            cost: product.cost_price,
+            // The product's own selling fields; its barcode, else its `ean` (a GTIN is a barcode too).
+            selling: sellingValuesOf(product, product.weight, product.ean),
+            generated: product.sku_generated === true,
+            enabled: true,
+            optionValues: [{ optionName: DEFAULT_OPTION, name: DEFAULT_VALUE }],
+            levels: stockAt(context.placement, context.locations, product.stock ?? 0, product.warehouse_stock),
+          },
+          shared,
+        ),
+      ]
+    : sortedVariants(product).map((v) =>
+        variantInput(
+          {
+            sku: v.sku,
+            price: v.price ?? product.price,
+            salePrice: v.price !== null ? v.sale_price : (v.sale_price ?? product.sale_price),
+            cost: v.cost ?? product.cost_price,
+            selling: sellingValuesOf(v, v.weight),
+            generated: v.sku_generated === true,
+            image: v.image,
+            enabled: v.is_enabled !== false,
+            optionValues: variantOptionValues(product, v, options),
+            levels: stockAt(context.placement, context.locations, v.stock_quantity, undefined),
+          },
+          shared,
+        ),
+      );
+}
+
+function variantInput(v: VariantSource, shared: VariantContext): VariantInput {
+  const { known, previouslyOwned, unchanged, fileOf, stock, disabled, compareAtOwned } = shared;
+  // A merchant's variant of this SKU (kept since the adoption) is the PIM's from now on.
+  const id = known.variantIds[v.sku] ?? merchantVariantOfSku(known, v.sku)?.id;
+  const price = pricing(v.price, v.salePrice);
+  // The compare-at price: the regular price while the PIM has a sale, else the PIM's compare_at_price as given; one we
+  // wrote before and the PIM no longer gives is cleared; else it is the merchant's and left alone.
+  const ownCompareAt = price.compareAtPrice ?? v.selling.compareAtPrice ?? null;
+  const compareAt = ownCompareAt !== null ? ownCompareAt : previouslyOwned.has(v.sku) ? null : undefined;
+  if (ownCompareAt !== null) compareAtOwned.push(v.sku);
+  // A disabled PIM variant stays on the storefront (its id, its orders) but cannot be sold: nothing available, DENY,
+  // tracked. Otherwise policy and tracking come from the PIM only; without a PIM value an existing variant keeps the
+  // shop's, a new one gets FIELD_OWNERSHIP's create default (DENY, tracked), as before these fields were kept.
+  const levels = v.enabled ? v.levels : Object.fromEntries(Object.keys(v.levels).map((l) => [l, 0]));
+  if (!v.enabled) disabled.push(v.sku);
+  stock[v.sku] = levels;
+  const policy = !v.enabled ? 'DENY' : (v.selling.inventoryPolicy ?? (id ? undefined : createDefault<'DENY'>('inventoryPolicy')));
+  const tracked = !v.enabled ? true : (v.selling.tracked ?? (id ? undefined : createDefault<boolean>('tracked')));
+  const cost = toDecimal(v.cost);
+  return {
+    ...(id ? { id } : {}),
+    // A SKU the PIM made up (sku_generated: a catalogue file gave none) is never written to the shop: left out here and
+    // on the inventory item (an existing variant keeps the shop's); it stays our key (variantKeys).
+    ...(v.generated ? {} : { sku: v.sku }),
+    ...(price.price !== undefined ? { price: price.price } : {}),
+    ...(compareAt !== undefined ? { compareAtPrice: compareAt } : {}),
+    ...(v.selling.barcode !== undefined ? { barcode: v.selling.barcode } : {}),
+    optionValues: v.optionValues,
+    // Sent with `files` only (the file must also be in the product's `files`); when the images are unchanged neither
+    // is sent, and the variant keeps its media ("Any omitted fields will remain unchanged", Mutation.productSet).
+    ...(!unchanged && isUrl(v.image) ? { file: fileOf(v.image) } : {}),
+    ...(policy !== undefined ? { inventoryPolicy: policy } : {}),
+    ...(v.selling.taxable !== undefined ? { taxable: v.selling.taxable } : {}),
+    inventoryItem: {
+      ...(v.generated ? {} : { sku: v.sku }),
+      ...(tracked !== undefined ? { tracked } : {}),
+      ...(v.selling.requiresShipping !== undefined ? { requiresShipping: v.selling.requiresShipping } : {}),
+      ...(cost !== null ? { cost } : {}),
+      ...(v.selling.weight ? { measurement: { weight: v.selling.weight } } : {}),
+    },
+    ...(!id && Object.keys(levels).length > 0
+      ? { inventoryQuantities: Object.entries(levels).map(([locationId, quantity]) => ({ locationId, name: 'available' as const, quantity })) }
+      : {}),
+  };
+}
+
+/** The SEO fields to send, and which of them the PIM gives. */
+function seoOf(
+  product: PimProductSnapshot,
+  known: KnownStorefrontProduct,
+): { seo: NonNullable<ProductSetInput['seo']>; seoTitle: string | undefined; seoDescription: string | undefined } {
+  // SEO fields from the PIM's SEO columns, else its SEO attributes (Shopify derives the rest from the title and
+  // description); one we wrote before and the PIM no longer has is cleared, one the merchant wrote is left alone.
+  const attrs = product.attributes ?? {};
+  const textOf = (...values: unknown[]) => values.map((x) => (typeof x === 'string' ? x.trim() : '')).find((x) => x !== '') || undefined;
+  const seoTitle = textOf(product.seo_title, attrs.seo_title);
+  const seoDescription = textOf(product.seo_description, attrs.seo_description);
+  const seo: NonNullable<ProductSetInput['seo']> = {};
+  if (seoTitle !== undefined || known.owned?.seoTitle) seo.title = seoTitle ?? '';
+  if (seoDescription !== undefined || known.owned?.seoDescription) seo.description = seoDescription ?? '';
+  return { seo, seoTitle, seoDescription };
+}
+
+/**
+ * A product's images as `files` entries: known ones by media id, new ones from their source under our file name (the
+ * same entry in `files` and in a variant's `file`, so Shopify makes one media of it, uploaded once, and attaches it to
+ * the variant). A known image gets the PIM's alt text when it has one, the product's name when the PIM's was removed,
+ * else keeps the shop's.
+ */
+function imageFileOf(product: PimProductSnapshot, known: KnownStorefrontProduct, pimAlt: (url: string) => string | undefined): (url: string) => FileInput {
+  const sentAlts = known.owned?.imageAlts ?? {};
+  return (url) => {
+    if (!known.mediaIds[url]) return imageFile(url, product);
+    const alt = pimAlt(url) ?? (sentAlts[url] !== undefined ? product.name.trim() : undefined);
+    return { id: known.mediaIds[url], ...(alt !== undefined ? { alt } : {}) };
+  };
+}
+
+/** What the bridge wrote and owns of the product (kept with the mapping), as mapProduct found it. */
+function ownedOf(
+  w: {
+    attributeMetafields: StorefrontMetafield[];
+    compareAtOwned: string[];
+    seoTitle: string | undefined;
+    seoDescription: string | undefined;
+    pimTags: string[];
+    giftCard: boolean;
+    imageAlts: Record<string, string>;
+    variantImages: Record<string, string>;
+    collections: ReturnType<typeof collectionIdsOf>;
+  },
+  known: KnownStorefrontProduct,
+): MappedProduct['owned'] {
+  const fingerprint = metafieldsFingerprint(w.attributeMetafields);
+  const creating = known.productId === null;
+  return {
+    ...(fingerprint !== undefined ? { attributeMetafields: fingerprint } : {}),
+    compareAt: w.compareAtOwned,
+    ...(w.seoTitle !== undefined ? { seoTitle: true } : {}),
+    ...(w.seoDescription !== undefined ? { seoDescription: true } : {}),
+    tags: w.pimTags,
+    giftCard: creating ? w.giftCard : (known.owned?.giftCard ?? w.giftCard),
+    ...(Object.keys(w.imageAlts).length > 0 ? { imageAlts: w.imageAlts } : {}),
+    ...(Object.keys(w.variantImages).length > 0 ? { variantImages: w.variantImages } : {}),
+    ...(w.collections ? { collections: w.collections } : {}),
+  };
+}
+
 /**
  * `keepTagsAndMetafields`: the category tags are those of the last push, so `tags` and `metafields` are left out and
  * stay as they are on the storefront (productSet keeps a list it is not sent).
@@ -495,103 +675,10 @@ export function mapProduct(
   const variantImages = variantImagesOf(product);
   const pimAlt = pimAltOf(product);
   const unchanged = imagesUnchanged(known, imageUrls, variantImages, pimAlt);
-  // Known images by media id, new ones from their source under our file name: the same entry in `files` and in a
-  // variant's `file`, so Shopify makes one media of it (uploaded once) and attaches it to the variant. A known image
-  // gets the PIM's alt text when it has one, the product's name when the PIM's was removed, else keeps the shop's.
-  const sentAlts = known.owned?.imageAlts ?? {};
-  const fileOf = (url: string): FileInput => {
-    if (!known.mediaIds[url]) return imageFile(url, product);
-    const alt = pimAlt(url) ?? (sentAlts[url] !== undefined ? product.name.trim() : undefined);
-    return { id: known.mediaIds[url], ...(alt !== undefined ? { alt } : {}) };
-  };
+  const fileOf = imageFileOf(product, known, pimAlt);
 
-  const variant = (v: {
-    sku: string;
-    image?: string | null;
-    price: string | null | undefined;
-    salePrice: string | null | undefined;
-    cost?: string | null;
-    selling: SellingValues;
-    /** The PIM made the SKU up: it stays our key but is never written to the shop. */
-    generated: boolean;
-    enabled: boolean;
-    optionValues: VariantInput['optionValues'];
-    levels: Record<string, number>;
-  }): VariantInput => {
-    // A merchant's variant of this SKU (kept since the adoption) is the PIM's from now on.
-    const id = known.variantIds[v.sku] ?? merchantVariantOfSku(known, v.sku)?.id;
-    const price = pricing(v.price, v.salePrice);
-    // The compare-at price: the regular price while the PIM has a sale, else the PIM's compare_at_price as given; one we
-    // wrote before and the PIM no longer gives is cleared; else it is the merchant's and left alone.
-    const ownCompareAt = price.compareAtPrice ?? v.selling.compareAtPrice ?? null;
-    const compareAt = ownCompareAt !== null ? ownCompareAt : previouslyOwned.has(v.sku) ? null : undefined;
-    if (ownCompareAt !== null) compareAtOwned.push(v.sku);
-    // A disabled PIM variant stays on the storefront (its id, its orders) but cannot be sold: nothing available, DENY,
-    // tracked. Otherwise policy and tracking come from the PIM only; without a PIM value an existing variant keeps the
-    // shop's, a new one gets FIELD_OWNERSHIP's create default (DENY, tracked), as before these fields were kept.
-    const levels = v.enabled ? v.levels : Object.fromEntries(Object.keys(v.levels).map((l) => [l, 0]));
-    if (!v.enabled) disabled.push(v.sku);
-    stock[v.sku] = levels;
-    const policy = !v.enabled ? 'DENY' : (v.selling.inventoryPolicy ?? (id ? undefined : createDefault<'DENY'>('inventoryPolicy')));
-    const tracked = !v.enabled ? true : (v.selling.tracked ?? (id ? undefined : createDefault<boolean>('tracked')));
-    const cost = toDecimal(v.cost);
-    return {
-      ...(id ? { id } : {}),
-      // A SKU the PIM made up (sku_generated: a catalogue file gave none) is never written to the shop: left out here and
-      // on the inventory item (an existing variant keeps the shop's); it stays our key (variantKeys).
-      ...(v.generated ? {} : { sku: v.sku }),
-      ...(price.price !== undefined ? { price: price.price } : {}),
-      ...(compareAt !== undefined ? { compareAtPrice: compareAt } : {}),
-      ...(v.selling.barcode !== undefined ? { barcode: v.selling.barcode } : {}),
-      optionValues: v.optionValues,
-      // Sent with `files` only (the file must also be in the product's `files`); when the images are unchanged neither
-      // is sent, and the variant keeps its media ("Any omitted fields will remain unchanged", Mutation.productSet).
-      ...(!unchanged && isUrl(v.image) ? { file: fileOf(v.image) } : {}),
-      ...(policy !== undefined ? { inventoryPolicy: policy } : {}),
-      ...(v.selling.taxable !== undefined ? { taxable: v.selling.taxable } : {}),
-      inventoryItem: {
-        ...(v.generated ? {} : { sku: v.sku }),
-        ...(tracked !== undefined ? { tracked } : {}),
-        ...(v.selling.requiresShipping !== undefined ? { requiresShipping: v.selling.requiresShipping } : {}),
-        ...(cost !== null ? { cost } : {}),
-        ...(v.selling.weight ? { measurement: { weight: v.selling.weight } } : {}),
-      },
-      ...(!id && Object.keys(levels).length > 0
-        ? { inventoryQuantities: Object.entries(levels).map(([locationId, quantity]) => ({ locationId, name: 'available' as const, quantity })) }
-        : {}),
-    };
-  };
-
-  const variants: VariantInput[] =
-    product.variants.length === 0
-      ? [
-          variant({
-            sku: product.sku,
-            price: product.price,
-            salePrice: product.sale_price,
-            cost: product.cost_price,
-            // The product's own selling fields; its barcode, else its `ean` (a GTIN is a barcode too).
-            selling: sellingValuesOf(product, product.weight, product.ean),
-            generated: product.sku_generated === true,
-            enabled: true,
-            optionValues: [{ optionName: DEFAULT_OPTION, name: DEFAULT_VALUE }],
-            levels: stockAt(context.placement, context.locations, product.stock ?? 0, product.warehouse_stock),
-          }),
-        ]
-      : sortedVariants(product).map((v) =>
-          variant({
-            sku: v.sku,
-            price: v.price ?? product.price,
-            salePrice: v.price !== null ? v.sale_price : (v.sale_price ?? product.sale_price),
-            cost: v.cost ?? product.cost_price,
-            selling: sellingValuesOf(v, v.weight),
-            generated: v.sku_generated === true,
-            image: v.image,
-            enabled: v.is_enabled !== false,
-            optionValues: variantOptionValues(product, v, options),
-            levels: stockAt(context.placement, context.locations, v.stock_quantity, undefined),
-          }),
-        );
+  const shared: VariantContext = { known, previouslyOwned, unchanged, fileOf, stock, disabled, compareAtOwned };
+  const variants = pimVariantInputs(product, context, options, shared);
 
   // The merchant's variants an adoption found (the PIM product lacks them): sent back by id, never deleted unasked.
   const merchantVariants = keepMerchantVariants(known, variants, options);
@@ -602,15 +689,7 @@ export function mapProduct(
   const merchantMedia = unchanged ? [] : merchantMediaOf(context.current, known);
   const files: FileInput[] = [...imageUrls.map(fileOf), ...merchantMedia.map((id) => ({ id }))];
 
-  // SEO fields from the PIM's SEO columns, else its SEO attributes (Shopify derives the rest from the title and
-  // description); one we wrote before and the PIM no longer has is cleared, one the merchant wrote is left alone.
-  const attrs = product.attributes ?? {};
-  const textOf = (...values: unknown[]) => values.map((x) => (typeof x === 'string' ? x.trim() : '')).find((x) => x !== '') || undefined;
-  const seoTitle = textOf(product.seo_title, attrs.seo_title);
-  const seoDescription = textOf(product.seo_description, attrs.seo_description);
-  const seo: NonNullable<ProductSetInput['seo']> = {};
-  if (seoTitle !== undefined || known.owned?.seoTitle) seo.title = seoTitle ?? '';
-  if (seoDescription !== undefined || known.owned?.seoDescription) seo.description = seoDescription ?? '';
+  const { seo, seoTitle, seoDescription } = seoOf(product, known);
 
   // The product type: the PIM's storefront type, else the integration's setting (the first category's name by default,
   // or an attribute), never the PIM's structural product_type; never blanked (no value: left out, the merchant's stays).
@@ -644,19 +723,8 @@ export function mapProduct(
       : withMetafields([...ourMetafields(product.id, pimTags), ...attributeMetafields], context.current, attributeOwnership(context.placement))),
     ...(context.keepTagsAndMetafields || !collections ? {} : withCollections(collections, context.current, context.placement, known)),
   };
-  const fingerprint = metafieldsFingerprint(attributeMetafields);
   const imageAlts = Object.fromEntries(imageUrls.flatMap((u) => (pimAlt(u) !== undefined ? [[u, pimAlt(u)!]] : [])));
-  const owned = {
-    ...(fingerprint !== undefined ? { attributeMetafields: fingerprint } : {}),
-    compareAt: compareAtOwned,
-    ...(seoTitle !== undefined ? { seoTitle: true } : {}),
-    ...(seoDescription !== undefined ? { seoDescription: true } : {}),
-    tags: pimTags,
-    giftCard: creating ? giftCard : (known.owned?.giftCard ?? giftCard),
-    ...(Object.keys(imageAlts).length > 0 ? { imageAlts } : {}),
-    ...(Object.keys(variantImages).length > 0 ? { variantImages } : {}),
-    ...(collections ? { collections } : {}),
-  };
+  const owned = ownedOf({ attributeMetafields, compareAtOwned, seoTitle, seoDescription, pimTags, giftCard, imageAlts, variantImages, collections }, known);
   const variantKeys = product.variants.length === 0 ? [product.sku] : sortedVariants(product).map((v) => v.sku);
   return {
     input,

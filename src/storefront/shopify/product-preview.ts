@@ -4,14 +4,7 @@
 // the handle it would get, the PIM slug exactly; who holds those handles already is searched in batches
 // (product-identity.ts, handleHolders), so a create the shop would refuse is the same error as the push's. Nothing is
 // written.
-import {
-  StorefrontError,
-  StorefrontValidationError,
-  type BulkUpsertItem,
-  type ProductPreview,
-  type StorefrontShop,
-  type SyncPlacement,
-} from '../storefront.port.js';
+import { StorefrontError, StorefrontValidationError, type BulkUpsertItem, type ProductPreview, type StorefrontShop } from '../storefront.port.js';
 import {
   ProductPreviewRead,
   ProductPreviewVariants,
@@ -19,17 +12,12 @@ import {
   type ProductPreviewReadData,
   type ProductPreviewVariantsData,
 } from './operations.js';
-import { preflight, type ShopCurrency, type ShopLimits } from './preflight.js';
+import { preflight } from './preflight.js';
 import { previewChanges, type ShopProductView } from './product-diff.js';
-import { handleHolders, handleOf, handleTakenProblem } from './product-identity.js';
+import { handleHolders, handleOf, handleTakenProblem, type ProductIdentity } from './product-identity.js';
 import { bridgeCollectionIds, imageUrlsOf, mapProduct, NOTHING_KNOWN, previousTagsOf, type StorefrontTags } from './product-mapper.js';
-
-export interface PreviewDeps {
-  call<T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number): Promise<T>;
-  rules(shop: StorefrontShop, placement: SyncPlacement): Promise<{ limits?: ShopLimits; currency?: ShopCurrency }>;
-  /** The product's taxonomy category as Shopify's GID (taxonomy.ts; a full name is looked up); undefined: none. */
-  category(shop: StorefrontShop, product: BulkUpsertItem['product']): Promise<string | undefined>;
-}
+import type { ShopifyClient } from './shopify-client.js';
+import type { TaxonomyCategories } from './taxonomy.js';
 
 /** Requested cost one read call may reach (Shopify refuses above 1000). */
 const MAX_CALL_COST = 900;
@@ -44,34 +32,22 @@ interface ReadProduct {
   tags: StorefrontTags;
 }
 
-export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, items: BulkUpsertItem[]): Promise<ProductPreview[]> {
-  // Pre-flight first, as a push: a product Shopify would refuse needs no read.
-  const early: (string[] | null)[] = [];
-  const categories: (string | undefined)[] = [];
-  for (const item of items) {
-    const rules = await deps.rules(shop, item.placement);
-    const sketch = mapProduct(item.product, item.known, { locations: [], placement: item.placement, current: null });
-    const problems = [...preflight(item.product, sketch.input, rules.limits, rules.currency), ...sketch.merchantVariants.refused];
-    // The taxonomy category as a push resolves it (a full name Shopify lacks is the push's error too).
-    let category: string | undefined;
-    try {
-      category = await deps.category(shop, item.product);
-    } catch (err) {
-      if (!(err instanceof StorefrontValidationError)) throw err;
-      problems.push(...err.errors);
-    }
-    categories.push(category);
-    early.push(problems.length > 0 ? problems : null);
-  }
+export async function previewUpserts(
+  client: ShopifyClient,
+  taxonomy: TaxonomyCategories,
+  shop: StorefrontShop,
+  items: BulkUpsertItem[],
+): Promise<ProductPreview[]> {
+  const { early, categories } = await preflighted(client, taxonomy, shop, items);
   const wanted = items.flatMap((item, i) => (early[i] === null && item.known.productId ? [{ id: item.known.productId, item }] : []));
-  const read = await readProducts(deps, shop, wanted);
+  const read = await readProducts(client, shop, wanted);
 
   // The products a push would create (no mapping, or its product deleted in the shop), and who holds their handles. A
   // holder carrying our metafield for that very PIM product is what the push takes over (a lost mapping): it is read
   // and compared like a mapped product.
   const creating = items.flatMap((item, i) => (early[i] === null && !(item.known.productId && read.has(item.known.productId)) ? [i] : []));
   const holders = await handleHolders(
-    deps.call.bind(deps),
+    client,
     shop,
     creating.map((i) => handleOf(items[i].product)),
   );
@@ -82,7 +58,7 @@ export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, it
   }
   if (takenOver.size > 0) {
     const again = await readProducts(
-      deps,
+      client,
       shop,
       [...takenOver].map(([i, id]) => ({ id, item: items[i] })),
     );
@@ -97,44 +73,76 @@ export async function previewUpserts(deps: PreviewDeps, shop: StorefrontShop, it
     }
     const byMapping = item.known.productId ? (read.get(item.known.productId) ?? null) : null;
     const current = byMapping ?? (takenOver.has(i) ? (read.get(takenOver.get(i)!) ?? null) : null);
-    // A taken-over product's ids are what the push recovers (by SKU and file name): nothing is known of them here.
-    const known = byMapping ? item.known : NOTHING_KNOWN;
-    const handle = current ? undefined : handleOf(item.product);
-    const holder = handle === undefined ? undefined : holders.get(handle);
-    if (handle !== undefined && holder) {
-      out.push({ ok: false, errors: [handleTakenProblem(handle, holder, item.product.id)] });
-      continue;
-    }
-    // Stock is not compared (the shop's count moves with its sales): no locations needed.
-    const mapped = mapProduct(item.product, known, {
-      locations: [],
-      placement: item.placement,
-      current: current?.tags ?? null,
-      handle,
-      category: categories[i],
-    });
-    const rules = await deps.rules(shop, item.placement);
-    const problems = [...preflight(item.product, mapped.input, rules.limits, rules.currency), ...mapped.merchantVariants.refused];
-    if (problems.length > 0) {
-      out.push({ ok: false, errors: problems });
-      continue;
-    }
-    out.push({
-      ok: true,
-      method: current ? 'update' : 'create',
-      productNumericId: current ? numericId(current.view.id) : null,
-      handle: current ? current.view.handle : (handle ?? null),
-      changes: previewChanges(
-        mapped.input,
-        imageUrlsOf(item.product),
-        current?.view ?? null,
-        known.mediaIds,
-        collectionTitles(item, known, current),
-        mapped.variantKeys,
-      ),
-    });
+    out.push(await previewOf(client, shop, item, { byMapping, current, holders, category: categories[i] }));
   }
   return out;
+}
+
+/** Pre-flight first, as a push: a product Shopify would refuse needs no read (`early`: its problems, else null). */
+async function preflighted(
+  client: ShopifyClient,
+  taxonomy: TaxonomyCategories,
+  shop: StorefrontShop,
+  items: BulkUpsertItem[],
+): Promise<{ early: (string[] | null)[]; categories: (string | undefined)[] }> {
+  const early: (string[] | null)[] = [];
+  const categories: (string | undefined)[] = [];
+  for (const item of items) {
+    const rules = await client.rules(shop, item.placement);
+    const sketch = mapProduct(item.product, item.known, { locations: [], placement: item.placement, current: null });
+    const problems = [...preflight(item.product, sketch.input, rules.limits, rules.currency), ...sketch.merchantVariants.refused];
+    // The taxonomy category as a push resolves it (a full name Shopify lacks is the push's error too).
+    let category: string | undefined;
+    try {
+      category = await taxonomy.resolve(shop, item.product.taxonomy_category);
+    } catch (err) {
+      if (!(err instanceof StorefrontValidationError)) throw err;
+      problems.push(...err.errors);
+    }
+    categories.push(category);
+    early.push(problems.length > 0 ? problems : null);
+  }
+  return { early, categories };
+}
+
+/** One item that passed pre-flight, against the product read for it (`current`; null: the push would create it). */
+async function previewOf(
+  client: ShopifyClient,
+  shop: StorefrontShop,
+  item: BulkUpsertItem,
+  read: { byMapping: ReadProduct | null; current: ReadProduct | null; holders: Map<string, ProductIdentity>; category: string | undefined },
+): Promise<ProductPreview> {
+  const { byMapping, current } = read;
+  // A taken-over product's ids are what the push recovers (by SKU and file name): nothing is known of them here.
+  const known = byMapping ? item.known : NOTHING_KNOWN;
+  const handle = current ? undefined : handleOf(item.product);
+  const holder = handle === undefined ? undefined : read.holders.get(handle);
+  if (handle !== undefined && holder) return { ok: false, errors: [handleTakenProblem(handle, holder, item.product.id)] };
+  // Stock is not compared (the shop's count moves with its sales): no locations needed.
+  const mapped = mapProduct(item.product, known, {
+    locations: [],
+    placement: item.placement,
+    current: current?.tags ?? null,
+    handle,
+    category: read.category,
+  });
+  const rules = await client.rules(shop, item.placement);
+  const problems = [...preflight(item.product, mapped.input, rules.limits, rules.currency), ...mapped.merchantVariants.refused];
+  if (problems.length > 0) return { ok: false, errors: problems };
+  return {
+    ok: true,
+    method: current ? 'update' : 'create',
+    productNumericId: current ? numericId(current.view.id) : null,
+    handle: current ? current.view.handle : (handle ?? null),
+    changes: previewChanges(
+      mapped.input,
+      imageUrlsOf(item.product),
+      current?.view ?? null,
+      known.mediaIds,
+      collectionTitles(item, known, current),
+      mapped.variantKeys,
+    ),
+  };
 }
 
 /**
@@ -151,7 +159,7 @@ function collectionTitles(item: BulkUpsertItem, known: BulkUpsertItem['known'], 
 }
 
 /** The current products by GID (absent: deleted in the shop), in batches whose requested cost stays under the cap. */
-async function readProducts(deps: PreviewDeps, shop: StorefrontShop, wanted: { id: string; item: BulkUpsertItem }[]): Promise<Map<string, ReadProduct>> {
+async function readProducts(client: ShopifyClient, shop: StorefrontShop, wanted: { id: string; item: BulkUpsertItem }[]): Promise<Map<string, ReadProduct>> {
   const found = new Map<string, ReadProduct>();
   const unique = [...new Map(wanted.map((w) => [w.id, w])).values()];
   let batch: typeof unique = [];
@@ -160,14 +168,19 @@ async function readProducts(deps: PreviewDeps, shop: StorefrontShop, wanted: { i
   const flush = async () => {
     if (batch.length === 0) return;
     const ids = batch.map((b) => b.id);
-    const data = await deps.call<ProductPreviewReadData>(shop, ProductPreviewRead, { ids, variants, media }, costOf(ids.length, variants, media));
+    const data = await client.call<ProductPreviewReadData>(shop, ProductPreviewRead, { ids, variants, media }, costOf(ids.length, variants, media));
     if (!Array.isArray(data.nodes)) throw new StorefrontError('invalid_response', `${shop.domain} answered nodes(ids:) without a list`);
     for (const node of data.nodes) {
       if (!node || typeof node.id !== 'string' || !node.id.startsWith('gid://shopify/Product/')) continue;
       const nodes = [...node.variants.nodes];
       let page = node.variants.pageInfo;
       while (page.hasNextPage && page.endCursor) {
-        const more = await deps.call<ProductPreviewVariantsData>(shop, ProductPreviewVariants, { id: node.id, after: page.endCursor }, 3 + 2 * multiplier(250));
+        const more = await client.call<ProductPreviewVariantsData>(
+          shop,
+          ProductPreviewVariants,
+          { id: node.id, after: page.endCursor },
+          3 + 2 * multiplier(250),
+        );
         if (!more.product) break;
         nodes.push(...more.product.variants.nodes);
         page = more.product.variants.pageInfo;

@@ -1,5 +1,7 @@
-// productSet's answer → ProductUpsertResult, shared by the per-call upsert and the bulk result lines.
-import type { ProductUpsertResult } from '../storefront.port.js';
+// productSet's answer → ProductUpsertResult, shared by the per-call upsert and the bulk result lines; what a productSet
+// is expected to cost, and the failures after which the per-call upsert looks again and resends.
+import type { ProductUpsertResult, StorefrontError, StorefrontValidationError } from '../storefront.port.js';
+import { connectionMultiplier } from './graphql-answer.js';
 import type { StorefrontMediaNode } from './operations.js';
 import { mediaFilename, mediaKeyIn } from './product-mapper.js';
 
@@ -130,4 +132,62 @@ export function matchMedia(
     result.problems.push(`image ${url}: the shop could not process it: ${reason}`);
   }
   return result;
+}
+
+/**
+ * Expected cost of ProductSetSync: `10 + 0.2·variants + 0.6·variant files + 1.9·files + 0.4·product metafields` plus its
+ * selection (product 1, variants 2 + 1×m(v), media 2 + 1×m(f), userErrors 1).
+ */
+export function productSetCost(variants: number, files: number, metafields: number, images = files, variantFiles = 0): number {
+  const v = Math.min(250, Math.max(1, variants));
+  const m = Math.min(250, Math.max(1, images));
+  // product 1; variants 2 + (variant 1 + inventoryItem 1) × m(v) + pageInfo 1; media 2 + (media 1 + mediaErrors 1 + image 1) × m(m); userErrors 1.
+  return (
+    Math.ceil(10 + 0.2 * variants + 0.6 * variantFiles + 1.9 * files + 0.4 * metafields) +
+    1 +
+    2 +
+    2 * connectionMultiplier(v) +
+    1 +
+    2 +
+    3 * connectionMultiplier(m) +
+    1
+  );
+}
+
+/** productSet failed in a way that may have been applied (5xx, timeout): upsertProduct looks again before retrying. */
+export class AmbiguousFailure extends Error {
+  constructor(
+    readonly failure: StorefrontError,
+    /** The attempt was creating (no product found before it). */
+    readonly creating: boolean,
+  ) {
+    super(failure.message);
+  }
+}
+
+/** productSet refused ids we sent from our records: a variant or file id not (any more) the product's, a location gone. */
+export class StaleIds extends Error {
+  constructor(
+    readonly refusal: StorefrontValidationError,
+    readonly locations: boolean,
+  ) {
+    super(refusal.message);
+  }
+}
+
+export function staleIdKinds(userErrors: { field: string[] | null; code: string | null }[]): { any: boolean; locations: boolean } {
+  let any = false;
+  let locations = false;
+  for (const e of userErrors) {
+    const f = e.field ?? [];
+    const last = f[f.length - 1];
+    if (last === 'locationId') any = locations = true;
+    else if (
+      e.code === 'PRODUCT_DOES_NOT_EXIST' ||
+      e.code === 'PRODUCT_VARIANT_DOES_NOT_EXIST' ||
+      (last === 'id' && (f.includes('variants') || f.includes('files')))
+    )
+      any = true;
+  }
+  return { any, locations };
 }

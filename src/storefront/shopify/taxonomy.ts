@@ -8,6 +8,7 @@
 // product's validation error, before anything is sent.
 import { StorefrontValidationError, type StorefrontShop } from '../storefront.port.js';
 import { TaxonomyCategorySearch, type TaxonomyCategorySearchData } from './operations.js';
+import type { ShopifyClient } from './shopify-client.js';
 
 const GID_PREFIX = 'gid://shopify/TaxonomyCategory/';
 /** A taxonomy id: two letters (the vertical), then numbers (`aa`, `aa-1`, `aa-1-13-8`). */
@@ -16,8 +17,6 @@ const TAXONOMY_ID = /^[a-z]{2}(?:-\d+)*$/;
 const SEARCH_COST = 1 + 2 + Math.floor(2 * Math.log(25));
 /** Names kept per process (a PIM's categories are few; a bound against a catalogue of typos). */
 const MAX_CACHED = 10_000;
-
-type Call = <T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number) => Promise<T>;
 
 /** The GID of a taxonomy id or GID as given (no call); null when the value is a name. */
 export function taxonomyGidOf(value: string): string | null {
@@ -40,14 +39,14 @@ export class TaxonomyCategories {
   /** `domain \n normalised name` → the GID, or null when the shop's taxonomy has no such category. */
   private readonly byName = new Map<string, Promise<string | null>>();
 
-  constructor(private readonly call: Call) {}
+  constructor(private readonly client: Pick<ShopifyClient, 'call'>) {}
 
   /**
    * The category GID for the PIM's `taxonomy_category` (undefined: the PIM has none, so the field is left out). Throws
    * StorefrontValidationError when the name is not a category of Shopify's taxonomy, StorefrontError when the shop
-   * cannot be asked.
+   * cannot be asked. `signal`: the caller's, for the search a full name needs.
    */
-  async resolve(shop: StorefrontShop, value: string | null | undefined): Promise<string | undefined> {
+  async resolve(shop: StorefrontShop, value: string | null | undefined, signal?: AbortSignal): Promise<string | undefined> {
     if (typeof value !== 'string' || value.trim() === '') return undefined;
     const gid = taxonomyGidOf(value);
     if (gid) return gid;
@@ -56,7 +55,7 @@ export class TaxonomyCategories {
     let found = this.byName.get(key);
     if (!found) {
       if (this.byName.size >= MAX_CACHED) this.byName.clear();
-      found = this.search(shop, value, wanted);
+      found = this.search(shop, value, wanted, signal);
       this.byName.set(key, found);
       // A failed call is not remembered (the next push asks again).
       found.catch(() => this.byName.delete(key));
@@ -70,13 +69,13 @@ export class TaxonomyCategories {
     return id;
   }
 
-  private async search(shop: StorefrontShop, value: string, wanted: string): Promise<string | null> {
+  private async search(shop: StorefrontShop, value: string, wanted: string, signal?: AbortSignal): Promise<string | null> {
     const parts = value
       .split('>')
       .map((p) => p.trim())
       .filter(Boolean);
     const leaf = parts[parts.length - 1] ?? value.trim();
-    const data = await this.call<TaxonomyCategorySearchData>(shop, TaxonomyCategorySearch, { search: leaf }, SEARCH_COST);
+    const data = await this.client.call<TaxonomyCategorySearchData>(shop, TaxonomyCategorySearch, { search: leaf }, SEARCH_COST, { signal });
     const nodes = data.taxonomy?.categories.nodes ?? [];
     const exact = nodes.find((n) => normalName(n.fullName) === wanted);
     if (exact) return exact.id;

@@ -16,17 +16,21 @@ import {
   type WebhookSubscriptionDeleteData,
   type WebhookSubscriptionsListData,
 } from './operations.js';
-
-type Call = <T>(shop: StorefrontShop, document: string, variables: Record<string, unknown>, expectedCost: number) => Promise<T>;
+import type { ShopifyClient } from './shopify-client.js';
 
 export class ShopifyWebhookSubscriptions implements StorefrontWebhooks {
-  constructor(private readonly call: Call) {}
+  constructor(private readonly client: ShopifyClient) {}
 
   async webhookSubscriptions(shop: StorefrontShop): Promise<StorefrontWebhookSubscription[]> {
     const out: StorefrontWebhookSubscription[] = [];
     let after: string | null = null;
     do {
-      const data: WebhookSubscriptionsListData = await this.call<WebhookSubscriptionsListData>(shop, WebhookSubscriptionsList, { first: 100, after }, 12);
+      const data: WebhookSubscriptionsListData = await this.client.call<WebhookSubscriptionsListData>(
+        shop,
+        WebhookSubscriptionsList,
+        { first: 100, after },
+        12,
+      );
       out.push(...data.webhookSubscriptions.nodes);
       after = data.webhookSubscriptions.pageInfo.hasNextPage ? data.webhookSubscriptions.pageInfo.endCursor : null;
     } while (after);
@@ -40,14 +44,14 @@ export class ShopifyWebhookSubscriptions implements StorefrontWebhooks {
     const deleted: string[] = [];
     const kept = existing.filter((s) => !wanted.has(s.topic) || s.uri === uri);
     for (const stale of existing.filter((s) => wanted.has(s.topic) && s.uri !== uri)) {
-      const data = await this.call<WebhookSubscriptionDeleteData>(shop, WebhookSubscriptionDelete, { id: stale.id }, 10);
+      const data = await this.client.call<WebhookSubscriptionDeleteData>(shop, WebhookSubscriptionDelete, { id: stale.id }, 10);
       const errors = data.webhookSubscriptionDelete.userErrors;
       if (errors.length > 0) throw new StorefrontValidationError(errors.map((e) => `webhookSubscriptionDelete: ${e.message}`));
       deleted.push(stale.id);
     }
     for (const topic of topics) {
       if (kept.some((s) => s.topic === topic && s.uri === uri)) continue;
-      const data = await this.call<WebhookSubscriptionCreateData>(shop, WebhookSubscriptionCreate, { topic, uri }, 10);
+      const data = await this.client.call<WebhookSubscriptionCreateData>(shop, WebhookSubscriptionCreate, { topic, uri }, 10);
       const { webhookSubscription, userErrors } = data.webhookSubscriptionCreate;
       if (userErrors.length > 0 || !webhookSubscription)
         throw new StorefrontValidationError(userErrors.map((e) => `webhookSubscriptionCreate ${topic}: ${e.message}`));
