@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { start, stopAll, waitFor200, type Child } from './children.js';
+import { adminSql as adminSqlOn } from './util.js';
 
 export interface ScratchServer {
   url: string;
@@ -36,15 +36,7 @@ export async function onScratchServer<T>(name: string, scenario: (s: ScratchServ
   const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `pimbridge_bench_${name.replace(/\W/g, '_')}`;
   const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
-  const adminSql = async (statement: string) => {
-    const client = new pg.Client(adminUrl);
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const adminSql = (statement: string) => adminSqlOn(adminUrl, statement);
   const logDir = mkdtempSync(path.join(os.tmpdir(), `pimbridge-${name}-`));
   await adminSql(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await adminSql(`CREATE DATABASE ${dbName}`);

@@ -2,8 +2,18 @@
 // publish (bulk-upsert.ts), the catalogue read of an adoption (catalogue-read.ts) and the search for our products
 // (ours-in-bulk.ts). Queries and mutations start alike; the shop runs up to five at once per app from 2026-01
 // (https://shopify.dev/changelog/faster-bulk-operations).
+import { randomBytes } from 'node:crypto';
 import { StorefrontError, type StorefrontShop } from '../storefront.port.js';
-import { BulkOperationState, type BulkOperationNode, type BulkOperationStateData, type RecentBulkMutationsData } from './operations.js';
+import {
+  BulkOperationRunQuery,
+  BulkOperationState,
+  bulkTagged,
+  RecentBulkQueries,
+  type BulkOperationNode,
+  type BulkOperationRunQueryData,
+  type BulkOperationStateData,
+  type RecentBulkMutationsData,
+} from './operations.js';
 import { userErrorLines } from './preflight.js';
 import type { ShopifyClient } from './shopify-client.js';
 
@@ -54,6 +64,19 @@ export async function startBulkOperation<T>(client: ShopifyClient, shop: Storefr
 }
 
 /** Polls a bulk operation a job started and waits for, until it ends (first after 250 ms, then up to every 5 s). */
+/** Starts a bulk query of `document` under a name of its own (bulkTagged), so a lost start is recognised as ours. */
+export function startBulkQuery(client: ShopifyClient, shop: StorefrontShop, document: string): Promise<string> {
+  const query = bulkTagged(document, randomBytes(8).toString('hex'));
+  return startBulkOperation<BulkOperationRunQueryData>(client, shop, {
+    what: 'query',
+    document: BulkOperationRunQuery,
+    variables: { query },
+    payload: (data) => data.bulkOperationRunQuery,
+    tagged: query,
+    recent: RecentBulkQueries,
+  });
+}
+
 export async function bulkOperationEnded(client: ShopifyClient, shop: StorefrontShop, operationId: string): Promise<BulkOperationNode> {
   for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
     const op = (await client.call<BulkOperationStateData>(shop, BulkOperationState, { id: operationId }, 2)).bulkOperation;

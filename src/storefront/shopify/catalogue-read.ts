@@ -1,24 +1,7 @@
-// The shop's whole catalogue in one bulk query (CatalogueProducts), for an adoption: bulkOperationRunQuery (started
-// as the bulk upserts start theirs, startBulkOperation), then bulkOperation(id) until it finishes and the result file,
-// streamed line by line (bulk-transfer.ts). A line is a product, or a variant or media naming its product in
-// `__parentId` (https://shopify.dev/docs/api/usage/bulk-operations/queries, "Download result data"). Shopify writes a
-// parent before its children, but from 2026-01 children need not follow their parent directly (`groupObjects` false,
-// https://shopify.dev/changelog/bulk-operations-group-objects-default-changed-to-false): children are attached by id,
-// and one arriving before its parent waits for it.
-import { randomBytes } from 'node:crypto';
 import { StorefrontError, type CatalogueReadState, type StorefrontCatalogueProduct, type StorefrontShop } from '../storefront.port.js';
-import { ACTIVE_BULK_STATUSES, startBulkOperation } from './bulk-operation.js';
+import { ACTIVE_BULK_STATUSES, startBulkQuery } from './bulk-operation.js';
 import { readJsonl, ResultLineTooLong } from './bulk-transfer.js';
-import {
-  BulkOperationRunQuery,
-  BulkOperationState,
-  bulkTagged,
-  CatalogueProducts,
-  RecentBulkQueries,
-  type BulkOperationRunQueryData,
-  type BulkOperationStateData,
-  type CatalogueLine,
-} from './operations.js';
+import { BulkOperationState, CatalogueProducts, type BulkOperationStateData, type CatalogueLine } from './operations.js';
 import type { ShopifyClient } from './shopify-client.js';
 
 const numericId = (gid: string) => Number(/\/(\d+)(?:\?.*)?$/.exec(gid)?.[1] ?? NaN);
@@ -28,15 +11,7 @@ export class ShopifyCatalogueReads {
 
   /** One bulk query of every product (CatalogueProducts, under a name of its own). */
   start(shop: StorefrontShop): Promise<{ operationId: string }> {
-    const query = bulkTagged(CatalogueProducts, randomBytes(8).toString('hex'));
-    return startBulkOperation<BulkOperationRunQueryData>(this.client, shop, {
-      what: 'query',
-      document: BulkOperationRunQuery,
-      variables: { query },
-      payload: (data) => data.bulkOperationRunQuery,
-      tagged: query,
-      recent: RecentBulkQueries,
-    }).then((operationId) => ({ operationId }));
+    return startBulkQuery(this.client, shop, CatalogueProducts).then((operationId) => ({ operationId }));
   }
 
   async state(shop: StorefrontShop, operationId: string): Promise<CatalogueReadState> {

@@ -1,25 +1,7 @@
-// The bridge's products for many PIM products at once, in one bulk query (OurProducts) instead of one lookup each. A
-// bulk upsert whose products have no storefront id, although an earlier run may have made them (a rerun after its
-// operation failed or its worker died), would otherwise look each one up by our metafield (findOurs: customId, or a
-// search by the value and then the product): about 2,000 calls for a 2,000-product rerun. A bulk query costs no
-// rate-limit points beyond its start and polls; it reads the whole shop, so it pays from BULK_FIND_MIN products on.
-// The result file is streamed (https://shopify.dev/docs/api/usage/bulk-operations/queries, "Download result data"):
-// a product line carries our metafield, so only ours for a wanted PIM id are kept, with their children (metafields,
-// collections, variants, media) attached by `__parentId`; Shopify writes a parent before its children, and one that
-// comes first anyway waits for it (as catalogue-read.ts does).
-import { randomBytes } from 'node:crypto';
 import { StorefrontError, type StorefrontShop } from '../storefront.port.js';
 import { readJsonl, ResultLineTooLong } from './bulk-transfer.js';
-import { bulkOperationEnded, startBulkOperation } from './bulk-operation.js';
-import {
-  BulkOperationRunQuery,
-  bulkTagged,
-  OurProducts,
-  RecentBulkQueries,
-  type BulkOperationRunQueryData,
-  type OurProductLine,
-  type ProductLookupData,
-} from './operations.js';
+import { bulkOperationEnded, startBulkQuery } from './bulk-operation.js';
+import { OurProducts, type OurProductLine, type ProductLookupData } from './operations.js';
 import type { ShopifyClient } from './shopify-client.js';
 
 type Found = NonNullable<ProductLookupData['productByIdentifier']>;
@@ -32,17 +14,9 @@ export const BULK_FIND_MIN = 25;
  * no bulk query could run now (the shop runs as many bulk operations as it allows, or the query failed): look each up.
  */
 export async function findOursInBulk(client: ShopifyClient, shop: StorefrontShop, pimIds: ReadonlySet<number>): Promise<Map<number, Found> | null> {
-  const query = bulkTagged(OurProducts, randomBytes(8).toString('hex'));
   let operationId: string;
   try {
-    operationId = await startBulkOperation<BulkOperationRunQueryData>(client, shop, {
-      what: 'query',
-      document: BulkOperationRunQuery,
-      variables: { query },
-      payload: (data) => data.bulkOperationRunQuery,
-      tagged: query,
-      recent: RecentBulkQueries,
-    });
+    operationId = await startBulkQuery(client, shop, OurProducts);
   } catch (err) {
     if (err instanceof StorefrontError && err.kind === 'unavailable') return null;
     throw err;
