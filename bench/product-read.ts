@@ -152,11 +152,21 @@ async function main() {
     ROOT,
   );
   await waitFor200(baseline, `${base}/products/${catalogue.firstProductId}`);
+  // The benchmark's own processes (the two servers, PostgreSQL's backends): CPU used by any other is reported.
+  const monitor = new pg.Client(DB_URL);
+  await monitor.connect();
+  const ownPids = async () => [
+    server.pid,
+    baseline.pid,
+    ...(await monitor.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type <> 'client backend'`, [DB])).rows.map(
+      (r) => r.pid,
+    ),
+  ];
   const headers = { 'x-api-key': key.api_key };
   const id = () => rand(catalogue.firstProductId, catalogue.lastProductId);
   const specs = {
-    baseline: { url: base, path: () => `/products/${id()}`, connections: CONNECTIONS, seconds: SECONDS },
-    ours: { url: ours, path: () => `/api/products/${id()}`, headers, connections: CONNECTIONS, seconds: SECONDS },
+    baseline: { url: base, path: () => `/products/${id()}`, connections: CONNECTIONS, seconds: SECONDS, ownPids },
+    ours: { url: ours, path: () => `/api/products/${id()}`, headers, connections: CONNECTIONS, seconds: SECONDS, ownPids },
   };
   for (const who of ['baseline', 'ours'] as const) await runLoad({ ...specs[who], seconds: 2 });
   const runs: Record<'baseline' | 'ours', LoadResult[]> = { baseline: [], ours: [] };
@@ -184,6 +194,7 @@ async function main() {
     log(`\nProfiled run (slower for the profiler): ${Math.round(profiled.requestsPerSecond)} requests/s, p99 ${ms(profiled.p99)} ms.\n`);
     log(summarise(path.join(dir, file)));
   }
+  await monitor.end();
 }
 
 try {

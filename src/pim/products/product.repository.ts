@@ -1,7 +1,7 @@
 // The only place with SQL for products and their translations.
-import { and, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, like, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { runPrepared } from '../../db/prepared.js';
+import { compile, runPrepared, type CompiledStatement } from '../../db/prepared.js';
 import { gtinForms } from '../../lib/gtin.js';
 import { brands, categories, productCategories, products, productTranslations, suppliers, vatRates } from '../../db/schema/index.js';
 import { containsPattern, isoUtc, isoUtcMs } from '../sql.js';
@@ -44,7 +44,7 @@ export const patchedAttributes = (patch: Record<string, unknown>, onto: 'current
  * Brand, supplier and VAT rate are scalar subqueries rather than LEFT JOINs: same result (at most one row each), but
  * PostgreSQL plans a four-table join in about twice the time, and planning dominated the cost of reading one product.
  */
-function projection(locale: string | null, mediaBaseUrl: string, includes: ProductIncludes = NO_INCLUDES): SQL {
+function projection(locale: Locale, mediaBaseUrl: string, includes: ProductIncludes = NO_INCLUDES): SQL {
   const text = (col: string) => (locale ? sql.raw(`coalesce(tr.${col}, p.${col})`) : sql.raw(`p.${col}`));
   return sql`
     p.id, p.sku, p.slug, ${text('name')} AS name, ${text('description')} AS description,
@@ -90,7 +90,10 @@ const TRANSLATIONS = sql`coalesce((SELECT json_object_agg(t.locale, json_strip_n
       'seo_title', t.seo_title, 'seo_description', t.seo_description)) ORDER BY t.locale)
     FROM product_translations t WHERE t.product_id = p.id), '{}'::json) AS translations`;
 
-function joins(locale: string | null): SQL {
+/** The requested translation's locale: a value, or the placeholder of a compiled statement; null: none. */
+type Locale = string | Placeholder | null;
+
+function joins(locale: Locale): SQL {
   return locale ? sql`LEFT JOIN product_translations tr ON tr.product_id = p.id AND tr.locale = ${locale}` : sql``;
 }
 
@@ -111,6 +114,9 @@ export function productWhere(organizationId: number, f: ProductFilters): SQL {
 export const defaultCurrencyOf = (organizationId: number): SQL =>
   sql`coalesce((SELECT o.default_currency FROM organizations o WHERE o.id = ${organizationId}), 'EUR')`;
 
+/** find()'s statements by shape (a handful: locale or not × the includes). */
+const FIND_STATEMENTS = new Map<string, CompiledStatement>();
+
 export class ProductRepository {
   /** `mediaBaseUrl`: PUBLIC_URL + '/media/'; a product's `images` are that plus each media file's key. */
   constructor(
@@ -128,10 +134,18 @@ export class ProductRepository {
     return runPrepared(this.db, statement);
   }
 
+  /** GET /api/products/{id}, the hottest read: its statement is built once per shape (locale or not, includes). */
   async find(organizationId: number, id: number, locale: string | null = null, includes: ProductIncludes = NO_INCLUDES): Promise<ProductView | null> {
-    const result = await this.run(sql`
-      SELECT ${projection(locale, this.mediaBaseUrl, includes)} FROM products p ${joins(locale)}
-      WHERE p.organization_id = ${organizationId} AND p.id = ${id}`);
+    const shape = `${this.mediaBaseUrl}|${locale !== null}|${includes.variants}|${includes.warehouseStock}|${includes.translations === true}`;
+    let statement = FIND_STATEMENTS.get(shape);
+    if (!statement) {
+      const at = locale === null ? null : sql.placeholder('locale');
+      statement = compile(sql`
+        SELECT ${projection(at, this.mediaBaseUrl, includes)} FROM products p ${joins(at)}
+        WHERE p.organization_id = ${sql.placeholder('organizationId')} AND p.id = ${sql.placeholder('id')}`);
+      FIND_STATEMENTS.set(shape, statement);
+    }
+    const result = await runPrepared(this.db, statement, { organizationId, id, locale });
     return rowsOf<ProductView>(result)[0] ?? null;
   }
 
