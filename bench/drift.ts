@@ -15,7 +15,7 @@
 // run.ts runs both; `npx tsx bench/drift.ts [--smoke] [--products N] [--no-dry-run] [--no-drift]` runs them alone.
 import pg from 'pg';
 import { gql, startBridgeStack, type BridgeStack, type StorefrontCall } from '../test/helpers/bridge-processes.js';
-import { loadCatalogue } from './load.js';
+import { loadIntoBridge } from './load.js';
 import { runIfMain } from './scratch.js';
 import { byOperation, costPerProduct, operationsText, type CallCost, type CallSummary } from './storefront-calls.js';
 
@@ -254,14 +254,7 @@ export async function benchDrift(o: { pgBaseUrl: string; products?: number; log?
     await s.configureSandbox({ ...NO_THROTTLE, bucket_size: STANDARD.bucketSize, restore_rate: STANDARD.restoreRate });
     log(`drift: loading ${count} products into the bridge's PIM`);
     let t = performance.now();
-    const db = new pg.Client(s.bridgeDatabaseUrl!);
-    await db.connect();
-    let variants: number;
-    try {
-      variants = (await loadCatalogue(db, s.tenant.organizationId, count, { predatesConnection: true })).variants;
-    } finally {
-      await db.end();
-    }
+    const { variants } = await loadIntoBridge(s, count);
     const loadSeconds = (performance.now() - t) / 1000;
 
     log('drift: seeding the shop with a full sync (not timed as the target)');

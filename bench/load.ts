@@ -2,7 +2,8 @@
 // reference data (brands, suppliers, VAT rates, a category tree), products with names and descriptions built from a
 // small vocabulary, category links, translations and variants. Every choice is a function of the row number, so two
 // runs load the same data.
-import type pg from 'pg';
+import pg from 'pg';
+import type { BridgeStack } from '../test/helpers/bridge-processes.js';
 
 /** A word that appears in no vocabulary list below; products whose number is RARE_OFFSET modulo RARE_EVERY carry it. */
 export const RARE_TERM = 'kestrel';
@@ -167,4 +168,16 @@ export async function loadCatalogue(
     translations: translations.rowCount ?? 0,
     categoryLinks: links.rowCount ?? 0,
   };
+}
+
+/** The catalogue loaded into a bridge stack's own PIM (PostgreSQL), dated before its shop was connected. */
+export async function loadIntoBridge(s: Pick<BridgeStack, 'bridgeDatabaseUrl' | 'tenant'>, count: number): Promise<LoadedCatalogue> {
+  if (!s.bridgeDatabaseUrl) throw new Error('the bridge runs on PGlite: the catalogue is loaded into PostgreSQL only');
+  const db = new pg.Client(s.bridgeDatabaseUrl);
+  await db.connect();
+  try {
+    return await loadCatalogue(db, s.tenant.organizationId, count, { predatesConnection: true });
+  } finally {
+    await db.end();
+  }
 }

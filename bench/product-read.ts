@@ -14,7 +14,7 @@ import pg from 'pg';
 import { start, stop, stopAll, waitFor200, type Child } from './children.js';
 import { loadCatalogue } from './load.js';
 import { runLoad, type LoadResult } from './measure.js';
-import { adminSql, freePort, json, rand } from './util.js';
+import { adminSql, freePort, json, rand, serverEnv } from './util.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -36,18 +36,6 @@ const SECONDS = Number(args.seconds);
 const PAIRS = Number(args.pairs);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'pimbridge-read-'));
 const log = (msg: string) => process.stdout.write(`${msg}\n`);
-
-function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    PIM_RATE_LIMIT_READ: '10000000',
-    PIM_RATE_LIMIT_WRITE: '9999999',
-    ...extra,
-  };
-}
 
 const ms = (n: number) => n.toFixed(1);
 const row = (who: string, r: LoadResult) =>

@@ -23,7 +23,7 @@ import { watchForeignCpu } from './cpu.js';
 import { loadCatalogue, RARE_TERM } from './load.js';
 import { runLoad, runPaced, type LoadResult, type LoadSpec } from './measure.js';
 import { renderReport, type BenchResults } from './report.js';
-import { adminSql, freePort, json, rand } from './util.js';
+import { adminSql, freePort, json, rand, serverEnv } from './util.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -46,20 +46,6 @@ const DEADLINE_MS = 20 * 60_000;
 const started = performance.now();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'pimbridge-bench-'));
 const log = (msg: string) => process.stdout.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${msg}\n`);
-
-/** The environment of a Pimbridge child: nothing inherited that could change its configuration. */
-function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    LOG_LEVEL,
-    // High enough that the limiter runs on every request but never rejects one.
-    PIM_RATE_LIMIT_READ: '10000000',
-    PIM_RATE_LIMIT_WRITE: '9999999',
-    ...extra,
-  };
-}
 
 // dist/ directly rather than bin/pimbridge.js: the bin's staleness check would rebuild inside a timed start if
 // someone edited src/ while the benchmark ran. The build is made once, up front.

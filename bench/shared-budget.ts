@@ -1,14 +1,6 @@
-// One shop's budget shared by the workers: a per-call full sync (one
-// productSet per product) of the same catalogue into a sandbox shop with a small bucket, once with one process running
-// jobs and once with two, on PostgreSQL (no Redis: the shared estimate lives in the shop_budgets table). Reported per
-// run: products per second, the shop's THROTTLED answers (total and per second: the docs' alert fires above 0.05 a
-// second), and the share of the bucket's restore rate the run spent (points the shop charged, less the bucket it
-// started with, over seconds × restore rate). Targets: THROTTLED ≤ 0.05/s and ≥ 90 % of the rate with two workers.
-// run.ts does not run it (minutes of waiting on the bucket); `npx tsx bench/shared-budget.ts [--products N]` does.
-import pg from 'pg';
 import { startBridgeStack } from '../test/helpers/bridge-processes.js';
 import { runFullSync } from './full-sync-run.js';
-import { loadCatalogue } from './load.js';
+import { loadIntoBridge } from './load.js';
 import { runIfMain } from './scratch.js';
 
 const BUCKET = { size: 400, restore: 40 };
@@ -42,13 +34,7 @@ async function run(pgBaseUrl: string, processes: number, products: number, log: 
       fail_after_commit_rate: 0,
       latency_ms: 0,
     });
-    const db = new pg.Client(s.bridgeDatabaseUrl!);
-    await db.connect();
-    try {
-      await loadCatalogue(db, s.tenant.organizationId, products, { predatesConnection: true });
-    } finally {
-      await db.end();
-    }
+    await loadIntoBridge(s, products);
     const from = s.calls.length;
     const { data, seconds } = await runFullSync(s);
     const calls = s.calls.slice(from);

@@ -1,14 +1,6 @@
-// A full sync while the shop's access token expires every few seconds (docs/connect-a-store.md, "Renewing tokens"):
-// the Shopify sandbox and a bridge as two processes on scratch PostgreSQL databases (test/helpers/bridge-processes.ts),
-// the shop switched to its own app's client credentials (PATCH /admin/shops/{id}), the store's tokens living
-// TOKEN_SECONDS. 1,000 products bulk-loaded into the bridge's PIM, then POST /api/sync/full until it completes. Counts
-// the failed products (target 0) and the renewals (GET /admin/shops → token_renewals), and the same full sync with a
-// token that outlives the run, as the baseline of the same run.
-// `npx tsx bench/token-renewal.ts [--products N] [--token-seconds S]`.
-import pg from 'pg';
 import { startBridgeStack } from '../test/helpers/bridge-processes.js';
 import { runFullSync } from './full-sync-run.js';
-import { loadCatalogue } from './load.js';
+import { loadIntoBridge } from './load.js';
 import { runIfMain } from './scratch.js';
 
 export interface TokenRenewalRun {
@@ -27,13 +19,7 @@ async function run(pgBaseUrl: string, products: number, tokenSeconds: number | n
     await s.configureSandbox({ bucket_size: 2000, restore_rate: 100, token_lifetime_seconds: tokenSeconds });
     const switched = await s.admin('PATCH', `/admin/shops/${s.shopId}`, { client_id: s.sandboxApp.clientId, client_secret: s.sandboxApp.clientSecret });
     if (switched.status !== 200) throw new Error(`PATCH /admin/shops: ${switched.status} ${JSON.stringify(switched.body)}`);
-    const db = new pg.Client(s.bridgeDatabaseUrl!);
-    await db.connect();
-    try {
-      await loadCatalogue(db, s.tenant.organizationId, products, { predatesConnection: true });
-    } finally {
-      await db.end();
-    }
+    await loadIntoBridge(s, products);
     const { data, seconds } = await runFullSync(s);
     let firstError = data.error;
     if (data.failed > 0) firstError ??= (await s.connector('GET', '/api/products/mappings?status=error&limit=1')).body?.data?.mappings?.[0]?.sync_error ?? null;

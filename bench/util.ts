@@ -30,5 +30,22 @@ export async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
   return JSON.parse(body) as T;
 }
 
+/**
+ * The environment of a Pimbridge server the benchmark starts: nothing inherited that could change its configuration,
+ * LOG_LEVEL as the benchmark was given it (info by default, as in production), and rate limits high enough that the
+ * limiter runs on every request but never rejects one.
+ */
+export function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    PIM_RATE_LIMIT_READ: '10000000',
+    PIM_RATE_LIMIT_WRITE: '9999999',
+    ...extra,
+  };
+}
+
 /** An integer from lo to hi, both included. */
 export const rand = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));

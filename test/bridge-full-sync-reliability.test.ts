@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testDatabaseUrl } from '../src/config.js';
-import { gql, NO_FAULTS, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
+import { allMappings, gql, NO_FAULTS, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
 import { StopWaiting, TimedOut, until } from './helpers/until.js';
 
 const STEP = { timeout: 300_000 };
@@ -43,18 +43,6 @@ async function storeByPimId(s: BridgeStack): Promise<Map<number, string>> {
     }
     if (!data.products.pageInfo.hasNextPage) return byPim;
     cursor = data.products.pageInfo.endCursor;
-  }
-}
-
-async function mappings(
-  s: BridgeStack,
-): Promise<{ pim_product_id: number; storefront_product_id: number | null; sync_status: string; sync_error: string | null }[]> {
-  const out = [];
-  for (let offset = 0; ; offset += 100) {
-    const res = await s.connector('GET', `/api/products/mappings?limit=100&offset=${offset}`);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    out.push(...res.body.data.mappings);
-    if (!res.body.data.pagination.has_more) return out;
   }
 }
 
@@ -112,7 +100,7 @@ async function assertAllSynced(s: BridgeStack, products: SeededProduct[]): Promi
     ids,
     'exactly the PIM products are on the storefront',
   );
-  const maps = await mappings(s);
+  const maps = await allMappings(s);
   assert.equal(maps.length, ids.length);
   for (const m of maps) {
     assert.equal(m.sync_status, 'synced', `PIM product ${m.pim_product_id}: ${m.sync_error}`);
@@ -171,7 +159,7 @@ describe('full sync reliability over real processes', { concurrency: true }, () 
         t.diagnostic(`bulk sync 500: ${secs(t0)}`);
         assert.deepEqual([done.status, done.mode, done.total, done.synced, done.failed, done.error], ['completed', 'bulk', 500, 500, 0, null]);
         await assertAllSynced(s, seeded);
-        const maps = await mappings(s);
+        const maps = await allMappings(s);
         assert.ok(maps.every((m) => !THROTTLE.test(m.sync_error ?? '')));
       });
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testDatabaseUrl } from '../src/config.js';
-import { gql, NO_FAULTS, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
+import { allMappings, gql, NO_FAULTS, startBridgeStack, type BridgeStack, type SeededProduct } from './helpers/bridge-processes.js';
 import { mustHold, until } from './helpers/until.js';
 
 const STEP = { timeout: 120_000 };
@@ -87,16 +87,6 @@ function pushResults(res: { status: number; body: any }, ids: number[]): PushRes
   return results;
 }
 
-async function mappings(s: BridgeStack): Promise<{ pim_product_id: number; storefront_product_id: number; sync_status: string; sync_error: string | null }[]> {
-  const out = [];
-  for (let offset = 0; ; offset += 100) {
-    const res = await s.connector('GET', `/api/products/mappings?limit=100&offset=${offset}`);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    out.push(...res.body.data.mappings);
-    if (!res.body.data.pagination.has_more) return out;
-  }
-}
-
 const numericId = (gid: string) => Number(gid.split('/').pop());
 
 // The two databases run side by side (each its own processes and databases): most of the time is spent waiting on the
@@ -162,7 +152,7 @@ describe('bridge reliability over real processes', { concurrency: true }, () => 
         );
         for (const r of results) assert.equal(r.storefront_product_id, numericId(onStore.get(r.pim_product_id)!.id));
 
-        const rows = await mappings(s);
+        const rows = await allMappings(s);
         assert.equal(rows.length, 50);
         assert.deepEqual(
           rows.filter((m) => m.sync_status !== 'synced'),
@@ -242,7 +232,7 @@ describe('bridge reliability over real processes', { concurrency: true }, () => 
           `${synced.length} of ${ids.length} synced; ${calls.length} calls: ${calls.filter((c) => c.status >= 500).length} 5xx, ` +
             `${calls.filter((c) => c.status === 0).length} timeouts, ${calls.filter((c) => c.throttled).length} THROTTLED; lowest bucket level ${Math.min(...levels)}`,
         );
-        const rows = new Map((await mappings(s)).map((m) => [m.pim_product_id, m]));
+        const rows = new Map((await allMappings(s)).map((m) => [m.pim_product_id, m]));
         for (const r of results) {
           const m = rows.get(r.pim_product_id);
           if (r.status === 'success') assert.equal(m?.sync_status, 'synced');

@@ -699,6 +699,19 @@ export async function startBridgeStack(o: BridgeStackOptions): Promise<BridgeSta
   }
 }
 
+/** Every mapping of the stack's integration, through GET /api/products/mappings (pages of 100). */
+export async function allMappings(
+  s: BridgeStack,
+): Promise<{ pim_product_id: number; storefront_product_id: number | null; sync_status: string; sync_error: string | null }[]> {
+  const out = [];
+  for (let offset = 0; ; offset += 100) {
+    const res = await s.connector('GET', `/api/products/mappings?limit=100&offset=${offset}`);
+    if (res.status !== 200) throw new Error(`GET /api/products/mappings: ${res.status} ${JSON.stringify(res.body)}`);
+    out.push(...res.body.data.mappings);
+    if (!res.body.data.pagination.has_more) return out;
+  }
+}
+
 /** The sandbox over GraphQL, waiting out its bucket when a check itself is throttled. */
 export async function gql<T>(s: BridgeStack, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   for (let attempt = 0; ; attempt++) {
