@@ -3,7 +3,7 @@
 //   app       src/main.ts, src/config.ts, src/cli/, src/server/ (buildApp, the service wiring, the standalone sandbox
 //             server, the embedded template, request logs, /metrics, shutdown, the demo seed): may import anything below
 //             it, the sandbox only through its module file (sandbox/sandbox.module.ts).
-//   kernel    src/server/kernel/: what every HTTP module shares (the `App` type, the error base, path patterns).
+//   kernel    src/http/: what every HTTP module shares (the `App` type, the error base, path patterns).
 //   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port, shopify/), src/sandbox/ (the
 //             built-in fake Shopify behind HTTP, which the Shopify adapter talks to like a real shop; it does not
 //             implement the storefront port).
@@ -37,8 +37,8 @@ const PUBLIC = [
   { name: 'shopify-schema', file: '^src/storefront/shopify/(admin-schema|api-version)[.]ts$', users: ['sandbox'] },
 ];
 
-const APP = '^src/(main[.]ts|config[.]ts|cli/|server/(?!kernel/))';
-const KERNEL = '^src/server/kernel/';
+const APP = '^src/(main[.]ts|config[.]ts|cli/|server/)';
+const KERNEL = '^src/http/';
 const ANY_MODULE = Object.values(MODULES);
 
 const crossModuleRules = Object.entries(MODULES).map(([name, path]) => ({
@@ -122,7 +122,7 @@ module.exports = {
     {
       name: 'modules-do-not-import-app',
       comment:
-        'Modules get what they need from the kernel and the platform, or by injection from the app: never from src/server/ (kernel aside), src/cli/, main.ts or config.ts.',
+        'Modules get what they need from the kernel and the platform, or by injection from the app: never from src/server/, src/cli/, main.ts or config.ts.',
       severity: 'error',
       from: { path: ANY_MODULE },
       to: { path: APP },

@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { connectorPlugin, type ConnectorDeps } from '../src/connector/connector.plugin.js';
-import type { App } from '../src/server/kernel/app-type.js';
+import type { App } from '../src/http/app-type.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, TEST_ADMIN_TOKEN, testRedisUrl } from './helpers/harness.js';
 import { twoNodes } from './helpers/redis-nodes.js';

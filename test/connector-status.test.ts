@@ -20,7 +20,7 @@ import { INLINE_QUEUE_NOTE, JOB_QUEUE_NOTE } from '../src/connector/status/queue
 import { StatusRepository } from '../src/connector/status/status.repository.js';
 import { statusRoutes } from '../src/connector/status/status.routes.js';
 import { createStatusService, humanBytes, syncDuration, type StatusService } from '../src/connector/status/status.service.js';
-import type { App } from '../src/server/kernel/app-type.js';
+import type { App } from '../src/http/app-type.js';
 import { StorefrontError, type ProductUpsertResult, type ShopHealth, type StorefrontPort, type StorefrontShop } from '../src/storefront/storefront.port.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { until } from './helpers/until.js';

@@ -1,7 +1,7 @@
 // How database errors that reach the error handler become answers: constraint races are the client's, the rest a bare 500.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyError } from '../src/server/kernel/errors.js';
+import { classifyError } from '../src/http/errors.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../src/db/errors.js';
 
 const driverError = (code: string, constraint?: string) => Object.assign(new Error('insert or update on table "x" violates…'), { code, constraint });

@@ -1,6 +1,6 @@
 // Operator actions: organizations and their PIM API keys.
 import { randomCredential, sha256Hex } from '../lib/crypto.js';
-import { notFound } from '../server/kernel/errors.js';
+import { notFound } from '../http/errors.js';
 import type { ApiKeyRepository } from './api-key.repository.js';
 import type { Organization, OrganizationRepository } from './organization.repository.js';
 

@@ -1,6 +1,6 @@
 // POST/GET/DELETE /admin/shops: install, list and uninstall storefront shops (admin API: plain JSON, {error} on errors).
 import { Type } from '@sinclair/typebox';
-import type { App } from '../server/kernel/app-type.js';
+import type { App } from '../http/app-type.js';
 import { PLATFORMS, type ShopService } from './shop.service.js';
 
 const AdminError = Type.Object({ error: Type.String() });

@@ -7,7 +7,7 @@
 // deleted with it (ON DELETE CASCADE), and a sandbox shop's store. A shop installed through OAuth is registered by the
 // install (connector/shop-auth), not here.
 import type { SecretBox } from '../lib/secret-box.js';
-import { badRequest, notFound } from '../server/kernel/errors.js';
+import { badRequest, notFound } from '../http/errors.js';
 import type { SandboxConfigInput, SandboxConfigView } from '../sandbox/sandbox-store.service.js';
 import type { ShopRepository, ShopRow } from './shop.repository.js';
 

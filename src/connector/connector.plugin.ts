@@ -3,15 +3,15 @@
 // refused when registered, and answered 500 should one slip through (fail closed). Authentication, the IP limits (the
 // authentication limit, or the public routes' own) and the scope check run in onRequest, before the body is parsed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../server/kernel/app-type.js';
-import type { PathPatterns } from '../server/kernel/path-patterns.js';
+import type { App } from '../http/app-type.js';
+import type { PathPatterns } from '../http/path-patterns.js';
 import { accountShopRoutes } from './shop-auth/account-shops.routes.js';
 import type { ShopInstallService } from './shop-auth/shop-install.service.js';
 import type { ConnectorAuthService } from './auth/connector-auth.service.js';
 import type { ConsoleAccess } from './auth/console-access.js';
 import { accountRoutes } from './integrations/account.routes.js';
-import '../server/kernel/console-session.js';
-import { AppError } from '../server/kernel/errors.js';
+import '../http/console-session.js';
+import { AppError } from '../http/errors.js';
 import { ConnectorError, type ConnectorErrorCode } from './connector.errors.js';
 import './connector.types.js';
 import { integrationSettingsRoutes } from './integrations/integration-settings.routes.js';

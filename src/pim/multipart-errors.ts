@@ -1,6 +1,6 @@
 // @fastify/multipart's and busboy's errors as the 400s of the PIM API (the plugin answers 406 or 413 for some),
 // worded by each multipart route.
-import { AppError, badRequest } from '../server/kernel/errors.js';
+import { AppError, badRequest } from '../http/errors.js';
 
 export const NOT_MULTIPART = 'the request body is not valid multipart/form-data';
 

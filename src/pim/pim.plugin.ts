@@ -2,9 +2,9 @@
 // envelope for every answer, and the resource routes. Hooks and the error handler apply to these routes only.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import '../server/kernel/console-session.js';
+import '../http/console-session.js';
 import { SESSION_ENDED } from './session/session.routes.js';
-import { AppError, classifyError, UNSUPPORTED_MEDIA_TYPE } from '../server/kernel/errors.js';
+import { AppError, classifyError, UNSUPPORTED_MEDIA_TYPE } from '../http/errors.js';
 import { retryAfterSeconds, type RateLimiter } from '../lib/rate-limiter.js';
 import { attributeRoutes } from './attributes/attribute.routes.js';
 import type { AttributeService } from './attributes/attribute.service.js';
@@ -24,7 +24,7 @@ import { mediaRoutes } from './media/media.routes.js';
 import type { MediaService } from './media/media.service.js';
 import { pimResponses } from './pim.schemas.js';
 import { ok } from './pim.types.js';
-import type { App } from '../server/kernel/app-type.js';
+import type { App } from '../http/app-type.js';
 import { productRoutes } from './products/product.routes.js';
 import type { ProductService } from './products/product.service.js';
 import { referenceRoutes } from './reference/reference.routes.js';

@@ -1,5 +1,5 @@
 // The PIM's request decoration and envelope. The `App` type every module registers on is the kernel's
-// (server/kernel/app-type.ts).
+// (http/app-type.ts).
 import type { PimPrincipal } from './auth/api-key-auth.service.js';
 
 declare module 'fastify' {

@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { App } from './kernel/app-type.js';
+import type { App } from '../http/app-type.js';
 
 /** The first segments of the console's routes (console/src/routes.tsx). */
 const PAGE_ROOTS = ['sign-in', 'products', 'categories', 'attributes', 'lists', 'files', 'bridge'];

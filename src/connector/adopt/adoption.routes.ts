@@ -3,7 +3,7 @@
 // GET /api/adopt/{id} (read scope) reports its state, progress, counts and unmatched products; another integration's
 // id, or no id at all, is 404 NOT_FOUND.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { success } from '../connector.envelope.js';
 import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, Nullable, Timestamp } from '../connector.schemas.js';
 import { ymdHis } from '../timestamps.js';

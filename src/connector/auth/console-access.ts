@@ -1,7 +1,7 @@
 // The console's way into the connector: a signed-in organization (its session, checked on the root) may act on the
 // integrations that use its PIM account, naming one in X-Integration-Id. It acts as the integration's admin would:
 // the merchant owns both ends. Machine clients keep their bearer tokens; a request with one never comes here.
-import type { ConsoleSession } from '../../server/kernel/console-session.js';
+import type { ConsoleSession } from '../../http/console-session.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { ConnectorPrincipal } from '../connector.types.js';
 import type { AccessView } from '../shop-auth/shop-access.service.js';

@@ -2,8 +2,8 @@
 // /api/collections/reconcile (write scope): compares them with the PIM's categories now (the collection of a deleted
 // category or of one without products is deleted, a renamed one's renamed) instead of waiting for the delta sync.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
-import { IGNORED_BODY } from '../../server/kernel/route-docs.js';
+import type { App } from '../../http/app-type.js';
+import { IGNORED_BODY } from '../../http/route-docs.js';
 import { success } from '../connector.envelope.js';
 import { bearer, connectorResponses, Timestamp } from '../connector.schemas.js';
 import { ymdHis } from '../timestamps.js';

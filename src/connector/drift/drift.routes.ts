@@ -3,8 +3,8 @@
 // GET /api/drift/{id} (read scope) answer the newest (or that) report's state, counts and a page of its items; no
 // report yet, another integration's id or an unknown one is 404 NOT_FOUND.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
-import { NO_BODY } from '../../server/kernel/route-docs.js';
+import type { App } from '../../http/app-type.js';
+import { NO_BODY } from '../../http/route-docs.js';
 import { success } from '../connector.envelope.js';
 import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, Nullable, Timestamp } from '../connector.schemas.js';
 import { ymdHis } from '../timestamps.js';

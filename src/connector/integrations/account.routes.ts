@@ -1,7 +1,7 @@
 // GET /api/integrations (beyond the spec, for the console): the integrations whose PIM account is the signed-in
 // organization's. A console session only; the other connector routes then take X-Integration-Id.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { AccessViewSchema } from '../shop-auth/account-shops.routes.js';
 import type { ConsoleAccess } from '../auth/console-access.js';
 import { success } from '../connector.envelope.js';

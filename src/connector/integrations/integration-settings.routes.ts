@@ -2,7 +2,7 @@
 // each warehouse's stock goes to, whether prices are converted elsewhere, where the product type comes from and which
 // attributes become metafields. Beyond the spec; same envelope.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { success } from '../connector.envelope.js';
 import { bearer, connectorResponses } from '../connector.schemas.js';
 import { PIM_CHANNELS } from './integration-settings.js';

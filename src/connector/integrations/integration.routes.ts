@@ -1,8 +1,8 @@
 // POST /api/connect (public), PUT /api/integration/update and POST /api/disconnect (admin), and beyond the spec the
 // integration's token management: POST/GET /api/tokens, DELETE /api/tokens/{id} (admin).
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
-import { IGNORED_BODY } from '../../server/kernel/route-docs.js';
+import type { App } from '../../http/app-type.js';
+import { IGNORED_BODY } from '../../http/route-docs.js';
 import { success } from '../connector.envelope.js';
 import { bearer, connectorResponses, Timestamp } from '../connector.schemas.js';
 import { SCOPES } from '../connector.types.js';

@@ -1,7 +1,7 @@
 // GET /api/products/mappings and GET /api/products/mapping/{pimProductId} (read scope): the caller's integration's
 // product mappings.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { success } from '../connector.envelope.js';
 import { bearer, connectorResponses, Nullable, Timestamp } from '../connector.schemas.js';
 import { MAPPING_STATUSES, type MappingStatus } from './mapping.repository.js';

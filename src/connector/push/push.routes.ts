@@ -1,7 +1,7 @@
 // POST /api/products/push (write scope): a product object or {products: [...]} (≤ 50). 200 when every product
 // succeeded; 207 with envelope status `partial` (and no top-level code) when at least one failed.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { ConnectorError } from '../connector.errors.js';
 import { bearer, connectorOk, ConnectorErrorEnvelope, Nullable } from '../connector.schemas.js';
 import { MAX_PUSH_BATCH, type PushService } from './push.service.js';

@@ -3,7 +3,7 @@
 // installing the app, is the browser's GET /shopify/install (install.routes.ts). How each shop is connected comes with
 // GET /api/integrations (`access`) and GET /api/status (`storefront_access`), in AccessViewSchema's shape.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
 import { connectorResponses, Timestamp } from '../connector.schemas.js';

@@ -2,7 +2,7 @@
 // Pages, not API answers: the merchant's browser is redirected to the shop's consent page and back to the console; a
 // refusal is a small HTML page saying what to do. Hidden from the OpenAPI document (browsers follow them, clients do not).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { CALLBACK_PATH, INSTALL_PATH, InstallError, type ShopInstallService } from './shop-install.service.js';
 
 export { CALLBACK_PATH, INSTALL_PATH };

@@ -2,7 +2,7 @@
 // (public, raw: their errors use the spec's raw shapes, never the envelope).
 import { AccessViewSchema } from '../shop-auth/account-shops.routes.js';
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
 import { bearer, ConnectorErrorEnvelope, connectorResponses, Nullable } from '../connector.schemas.js';

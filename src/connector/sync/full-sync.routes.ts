@@ -2,8 +2,8 @@
 // for success; the spec's statuses have no 202), or 409 SYNC_IN_PROGRESS with the running one's id in `data`.
 // GET /api/sync/full/{id} (read scope) reports its progress; another integration's id, or no id at all, is 404 NOT_FOUND.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
-import { NO_BODY } from '../../server/kernel/route-docs.js';
+import type { App } from '../../http/app-type.js';
+import { NO_BODY } from '../../http/route-docs.js';
 import { success } from '../connector.envelope.js';
 import { ConnectorError } from '../connector.errors.js';
 import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, Nullable, Timestamp } from '../connector.schemas.js';

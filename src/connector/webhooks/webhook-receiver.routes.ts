@@ -1,7 +1,7 @@
 // POST /webhooks/shopify, Shopify's deliveries (webhook.service.ts): a scope of its own whose body parser keeps the raw
 // bytes (the HMAC is over them) for every content type, answered in the connector's envelope. Hidden from the OpenAPI
 // document: Shopify calls it, signed with the app's secret, not API clients (docs/connector-api.md describes it).
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { success } from '../connector.envelope.js';
 import { sendConnectorError } from '../connector.plugin.js';
 import { WEBHOOK_PATH, type WebhookService } from './webhook.service.js';

@@ -1,8 +1,8 @@
 // GET/POST/PUT /api/integration/webhooks (admin scope; webhook.service.ts): the shop's webhook subscriptions, subscribing
 // again (e.g. after PUBLIC_URL changed) and the recreate_deleted_products setting. Beyond the spec; same envelope.
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
-import { IGNORED_BODY } from '../../server/kernel/route-docs.js';
+import type { App } from '../../http/app-type.js';
+import { IGNORED_BODY } from '../../http/route-docs.js';
 import { success } from '../connector.envelope.js';
 import { bearer, connectorResponses, Timestamp } from '../connector.schemas.js';
 import type { WebhookService } from './webhook.service.js';

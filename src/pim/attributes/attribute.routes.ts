@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { Attribute, AttributeCreate, AttributeList, AttributeUpdate } from './attribute.schemas.js';
 import type { AttributeService } from './attribute.service.js';
 

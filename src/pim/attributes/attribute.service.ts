@@ -1,7 +1,7 @@
 // Product attribute definitions, and the rules a product's `attributes` object must follow: keyed by attribute code,
 // each value of its attribute's type. A definition cannot change in a way that would leave products with invalid values.
 import type { Db } from '../../db/client.js';
-import { badRequest, notFound } from '../../server/kernel/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AttributeColumns, AttributeDefinition, AttributeRepository } from './attribute.repository.js';
 import { SELECT_TYPES, type AttributeCreateInput, type AttributeType, type AttributeUpdateInput, type AttributeView } from './attribute.schemas.js';

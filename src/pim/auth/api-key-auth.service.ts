@@ -1,7 +1,7 @@
 // X-API-KEY → organization, and the key+secret check behind GET /api/auth/verify.
 import type { ApiKeyRepository, StoredCredential } from '../../admin/api-key.repository.js';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
-import { AppError } from '../../server/kernel/errors.js';
+import { AppError } from '../../http/errors.js';
 import type { CredentialCache } from './credential-cache.js';
 
 export interface PimPrincipal {

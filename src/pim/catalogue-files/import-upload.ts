@@ -2,7 +2,7 @@
 // problems are 400s that say what to send.
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { badRequest } from '../../server/kernel/errors.js';
+import { badRequest } from '../../http/errors.js';
 import { multipartError, NOT_MULTIPART } from '../multipart-errors.js';
 
 export const IMPORT_FIELD = 'file';

@@ -21,7 +21,7 @@ import { append } from '../../lib/arrays.js';
 import { gtinForms, isValidGtin } from '../../lib/gtin.js';
 import { GcNudge } from '../../lib/gc-nudge.js';
 import { slugify } from '../../lib/slug.js';
-import { AppError, badRequest, notFound } from '../../server/kernel/errors.js';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
 import type { MediaService } from '../media/media.service.js';
 import { CategoryTree } from './catalogue-snapshot.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { ProductList } from '../products/product.schemas.js';
 import {
   Category,

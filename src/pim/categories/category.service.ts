@@ -3,7 +3,7 @@
 // renumbering. A change to a product's category assignments (assign, delete, rename) moves the product's updated_at
 // in the same transaction, so delta syncs see it.
 import type { Db } from '../../db/client.js';
-import { badRequest, notFound } from '../../server/kernel/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { MAX_INT } from '../pim.schemas.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { CategoryFragment, CategoryRef, CategoryRepository } from './category.repository.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Channel, pimResponses, Text } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import type { ChannelService } from './channel.service.js';
 
 const ChannelView = Type.Object({ value: Channel, label: Type.String(), description: Type.String() });

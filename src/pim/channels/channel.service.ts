@@ -1,5 +1,5 @@
 // Publishing channels per organization; with none configured, `web` and `mobile`, as the spec says.
-import { badRequest } from '../../server/kernel/errors.js';
+import { badRequest } from '../../http/errors.js';
 import type { PublishingChannel } from '../pim.schemas.js';
 import type { ChannelRepository, ChannelRow } from './channel.repository.js';
 

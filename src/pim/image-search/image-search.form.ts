@@ -3,7 +3,7 @@
 // the multipart limits below, so it is read to its end before answering.
 import type { FastifyMultipartBaseOptions } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { type AppError, badRequest } from '../../server/kernel/errors.js';
+import { type AppError, badRequest } from '../../http/errors.js';
 import { multipartError, NOT_MULTIPART } from '../multipart-errors.js';
 import type { ImageSearchInput } from './image-search.service.js';
 import { DEFAULT_LIMIT, DEFAULT_MAX_DISTANCE, IMAGE_FIELD, MAX_IMAGE_BYTES, OPTIONS, type OptionName } from './image-search.schemas.js';

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { MULTIPART_OPTIONS, readSearchForm } from './image-search.form.js';
 import { DEFAULT_LIMIT, DEFAULT_MAX_DISTANCE, ImageSearchForm, ImageSearchQuery, ImageSearchResult, MAX_IMAGE_BYTES } from './image-search.schemas.js';
 import type { ImageSearchService } from './image-search.service.js';

@@ -1,6 +1,6 @@
 // Image search: the upload's perceptual hash against every stored image of the organization; each matching product
 // once, with its closest image, closest first.
-import { badRequest } from '../../server/kernel/errors.js';
+import { badRequest } from '../../http/errors.js';
 import { decodeImage, ImageDecodeError } from '../images/image-decoder.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { ProductView } from '../products/product.schemas.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { IdParams, pimOk, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { MEDIA_EXTENSIONS } from './storage.js';
 import { Media, MediaCreate, MediaFileParams, MediaList, MediaParams, MediaUpdate } from './media.schemas.js';
 import type { MediaService } from './media.service.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { ConcurrencyGate, GateFullError } from '../../lib/concurrency-gate.js';
 import { DownloadError, formatBytes, type SafeDownloader } from '../../lib/safe-download.js';
-import { AppError, badRequest, notFound } from '../../server/kernel/errors.js';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { decodeImage, ImageDecodeError } from '../images/image-decoder.js';
 import type { ProductRepository } from '../products/product.repository.js';

@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import type { OrganizationSettingsRepository } from './organization.repository.js';
 
 const OrganizationView = Type.Object({

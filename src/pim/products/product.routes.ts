@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { ok } from '../pim.types.js';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import type { ProductService } from './product.service.js';

@@ -3,7 +3,7 @@
 import type { Db } from '../../db/client.js';
 import { isValidGtin } from '../../lib/gtin.js';
 import { firstFreeSlug, slugify } from '../../lib/slug.js';
-import { badRequest, notFound } from '../../server/kernel/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AttributeService } from '../attributes/attribute.service.js';
 import type { StockService } from '../stock/stock.service.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { IdParams, pimResponses, Text } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import type { NamedListService, VatRateService } from './reference.service.js';
 
 const Named = Type.Object({ id: Type.Integer(), name: Type.String() });

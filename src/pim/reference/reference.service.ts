@@ -1,7 +1,7 @@
 // Names are unique per organization (per country for VAT rates); a duplicate is a 400 naming it. An edit moves the
 // updated_at of the products that show the row, in the same transaction, so that the bridge's delta sync sends them.
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest } from '../../server/kernel/errors.js';
+import { AppError, badRequest } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { NamedListRepository, NamedRow, VatRateRepository, VatRateRow } from './reference.repository.js';
 

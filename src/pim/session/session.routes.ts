@@ -3,9 +3,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { retryAfterSeconds, type RateLimiter } from '../../lib/rate-limiter.js';
-import type { App } from '../../server/kernel/app-type.js';
-import { IGNORED_BODY } from '../../server/kernel/route-docs.js';
-import { AppError } from '../../server/kernel/errors.js';
+import type { App } from '../../http/app-type.js';
+import { IGNORED_BODY } from '../../http/route-docs.js';
+import { AppError } from '../../http/errors.js';
 import { pimResponses, Text } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import type { SessionService } from './session.service.js';

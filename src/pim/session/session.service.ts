@@ -4,7 +4,7 @@
 // another site cannot do (synchronizer token; the cookie is also SameSite=Strict).
 import { createHmac, randomBytes } from 'node:crypto';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
-import type { ConsoleSession } from '../../server/kernel/console-session.js';
+import type { ConsoleSession } from '../../http/console-session.js';
 import type { ApiKeyAuthService } from '../auth/api-key-auth.service.js';
 import type { SessionRepository } from './session.repository.js';
 

@@ -1,6 +1,6 @@
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { BarcodeParams, BarcodeProduct, StockLevels, StockPut } from './stock.schemas.js';
 import type { StockService } from './stock.service.js';
 

@@ -2,7 +2,7 @@
 // writes a level; its stock is then managed per warehouse only. Barcode lookup matches GTINs by their 14-digit form.
 import type { Db } from '../../db/client.js';
 import { gtinForms } from '../../lib/gtin.js';
-import { badRequest, notFound } from '../../server/kernel/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { MAX_INT } from '../pim.schemas.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { BarcodeProductView, StockLevelsView, StockPutInput } from './stock.schemas.js';

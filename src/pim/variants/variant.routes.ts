@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
-import type { App } from '../../server/kernel/app-type.js';
+import type { App } from '../../http/app-type.js';
 import { Variant, VariantCreate, VariantList, VariantParams, VariantPatch } from './variant.schemas.js';
 import type { VariantService } from './variant.service.js';
 

@@ -2,7 +2,7 @@
 // A variant change also bumps its product's updated_at, so delta syncs see it.
 import { SELLING_COLUMNS } from '../products/selling-fields.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, notFound } from '../../server/kernel/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { VariantColumns, VariantRepository } from './variant.repository.js';

@@ -1,7 +1,7 @@
 // Warehouses: code unique per organization. Deleting one deletes its stock levels and recomputes the stock of the
 // products that had one, in one transaction.
 import type { Db } from '../../db/client.js';
-import { badRequest, notFound } from '../../server/kernel/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { StockRepository } from '../stock/stock.repository.js';
 import type { WarehouseColumns, WarehouseRepository } from './warehouse.repository.js';

@@ -7,7 +7,7 @@ import { AdminError } from '../../admin/admin.routes.js';
 import { ConnectorErrorEnvelope } from '../../connector/connector.schemas.js';
 import type { Config } from '../../config.js';
 import { OPENAPI_TAGS } from './tags.js';
-import type { DocumentedAnswer, RouteDocs } from '../kernel/route-docs.js';
+import type { DocumentedAnswer, RouteDocs } from '../../http/route-docs.js';
 import { errorAnswer, type Family, statusesOf } from './statuses.js';
 
 type Json = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // API goes through (authentication, rate limits, the body parser, path ids), the rest from the route (RouteDocs.errors).
 // The test harness checks every answer of the suite against the document (test/helpers/openapi-check.ts), so a status
 // missing here fails a test rather than a client.
-import type { DocumentedAnswer } from '../kernel/route-docs.js';
+import type { DocumentedAnswer } from '../../http/route-docs.js';
 
 /** Which API an operation belongs to, as far as its errors go. */
 export type Family = 'pim' | 'session' | 'connector' | 'connector-public' | 'admin' | 'public';

@@ -1,6 +1,6 @@
 // Typed errors thrown by services: the error base every API module shares (the HTTP kernel). Each API's error handler
 // maps the kind to its own envelope and HTTP status; a module's own errors (the connector's ConnectorError) live in it.
-import { isForeignKeyViolation } from '../../db/errors.js';
+import { isForeignKeyViolation } from '../db/errors.js';
 
 export type ErrorKind = 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'rate_limited' | 'payload_too_large';
 
