@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import type { BulkUpsertItem, PimProductSnapshot } from '../src/storefront/storefront.port.js';
 import { freePort } from './util.js';
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     database = await openDatabase({ kind: 'pglite', dataDir: null });
   }
   const port = await freePort();
-  const app = await buildApp({
+  const app = await startApp({
     config: loadConfig({
       ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),

@@ -4,12 +4,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../src/db/client.js';
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 
 export async function openApiDocument(): Promise<Record<string, unknown>> {
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   await database.migrate();
-  const app = await buildApp({
+  const app = await startApp({
     config: loadConfig({
       ADMIN_TOKEN: 'openapi-generation-only',
       ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),

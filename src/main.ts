@@ -1,11 +1,10 @@
-// Start: config → database (prepared: migrations, job queue) → app → listen, and a graceful shutdown that lets in-flight requests finish.
+// Start: config → database → app (start-up: the database prepared, the queue, the modules; server/start-app.ts) → listen, and a graceful shutdown that lets in-flight requests finish.
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { makeDataDirPrivate, privacyWarning } from './lib/private-files.js';
 import { connectDemo, demoOrganization, seedDemo, type DemoBridge, type DemoSeed } from './server/demo-seed.js';
-import { buildApp } from './server/app.js';
-import { prepareDatabase } from './server/prepare-database.js';
+import { type StartedApp, startApp } from './server/start-app.js';
 import { closeOnSignals } from './server/shutdown.js';
 import { listenMetrics } from './server/metrics.js';
 
@@ -13,19 +12,18 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   const started = Date.now();
   const database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir });
   let redis: Redis | null = null;
-  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  let app: StartedApp | null = null;
   let metricsServer: Awaited<ReturnType<typeof listenMetrics>> | null = null;
   let seed: DemoSeed | null = null;
   let readyMs = 0;
   try {
-    await prepareDatabase(database, config, { info: (msg) => process.stdout.write(`${msg}\n`) });
     if (config.redisUrl) {
       // No offline queue: while Redis is away the rate limiters fall back to in-process counters instead of waiting.
       redis = new Redis(config.redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
       redis.on('error', () => {});
       await redis.connect();
     }
-    app = await buildApp({ config, database, redis });
+    app = await startApp({ config, database, redis });
     // DATA_DIR private to this user (lib/private-files.ts): PGlite's open walked it; with PostgreSQL, its media and uploads.
     const privacy = privacyWarning(config.dataDir, database.privacy ?? makeDataDirPrivate(config.dataDir));
     if (privacy) app.log.warn(privacy);
@@ -37,7 +35,7 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
         host: config.metricsHost,
         port: config.metricsPort,
         token: config.metricsToken,
-        limiter: app.services.tokenLimiters.metrics,
+        limiter: app.services.metricsTokenLimiter,
         log: app.log,
         limits: config,
       });

@@ -6,7 +6,8 @@ import { sql } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
 import { sha256Hex } from '../src/lib/crypto.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
-import { REDACTED_PATHS, buildApp } from '../src/server/app.js';
+import { REDACTED_PATHS } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { databaseTargets, TEST_ADMIN_TOKEN, testConfig } from './helpers/harness.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
 
@@ -179,7 +180,7 @@ for (const target of databaseTargets()) {
         }
         assert.deepEqual(failing.hits, ['/api/auth/verify']);
         // The hanging PIM against an app (same database) whose PIM client gives up after 300 ms instead of 5 s.
-        const quick = await buildApp({
+        const quick = await startApp({
           config: testConfig({ CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' }), // the hanging PIM is on 127.0.0.1, as the harness's
           database: h.database,
           logger: false,
@@ -347,7 +348,7 @@ for (const target of databaseTargets()) {
       const stream = { write: (line: string) => void lines.push(line) };
       const database = await target.open();
       await database.migrate();
-      const app = await buildApp({
+      const app = await startApp({
         config: testConfig({ LOG_LEVEL: 'trace', CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' }), // its PIM: itself on 127.0.0.1
         database,
         logger: { level: 'trace', redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, stream },

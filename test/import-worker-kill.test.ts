@@ -31,7 +31,7 @@ import pg from 'pg';
 import { testDatabaseUrl } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { JOB } from '../src/jobs/job-types.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { csv, upload } from './helpers/catalogue-files.js';
 import { TEST_ADMIN_TOKEN, testConfig, type TestApp } from './helpers/harness.js';
 import { jobRows, until } from './helpers/jobs.js';
@@ -83,7 +83,7 @@ if (baseUrl) {
       database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 });
       await database.migrate();
       const env = { ...queueEnv, DATABASE_URL: url.toString(), ENCRYPTION_KEY: encryptionKey, METRICS_TOKEN, DATA_DIR: dataDir, ROLE: 'api' };
-      app = await buildApp({ config: testConfig(env), database, logger: false });
+      app = await startApp({ config: testConfig(env), database, logger: false });
       await app.ready();
     });
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { JOB } from '../src/jobs/job-types.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { databaseTargets, harness, testConfig, type Harness } from './helpers/harness.js';
 import { CLI } from './helpers/cli-command.js';
 
@@ -94,7 +94,7 @@ for (const target of databaseTargets()) {
     after(async () => h.close());
 
     it('a worker node answers /healthz and /readyz only', async () => {
-      const app = await buildApp({ config: testConfig({ ...PG, ROLE: 'worker' }), database: h.database, logger: false });
+      const app = await startApp({ config: testConfig({ ...PG, ROLE: 'worker' }), database: h.database, logger: false });
       try {
         assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
         const ready = await app.inject({ method: 'GET', url: '/readyz' });

@@ -16,7 +16,7 @@ import { sql } from 'drizzle-orm';
 import { testDatabaseUrl } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { JOB } from '../src/jobs/job-types.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { freePort } from './helpers/connector.js';
 import { TEST_ADMIN_TOKEN, testConfig, type TestApp } from './helpers/harness.js';
 import { jobRows, until } from './helpers/jobs.js';
@@ -66,7 +66,7 @@ if (baseUrl) {
         CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
         ROLE: 'api',
       };
-      app = await buildApp({ config: testConfig(env), database, logger: false });
+      app = await startApp({ config: testConfig(env), database, logger: false });
       await app.listen({ port, host: '127.0.0.1' });
     });
 

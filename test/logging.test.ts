@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/client.js';
 import { loggerOptions } from '../src/lib/logging.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { databaseTargets, TEST_ADMIN_TOKEN, testConfig, type TestApp } from './helpers/harness.js';
 
 const BASE = { ADMIN_TOKEN: TEST_ADMIN_TOKEN, DATA_DIR: '/nonexistent-test-data-dir', ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
@@ -48,7 +48,7 @@ async function loggedApp(database: Database, env: Record<string, string>, lines:
       done();
     },
   });
-  const app = await buildApp({ config, database, logger: loggerOptions(config, sink) });
+  const app = await startApp({ config, database, logger: loggerOptions(config, sink) });
   await app.ready();
   return app;
 }

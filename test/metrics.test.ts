@@ -14,7 +14,7 @@ import { JOB } from '../src/jobs/job-types.js';
 import type { JobContext } from '../src/jobs/job-runner.js';
 import { Metrics } from '../src/lib/metrics.js';
 import { startServer } from '../src/main.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, testConfig, type Harness, type Tenant } from './helpers/harness.js';
@@ -290,7 +290,7 @@ for (const target of databaseTargets()) {
 
     it('a worker node serves /metrics too (behind the token)', async () => {
       const config = testConfig({ DATABASE_URL: 'postgres://user@127.0.0.1:5432/db', ROLE: 'worker', METRICS_TOKEN: 'metrics-token-0123456789' });
-      const worker = await buildApp({ config, database: h.database, logger: false });
+      const worker = await startApp({ config, database: h.database, logger: false });
       try {
         assertRefused(await worker.inject({ method: 'GET', url: '/metrics' }));
         assertRefused(await worker.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }));
@@ -312,7 +312,7 @@ for (const target of databaseTargets()) {
         }).metricsEnabled,
         true,
       );
-      const app = await buildApp({ config: testConfig({ METRICS_ENABLED: 'false' }), database: h.database, logger: false });
+      const app = await startApp({ config: testConfig({ METRICS_ENABLED: 'false' }), database: h.database, logger: false });
       try {
         const res = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
         assert.equal(res.statusCode, 404);
@@ -324,7 +324,7 @@ for (const target of databaseTargets()) {
     });
 
     it('with METRICS_PORT the main port has no /metrics', async () => {
-      const app = await buildApp({ config: testConfig({ METRICS_PORT: '0' }), database: h.database, logger: false });
+      const app = await startApp({ config: testConfig({ METRICS_PORT: '0' }), database: h.database, logger: false });
       try {
         assert.equal((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).statusCode, 404);
       } finally {

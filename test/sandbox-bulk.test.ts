@@ -9,7 +9,7 @@ import pg from 'pg';
 import { sandboxBulkOperations } from '../src/sandbox/schema.js';
 import { MetafieldDefinitionCreate, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { databaseTargets, harness, testConfig, type Harness } from './helpers/harness.js';
 import { BulkPause } from './helpers/sandbox-graphql.js';
 import { mustHold, until } from './helpers/until.js';
@@ -299,7 +299,7 @@ for (const target of databaseTargets()) {
       assert.match(await otherKey.text(), /<Code>InvalidPolicyDocument<\/Code>/);
       // The same target posted to a server of the same store (same database) whose uploads are capped at 64 bytes.
       const smallPort = await freePort();
-      const small = await buildApp({
+      const small = await startApp({
         config: testConfig({ SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${smallPort}` }),
         database: h.database,
         logger: false,

@@ -10,7 +10,7 @@ import type net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, testConfig, type Harness } from './helpers/harness.js';
@@ -329,7 +329,7 @@ for (const target of databaseTargets()) {
     it('media a stopped process left PROCESSING are fetched again by the next one; unfinished media found on a read are taken up', async () => {
       // A second server on the same database: stopped while its download is held, then another one starts.
       const port1 = await freePort();
-      const first = await buildApp({ config: testConfig(env(port1)), database: h.database, logger: false });
+      const first = await startApp({ config: testConfig(env(port1)), database: h.database, logger: false });
       await first.listen({ port: port1, host: '127.0.0.1' });
       const at1 = `http://127.0.0.1:${port1}`;
       const created = (await gql(PRODUCT_SET, { input: { title: 'Restart', files: [{ originalSource: sources.url('/s/held.png') }] } }, at1)).productSet
@@ -341,7 +341,7 @@ for (const target of databaseTargets()) {
       sources.release(); // the first process's download ends; it writes nothing any more
 
       const port2 = await freePort();
-      const second = await buildApp({ config: testConfig(env(port2)), database: h.database, logger: false });
+      const second = await startApp({ config: testConfig(env(port2)), database: h.database, logger: false });
       try {
         await second.listen({ port: port2, host: '127.0.0.1' });
         // Nobody reads the product: the start alone takes it up.

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { Locations, MetafieldDefinitionCreate, ProductSetSync } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, testConfig, type Harness } from './helpers/harness.js';
@@ -684,7 +684,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a held request does not keep the server from closing: shutdown drops it', { timeout: 30_000 }, async () => {
-      const other = await buildApp({ config: testConfig({ SHOPIFY_SANDBOX: 'true' }), database: h.database, logger: false });
+      const other = await startApp({ config: testConfig({ SHOPIFY_SANDBOX: 'true' }), database: h.database, logger: false });
       await other.listen({ port: 0, host: '127.0.0.1' });
       const port = (other.server.address() as net.AddressInfo).port;
       await configure({ timeout_rate: 1 });
@@ -718,7 +718,7 @@ for (const target of databaseTargets()) {
     it('products and settings live in the database: a new app on the same database answers them', async () => {
       await configure({ bucket_size: 500, restore_rate: 50 });
       const total = await count();
-      const again = await buildApp({ config: testConfig({ SHOPIFY_SANDBOX: 'true' }), database: h.database, logger: false });
+      const again = await startApp({ config: testConfig({ SHOPIFY_SANDBOX: 'true' }), database: h.database, logger: false });
       try {
         await again.listen({ port: 0, host: '127.0.0.1' });
         const port = (again.server.address() as net.AddressInfo).port;

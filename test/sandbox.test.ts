@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { testDatabaseUrl } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { buildSandboxApp } from '../src/server/sandbox-server.js';
 import { SandboxStoreRepository } from '../src/sandbox/sandbox-store.repository.js';
 import { SandboxStoreService } from '../src/sandbox/sandbox-store.service.js';
@@ -279,7 +279,7 @@ for (const target of databaseTargets()) {
     it('stores live in the database: a new app on the same database answers the same token; create again re-issues it', async () => {
       const before = await adapter.shopHealth(shop);
       await h.app.close();
-      const again = await buildApp({ config: testConfig({ SHOPIFY_SANDBOX: 'true' }), database: h.database, logger: false });
+      const again = await startApp({ config: testConfig({ SHOPIFY_SANDBOX: 'true' }), database: h.database, logger: false });
       try {
         const url = await listen(again);
         const after = await adapter.shopHealth({ ...shop, apiBaseUrl: `${url}/sandbox/shopify/${shop.domain}` });
@@ -295,7 +295,7 @@ for (const target of databaseTargets()) {
     });
 
     it('with SHOPIFY_SANDBOX off there is no sandbox route (PIM envelope 404)', async () => {
-      const off = await buildApp({ config: testConfig({ SHOPIFY_SANDBOX: 'false' }), database: h.database, logger: false });
+      const off = await startApp({ config: testConfig({ SHOPIFY_SANDBOX: 'false' }), database: h.database, logger: false });
       try {
         const res = await off.inject({
           method: 'POST',

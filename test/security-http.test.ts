@@ -9,9 +9,9 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Response as InjectResponse } from 'light-my-request';
 import { ConfigError, loadConfig } from '../src/config.js';
-import type { FastifyServerOptions } from 'fastify';
+import type { LoggerOptions } from '../src/lib/logging.js';
 import type { Database } from '../src/db/client.js';
-import { buildApp } from '../src/server/app.js';
+import { startApp } from '../src/server/start-app.js';
 import { csv, multipartFile } from './helpers/catalogue-files.js';
 import { databaseTargets, harness, type Harness, TEST_ADMIN_TOKEN, type Tenant, type TestApp, testConfig, testRedisUrl } from './helpers/harness.js';
 import { twoNodes } from './helpers/redis-nodes.js';
@@ -234,8 +234,8 @@ for (const target of databaseTargets()) {
     // One database; an app for each setting under test over it (as nodes of one deployment would be).
     let database: Database;
     const apps: TestApp[] = [];
-    const build = async (env: Record<string, string>, logger: FastifyServerOptions['logger'] = false) => {
-      const app = await buildApp({ config: testConfig(env), database, logger });
+    const build = async (env: Record<string, string>, logger: LoggerOptions | false = false) => {
+      const app = await startApp({ config: testConfig(env), database, logger });
       apps.push(app);
       await app.ready();
       return app;

@@ -1,6 +1,7 @@
 // Logger options for every server of this package: JSON lines (production, collectors) or readable lines for a person at
 // a terminal (pino-pretty), with the same redaction in both, since redaction runs in pino before either is written.
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { type DestinationStream, pino } from 'pino';
 import pretty from 'pino-pretty';
 
 export const REDACTED_PATHS = [
@@ -18,7 +19,7 @@ export const REDACTED_PATHS = [
   '*.password',
 ];
 
-type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+export type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
 
 export interface LogSettings {
   logLevel: string;
@@ -43,4 +44,13 @@ export function loggerOptions(settings: LogSettings, destination?: NodeJS.Writab
       `${String(log[key] ?? '')}${typeof log.level === 'number' && log.level >= 40 && log.reqId ? ` (request ${String(log.reqId)})` : ''}`,
   });
   return { ...base, stream };
+}
+
+/**
+ * The logger itself, for a server whose start-up logs before its Fastify instance exists (it is then handed to Fastify
+ * as `loggerInstance`). `options` as loggerOptions makes them.
+ */
+export function createLogger(options: LoggerOptions): FastifyBaseLogger {
+  const { stream, ...rest } = options as LoggerOptions & { stream?: DestinationStream };
+  return stream ? pino(rest as Parameters<typeof pino>[0], stream) : pino(rest as Parameters<typeof pino>[0]);
 }

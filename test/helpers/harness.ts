@@ -5,7 +5,7 @@ import type { Response as InjectResponse } from 'light-my-request';
 import pg from 'pg';
 import { loadConfig, testDatabaseUrl, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { buildApp } from '../../src/server/app.js';
+import { startApp } from '../../src/server/start-app.js';
 import type { ServiceOverrides } from '../../src/server/services.js';
 import { assertMatchesDocument, checkAgainstOpenApi, type OpenApiCheck } from './openapi-check.js';
 import { freshTestTemplate } from './test-template.js';
@@ -78,7 +78,7 @@ export interface Tenant {
   keyId: number;
 }
 
-export type TestApp = Awaited<ReturnType<typeof buildApp>>;
+export type TestApp = Awaited<ReturnType<typeof startApp>>;
 
 export interface Harness {
   app: TestApp;
@@ -96,7 +96,7 @@ export async function harness(target: DatabaseTarget, env: Record<string, string
   const database = await target.open();
   await database.migrate();
   let answers: OpenApiCheck | undefined;
-  const app = await buildApp({ config: testConfig(env), database, logger: false, services, instrument: (app) => (answers = checkAgainstOpenApi(app)) });
+  const app = await startApp({ config: testConfig(env), database, logger: false, services, instrument: (app) => (answers = checkAgainstOpenApi(app)) });
   await app.ready();
   const admin: Harness['admin'] = (method, url, payload) =>
     app.inject({

@@ -2,7 +2,7 @@
 // the cases that check a limit is shared through Redis (only with TEST_REDIS_URL, see harness.ts).
 import { Redis } from 'ioredis';
 import type { Database } from '../../src/db/client.js';
-import { buildApp } from '../../src/server/app.js';
+import { startApp } from '../../src/server/start-app.js';
 import { TEST_ADMIN_TOKEN, testConfig, testRedisUrl, type DatabaseTarget, type Tenant, type TestApp } from './harness.js';
 
 /** Two app instances over one database that share one Redis connection, as two nodes behind a load balancer would. */
@@ -26,7 +26,7 @@ export async function twoNodes(target: DatabaseTarget, env: Record<string, strin
   const apps: TestApp[] = [];
   try {
     for (let i = 0; i < 2; i++) {
-      const app = await buildApp({ config, database, redis, logger: false });
+      const app = await startApp({ config, database, redis, logger: false });
       apps.push(app);
       await app.ready();
     }

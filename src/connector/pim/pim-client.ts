@@ -128,12 +128,13 @@ export class PimClient {
   }
 
   /** GET {baseUrl}/api/auth/verify with the pair; never throws. `baseUrl` must come from normalisePimBaseUrl. */
-  async verifyCredentials(baseUrl: string, apiKey: string, apiSecret: string): Promise<VerifyResult> {
+  /** `timeoutMs`: this call's bound, when it differs from the client's (the status checks wait 3 s). */
+  async verifyCredentials(baseUrl: string, apiKey: string, apiSecret: string, options: { timeoutMs?: number } = {}): Promise<VerifyResult> {
     const url = new URL(`${baseUrl}/api/auth/verify`);
     const where = url.host;
     let answer: { status: number; body: Buffer; contentType: string };
     try {
-      answer = await this.get(url, { 'x-api-key': apiKey, 'x-api-secret': apiSecret, accept: 'application/json' });
+      answer = await this.get(url, { 'x-api-key': apiKey, 'x-api-secret': apiSecret, accept: 'application/json' }, undefined, options.timeoutMs);
     } catch (err) {
       // The rule that refused it, never what answered: nothing was sent to a refused address.
       if (err instanceof AddressRefusedError) return { ok: false, reason: 'refused', message: refusedMessage(err) };
@@ -443,16 +444,17 @@ export class PimClient {
     return payload.data;
   }
 
-  /** One GET, no redirects followed, the answer capped (256 KB by default), all within timeoutMs. */
+  /** One GET, no redirects followed, the answer capped (256 KB by default), all within timeoutMs (the client's by default). */
   private async get(
     url: URL,
     headers: Record<string, string>,
     maxBytes = MAX_ANSWER_BYTES,
+    timeoutMs = this.timeoutMs,
   ): Promise<{ status: number; body: Buffer; contentType: string; retryAfter: string | undefined }> {
     const agents = url.origin === this.ownOrigin ? this.ownAgents : this.agents;
     const deadline = new AbortController();
-    const timeout = new DownloadError(`timed out after ${this.timeoutMs / 1000} s`);
-    const timer = setTimeout(() => deadline.abort(timeout), this.timeoutMs);
+    const timeout = new DownloadError(`timed out after ${timeoutMs / 1000} s`);
+    const timer = setTimeout(() => deadline.abort(timeout), timeoutMs);
     const signal = deadline.signal;
     try {
       const res = await keepAliveGet(url, agents, { ...headers, 'accept-encoding': 'identity', 'user-agent': 'Pimbridge-connector/0.1' }, signal);

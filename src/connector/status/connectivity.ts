@@ -31,13 +31,13 @@ export const systemClock: Clock = { now: () => new Date() };
 
 /**
  * The PIM probe over the connector's PimClient (GET {pim_base_url}/api/auth/verify, with its address policy): the
- * client never throws and bounds each call by its own timeout; give the status checker a client built with 3 s.
+ * client never throws, and bounds the call by the checker's timeout (3 s) rather than its own.
  */
 export class PimClientProbe implements PimProbe {
   constructor(private readonly client: Pick<PimClient, 'verifyCredentials'>) {}
 
-  async verify(target: PimTarget): Promise<void> {
-    const result = await this.client.verifyCredentials(target.baseUrl, target.apiKey, target.apiSecret);
+  async verify(target: PimTarget, options: { timeoutMs: number }): Promise<void> {
+    const result = await this.client.verifyCredentials(target.baseUrl, target.apiKey, target.apiSecret, options);
     if (!result.ok) throw new Error(result.message);
   }
 }

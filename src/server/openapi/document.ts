@@ -3,8 +3,8 @@
 // by the routes themselves) and keeps out what OpenAPI does not know (ajv's `errorMessage`). Clients, gateways and
 // generators read it: test/openapi-document.test.ts lints it with Redocly and compiles a generated client against it.
 import type { SwaggerOptions } from '@fastify/swagger';
-import { AdminError } from '../../admin/admin.routes.js';
-import { ConnectorErrorEnvelope } from '../../connector/connector.schemas.js';
+import { AdminError } from '../../admin/admin.module.js';
+import { ConnectorErrorEnvelope } from '../../connector/connector.module.js';
 import type { Config } from '../../config.js';
 import { OPENAPI_TAGS } from './tags.js';
 import type { DocumentedAnswer, RouteDocs } from '../../http/route-docs.js';
