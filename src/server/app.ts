@@ -93,7 +93,7 @@ export async function buildApp({ config, database, services, log, instrument }: 
   instrument?.(app as unknown as App);
   installValidation(app);
   // Security headers first, so that every answer carries them (refusals by the hooks below included).
-  await installSecurityHeaders(app, { docsPrefix: '/docs' });
+  installSecurityHeaders(app, { docsPrefix: '/docs' });
   const bodyRate = new BodyRateWatchdog(config, app.log);
   app.addHook('onRequest', (req, reply, done) => {
     bodyRate.watch(req.raw, reply.raw);

@@ -1,5 +1,5 @@
-// The console: the built single-page app (console/dist) served at `/` with strict security headers (helmet runs on the
-// whole app, server/security-headers.ts; the console's routes get the content security policy below). Hashed assets are
+// The console: the built single-page app (console/dist) served at `/` with strict security headers (set on the
+// whole app from helmet's settings, server/security-headers.ts; the console's routes get the content security policy below). Hashed assets are
 // cached for a year; index.html is revalidated, so a new build reaches browsers at once. The console's own paths
 // (`/products/12`, `/bridge/3/mappings`, …) answer index.html and the page's router shows them; every other path is
 // left to the APIs' routes and their 404s, exactly as before the console existed. Assets go out as the build's brotli
@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { App } from '../http/app-type.js';
+import { securityHeaders } from './security-headers.js';
 
 /** The first segments of the console's routes (console/src/routes.tsx). */
 const PAGE_ROOTS = ['sign-in', 'products', 'categories', 'attributes', 'lists', 'files', 'bridge'];
@@ -33,6 +34,8 @@ const CONSOLE_CSP = {
   },
 };
 
+const CONSOLE_HEADERS = securityHeaders(CONSOLE_CSP);
+
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pimbridge</title></head>
 <body><h1>Pimbridge</h1><p>The console is not built. Run <code>npm run build</code> (or <code>npm start</code>, which builds it) and reload.</p>
 <p>The APIs are served all the same: see <a href="/docs">/docs</a>.</p></body></html>`;
@@ -46,9 +49,9 @@ export async function consoleRoutes(
   },
 ): Promise<void> {
   app.setErrorHandler(options.sendError);
-  // Helmet runs on the whole app (security-headers.ts); the console's routes, its assets included, get the page's policy.
+  // The security headers are set on the whole app (security-headers.ts); the console's routes, its assets included, get the page's policy.
   app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, helmet: { contentSecurityPolicy: CONSOLE_CSP } } as typeof route.config;
+    route.config = { ...route.config, securityHeaders: CONSOLE_HEADERS };
   });
   const index = path.join(options.dir, 'index.html');
   if (!existsSync(index)) {
