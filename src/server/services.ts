@@ -13,7 +13,6 @@ import { ApiKeyRepository } from '../admin/api-key.repository.js';
 import { OrganizationRepository } from '../admin/organization.repository.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { brands, suppliers } from '../db/schema/index.js';
 import { AttributeRepository } from '../pim/attributes/attribute.repository.js';
 import { AttributeService } from '../pim/attributes/attribute.service.js';
 import { ApiKeyAuthService } from '../pim/auth/api-key-auth.service.js';
@@ -46,7 +45,7 @@ import { WarehouseService } from '../pim/warehouses/warehouse.service.js';
 import { anyAddress, publicAddressesOnly } from '../lib/address-policy.js';
 import { SafeDownloader } from '../lib/safe-download.js';
 import { createRateLimiter } from '../lib/rate-limiter.js';
-import { ShopRepository } from '../admin/shop.repository.js';
+import { ShopRegistryRepository } from '../connector/shop-auth/shop-registry.repository.js';
 import { ShopService } from '../admin/shop.service.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { ConnectorAuthService } from '../connector/auth/connector-auth.service.js';
@@ -382,7 +381,7 @@ export function createServices(
     organizations: new OrganizationRepository(db),
     shops: new ShopService(
       {
-        shops: new ShopRepository(db),
+        shops: new ShopRegistryRepository(db),
         organizations: new OrganizationRepository(db),
         grants: shopifyOAuth,
         box: secretBox,
@@ -470,8 +469,8 @@ export function createServices(
       media,
       channels: new ChannelService(new ChannelRepository(db)),
       organization: new OrganizationSettingsRepository(db),
-      brands: new NamedListService(db, new NamedListRepository(db, brands, 'brandId'), 'brand'),
-      suppliers: new NamedListService(db, new NamedListRepository(db, suppliers, 'supplierId'), 'supplier'),
+      brands: new NamedListService(db, new NamedListRepository(db, 'brand'), 'brand'),
+      suppliers: new NamedListService(db, new NamedListRepository(db, 'supplier'), 'supplier'),
       vatRates: new VatRateService(db, new VatRateRepository(db)),
       catalogueFiles: { imports, exports: new ExportService(catalogue), maxBytes: config.importMaxBytes },
     },
