@@ -10,7 +10,9 @@
 //   platform  src/jobs/ → src/db/ → src/lib/, src/catalogue-csv/ (pure file formats) → src/lib/, src/paths.ts.
 //
 // Imports go down, never up; a module reaches another only through the public files declared below; no circles,
-// type-only imports included.
+// type-only imports included. Each module declares its own tables (TABLES) and no one else imports them: another module
+// reads its data through its public files, and a tables file may import another module's tables file only for
+// foreign keys (`references()`).
 
 /** Where each module lives. */
 const MODULES = {
@@ -29,30 +31,64 @@ const MODULES = {
 const PUBLIC = [
   // The storefront port: the connector drives storefronts through it, the Shopify adapter implements it.
   { name: 'storefront-port', file: '^src/storefront/storefront[.]port[.]ts$', users: ['connector', 'shopify'] },
-  // The PIM authenticates API keys that the admin API issues.
+  // The PIM authenticates API keys that the admin API issues (its API key check, the console sessions' live key).
   { name: 'admin-api-keys', file: '^src/admin/api-key[.]repository[.]ts$', users: ['pim'], typeOnly: true },
+  // The admin API registers, lists, re-owns and removes shops, whose table is the connector's.
+  { name: 'connector-shop-registry', file: '^src/connector/shop-auth/shop-registry[.]repository[.]ts$', users: ['admin'], typeOnly: true },
   // The admin API adds sandbox shops and sets their throttle and faults (the shapes of those settings).
   { name: 'sandbox-stores', file: '^src/sandbox/sandbox-store[.]service[.]ts$', users: ['admin'], typeOnly: true },
   // The sandbox answers the same Admin API as Shopify: its schema and version.
   { name: 'shopify-schema', file: '^src/storefront/shopify/(admin-schema|api-version)[.]ts$', users: ['sandbox'] },
 ];
 
+/**
+ * Each module's tables file: the tables it owns, which only it reads and writes (docs/architecture.md, "Tables and
+ * their owners"; drizzle.config.ts lists them, the sandbox's is drizzle.sandbox.config.ts). The tenant table,
+ * `organizations`, is the platform's (src/db/tenancy.ts), open to every module. The storefront port has no tables.
+ */
+const TABLES = {
+  pim: '^src/pim/pim[.]tables[.]ts$',
+  admin: '^src/admin/admin[.]tables[.]ts$',
+  connector: '^src/connector/connector[.]tables[.]ts$',
+  shopify: '^src/storefront/shopify/shopify[.]tables[.]ts$',
+  sandbox: '^src/sandbox/schema[.]ts$',
+};
+
 const APP = '^src/(main[.]ts|config[.]ts|cli/|server/)';
 const KERNEL = '^src/http/';
 const ANY_MODULE = Object.values(MODULES);
 /** Each module's one face to the app: its composition, its routes, its job handlers. */
 const MODULE_FILES = '^src/(pim/pim|admin/admin|connector/connector|storefront/shopify/shopify|sandbox/sandbox)[.]module[.]ts$';
+const ANY_TABLES = Object.values(TABLES);
 
 const crossModuleRules = Object.entries(MODULES).map(([name, path]) => ({
   name: `${name}-through-public-files`,
   comment: `${name} reaches another module only through a public file declared for it in .dependency-cruiser.cjs`,
   severity: 'error',
-  from: { path },
+  // Its tables file has a rule of its own (below).
+  from: { path, pathNot: TABLES[name] ?? [] },
   to: {
     path: ANY_MODULE.filter((other) => other !== path),
     pathNot: PUBLIC.filter((p) => p.users.includes(name)).map((p) => p.file),
   },
 }));
+
+const tablesRules = Object.entries(TABLES).flatMap(([name, tables]) => [
+  {
+    name: `${name}-tables-are-its-own`,
+    comment: `${tables} is ${name}'s: no other module and no other layer imports it (another module asks ${name} through a public file), except another module's tables file for a foreign key`,
+    severity: 'error',
+    from: { pathNot: [MODULES[name], ...ANY_TABLES.filter((other) => other !== tables)] },
+    to: { path: tables },
+  },
+  {
+    name: `${name}-tables-refer-only-to-tables`,
+    comment: `${tables} reaches another module only at its tables file (for references()), nothing else of it`,
+    severity: 'error',
+    from: { path: tables },
+    to: { path: ANY_MODULE.filter((other) => other !== MODULES[name]), pathNot: ANY_TABLES },
+  },
+]);
 
 const typeOnlyRules = PUBLIC.filter((p) => p.typeOnly).flatMap((p) =>
   p.users.map((user) => ({
@@ -146,6 +182,7 @@ module.exports = {
       to: { path: ['^node_modules/(pg|pg-pool|@electric-sql/pglite)/', '^node_modules/drizzle-orm/(node-postgres|pglite)/'] },
     },
     ...crossModuleRules,
+    ...tablesRules,
     ...typeOnlyRules,
   ],
   options: {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Response as InjectResponse } from 'light-my-request';
-import { apiKeys } from '../src/db/schema/index.js';
+import { apiKeys } from '../src/admin/admin.tables.js';
 import { databaseTargets, harness, type Harness, type Tenant } from './helpers/harness.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');

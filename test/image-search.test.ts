@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { productMedia } from '../src/db/schema/index.js';
+import { productMedia } from '../src/pim/pim.tables.js';
 import { ImageSearchRepository, searchStatement } from '../src/pim/image-search/image-search.repository.js';
 import { MAX_IMAGE_BYTES } from '../src/pim/image-search/image-search.schemas.js';
 import { ballAround, chunkLookups, chunksOf } from '../src/pim/image-search/multi-index.js';

@@ -1,16 +1,17 @@
 // The operator API as a module: organizations, their PIM API keys and the shops the connector may link, with their
 // repositories built here. It needs two things of the PIM (the credential cache it clears, the media files an
-// organization's deletion releases) and the sandbox's side for sandbox shops: the app passes them in as interfaces.
+// organization's deletion releases), the connector's registry of shops and the sandbox's side for sandbox shops: the
+// app passes them in.
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/client.js';
 import type { App } from '../http/app-type.js';
 import { createRateLimiter } from '../lib/rate-limiter.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import type { ShopRegistryRepository } from '../connector/shop-auth/shop-registry.repository.js';
 import { adminPlugin } from './admin.routes.js';
 import { AdminService, type CredentialInvalidation, type MediaFiles } from './admin.service.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { OrganizationRepository } from './organization.repository.js';
-import { ShopRepository } from './shop.repository.js';
 import { type ClientCredentialsGrant, type SandboxPublications, type SandboxStores, ShopService } from './shop.service.js';
 
 export { AdminError, sendAdminError } from './admin.routes.js';
@@ -27,6 +28,8 @@ export interface AdminModuleDeps {
   db: Db;
   redis: Redis | null;
   box: SecretBox;
+  /** The connector's registry of shops (the `shops` table is the connector's). */
+  shops: ShopRegistryRepository;
   credentials: CredentialInvalidation;
   mediaFiles: MediaFiles;
   /** Shopify's client-credentials grant (a shop registered with its app's id and secret gets its token so). */
@@ -44,7 +47,7 @@ export function createAdmin(deps: AdminModuleDeps, settings: AdminSettings) {
   const admin = new AdminService({ organizations, keys, credentials: deps.credentials, mediaFiles: deps.mediaFiles });
   const shops = new ShopService(
     {
-      shops: new ShopRepository(db),
+      shops: deps.shops,
       organizations,
       grants: deps.grants,
       box: deps.box,

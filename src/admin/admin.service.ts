@@ -1,5 +1,6 @@
 // Operator actions: organizations and their PIM API keys.
 import { randomCredential, sha256Hex } from '../lib/crypto.js';
+import type { Db } from '../db/client.js';
 import { notFound } from '../http/errors.js';
 import type { ApiKeyRepository } from './api-key.repository.js';
 import type { Organization, OrganizationRepository } from './organization.repository.js';
@@ -16,8 +17,12 @@ export interface CredentialInvalidation {
   invalidateOrganization(organizationId: number): void;
 }
 
-/** What deleting an organization needs of the media store: removing the files no one refers to any more. */
+/**
+ * What deleting an organization needs of the PIM's media (pim/media/media.service.ts): the storage keys of the
+ * organization's media, read in the deleting transaction (`tx`), and then removing the files no one refers to any more.
+ */
 export interface MediaFiles {
+  storageKeysOf(tx: Db, organizationId: number): Promise<string[]>;
   releaseFiles(storageKeys: string[]): Promise<void>;
 }
 
@@ -58,7 +63,7 @@ export class AdminService {
    * another organization's media still use (files are content-addressed and shared).
    */
   async deleteOrganization(id: number): Promise<void> {
-    const storageKeys = await this.organizations.delete(id);
+    const storageKeys = await this.organizations.delete(id, (tx) => this.mediaFiles.storageKeysOf(tx, id));
     if (storageKeys === null) throw notFound(`Organization ${id} not found`);
     this.credentials.invalidateOrganization(id);
     await this.mediaFiles.releaseFiles(storageKeys);

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { apiKeys, organizations } from '../db/schema/index.js';
+import { organizations } from '../db/tenancy.js';
+import { apiKeys } from './admin.tables.js';
 
 export interface StoredCredential {
   keyId: number;
@@ -32,6 +33,19 @@ export class ApiKeyRepository {
       .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
       .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
     return row ?? null;
+  }
+
+  /**
+   * For a console session standing for key `keyId` of `organizationId` (pim/session): while that key is live, the
+   * hashes of every key the organization was issued (revoked ones too), oldest first; null once it is revoked. Read on
+   * every console request, never cached, so revoking a key ends its sessions at once on every node.
+   */
+  async sessionKeyHashes(organizationId: number, keyId: number): Promise<string[] | null> {
+    const [row] = await this.db
+      .select({ hashes: sql<string[]>`array(select k.key_hash from api_keys k where k.organization_id = ${organizationId} order by k.id)` })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
+    return row?.hashes ?? null;
   }
 
   /** Marks the key revoked; returns its hash (for cache invalidation) or null when there was no live key. */

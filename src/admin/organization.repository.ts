@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { organizations, productMedia } from '../db/schema/index.js';
+import { organizations } from '../db/tenancy.js';
 
 export interface Organization {
   id: number;
@@ -33,17 +33,18 @@ export class OrganizationRepository {
   }
 
   /**
-   * Deletes the organization and, by cascade, every row it owns; the storage keys its media referred to (for the
-   * caller to remove the files no one else uses), or null when there is no such organization. The organization's row is
-   * locked first: media writes lock it too (MediaRepository.lockProduct), so none slips in between the keys and the delete.
+   * Deletes the organization and, by cascade, every row it owns; what `collect` read in the same transaction just
+   * before (the storage keys its media referred to, from the PIM), or null when there is no such organization. The
+   * organization's row is locked first and `collect` runs under that lock: media writes lock it too
+   * (MediaRepository.lockProduct), so none slips in between what `collect` reads and the delete.
    */
-  async delete(id: number): Promise<string[] | null> {
+  async delete<T>(id: number, collect: (tx: Db) => Promise<T>): Promise<T | null> {
     return this.db.transaction(async (tx) => {
       const [found] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id)).for('update');
       if (!found) return null;
-      const keys = await tx.selectDistinct({ key: productMedia.storageKey }).from(productMedia).where(eq(productMedia.organizationId, id));
+      const collected = await collect(tx);
       await tx.delete(organizations).where(eq(organizations.id, id));
-      return keys.map((k) => k.key);
+      return collected;
     });
   }
 

@@ -9,7 +9,7 @@
 import type { SecretBox } from '../lib/secret-box.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { SandboxConfigInput, SandboxConfigView } from '../sandbox/sandbox-store.service.js';
-import type { ShopRepository, ShopRow } from './shop.repository.js';
+import type { ShopRegistryRepository, ShopRow } from '../connector/shop-auth/shop-registry.repository.js';
 
 /** The sandbox's store service (sandbox/sandbox-store.service.ts), as the shop service needs it. */
 export interface SandboxStores {
@@ -117,7 +117,7 @@ const view = (row: ShopRow): ShopView => ({
 });
 
 export interface ShopServiceDeps {
-  shops: ShopRepository;
+  shops: ShopRegistryRepository;
   /** Whether an organization exists (a shop is registered for one). */
   organizations: { find(id: number): Promise<unknown> };
   box: SecretBox;
@@ -129,7 +129,7 @@ export interface ShopServiceDeps {
 }
 
 export class ShopService {
-  private readonly shops: ShopRepository;
+  private readonly shops: ShopRegistryRepository;
   private readonly box: SecretBox;
   private readonly sandbox: SandboxStores | null;
   private readonly sandboxPublications: SandboxPublications | null;

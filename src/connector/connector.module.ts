@@ -46,6 +46,7 @@ import { installRoutes } from './shop-auth/install.routes.js';
 import { ShopAccessService } from './shop-auth/shop-access.service.js';
 import { ShopAuthRepository } from './shop-auth/shop-auth.repository.js';
 import { type InstallApp, ShopInstallService } from './shop-auth/shop-install.service.js';
+import { ShopRegistryRepository } from './shop-auth/shop-registry.repository.js';
 import { ShopTokens } from './shop-auth/shop-tokens.js';
 import { ConnectivityChecker, PimClientProbe } from './status/connectivity.js';
 import { JobQueueStats } from './status/queue-stats.js';
@@ -287,6 +288,8 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
     handlers,
     /** Sends one sync.poll per active integration every SYNC_POLL_SECONDS (run by worker nodes). */
     deltaTicker: new DeltaPoller(deltaRepo, queue, settings.syncPollSeconds, log),
+    /** The shops this server knows (the admin API registers, lists and removes them: `shops` is the connector's table). */
+    shopRegistry: new ShopRegistryRepository(db),
     /** Integrations made before their PIM key was fingerprinted get it (the console finds an account's integrations by it). */
     backfill: () => integrations.fillPimKeyHashes(),
     /** `paths` learns every connector route's URL (the app answers unknown routes under them in the connector's envelope). */

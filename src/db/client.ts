@@ -11,7 +11,6 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
-import * as schema from './schema/index.js';
 import { acquireDataDirLock } from './lock.js';
 import { makeDataDirPrivate, makePrivate, mkdirPrivate, type PrivacyReport } from '../lib/private-files.js';
 import type { MigrationSet } from './migration-set.js';
@@ -21,7 +20,12 @@ import { pgliteTemplateFile, readPgliteTemplate } from './pglite-template.js';
 
 export type { MigrationSet } from './migration-set.js';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/**
+ * The Drizzle handle every repository takes (or a transaction of it). No schema is bound to it: the tables belong to
+ * the modules (each module's tables file, docs/architecture.md) and nothing uses drizzle's relational `db.query` API,
+ * so the platform needs to know none of them.
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 
 export interface Database {
   kind: 'postgres' | 'pglite';
@@ -64,14 +68,14 @@ function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = drizzlePg(pool, { schema });
+  const db = drizzlePg(pool);
   return {
     kind: 'postgres',
     db,
     migrate: (set) => migratePg(db as never, set ?? { migrationsFolder }),
     ping: () => ping(db),
     executor: clientExecutor(pool),
-    locks: postgresLocks(pool, (client) => drizzlePg(client, { schema })),
+    locks: postgresLocks(pool, (client) => drizzlePg(client)),
     exclusively: (fn, onWait) => exclusivelyOnPostgres(pool, fn, onWait),
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: () => pool.end(),
@@ -86,7 +90,7 @@ async function openPglite(dataDir: string | null, templateFile: string | undefin
     const before = dataDir === null ? null : makeDataDirPrivate(dataDir);
     const client = await createPglite(dataDir === null ? undefined : path.join(dataDir, 'pglite'), templateFile);
     const after = dataDir === null ? null : makePrivate(path.join(dataDir, 'pglite'));
-    const db = drizzleLite(client, { schema });
+    const db = drizzleLite(client);
     return {
       kind: 'pglite',
       db,

@@ -40,7 +40,6 @@ import { Product } from './products/product.schemas.js';
 import { ProductService } from './products/product.service.js';
 import { NamedListRepository, VatRateRepository } from './reference/reference.repository.js';
 import { NamedListService, VatRateService } from './reference/reference.service.js';
-import { brands, suppliers } from '../db/schema/index.js';
 import { SessionRepository } from './session/session.repository.js';
 import { installSessionHook, sessionRoutes } from './session/session.routes.js';
 import { SessionService } from './session/session.service.js';
@@ -118,8 +117,8 @@ export function createPim({ db, redis, queue, keys }: PimModuleDeps, settings: P
     media,
     channels: new ChannelService(new ChannelRepository(db)),
     organization: new OrganizationSettingsRepository(db),
-    brands: new NamedListService(db, new NamedListRepository(db, brands, 'brandId'), 'brand'),
-    suppliers: new NamedListService(db, new NamedListRepository(db, suppliers, 'supplierId'), 'supplier'),
+    brands: new NamedListService(db, new NamedListRepository(db, 'brand'), 'brand'),
+    suppliers: new NamedListService(db, new NamedListRepository(db, 'supplier'), 'supplier'),
     vatRates: new VatRateService(db, new VatRateRepository(db)),
     catalogueFiles: { imports, exports: new ExportService(catalogue), maxBytes: settings.importMaxBytes },
   };

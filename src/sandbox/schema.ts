@@ -1,5 +1,5 @@
-// The built-in Shopify sandbox's tables (its own schema, apart from the production one in src/db/schema/): its stores,
-// and each store's catalogue: products, variants, media, locations, product metafields and metafield
+// The built-in Shopify sandbox's tables (its own schema, apart from production's tables files that drizzle.config.ts
+// lists): its stores, and each store's catalogue: products, variants, media, locations, product metafields and metafield
 // definitions, staged uploads and bulk operations, publications, idempotency keys. Ids of the catalogue are bigserial:
 // they become Shopify GIDs (`gid://shopify/Product/{id}`). Only the sandbox's repositories touch these tables, and no
 // production table refers to them. Their migrations are the sandbox's own (./migrations, drizzle.sandbox.config.ts),

@@ -69,19 +69,19 @@ export const BARE_ANSWER_HEADERS: Record<string, string> = {
 };
 
 /** The helmet settings of every answer; a route or scope changes only its content security policy (or, for the sandbox's CDN, who may load it). */
-const HELMET_BASE: HelmetOptions = {
+const HELMET_BASE = {
   frameguard: { action: 'deny' },
   // Product images come from the merchant's hosts, which send no CORP header.
   crossOriginEmbedderPolicy: false,
   strictTransportSecurity: false,
-};
+} as const satisfies HelmetOptions;
 
 /**
  * The headers helmet sets with these settings, asked of helmet once. Helmet's Fastify plugin builds a new helmet (its
  * policy strings included) on every request of a route with settings of its own, and runs two hooks per request: the
  * headers are the same every time, so they are computed at start and set as they are.
  */
-export function securityHeaders(csp: Csp, settings: HelmetOptions = {}): SecurityHeaders {
+export function securityHeaders(csp: Csp, settings: Pick<HelmetOptions, 'crossOriginResourcePolicy'> = {}): SecurityHeaders {
   const headers: [string, string][] = [];
   const res = {
     setHeader: (name: string, value: string | number) => void headers.push([name, String(value)]),

@@ -10,7 +10,7 @@
 // construction, never into the built services' fields.
 import { createHmac } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createAdmin } from '../admin/admin.module.js';
+import { type AdminModule, createAdmin } from '../admin/admin.module.js';
 import type { Config } from '../config.js';
 import { type ConnectorOverrides, createConnector, type InstallApp } from '../connector/connector.module.js';
 import type { Database } from '../db/client.js';
@@ -72,28 +72,13 @@ export function createServices({ config, database, redis, queue, metrics, log }:
       )
     : null;
   const shopify = createShopify({ metrics, redis, postgres: database.kind === 'postgres' ? database.executor : null, log });
-  // The admin API and the PIM need each other: the PIM verifies the keys the admin issues, and the admin's revocations
-  // clear the PIM's credential cache and an organization's deletion releases its media files. The admin is built
-  // first; its two calls into the PIM are bound late (made only when a request runs, long after both exist).
+  // The modules need each other at run time: the connector asks the PIM who owns a key and the admin API for a new one;
+  // the admin API clears the PIM's credential cache and releases an organization's media files; the PIM verifies the
+  // keys the admin issues. So they are built connector, admin, PIM, and the calls into a module built later are bound
+  // late (made only when a request or a job runs, long after all three exist).
+  let admin: AdminModule | undefined;
   let pim: PimModule | undefined;
-  const pimModule = () => pim as PimModule;
-  const admin = createAdmin(
-    {
-      db,
-      redis,
-      box,
-      credentials: {
-        invalidateKey: (keyHash) => pimModule().credentials.invalidateKey(keyHash),
-        invalidateOrganization: (id) => pimModule().credentials.invalidateOrganization(id),
-      },
-      mediaFiles: { releaseFiles: (storageKeys) => pimModule().services.media.releaseFiles(storageKeys) },
-      grants: shopify.oauth,
-      sandbox: sandbox ?? createSandboxShopAdmin(db),
-    },
-    config,
-  );
-  pim = createPim({ db, redis, queue, keys: admin.keys }, config);
-  const { auth: pimAuth } = pim.services;
+  const built = <T>(module: T | undefined): T => module as T;
   const connector = createConnector(
     {
       db,
@@ -106,12 +91,14 @@ export function createServices({ config, database, redis, queue, metrics, log }:
       // Who asks to connect: the organization of a PIM key and secret of this server's (the PIM's own check, in process).
       accounts: {
         organizationOf: async (apiKey, apiSecret) => {
-          const verified = await pimAuth.verify(apiKey, apiSecret).catch(() => null);
+          const verified = await built(pim)
+            .services.auth.verify(apiKey, apiSecret)
+            .catch(() => null);
           return verified?.organization.active ? verified.organization.id : null;
         },
       },
       mintPimKey: async (organizationId, name) => {
-        const key = await admin.admin.createApiKey(organizationId, name);
+        const key = await built(admin).admin.createApiKey(organizationId, name);
         return { apiKey: key.api_key, apiSecret: key.api_secret };
       },
       appFor: (domain) => installAppFor(domain, config, sandbox),
@@ -121,6 +108,26 @@ export function createServices({ config, database, redis, queue, metrics, log }:
     config,
     overrides,
   );
+  admin = createAdmin(
+    {
+      db,
+      redis,
+      box,
+      shops: connector.shopRegistry,
+      credentials: {
+        invalidateKey: (keyHash) => built(pim).credentials.invalidateKey(keyHash),
+        invalidateOrganization: (id) => built(pim).credentials.invalidateOrganization(id),
+      },
+      mediaFiles: {
+        storageKeysOf: (tx, organizationId) => built(pim).services.media.storageKeysOf(tx, organizationId),
+        releaseFiles: (storageKeys) => built(pim).services.media.releaseFiles(storageKeys),
+      },
+      grants: shopify.oauth,
+      sandbox: sandbox ?? createSandboxShopAdmin(db),
+    },
+    config,
+  );
+  pim = createPim({ db, redis, queue, keys: admin.keys }, config);
   const handlers = { ...pim.handlers, ...connector.handlers };
   const pglite = database.kind === 'pglite';
   const workers = new Workers(

@@ -3,7 +3,7 @@
 // to the integration.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { adoptions, fullSyncs, integrations } from '../../db/schema/connector.js';
+import { adoptions, fullSyncs, integrations } from '../connector.tables.js';
 
 export type AdoptionState = 'queued' | 'running' | 'completed' | 'failed';
 export type AdoptionPhase = 'reading_shop' | 'reading_pim' | 'matching' | 'importing';

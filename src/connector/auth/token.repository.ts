@@ -1,7 +1,7 @@
 // The only place with SQL for connector bearer tokens (stored as SHA-256 hashes, never in clear).
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { connectorTokens, integrations } from '../../db/schema/index.js';
+import { connectorTokens, integrations } from '../connector.tables.js';
 import type { Scope } from '../connector.types.js';
 
 export interface LiveToken {

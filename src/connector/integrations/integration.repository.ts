@@ -1,7 +1,7 @@
 // The only place with SQL for integrations (and the shop lookups the connector needs).
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { integrations, shops } from '../../db/schema/index.js';
+import { integrations, shops } from '../connector.tables.js';
 
 export interface IntegrationRow {
   id: number;

@@ -1,8 +1,9 @@
 // The only place with SQL for a shop's access: its owner, how its token was obtained, the sealed tokens and their
-// expiry, the renewal lease, and the scopes it granted; and the installs in progress (shop_installs).
+// expiry, the renewal lease, and the scopes it granted; and the installs in progress (shop_installs). (The operator's
+// register of shops, the admin API's way to this table, is shop-registry.repository.ts.)
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { integrations, shopInstalls, shops } from '../../db/schema/index.js';
+import { integrations, shopInstalls, shops } from '../connector.tables.js';
 
 export type AuthMethod = 'access_token' | 'client_credentials' | 'authorization_code';
 

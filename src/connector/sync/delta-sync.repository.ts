@@ -2,7 +2,7 @@
 // (updated_at, id) of the last product whose change was handed to the queue).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { integrations } from '../../db/schema/connector.js';
+import { integrations } from '../connector.tables.js';
 
 export interface DeltaState {
   isActive: boolean;

@@ -2,7 +2,7 @@
 // (drift_events: a field the bridge owns changed in the shop).
 import { and, count, desc, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { driftEvents, integrations, shops, webhookDeliveries } from '../../db/schema/connector.js';
+import { driftEvents, integrations, shops, webhookDeliveries } from '../connector.tables.js';
 
 export interface DriftEventInput {
   integrationId: number;

@@ -1,7 +1,7 @@
 // The only place with SQL for product attribute definitions and their use in products.attributes.
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { productAttributes, products } from '../../db/schema/index.js';
+import { productAttributes, products } from '../pim.tables.js';
 import { isoUtc } from '../sql.js';
 import { rowsOf } from '../../db/rows.js';
 import type { AttributeType, AttributeView } from './attribute.schemas.js';

@@ -32,6 +32,14 @@ export class ApiKeyAuthService {
     };
   }
 
+  /**
+   * For a console session of key `keyId`: the hashes of the organization's keys while that key is live, else null.
+   * Straight from the admin API's keys, past the cache: a revoked key's sessions end at once on every node.
+   */
+  sessionKeyHashes(organizationId: number, keyId: number): Promise<string[] | null> {
+    return this.keys.sessionKeyHashes(organizationId, keyId);
+  }
+
   private async credential(apiKey: string | undefined): Promise<StoredCredential> {
     if (!apiKey) throw new AppError('unauthorized', 'Missing X-API-KEY header');
     const hash = sha256Hex(apiKey);

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { channels, organizations } from '../../db/schema/index.js';
+import { organizations } from '../../db/tenancy.js';
+import { channels } from '../pim.tables.js';
 import type { PublishingChannel } from '../pim.schemas.js';
 
 export interface ChannelRow {

@@ -3,7 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { runPrepared } from '../../db/prepared.js';
-import { PHASH_CHUNK_SHIFTS, phashChunk } from '../../db/schema/index.js';
+import { PHASH_CHUNK_SHIFTS, phashChunk } from '../pim.tables.js';
 import { rowsOf } from '../../db/rows.js';
 import { chunkLookups } from './multi-index.js';
 

@@ -1,8 +1,8 @@
-// Multi-index hashing over 64-bit perceptual hashes: the hash is cut into four 16-bit chunks (src/db/schema/pim.ts
+// Multi-index hashing over 64-bit perceptual hashes: the hash is cut into four 16-bit chunks (src/pim/pim.tables.ts
 // indexes each). Two hashes within Hamming distance d differ in at most floor(d / 4) bits of at least one chunk
 // (pigeonhole), so the rows whose chunk k lies within that radius of the query's chunk k, for any k, are a superset of
 // the matches; the exact distance is checked on those rows only.
-import { PHASH_CHUNK_SHIFTS } from '../../db/schema/index.js';
+import { PHASH_CHUNK_SHIFTS } from '../pim.tables.js';
 
 /** Past this chunk radius (max_distance ≥ 16) the lookups match so many rows that one pass over all of them is cheaper. */
 export const MAX_CHUNK_RADIUS = 3;

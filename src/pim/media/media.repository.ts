@@ -1,7 +1,8 @@
 // The only place with SQL for product media.
 import { and, asc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { organizations, productMedia, products } from '../../db/schema/index.js';
+import { organizations } from '../../db/tenancy.js';
+import { productMedia, products } from '../pim.tables.js';
 import { isoUtc } from '../sql.js';
 import { rowsOf } from '../../db/rows.js';
 
@@ -164,6 +165,12 @@ export class MediaRepository {
   }
 
   /** Whether any media row, of any organization, still refers to the stored file. */
+  /** The distinct storage keys of the organization's media. */
+  async storageKeysOf(organizationId: number): Promise<string[]> {
+    const keys = await this.db.selectDistinct({ key: productMedia.storageKey }).from(productMedia).where(eq(productMedia.organizationId, organizationId));
+    return keys.map((k) => k.key);
+  }
+
   async isReferenced(storageKey: string): Promise<boolean> {
     const rows = await this.db.select({ id: productMedia.id }).from(productMedia).where(eq(productMedia.storageKey, storageKey)).limit(1);
     return rows.length > 0;

@@ -170,6 +170,14 @@ export class MediaService {
     return { ...file, mimeType };
   }
 
+  /**
+   * The storage keys of the organization's media, read in the caller's transaction `tx`: what the admin API's deletion
+   * of an organization collects under its lock on the organization's row, before the cascade (admin/admin.service.ts).
+   */
+  storageKeysOf(tx: Db, organizationId: number): Promise<string[]> {
+    return this.media.with(tx).storageKeysOf(organizationId);
+  }
+
   /** Removes the files no media row refers to any more, of those given (a deleted organization's). */
   async releaseFiles(storageKeys: string[]): Promise<void> {
     for (const key of storageKeys) await this.releaseFile(key);

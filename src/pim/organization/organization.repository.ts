@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { organizations } from '../../db/schema/index.js';
+import { organizations } from '../../db/tenancy.js';
 
 export interface OrganizationSettings {
   id: number;

@@ -3,7 +3,7 @@ import { and, eq, inArray, like, or, sql, type Placeholder, type SQL } from 'dri
 import type { Db } from '../../db/client.js';
 import { compile, runPrepared, type CompiledStatement } from '../../db/prepared.js';
 import { gtinForms } from '../../lib/gtin.js';
-import { brands, categories, productCategories, products, productTranslations, suppliers, vatRates } from '../../db/schema/index.js';
+import { brands, categories, productCategories, products, productTranslations, suppliers, vatRates } from '../pim.tables.js';
 import { containsPattern, isoUtc, isoUtcMs } from '../sql.js';
 import { rowsOf } from '../../db/rows.js';
 import { NO_INCLUDES, type ProductIncludes } from './product-include.js';

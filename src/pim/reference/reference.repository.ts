@@ -1,7 +1,7 @@
 // Brands, suppliers and VAT rates: small per-organization lists a Product refers to.
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type brands, products, type suppliers, vatRates } from '../../db/schema/index.js';
+import { brands, products, suppliers, vatRates } from '../pim.tables.js';
 
 export interface NamedRow {
   id: number;
@@ -12,17 +12,29 @@ export interface VatRateRow extends NamedRow {
   country_code: string;
 }
 
+/** The lists of one shape: each one's table and the products' reference to it. */
+const NAMED_LISTS = {
+  brand: { table: brands, productColumn: 'brandId' },
+  supplier: { table: suppliers, productColumn: 'supplierId' },
+} as const;
+
+export type NamedList = keyof typeof NAMED_LISTS;
+
 /** Brands and suppliers share one shape. */
 export class NamedListRepository {
+  private readonly table: typeof brands | typeof suppliers;
+  /** The products' reference to this list. */
+  private readonly productColumn: 'brandId' | 'supplierId';
+
   constructor(
     private readonly db: Db,
-    private readonly table: typeof brands | typeof suppliers,
-    /** The products' reference to this list. */
-    private readonly productColumn: 'brandId' | 'supplierId',
-  ) {}
+    private readonly kind: NamedList,
+  ) {
+    ({ table: this.table, productColumn: this.productColumn } = NAMED_LISTS[kind]);
+  }
 
   with(tx: Db): NamedListRepository {
-    return new NamedListRepository(tx, this.table, this.productColumn);
+    return new NamedListRepository(tx, this.kind);
   }
 
   list(organizationId: number): Promise<NamedRow[]> {

@@ -1,15 +1,17 @@
-// The only SQL on console sessions. A session opens nothing once its key is revoked or its organization inactive:
-// the lookup joins both on every request, so revoking ends sessions at once on every node.
-import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+// The only SQL on console sessions. A session opens nothing once its organization is inactive (the lookup joins it)
+// or its key revoked (SessionService asks the admin API's keys on every request, through ApiKeyAuthService), so
+// revoking ends sessions at once on every node.
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { apiKeys, consoleSessions, organizations } from '../../db/schema/index.js';
+import { organizations } from '../../db/tenancy.js';
+import { consoleSessions } from '../pim.tables.js';
 
+/** An unexpired session of an active organization (whether its key is live is the admin API's to say). */
 export interface LiveSession {
   organizationId: number;
   organizationName: string;
   keyId: number;
   expiresAt: Date;
-  accountKeyHashes: string[];
 }
 
 export class SessionRepository {
@@ -28,10 +30,8 @@ export class SessionRepository {
         organizationName: organizations.name,
         keyId: consoleSessions.apiKeyId,
         expiresAt: consoleSessions.expiresAt,
-        accountKeyHashes: sql<string[]>`array(select k.key_hash from api_keys k where k.organization_id = ${consoleSessions.organizationId} order by k.id)`,
       })
       .from(consoleSessions)
-      .innerJoin(apiKeys, and(eq(apiKeys.id, consoleSessions.apiKeyId), isNull(apiKeys.revokedAt)))
       .innerJoin(organizations, and(eq(organizations.id, consoleSessions.organizationId), eq(organizations.active, true)))
       .where(and(eq(consoleSessions.tokenHash, tokenHash), gt(consoleSessions.expiresAt, sql`now()`)));
     return row ?? null;

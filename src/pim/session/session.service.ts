@@ -46,10 +46,12 @@ export class SessionService {
   async authenticate(token: string): Promise<(ConsoleSession & { view: SessionView }) | null> {
     const live = await this.sessions.findLive(sha256Hex(token));
     if (!live) return null;
+    const accountKeyHashes = await this.auth.sessionKeyHashes(live.organizationId, live.keyId);
+    if (!accountKeyHashes) return null;
     return {
       organizationId: live.organizationId,
       keyId: live.keyId,
-      accountKeyHashes: live.accountKeyHashes,
+      accountKeyHashes,
       view: {
         organization: { id: live.organizationId, name: live.organizationName },
         csrf_token: csrfFor(token),

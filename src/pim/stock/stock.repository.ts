@@ -1,7 +1,7 @@
 // The only place with SQL for stock levels per warehouse, the products.stock they add up to, and barcode lookups.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { products, productStock, warehouses } from '../../db/schema/index.js';
+import { products, productStock, warehouses } from '../pim.tables.js';
 import { rowsOf } from '../../db/rows.js';
 import type { WarehouseStock } from './stock.schemas.js';
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { variants } from '../../db/schema/index.js';
+import { variants } from '../pim.tables.js';
 import type { VariantView } from './variant.schemas.js';
 
 export type VariantColumns = Partial<typeof variants.$inferInsert>;

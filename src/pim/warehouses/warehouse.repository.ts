@@ -1,7 +1,7 @@
 // The only place with SQL for warehouses (their stock levels: stock/stock.repository.ts).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { warehouses } from '../../db/schema/index.js';
+import { warehouses } from '../pim.tables.js';
 import { isoUtc } from '../sql.js';
 import type { WarehouseView } from './warehouse.schemas.js';
 

@@ -1,13 +1,16 @@
-// The connector's tables: shops where the app is installed, integrations (shop ↔ PIM account), their bearer tokens,
-// product mappings and sync logs. Every row hangs off a shop or an integration.
+// The connector's tables: shops where the app is installed (and their access), installs in progress, integrations
+// (shop ↔ PIM account), their bearer tokens, product mappings, sync logs, full syncs, adoptions, webhook deliveries,
+// drift and category collections. Every row hangs off a shop or an integration. Only the connector's repositories read
+// or write them; the admin API registers shops through connector/shop-auth/shop-registry.repository.ts
+// (docs/architecture.md, "Tables and their owners").
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { organizations } from './admin.js';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from '../db/tenancy.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
-/** A storefront where the app is installed (admin API). Only shops listed here can connect. */
+/** A storefront where the app is installed (registered through the admin API, or installed through OAuth). Only shops listed here can connect. */
 export const shops = pgTable(
   'shops',
   {
@@ -427,16 +430,3 @@ export const categoryCollections = pgTable(
   },
   (t) => [primaryKey({ columns: [t.integrationId, t.pimCategoryId] })],
 );
-
-/**
- * Each shop's Shopify cost budget as every process of the deployment estimates it together (storefront/shopify/
- * shared-budget.ts), when there is no Redis: the bucket's size and restore rate as the shop last reported them, and the
- * points available at `at_ms` (ms since the epoch, the callers' clock; below 0 while callers wait their turn).
- */
-export const shopBudgets = pgTable('shop_budgets', {
-  domain: text('domain').primaryKey(),
-  maximum: doublePrecision('maximum').notNull(),
-  restoreRate: doublePrecision('restore_rate').notNull(),
-  available: doublePrecision('available').notNull(),
-  atMs: doublePrecision('at_ms').notNull(),
-});

@@ -1,7 +1,11 @@
-// The admin API's SQL for shops (storefronts where the app is installed): register, list, change the way in, remove.
+// The operator's register of shops (storefronts where the app is installed), on the connector's `shops` table: the
+// admin API registers a shop, lists them, changes a shop's owner or way in, removes one (admin/shop.service.ts, which
+// receives this repository from the app). Public to the admin module for its types (.dependency-cruiser.cjs, PUBLIC):
+// the table is the connector's (connector.tables.ts), and this is the admin API's only way to it. The connector's own
+// SQL for a shop's access (installs, renewals, scopes) is shop-auth.repository.ts.
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { shops } from '../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import { shops } from '../connector.tables.js';
 
 export interface ShopRow {
   id: number;
@@ -41,7 +45,7 @@ const columns = {
   createdAt: shops.createdAt,
 };
 
-export class ShopRepository {
+export class ShopRegistryRepository {
   constructor(private readonly db: Db) {}
 
   /** A new shop; null when the domain is taken (the unique index decides races). */

@@ -1,4 +1,0 @@
-export * from './admin.js';
-export * from './pim.js';
-export * from './connector.js';
-export * from './imports.js';
