@@ -1,9 +1,9 @@
 // The frame of every signed-in page: the organization, the navigation, sign-out. Without a session it sends the
 // merchant to sign-in, remembering the page (`?next=`), and back there after.
 import { useState } from 'react';
-import { NavLink, Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { messageOf } from '../api/errors';
-import { useSession } from '../api/session';
+import { useSession } from '../features/session/session';
 import { Loading } from './status';
 
 const NAV = [
