@@ -8,8 +8,8 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
-import { integrationsKey } from './api';
 import { type ConnectField, connectErrorField, installHref, storeDomain } from './connect-model';
+import { bridgeKeys } from './keys';
 
 type Way = 'install' | 'own' | 'legacy';
 
@@ -149,7 +149,7 @@ function useConnectShop() {
   return useMutation({
     mutationFn: async (body: ShopsBody) => unwrap(await api.POST('/api/shops', { body })).data,
     onSuccess: async (data) => {
-      await queryClient.invalidateQueries({ queryKey: integrationsKey });
+      await queryClient.invalidateQueries({ queryKey: bridgeKeys.integrations() });
       navigate(`/bridge/${data.integration_id}?connected=1`);
     },
   });

@@ -3,10 +3,10 @@
 import { Link } from 'react-router';
 import { Page } from '../../components/page';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
+import { useIntegrations } from './api';
 import { AccessSummary } from './bridge-access';
 import { ConnectStore } from './bridge-connect';
 import { formatWhen } from './bridge-data';
-import { useIntegrations } from './bridge-shell';
 import './bridge-pages.css';
 
 export default function BridgePage() {

@@ -2,40 +2,19 @@
 // the sub-navigation. The integration is looked up in GET /api/integrations first: a connector call for an integration
 // that is disconnected or not this organization's answers 401, which the API client reads as the session's end, so
 // such an integration's pages explain themselves instead of calling.
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, NavLink, useParams } from 'react-router';
-import { api, bridge } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { Page } from '../../components/page';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
 import { type IntegrationSummary, useIntegrations } from './api';
 import { formatWhen } from './bridge-data';
 import './bridge-pages.css';
 
-export { type IntegrationSummary, integrationsKey, useIntegrations } from './api';
-
 /** The `:integrationId` of the address, when it is a plausible id. */
 export function useIntegrationId(): number | null {
   const { integrationId } = useParams();
   return integrationId && /^[1-9]\d{0,9}$/.test(integrationId) ? Number(integrationId) : null;
 }
-
-/** How often the overview reads GET /api/status again. */
-export const REFRESH_MS = 10_000;
-
-export const statusKey = (integrationId: number) => ['bridge', integrationId, 'status'] as const;
-
-/** GET /api/status of one integration: health, connectivity, counts, the last ten sync logs. */
-export function useBridgeStatus(integrationId: number, refetchInterval: number | false = REFRESH_MS) {
-  return useQuery({
-    queryKey: statusKey(integrationId),
-    queryFn: async () => unwrap(await api.GET('/api/status', { headers: bridge(integrationId) })).data,
-    refetchInterval,
-  });
-}
-
-export type BridgeStatus = NonNullable<ReturnType<typeof useBridgeStatus>['data']>;
 
 const SECTIONS = [
   ['', 'Overview'],

@@ -2,13 +2,14 @@
 // (GET /api/collections), and "Check now" (POST /api/collections/reconcile): a renamed category's collection is renamed,
 // a deleted one's deleted, without waiting for the delta sync. Also the PIM languages the shop has not enabled
 // (GET /api/status → translations.missing_locales): their translations are not sent until the shop adds the language.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, bridge } from '../../api/client';
-import { messageOf, toApiError, unwrap } from '../../api/errors';
+import { messageOf, toApiError } from '../../api/errors';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
+import { type IntegrationSummary, useBridgeStatus, useCollections } from './api';
 import { formatWhen } from './bridge-data';
-import { BridgeFrame, type IntegrationSummary, StartJobCard, useBridgeStatus } from './bridge-shell';
+import { BridgeFrame, StartJobCard } from './bridge-shell';
+import { bridgeKeys } from './keys';
 import './bridge-pages.css';
 
 export default function BridgeCollectionsPage() {
@@ -28,46 +29,37 @@ function languageName(code: string): string {
 function Collections({ integration }: { integration: IntegrationSummary }) {
   const id = integration.id;
   const queryClient = useQueryClient();
-  const [checking, setChecking] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const collections = useQuery({
-    queryKey: ['bridge', id, 'collections'],
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/collections', { headers: bridge(id), signal })).data,
-  });
+  const collections = useCollections(id);
   const status = useBridgeStatus(id, false);
   const missing = status.data?.translations.missing_locales ?? [];
 
-  const check = async () => {
-    setError(null);
-    setNotice(null);
-    setChecking(true);
-    try {
+  // POST /api/collections/reconcile: what it renamed and deleted.
+  const check = useMutation({
+    mutationFn: async () => {
       const answer = await api.POST('/api/collections/reconcile', { headers: bridge(id) });
       if (!answer.response.ok || !answer.data) throw toApiError(answer.error, answer.response);
-      const r = answer.data.data;
-      setNotice(
-        r.renamed + r.deleted === 0 ? 'Every collection matches its category.' : `${r.renamed} renamed and ${r.deleted} deleted to match the PIM's categories.`,
-      );
-      await queryClient.invalidateQueries({ queryKey: ['bridge', id, 'collections'] });
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setChecking(false);
-    }
-  };
+      return answer.data.data;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: bridgeKeys.collections(id) }),
+  });
+  const r = check.data;
+  const notice = r
+    ? r.renamed + r.deleted === 0
+      ? 'Every collection matches its category.'
+      : `${r.renamed} renamed and ${r.deleted} deleted to match the PIM's categories.`
+    : null;
 
   return (
     <>
       <StartJobCard
         id="collections-h"
         title="Categories as collections"
-        onStart={check}
-        starting={checking}
+        onStart={() => check.mutate()}
+        starting={check.isPending}
         running={false}
         labels={{ start: 'Check now', running: 'Check now', starting: 'Checking…' }}
         notice={notice}
-        error={error}
+        error={check.error ? messageOf(check.error) : null}
       >
         Each category with products on the shop is a collection there, with the same products. A renamed category renames its collection; one that is deleted,
         or left without products, has its collection removed from the shop at the next sync. Check now to do it at once.

@@ -2,61 +2,30 @@
 // report (POST /api/drift, after a confirmation) reads the whole shop in the background; the newest report (GET
 // /api/drift) is read every second while it runs, then shows its counts and its items, paged (?page=) and filtered by
 // kind (?kind=), each with its fields: the shop's value against the one the bridge wrote.
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, bridge } from '../../api/client';
-import { ApiError, messageOf, toApiError, unwrap } from '../../api/errors';
+import { ApiError, messageOf, toApiError } from '../../api/errors';
 import { useConfirm } from '../../components/confirm';
 import { Field } from '../../components/field';
 import { Pagination } from '../../components/pagination';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
+import { type DriftItem, type DriftKind, type DriftReport, type IntegrationSummary, isDriftOpen as isOpen, useDriftReport } from './api';
 import { formatWhen, tone } from './bridge-data';
 import { FieldTable } from './bridge-preview';
-import { BridgeFrame, type IntegrationSummary, StartJobCard } from './bridge-shell';
+import { BridgeFrame, StartJobCard } from './bridge-shell';
+import { bridgeKeys } from './keys';
 import './bridge-pages.css';
 
 const PAGE_SIZE = 20;
 const POLL_MS = 1_000;
 
-const KINDS = ['changed', 'missing_in_shop', 'orphan_in_shop'] as const;
-type Kind = (typeof KINDS)[number];
+const KINDS: readonly DriftKind[] = ['changed', 'missing_in_shop', 'orphan_in_shop'];
+type Kind = DriftKind;
 const isKind = (value: string | null): value is Kind => KINDS.includes(value as Kind);
 const KIND_WORDS: Record<Kind, string> = { changed: 'Changed in the shop', missing_in_shop: 'Missing in the shop', orphan_in_shop: 'Only in the shop' };
 const KIND_TONES: Record<Kind, 'warn' | 'error'> = { changed: 'warn', missing_in_shop: 'error', orphan_in_shop: 'warn' };
 
-interface DriftCounts {
-  mapped: number;
-  compared: number;
-  not_compared: number;
-  shop_products: number;
-  changed: number;
-  missing_in_shop: number;
-  orphan_in_shop: number;
-}
-
-interface DriftItem {
-  kind: Kind;
-  pim_product_id: number | null;
-  storefront_product_id: number | null;
-  handle: string | null;
-  title: string | null;
-  fields: { field: string; storefront: unknown; written: unknown }[];
-}
-
-interface DriftReport {
-  id: string;
-  state: 'queued' | 'running' | 'completed' | 'failed';
-  counts: DriftCounts | null;
-  error: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  items: DriftItem[];
-  pagination: { total: number; limit: number; offset: number; has_more: boolean };
-}
-
-const isOpen = (r: { state: string } | null | undefined) => r?.state === 'queued' || r?.state === 'running';
 const STATE_WORDS: Record<DriftReport['state'], string> = { queued: 'Queued', running: 'Reading the shop', completed: 'Completed', failed: 'Failed' };
 
 export default function BridgeDriftPage() {
@@ -71,25 +40,8 @@ function Drift({ integration }: { integration: IntegrationSummary }) {
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const queryClient = useQueryClient();
   const { confirm, dialog } = useConfirm();
-  const [starting, setStarting] = useState(false);
-  const [startError, setStartError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-
   // The newest report; null when the shop has none yet (the server's 404 NOT_FOUND).
-  const report = useQuery({
-    queryKey: ['bridge', id, 'drift', kind, page],
-    queryFn: async () => {
-      const answer = await api.GET('/api/drift', {
-        headers: bridge(id),
-        params: { query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...(kind ? { kind } : {}) } },
-      });
-      if (answer.response.status === 404) return null;
-      return unwrap(answer).data as DriftReport;
-    },
-    placeholderData: keepPreviousData,
-    refetchInterval: (query) => (isOpen(query.state.data) ? POLL_MS : false),
-    staleTime: 0,
-  });
+  const report = useDriftReport(id, kind, page, PAGE_SIZE, POLL_MS);
 
   const setQuery = (next: { kind?: string | null; page?: number }) => {
     const p = new URLSearchParams(params);
@@ -105,26 +57,24 @@ function Drift({ integration }: { integration: IntegrationSummary }) {
     setParams(p);
   };
 
+  // POST /api/drift: the notice to show (a report already running, 409 SYNC_IN_PROGRESS, is followed instead).
+  const begin = useMutation({
+    mutationFn: async () => {
+      const answer = await api.POST('/api/drift', { headers: bridge(id) });
+      if (answer.response.status === 409 && answer.error && 'code' in answer.error && answer.error.code === 'SYNC_IN_PROGRESS')
+        return `${answer.error.message}: its progress is shown below.`;
+      if (!answer.response.ok || !answer.data) throw toApiError(answer.error, answer.response);
+      return 'Drift report started.';
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: bridgeKeys.drift(id) }),
+  });
+
   const start = async () => {
-    setStartError(null);
-    setNotice(null);
+    begin.reset();
     const ok = await confirm(
       `Compare every product of ${integration.shop_domain} with what the bridge last wrote there? The shop is read in one bulk query; nothing is written to it.`,
     );
-    if (!ok) return;
-    setStarting(true);
-    try {
-      const answer = await api.POST('/api/drift', { headers: bridge(id) });
-      if (answer.response.status === 409 && answer.error && 'code' in answer.error && answer.error.code === 'SYNC_IN_PROGRESS') {
-        setNotice(`${answer.error.message}: its progress is shown below.`);
-      } else if (!answer.response.ok || !answer.data) throw toApiError(answer.error, answer.response);
-      else setNotice('Drift report started.');
-      await queryClient.invalidateQueries({ queryKey: ['bridge', id, 'drift'] });
-    } catch (err) {
-      setStartError(messageOf(err));
-    } finally {
-      setStarting(false);
-    }
+    if (ok) begin.mutate();
   };
 
   const r = report.data;
@@ -138,11 +88,11 @@ function Drift({ integration }: { integration: IntegrationSummary }) {
         id="drift-start-h"
         title="Find what changed in the shop"
         onStart={start}
-        starting={starting}
+        starting={begin.isPending}
         running={running}
         labels={{ start: 'Start a drift report', running: 'Report running…' }}
-        notice={notice}
-        error={startError}
+        notice={begin.data ?? null}
+        error={begin.error ? messageOf(begin.error) : null}
       >
         A drift report reads every product of {integration.shop_domain} and compares the fields the bridge owns with what it last wrote there: a title, price or
         status a merchant changed in Shopify, a product deleted in the shop, or one of ours no mapping knows. Nothing is written to the shop.

@@ -2,43 +2,26 @@
 // (GET /api/products/mappings, filtered by ?status=, paged by ?page=). Each product can be pushed again; every
 // mapping in error can be pushed again at once (read page by page, pushed PUSH_BATCH at a time, after a confirmation).
 // Before a push, a preview (the push's dry run) shows what it would change: per product, or for every mapping in error.
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, bridge } from '../../api/client';
-import { messageOf, unwrap } from '../../api/errors';
+import { messageOf } from '../../api/errors';
 import { useConfirm } from '../../components/confirm';
 import { Field } from '../../components/field';
 import { Pagination } from '../../components/pagination';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
-import {
-  collectProductIds,
-  formatWhen,
-  isMappingStatus,
-  MAPPING_STATUSES,
-  MAPPINGS_PAGE_MAX,
-  type MappingStatus,
-  mappingStatusWord,
-  PUSH_BATCH,
-  tone,
-} from './bridge-data';
-import { type PreviewOutcome, PreviewOutcomeView, previewAll } from './bridge-preview';
-import { type PushOutcome, PushOutcomeView, pushAll } from './bridge-push';
-import { BridgeFrame, type IntegrationSummary, integrationsKey } from './bridge-shell';
+import { useProductNames } from '../products/api';
+import { bridgeChanged, type IntegrationSummary, readMappings, useMapping, useMappingsPage } from './api';
+import { collectProductIds, formatWhen, isMappingStatus, MAPPING_STATUSES, MAPPINGS_PAGE_MAX, mappingStatusWord, PUSH_BATCH, tone } from './bridge-data';
+import { PreviewOutcomeView, previewAll } from './bridge-preview';
+import { PushOutcomeView, pushAll } from './bridge-push';
+import { BridgeFrame } from './bridge-shell';
 import './bridge-pages.css';
 
 const PAGE_SIZE = 20;
 
 export default function BridgeMappingsPage() {
   return <BridgeFrame section="Mappings">{(integration) => <Mappings integration={integration} />}</BridgeFrame>;
-}
-
-async function readMappings(integrationId: number, status: MappingStatus | null, offset: number, limit: number) {
-  const answer = await api.GET('/api/products/mappings', {
-    headers: bridge(integrationId),
-    params: { query: { limit, offset, ...(status ? { status } : {}) } },
-  });
-  return unwrap(answer).data;
 }
 
 function Mappings({ integration }: { integration: IntegrationSummary }) {
@@ -50,29 +33,14 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
   const queryClient = useQueryClient();
   const { confirm, dialog } = useConfirm();
 
-  const mappings = useQuery({
-    queryKey: ['bridge', id, 'mappings', status, page],
-    queryFn: () => readMappings(id, status, (page - 1) * PAGE_SIZE, PAGE_SIZE),
-    placeholderData: keepPreviousData,
-  });
+  const mappings = useMappingsPage(id, status, page, PAGE_SIZE);
 
   // The mappings carry ids only: the names come from the PIM, one call for the page.
   const pageIds = mappings.data?.mappings.map((m) => m.pim_product_id) ?? [];
-  const names = useQuery({
-    queryKey: ['bridge', 'product-names', pageIds],
-    enabled: pageIds.length > 0,
-    queryFn: async () => {
-      const answer = unwrap(await api.GET('/api/products', { params: { query: { ids: pageIds.join(','), limit: 100, page: 1 } } }));
-      return new Map(answer.data.products.map((p) => [p.id, { name: p.name, sku: p.sku }]));
-    },
-  });
+  const names = useProductNames(pageIds);
 
-  const [pushing, setPushing] = useState<number | 'collect' | 'all' | null>(null);
+  // What the buttons under way say ("Finding the products in error…", "Pushing batch 2 of 3…").
   const [progress, setProgress] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<PushOutcome | null>(null);
-  const [previewing, setPreviewing] = useState<number | 'failed' | null>(null);
-  const [preview, setPreview] = useState<PreviewOutcome | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
 
   const setQuery = (next: { status?: string | null; page?: number }) => {
@@ -89,85 +57,67 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
     setParams(p);
   };
 
-  // What a push changes: this integration's mappings and status, and its last sync in the list.
-  const refresh = () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: ['bridge', id] }), queryClient.invalidateQueries({ queryKey: integrationsKey })]);
+  /** The ids of every mapping in error, read page by page. */
+  const failedIds = () => collectProductIds((offset, limit) => readMappings(id, 'error', offset, limit), MAPPINGS_PAGE_MAX);
 
-  const pushOne = async (pimProductId: number) => {
-    setPushing(pimProductId);
-    setFailure(null);
-    setOutcome(null);
-    try {
-      setOutcome(await pushAll(id, [pimProductId], `PIM product ${pimProductId}`));
-    } finally {
-      setPushing(null);
-      await refresh();
-    }
-  };
+  // A push of one product (`target`: its id) or of every one in error ('failed', after a confirmation); its outcome is
+  // the mutation's data. What it changes: this integration's mappings and status, and its last sync in the list.
+  const push = useMutation({
+    mutationFn: ({ target, ids, what }: { target: number | 'failed'; ids: number[]; what: string }) =>
+      target === 'failed'
+        ? pushAll(id, ids, what, (done, total) =>
+            setProgress(total > 1 ? `Pushing batch ${done + 1} of ${total}…` : `Pushing ${ids.length} product${ids.length === 1 ? '' : 's'}…`),
+          )
+        : pushAll(id, ids, what),
+    onSettled: (_outcome, _error, { target, ids }) => {
+      if (target === 'failed') setProgress(null);
+      if (ids.length > 0) void bridgeChanged(queryClient, id);
+    },
+  });
+  // "Push all failed" first finds them, then asks; nothing is pushed while it does.
+  const findFailed = useMutation({ mutationFn: failedIds });
 
-  const previewOne = async (pimProductId: number) => {
-    setPreviewing(pimProductId);
-    setFailure(null);
-    setPreview(null);
-    try {
-      setPreview(await previewAll(id, [pimProductId], `PIM product ${pimProductId}`));
-    } finally {
-      setPreviewing(null);
-    }
-  };
-
-  const previewFailed = async () => {
-    setFailure(null);
-    setPreview(null);
-    setPreviewing('failed');
-    setProgress('Finding the products in error…');
-    try {
-      const ids = await collectProductIds((offset, limit) => readMappings(id, 'error', offset, limit), MAPPINGS_PAGE_MAX);
+  // A dry run of one product, or of every one in error (found first); nothing is written, nothing to read again.
+  const preview = useMutation({
+    mutationFn: async (target: number | 'failed') => {
+      if (target !== 'failed') return previewAll(id, [target], `PIM product ${target}`);
+      setProgress('Finding the products in error…');
+      const ids = await failedIds();
       const what = ids.length === 1 ? 'the 1 failed product' : `all ${ids.length} failed products`;
-      setPreview(
-        await previewAll(id, ids, what, (done, total) =>
-          setProgress(total > 1 ? `Previewing batch ${done + 1} of ${total}…` : `Previewing ${ids.length} product${ids.length === 1 ? '' : 's'}…`),
-        ),
+      return previewAll(id, ids, what, (done, total) =>
+        setProgress(total > 1 ? `Previewing batch ${done + 1} of ${total}…` : `Previewing ${ids.length} product${ids.length === 1 ? '' : 's'}…`),
       );
-    } catch (err) {
-      setFailure(messageOf(err));
-    } finally {
-      setPreviewing(null);
-      setProgress(null);
-    }
-  };
+    },
+    onSettled: (_outcome, _error, target) => {
+      if (target === 'failed') setProgress(null);
+    },
+  });
 
   const pushFailed = async () => {
-    setFailure(null);
-    setOutcome(null);
-    setPushing('collect');
+    push.reset();
     setProgress('Finding the products in error…');
-    try {
-      const ids = await collectProductIds((offset, limit) => readMappings(id, 'error', offset, limit), MAPPINGS_PAGE_MAX);
-      if (ids.length === 0) {
-        setOutcome({ what: 'the failed products', messages: [], results: [], error: null, not_sent: 0 });
-        return;
-      }
-      const batches = Math.ceil(ids.length / PUSH_BATCH);
-      setProgress(null);
-      const products = ids.length === 1 ? 'the 1 product' : `all ${ids.length} products`;
-      const ok = await confirm(
-        `Push ${products} in error to ${integration.shop_domain} again${batches > 1 ? ` (in ${batches} batches of at most ${PUSH_BATCH})` : ''}?`,
-      );
-      if (!ok) return;
-      setPushing('all');
-      const result = await pushAll(id, ids, ids.length === 1 ? 'the 1 failed product' : `all ${ids.length} failed products`, (done, total) =>
-        setProgress(total > 1 ? `Pushing batch ${done + 1} of ${total}…` : `Pushing ${ids.length} product${ids.length === 1 ? '' : 's'}…`),
-      );
-      setOutcome(result);
-      await refresh();
-    } catch (err) {
-      setFailure(messageOf(err));
-    } finally {
-      setPushing(null);
-      setProgress(null);
+    const ids = await findFailed.mutateAsync().catch(() => null);
+    setProgress(null);
+    if (ids === null) return; // findFailed.error says why
+    if (ids.length === 0) {
+      push.mutate({ target: 'failed', ids, what: 'the failed products' });
+      return;
     }
+    const batches = Math.ceil(ids.length / PUSH_BATCH);
+    const products = ids.length === 1 ? 'the 1 product' : `all ${ids.length} products`;
+    const ok = await confirm(
+      `Push ${products} in error to ${integration.shop_domain} again${batches > 1 ? ` (in ${batches} batches of at most ${PUSH_BATCH})` : ''}?`,
+    );
+    if (ok) push.mutate({ target: 'failed', ids, what: ids.length === 1 ? 'the 1 failed product' : `all ${ids.length} failed products` });
   };
+
+  // Under way: the push's or the preview's target; the failure shown is that of the last action started.
+  const pushing = push.isPending ? push.variables.target : findFailed.isPending ? 'finding' : null;
+  const previewing = preview.isPending ? preview.variables : null;
+  const actions: { submittedAt: number; error: unknown }[] = [push, findFailed, preview];
+  const latest = actions.reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a));
+  const failure = latest.error ? messageOf(latest.error) : null;
+  const outcome = push.data;
 
   const data = mappings.data;
   const totalPages = data ? Math.max(1, Math.ceil(data.pagination.total / PAGE_SIZE)) : 1;
@@ -192,11 +142,11 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
               {progress}
             </span>
           )}
-          <button type="button" className="button secondary" disabled={pushing !== null || previewing !== null} onClick={previewFailed}>
+          <button type="button" className="button secondary" disabled={pushing !== null || previewing !== null} onClick={() => preview.mutate('failed')}>
             {previewing === 'failed' ? 'Previewing…' : 'Preview failed'}
           </button>
           <button type="button" className="button primary" disabled={pushing !== null} onClick={pushFailed}>
-            {pushing === 'all' ? 'Pushing…' : 'Push all failed'}
+            {pushing === 'failed' ? 'Pushing…' : 'Push all failed'}
           </button>
         </div>
       </div>
@@ -205,8 +155,8 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
           {failure}
         </div>
       )}
-      {outcome && <PushOutcomeView outcome={outcome} onDismiss={() => setOutcome(null)} />}
-      {preview && <PreviewOutcomeView outcome={preview} onDismiss={() => setPreview(null)} />}
+      {outcome && <PushOutcomeView outcome={outcome} onDismiss={() => push.reset()} />}
+      {preview.data && <PreviewOutcomeView outcome={preview.data} onDismiss={() => preview.reset()} />}
       {mappings.isPending && <Loading label="Loading the mappings…" />}
       <ErrorBanner error={mappings.error} onRetry={() => mappings.refetch()} />
       {data && data.mappings.length === 0 && (
@@ -275,11 +225,21 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
                       <td className="bridge-hide-narrow">{formatWhen(m.last_synced_at, 'never', true)}</td>
                       <td>
                         <div className="actions bridge-row-actions">
-                          <button type="button" className="button secondary small" disabled={pushing !== null} onClick={() => pushOne(m.pim_product_id)}>
+                          <button
+                            type="button"
+                            className="button secondary small"
+                            disabled={pushing !== null}
+                            onClick={() => push.mutate({ target: m.pim_product_id, ids: [m.pim_product_id], what: `PIM product ${m.pim_product_id}` })}
+                          >
                             {pushing === m.pim_product_id ? 'Pushing…' : 'Push again'}
                             <span className="visually-hidden"> product {m.pim_product_id}</span>
                           </button>
-                          <button type="button" className="button secondary small" disabled={previewing !== null} onClick={() => previewOne(m.pim_product_id)}>
+                          <button
+                            type="button"
+                            className="button secondary small"
+                            disabled={previewing !== null}
+                            onClick={() => preview.mutate(m.pim_product_id)}
+                          >
                             {previewing === m.pim_product_id ? 'Previewing…' : 'Preview'}
                             <span className="visually-hidden"> a push of product {m.pim_product_id}</span>
                           </button>
@@ -316,14 +276,12 @@ function Mappings({ integration }: { integration: IntegrationSummary }) {
 
 /** GET /api/products/mapping/{pimProductId}: the shop's side of one product. */
 function MappingDetails({ integrationId, pimProductId }: { integrationId: number; pimProductId: number }) {
-  const mapping = useQuery({
-    queryKey: ['bridge', integrationId, 'mapping', pimProductId],
-    queryFn: async () =>
-      unwrap(await api.GET('/api/products/mapping/{pimProductId}', { headers: bridge(integrationId), params: { path: { pimProductId } } })).data,
-  });
+  const mapping = useMapping(integrationId, pimProductId);
   if (mapping.isPending) return <Loading label="Loading the shop's side…" />;
   if (mapping.isError) return <ErrorBanner error={mapping.error} onRetry={() => mapping.refetch()} />;
   const m = mapping.data;
+  // Gone since the list was read (the product was deleted, or its mapping removed).
+  if (m === null) return <p className="hint">Not pushed to this store yet.</p>;
   return (
     <dl className="bridge-facts">
       <dt>Title on the shop</dt>

@@ -1,15 +1,13 @@
 // /bridge/:integrationId: one shop's health (GET /api/status, refreshed every 10 s): the score and what costs it points,
 // PIM and shop connectivity, mapping and queue counts; the sync logs of the last 48 hours (GET /api/sync/logs) as a
 // chart and the latest of them as a table, with their errors.
-import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, bridge } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { Empty, ErrorBanner, Loading, Notice } from '../../components/status';
+import { type BridgeStatus, type IntegrationSummary, REFRESH_MS, useBridgeStatus, useSyncLogs } from './api';
 import { AccessFacts, ReauthorizeBanner } from './bridge-access';
 import { SyncChart } from './bridge-chart';
 import { bucketSyncs, formatWhen, HEALTH_WORDS, mappingStatusWord, operationName, parseFactor, syncStatusWord, tone } from './bridge-data';
-import { BridgeFrame, type BridgeStatus, type IntegrationSummary, REFRESH_MS, useBridgeStatus } from './bridge-shell';
+import { BridgeFrame } from './bridge-shell';
 import type { StoreAccess } from './connect-model';
 import './bridge-pages.css';
 
@@ -184,12 +182,7 @@ function Counts({ s, integrationId }: { s: Status; integrationId: number }) {
 const TABLE_ROWS = 20;
 
 function RecentSyncs({ integrationId }: { integrationId: number }) {
-  const history = useQuery({
-    queryKey: ['bridge', integrationId, 'sync-logs'],
-    queryFn: async ({ signal }) =>
-      unwrap(await api.GET('/api/sync/logs', { params: { query: { hours: 48, limit: 1000 } }, headers: bridge(integrationId), signal })).data,
-    refetchInterval: REFRESH_MS,
-  });
+  const history = useSyncLogs(integrationId);
   if (history.isPending) return <Loading label="Reading the sync logs…" />;
   if (history.isError && !history.data) return <ErrorBanner error={history.error} onRetry={() => history.refetch()} />;
   const all = history.data!.sync_logs;

@@ -2,33 +2,20 @@
 // a confirmation) gives its id; its progress is read every second while it runs (GET /api/sync/full/{id}). The server
 // has no "current or last full sync" route, so the id of the last one started here is kept in this browser; the sync
 // logs of GET /api/status give the last finished one's outcome otherwise.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { api, bridge } from '../../api/client';
-import { ApiError, messageOf, toApiError, unwrap } from '../../api/errors';
+import { ApiError, messageOf, toApiError } from '../../api/errors';
 import { useConfirm } from '../../components/confirm';
 import { ErrorBanner, Loading } from '../../components/status';
+import { bridgeChanged, type FullSync, type IntegrationSummary, isSyncOpen as isOpen, useBridgeStatus, useFullSync } from './api';
 import { formatWhen, progressText, syncStatusWord, tone } from './bridge-data';
-import { BridgeFrame, type IntegrationSummary, integrationsKey, StartJobCard, useBridgeStatus } from './bridge-shell';
+import { BridgeFrame, StartJobCard } from './bridge-shell';
+import { bridgeKeys } from './keys';
 import './bridge-pages.css';
 
 const POLL_MS = 1_000;
-
-interface FullSync {
-  id: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  mode: 'per_call' | 'bulk' | null;
-  total: number;
-  queued: number;
-  synced: number;
-  failed: number;
-  progress: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  error: string | null;
-}
 
 const storageKey = (integrationId: number) => `pimbridge.bridge.full-sync.${integrationId}`;
 
@@ -49,8 +36,6 @@ function remember(integrationId: number, syncId: string | null) {
   }
 }
 
-const isOpen = (s: FullSync | undefined) => s?.status === 'queued' || s?.status === 'running';
-
 export default function BridgeSyncPage() {
   return <BridgeFrame section="Full sync">{(integration) => <FullSyncPanel integration={integration} />}</BridgeFrame>;
 }
@@ -60,27 +45,14 @@ function FullSyncPanel({ integration }: { integration: IntegrationSummary }) {
   const queryClient = useQueryClient();
   const { confirm, dialog } = useConfirm();
   const [syncId, setSyncId] = useState<string | null>(() => remembered(id));
-  const [starting, setStarting] = useState(false);
-  const [startError, setStartError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const sync = useQuery({
-    queryKey: ['bridge', id, 'full-sync', syncId],
-    enabled: syncId !== null,
-    queryFn: async () => unwrap(await api.GET('/api/sync/full/{id}', { headers: bridge(id), params: { path: { id: syncId! } } })).data as FullSync,
-    refetchInterval: (query) => (isOpen(query.state.data) ? POLL_MS : false),
-    staleTime: 0,
-  });
+  const sync = useFullSync(id, syncId, POLL_MS);
   const status = useBridgeStatus(id, false);
 
   // When the sync ends, what it changed is read again (health, logs, mappings).
   const wasOpen = useRef(false);
   useEffect(() => {
     const open = isOpen(sync.data);
-    if (wasOpen.current && !open) {
-      queryClient.invalidateQueries({ queryKey: ['bridge', id], predicate: (q) => q.queryKey[2] !== 'full-sync' });
-      queryClient.invalidateQueries({ queryKey: integrationsKey });
-    }
+    if (wasOpen.current && !open) void bridgeChanged(queryClient, id);
     wasOpen.current = open;
   }, [sync.data, id, queryClient]);
 
@@ -92,36 +64,33 @@ function FullSyncPanel({ integration }: { integration: IntegrationSummary }) {
 
   const follow = (s: FullSync) => {
     remember(id, s.id);
-    queryClient.setQueryData(['bridge', id, 'full-sync', s.id], s);
+    queryClient.setQueryData(bridgeKeys.fullSync(id, s.id), s);
     setSyncId(s.id);
   };
 
-  const start = async () => {
-    setStartError(null);
-    setNotice(null);
-    const ok = await confirm(
-      `Sync every product of the catalogue to ${integration.shop_domain}? Products are created or updated on the shop; this can take a while for a large catalogue.`,
-    );
-    if (!ok) return;
-    setStarting(true);
-    try {
+  // POST /api/sync/full: the sync started, or the one already running (409 SYNC_IN_PROGRESS), which is followed instead.
+  const begin = useMutation({
+    mutationFn: async (): Promise<{ sync: FullSync; already: boolean }> => {
       const answer = await api.POST('/api/sync/full', { headers: bridge(id) });
       if (answer.response.status === 409 && answer.error && 'code' in answer.error && answer.error.code === 'SYNC_IN_PROGRESS') {
         const running = 'data' in answer.error ? (answer.error.data as FullSync | undefined) : undefined;
-        if (running) {
-          follow(running);
-          setNotice(`A full sync was already ${running.status}: its progress is shown below.`);
-        } else setStartError(answer.error.message);
-        return;
+        if (running) return { sync: running, already: true };
+        throw new Error(answer.error.message);
       }
       if (!answer.response.ok || !answer.data) throw toApiError(answer.error, answer.response);
-      follow(answer.data.data as FullSync);
-      setNotice('Full sync started.');
-    } catch (err) {
-      setStartError(messageOf(err));
-    } finally {
-      setStarting(false);
-    }
+      return { sync: answer.data.data as FullSync, already: false };
+    },
+    onSuccess: ({ sync }) => follow(sync),
+  });
+  const started = begin.data;
+  const notice = started ? (started.already ? `A full sync was already ${started.sync.status}: its progress is shown below.` : 'Full sync started.') : null;
+
+  const start = async () => {
+    begin.reset();
+    const ok = await confirm(
+      `Sync every product of the catalogue to ${integration.shop_domain}? Products are created or updated on the shop; this can take a while for a large catalogue.`,
+    );
+    if (ok) begin.mutate();
   };
 
   const current = sync.data;
@@ -135,11 +104,11 @@ function FullSyncPanel({ integration }: { integration: IntegrationSummary }) {
         id="start-h"
         title="Sync the whole catalogue"
         onStart={start}
-        starting={starting}
+        starting={begin.isPending}
         running={running}
         labels={{ start: 'Start full sync', running: 'Full sync running…' }}
         notice={notice}
-        error={startError}
+        error={begin.error ? messageOf(begin.error) : null}
       >
         A full sync sends every product of this organization's catalogue to {integration.shop_domain}: new products are created, the others updated. Day-to-day
         changes reach the shop by themselves; a full sync is for a first connection or after a large change.

@@ -1,19 +1,17 @@
 // Product attributes: the list (GET /api/product-attributes), a new one (POST), a change (PUT
 // /api/product-attributes/{id}) and delete (DELETE, after a confirmation; the server refuses one that products use).
 // The server's validation messages are shown beside the field they name.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
-import { api } from '../../api/client';
-import { ApiError, fieldErrors, messageOf, unwrap } from '../../api/errors';
+import { ApiError, fieldErrors, messageOf } from '../../api/errors';
 import { useConfirm } from '../../components/confirm';
 import { Field } from '../../components/field';
 import { Page } from '../../components/page';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
+import { useAttributes, useDeleteAttribute, useSaveAttribute } from './api';
 import {
   ATTRIBUTE_TYPES,
   type AttributeDraft,
   type AttributeType,
-  attributeBody,
   attributeField,
   hasOptions,
   optionsText,
@@ -21,8 +19,6 @@ import {
   TYPE_LABELS,
 } from './attribute-form-model';
 import './attributes-page.css';
-
-const KEY = ['product-attributes'] as const;
 
 interface Attribute {
   id: number;
@@ -36,11 +32,8 @@ interface Attribute {
 const EMPTY: AttributeDraft = { code: '', name: '', type: 'text', options: '', is_required: false };
 
 export default function AttributesPage() {
-  const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: KEY,
-    queryFn: async () => unwrap(await api.GET('/api/product-attributes')).data,
-  });
+  const list = useAttributes();
+  const del = useDeleteAttribute();
   const { confirm, dialog } = useConfirm();
   const [editing, setEditing] = useState<Attribute | null>(null);
   const [notice, setNotice] = useState('');
@@ -57,11 +50,11 @@ export default function AttributesPage() {
   const remove = async (attribute: Attribute) => {
     if (!(await confirm(`Delete the attribute ${attribute.name} (${attribute.code})? The server refuses while products still carry a value for it.`))) return;
     try {
-      unwrap(await api.DELETE('/api/product-attributes/{id}', { params: { path: { id: attribute.id } } }));
+      // Resolves once the list has been read again.
+      await del.mutateAsync(attribute);
       setActionError(null);
       setNotice(`Deleted the attribute ${attribute.name}.`);
       if (editing?.id === attribute.id) setEditing(null);
-      await queryClient.invalidateQueries({ queryKey: KEY });
     } catch (err) {
       setNotice('');
       setActionError(new ApiError(`${attribute.name} was not deleted: ${messageOf(err)}`, err instanceof ApiError ? err.status : 0));
@@ -155,7 +148,6 @@ function AttributeForm({
   onDone: (notice: string) => void;
   onCancel: () => void;
 }) {
-  const queryClient = useQueryClient();
   const [draft, setDraft] = useState<AttributeDraft>(
     attribute
       ? {
@@ -168,35 +160,28 @@ function AttributeForm({
       : EMPTY,
   );
   const [codeTouched, setCodeTouched] = useState(attribute !== null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useSaveAttribute();
   const firstInput = useRef<HTMLInputElement>(null);
 
   const set = <K extends keyof AttributeDraft>(key: K, value: AttributeDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
     try {
-      const body = attributeBody(draft);
-      const saved = attribute
-        ? unwrap(await api.PUT('/api/product-attributes/{id}', { params: { path: { id: attribute.id } }, body })).data
-        : unwrap(await api.POST('/api/product-attributes', { body })).data;
-      await queryClient.invalidateQueries({ queryKey: KEY });
+      // Resolves once the list has been read again.
+      const saved = await save.mutateAsync({ id: attribute?.id ?? null, draft });
       onDone(attribute ? `Saved the attribute ${saved.name}.` : `Created the attribute ${saved.name}.`);
       if (!attribute) {
         setDraft(EMPTY);
         setCodeTouched(false);
         firstInput.current?.focus();
       }
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+    } catch {
+      // save.error says why, beside the field it names.
     }
   };
 
+  const error = save.error;
   const [[rawField, message] = []] = Object.entries(fieldErrors(error));
   const field = attributeField(rawField);
   const errorOf = (key: keyof AttributeDraft) => (field === key ? message : null);
@@ -266,8 +251,8 @@ function AttributeForm({
           </p>
         )}
         <div className="actions">
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? 'Saving…' : attribute ? 'Save attribute' : 'Create attribute'}
+          <button type="submit" className="button primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : attribute ? 'Save attribute' : 'Create attribute'}
           </button>
           {attribute && (
             <button type="button" className="button secondary" onClick={onCancel}>

@@ -2,25 +2,19 @@
 // changed in place (PUT /api/categories/{id}), a move by drag and drop or with each category's "Move … to" select
 // (POST /api/categories/{id}/move, shown at once and rolled back if the server refuses), and delete
 // (DELETE /api/categories/{id}, after a confirmation; the server refuses a category that still has children).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { api } from '../../api/client';
-import { fieldErrors, messageOf, unwrap } from '../../api/errors';
+import { fieldErrors, messageOf } from '../../api/errors';
 import { useConfirm } from '../../components/confirm';
 import { Field } from '../../components/field';
 import { Page } from '../../components/page';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
+import { useCategoryTree, useCreateCategory, useDeleteCategory, useMoveCategory } from './api';
 import { type CategoryActions, CategoryItem, type DragState } from './category-item';
-import { type CategoryNode, canMove, findNode, flatten, indentedName, moveNode, replaceNode } from './category-tree-model';
-import { CATEGORY_TREE, type CategoryTreeData, categoryTreeQuery } from './category-tree-query';
+import { type CategoryNode, canMove, findNode, flatten, indentedName } from './category-tree-model';
 import './categories-page.css';
 
-const TREE = CATEGORY_TREE;
-type TreeData = CategoryTreeData;
-
 export default function CategoriesPage() {
-  const queryClient = useQueryClient();
-  const tree = useQuery(categoryTreeQuery);
+  const tree = useCategoryTree();
   const { confirm, dialog } = useConfirm();
   const [notice, setNotice] = useState('');
   const [actionError, setActionError] = useState<unknown>(null);
@@ -40,27 +34,9 @@ export default function CategoriesPage() {
   };
   const nameOf = (id: number | null) => (id === null ? 'the top level' : (findNode(nodes, id)?.name ?? `category ${id}`));
 
-  const move = useMutation({
-    mutationFn: async ({ id, parentId }: { id: number; parentId: number | null }) =>
-      unwrap(await api.POST('/api/categories/{id}/move', { params: { path: { id } }, body: { parent_id: parentId } })).data,
-    onMutate: async ({ id, parentId }) => {
-      await queryClient.cancelQueries({ queryKey: TREE });
-      const before = queryClient.getQueryData<TreeData>(TREE);
-      if (before) queryClient.setQueryData<TreeData>(TREE, { ...before, categories: moveNode(before.categories, id, parentId) });
-      return { before };
-    },
-    onError: (err, { id }, context) => {
-      if (context?.before) queryClient.setQueryData(TREE, context.before);
-      fail(new Error(`${findNode(context?.before?.categories ?? [], id)?.name ?? 'The category'} was not moved: ${messageOf(err)}`));
-    },
-    onSuccess: (moved, { parentId }) => say(`Moved ${moved.name} to ${nameOf(parentId)}.`),
-    onSettled: () => {
-      requestAnimationFrame(() => {
-        refocus.current = null;
-      });
-      return queryClient.invalidateQueries({ queryKey: TREE });
-    },
-  });
+  // Shown at once, rolled back if the server refuses (the tree's cache: useMoveCategory).
+  const move = useMoveCategory();
+  const remove = useDeleteCategory();
 
   const moveTo = (id: number, parentId: number | null) => {
     const node = findNode(nodes, id);
@@ -70,7 +46,17 @@ export default function CategoriesPage() {
       return;
     }
     if (document.activeElement?.id === `category-${id}-move`) refocus.current = id;
-    move.mutate({ id, parentId });
+    move
+      .mutateAsync({ id, parentId })
+      .then(
+        (moved) => say(`Moved ${moved.name} to ${nameOf(parentId)}.`),
+        (err) => fail(new Error(`${node.name} was not moved: ${messageOf(err)}`)),
+      )
+      .finally(() =>
+        requestAnimationFrame(() => {
+          refocus.current = null;
+        }),
+      );
   };
 
   // A moved category is drawn in its new place (and back again if the server refuses): the keyboard's focus follows
@@ -82,7 +68,7 @@ export default function CategoriesPage() {
     if (select && select !== active && (active === null || active === document.body)) select.focus();
   });
 
-  const remove = async (node: CategoryNode) => {
+  const removeAsked = async (node: CategoryNode) => {
     const products = node.product_count === 1 ? '1 product' : `${node.product_count} products`;
     const ok = await confirm(
       node.children.length > 0
@@ -91,10 +77,10 @@ export default function CategoriesPage() {
     );
     if (!ok) return;
     try {
-      const result = unwrap(await api.DELETE('/api/categories/{id}', { params: { path: { id: node.id } } })).data;
+      // Resolves once the tree has been read again.
+      const result = await remove.mutateAsync(node);
       say(`Deleted ${node.name}${result.unassigned_products > 0 ? `; ${result.unassigned_products} products were taken out of it` : ''}.`);
       if (editing === node.id) setEditing(null);
-      await queryClient.invalidateQueries({ queryKey: TREE });
       treeHeading.current?.focus();
     } catch (err) {
       fail(new Error(`${node.name} was not deleted: ${messageOf(err)}`));
@@ -121,16 +107,8 @@ export default function CategoriesPage() {
     onDragEnd: () => setDrag({ dragging: null, over: null }),
     onMove: moveTo,
     onEdit: setEditing,
-    onSave: async (id, fields) => {
-      const saved = unwrap(await api.PUT('/api/categories/{id}', { params: { path: { id } }, body: fields })).data;
-      queryClient.setQueryData<TreeData>(
-        TREE,
-        (old) => old && { ...old, categories: replaceNode(old.categories, id, { name: saved.name, description: saved.description }) },
-      );
-      say(`Saved ${saved.name}.`);
-      void queryClient.invalidateQueries({ queryKey: TREE });
-    },
-    onDelete: (node) => void remove(node),
+    onSaved: (name) => say(`Saved ${name}.`),
+    onDelete: (node) => void removeAsked(node),
   };
 
   const rootOver = drag.over === 'root';
@@ -195,35 +173,30 @@ export default function CategoriesPage() {
 }
 
 function NewCategory({ tree, onCreated }: { tree: CategoryNode[]; onCreated: (name: string) => void }) {
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [parent, setParent] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const create = useCreateCategory();
   const nameInput = useRef<HTMLInputElement>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
     try {
-      const created = unwrap(
-        await api.POST('/api/categories', {
-          body: { name: name.trim(), description: description.trim() || null, parent_id: parentValue === '' ? null : Number(parentValue) },
-        }),
-      ).data;
+      // Resolves once the tree has been read again.
+      const created = await create.mutateAsync({
+        name: name.trim(),
+        description: description.trim() || null,
+        parent_id: parentValue === '' ? null : Number(parentValue),
+      });
       onCreated(created.name);
       setName('');
       setDescription('');
-      await queryClient.invalidateQueries({ queryKey: TREE });
       nameInput.current?.focus();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+    } catch {
+      // create.error says why, beside the field it names.
     }
   };
+  const error = create.error;
   const fields = fieldErrors(error);
   const general = error && !fields.name && !fields.description && !fields.parent_id ? messageOf(error) : null;
   const choices = flatten(tree);
@@ -255,8 +228,8 @@ function NewCategory({ tree, onCreated }: { tree: CategoryNode[]; onCreated: (na
             {general}
           </p>
         )}
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create category'}
+        <button type="submit" className="button primary" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create category'}
         </button>
       </form>
     </section>

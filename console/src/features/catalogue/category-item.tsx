@@ -4,6 +4,7 @@
 import { type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { fieldErrors, messageOf } from '../../api/errors';
 import { Field } from '../../components/field';
+import { useUpdateCategory } from './api';
 import { type CategoryNode, indentedName, moveTargets } from './category-tree-model';
 
 export interface DragState {
@@ -24,7 +25,8 @@ export interface CategoryActions {
   onDragEnd: () => void;
   onMove: (id: number, parentId: number | null) => void;
   onEdit: (id: number | null) => void;
-  onSave: (id: number, fields: { name: string; description: string | null }) => Promise<void>;
+  /** A category's edit was saved (the page says so). */
+  onSaved: (name: string) => void;
   onDelete: (node: CategoryNode) => void;
 }
 
@@ -120,8 +122,7 @@ export function CategoryItem({ node, actions }: { node: CategoryNode; actions: C
 function CategoryEditForm({ node, actions }: { node: CategoryNode; actions: CategoryActions }) {
   const [name, setName] = useState(node.name);
   const [description, setDescription] = useState(node.description ?? '');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useUpdateCategory();
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
 
@@ -131,19 +132,19 @@ function CategoryEditForm({ node, actions }: { node: CategoryNode; actions: Cate
     requestAnimationFrame(() => document.getElementById(`category-${node.id}-edit`)?.focus());
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await actions.onSave(node.id, { name: name.trim(), description: description.trim() === '' ? null : description.trim() });
-      close();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    save.mutate(
+      { id: node.id, fields: { name: name.trim(), description: description.trim() === '' ? null : description.trim() } },
+      {
+        onSuccess: (saved) => {
+          actions.onSaved(saved.name);
+          close();
+        },
+      },
+    );
   };
+  const error = save.error;
   const fields = fieldErrors(error);
   const general = error && !fields.name && !fields.description ? messageOf(error) : null;
 
@@ -168,8 +169,8 @@ function CategoryEditForm({ node, actions }: { node: CategoryNode; actions: Cate
         </p>
       )}
       <div className="actions">
-        <button type="submit" className="button primary small" disabled={busy}>
-          {busy ? 'Saving…' : 'Save'}
+        <button type="submit" className="button primary small" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save'}
         </button>
         <button type="button" className="button secondary small" onClick={close}>
           Cancel

@@ -1,4 +1,4 @@
-// What each reference list reads and sends. Brands and suppliers: a name (GET, POST, PUT /api/brands|suppliers/{id}).
+// What each reference list reads (its query of api.ts: the key every page reads the list by) and sends. Brands and suppliers: a name (GET, POST, PUT /api/brands|suppliers/{id}).
 // VAT rates: name, rate, country (GET, POST, PUT /api/vat-rates/{id}). None of these three can be deleted through the
 // API. Warehouses: code, name, country (GET, POST, PUT, DELETE /api/warehouses/{id}). Channels: the organization's
 // whole list is replaced at once (GET, PUT /api/channels; six known values at most; an empty list restores the
@@ -6,26 +6,22 @@
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { paths } from '../../api/schema';
+import {
+  type Brand,
+  brandsQuery,
+  type Channel,
+  channelsQuery,
+  type Supplier,
+  suppliersQuery,
+  type VatRate,
+  vatRatesQuery,
+  type Warehouse,
+  warehousesQuery,
+} from './api';
 import type { ListConfig } from './list-editor';
 import { CHANNEL_NAMES, CHANNEL_VALUES, type ChannelValue, countryOrNull, formatRate, normalizeRate, type Values } from './list-model';
 
-interface Named {
-  id: number;
-  name: string;
-}
-interface VatRate extends Named {
-  rate: string;
-  country_code: string;
-}
-interface Warehouse extends Named {
-  code: string;
-  country_code: string | null;
-}
-interface Channel {
-  value: string;
-  label: string;
-  description: string;
-}
+type Named = Brand | Supplier;
 type WarehouseCountry = paths['/api/warehouses']['post']['requestBody']['content']['application/json']['country_code'];
 
 const nameField = { key: 'name', label: 'Name', required: true, maxLength: 255 };
@@ -39,7 +35,7 @@ const brands: ListConfig<Named> = {
   keyOf: (b) => b.id,
   nameOf: (b) => b.name,
   valuesOf: (b) => ({ name: b.name }),
-  load: async () => unwrap(await api.GET('/api/brands')).data.brands,
+  query: brandsQuery,
   create: async (v) => unwrap(await api.POST('/api/brands', { body: { name: v.name!.trim() } })).data,
   update: async (b, v) => unwrap(await api.PUT('/api/brands/{id}', { params: { path: { id: b.id } }, body: { name: v.name!.trim() } })).data,
 };
@@ -53,7 +49,7 @@ const suppliers: ListConfig<Named> = {
   keyOf: (s) => s.id,
   nameOf: (s) => s.name,
   valuesOf: (s) => ({ name: s.name }),
-  load: async () => unwrap(await api.GET('/api/suppliers')).data.suppliers,
+  query: suppliersQuery,
   create: async (v) => unwrap(await api.POST('/api/suppliers', { body: { name: v.name!.trim() } })).data,
   update: async (s, v) => unwrap(await api.PUT('/api/suppliers/{id}', { params: { path: { id: s.id } }, body: { name: v.name!.trim() } })).data,
 };
@@ -85,7 +81,7 @@ const vatRates: ListConfig<VatRate> = {
   keyOf: (r) => r.id,
   nameOf: (r) => r.name,
   valuesOf: (r) => ({ name: r.name, rate: formatRate(r.rate), country_code: r.country_code }),
-  load: async () => unwrap(await api.GET('/api/vat-rates')).data.vat_rates,
+  query: vatRatesQuery,
   create: async (v) => unwrap(await api.POST('/api/vat-rates', { body: vatBody(v) })).data,
   update: async (r, v) => unwrap(await api.PUT('/api/vat-rates/{id}', { params: { path: { id: r.id } }, body: vatBody(v) })).data,
 };
@@ -110,7 +106,7 @@ const warehouses: ListConfig<Warehouse> = {
   keyOf: (w) => w.id,
   nameOf: (w) => w.name,
   valuesOf: (w) => ({ code: w.code, name: w.name, country_code: w.country_code ?? '' }),
-  load: async () => unwrap(await api.GET('/api/warehouses')).data.warehouses,
+  query: warehousesQuery,
   create: async (v) => unwrap(await api.POST('/api/warehouses', { body: warehouseBody(v) })).data,
   update: async (w, v) => unwrap(await api.PUT('/api/warehouses/{id}', { params: { path: { id: w.id } }, body: warehouseBody(v) })).data,
   remove: {
@@ -155,7 +151,7 @@ const channels: ListConfig<Channel> = {
   keyOf: (c) => c.value,
   nameOf: (c) => c.label,
   valuesOf: (c) => ({ value: c.value, label: c.label, description: c.description }),
-  load: async () => unwrap(await api.GET('/api/channels')).data.channels,
+  query: channelsQuery,
   create: (v, rows) => putChannels([...rows, { value: v.value!, label: v.label, description: v.description }], v.value),
   update: (c, v, rows) =>
     putChannels(

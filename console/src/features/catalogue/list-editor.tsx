@@ -1,11 +1,13 @@
 // A reference list (brands, suppliers, VAT rates, channels, warehouses): its table, and one form that adds a row or
-// changes the row chosen with its Edit button. What each list sends and reads is its config (list-configs.tsx).
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+// changes the row chosen with its Edit button. What each list sends and reads is its config (list-configs.tsx); it reads
+// under the list's own key (api.ts), the one every other page reads it by, and every change invalidates that key.
+import { type UseQueryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { fieldErrors, messageOf } from '../../api/errors';
 import { useConfirm } from '../../components/confirm';
 import { Field } from '../../components/field';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
+import { catalogueChanged } from './api';
 import { emptyValues, fieldFor, type Values } from './list-model';
 
 export interface ListField<Row> {
@@ -34,7 +36,8 @@ export interface ListConfig<Row> {
   keyOf: (row: Row) => string | number;
   nameOf: (row: Row) => string;
   valuesOf: (row: Row) => Values;
-  load: () => Promise<Row[]>;
+  /** The list's query of api.ts: its key and its read, shared with every page that shows the list. */
+  query: UseQueryOptions<Row[], Error, Row[], any>;
   create: (values: Values, rows: Row[]) => Promise<Row | undefined>;
   update: (row: Row, values: Values, rows: Row[]) => Promise<Row | undefined>;
   remove?: { run: (row: Row, rows: Row[]) => Promise<void>; warning: (row: Row) => string };
@@ -47,8 +50,7 @@ export interface ListConfig<Row> {
 
 export function ListEditor<Row>({ config }: { config: ListConfig<Row> }) {
   const queryClient = useQueryClient();
-  const queryKey = ['lists', config.kind];
-  const list = useQuery({ queryKey, queryFn: config.load });
+  const list = useQuery(config.query);
   const { confirm, dialog } = useConfirm();
   const [editing, setEditing] = useState<Row | null>(null);
   const [notice, setNotice] = useState('');
@@ -56,7 +58,16 @@ export function ListEditor<Row>({ config }: { config: ListConfig<Row> }) {
   const formHeading = useRef<HTMLHeadingElement>(null);
   const rows = list.data ?? [];
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['lists', config.kind] });
+  // Each resolves once the list has been read again.
+  const removeRow = useMutation({
+    mutationFn: (row: Row) => config.remove!.run(row, rows),
+    onSuccess: () => catalogueChanged(queryClient, config.query.queryKey),
+  });
+  const resetList = useMutation({
+    mutationFn: () => config.reset!.run(),
+    onSuccess: () => catalogueChanged(queryClient, config.query.queryKey),
+  });
+
   const say = (text: string) => {
     setActionError(null);
     setNotice(text);
@@ -75,10 +86,9 @@ export function ListEditor<Row>({ config }: { config: ListConfig<Row> }) {
   const remove = async (row: Row) => {
     if (!config.remove || !(await confirm(config.remove.warning(row)))) return;
     try {
-      await config.remove.run(row, rows);
+      await removeRow.mutateAsync(row);
       say(`Deleted ${config.nameOf(row)}.`);
       if (editing && config.keyOf(editing) === config.keyOf(row)) setEditing(null);
-      await refresh();
     } catch (err) {
       fail(new Error(`${config.nameOf(row)} was not deleted: ${messageOf(err)}`));
     }
@@ -87,10 +97,9 @@ export function ListEditor<Row>({ config }: { config: ListConfig<Row> }) {
   const reset = async () => {
     if (!config.reset || !(await confirm(config.reset.warning))) return;
     try {
-      await config.reset.run();
+      await resetList.mutateAsync();
       say('Restored the defaults.');
       setEditing(null);
-      await refresh();
     } catch (err) {
       fail(err);
     }
@@ -182,10 +191,9 @@ export function ListEditor<Row>({ config }: { config: ListConfig<Row> }) {
           editing={editing}
           full={full}
           headingRef={formHeading}
-          onSaved={async (text) => {
+          onSaved={(text) => {
             say(text);
             setEditing(null);
-            await refresh();
           }}
           onCancel={() => startEdit(null)}
         />
@@ -208,7 +216,7 @@ function ListForm<Row>({
   editing: Row | null;
   full: boolean;
   headingRef: React.RefObject<HTMLHeadingElement | null>;
-  onSaved: (notice: string) => Promise<void>;
+  onSaved: (notice: string) => void;
   onCancel: () => void;
 }) {
   const keys = config.fields.map((f) => f.key);
@@ -217,8 +225,12 @@ function ListForm<Row>({
     return editing ? config.valuesOf(editing) : emptyValues(keys);
   };
   const [values, setValues] = useState<Values>(initial);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
+  // Adds or changes the row; resolves once the list has been read again.
+  const save = useMutation({
+    mutationFn: (v: Values) => (editing ? config.update(editing, v, rows) : config.create(v, rows)),
+    onSuccess: () => catalogueChanged(queryClient, config.query.queryKey),
+  });
   const firstInput = useRef<HTMLInputElement & HTMLSelectElement>(null);
 
   // A select whose value is no longer among its choices (the list changed) stands on its first choice.
@@ -230,23 +242,20 @@ function ListForm<Row>({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
     try {
-      const saved = editing ? await config.update(editing, resolved, rows) : await config.create(resolved, rows);
+      const saved = await save.mutateAsync(resolved);
       const name = saved ? config.nameOf(saved) : (resolved.name ?? resolved.label ?? '');
-      await onSaved(editing ? `Saved ${name}.` : `Added ${name}.`);
+      onSaved(editing ? `Saved ${name}.` : `Added ${name}.`);
       if (!editing) {
         setValues(emptyValues(keys));
         firstInput.current?.focus();
       }
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+    } catch {
+      // save.error says why, beside the field it names.
     }
   };
 
+  const error = save.error;
   const [[raw, message] = []] = Object.entries(fieldErrors(error));
   const field = fieldFor(raw, keys);
   const general = error && !field ? messageOf(error) : null;
@@ -305,8 +314,8 @@ function ListForm<Row>({
             </p>
           )}
           <div className="actions">
-            <button type="submit" className="button primary" disabled={busy}>
-              {busy ? 'Saving…' : editing ? 'Save' : `Add ${config.singular}`}
+            <button type="submit" className="button primary" disabled={save.isPending}>
+              {save.isPending ? 'Saving…' : editing ? 'Save' : `Add ${config.singular}`}
             </button>
             {editing && (
               <button type="button" className="button secondary" onClick={onCancel}>

@@ -3,17 +3,17 @@
 // download (GET /api/imports/{id}/errors.csv); and the catalogue downloaded as CSV (GET /api/exports/products.csv, a
 // plain link: the session cookie goes with it), in either format, optionally filtered as the product list is.
 // The import being followed is in the address (?import=<id>), so a reload or a shared link finds it again.
-import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api } from '../../api/client';
-import { fieldErrors, messageOf, unwrap } from '../../api/errors';
+import { fieldErrors, messageOf } from '../../api/errors';
 import { Field } from '../../components/field';
 import { Page } from '../../components/page';
 import { ErrorBanner, Loading } from '../../components/status';
-import { useOrganization } from '../catalogue/api';
+import { useBrands, useCategoryTree, useChannels } from '../catalogue/api';
 import { flatten, indentedName } from '../catalogue/category-tree-model';
-import { categoryTreeQuery } from '../catalogue/category-tree-query';
+import { useOrganization } from '../organization/api';
+import { importEnded, useImport, useStartImport } from './api';
 import { type ExportFilters, exportUrl, formatBytes, type ImportState, isActive, percentDone, STATE_LABELS } from './files-model';
 import './files-page.css';
 
@@ -47,38 +47,25 @@ export default function FilesPage() {
 function ImportForm({ onStarted }: { onStarted: (id: string) => void }) {
   const [format, setFormat] = useState<'' | 'ours' | 'shopify'>('');
   const [dryRun, setDryRun] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const [noFile, setNoFile] = useState(false);
+  const upload = useStartImport();
   const fileInput = useRef<HTMLInputElement>(null);
   const dryRunId = useId();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const file = fileInput.current?.files?.[0];
     if (!file) {
-      setError(new Error('Choose a CSV file to import.'));
+      // Told like the server's refusals: in the upload's error, beside the file.
+      upload.reset();
+      setNoFile(true);
       fileInput.current?.focus();
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const body = new FormData();
-      body.append('file', file, file.name);
-      const started = unwrap(
-        await api.POST('/api/imports', {
-          params: { query: { dry_run: dryRun, ...(format ? { format } : {}) } },
-          body: body as never,
-          bodySerializer: (b: unknown) => b as FormData,
-        }),
-      ).data;
-      onStarted(started.id);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    setNoFile(false);
+    upload.mutate({ file, format, dryRun }, { onSuccess: (started) => onStarted(started.id) });
   };
+  const error = noFile ? new Error('Choose a CSV file to import.') : upload.error;
   const fields = fieldErrors(error);
   const fileError = error && !fields.format && !fields.dry_run ? messageOf(error) : null;
   const defaultCurrency = useOrganization().data?.default_currency;
@@ -109,8 +96,8 @@ function ImportForm({ onStarted }: { onStarted: (id: string) => void }) {
           writing nothing
         </label>
       </div>
-      <button type="submit" className="button primary" disabled={busy}>
-        {busy ? 'Uploading…' : dryRun ? 'Upload and check' : 'Upload and import'}
+      <button type="submit" className="button primary" disabled={upload.isPending}>
+        {upload.isPending ? 'Uploading…' : dryRun ? 'Upload and check' : 'Upload and import'}
       </button>
     </form>
   );
@@ -119,12 +106,16 @@ function ImportForm({ onStarted }: { onStarted: (id: string) => void }) {
 const BADGE: Record<ImportState, string> = { queued: '', running: 'warn', completed: 'ok', failed: 'error' };
 
 function ImportProgress({ id, onAnother }: { id: string; onAnother: () => void }) {
-  const view = useQuery({
-    queryKey: ['imports', id],
-    queryFn: async () => unwrap(await api.GET('/api/imports/{id}', { params: { path: { id } } })).data,
-    refetchInterval: (query) => (query.state.data && !isActive(query.state.data.state) ? false : 1000),
-    staleTime: 0,
-  });
+  const queryClient = useQueryClient();
+  const view = useImport(id);
+  // Followed to its end here: what it wrote is read again wherever it is shown.
+  const wasActive = useRef(false);
+  const active = view.data ? isActive(view.data.state) : false;
+  const wrote = view.data ? !view.data.dry_run : false;
+  useEffect(() => {
+    if (wasActive.current && !active && wrote) importEnded(queryClient);
+    wasActive.current = active;
+  }, [active, wrote, queryClient]);
   if (view.isPending) return <Loading label="Loading the import…" />;
   if (view.isError && !view.data)
     return (
@@ -212,9 +203,9 @@ const STATUSES = [
 
 function ExportPanel() {
   const [filters, setFilters] = useState<ExportFilters>({});
-  const brands = useQuery({ queryKey: ['brands'], queryFn: async () => unwrap(await api.GET('/api/brands')).data });
-  const channels = useQuery({ queryKey: ['channels'], queryFn: async () => unwrap(await api.GET('/api/channels')).data });
-  const tree = useQuery(categoryTreeQuery);
+  const brands = useBrands();
+  const channels = useChannels();
+  const tree = useCategoryTree();
   const set = (key: keyof ExportFilters) => (e: { target: { value: string } }) => setFilters((f) => ({ ...f, [key]: e.target.value }));
   const filtered = Object.values(filters).some((v) => v?.trim());
 
@@ -240,7 +231,7 @@ function ExportPanel() {
         <Field label="Brand">
           <select value={filters.brand ?? ''} onChange={set('brand')} disabled={brands.isPending}>
             <option value="">Any brand</option>
-            {brands.data?.brands.map((b) => (
+            {brands.data?.map((b) => (
               <option key={b.id} value={b.id}>
                 {b.name}
               </option>
@@ -260,7 +251,7 @@ function ExportPanel() {
         <Field label="Channel">
           <select value={filters.channel ?? ''} onChange={set('channel')} disabled={channels.isPending}>
             <option value="">Any channel</option>
-            {channels.data?.channels.map((c) => (
+            {channels.data?.map((c) => (
               <option key={c.value} value={c.value}>
                 {c.label}
               </option>

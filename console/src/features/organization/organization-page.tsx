@@ -2,18 +2,14 @@
 // the default currency, the currency of products created without one and of import rows that name none (Shopify's
 // product files never do). The merchant sets it; nothing guesses it. It lives under /lists, one of the paths the
 // server answers with the console (src/server/console-static.ts).
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { api } from '../../api/client';
-import { fieldErrors, messageOf, unwrap } from '../../api/errors';
+import { fieldErrors, messageOf } from '../../api/errors';
 import { Field } from '../../components/field';
 import { Page } from '../../components/page';
 import { ErrorBanner, Loading, Notice } from '../../components/status';
-import { organizationKey, useOrganization } from '../catalogue/api';
+import { type Organization, useOrganization, useSaveDefaultCurrency } from './api';
 import { COMMON_CURRENCIES, type CurrencyInput, currencyFromInput, currencyInputOf, currencyLabel, NOT_SET, OTHER } from './organization-model';
 import '../catalogue/lists-page.css';
-
-type Organization = { id: number; name: string; default_currency: string | null };
 
 export default function OrganizationPage() {
   const organization = useOrganization();
@@ -32,19 +28,15 @@ export default function OrganizationPage() {
 }
 
 function DefaultsForm({ organization, notice, setNotice }: { organization: Organization; notice: string | null; setNotice: (notice: string | null) => void }) {
-  const queryClient = useQueryClient();
   const ids = useId();
   const stored = currencyInputOf(organization.default_currency);
   const [input, setInput] = useState<CurrencyInput>(stored);
   const [error, setError] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: async (code: string | null) => unwrap(await api.PATCH('/api/organization', { body: { default_currency: code } })).data,
-    onSuccess: (saved) => {
-      setNotice(saved.default_currency ? `Default currency saved: ${currencyLabel(saved.default_currency)}.` : 'The default currency is no longer set.');
-      queryClient.setQueryData(organizationKey, saved);
-    },
-    onError: (err) => {
+  const save = useSaveDefaultCurrency({
+    onSaved: (saved) =>
+      setNotice(saved.default_currency ? `Default currency saved: ${currencyLabel(saved.default_currency)}.` : 'The default currency is no longer set.'),
+    onFailed: (err) => {
       const named = fieldErrors(err).default_currency;
       setError(named ?? null);
       setProblem(named ? null : messageOf(err));

@@ -1,6 +1,6 @@
 // One product: its details and attributes, images, stock, variants, translations and its state in each Shopify store,
 // each section saved on its own. /products/new shows the details only; once created the page becomes /products/{id}.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client';
@@ -8,7 +8,10 @@ import { unwrap } from '../../api/errors';
 import { useConfirm } from '../../components/confirm';
 import { Page } from '../../components/page';
 import { ErrorBanner, Loading, Notice } from '../../components/status';
-import { useAttributeDefinitions, useOrganization, useVariants } from '../catalogue/api';
+import { useAttributeDefinitions } from '../catalogue/api';
+import { useOrganization } from '../organization/api';
+import { productChanged, productListsChanged, useProduct, useVariants } from './api';
+import { productKeys } from './keys';
 import { ProductFields } from './product-fields';
 import { ProductMedia } from './product-media';
 import { STATUS_LABEL, statusTone } from './product-model';
@@ -50,22 +53,18 @@ function Editor({ id }: { id: number | null }) {
   // The details form starts again from the product when something else than the form changed its fields.
   const [formVersion, setFormVersion] = useState(0);
 
-  const product = useQuery({
-    queryKey: ['product', id],
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/products/{id}', { params: { path: { id: id! } }, signal })).data,
-    enabled: id !== null,
-  });
+  const product = useProduct(id);
 
+  // A section changed something the product carries (its images, stock, variants, translations).
   const changed = () => {
-    queryClient.invalidateQueries({ queryKey: ['product', id], exact: true });
-    queryClient.invalidateQueries({ queryKey: ['products', 'list'] });
+    if (id !== null) productChanged(queryClient, id);
   };
 
   const archive = useMutation({
     mutationFn: async () => unwrap(await api.DELETE('/api/products/{id}', { params: { path: { id: id! } } })).data,
     onSuccess: (saved) => {
-      queryClient.setQueryData(['product', id], saved);
-      queryClient.invalidateQueries({ queryKey: ['products', 'list'] });
+      queryClient.setQueryData(productKeys.detail(saved.id), saved);
+      productListsChanged(queryClient);
       setFormVersion((v) => v + 1);
       setArchivedNotice('The product is archived. It stays in the catalogue with the status Archived.');
     },
@@ -118,8 +117,8 @@ function Editor({ id }: { id: number | null }) {
             hasVariants={id === null ? false : variants.data ? variants.data.length > 0 : undefined}
             defaultCurrency={organization.data?.default_currency}
             onSaved={(saved, created) => {
-              queryClient.setQueryData(['product', saved.id], saved);
-              queryClient.invalidateQueries({ queryKey: ['products', 'list'] });
+              queryClient.setQueryData(productKeys.detail(saved.id), saved);
+              productListsChanged(queryClient);
               if (created) navigate(`/products/${saved.id}`, { replace: true, state: { list: state?.list, created: true } });
             }}
           />

@@ -1,11 +1,13 @@
 // A product's images: the list in order, one added by URL (the server downloads and stores it) at the first or last
 // place, and one removed after a confirmation.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api } from '../../api/client';
 import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
 import { ErrorBanner, Loading, Notice } from '../../components/status';
+import { useProductMedia } from './api';
+import { productKeys } from './keys';
 
 const looksLikeUrl = (text: string) => /^https?:\/\/\S+\.\S+/.test(text.trim());
 
@@ -22,11 +24,7 @@ export function ProductMedia({
 }) {
   const queryClient = useQueryClient();
   const ids = useId();
-  const key = ['product', productId, 'media'];
-  const media = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/products/{id}/media', { params: { path: { id: productId } }, signal })).data.media,
-  });
+  const media = useProductMedia(productId);
   const [url, setUrl] = useState('');
   const [alt, setAlt] = useState('');
   const [place, setPlace] = useState<'last' | 'first'>('last');
@@ -35,7 +33,7 @@ export function ProductMedia({
   const [notice, setNotice] = useState<string | null>(null);
 
   const refresh = () => {
-    queryClient.invalidateQueries({ queryKey: key });
+    queryClient.invalidateQueries({ queryKey: productKeys.media(productId) });
     onChanged();
   };
 

@@ -4,7 +4,6 @@ import type { components } from '../../api/schema';
 
 export type Product = components['schemas']['Product'];
 export type Variant = components['schemas']['Variant'];
-export type CategoryNode = components['schemas']['CategoryNode'];
 
 export const STATUSES = ['draft', 'active', 'archived', 'out_of_stock'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -128,8 +127,17 @@ export interface CategoryOption {
   label: string;
 }
 
+/** What flattenTree reads of a category of GET /api/categories/tree. */
+export interface CategoryTreeNode {
+  id: number;
+  name: string;
+  level: number;
+  position: number;
+  children?: CategoryTreeNode[];
+}
+
 /** A tree, depth first in sibling order, each category with its path written out. */
-export function flattenTree(nodes: CategoryNode[], trail: string[] = []): CategoryOption[] {
+export function flattenTree(nodes: readonly CategoryTreeNode[], trail: string[] = []): CategoryOption[] {
   const out: CategoryOption[] = [];
   const sorted = [...nodes].sort((a, b) => a.position - b.position);
   for (const node of sorted) {

@@ -1,11 +1,11 @@
 // The product in each connected Shopify store: its mapping (sync status, error, last sync, the store's product id) and
 // a Push button that sends it now and reads the mapping again. Connector calls name their integration in a header.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, bridge } from '../../api/client';
-import { ApiError, toApiError, unwrap } from '../../api/errors';
+import { ApiError, toApiError } from '../../api/errors';
 import { ErrorBanner, Loading } from '../../components/status';
-import { type IntegrationSummary, useIntegrations } from '../bridge/api';
+import { bridgeChanged, type IntegrationSummary, useIntegrations, useMapping } from '../bridge/api';
 import { connectorTime, type PushResult, pushSummary } from './product-model';
 
 type Integration = IntegrationSummary;
@@ -30,21 +30,9 @@ const TONE: Record<string, string> = { synced: 'ok', error: 'error', pending: 'w
 
 function StoreMapping({ integration, productId }: { integration: Integration; productId: number }) {
   const queryClient = useQueryClient();
-  const key = ['product', productId, 'mapping', integration.id];
   const [outcome, setOutcome] = useState<{ ok: boolean; lines: string[] } | null>(null);
-  const mapping = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) => {
-      const answer = await api.GET('/api/products/mapping/{pimProductId}', {
-        params: { path: { pimProductId: productId } },
-        headers: bridge(integration.id),
-        signal,
-      });
-      // 404: the product has not been pushed to this store yet.
-      if (answer.response.status === 404) return null;
-      return unwrap(answer).data;
-    },
-  });
+  // null: not pushed to this store yet. The same query as the bridge's mappings page shows.
+  const mapping = useMapping(integration.id, productId);
   const push = useMutation({
     mutationFn: async () => {
       // The route takes a product object or {products: [...]}; its body is not in the OpenAPI document.
@@ -60,7 +48,8 @@ function StoreMapping({ integration, productId }: { integration: Integration; pr
       setOutcome(pushSummary(result, answer.message));
     },
     onError: (err) => setOutcome({ ok: false, lines: [err instanceof ApiError ? err.message : String(err)] }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+    // The mapping, and what else a push changes of the integration (its mappings, status, last sync).
+    onSettled: () => bridgeChanged(queryClient, integration.id),
   });
 
   const m = mapping.data;

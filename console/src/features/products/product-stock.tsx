@@ -1,6 +1,6 @@
 // Stock per warehouse: one quantity per warehouse, saved together (PUT per changed warehouse); the product's stock is
 // their sum. Without warehouses the product keeps a single stock number, set on the product itself.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
@@ -8,6 +8,8 @@ import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
 import { ErrorBanner, Loading, Notice } from '../../components/status';
 import { useWarehouses } from '../catalogue/api';
+import { useProductStock } from './api';
+import { productKeys } from './keys';
 
 const quantityProblem = (text: string) => (/^-?\d{1,10}$/.test(text.trim()) ? null : 'must be a whole number');
 
@@ -15,11 +17,8 @@ export function ProductStock({ productId, onChanged }: { productId: number; onCh
   const queryClient = useQueryClient();
   const ids = useId();
   const warehouses = useWarehouses();
-  const key = ['product', productId, 'stock'];
-  const stock = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/products/{id}/stock', { params: { path: { id: productId } }, signal })).data,
-  });
+  const key = productKeys.stock(productId);
+  const stock = useProductStock(productId);
   // Edited quantities by warehouse id (or 0: the product's own stock); what is not here shows the stored level.
   const [edits, setEdits] = useState<Record<number, string>>({});
   const [errors, setErrors] = useState<Record<number, string>>({});

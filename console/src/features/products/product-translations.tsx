@@ -1,12 +1,14 @@
 // Translations of a product's texts, one language at a time: pick one the product has (or type a new code), edit its
 // name and descriptions, Save (PUT) or remove it (DELETE, after a confirmation). A blank text falls back to the
 // product's own.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { api } from '../../api/client';
 import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
 import { ErrorBanner, Loading, Notice } from '../../components/status';
+import { useProductTranslation } from './api';
+import { productKeys } from './keys';
 import type { Product } from './product-model';
 
 const LOCALE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
@@ -38,11 +40,7 @@ export function ProductTranslations({
   const existing = locales.includes(locale);
 
   // The product read in that language: translated texts where there are some, the product's own where not.
-  const translated = useQuery({
-    queryKey: ['product', product.id, 'locale', locale],
-    queryFn: async ({ signal }) => unwrap(await api.GET('/api/products/{id}', { params: { path: { id: product.id }, query: { locale } }, signal })).data,
-    enabled: existing,
-  });
+  const translated = useProductTranslation(product.id, locale, existing);
   useEffect(() => {
     const t = translated.data;
     if (!existing) setTexts(blank);
@@ -58,7 +56,7 @@ export function ProductTranslations({
     setNotice(message);
     setProblem(null);
     setErrors({});
-    queryClient.invalidateQueries({ queryKey: ['product', product.id, 'locale'] });
+    queryClient.invalidateQueries({ queryKey: productKeys.translations(product.id) });
     onChanged();
   };
   const failed = (err: unknown) => {

@@ -8,7 +8,8 @@ import { api } from '../../api/client';
 import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
 import { ErrorBanner, Loading, Notice } from '../../components/status';
-import { useVariants, variantsKey } from '../catalogue/api';
+import { useVariants } from './api';
+import { productKeys } from './keys';
 import {
   emptyVariantDraft,
   placeErrors,
@@ -36,7 +37,7 @@ export function ProductVariants({
 }) {
   const queryClient = useQueryClient();
   const ids = useId();
-  const key = variantsKey(productId);
+  const key = productKeys.variants(productId);
   const variants = useVariants(productId);
   const [problem, setProblem] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);

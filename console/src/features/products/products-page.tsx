@@ -1,15 +1,13 @@
 // The catalogue: one page of products at a time (25 or 50), searched and filtered on the server. Every filter and the
 // page live in the URL, so reload, back and a page remembered through sign-in all come back to the same list.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { startTransition, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
 import { Page } from '../../components/page';
 import { Pagination } from '../../components/pagination';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
 import { useBrands, useCategories, useChannels } from '../catalogue/api';
+import { useProductList } from './api';
 import {
   CHANNELS,
   formatPrice,
@@ -55,13 +53,7 @@ export default function ProductsPage() {
   });
 
   const query = listQuery(filters);
-  const list = useQuery({
-    queryKey: ['products', 'list', query],
-    queryFn: async ({ signal }) =>
-      // `category` is the server's category filter (GET /api/products?category=…).
-      unwrap(await api.GET('/api/products', { params: { query }, signal })).data,
-    placeholderData: keepPreviousData,
-  });
+  const list = useProductList(query);
   const brands = useBrands();
   const channels = useChannels();
   const categories = useCategories();

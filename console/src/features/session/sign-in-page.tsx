@@ -1,6 +1,7 @@
 // Sign-in with an organization's API key and secret. Neither is stored by the page: they go to the server once, which
 // answers with a session cookie. After sign-in the merchant returns to the page they were sent away from.
-import { type FormEvent, useEffect, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useEffect } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { messageOf } from '../../api/errors';
 import { Field } from '../../components/field';
@@ -11,14 +12,19 @@ import { useSession } from './session';
 export function SignInPage() {
   const { session, signIn } = useSession();
   const [params] = useSearchParams();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const next = safeNext(params.get('next'));
   const navigate = useNavigate();
   // A server path (/shopify/install sends a merchant who is not signed in here) is left with a full navigation: the
   // router knows no such route. Signed in now, or already (the cross-site redirect from Shopify's admin carried no
   // SameSite=Strict cookie, but this page's own request does).
   const toServer = isServerPath(next);
+  const attempt = useMutation({
+    mutationFn: ({ apiKey, apiSecret }: { apiKey: string; apiSecret: string }) => signIn(apiKey, apiSecret),
+    onSuccess: () => {
+      if (!toServer) navigate(next, { replace: true });
+    },
+  });
+  const error = attempt.error ? messageOf(attempt.error) : null;
   useEffect(() => {
     if (session && toServer) window.location.assign(next);
   }, [session, toServer, next]);
@@ -27,19 +33,10 @@ export function SignInPage() {
   if (session && toServer) return <Loading label="Continuing to Shopify…" />;
   if (session) return <Navigate to={next} replace />;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      await signIn(String(form.get('api_key') ?? '').trim(), String(form.get('api_secret') ?? '').trim());
-      if (!toServer) navigate(next, { replace: true });
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    attempt.mutate({ apiKey: String(form.get('api_key') ?? '').trim(), apiSecret: String(form.get('api_secret') ?? '').trim() });
   };
 
   return (
@@ -63,8 +60,8 @@ export function SignInPage() {
             {error}
           </p>
         )}
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+        <button type="submit" className="button primary" disabled={attempt.isPending}>
+          {attempt.isPending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
     </main>
