@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './api/errors';
-import { SessionProvider } from './api/session';
+import { SessionProvider } from './features/session/session';
 import { router } from './routes';
 import './styles.css';
 

@@ -2,7 +2,7 @@
 // fetched when first visited.
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Layout } from './components/layout';
-import { SignInPage } from './pages/sign-in';
+import { SignInPage } from './features/session/sign-in-page';
 
 const lazy = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
 
@@ -13,22 +13,22 @@ export const router = createBrowserRouter([
     Component: Layout,
     children: [
       { index: true, element: <Navigate to="/products" replace /> },
-      { path: 'products', lazy: lazy(() => import('./pages/products')) },
-      { path: 'products/new', lazy: lazy(() => import('./pages/product-editor')) },
-      { path: 'products/:id', lazy: lazy(() => import('./pages/product-editor')) },
-      { path: 'categories', lazy: lazy(() => import('./pages/categories')) },
-      { path: 'attributes', lazy: lazy(() => import('./pages/attributes')) },
+      { path: 'products', lazy: lazy(() => import('./features/products/products-page')) },
+      { path: 'products/new', lazy: lazy(() => import('./features/products/product-editor-page')) },
+      { path: 'products/:id', lazy: lazy(() => import('./features/products/product-editor-page')) },
+      { path: 'categories', lazy: lazy(() => import('./features/catalogue/categories-page')) },
+      { path: 'attributes', lazy: lazy(() => import('./features/catalogue/attributes-page')) },
       // Under /lists: the server answers the console only under its known roots (src/server/console-static.ts).
-      { path: 'lists/organization', lazy: lazy(() => import('./pages/organization')) },
-      { path: 'lists/:kind', lazy: lazy(() => import('./pages/reference-lists')) },
-      { path: 'files', lazy: lazy(() => import('./pages/files')) },
-      { path: 'bridge', lazy: lazy(() => import('./pages/bridge')) },
-      { path: 'bridge/:integrationId', lazy: lazy(() => import('./pages/bridge-overview')) },
-      { path: 'bridge/:integrationId/mappings', lazy: lazy(() => import('./pages/bridge-mappings')) },
-      { path: 'bridge/:integrationId/sync', lazy: lazy(() => import('./pages/bridge-sync')) },
-      { path: 'bridge/:integrationId/drift', lazy: lazy(() => import('./pages/bridge-drift')) },
-      { path: 'bridge/:integrationId/collections', lazy: lazy(() => import('./pages/bridge-collections')) },
-      { path: '*', lazy: lazy(() => import('./pages/not-found')) },
+      { path: 'lists/organization', lazy: lazy(() => import('./features/organization/organization-page')) },
+      { path: 'lists/:kind', lazy: lazy(() => import('./features/catalogue/reference-lists-page')) },
+      { path: 'files', lazy: lazy(() => import('./features/files/files-page')) },
+      { path: 'bridge', lazy: lazy(() => import('./features/bridge/bridge-page')) },
+      { path: 'bridge/:integrationId', lazy: lazy(() => import('./features/bridge/overview-page')) },
+      { path: 'bridge/:integrationId/mappings', lazy: lazy(() => import('./features/bridge/mappings-page')) },
+      { path: 'bridge/:integrationId/sync', lazy: lazy(() => import('./features/bridge/sync-page')) },
+      { path: 'bridge/:integrationId/drift', lazy: lazy(() => import('./features/bridge/drift-page')) },
+      { path: 'bridge/:integrationId/collections', lazy: lazy(() => import('./features/bridge/collections-page')) },
+      { path: '*', lazy: lazy(() => import('./components/not-found')) },
     ],
   },
 ]);

@@ -1,7 +1,7 @@
 // The attribute form: options one a line, the body sent, a suggested code, and where a server message goes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { attributeBody, attributeField, parseOptions, suggestCode } from '../src/components/attribute-form-model.tsx';
+import { attributeBody, attributeField, parseOptions, suggestCode } from '../src/features/catalogue/attribute-form-model.ts';
 
 test('options are one a line, trimmed, blank lines and duplicates dropped', () => {
   assert.deepEqual(parseOptions(' red \n\nblue\r\nred\n  '), ['red', 'blue']);

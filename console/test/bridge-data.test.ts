@@ -14,7 +14,7 @@ import {
   progressText,
   seriesSummary,
   splitValidation,
-} from '../src/components/bridge-data.tsx';
+} from '../src/features/bridge/bridge-data.ts';
 
 const log = (status: string, started_at: string | null, completed_at: string | null = started_at) => ({ status, started_at, completed_at });
 

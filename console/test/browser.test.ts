@@ -225,6 +225,43 @@ describe('the console in a browser', () => {
     await c.shot(page, 'bridge-collections-checked');
   });
 
+  it("a brand added on the Lists page is at once among the product editor's and the product filter's brands, without a reload", async () => {
+    await page.setViewportSize(DESKTOP);
+    errors.length = 0;
+    const brand = 'Harbour & Co';
+    // The editor first, so that its brands are read (and cached) before the new one exists.
+    await page.goto(`/products/${mappedProductId}`);
+    const editorBrands = page.getByLabel('Brand', { exact: true });
+    await editorBrands.locator('option', { hasText: 'Northwind Outfitters' }).waitFor({ state: 'attached' });
+    assert.equal(await editorBrands.locator('option', { hasText: brand }).count(), 0);
+    // From here on the page is never loaded again: the marker would be gone.
+    await page.evaluate('window.__sameDocument = true');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Brands', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/lists/brands');
+    await page.getByRole('heading', { level: 1, name: 'Brands' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill(brand);
+    await page.getByRole('button', { name: 'Add brand' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Added ${brand}.` })
+      .waitFor();
+    // Back the way a merchant goes: the products (whose brand filter offers it), then the product.
+    await nav.getByRole('link', { name: 'Products', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/products');
+    await page.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
+    await page.getByLabel('Brand', { exact: true }).locator('option', { hasText: brand }).waitFor({ state: 'attached' });
+    await page.getByRole('link', { name: 'Linen Overshirt', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === `/products/${mappedProductId}`);
+    await page.getByRole('heading', { level: 1, name: 'Linen Overshirt' }).waitFor();
+    await editorBrands.locator('option', { hasText: brand }).waitFor({ state: 'attached' });
+    await editorBrands.selectOption({ label: brand });
+    await editorBrands.scrollIntoViewIfNeeded();
+    assert.equal(await page.evaluate('window.__sameDocument'), true, 'no reload on the way');
+    await c.shot(page, 'product-editor-new-brand');
+    assert.deepEqual(errors, []);
+  });
+
   it('a session ended server-side sends the merchant to sign-in with a notice, and back to the page after', async () => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/categories');

@@ -1,7 +1,7 @@
 // The category tree as the page reads it: the selects' choices, and the optimistic tree after a move.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type CategoryNode, canMove, flatten, indentedName, moveNode, moveTargets, replaceNode } from '../src/components/category-tree-model.tsx';
+import { type CategoryNode, canMove, flatten, indentedName, moveNode, moveTargets, replaceNode } from '../src/features/catalogue/category-tree-model.ts';
 
 const node = (id: number, name: string, children: CategoryNode[] = []): CategoryNode => ({
   id,

@@ -2,7 +2,7 @@
 // returns to, the ways in as a merchant names them, and which field a refusal of POST /api/shops belongs to.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { accessMethodWord, connectErrorField, installHref, isServerPath, safeNext, scopeList, storeDomain } from '../src/components/connect-model.tsx';
+import { accessMethodWord, connectErrorField, installHref, isServerPath, safeNext, scopeList, storeDomain } from '../src/features/bridge/connect-model.ts';
 
 test('a store address is made a shop domain the way merchants type it', () => {
   assert.equal(storeDomain(''), '');

@@ -1,7 +1,7 @@
 // The import and export page: progress as a share, the states that keep polling, the export link's query.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { exportUrl, formatBytes, isActive, percentDone } from '../src/components/files-model.tsx';
+import { exportUrl, formatBytes, isActive, percentDone } from '../src/features/files/files-model.ts';
 
 test('progress is the share of rows done; a finished import is whole', () => {
   assert.equal(percentDone({ state: 'running', rows_total: 200, rows_done: 50 }), 25);

@@ -1,7 +1,7 @@
 // The reference lists' pure parts: which field a message names, countries and rates as the API takes them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countryOrNull, emptyValues, fieldFor, formatRate, normalizeRate } from '../src/components/list-model.tsx';
+import { countryOrNull, emptyValues, fieldFor, formatRate, normalizeRate } from '../src/features/catalogue/list-model.ts';
 
 test('a message is placed beside the field it names, an index or a path prefix aside', () => {
   assert.equal(fieldFor('name', ['name']), 'name');

@@ -1,7 +1,7 @@
 // The organization page's pure parts: the default currency as its select and "another currency" box hold it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { COMMON_CURRENCIES, currencyFromInput, currencyInputOf, currencyLabel, NOT_SET, OTHER } from '../src/components/organization-model.tsx';
+import { COMMON_CURRENCIES, currencyFromInput, currencyInputOf, currencyLabel, NOT_SET, OTHER } from '../src/features/organization/organization-model.ts';
 
 test('a stored currency is chosen in the select, or typed in the box when it is not a common one', () => {
   assert.deepEqual(currencyInputOf(null), { choice: NOT_SET, other: '' });

@@ -33,7 +33,7 @@ import {
   variantBody,
   variantDraftOf,
   writeFilters,
-} from '../src/components/product-model.tsx';
+} from '../src/features/products/product-model.ts';
 
 test('filters survive a round trip through the URL, defaults left out and nonsense ignored', () => {
   const f = readFilters(new URLSearchParams('q=wool&status=active&brand=2&channel=web&category=5&page=3&per_page=50'));

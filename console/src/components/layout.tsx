@@ -1,9 +1,9 @@
 // The frame of every signed-in page: the organization, the navigation, sign-out. Without a session it sends the
 // merchant to sign-in, remembering the page (`?next=`), and back there after.
-import { useState } from 'react';
-import { NavLink, Navigate, Outlet, useLocation } from 'react-router';
+import { useMutation } from '@tanstack/react-query';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { messageOf } from '../api/errors';
-import { useSession } from '../api/session';
+import { useSession } from '../features/session/session';
 import { Loading } from './status';
 
 const NAV = [
@@ -23,7 +23,7 @@ const NAV = [
 export function Layout() {
   const { session, ended, signOut } = useSession();
   const location = useLocation();
-  const [signOutError, setSignOutError] = useState<string | null>(null);
+  const leave = useMutation({ mutationFn: signOut });
   if (session === undefined) return <Loading label="Opening the console…" />;
   if (session === null) {
     const next = encodeURIComponent(location.pathname + location.search);
@@ -39,7 +39,7 @@ export function Layout() {
         <span className="org" title="Signed-in organization">
           {session.organization.name}
         </span>
-        <button type="button" className="button secondary" onClick={() => signOut().catch((err) => setSignOutError(messageOf(err)))}>
+        <button type="button" className="button secondary" onClick={() => leave.mutate()}>
           Sign out
         </button>
       </header>
@@ -53,9 +53,9 @@ export function Layout() {
         </ul>
       </nav>
       <main id="main" className="content" tabIndex={-1}>
-        {signOutError && (
+        {leave.error && (
           <p role="alert" className="banner error">
-            {signOutError}
+            {messageOf(leave.error)}
           </p>
         )}
         <Outlet />

@@ -1,0 +1,48 @@
+// The import's calls: a CSV file uploaded (POST /api/imports, multipart), then its progress (GET /api/imports/{id})
+// read every second until it ends. An import that ends has written products, and the brands, suppliers and categories
+// its rows named that were missing: their keys are invalidated then (importEnded), so the other pages show them.
+// The export is a plain link (files-model.ts's exportUrl).
+import { type QueryClient, useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import { unwrap } from '../../api/errors';
+import { brandKeys, categoryKeys, supplierKeys } from '../catalogue/keys';
+import { productKeys } from '../products/keys';
+import { isActive } from './files-model';
+import { importKeys } from './keys';
+
+export interface ImportRequest {
+  file: File;
+  format: '' | 'ours' | 'shopify';
+  dryRun: boolean;
+}
+
+/** Uploads the file; the answer is the import started (its id to follow). */
+export function useStartImport() {
+  return useMutation({
+    mutationFn: async ({ file, format, dryRun }: ImportRequest) => {
+      const body = new FormData();
+      body.append('file', file, file.name);
+      return unwrap(
+        await api.POST('/api/imports', {
+          params: { query: { dry_run: dryRun, ...(format ? { format } : {}) } },
+          body: body as never,
+          bodySerializer: (b: unknown) => b as FormData,
+        }),
+      ).data;
+    },
+  });
+}
+
+/** One import, read every second while it is queued or running. */
+export const useImport = (id: string) =>
+  useQuery({
+    queryKey: importKeys.detail(id),
+    queryFn: async () => unwrap(await api.GET('/api/imports/{id}', { params: { path: { id } } })).data,
+    refetchInterval: (query) => (query.state.data && !isActive(query.state.data.state) ? false : 1000),
+    staleTime: 0,
+  });
+
+/** After an import (not a dry run) ended: what it may have written. */
+export function importEnded(queryClient: QueryClient) {
+  for (const queryKey of [productKeys.all, brandKeys.all, supplierKeys.all, categoryKeys.all]) void queryClient.invalidateQueries({ queryKey });
+}
