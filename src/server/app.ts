@@ -113,8 +113,9 @@ export async function buildApp({ config, database, services, log, instrument }: 
   const fullSurface = config.role !== 'worker';
   if (fullSurface) modules.pim.installHooks(app as unknown as App);
   app.decorate('services', services);
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Request-Id', req.id);
+    done(null, payload);
   });
 
   for (const schema of modules.pim.sharedSchemas) app.addSchema(schema);

@@ -139,19 +139,22 @@ const header = (req: FastifyRequest, name: string) => {
 export function installSessionHook(app: App, sessions: SessionService): void {
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('consoleSessionEnded', false);
-  app.addHook('onRequest', async (req) => {
+  // A callback hook, not an async one: most requests (API keys, other paths) leave at once, without a promise.
+  app.addHook('onRequest', (req, _reply, done) => {
     // The install's start (/shopify/install) is the console's too: it installs for the signed-in organization.
-    if (!(req.url.startsWith('/api/') || req.url.startsWith('/shopify/install')) || req.url.startsWith('/api/session')) return;
-    if (req.headers['x-api-key'] !== undefined || req.headers.authorization !== undefined) return;
+    if (!(req.url.startsWith('/api/') || req.url.startsWith('/shopify/install')) || req.url.startsWith('/api/session')) return done();
+    if (req.headers['x-api-key'] !== undefined || req.headers.authorization !== undefined) return done();
     const token = sessionToken(req);
-    if (!token) return;
-    const session = await sessions.authenticate(token);
-    if (!session) {
-      req.consoleSessionEnded = true;
-      return;
-    }
-    if (!SAFE_METHODS.has(req.method) && !sessions.csrfMatches(token, header(req, 'x-csrf-token'))) throw csrfRefused();
-    req.consoleSession = { organizationId: session.organizationId, keyId: session.keyId, accountKeyHashes: session.accountKeyHashes };
+    if (!token) return done();
+    sessions.authenticate(token).then((session) => {
+      if (!session) {
+        req.consoleSessionEnded = true;
+        return done();
+      }
+      if (!SAFE_METHODS.has(req.method) && !sessions.csrfMatches(token, header(req, 'x-csrf-token'))) return done(csrfRefused());
+      req.consoleSession = { organizationId: session.organizationId, keyId: session.keyId, accountKeyHashes: session.accountKeyHashes };
+      done();
+    }, done);
   });
 }
 
