@@ -134,22 +134,31 @@ export class ProductRepository {
     return runPrepared(this.db, statement);
   }
 
-  /** GET /api/products/{id}, the hottest read: its statement is built once per shape (locale or not, includes). */
+  /** A product as the API answers it (find's JSON text, parsed). */
   async find(organizationId: number, id: number, locale: string | null = null, includes: ProductIncludes = NO_INCLUDES): Promise<ProductView | null> {
+    const json = await this.findJson(organizationId, id, locale, includes);
+    return json === null ? null : (JSON.parse(json) as ProductView);
+  }
+
+  /**
+   * GET /api/products/{id}, the hottest read, as the JSON text PostgreSQL builds (`row_to_json`): the route sends it as
+   * it is, so the product is neither parsed by the driver nor serialized again. Its statement is built once per shape
+   * (locale or not, includes). The values are the API's: integers and booleans as JSON numbers and booleans, decimals
+   * and times already text.
+   */
+  async findJson(organizationId: number, id: number, locale: string | null = null, includes: ProductIncludes = NO_INCLUDES): Promise<string | null> {
     const shape = `${this.mediaBaseUrl}|${locale !== null}|${includes.variants}|${includes.warehouseStock}|${includes.translations === true}`;
     let statement = FIND_STATEMENTS.get(shape);
     if (!statement) {
       const at = locale === null ? null : sql.placeholder('locale');
-      // One JSON column rather than fifty: the driver parses one field (JSON.parse) instead of typing each column.
-      // The same values: integers and booleans as JSON numbers and booleans, decimals and times already text.
       statement = compile(sql`
-        SELECT row_to_json(x) AS product FROM (
+        SELECT row_to_json(x)::text AS product FROM (
           SELECT ${projection(at, this.mediaBaseUrl, includes)} FROM products p ${joins(at)}
           WHERE p.organization_id = ${sql.placeholder('organizationId')} AND p.id = ${sql.placeholder('id')}) x`);
       FIND_STATEMENTS.set(shape, statement);
     }
     const result = await runPrepared(this.db, statement, { organizationId, id, locale });
-    return rowsOf<{ product: ProductView }>(result)[0]?.product ?? null;
+    return rowsOf<{ product: string }>(result)[0]?.product ?? null;
   }
 
   /** The organization's products among `ids`, in one statement (one statement text whatever the number of ids); unknown ids are left out, order is by id. */

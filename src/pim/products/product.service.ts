@@ -36,8 +36,13 @@ export class ProductService {
   }
 
   async get(organizationId: number, id: number, locale: string | null = null, include?: string): Promise<ProductView> {
-    const product = await this.products.find(organizationId, id, locale, parseInclude(include));
-    if (!product) throw notFound(`Product ${id} not found`);
+    return JSON.parse(await this.getJson(organizationId, id, locale, include)) as ProductView;
+  }
+
+  /** The product as JSON text, for GET /api/products/{id} to send as it is (ProductRepository.findJson). */
+  async getJson(organizationId: number, id: number, locale: string | null = null, include?: string): Promise<string> {
+    const product = await this.products.findJson(organizationId, id, locale, parseInclude(include));
+    if (product === null) throw notFound(`Product ${id} not found`);
     return product;
   }
 
