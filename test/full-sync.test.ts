@@ -123,8 +123,10 @@ for (const target of databaseTargets()) {
       let app = apps.get(`${threshold}/${chunk}`);
       if (!app) {
         const storefront = new StorefrontSwitch();
-        // No delta polls here (SYNC_POLL_SECONDS=0): only the full sync's own jobs run.
+        // No delta polls here (SYNC_POLL_SECONDS=0): only the full sync's own jobs run. The cases poll the connector
+        // API for progress and mappings: no per-address limit on those reads.
         const env = {
+          AUTH_RATE_LIMIT: '1000000',
           SYNC_RETRY_DELAY_SECONDS: '0',
           SYNC_RETRY_LIMIT: '2',
           SYNC_POLL_SECONDS: '0',

@@ -40,7 +40,15 @@ for (const target of databaseTargets()) {
       port = await freePort();
       h = await connectorHarness(
         target,
-        { SHOPIFY_SANDBOX: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`, SHOPIFY_API_SECRET: SECRET, SYNC_BULK_THRESHOLD: '1' },
+        {
+          SHOPIFY_SANDBOX: 'true',
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          SHOPIFY_API_SECRET: SECRET,
+          SYNC_BULK_THRESHOLD: '1',
+          // The cases poll the connector API (mappings, drift events, status) until a webhook has acted: no per-address limit.
+          AUTH_RATE_LIMIT: '1000000',
+          CONNECTOR_PUBLIC_RATE_LIMIT: '1000000',
+        },
         port,
         {
           // allowHttp: the test's server is http://127.0.0.1 (the sandbox delivers to https only, as Shopify, by default).

@@ -1,5 +1,7 @@
 // What a connector client reads back, through the connector API as the docs describe it (docs/connector-api.md): an
-// integration's mappings, sync logs and status. Tests assert through these rather than the tables behind them.
+// integration's mappings, sync logs and status. Tests assert through these rather than the tables behind them; what no
+// route shows (a mapping's storefront_state, a shop's integration) through the repository that owns it. Every API read
+// takes a point of the per-address limit (AUTH_RATE_LIMIT): a suite that polls them raises it.
 import assert from 'node:assert/strict';
 import type { Db } from '../../src/db/client.js';
 import { IntegrationRepository, type IntegrationRow } from '../../src/connector/integrations/integration.repository.js';
