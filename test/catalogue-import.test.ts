@@ -591,8 +591,8 @@ for (const target of databaseTargets()) {
       });
 
       it('metafield columns become typed attributes that export under the same metafield; Published without Status; the default currency', async () => {
-        const { t, call } = await organization();
-        await h.database.executor.executeSql('UPDATE organizations SET default_currency = $1 WHERE id = $2', ['USD', t.organizationId]);
+        const { call } = await organization();
+        okData(await call('PATCH', '/api/organization', { default_currency: 'USD' }));
         const file = csv([
           [
             'Handle',
