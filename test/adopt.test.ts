@@ -19,9 +19,11 @@ import sharp from 'sharp';
 import { matchCatalogues, variantLinks, type PimCatalogueEntry } from '../src/connector/adopt/matching.js';
 import { parseStartBody } from '../src/connector/adopt/adoption.service.js';
 import { pimPrices, shopProductDraft } from '../src/connector/adopt/shop-drafts.js';
+import { FullSyncRepository } from '../src/connector/sync/full-sync.repository.js';
 import { withGtinCheckDigit } from '../src/lib/gtin.js';
 import type { StorefrontCatalogueProduct } from '../src/storefront/storefront.port.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
+import { storefrontStateOf } from './helpers/connector-reads.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { assertError } from './helpers/push.js';
 import { BulkPause } from './helpers/sandbox-graphql.js';
@@ -369,14 +371,7 @@ for (const target of databaseTargets()) {
       );
       // The shop's image, downloaded by the import; the mapping knows it is the shop's media (not uploaded again).
       assert.equal(hatPim.images.length, 1);
-      assert.deepEqual(
-        (
-          (await h.database.db.execute(
-            sql`select storefront_state->'mediaIds' as m from product_mappings where integration_id = ${c.integrationId} and pim_product_id = ${hatPim.id}`,
-          )) as unknown as { rows: Json[] }
-        ).rows[0].m,
-        { [hatPim.images[0]]: hatMedia[0].id },
-      );
+      assert.deepEqual((await storefrontStateOf(h.database.db, c.integrationId, hatPim.id))?.mediaIds, { [hatPim.images[0]]: hatMedia[0].id });
       const scarfPim = list.find((p) => p.sku === 'scarf');
       assert.ok(scarfPim);
       assert.deepEqual(
@@ -520,6 +515,7 @@ for (const target of databaseTargets()) {
       const chairShopId = pushed.json().data.results[1].storefront_product_id as number;
       // The merchant also has a sofa of the same SKU; the chair's mapping is lost (it is found by our metafield).
       const merchantSofa = await seed(c.gql, merchantProduct('old-sofa', 'Old Sofa', [['SOFA-1', '450.00']]));
+      // (No route deletes a mapping: the row goes, as if it had never been written.)
       await h.database.db.execute(sql`delete from product_mappings where integration_id = ${c.integrationId} and pim_product_id = ${chair}`);
       const done = await adopted(c.token, (await adopt(c.token)).data.id);
       assert.equal(done.state, 'completed', JSON.stringify(done));
@@ -606,11 +602,15 @@ for (const target of databaseTargets()) {
       assert.deepEqual([done.counts.shop_products, done.counts.unmatched_shop], [1, 1]);
 
       // While a full sync of the integration is open, no adoption starts (it would link what the sync is creating).
-      await h.database.db.execute(sql`insert into full_syncs (id, integration_id, status) values (gen_random_uuid(), ${a.integrationId}, 'running')`);
+      // (A running one, made by its repository without a sync.full job: nothing runs it meanwhile.)
+      const fullSyncs = new FullSyncRepository(h.database.db);
+      const running = crypto.randomUUID();
+      await fullSyncs.create(running, a.integrationId, new Date());
+      assert.ok(await fullSyncs.markRunning(running, new Date()));
       const blocked = await h.call('POST', '/api/adopt', a.token);
       assertError(blocked, 409, 'SYNC_IN_PROGRESS');
       assert.match(blocked.json().message, /full sync/);
-      await h.database.db.execute(sql`update full_syncs set status = 'completed' where integration_id = ${a.integrationId}`);
+      await fullSyncs.fail(running, 'ended by the test', new Date());
     });
   });
 }

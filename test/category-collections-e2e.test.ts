@@ -2,7 +2,7 @@
 // back through the sandbox's Admin GraphQL API (docs/shopify-fidelity.md, "Categories → collections").
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { CategoryCollectionRepository } from '../src/connector/collections/category-collection.repository.js';
 import { connectorHarness, freePort, type ConnectorHarness, type SandboxConnection } from './helpers/connector.js';
 import { databaseTargets } from './helpers/harness.js';
 import { sku } from './helpers/pim.js';
@@ -159,7 +159,7 @@ for (const target of databaseTargets()) {
 
     it('a collection made by a push whose record was lost is found again by its metafield, not made twice', async () => {
       const sale = await gidOf('Sale');
-      await h.database.db.execute(sql`DELETE FROM category_collections WHERE pim_category_id = ${categories.Sale}`);
+      await new CategoryCollectionRepository(h.database.db).remove(s.integrationId, categories.Sale);
       const c = await newProduct(['Sale']);
       await push(c);
       assert.equal(await gidOf('Sale'), sale);

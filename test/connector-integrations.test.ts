@@ -4,12 +4,16 @@
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
+import { TokenRepository } from '../src/connector/auth/token.repository.js';
+import { MappingRepository } from '../src/connector/mappings/mapping.repository.js';
 import { sha256Hex } from '../src/lib/crypto.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
+import { integrationOfShop, mappingOf, publicStatusOf } from './helpers/connector-reads.js';
 import { REDACTED_PATHS } from '../src/server/app.js';
 import { startApp } from '../src/server/start-app.js';
 import { databaseTargets, TEST_ADMIN_TOKEN, testConfig } from './helpers/harness.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
+import { sqlRows } from './helpers/sql.js';
 
 const YMD_HIS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
@@ -37,8 +41,6 @@ for (const target of databaseTargets()) {
       await h.close();
     });
 
-    const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
-
     describe('POST /api/connect', () => {
       it('creates an active integration with an admin token; secrets are neither returned nor stored in clear', async () => {
         const tenant = await h.tenant();
@@ -60,20 +62,29 @@ for (const target of databaseTargets()) {
         assert.match(body.data.created_at, YMD_HIS);
         assert.ok(!res.body.includes(tenant.apiSecret) && !res.body.includes(tenant.apiKey));
 
-        const [row] = await rows(sql`select * from integrations where id = ${body.data.integration_id}`);
-        assert.equal(row.pim_base_url, h.pimUrl, 'stored without the trailing slash');
-        assert.equal(row.is_active, true);
+        const listed = await h.call('GET', '/api/tokens', body.data.api_token);
+        assert.deepEqual(
+          listed.json().data.tokens.map((t: { scope: string }) => t.scope),
+          ['admin'],
+        );
+        // The stored secret opens back to the original (used for later PIM calls); the URL is stored without the slash.
+        const conn = await h.app.services.connector.integrations.pimConnectionOf(body.data.integration_id);
+        assert.deepEqual(conn, { baseUrl: h.pimUrl, apiKey: tenant.apiKey, apiSecret: tenant.apiSecret, isActive: true });
+
+        // How the secrets are stored, which no route shows: the rows themselves.
+        const [row] = await sqlRows<Record<string, unknown>>(h.database.db, sql`select * from integrations where id = ${body.data.integration_id}`);
         const stored = JSON.stringify(row);
         assert.ok(!stored.includes(tenant.apiSecret) && !stored.includes(tenant.apiKey), 'PIM credentials are stored encrypted');
         assert.match(String(row.pim_api_secret_encrypted), /^v1\./);
-        const tokens = await rows(sql`select * from connector_tokens where integration_id = ${body.data.integration_id}`);
-        assert.equal(tokens.length, 1);
-        assert.equal(tokens[0].scope, 'admin');
-        assert.equal(tokens[0].token_hash, sha256Hex(body.data.api_token));
+        const tokens = await sqlRows<{ token_hash: string }>(
+          h.database.db,
+          sql`select * from connector_tokens where integration_id = ${body.data.integration_id}`,
+        );
+        assert.deepEqual(
+          tokens.map((t) => t.token_hash),
+          [sha256Hex(body.data.api_token)],
+        );
         assert.ok(!JSON.stringify(tokens).includes(body.data.api_token));
-        // The stored secret opens back to the original (used for later PIM calls).
-        const conn = await h.app.services.connector.integrations.pimConnectionOf(body.data.integration_id);
-        assert.deepEqual(conn, { baseUrl: h.pimUrl, apiKey: tenant.apiKey, apiSecret: tenant.apiSecret, isActive: true });
       });
 
       it('INVALID_JSON, MISSING_FIELD and VALIDATION_FAILED (400) for bad bodies', async () => {
@@ -101,7 +112,7 @@ for (const target of databaseTargets()) {
         const big = JSON.stringify({ ...good, pim_api_key: 'x'.repeat(2 * 1024 * 1024) });
         assertError(await h.call('POST', '/api/connect', null, big), 400, 'VALIDATION_FAILED');
         // None of these created anything.
-        assert.equal((await rows(sql`select 1 from integrations i join shops s on s.id = i.shop_id where s.domain = ${domain}`)).length, 0);
+        assert.equal(await integrationOfShop(h.database.db, domain), null);
       });
 
       it('SHOP_NOT_FOUND (404) for a shop that is not installed', async () => {
@@ -142,7 +153,7 @@ for (const target of databaseTargets()) {
         assertError(res, 401, 'INVALID_CREDENTIALS');
         assert.ok(!res.body.includes(tenant.apiSecret));
         assert.deepEqual(refusing.hits, ['/api/auth/verify']);
-        assert.equal((await rows(sql`select 1 from integrations i join shops s on s.id = i.shop_id where s.domain = ${domain}`)).length, 0);
+        assert.equal(await integrationOfShop(h.database.db, domain), null);
       });
 
       it('SHOP_NOT_FOUND (404), as for an unknown shop, for a wrong key, a wrong secret, a revoked key and an inactive owner: none proves the owner', async () => {
@@ -162,7 +173,7 @@ for (const target of databaseTargets()) {
         // The owner deactivated: its own live key no longer proves anything.
         assert.equal((await h.admin('PATCH', `/admin/organizations/${tenant.organizationId}`, { active: false })).statusCode, 200);
         assertError(await h.call('POST', '/api/connect', null, base), 404, 'SHOP_NOT_FOUND');
-        assert.equal((await rows(sql`select 1 from integrations i join shops s on s.id = i.shop_id where s.domain = ${domain}`)).length, 0);
+        assert.equal(await integrationOfShop(h.database.db, domain), null);
       });
 
       it('CONNECTION_FAILED (503) for a closed port, a 5xx, a non-JSON answer and a PIM that hangs past the timeout', async () => {
@@ -193,7 +204,7 @@ for (const target of databaseTargets()) {
         } finally {
           await quick.close();
         }
-        assert.equal((await rows(sql`select 1 from integrations i join shops s on s.id = i.shop_id where s.domain = ${domain}`)).length, 0);
+        assert.equal(await integrationOfShop(h.database.db, domain), null);
       });
     });
 
@@ -244,7 +255,7 @@ for (const target of databaseTargets()) {
       it('deactivates, revokes every token (the used one included), and a reconnect reactivates the same id with a new token', async () => {
         const { tenant, domain, token, integrationId } = await h.connected();
         const read = (await h.call('POST', '/api/tokens', token, { scope: 'read' })).json().data.api_token;
-        await h.database.db.execute(sql`insert into product_mappings (integration_id, pim_product_id, sync_status) values (${integrationId}, 4242, 'synced')`);
+        await new MappingRepository(h.database.db).insertPending(integrationId, 4242);
 
         const res = await h.call('POST', '/api/disconnect', token);
         assert.equal(res.statusCode, 200, res.body);
@@ -255,9 +266,8 @@ for (const target of databaseTargets()) {
         assert.match(res.json().data.disconnected_at, YMD_HIS);
         assertError(await h.call('POST', '/api/disconnect', token), 401, 'AUTHENTICATION_FAILED');
         assertError(await h.call('GET', '/api/tokens', read), 401, 'AUTHENTICATION_FAILED');
-        const live = await rows(sql`select 1 from connector_tokens where integration_id = ${integrationId} and revoked_at is null`);
-        assert.equal(live.length, 0);
-        assert.equal((await rows(sql`select is_active from integrations where id = ${integrationId}`))[0].is_active, false);
+        assert.deepEqual(await new TokenRepository(h.database.db).listLive(integrationId), []);
+        assert.equal((await publicStatusOf(h, integrationId)).is_active, false);
 
         const again = await h.call('POST', '/api/connect', null, {
           shop_domain: domain,
@@ -273,11 +283,7 @@ for (const target of databaseTargets()) {
         const list = await h.call('GET', '/api/tokens', fresh);
         assert.equal(list.statusCode, 200);
         assert.equal(list.json().data.tokens.length, 1);
-        assert.equal(
-          (await rows(sql`select 1 from product_mappings where integration_id = ${integrationId} and pim_product_id = 4242`)).length,
-          1,
-          'mappings kept',
-        );
+        assert.notEqual(await mappingOf(h, fresh, 4242), null, 'mappings kept');
       });
     });
 
@@ -333,11 +339,8 @@ for (const target of databaseTargets()) {
         assert.equal((await h.call('POST', '/api/disconnect', a.token)).json().data.integration_id, a.integrationId);
         // B is untouched: its tokens still work, its integration is active.
         assert.equal((await h.call('GET', '/api/tokens', b.token)).statusCode, 200);
-        assert.equal((await rows(sql`select is_active from integrations where id = ${b.integrationId}`))[0].is_active, true);
-        assert.equal(
-          (await rows(sql`select count(*)::int as n from connector_tokens where integration_id = ${b.integrationId} and revoked_at is null`))[0].n,
-          2,
-        );
+        assert.equal((await publicStatusOf(h, b.integrationId)).is_active, true);
+        assert.equal((await h.call('GET', '/api/tokens', b.token)).json().data.tokens.length, 2);
       });
     });
   });

@@ -290,7 +290,7 @@ for (const target of databaseTargets()) {
         assert.deepEqual(port.seen[0], { domain: seeded.domain, apiBaseUrl: 'http://127.0.0.1:1/shop', accessToken: SHOP_TOKEN });
 
         // Stored on the integration for the public endpoint.
-        const [row] = await db.select().from(integrations).where(eq(integrations.id, seeded.id));
+        const row = (await new StatusRepository(db).integration(seeded.id))!;
         assert.deepEqual(row.pimStatus, { status: 'connected' });
         assert.deepEqual(row.storefrontStatus, { status: 'connected', shop_name: 'Fake Shop', shop_id: 'gid://shopify/Shop/42', plan: 'Basic' });
         assert.equal(row.checkedAt?.getTime(), clock.t.getTime());
@@ -383,7 +383,7 @@ for (const target of databaseTargets()) {
           assert.deepEqual(Object.keys(own.storefront_status).sort(), ['error', 'status']);
           assert.deepEqual(own.health_score, { score: 40, status: 'poor', factors: ['PIM is unreachable (-30)', 'Storefront is unreachable (-30)'] });
 
-          const [row] = await db.select().from(integrations).where(eq(integrations.id, seeded.id));
+          const row = (await new StatusRepository(db).integration(seeded.id))!;
           assert.match(row.lastError ?? '', /^PIM cannot be reached: .*; Storefront cannot be reached: /);
           assert.equal(row.lastErrorAt?.getTime(), clock.t.getTime());
 

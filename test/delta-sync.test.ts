@@ -28,6 +28,7 @@ for (const target of databaseTargets()) {
     // One integration per test (fresh watermark and jobs).
     let integrationId: number;
     let tenant: Tenant;
+    let token: string;
     let c: Call;
     let clock: number | null;
 
@@ -47,6 +48,7 @@ for (const target of databaseTargets()) {
       const made = await h.connected();
       integrationId = made.integrationId;
       tenant = made.tenant;
+      token = made.token;
       c = h.as(tenant);
       clock = null;
     });
@@ -82,14 +84,20 @@ for (const target of databaseTargets()) {
       return s?.watermarkAt ? { at: s.watermarkAt.toISOString(), id: s.watermarkId } : null;
     };
     const product = async (name: string) => (await createProduct(c, { name })) as { id: number; updated_at: string };
-    /** A mapping that synced this PIM version of the product. */
+    /** A mapping that synced this PIM version of the product (null: a version not known), as a push writes it. */
     const syncedAt = (pimProductId: number, version: string | null) =>
-      db.execute(sql`INSERT INTO product_mappings (integration_id, pim_product_id, sync_status, pim_updated_at)
-        VALUES (${integrationId}, ${pimProductId}, 'synced', ${version}::timestamptz)`);
+      new MappingRepository(db).saveSynced(integrationId, pimProductId, {
+        storefrontProductId: pimProductId,
+        storefrontVariantId: null,
+        metadata: { storefront_handle: `pim-${pimProductId}`, storefront_title: 'Synced', variant_count: 0, image_count: 0, last_push_method: 'create' },
+        state: { productId: `gid://shopify/Product/${pimProductId}`, variantIds: {}, mediaIds: {} },
+        at: new Date(),
+        pimUpdatedAt: version === null ? null : new Date(version),
+      });
 
     it('queues exactly the products changed since connecting; a second poll finds nothing new', async () => {
       const before = await createProduct(c, { name: 'Before connecting' });
-      // Connected after `before` was last changed: a new integration on the same tenant's PIM.
+      // Connected after `before` was last changed: a new integration on the same tenant's PIM (no route dates one).
       await h.database.db.execute(sql`UPDATE integrations SET created_at = now() WHERE id = ${integrationId}`);
       const a = await product('A');
       const b = await product('B');
@@ -191,6 +199,7 @@ for (const target of databaseTargets()) {
       await service().poll(integrationId);
       const before = await watermark();
       await product('B');
+      // The PIM moved away (the update route would refuse an address it cannot reach: the row itself).
       await h.database.db.execute(sql`UPDATE integrations SET pim_base_url = 'http://127.0.0.1:9' WHERE id = ${integrationId}`);
       const err = await service()
         .poll(integrationId)
@@ -202,7 +211,7 @@ for (const target of databaseTargets()) {
 
     it('an inactive integration is not polled', async () => {
       await product('A');
-      await h.database.db.execute(sql`UPDATE integrations SET is_active = false WHERE id = ${integrationId}`);
+      assert.equal((await h.call('POST', '/api/disconnect', token)).statusCode, 200);
       const r = await service().poll(integrationId);
       assert.deepEqual(r, { seen: 0, enqueued: 0, skipped: 0, watermark: null });
       assert.deepEqual(await queued(), []);

@@ -11,6 +11,7 @@ import { MappingRepository } from '../src/connector/mappings/mapping.repository.
 import { SyncLogRepository } from '../src/connector/push/sync-log.repository.js';
 import { FullSyncRepository } from '../src/connector/sync/full-sync.repository.js';
 import { FullSyncService, type PimPageReader } from '../src/connector/sync/full-sync.service.js';
+import { StatusRepository } from '../src/connector/status/status.repository.js';
 import type { JobData, JobName, JobQueue } from '../src/jobs/job-types.js';
 import {
   StorefrontError,
@@ -22,8 +23,10 @@ import {
   type StorefrontShop,
 } from '../src/storefront/storefront.port.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
+import { mappingsOf as listMappings, publicStatusOf, syncLogsOf } from './helpers/connector-reads.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { assertError, FakeStorefront, pimProduct, StorefrontSwitch } from './helpers/push.js';
+import { sqlRows } from './helpers/sql.js';
 import { until } from './helpers/until.js';
 
 const YMD_HIS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -120,8 +123,10 @@ for (const target of databaseTargets()) {
       let app = apps.get(`${threshold}/${chunk}`);
       if (!app) {
         const storefront = new StorefrontSwitch();
-        // No delta polls here (SYNC_POLL_SECONDS=0): only the full sync's own jobs run.
+        // No delta polls here (SYNC_POLL_SECONDS=0): only the full sync's own jobs run. The cases poll the connector
+        // API for progress and mappings: no per-address limit on those reads.
         const env = {
+          AUTH_RATE_LIMIT: '1000000',
           SYNC_RETRY_DELAY_SECONDS: '0',
           SYNC_RETRY_LIMIT: '2',
           SYNC_POLL_SECONDS: '0',
@@ -144,7 +149,6 @@ for (const target of databaseTargets()) {
       for (const app of apps.values()) await app.h.close();
     });
 
-    const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, any>[] }).rows;
     const fullSync = () => h.app.services.connector.fullSync;
     const products = async (tenant: Tenant, names: string[]) => {
       const ids: number[] = [];
@@ -163,12 +167,21 @@ for (const target of databaseTargets()) {
         WAIT_MS,
         EVERY_MS,
       );
-    const mappingsOf = (integrationId: number) =>
-      rows(
-        sql`select pim_product_id, sync_status, sync_error, pim_updated_at from product_mappings where integration_id = ${integrationId} order by pim_product_id`,
+    /**
+     * The integration's mappings by PIM id (GET /api/products/mappings), each with the PIM version it last synced
+     * (`pim_updated_at`, which no route shows: MappingRepository.syncedVersions).
+     */
+    const mappingsOf = async (c: { integrationId: number; token: string }) => {
+      const maps = (await listMappings(h, c.token)).sort((a, b) => a.pim_product_id - b.pim_product_id);
+      const versions = await new MappingRepository(h.database.db).syncedVersions(
+        c.integrationId,
+        maps.map((m) => m.pim_product_id),
       );
-    const logsOf = (integrationId: number) =>
-      rows(sql`select * from sync_logs where integration_id = ${integrationId} and operation = 'products.full_sync' order by id`);
+      return maps.map((m) => ({ ...m, pim_updated_at: versions.get(m.pim_product_id) ?? null }));
+    };
+    /** The integration's full-sync logs, oldest first (GET /api/sync/logs). */
+    const logsOf = async (c: { token: string }) =>
+      (await syncLogsOf(h, c.token)).filter((l) => l.operation === 'products.full_sync').sort((a, b) => a.id - b.id);
 
     it('POST needs an admin token; answers 200 with the queued sync; a second one while it runs is 409 SYNC_IN_PROGRESS', async () => {
       await fresh();
@@ -238,7 +251,7 @@ for (const target of databaseTargets()) {
       // An empty PIM account: completed at once, nothing to sync.
       const done = await finished(a.token, id);
       assert.deepEqual([done.status, done.mode, done.total, done.synced, done.failed, done.progress], ['completed', 'per_call', 0, 0, 0, 100]);
-      const [log] = await logsOf(a.integrationId);
+      const [log] = await logsOf(a);
       assert.deepEqual([log.status, log.records_processed, log.records_failed], ['success', 0, 0]);
     });
 
@@ -258,29 +271,28 @@ for (const target of databaseTargets()) {
         ids,
       );
 
-      const maps = await mappingsOf(c.integrationId);
+      const maps = await mappingsOf(c);
       assert.deepEqual(
-        maps.map((m) => m.sync_status),
-        ['synced', 'synced', 'error', 'synced'],
+        maps.map((m) => [m.pim_product_id, m.sync_status]),
+        [
+          [ids[0], 'synced'],
+          [ids[1], 'synced'],
+          [ids[2], 'error'],
+          [ids[3], 'synced'],
+        ],
       );
-      assert.match(maps[2].sync_error, /TOO MANY OPTIONS|at most 3 options/);
+      assert.match(maps[2].sync_error!, /TOO MANY OPTIONS|at most 3 options/);
       assert.ok(
         maps.every((m, i) => i === 2 || m.pim_updated_at),
         'the PIM version synced is recorded',
       );
-      const items = await rows(sql`select pim_product_id, status, error from full_sync_items where full_sync_id = ${done.id} order by pim_product_id`);
-      assert.deepEqual(
-        items.map((i) => i.status),
-        ['synced', 'synced', 'failed', 'synced'],
-      );
-      assert.match(items[2].error, /3 options/);
 
-      const logs = await logsOf(c.integrationId);
+      // The one failed item (done.failed above) and its reason, in the sync log.
+      const logs = await logsOf(c);
       assert.equal(logs.length, 1);
       assert.deepEqual([logs[0].status, logs[0].records_processed, logs[0].records_failed], ['partial', 4, 1]);
-      assert.match(logs[0].error, /^1 of 4 products failed; first: /);
-      const [integration] = await rows(sql`select last_sync_at from integrations where id = ${c.integrationId}`);
-      assert.ok(integration.last_sync_at);
+      assert.match(logs[0].error!, /^1 of 4 products failed; first: .*3 options/);
+      assert.ok((await publicStatusOf(h, c.integrationId)).last_sync_at);
     });
 
     it('bulk (from the threshold on): chunks, one operation per chunk, pre-flight and line refusals, a failed operation run again', async () => {
@@ -294,7 +306,11 @@ for (const target of databaseTargets()) {
 
       // Three chunks of at most two, by PIM id; the pre-flight refusal never reaches the storefront; the first
       // operation failed as a whole and was run again.
-      const batches = await rows(sql`select product_ids, status, operation_id from full_sync_batches where full_sync_id = ${done.id} order by id`);
+      // The batches as recorded (no route shows them).
+      const batches = await sqlRows<{ product_ids: number[]; status: string }>(
+        h.database.db,
+        sql`select product_ids, status from full_sync_batches where full_sync_id = ${done.id} order by id`,
+      );
       assert.deepEqual(
         batches.map((b) => b.product_ids),
         [ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)],
@@ -314,15 +330,21 @@ for (const target of databaseTargets()) {
         [ids[0], ids[2], ids[3], ids[4]],
       );
 
-      const maps = await mappingsOf(c.integrationId);
+      const maps = await mappingsOf(c);
       assert.deepEqual(
-        maps.map((m) => m.sync_status),
-        ['synced', 'error', 'synced', 'error', 'synced'],
+        maps.map((m) => [m.pim_product_id, m.sync_status]),
+        [
+          [ids[0], 'synced'],
+          [ids[1], 'error'],
+          [ids[2], 'synced'],
+          [ids[3], 'error'],
+          [ids[4], 'synced'],
+        ],
       );
-      assert.match(maps[1].sync_error, /^The storefront refused PIM product \d+: title: is required/);
-      assert.match(maps[3].sync_error, /3 options/);
+      assert.match(maps[1].sync_error!, /^The storefront refused PIM product \d+: title: is required/);
+      assert.match(maps[3].sync_error!, /3 options/);
       assert.ok(maps[0].pim_updated_at);
-      const [log] = await logsOf(c.integrationId);
+      const [log] = await logsOf(c);
       assert.deepEqual([log.status, log.records_processed, log.records_failed], ['partial', 5, 2]);
     });
 
@@ -362,8 +384,8 @@ for (const target of databaseTargets()) {
       await until(
         'its mapping back at the PIM version',
         async () => {
-          const [now] = (await mappingsOf(c.integrationId)).filter((x) => x.pim_product_id === ids[0]);
-          return now.sync_status === 'synced' && new Date(now.pim_updated_at).getTime() < Date.now() + 60_000;
+          const [now] = (await mappingsOf(c)).filter((x) => x.pim_product_id === ids[0]);
+          return now.sync_status === 'synced' && now.pim_updated_at !== null && now.pim_updated_at.getTime() < Date.now() + 60_000;
         },
         WAIT_MS,
         EVERY_MS,
@@ -391,7 +413,7 @@ for (const target of databaseTargets()) {
       await until('the held product synced per call, after the other writer', async () => callsOf(ids[0]) === 1, WAIT_MS, EVERY_MS);
       await until(
         'its mapping synced',
-        async () => (await mappingsOf(c.integrationId)).find((x) => x.pim_product_id === ids[0])?.sync_status === 'synced',
+        async () => (await mappingsOf(c)).find((x) => x.pim_product_id === ids[0])?.sync_status === 'synced',
         WAIT_MS,
         EVERY_MS,
       );
@@ -452,7 +474,11 @@ for (const target of databaseTargets()) {
       await repo.create(id2, c.integrationId, new Date());
       reads = 0;
       await bulk.fanOut({ integrationId: c.integrationId, fullSyncId: id2 });
-      const batches = await rows(sql`select id, product_ids from full_sync_batches where full_sync_id = ${id2} order by id`);
+      // The batches as recorded (no route shows them).
+      const batches = await sqlRows<{ id: number; product_ids: number[] }>(
+        h.database.db,
+        sql`select id, product_ids from full_sync_batches where full_sync_id = ${id2} order by id`,
+      );
       assert.deepEqual(
         batches.map((b) => b.product_ids),
         [ids.slice(0, 3), ids.slice(3)],
@@ -478,9 +504,9 @@ for (const target of databaseTargets()) {
       assert.equal(data.status, 'failed');
       assert.match(data.error, /could not be reached/);
       assert.match(data.finished_at, YMD_HIS);
-      const [log] = await logsOf(c.integrationId);
+      const [log] = await logsOf(c);
       assert.equal(log.status, 'error');
-      assert.match(log.error, /could not be reached/);
+      assert.match(log.error!, /could not be reached/);
       const next = await h.call('POST', '/api/sync/full', c.token);
       assert.equal(next.statusCode, 200, next.body);
       await finished(c.token, next.json().data.id);
@@ -499,8 +525,12 @@ for (const target of databaseTargets()) {
       const row = await repo.find(id);
       assert.deepEqual([row!.status, row!.error, row!.mode], ['failed', 'The integration was disconnected', null]);
       assert.equal(fake.calls.length, 0);
-      const [log] = await logsOf(c.integrationId);
-      assert.equal(log.status, 'error');
+      // The token went with the disconnect: the log through the status views' repository.
+      const logs = await new StatusRepository(h.database.db).syncLogsSince(c.integrationId, 48, 1000);
+      assert.deepEqual(
+        logs.filter((l) => l.operation === 'products.full_sync').map((l) => l.status),
+        ['error'],
+      );
     });
 
     it('an open sync without a job left to finish it does not block a new one: it is failed as interrupted', async () => {

@@ -13,6 +13,7 @@ import { decodeImage, hammingDistance } from '../src/pim/images/image-decoder.js
 import { databaseTargets, harness, type Harness, type Tenant } from './helpers/harness.js';
 import { assertError, createProduct, okData, type Call } from './helpers/pim.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
+import { sqlRows } from './helpers/sql.js';
 import { asGif, asPng, asWebp, croppedJpeg, resizedJpeg, syntheticPhoto } from './helpers/synthetic-photo.js';
 
 const URL_PATH = '/api/products/image-search';
@@ -414,11 +415,14 @@ for (const target of databaseTargets()) {
           phash,
         });
       }
-      for (let i = 0; i < rows.length; i += 500) await h.database.db.insert(productMedia).values(rows.slice(i, i + 500));
-      const withIds = await h.database.db
-        .select({ id: productMedia.id, productId: productMedia.productId, phash: productMedia.phash })
-        .from(productMedia)
-        .where(sql`${productMedia.organizationId} = ${org.organizationId}`);
+      const withIds: { id: number; productId: number; phash: bigint }[] = [];
+      for (let i = 0; i < rows.length; i += 500) {
+        const made = await h.database.db
+          .insert(productMedia)
+          .values(rows.slice(i, i + 500))
+          .returning({ id: productMedia.id, productId: productMedia.productId, phash: productMedia.phash });
+        withIds.push(...made);
+      }
       const repository = new ImageSearchRepository(h.database.db);
       for (const query of queries) {
         for (let d = 0; d <= 32; d += d < 16 ? 1 : 4) {
@@ -446,8 +450,9 @@ for (const target of databaseTargets()) {
           ((random() * 4294967295)::bigint << 32) # (random() * 4294967295)::bigint
         FROM generate_series(1, 50000) g`);
       await h.database.db.execute(sql`ANALYZE product_media`);
-      const plan = await h.database.db.execute(sql`EXPLAIN ${searchStatement(org.organizationId, 0x0123456789abcdefn, 10, 20)}`);
-      const text = (plan as unknown as { rows: Record<string, string>[] }).rows.map((r) => Object.values(r)[0]).join('\n');
+      // The plan itself: what the database would do, which only EXPLAIN shows.
+      const plan = await sqlRows<Record<string, string>>(h.database.db, sql`EXPLAIN ${searchStatement(org.organizationId, 0x0123456789abcdefn, 10, 20)}`);
+      const text = plan.map((r) => Object.values(r)[0]).join('\n');
       for (let i = 0; i < 4; i++)
         assert.match(
           text,

@@ -106,7 +106,8 @@ for (const target of databaseTargets()) {
         async (job) => {
           inFlight++;
           maxInFlight = Math.max(maxInFlight, inFlight);
-          await new Promise((r) => setTimeout(r, 15));
+          // Each job stays in flight until the workers are full (or only the last ones are left): a fourth would show.
+          await until('the workers full', () => inFlight >= 3 || seen.length + inFlight >= 30, 20_000, 1);
           seen.push(job.data.pimProductId);
           inFlight--;
         },

@@ -2,11 +2,11 @@
 // app's own PIM and upserted into a counting in-memory storefront; its outcomes (synced, permanent failure, transient
 // failure retried, failed for good, inactive integration) on the mapping, the job and the integration.
 import assert from 'node:assert/strict';
-import { sql } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
 import { JOB } from '../src/jobs/job-types.js';
 import { StorefrontError, type KnownStorefrontProduct, type PimProductSnapshot, type StorefrontShop } from '../src/storefront/storefront.port.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
+import { mappingOf, mappingRowOf, publicStatusOf, syncLogsOf } from './helpers/connector-reads.js';
 import { databaseTargets } from './helpers/harness.js';
 import { jobRows, until } from './helpers/jobs.js';
 import { FakeStorefront, pimProduct, StorefrontSwitch } from './helpers/push.js';
@@ -37,13 +37,11 @@ for (const target of databaseTargets()) {
     });
     after(async () => h.close());
 
-    const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, any>[] }).rows;
-    const mapping = async (integrationId: number, pimId: number) =>
-      (
-        await rows(
-          sql`SELECT sync_status, sync_error, storefront_product_id FROM product_mappings WHERE integration_id = ${integrationId} AND pim_product_id = ${pimId}`,
-        )
-      )[0];
+    /** The product's mapping as GET /api/products/mapping/{id} answers it (null: none). */
+    const mapping = async (c: { token: string }, pimId: number) => {
+      const m = await mappingOf(h, c.token, pimId);
+      return m && { sync_status: m.sync_status, sync_error: m.sync_error, storefront_product_id: m.storefront_product_id };
+    };
     const job = async (id: string) => (await jobRows(h.database, JOB.syncProduct)).find((j) => j.id === id)!;
     const send = async (integrationId: number, pimProductId: number) =>
       (await h.app.services.jobs.queue.send(
@@ -68,12 +66,11 @@ for (const target of databaseTargets()) {
         store.calls.map((x) => [x.pimId, x.snapshot.variants.length]),
         [[id, 2]],
       );
-      const m = await mapping(c.integrationId, id);
+      const m = (await mapping(c, id))!;
       assert.equal(m.sync_status, 'synced');
-      assert.equal(Number(m.storefront_product_id), 9_000_000_001);
-      const [integration] = await rows(sql`SELECT last_sync_at FROM integrations WHERE id = ${c.integrationId}`);
-      assert.ok(integration.last_sync_at, 'last_sync_at set');
-      assert.equal((await rows(sql`SELECT id FROM sync_logs WHERE integration_id = ${c.integrationId}`)).length, 0, 'a job writes no sync log');
+      assert.equal(m.storefront_product_id, 9_000_000_001);
+      assert.ok((await publicStatusOf(h, c.integrationId)).last_sync_at, 'last_sync_at set');
+      assert.deepEqual(await syncLogsOf(h, c.token), [], 'a job writes no sync log');
 
       // Again: an update of the same storefront product, never a second one.
       await ended(await send(c.integrationId, id));
@@ -87,7 +84,7 @@ for (const target of databaseTargets()) {
       const missing = await ended(await send(c.integrationId, 987_654));
       assert.equal(missing.state, 'completed');
       assert.equal(missing.retry_count, 0);
-      assert.deepEqual(await mapping(c.integrationId, 987_654), {
+      assert.deepEqual(await mapping(c, 987_654), {
         sync_status: 'error',
         sync_error: 'PIM product 987654 not found',
         storefront_product_id: null,
@@ -97,9 +94,9 @@ for (const target of databaseTargets()) {
       const refused = await ended(await send(c.integrationId, id));
       assert.equal(refused.state, 'completed');
       assert.equal(store.calls.length, 1);
-      const m = await mapping(c.integrationId, id);
+      const m = (await mapping(c, id))!;
       assert.equal(m.sync_status, 'error');
-      assert.match(m.sync_error, /^The storefront refused PIM product \d+: .*3 options/);
+      assert.match(m.sync_error!, /^The storefront refused PIM product \d+: .*3 options/);
     });
 
     it('a transient storefront failure is retried with the queue and then syncs', async () => {
@@ -110,7 +107,7 @@ for (const target of databaseTargets()) {
       assert.equal(done.state, 'completed');
       assert.equal(done.retry_count, 2);
       assert.equal(store.tries.get(id), 3);
-      assert.equal((await mapping(c.integrationId, id)).sync_status, 'synced', 'the earlier tries left no error behind');
+      assert.equal((await mapping(c, id))?.sync_status, 'synced', 'the earlier tries left no error behind');
     });
 
     it('after the last try the error is on the mapping and the job is failed', async () => {
@@ -121,9 +118,9 @@ for (const target of databaseTargets()) {
       assert.equal(done.state, 'failed');
       assert.equal(store.tries.get(id), 3, 'the first try and SYNC_RETRY_LIMIT=2 retries');
       assert.match(done.output.message, /could not take PIM product .*HTTP 503 \(try 3\)/);
-      const m = await mapping(c.integrationId, id);
+      const m = (await mapping(c, id))!;
       assert.equal(m.sync_status, 'error');
-      assert.match(m.sync_error, /^The storefront could not take PIM product \d+: Shopify answered HTTP 503 \(try 3\)$/);
+      assert.match(m.sync_error!, /^The storefront could not take PIM product \d+: Shopify answered HTTP 503 \(try 3\)$/);
     });
 
     it('an inactive integration: the job completes doing nothing', async () => {
@@ -134,7 +131,8 @@ for (const target of databaseTargets()) {
       const done = await ended(await send(c.integrationId, id));
       assert.equal(done.state, 'completed');
       assert.equal(store.calls.length, 0);
-      assert.equal(await mapping(c.integrationId, id), undefined);
+      // The disconnect revoked the tokens: no mapping, through the repository.
+      assert.equal(await mappingRowOf(h.database.db, c.integrationId, id), null);
     });
   });
 }

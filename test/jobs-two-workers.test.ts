@@ -12,15 +12,19 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { sql } from 'drizzle-orm';
+import { DeltaSyncRepository } from '../src/connector/sync/delta-sync.repository.js';
 import { testDatabaseUrl } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { JOB } from '../src/jobs/job-types.js';
 import { startApp } from '../src/server/start-app.js';
+import { ADMIN_API_VERSION } from '../src/storefront/shopify/api-version.js';
+import type { ConnectorHarness } from './helpers/connector.js';
+import { mappingsOf } from './helpers/connector-reads.js';
 import { freePort } from './helpers/connector.js';
 import { TEST_ADMIN_TOKEN, testConfig, type TestApp } from './helpers/harness.js';
 import { jobRows, until } from './helpers/jobs.js';
 import { CLI } from './helpers/cli-command.js';
+import { sandboxData } from './helpers/sandbox-graphql.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const JOBS = 200;
@@ -144,7 +148,7 @@ if (baseUrl) {
         ids.push(p.data.id);
       }
       // The workers' delta poller must not queue these products as well: its watermark is put past them.
-      await database.db.execute(sql`UPDATE integrations SET sync_watermark_at = now() + interval '1 day' WHERE id = ${integrationId}`);
+      await new DeltaSyncRepository(database.db).advanceWatermark(integrationId, new Date(Date.now() + 86_400_000), 0);
 
       await app.services.jobs.queue.sendMany(
         JOB.syncProduct,
@@ -182,16 +186,21 @@ if (baseUrl) {
       assert.deepEqual([...new Set([...byA, ...byB])].sort(), rows.map((r) => r.id).sort(), 'every job id exactly once across both');
       assert.ok(byA.length > 0 && byB.length > 0, `both workers took a share (a ${byA.length}, b ${byB.length})`);
 
-      const { rows: store } = await database.executor.executeSql(
-        `SELECT count(*)::int AS products, count(DISTINCT handle)::int AS handles FROM sandbox_products p JOIN sandbox_stores s ON s.id = p.store_id WHERE s.domain = $1`,
-        ['two-workers.myshopify.com'],
+      // The store, over its Admin GraphQL API: one product per PIM product.
+      const graphql = `${pimUrl}/sandbox/shopify/two-workers.myshopify.com/admin/api/${ADMIN_API_VERSION}/graphql.json`;
+      const store = await sandboxData(graphql, shop.access_token, '{ productsCount { count } products(first: 250) { nodes { handle } } }');
+      const handles = (store.products.nodes as { handle: string }[]).map((p) => p.handle);
+      assert.deepEqual([store.productsCount.count, new Set(handles).size], [JOBS, JOBS], 'one storefront product per PIM product');
+      // The mappings, through the connector API: every one synced, each to a product of its own.
+      const maps = await mappingsOf(
+        {
+          call: (method, url, token) =>
+            app.inject({ method: method as never, url, headers: token ? { authorization: `Bearer ${token}` } : {} }) as ReturnType<ConnectorHarness['call']>,
+        },
+        connected.data.api_token,
+        'synced',
       );
-      assert.deepEqual(store[0], { products: JOBS, handles: JOBS }, 'one storefront product per PIM product');
-      const { rows: maps } = await database.executor.executeSql(
-        `SELECT count(*)::int AS synced, count(DISTINCT storefront_product_id)::int AS distinct_ids FROM product_mappings WHERE integration_id = $1 AND sync_status = 'synced'`,
-        [integrationId],
-      );
-      assert.deepEqual(maps[0], { synced: JOBS, distinct_ids: JOBS });
+      assert.deepEqual([maps.length, new Set(maps.map((m) => m.storefront_product_id)).size], [JOBS, JOBS]);
     });
   });
 }

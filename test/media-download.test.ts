@@ -330,9 +330,8 @@ describe('safe downloader', () => {
           connectChecked({ host: 'images.example', port: received.port, policy: only127001, lookup: lyingLookup }),
           /^the connection reached a non-public address \(outside the test allow-list\)$/,
         );
-        await until('the connection', () => received.connections === 1, 2_000, 10);
+        await until('the connection, made and closed', () => received.closed === 1, 2_000, 10);
         assert.equal(received.connections, 1, 'the TCP connection was made…');
-        await new Promise((r) => setTimeout(r, 50));
         assert.equal(received.bytesReceived, 0, '…but nothing was sent over it');
         // The same lookup behind the policy filter never even connects.
         await refusal(
@@ -390,8 +389,9 @@ describe('safe downloader', () => {
       });
       try {
         await refusal(limited().fetch(`${server.url}/a`), /^download exceeded 1 KB$/);
-        await until('the connection', () => server.connections === 1, 2_000, 10);
-        await new Promise((r) => setTimeout(r, 50));
+        // Once the server sees the connection closed it sends no more: `sent` is final.
+        await until('the connection, made and closed', () => server.closed === 1, 2_000, 10);
+        assert.equal(server.connections, 1);
         assert.ok(sent < 1024 * 1024, `the server was cut off early (${sent} bytes sent)`);
       } finally {
         await server.close();

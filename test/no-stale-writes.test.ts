@@ -11,6 +11,8 @@ import type { StorefrontShop } from '../src/storefront/storefront.port.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets } from './helpers/harness.js';
 import { FakeStorefront, pimProduct } from './helpers/push.js';
+import { sqlRows } from './helpers/sql.js';
+import { until } from './helpers/until.js';
 
 const ROUNDS = 12;
 
@@ -38,12 +40,14 @@ for (const target of databaseTargets()) {
       return res.json().data.results[0];
     };
     const job = (id: number) => h.app.services.connector.push.syncProduct(c.integrationId, id);
+    /** The version the mapping says the storefront holds, and its write lease: the lease row itself (no route shows either). */
     const stored = async (id: number) =>
       (
-        (await h.database.db.execute(
+        await sqlRows<{ storefront_version: string | Date; lease_owner: string | null }>(
+          h.database.db,
           sql`select storefront_version, lease_owner from product_mappings where integration_id = ${c.integrationId} and pim_product_id = ${id}`,
-        )) as unknown as { rows: { storefront_version: unknown; lease_owner: string | null }[] }
-      ).rows[0];
+        )
+      )[0];
 
     it(`an inline push and a sync.product job raced ${ROUNDS} times: the storefront always ends on the newest version`, async () => {
       const id = await pimProduct(h, c.tenant, 'Race Lamp');
@@ -72,7 +76,7 @@ for (const target of databaseTargets()) {
         await Promise.all([first, second]);
         assert.equal(fake.products.get(`pim-${id}`)?.title, newer, `round ${round}: the storefront holds the newest name`);
         const row = await stored(id);
-        assert.equal(new Date(row.storefront_version as string).toISOString(), new Date(version).toISOString());
+        assert.equal(new Date(row.storefront_version).toISOString(), new Date(version).toISOString());
         assert.equal(row.lease_owner, null, 'the lease ended with the write');
       }
       fake.hold = null;
@@ -100,11 +104,25 @@ for (const target of databaseTargets()) {
       const id = await pimProduct(h, c.tenant, 'Waiting Room');
       const repo = new MappingRepository(h.database.db);
       assert.ok(await repo.acquireLease(c.integrationId, id, 'someone-else', 60_000));
-      const pending = push(id);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(fake.products.has(`pim-${id}`), false, 'nothing written while the lease is held');
-      await repo.releaseLease(c.integrationId, id, 'someone-else');
-      assert.equal((await pending).status, 'success');
+      // The push reads the product from the PIM, then waits for the lease: it is on its way once that read is answered.
+      let read = false;
+      const reads = (req: { method?: string; url?: string }, res: { once(event: 'finish', listener: () => void): void }) => {
+        if (req.method === 'GET' && req.url?.startsWith('/api/products') && req.url.includes(String(id))) res.once('finish', () => (read = true));
+      };
+      h.app.server.on('request', reads);
+      let released = false;
+      fake.hold = async (snapshot) => assert.equal(snapshot.id === id ? released : true, true, 'nothing is sent while the lease is held');
+      try {
+        const pending = push(id);
+        await until('the push past its PIM read', () => read);
+        assert.equal(fake.products.has(`pim-${id}`), false, 'nothing written while the lease is held');
+        released = true;
+        await repo.releaseLease(c.integrationId, id, 'someone-else');
+        assert.equal((await pending).status, 'success');
+      } finally {
+        h.app.server.off('request', reads);
+        fake.hold = null;
+      }
       assert.equal(fake.products.get(`pim-${id}`)?.title, 'Waiting Room');
     });
 
@@ -123,16 +141,18 @@ for (const target of databaseTargets()) {
 describe("the Shopify adapter honours its caller's signal", () => {
   it('the call in flight is abandoned and no other is sent', async () => {
     const sent: string[] = [];
+    const abort = new AbortController();
     const adapter = new ShopifyAdapter({
       fetch: ((_url: string, init: RequestInit) => {
         sent.push(String(JSON.parse(String(init.body)).query).match(/(?:query|mutation) (\w+)/)?.[1] ?? '?');
-        return new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal!.reason), { once: true }));
+        const answer = new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal!.reason), { once: true }));
+        // The worker stops while this call is in flight (it never answers).
+        setImmediate(() => abort.abort(new Error('worker stopping')));
+        return answer;
       }) as typeof fetch,
     });
     const shop: StorefrontShop = { domain: 'signal.myshopify.com', accessToken: 'shpat_x', apiBaseUrl: 'http://127.0.0.1:9' };
-    const abort = new AbortController();
     const started = Date.now();
-    setTimeout(() => abort.abort(new Error('worker stopping')), 100);
     const product = { id: 1, sku: 'S', name: 'Signal', status: 'active', price: '10.00', currency: 'USD', variants: [] };
     await assert.rejects(
       adapter.upsertProduct(

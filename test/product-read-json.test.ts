@@ -11,8 +11,9 @@ import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { createProduct, okData, sku, validEan, type Call } from './helpers/pim.js';
 
 /** Fastify's serializer of the route's 200 answer: the envelope around ProductWithIncludes (Variant by reference). */
-const serialize = fastJson(Type.Object({ status: Type.Integer(), data: Type.Ref(ProductWithIncludes), error: Type.Null() }), {
-  schema: { ProductWithIncludes, [Variant.$id as string]: Variant },
+type FjsSchema = Parameters<typeof fastJson>[0];
+const serialize = fastJson(Type.Object({ status: Type.Integer(), data: Type.Ref(ProductWithIncludes), error: Type.Null() }) as FjsSchema, {
+  schema: { ProductWithIncludes: ProductWithIncludes as FjsSchema, [Variant.$id as string]: Variant as FjsSchema },
 });
 
 for (const target of databaseTargets()) {

@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
 import { compareDrift } from '../src/connector/drift/drift.service.js';
+import { MappingRepository } from '../src/connector/mappings/mapping.repository.js';
 import { catalogueView, driftChanges, previewChanges } from '../src/storefront/shopify/product-diff.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
+import { mappingsOf, syncLogsOf } from './helpers/connector-reads.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { assertError, pimProduct } from './helpers/push.js';
 import { until } from './helpers/until.js';
@@ -44,8 +45,6 @@ for (const target of databaseTargets()) {
       await h?.close();
     });
 
-    const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, any>[] }).rows;
-
     async function connectedSandbox(): Promise<{ tenant: Tenant; integrationId: number; token: string; gql: (q: string, v?: Json) => Promise<Json> }> {
       const domain = `drift-${process.pid}-${++shops}.myshopify.com`;
       const tenant = await h.tenant();
@@ -73,10 +72,10 @@ for (const target of databaseTargets()) {
     }
 
     const push = async (token: string, body: Json, dryRun = false) => h.call('POST', `/api/products/push${dryRun ? '?dry_run=true' : ''}`, token, body);
-    const mappingRows = (integrationId: number) =>
-      rows(
-        sql`select pim_product_id, storefront_product_id, sync_status, updated_at, storefront_state from product_mappings where integration_id = ${integrationId} order by pim_product_id`,
-      );
+    /** The integration's mappings whole, as stored (updated_at to the millisecond, storefront_state): nothing a dry run may change. */
+    const mappingRows = async (integrationId: number) => (await new MappingRepository(h.database.db).page(integrationId, undefined, 100, 0)).rows;
+    /** The integration's sync logs, oldest first (GET /api/sync/logs). */
+    const logsOf = async (token: string) => (await syncLogsOf(h, token)).sort((a, b) => a.id - b.id);
 
     it('a dry run of a new product lists every field from null as a create, and writes nothing: no product, no mapping; one sync log', async () => {
       const c = await connectedSandbox();
@@ -101,8 +100,8 @@ for (const target of databaseTargets()) {
       assert.ok(r.changes.every((ch: Json) => ch.storefront === null));
 
       assert.equal((await c.gql(COUNT)).productsCount.count, 0);
-      assert.deepEqual(await mappingRows(c.integrationId), []);
-      const logs = await rows(sql`select operation, status, records_processed, records_failed from sync_logs where integration_id = ${c.integrationId}`);
+      assert.deepEqual(await mappingsOf(h, c.token), []);
+      const logs = await logsOf(c.token);
       assert.deepEqual(
         logs.map((l) => [l.operation, l.status, l.records_processed, l.records_failed]),
         [['products.push.dry_run', 'success', 1, 0]],
@@ -129,7 +128,7 @@ for (const target of databaseTargets()) {
       const [r] = res.json().data.results;
       assert.equal(r.method, 'update');
       assert.equal(r.storefront_product_id, Number(productId.split('/').pop()));
-      const sku = Object.keys(before[0].storefront_state.variantIds)[0];
+      const sku = Object.keys((before[0].storefrontState as { variantIds: Record<string, string> }).variantIds)[0];
       assert.deepEqual(
         r.changes.map((ch: Json) => [ch.field, ch.storefront, ch.pim]),
         [
@@ -141,7 +140,7 @@ for (const target of databaseTargets()) {
       assert.equal(shop.title, 'Plain Cap');
       assert.equal(shop.variants.nodes[0].price, '19.99');
       assert.deepEqual(await mappingRows(c.integrationId), before);
-      const ops = await rows(sql`select operation from sync_logs where integration_id = ${c.integrationId} order by id`);
+      const ops = await logsOf(c.token);
       assert.deepEqual(
         ops.map((o) => o.operation),
         ['products.push', 'products.push.dry_run', 'products.push.dry_run'],
@@ -163,7 +162,8 @@ for (const target of databaseTargets()) {
       assert.equal(invalid.status, 'error');
       assert.equal(body.data.failed_count, 2);
       assert.equal((await c.gql(COUNT)).productsCount.count, 0);
-      const [log] = await rows(sql`select operation, status, records_failed from sync_logs where integration_id = ${c.integrationId}`);
+      const [log, ...more] = await logsOf(c.token);
+      assert.equal(more.length, 0);
       assert.deepEqual([log.operation, log.status, log.records_failed], ['products.push.dry_run', 'partial', 2]);
       assertError(await h.call('POST', '/api/products/push?dry_run=maybe', c.token, { id }), 400, 'VALIDATION_FAILED');
       assertError(await h.call('POST', '/api/products/push?dry_run=true', c.token, {}), 400, 'NO_PRODUCTS');

@@ -7,7 +7,9 @@ import { sql } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
 import { PimClient, PimReadError } from '../src/connector/pim/pim-client.js';
 import { PUSH_CONCURRENCY } from '../src/connector/push/push.service.js';
+import { SyncLogRepository } from '../src/connector/push/sync-log.repository.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
+import { mappingOf, mappingsOf, publicStatusOf, storefrontStateOf, syncLogOf, syncLogsOf } from './helpers/connector-reads.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { assertError, FakeStorefront, pimProduct, StorefrontSwitch } from './helpers/push.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
@@ -26,7 +28,6 @@ for (const target of databaseTargets()) {
     });
     after(async () => h.close());
 
-    const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, any>[] }).rows;
     const fresh = () => {
       fake = storefront.use(new FakeStorefront());
       return fake;
@@ -71,12 +72,16 @@ for (const target of databaseTargets()) {
       // No mapping row before this push: the adapter is told nothing of ours can be on the storefront yet.
       assert.deepEqual(fake.calls[0].known, { productId: null, variantIds: {}, mediaIds: {}, neverPushed: true });
 
-      const [m] = await rows(sql`select * from product_mappings where integration_id = ${c.integrationId}`);
-      assert.equal(m.pim_product_id, id);
+      assert.deepEqual(
+        (await mappingsOf(h, c.token)).map((m) => m.pim_product_id),
+        [id],
+        'one mapping, of this product',
+      );
+      const m = (await mappingOf(h, c.token, id))!;
       assert.equal(m.sync_status, 'synced');
       assert.equal(m.sync_error, null);
-      assert.equal(Number(m.storefront_product_id), 9_000_000_001);
-      assert.equal(Number(m.storefront_variant_id), 90_000_000_010);
+      assert.equal(m.storefront_product_id, 9_000_000_001);
+      assert.equal(m.storefront_variant_id, 90_000_000_010);
       assert.deepEqual(m.metadata, {
         storefront_handle: `pim-${id}`,
         storefront_title: 'Trail Shoe',
@@ -84,20 +89,21 @@ for (const target of databaseTargets()) {
         image_count: 0,
         last_push_method: 'create',
       });
-      assert.equal(m.storefront_state.productId, 'gid://shopify/Product/9000000001');
-      assert.equal(Object.keys(m.storefront_state.variantIds).length, 2);
       assert.ok(m.last_synced_at);
+      // The storefront ids kept for the next push (sent back to the storefront, shown by no route).
+      const state = (await storefrontStateOf(h.database.db, c.integrationId, id))!;
+      assert.equal(state.productId, 'gid://shopify/Product/9000000001');
+      assert.equal(Object.keys(state.variantIds).length, 2);
 
-      const [log] = await rows(sql`select * from sync_logs where id = ${data.sync_log_id}`);
-      assert.equal(log.integration_id, c.integrationId);
+      // The log is the integration's (GET /api/sync/logs lists the caller's integration's only).
+      const log = await syncLogOf(h, c.token, data.sync_log_id);
       assert.equal(log.operation, 'products.push');
       assert.equal(log.status, 'success');
       assert.equal(log.records_processed, 1);
       assert.equal(log.records_failed, 0);
       assert.equal(log.error, null);
       assert.ok(log.completed_at);
-      const [integration] = await rows(sql`select last_sync_at from integrations where id = ${c.integrationId}`);
-      assert.ok(integration.last_sync_at, 'last_sync_at is set');
+      assert.ok((await publicStatusOf(h, c.integrationId)).last_sync_at, 'last_sync_at is set');
     });
 
     it('pushing twice updates the same storefront product (method update, known ids sent back)', async () => {
@@ -115,8 +121,7 @@ for (const target of databaseTargets()) {
       assert.equal(Object.keys(fake.calls[1].known.variantIds).length, 1);
       const mapping = await h.call('GET', `/api/products/mapping/${id}`, c.token);
       assert.equal(mapping.json().data.metadata.last_push_method, 'update');
-      const [n] = await rows(sql`select count(*)::int as n from product_mappings where integration_id = ${c.integrationId}`);
-      assert.equal(n.n, 1);
+      assert.equal((await mappingsOf(h, c.token)).length, 1);
     });
 
     it('a product object with more fields than id is the full snapshot: the PIM is not read', async () => {
@@ -187,22 +192,21 @@ for (const target of databaseTargets()) {
       assert.deepEqual(blank.validation_errors, ["title: Title can't be blank"]);
       assert.equal(blank.storefront_product_id, null);
 
-      const mappings = await rows(sql`select * from product_mappings where integration_id = ${c.integrationId} order by pim_product_id`);
-      const byPim = new Map(mappings.map((m) => [m.pim_product_id, m]));
+      const byPim = new Map((await mappingsOf(h, c.token)).map((m) => [m.pim_product_id, m]));
       assert.equal(byPim.has(99_999_999), false, 'a product the PIM does not have gets no mapping');
       assert.equal(byPim.get(invalid)!.sync_status, 'error');
-      assert.match(byPim.get(invalid)!.sync_error, /at most 3 options/);
+      assert.match(byPim.get(invalid)!.sync_error!, /at most 3 options/);
       assert.equal(byPim.get(invalid)!.storefront_product_id, null);
       assert.equal(byPim.get(wasSynced)!.sync_status, 'error');
-      assert.equal(Number(byPim.get(wasSynced)!.storefront_product_id), firstPush.storefront_product_id, 'storefront ids kept');
-      assert.equal(byPim.get(wasSynced)!.storefront_state.productId, `gid://shopify/Product/${firstPush.storefront_product_id}`);
+      assert.equal(byPim.get(wasSynced)!.storefront_product_id, firstPush.storefront_product_id, 'storefront ids kept');
+      assert.equal((await storefrontStateOf(h.database.db, c.integrationId, wasSynced))!.productId, `gid://shopify/Product/${firstPush.storefront_product_id}`);
       assert.equal(byPim.get(good)!.sync_status, 'synced');
 
-      const [log] = await rows(sql`select * from sync_logs where id = ${data.sync_log_id}`);
+      const log = await syncLogOf(h, c.token, data.sync_log_id);
       assert.equal(log.status, 'partial');
       assert.equal(log.records_processed, 6);
       assert.equal(log.records_failed, 4);
-      assert.match(log.error, /^4 of 6 products failed; first: PIM product 99999999 not found/);
+      assert.match(log.error!, /^4 of 6 products failed; first: PIM product 99999999 not found/);
     });
 
     it('a batch is read from the PIM in one call; a product it lacks is read on its own (and is not found)', async () => {
@@ -284,8 +288,7 @@ for (const target of databaseTargets()) {
       const tooMany = { products: Array.from({ length: 51 }, (_, i) => ({ id: i + 1 })) };
       assertError(await h.call('POST', '/api/products/push', c.token, tooMany), 400, 'BATCH_SIZE_EXCEEDED');
       assert.equal(fake.calls.length, 0);
-      const [n] = await rows(sql`select count(*)::int as n from sync_logs where integration_id = ${c.integrationId}`);
-      assert.equal(n.n, 0);
+      assert.deepEqual(await syncLogsOf(h, c.token), []);
     });
 
     it("a malformed snapshot is that item's error, not a 400", async () => {
@@ -301,7 +304,8 @@ for (const target of databaseTargets()) {
       assert.match(results[2].validation_errors[0], /variants\[0\] must be a variant object/);
       assert.equal(results[3].pim_product_id, null);
       assert.equal(fake.calls.length, 0);
-      const [log] = await rows(sql`select * from sync_logs where integration_id = ${c.integrationId}`);
+      const [log, ...more] = await syncLogsOf(h, c.token);
+      assert.equal(more.length, 0);
       assert.equal(log.status, 'error', 'every product failed');
     });
 
@@ -344,11 +348,11 @@ for (const target of databaseTargets()) {
       assert.ok(data.results.every((r: any) => r.status === 'error' && /refused the shop's access token|access token/.test(r.message)));
       // At most the products already in flight when the first refusal came back (PUSH_CONCURRENCY) reach the storefront.
       assert.ok(f.calls.length <= 8, `the remaining products are not sent once the token was refused (${f.calls.length} calls)`);
-      const [log] = await rows(sql`select * from sync_logs where id = ${data.sync_log_id}`);
+      const log = await syncLogOf(h, c.token, data.sync_log_id);
       assert.equal(log.status, 'error');
       assert.equal(log.records_failed, 10);
       assert.ok(log.completed_at);
-      assert.match(log.error, /access token/);
+      assert.match(log.error!, /access token/);
       const status = await h.call('GET', `/api/status/${c.integrationId}`);
       assert.equal(status.statusCode, 200, status.body);
       const s = status.json();
@@ -365,12 +369,13 @@ for (const target of databaseTargets()) {
       const ids = [];
       for (let i = 0; i < 9; i++) ids.push(await pimProduct(h, c.tenant, `Gate ${i}`));
       const pending = h.call('POST', '/api/products/push', c.token, { products: ids.map((id) => ({ id })) });
-      // Wait (by polling the database, not the clock) until the first storefront calls are in.
+      // Wait (by polling the storefront double, not the clock) until the first storefront calls are in.
       await until('the first storefront calls', () => f.calls.length > 0, 20_000, 5);
-      const [running] = await rows(sql`select * from sync_logs where integration_id = ${c.integrationId}`);
+      const [running, ...more] = await syncLogsOf(h, c.token);
+      assert.equal(more.length, 0);
       assert.equal(running.status, 'running');
       assert.equal(running.completed_at, null);
-      const pendingMappings = await rows(sql`select sync_status from product_mappings where integration_id = ${c.integrationId}`);
+      const pendingMappings = await mappingsOf(h, c.token);
       assert.ok(
         pendingMappings.length > 0 && pendingMappings.every((m) => m.sync_status === 'pending'),
         'a pending mapping is written before the storefront call',
@@ -385,20 +390,19 @@ for (const target of databaseTargets()) {
     it('a push closes, as error, the running logs of pushes whose process ended (started over 30 minutes ago)', async () => {
       fresh();
       const c = await h.connected();
-      const [stale] = await rows(sql`insert into sync_logs (integration_id, operation, status, started_at)
-        values (${c.integrationId}, 'products.push', 'running', now() - interval '31 minutes') returning id`);
-      const [recent] = await rows(sql`insert into sync_logs (integration_id, operation, status, started_at)
-        values (${c.integrationId}, 'products.push', 'running', now() - interval '1 minute') returning id`);
+      // Two pushes that started and never completed (their processes ended): running logs, as a push starts them.
+      const logs = new SyncLogRepository(h.database.db);
+      const stale = await logs.start(c.integrationId, 'products.push', new Date(Date.now() - 31 * 60_000));
+      const recent = await logs.start(c.integrationId, 'products.push', new Date(Date.now() - 60_000));
       const id = await pimProduct(h, c.tenant, 'After a crash');
       const res = await h.call('POST', '/api/products/push', c.token, { id });
       assert.equal(res.statusCode, 200, res.body);
-      const [closed] = await rows(sql`select status, error, completed_at from sync_logs where id = ${stale.id}`);
+      const closed = await syncLogOf(h, c.token, stale);
       assert.equal(closed.status, 'error');
-      assert.match(closed.error, /^Interrupted/);
+      assert.match(closed.error!, /^Interrupted/);
       assert.notEqual(closed.completed_at, null);
       // A push started a minute ago may still be running on another node: left alone.
-      const [still] = await rows(sql`select status from sync_logs where id = ${recent.id}`);
-      assert.equal(still.status, 'running');
+      assert.equal((await syncLogOf(h, c.token, recent)).status, 'running');
     });
 
     it('the status endpoints show recent_syncs and product_mapping_stats', async () => {
@@ -413,11 +417,14 @@ for (const target of databaseTargets()) {
       assert.equal(s.sync_stats.last_24h.failed_syncs, 1);
       assert.deepEqual(s.sync_stats.product_mappings, { total: 1, synced: 1, pending: 0, failed: 0 });
       assert.ok(s.last_sync_at);
-      const rowsLog = await rows(sql`select status, records_processed, records_failed from sync_logs where integration_id = ${c.integrationId} order by id`);
-      assert.deepEqual(rowsLog, [
-        { status: 'success', records_processed: 1, records_failed: 0 },
-        { status: 'partial', records_processed: 2, records_failed: 1 },
-      ]);
+      const logs = (await syncLogsOf(h, c.token)).sort((a, b) => a.id - b.id);
+      assert.deepEqual(
+        logs.map(({ status, records_processed, records_failed }) => ({ status, records_processed, records_failed })),
+        [
+          { status: 'success', records_processed: 1, records_failed: 0 },
+          { status: 'partial', records_processed: 2, records_failed: 1 },
+        ],
+      );
     });
 
     it('integrations are isolated: each pushes its own PIM products and sees only its own mappings', async () => {

@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { SandboxBulkRepository } from '../src/sandbox/bulk-operation.repository.js';
+import { SandboxStoreRepository } from '../src/sandbox/sandbox-store.repository.js';
 import { sandboxBulkOperations } from '../src/sandbox/schema.js';
 import { MetafieldDefinitionCreate, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
@@ -403,8 +405,9 @@ for (const target of databaseTargets()) {
       assert.deepEqual(started.userErrors, []);
       assert.equal(bulk.runningCount, 1);
       await h.app.close();
-      const rows = await h.database.db.select().from(sandboxBulkOperations);
-      const row = rows.find((r) => `gid://shopify/BulkOperation/${r.id}` === started.bulkOperation.id)!;
+      // The server is gone: the operation as it left it, through the sandbox's repository.
+      const store = (await new SandboxStoreRepository(h.database.db).findByDomain(domain))!;
+      const row = (await new SandboxBulkRepository(h.database.db).operation(store.id, Number(started.bulkOperation.id.split('/').pop())))!;
       assert.equal(row.status, 'FAILED');
       assert.equal(row.errorCode, 'INTERNAL_SERVER_ERROR');
     });

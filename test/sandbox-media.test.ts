@@ -10,6 +10,7 @@ import type net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { sql } from 'drizzle-orm';
+import { SandboxProductRepository } from '../src/sandbox/sandbox-product.repository.js';
 import { startApp } from '../src/server/start-app.js';
 import { ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
@@ -136,11 +137,10 @@ for (const target of databaseTargets()) {
         if (nodes.some((m) => UNFINISHED.includes(m.status))) throw new Error(`still ${JSON.stringify(nodes)}`);
         return nodes;
       });
+    /** The first media's status as stored (through the sandbox's repository: a read through a running sandbox would take it up). */
     const statusOf = async (productGid: string): Promise<string> => {
-      const result = await h.database.db.execute(
-        sql`select status from sandbox_media where product_id = ${Number(productGid.split('/').pop())} order by position limit 1`,
-      );
-      return (result as unknown as { rows: { status: string }[] }).rows[0].status;
+      const [first] = await new SandboxProductRepository(h.database.db).media(Number(productGid.split('/').pop()), -1, 1);
+      return first.status;
     };
     const cdn = (mediaId: string, name: string) => `${base}/sandbox/shopify/${domain}/cdn/files/${mediaId.split('/').pop()}/${name}`;
 
@@ -336,7 +336,7 @@ for (const target of databaseTargets()) {
         .product;
       await until('the held request', () => sources.heldCount === 1);
       await first.close();
-      // Read in the database: a read through a running sandbox would take it up.
+      // Read in the repository: a read through a running sandbox would take it up.
       assert.equal(await statusOf(created.id), 'PROCESSING', 'the stopped process left it unfinished');
       sources.release(); // the first process's download ends; it writes nothing any more
 
@@ -350,7 +350,7 @@ for (const target of databaseTargets()) {
         const [done] = await processed(created.id, `http://127.0.0.1:${port2}`);
         assert.deepEqual([done.status, done.mimeType], ['READY', 'image/png']);
 
-        // A media some other process marked UPLOADED and dropped: reading the product's media takes it up.
+        // A media some other process marked UPLOADED and dropped (a state no route sets): reading the product's media takes it up.
         await h.database.db.execute(sql`update sandbox_media set status = 'UPLOADED' where id = ${Number(done.id.split('/').pop())}`);
         assert.equal(await statusOf(created.id), 'UPLOADED');
         const [again] = await until('the media taken up on read', async () => {

@@ -8,7 +8,8 @@ import type net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { SandboxProductRepository } from '../src/sandbox/sandbox-product.repository.js';
+import { SandboxStoreRepository } from '../src/sandbox/sandbox-store.repository.js';
 import { startApp } from '../src/server/start-app.js';
 import { Locations, MetafieldDefinitionCreate, ProductSetSync } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
@@ -387,10 +388,21 @@ for (const target of databaseTargets()) {
       const dup = await productSet({ title: 'Other', metafields: [{ namespace: 'pimbridge', key: 'pim_id', type: 'single_line_text_field', value: '501' }] });
       assert.equal(dup.userErrors[0].code, 'DUPLICATED_METAFIELD_VALUE');
 
-      // A definition another process made (written straight to the database) is found at once, though this process
-      // read the store's definitions a moment ago.
-      await h.database.db.execute(sql`insert into sandbox_metafield_definitions (store_id, owner_type, namespace, key, name, type, unique_values)
-        select id, 'PRODUCT', 'erp', 'erp_id', 'ERP id', 'single_line_text_field', true from sandbox_stores where domain = ${domain}`);
+      // A definition another process made (written to the database by a repository of its own) is found at once, though
+      // this process read the store's definitions a moment ago.
+      const store = (await new SandboxStoreRepository(h.database.db).findByDomain(domain))!;
+      assert.ok(
+        await new SandboxProductRepository(h.database.db).insertDefinition({
+          storeId: store.id,
+          ownerType: 'PRODUCT',
+          namespace: 'erp',
+          key: 'erp_id',
+          name: 'ERP id',
+          type: 'single_line_text_field',
+          uniqueValues: true,
+          validations: [],
+        }),
+      );
       const erp = await productSet({ title: 'From ERP' }, { customId: { namespace: 'erp', key: 'erp_id', value: 'E-1' } });
       assert.deepEqual(erp.userErrors, []);
     });

@@ -4,7 +4,8 @@
 // productUpdate and productVariantsBulkUpdate with Shopify's userErrors.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { SandboxPublicationRepository } from '../src/sandbox/sandbox-publication.repository.js';
+import { SandboxStoreRepository } from '../src/sandbox/sandbox-store.repository.js';
 import { PublishablePublish, Publications } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
 import { sandboxCall, sandboxData, type Json } from './helpers/sandbox-graphql.js';
@@ -278,12 +279,11 @@ for (const target of databaseTargets()) {
       const state = await published(p.id);
       assert.equal(state.online, false);
       assert.equal(state.shop, true);
-      // The service has seen this store's publications; one written straight to the database (as another process
-      // sharing it would) is still known at once.
-      const made = await h.database.db.execute(
-        sql`insert into sandbox_publications (store_id, name) select id, 'Elsewhere' from sandbox_stores where domain = ${domain} returning id`,
-      );
-      const elsewhere = `gid://shopify/Publication/${(made as unknown as { rows: { id: number }[] }).rows[0].id}`;
+      // The service has seen this store's publications; one written to the database by another repository (as another
+      // process sharing it would) is still known at once.
+      const store = (await new SandboxStoreRepository(h.database.db).findByDomain(domain))!;
+      const made = (await new SandboxPublicationRepository(h.database.db).insert(store.id, 'Elsewhere'))!;
+      const elsewhere = `gid://shopify/Publication/${made.id}`;
       assert.deepEqual((await publish(p.id, [{ publicationId: elsewhere }])).userErrors, []);
       assert.equal(
         (await data(`query($id: ID!, $p: ID!) { product(id: $id) { publishedOnPublication(publicationId: $p) } }`, { id: p.id, p: elsewhere })).product
@@ -303,10 +303,12 @@ for (const target of databaseTargets()) {
       assert.equal(del.productDelete.deletedProductId, p.id);
       const listed = (await data(PUBLICATION, { id: pub['Online Store'] })).publication.products.nodes.map((n: Json) => n.id);
       assert.ok(!listed.includes(p.id));
-      const rows = await h.database.db.execute(
-        sql`select count(*)::int as n from sandbox_product_publications where product_id = ${Number(p.id.split('/').pop())}`,
+      // No query reaches a deleted product: its publication rows, through the repository.
+      assert.deepEqual(
+        await new SandboxPublicationRepository(h.database.db).ofProduct(Number(p.id.split('/').pop())),
+        [],
+        'the publication rows went with the product',
       );
-      assert.equal(Number((rows as unknown as { rows: { n: number }[] }).rows[0].n), 0, 'the publication rows went with the product');
     });
 
     it('productUpdate changes title, SEO, tags and metafields (others kept); the deprecated input still works', async () => {

@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import type { Response as InjectResponse } from 'light-my-request';
 import { after, before, describe, it } from 'node:test';
+import { TokenRepository } from '../src/connector/auth/token.repository.js';
+import { MappingRepository } from '../src/connector/mappings/mapping.repository.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
+import { integrationOfShop, mappingOf } from './helpers/connector-reads.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
 
@@ -29,11 +32,10 @@ for (const target of databaseTargets()) {
       await h.close();
     });
 
-    const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
     const connect = (domain: string, who: Pick<Tenant, 'apiKey' | 'apiSecret'>, pimBaseUrl = h.pimUrl) =>
       h.call('POST', '/api/connect', null, { shop_domain: domain, pim_base_url: pimBaseUrl, pim_api_key: who.apiKey, pim_api_secret: who.apiSecret });
-    const integrationsOf = (domain: string) =>
-      rows(sql`select i.id, i.is_active, i.pim_base_url from integrations i join shops s on s.id = i.shop_id where s.domain = ${domain}`);
+    /** The shop's integration, if it has one (no route shows a shop's integration to anyone but its tokens). */
+    const integrationOf = (domain: string) => integrationOfShop(h.database.db, domain);
 
     /** The answer is the one an unknown shop gets (only the domain in the message differs): nothing of the owner's integration. */
     async function assertLikeUnknownShop(res: InjectResponse, domain: string, who: Tenant): Promise<void> {
@@ -48,7 +50,7 @@ for (const target of databaseTargets()) {
 
     it("B cannot take A's inactive integration after A disconnects; A reconnects to the same integration and mappings", async () => {
       const a = await h.connected();
-      await h.database.db.execute(sql`insert into product_mappings (integration_id, pim_product_id, sync_status) values (${a.integrationId}, 7001, 'synced')`);
+      await new MappingRepository(h.database.db).insertPending(a.integrationId, 7001);
       assert.equal((await h.call('POST', '/api/disconnect', a.token)).statusCode, 200);
       const b = await h.tenant();
 
@@ -60,21 +62,17 @@ for (const target of databaseTargets()) {
       assert.equal(yes.hits.length, hitsBefore, 'the PIM address B gave was never asked');
 
       // A's integration is as A left it: inactive, A's key, no live token, its mapping.
-      const [row] = await integrationsOf(a.domain);
+      const row = (await integrationOf(a.domain))!;
       assert.equal(row.id, a.integrationId);
-      assert.equal(row.is_active, false);
-      assert.equal(row.pim_base_url, h.pimUrl);
+      assert.equal(row.isActive, false);
+      assert.equal(row.pimBaseUrl, h.pimUrl);
       assert.equal((await h.app.services.connector.integrations.pimConnectionOf(a.integrationId))?.apiKey, a.tenant.apiKey);
-      assert.equal((await rows(sql`select 1 from connector_tokens where integration_id = ${a.integrationId} and revoked_at is null`)).length, 0);
+      assert.deepEqual(await new TokenRepository(h.database.db).listLive(a.integrationId), []);
 
       const again = await connect(a.domain, a.tenant);
       assert.equal(again.statusCode, 200, again.body);
       assert.equal(again.json().data.integration_id, a.integrationId, 'the same integration id');
-      assert.equal(
-        (await rows(sql`select 1 from product_mappings where integration_id = ${a.integrationId} and pim_product_id = 7001`)).length,
-        1,
-        'mappings kept',
-      );
+      assert.notEqual(await mappingOf(h, again.json().data.api_token, 7001), null, 'mappings kept');
       assert.equal((await h.call('GET', '/api/tokens', again.json().data.api_token)).statusCode, 200);
     });
 
@@ -95,7 +93,7 @@ for (const target of databaseTargets()) {
       await assertLikeUnknownShop(await connect(domain, { apiKey: 'pk_anything', apiSecret: 'sk_anything' }, yes.url), domain, b);
       await assertLikeUnknownShop(await connect(domain, b), domain, b);
       assert.equal(yes.hits.length, asked, 'the PIM address B gave was never asked');
-      assert.deepEqual(await integrationsOf(domain), [], 'no integration made');
+      assert.equal(await integrationOf(domain), null, 'no integration made');
 
       const owner = await connect(domain, a);
       assert.equal(owner.statusCode, 200, owner.body);
@@ -111,8 +109,7 @@ for (const target of databaseTargets()) {
       const own = await connect(a.domain, a.tenant);
       assert.equal(own.statusCode, 409, own.body);
       assert.equal(own.json().code, 'INTEGRATION_EXISTS');
-      const [row] = await integrationsOf(a.domain);
-      assert.equal(row.is_active, true);
+      assert.equal((await integrationOf(a.domain))?.isActive, true);
       assert.equal((await h.app.services.connector.integrations.pimConnectionOf(a.integrationId))?.apiKey, a.tenant.apiKey);
       assert.equal((await h.call('GET', '/api/tokens', a.token)).statusCode, 200, "A's token still works");
     });
@@ -120,13 +117,13 @@ for (const target of databaseTargets()) {
     it('a shop with no owner connects for nobody until PATCH /admin/shops/{id} gives it one', async () => {
       const a = await h.tenant();
       const domain = await h.shop(undefined, a.organizationId);
-      // As a shop registered before owners existed.
+      // As a shop registered before owners existed (no route takes an owner away).
       await h.database.db.execute(sql`update shops set organization_id = null where domain = ${domain}`);
       const shop = (await h.admin('GET', '/admin/shops')).json().shops.find((s: { domain: string }) => s.domain === domain);
       assert.equal(shop.organization_id, null);
       await assertLikeUnknownShop(await connect(domain, a), domain, a);
       await assertLikeUnknownShop(await connect(domain, a, yes.url), domain, a);
-      assert.deepEqual(await integrationsOf(domain), []);
+      assert.equal(await integrationOf(domain), null);
 
       assert.equal((await h.admin('PATCH', `/admin/shops/${shop.id}`, { organization_id: a.organizationId })).statusCode, 200);
       const res = await connect(domain, a);

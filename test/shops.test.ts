@@ -6,11 +6,14 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { IntegrationRepository } from '../src/connector/integrations/integration.repository.js';
+import { MappingRepository } from '../src/connector/mappings/mapping.repository.js';
 import { DEMO_SHOP_DOMAIN, seedDemo } from '../src/server/demo-seed.js';
 import { loadConfig } from '../src/config.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
 import { CLI } from './helpers/cli-command.js';
+import { sqlRows } from './helpers/sql.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -23,7 +26,8 @@ for (const target of databaseTargets()) {
     });
     after(() => h.close());
 
-    const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
+    /** The shop's row as stored: how its secrets are kept, which no route shows. */
+    const storedShop = async (id: number) => (await sqlRows<Record<string, unknown>>(h.database.db, sql`select * from shops where id = ${id}`))[0];
 
     it('adds a shopify shop (domain lower-cased, token stored encrypted, never returned), lists and removes it', async () => {
       const { organizationId } = await h.tenant();
@@ -57,7 +61,7 @@ for (const target of databaseTargets()) {
       assert.equal(shop.token_renewals, 0);
       assert.equal(shop.api_base_url, 'https://acme.example.com');
       assert.ok(!res.body.includes('shpat_secret_value'));
-      const [row] = await rows(sql`select * from shops where id = ${shop.id}`);
+      const row = await storedShop(shop.id);
       assert.ok(!JSON.stringify(row).includes('shpat_secret_value'));
       assert.match(String(row.access_token_encrypted), /^v1\./);
 
@@ -223,7 +227,7 @@ for (const target of databaseTargets()) {
       const store = await h.app.services.sandbox!.stores.find('try-me.myshopify.com');
       assert.ok(store);
       assert.ok(h.app.services.sandbox!.stores.tokenMatches(store, shop.access_token));
-      const [row] = await rows(sql`select * from shops where id = ${shop.id}`);
+      const row = await storedShop(shop.id);
       assert.ok(!JSON.stringify(row).includes(shop.access_token));
       assert.ok(!JSON.stringify(row).includes(shop.client_secret), 'the client secret is stored sealed');
       const listed = (await h.admin('GET', '/admin/shops')).body;
@@ -253,17 +257,17 @@ for (const target of databaseTargets()) {
     it('uninstalling a shop deletes its integration, tokens and mappings', async () => {
       const { domain, token, integrationId } = await h.connected();
       await h.call('POST', '/api/tokens', token, { scope: 'read' });
-      await h.database.db.execute(sql`insert into product_mappings (integration_id, pim_product_id) values (${integrationId}, 1)`);
+      await new MappingRepository(h.database.db).insertPending(integrationId, 1);
       const shopId = (await h.admin('GET', '/admin/shops')).json().shops.find((s: { domain: string }) => s.domain === domain).id;
       assert.equal((await h.admin('DELETE', `/admin/shops/${shopId}`)).statusCode, 204);
       const res = await h.call('GET', '/api/tokens', token);
       assert.equal(res.statusCode, 401);
       assert.equal(res.json().code, 'AUTHENTICATION_FAILED');
-      for (const table of ['integrations', 'connector_tokens', 'product_mappings']) {
-        const column = table === 'integrations' ? 'id' : 'integration_id';
-        const left = await rows(sql`select 1 from ${sql.identifier(table)} where ${sql.identifier(column)} = ${integrationId}`);
-        assert.equal(left.length, 0, table);
-      }
+      assert.equal(await new IntegrationRepository(h.database.db).find(integrationId), null, 'the integration is deleted');
+      assert.equal(await new MappingRepository(h.database.db).find(integrationId, 1), null, 'its mappings are deleted');
+      // Deleted, not only revoked (no repository reads revoked tokens): the table itself.
+      const tokens = await sqlRows(h.database.db, sql`select 1 from connector_tokens where integration_id = ${integrationId}`);
+      assert.equal(tokens.length, 0, 'its tokens are deleted');
     });
   });
 

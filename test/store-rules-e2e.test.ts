@@ -4,9 +4,9 @@
 // image the shop cannot fetch, a product past 250 variants.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
 import { ADMIN_API_VERSION } from '../src/storefront/shopify/api-version.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
+import { storefrontStateOf } from './helpers/connector-reads.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { sku } from './helpers/pim.js';
 import { makeImage, serveHttp } from './helpers/servers.js';
@@ -18,6 +18,7 @@ for (const target of databaseTargets()) {
     let h: ConnectorHarness;
     let tenant: Tenant;
     let token: string;
+    let integrationId: number;
     let gql: <T = any>(query: string, variables?: Record<string, unknown>) => Promise<T>;
     let shopId: number;
 
@@ -49,6 +50,7 @@ for (const target of databaseTargets()) {
       });
       assert.equal(res.statusCode, 200, res.body);
       token = res.json().data.api_token;
+      integrationId = res.json().data.integration_id;
     });
     after(async () => h.close());
 
@@ -343,13 +345,8 @@ for (const target of databaseTargets()) {
         attributes: [{ attribute_name: 'Size', value: `S${i}` }],
       }));
       const snapshot = { id, sku: 'BIG', name: 'Big product', status: 'draft', price: '5.00', currency: 'EUR', variants };
-      const idsOf = async () => {
-        const rows = await h.database.db.execute(sql`select storefront_state from product_mappings where pim_product_id = ${id}`);
-        const list =
-          (rows as unknown as { rows?: { storefront_state: { variantIds: Record<string, string> } }[] }).rows ??
-          (rows as unknown as { storefront_state: { variantIds: Record<string, string> } }[]);
-        return list[0].storefront_state.variantIds;
-      };
+      /** The storefront variant ids the mapping keeps by SKU (sent back on the next push; no route shows them). */
+      const idsOf = async () => (await storefrontStateOf(h.database.db, integrationId, id))!.variantIds;
       const first = await h.call('POST', '/api/products/push', token, { products: [snapshot] });
       assert.equal(first.json().data.results[0].status, 'success', first.body);
       const before = await idsOf();

@@ -89,8 +89,6 @@ export function spawnCli(args: string[], env: Record<string, string>): Proc {
   return { child, output: () => output, exited, running: () => !done };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Waits (the one `until`) for a 200 from `url`; fails at once if the process exits first. */
 export async function waitForHttp(what: string, proc: Proc, url: string, timeoutMs = 60_000): Promise<void> {
   const answers = async () => {
@@ -712,14 +710,20 @@ export async function allMappings(
   }
 }
 
-/** The sandbox over GraphQL, waiting out its bucket when a check itself is throttled. */
+/** The sandbox over GraphQL, waiting out its bucket (tried again every 200 ms, 20 s at most) when a check itself is throttled. */
 export async function gql<T>(s: BridgeStack, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await s.graphql<T>(query, variables);
-    } catch (err) {
-      if (attempt >= 100 || !/THROTTLED/.test(String(err))) throw err;
-      await sleep(200);
-    }
-  }
+  const answered = await until(
+    'a sandbox query past its throttle',
+    async () => {
+      try {
+        return { data: await s.graphql<T>(query, variables) };
+      } catch (err) {
+        if (/THROTTLED/.test(String(err))) throw err;
+        throw new StopWaiting('the sandbox query failed', { cause: err });
+      }
+    },
+    20_000,
+    200,
+  );
+  return answered.data;
 }

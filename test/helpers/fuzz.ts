@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type { Response as InjectResponse } from 'light-my-request';
 import type { ConnectorHarness } from './connector.js';
 import type { Tenant } from './harness.js';
+import { sqlRows } from './sql.js';
 
 type Family = 'pim' | 'connector' | 'admin';
 
@@ -308,15 +309,19 @@ function checkAnswer(c: Case, res: InjectResponse, find: RouteFinder): void {
   }
 }
 
-/** Row counts and last changes of every table of ours: equal before and after a refused write. */
+/**
+ * Row counts and last changes of every table of ours: equal before and after a refused write. Raw SQL: "nothing written
+ * anywhere" is a property of the whole database, which no route shows.
+ */
 async function fingerprintQuery(h: ConnectorHarness): Promise<string> {
-  const result = (await h.database.db.execute(
+  const tables = await sqlRows<{ table_name: string; dated: boolean }>(
+    h.database.db,
     sql.raw(`
     select c.table_name, bool_or(c.column_name = 'updated_at') as dated
     from information_schema.columns c join information_schema.tables t on t.table_name = c.table_name and t.table_schema = c.table_schema
     where c.table_schema = 'public' and t.table_type = 'BASE TABLE' group by c.table_name order by c.table_name`),
-  )) as unknown as { rows: { table_name: string; dated: boolean }[] };
-  const parts = result.rows.map(
+  );
+  const parts = tables.map(
     (r) => `(select count(*)::text${r.dated ? ` || '@' || coalesce(max(updated_at)::text, '')` : ''} from "${r.table_name}") as "${r.table_name}"`,
   );
   return `select ${parts.join(', ')}`;
@@ -332,7 +337,7 @@ export interface FuzzOptions {
 export async function fuzzRoutes(h: ConnectorHarness, fx: FuzzFixture, options: FuzzOptions): Promise<{ cases: number; byStatus: Record<number, number> }> {
   const routes = routesOf(h.app.swagger() as never);
   const fingerprintSql = await fingerprintQuery(h);
-  const fingerprint = async () => ((await h.database.db.execute(sql.raw(fingerprintSql))) as unknown as { rows: Record<string, string>[] }).rows[0];
+  const fingerprint = async () => (await sqlRows<Record<string, string>>(h.database.db, sql.raw(fingerprintSql)))[0];
   let baseline = await fingerprint();
   const find = routeFinder(routes);
   const byStatus: Record<number, number> = {};

@@ -13,6 +13,8 @@ export interface TestServer {
   hits: string[];
   /** TCP connections accepted. */
   connections: number;
+  /** TCP connections closed since (by either side): what came over one is final once it is counted here. */
+  closed: number;
   /** Bytes received over all connections (raw servers only). */
   bytesReceived: number;
   close(): Promise<void>;
@@ -30,7 +32,10 @@ function track(server: net.Server, state: TestServer): Set<net.Socket> {
   server.on('connection', (socket: net.Socket) => {
     state.connections++;
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      state.closed++;
+    });
   });
   return sockets;
 }
@@ -41,7 +46,7 @@ export async function serveHttp(
   options: { host?: string; tls?: { key: string; cert: string } } = {},
 ): Promise<TestServer> {
   const host = options.host ?? '127.0.0.1';
-  const state: TestServer = { url: '', host, port: 0, hits: [], connections: 0, bytesReceived: 0, close: async () => {} };
+  const state: TestServer = { url: '', host, port: 0, hits: [], connections: 0, closed: 0, bytesReceived: 0, close: async () => {} };
   const server = options.tls ? https.createServer(options.tls) : http.createServer();
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     state.hits.push(req.url ?? '');
@@ -60,7 +65,7 @@ export async function serveHttp(
 
 /** A TCP server that answers each connection by hand (lying headers, endless bodies, silence). */
 export async function serveRaw(onSocket: (socket: net.Socket) => void, host = '127.0.0.1'): Promise<TestServer> {
-  const state: TestServer = { url: '', host, port: 0, hits: [], connections: 0, bytesReceived: 0, close: async () => {} };
+  const state: TestServer = { url: '', host, port: 0, hits: [], connections: 0, closed: 0, bytesReceived: 0, close: async () => {} };
   const server = net.createServer((socket) => {
     socket.on('data', (chunk) => (state.bytesReceived += chunk.length));
     socket.on('error', () => {});
