@@ -2,7 +2,7 @@
 // writes it (productSet unless said otherwise), the selection that reads it back, who owns it, what a push does when the
 // PIM has no value, and how a dry run (product-diff.ts previewChanges, fed by product-preview.ts's ProductPreviewRead)
 // and a drift report (product-diff.ts driftChanges, fed by the catalogue read's CatalogueProducts) compare it. The mapper
-// (product-mapper.ts) takes the create defaults from it; docs/shopify-fidelity.md's "Field ownership" table is generated
+// (variant-inputs.ts) takes the create defaults from it; docs/shopify-fidelity.md's "Field ownership" table is generated
 // from it (fidelityTable), and test/field-ownership.test.ts checks both that table and that the two reads select every
 // compared field's `read` path.
 //

@@ -37,7 +37,8 @@ import {
   type ShopLocalesData,
 } from './operations.js';
 import type { ShopCurrency, ShopLimits } from './preflight.js';
-import { METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation } from './product-mapper.js';
+import { METAFIELD_NAMESPACE, PIM_ID_KEY } from './tags-metafields-collections.js';
+import type { ShopLocation } from './product-set-input.js';
 import type { SharedBudget } from './shared-budget.js';
 import { readQueryCost, ShopBudgets } from './shop-budget.js';
 import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type ObserveStatus, type RetryPolicy, type ThrottleClock } from './throttle.js';
