@@ -47,7 +47,8 @@ import { customIdOf, handleOf, handleProblems, handleTakenProblem, identityOf } 
 import { BULK_FIND_MIN, findOursInBulk } from './ours-in-bulk.js';
 import { type Found, tagsOf } from './product-reads.js';
 import type { ProductUpserter } from './product-upserter.js';
-import type { IdentifierMode, ShopifyClient } from './shopify-client.js';
+import type { IdentifierMode } from './metafield-definitions.js';
+import type { ShopifyClient } from './shopify-client.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
 export const MAX_BULK_FILE_BYTES = 100 * 1024 * 1024;

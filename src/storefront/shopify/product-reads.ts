@@ -17,7 +17,8 @@ import { imageUrlsOf } from './product-media.js';
 import { sortedVariants } from './product-options.js';
 import type { StorefrontTags } from './product-set-input.js';
 import { matchMedia } from './product-set-result.js';
-import type { IdentifierMode, ShopifyClient } from './shopify-client.js';
+import type { IdentifierMode } from './metafield-definitions.js';
+import type { ShopifyClient } from './shopify-client.js';
 
 export type Found = NonNullable<ProductLookupData['productByIdentifier']>;
 
