@@ -23,7 +23,7 @@ import { ConnectorError } from '../connector.errors.js';
 import { CatalogueReadFailed, POLL_FAILURES, readShopCatalogue } from '../storefront-operations.js';
 import type { AdoptedMapping, MappingRepository } from '../mappings/mapping.repository.js';
 import { PimReadError, type PimClient } from '../pim/pim-client.js';
-import { clip } from '../push/push.service.js';
+import { clip } from '../push/push-results.js';
 import type { AdoptionCounts, AdoptionPhase, AdoptionRepository, AdoptionRow } from './adoption.repository.js';
 import { matchCatalogues, MATCH_RULES, variantLinks, type Match, type MatchRule, type PimCatalogueEntry, type UnmatchedShopProduct } from './matching.js';
 import { draftSkus, isSimple, shopProductDraft } from './shop-drafts.js';

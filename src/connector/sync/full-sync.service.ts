@@ -27,7 +27,8 @@ import type { MappingRepository, MappingRow } from '../mappings/mapping.reposito
 import { PimReadError } from '../pim/pim-client.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
 import { IntegrationRepository } from '../integrations/integration.repository.js';
-import { clip, keptDeletedInShop, knownOf, pimVersion, recordMissingLocales, syncedMappingOf } from '../push/push.service.js';
+import { clip } from '../push/push-results.js';
+import { keptDeletedInShop, knownOf, pimVersion, recordMissingLocales, syncedMappingOf } from '../push/mapping-state.js';
 import type { SyncLogRepository, SyncOutcome } from '../push/sync-log.repository.js';
 import type { BatchRow, FullSyncRepository, FullSyncRow, ItemCounts, ItemOutcome } from './full-sync.repository.js';
 import { maxOf, minOf } from '../../lib/arrays.js';
