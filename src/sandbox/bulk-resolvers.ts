@@ -7,7 +7,7 @@ import type { BulkOperationRow, BulkOperationType } from './bulk-operation.repos
 import type { StagedUploadInput } from './bulk-operation.service.js';
 import { connection, dateTime, page, type PageArgs } from './resolvers/connection.js';
 import type { ResolverModule, SandboxContext } from './resolvers/types.js';
-import { gidNumber } from './sandbox-product.service.js';
+import { gidNumber } from './gid.js';
 
 function bulk(ctx: SandboxContext) {
   if (!ctx.bulk || !ctx.bulkRunners || !ctx.baseUrl)

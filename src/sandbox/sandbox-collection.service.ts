@@ -29,7 +29,8 @@ import type {
   ProductOrder,
   SandboxCollectionRepository,
 } from './sandbox-collection.repository.js';
-import { gidNumber, handleize } from './sandbox-product.service.js';
+import { gidNumber } from './gid.js';
+import { handleize } from './shopify-values.js';
 import type { PlainUserError, PublicationInput, SandboxPublicationService } from './sandbox-publication.service.js';
 
 export const MAX_TITLE = 255;

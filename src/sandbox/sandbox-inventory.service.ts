@@ -28,7 +28,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import type { SandboxInventoryRepository } from './sandbox-inventory.repository.js';
-import { gidNumber } from './sandbox-product.service.js';
+import { gidNumber } from './gid.js';
 
 export interface InventoryUserError {
   field: string[] | null;

@@ -4,7 +4,7 @@
 import type { CollectionMetafieldRow, CollectionRow } from '../sandbox-collection.repository.js';
 import { collectionGid, sourceGid } from '../sandbox-collection.service.js';
 import type { ProductRow } from '../sandbox-product.repository.js';
-import { gidNumber } from '../sandbox-product.service.js';
+import { gidNumber } from '../gid.js';
 import type { ProductPublicationRow } from '../sandbox-publication.repository.js';
 import { dateTime, listConnection, type PageArgs } from './connection.js';
 import { metafieldObject } from './metafield-object.js';

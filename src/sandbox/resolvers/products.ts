@@ -3,7 +3,8 @@
 import { GraphQLError } from 'graphql';
 import { inventoryLevels, sellableQuantity } from '../sandbox-inventory.service.js';
 import type { DefinitionRow, ProductFilter, ProductRow, VariantRow } from '../sandbox-product.repository.js';
-import { gidNumber, type ProductSetArgs, type WrittenLists } from '../sandbox-product.service.js';
+import { gidNumber } from '../gid.js';
+import type { ProductSetArgs, WrittenLists } from '../product-set-args.js';
 import { collectionObject } from './collection-object.js';
 import { metafieldObject } from './metafield-object.js';
 import { connection, dateTime, listConnection, page, type PageArgs } from './connection.js';
