@@ -14,7 +14,8 @@
 // into cells; ProductGrouper (product-grouper.ts) groups them into products.
 import { parse } from 'csv-parse/sync';
 import { type CsvFormat, FORMATS } from './draft.js';
-import { oursHeaderProblems, oursRowFormat } from './ours-format.js';
+import { oursHeaderProblems } from './ours-format.js';
+import { oursRowFormat } from './ours-reader.js';
 import type { CsvRow, RowFormat } from './row-format.js';
 import { shopifyColumn, shopifyHeaderProblems, shopifyRowFormat } from './shopify-format.js';
 import { type ProductEvent, ProductGrouper } from './product-grouper.js';

@@ -56,7 +56,7 @@ import {
   integerCell,
   refusedWhole,
   urlCell,
-} from './ours-format.js';
+} from './cells.js';
 
 /** Shopify's export up to the Google Shopping columns. */
 const HEAD = [

@@ -5,7 +5,7 @@
 // the product's SKU is its handle and each variant keeps its SKU, option values, prices, quantity, barcode, weight and
 // selling settings. A compare-at price above the price is the regular price and the price the sale price; one at or
 // below it is kept as given. Pure: the adoption service decides what to import.
-import { defaultVariantName } from '../../catalogue-csv/ours-format.js';
+import { defaultVariantName } from '../../catalogue-csv/cells.js';
 import type { ProductDraft, ProductFields, SellingFields, VariantDraft } from '../../catalogue-csv/draft.js';
 import { isValidGtin } from '../../lib/gtin.js';
 import type { StorefrontCatalogueProduct, StorefrontCatalogueVariant } from '../../storefront/storefront.port.js';

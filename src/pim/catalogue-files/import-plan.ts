@@ -1,7 +1,7 @@
 // What one product of a file does to the catalogue: its fields merged onto the current product (a column missing from
 // the file leaves the field as it is), checked against the organization's data, and compared with what is stored, so
 // that a second import of the same file writes nothing. Pure: the service gathers the context and writes the plan.
-import { defaultVariantName } from '../../catalogue-csv/ours-format.js';
+import { defaultVariantName } from '../../catalogue-csv/cells.js';
 import { normaliseDecimal, type ProductDraft, type ProductFields, type RowError, type SellingFields, type VariantDraft } from '../../catalogue-csv/draft.js';
 import { maxOf } from '../../lib/arrays.js';
 import { gtinForms, isValidGtin } from '../../lib/gtin.js';
