@@ -17,7 +17,8 @@ import { type CsvFormat, FORMATS } from './draft.js';
 import { oursHeaderProblems } from './ours-format.js';
 import { oursRowFormat } from './ours-reader.js';
 import type { CsvRow, RowFormat } from './row-format.js';
-import { shopifyColumn, shopifyHeaderProblems, shopifyRowFormat } from './shopify-format.js';
+import { shopifyColumn, shopifyHeaderProblems } from './shopify-format.js';
+import { shopifyRowFormat } from './shopify-reader.js';
 import { type ProductEvent, ProductGrouper } from './product-grouper.js';
 import { MAX_CELL_CHARS, MAX_ROW_CHARS, RecordSplitter, type Split, tooLong } from './record-splitter.js';
 

@@ -1,5 +1,5 @@
 // A shop product → the PIM product an import makes of it (catalogue-csv/draft.ts), with the rules of the Shopify
-// product CSV import (catalogue-csv/shopify-format.ts): Handle → slug, Title → name, Body (HTML) → description, Vendor →
+// product CSV import (catalogue-csv/shopify-reader.ts): Handle → slug, Title → name, Body (HTML) → description, Vendor →
 // brand, Type → storefront_type, category → taxonomy_category, Status → status, tags, SEO, gift card; one variant
 // without options → the product's own SKU, prices, barcode, weight and selling settings; several (or real options) →
 // the product's SKU is its handle and each variant keeps its SKU, option values, prices, quantity, barcode, weight and
