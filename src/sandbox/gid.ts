@@ -1,5 +1,8 @@
 // Shopify's global ids (`gid://shopify/{Type}/{n}`) as the sandbox reads them.
 
+/** 12 as a `Product` → `gid://shopify/Product/12`. */
+export const gid = (type: string, id: number) => `gid://shopify/${type}/${id}`;
+
 /** `gid://shopify/Product/12` → 12 (null for another type or a malformed id). */
 export function gidNumber(gid: unknown, type: string): number | null {
   if (typeof gid !== 'string') return null;

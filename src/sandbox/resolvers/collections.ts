@@ -7,7 +7,7 @@ import type { CollectionInput, CollectionResult } from '../sandbox-collection.se
 import { collectionObject } from './collection-object.js';
 import { listConnection } from './connection.js';
 import type { PageArgs } from './connection.js';
-import { productObject } from './products.js';
+import { productObject } from './product-object.js';
 import { shopObject } from './shop.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 

@@ -6,7 +6,7 @@ import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from 'graph
 import type { InventoryOutcome, InventoryUserError, RecordedChange } from '../sandbox-inventory.service.js';
 import { gidNumber } from '../gid.js';
 import { locationGid, locationObject } from './locations.js';
-import { productObject, variantObject } from './products.js';
+import { productObject, variantObject } from './product-object.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 import { emitTopic } from './webhooks.js';
 
