@@ -3,7 +3,7 @@
 import { GraphQLError } from 'graphql';
 import { notEmulated } from '../not-emulated.js';
 import type { CollectionRow } from '../sandbox-collection.repository.js';
-import type { CollectionInput, CollectionResult } from '../sandbox-collection.service.js';
+import type { CollectionInput, CollectionResult } from '../collection-input.js';
 import { collectionObject } from './collection-object.js';
 import { listConnection } from './connection.js';
 import type { PageArgs } from './connection.js';
