@@ -258,30 +258,9 @@ function embeddedSecrets(dataDir: string): { secrets: StoredSecrets; generated: 
   return { secrets, generated: true };
 }
 
-/** `terminal`: whether stdout is a TTY (it picks the default LOG_FORMAT). */
-export function loadConfig(env: Env = process.env, terminal = Boolean(process.stdout.isTTY)): Readonly<Config> {
-  const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
-  const databaseUrl = url(env, 'DATABASE_URL', ['postgres', 'postgresql']);
-  const embedded = databaseUrl === null;
-
-  const pimRateLimitRead = int(env, 'PIM_RATE_LIMIT_READ', 600, 1, 10_000_000);
-  const pimRateLimitWrite = int(env, 'PIM_RATE_LIMIT_WRITE', 120, 1, 10_000_000);
-  if (pimRateLimitRead <= pimRateLimitWrite) {
-    throw new ConfigError(`PIM_RATE_LIMIT_READ (${pimRateLimitRead}) must be greater than PIM_RATE_LIMIT_WRITE (${pimRateLimitWrite})`);
-  }
-
-  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-
-  const role = (str(env, 'ROLE') ?? 'all') as Role;
-  if (!ROLES.includes(role)) throw new ConfigError(`ROLE (--role) must be one of ${ROLES.join(', ')}, got "${role}"`);
-  if (embedded && role !== 'all') {
-    throw new ConfigError(`role ${role} needs DATABASE_URL: the embedded database opens in one process only, which runs role all`);
-  }
-
-  const settings = {
+/** The server's plain settings: role, sync, HTTP, rate limits, media, console (each from its variable, else its default). */
+function serverSettings(env: Env, embedded: boolean, role: Role) {
+  return {
     role,
     syncConcurrency: int(env, 'SYNC_CONCURRENCY', 8, 1, 256),
     syncPollSeconds: int(env, 'SYNC_POLL_SECONDS', 30, 0, 86_400),
@@ -315,9 +294,18 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     consoleSessionHours: int(env, 'CONSOLE_SESSION_HOURS', 12, 1, 24 * 30),
     consoleDir: path.resolve(str(env, 'CONSOLE_DIR') ?? path.join(projectRoot, 'console', 'dist')),
   };
-  const publicBaseUrl = publicUrl(env, settings.host, settings.port);
-  const metrics = metricsSettings(env, settings.port);
+}
 
+/**
+ * ADMIN_TOKEN, ENCRYPTION_KEY and METRICS_TOKEN checked; in embedded mode the missing ones are read from (or generated
+ * into) DATA_DIR's secrets file.
+ */
+function secrets(
+  env: Env,
+  embedded: boolean,
+  metrics: ReturnType<typeof metricsSettings>,
+  dataDir: string,
+): { adminToken: string; keyText: string; secretsGenerated: boolean } {
   let adminToken = str(env, 'ADMIN_TOKEN');
   let keyText = str(env, 'ENCRYPTION_KEY');
   let secretsGenerated = false;
@@ -344,6 +332,37 @@ export function loadConfig(env: Env = process.env, terminal = Boolean(process.st
     keyText ??= stored.secrets.encryption_key;
     secretsGenerated = stored.generated;
   }
+  return { adminToken, keyText, secretsGenerated };
+}
+
+/** `terminal`: whether stdout is a TTY (it picks the default LOG_FORMAT). */
+export function loadConfig(env: Env = process.env, terminal = Boolean(process.stdout.isTTY)): Readonly<Config> {
+  const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres', 'postgresql']);
+  const embedded = databaseUrl === null;
+
+  const pimRateLimitRead = int(env, 'PIM_RATE_LIMIT_READ', 600, 1, 10_000_000);
+  const pimRateLimitWrite = int(env, 'PIM_RATE_LIMIT_WRITE', 120, 1, 10_000_000);
+  if (pimRateLimitRead <= pimRateLimitWrite) {
+    throw new ConfigError(`PIM_RATE_LIMIT_READ (${pimRateLimitRead}) must be greater than PIM_RATE_LIMIT_WRITE (${pimRateLimitWrite})`);
+  }
+
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  const role = (str(env, 'ROLE') ?? 'all') as Role;
+  if (!ROLES.includes(role)) throw new ConfigError(`ROLE (--role) must be one of ${ROLES.join(', ')}, got "${role}"`);
+  if (embedded && role !== 'all') {
+    throw new ConfigError(`role ${role} needs DATABASE_URL: the embedded database opens in one process only, which runs role all`);
+  }
+
+  const settings = serverSettings(env, embedded, role);
+  const publicBaseUrl = publicUrl(env, settings.host, settings.port);
+  const metrics = metricsSettings(env, settings.port);
+
+  const { adminToken, keyText, secretsGenerated } = secrets(env, embedded, metrics, dataDir);
 
   return Object.freeze({
     ...settings,

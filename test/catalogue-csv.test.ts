@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { CsvFileError, inspectCsv, type ReadEvent, readDrafts, RecordSplitter } from '../src/catalogue-csv/csv-reader.js';
+import { CsvFileError, inspectCsv, type ReadEvent, readDrafts } from '../src/catalogue-csv/csv-reader.js';
+import { RecordSplitter } from '../src/catalogue-csv/record-splitter.js';
 import { csvHeader, draftRows, escapeFormula, headerContextOf, stringifyRows } from '../src/catalogue-csv/csv-writer.js';
 import type { CsvFormat, ProductDraft, RowError } from '../src/catalogue-csv/draft.js';
 import { gramsToWeight, SHOPIFY_COLUMNS, shopifyMetafieldColumns, weightToGrams } from '../src/catalogue-csv/shopify-format.js';

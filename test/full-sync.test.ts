@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { MappingRepository } from '../src/connector/mappings/mapping.repository.js';
 import { SyncLogRepository } from '../src/connector/push/sync-log.repository.js';
 import { FullSyncRepository } from '../src/connector/sync/full-sync.repository.js';
-import { FullSyncService, type PimPageReader } from '../src/connector/sync/full-sync.service.js';
+import type { PimPageReader } from '../src/connector/sync/full-sync.deps.js';
+import { FullSyncService } from '../src/connector/sync/full-sync.service.js';
 import { StatusRepository } from '../src/connector/status/status.repository.js';
 import type { JobData, JobName, JobQueue } from '../src/jobs/job-types.js';
 import {

@@ -6,7 +6,10 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
 import { preflight, userErrorLines } from '../src/storefront/shopify/preflight.js';
 import { handleOf, handleTakenProblem } from '../src/storefront/shopify/product-identity.js';
-import { mapProduct, mediaFilename, stockAt, mapStatus, mergeTags, pricing, toMoney } from '../src/storefront/shopify/product-mapper.js';
+import { mapProduct, mapStatus } from '../src/storefront/shopify/product-mapper.js';
+import { mediaFilename } from '../src/storefront/shopify/product-media.js';
+import { stockAt, pricing, toMoney } from '../src/storefront/shopify/variant-inputs.js';
+import { mergeTags } from '../src/storefront/shopify/tags-metafields-collections.js';
 import {
   StorefrontError,
   StorefrontValidationError,

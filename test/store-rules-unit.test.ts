@@ -8,7 +8,8 @@ import type { PimProductSnapshot, SyncPlacement } from '../src/storefront/storef
 import { syncInventory, type Call, type InventoryStepInput } from '../src/storefront/shopify/inventory-sync.js';
 import { InventoryActivate, InventoryLevels, InventorySetQuantities, PublishablePublish, PublishableUnpublish } from '../src/storefront/shopify/operations.js';
 import { preflight, preflightWarnings } from '../src/storefront/shopify/preflight.js';
-import { mapProduct, mediaFilename } from '../src/storefront/shopify/product-mapper.js';
+import { mapProduct } from '../src/storefront/shopify/product-mapper.js';
+import { mediaFilename } from '../src/storefront/shopify/product-media.js';
 import { matchMedia } from '../src/storefront/shopify/product-set-result.js';
 import { syncPublications, targetPublications } from '../src/storefront/shopify/publication-sync.js';
 

@@ -1,5 +1,5 @@
 // What a CSV format plugs into the reader (csv-reader.ts): the rows it is given and how it groups and builds them. On
-// its own so that the formats (ours-format.ts, shopify-format.ts) and the reader that calls them do not import each other.
+// its own so that the formats (ours-reader.ts, shopify-reader.ts) and the reader that calls them do not import each other.
 import type { ProductDraft, RowError } from './draft.js';
 
 /** One CSV record: its cells (as in the file, untrimmed), its first and last line. */

@@ -1,39 +1,7 @@
 // Shopify's product CSV, as the Shopify admin exports it, read into drafts and written from them, so that a file
 // exported from a shop, imported and exported again is the same file (the differences that remain, each with its
-// reason: docs/csv-formats.md). Columns: https://help.shopify.com/en/manual/products/import-export/using-csv.
-//
-// Reading
-// - Rows are grouped by `Handle` (consecutive; an empty Handle continues the product above). The first row carries the
-//   product's columns; later rows are variant rows (Variant SKU, an OptionN Value or Variant Price filled) or image
-//   rows. Headers are matched without case; the names of Shopify's newer template ("URL handle", "SKU", "Price",
-//   "Compare-at price", "Weight value (grams)", "Charge tax", "Continue selling when out of stock"…) are read as the
-//   columns they replace. Columns we do not keep (Option Linked To, Unit Price…, Variant Fulfillment Service, Variant
-//   Tax Code, market prices, variant metafields) are accepted and ignored.
-// - The importer matches a Shopify file's products by Handle (the PIM's slug), not by SKU: a Shopify SKU need not be
-//   unique, nor given. The product's SKU is its one variant's Variant SKU, else the Handle; a variant's is its Variant
-//   SKU, else `{handle}-{n}` (n its 1-based place); a SKU made up so is marked (`skuGenerated`) and never written back.
-// - Product columns: Title → name, Body (HTML) → description, Vendor → brand, Type → storefront_type (the merchant's
-//   product type; the PIM's product_type is structural and never set from a file), Product Category →
-//   taxonomy_category (Shopify's Standard Product Taxonomy, not a PIM category: Shopify files leave categories alone),
-//   Tags → tags (split on commas), SEO Title / SEO Description, Gift Card, Status → status. `Published` is the web
-//   channel (published on the online store), and the status when the Status column is missing or empty (TRUE →
-//   active, FALSE → draft). Metafield columns (`Label (product.metafields.ns.key)`) and Google Shopping columns
-//   (`Google Shopping / Gender` = metafield mm-google-shopping.gender) → `metafields` by `ns.key`: the importer keeps
-//   each in the product attribute mapped to that metafield (made when missing).
-// - One variant whose Option1 Value is "Default Title" (or without option values) is a PIM product without variants:
-//   the variant's columns are the product's (prices, cost, barcode, weight, quantity → the product's own stock, and the
-//   selling fields below). Several variants: variants with options (the OptionN Names of the first row), name = the
-//   values joined by " / " (Shopify's variant title).
-// - A variant's columns: Variant Price / Variant Compare At Price → a compare-at price above the price is a sale
-//   (price = compare-at, sale_price = Price); else price = Price and compare_at_price = the compare-at price as given.
-//   Cost per item → cost, Variant Barcode → barcode (free text; the product's `ean` is never set from a Shopify file),
-//   Variant Grams + Variant Weight Unit → weight in that unit (grams ÷ the unit's grams, rounded to 4 decimals in the
-//   unit; no unit column: kilograms), Variant Inventory Qty → quantity, Variant Inventory Tracker → inventory_tracked
-//   (empty: false), Variant Inventory Policy → inventory_policy, Variant Taxable, Variant Requires Shipping, Variant
-//   Image → image.
-// - Image Src (+ Image Position, Image Alt Text) on any row → images in position order (duplicates dropped), with their
-//   alt texts.
-// - A product is imported whole or not at all: a bad cell on any of its rows refuses all its rows.
+// reason: docs/csv-formats.md). Columns: https://help.shopify.com/en/manual/products/import-export/using-csv. This file
+// holds its columns, its weights and the writing; the reading is shopify-reader.ts.
 //
 // Writing is the inverse, with the columns of Shopify's product export (SHOPIFY_COLUMNS, the metafield columns of the
 // organization's mapped attributes among them): the product's columns on its first row, one row per variant (a product
@@ -42,21 +10,8 @@
 // decimals, no float noise), Published = the product has the web channel, out_of_stock → Status active. Not written: a
 // made-up SKU, the product's own SKU when it has variants (its Handle stands for it), options beyond 3, translations,
 // categories, attributes without a metafield, per-warehouse stock.
-import { SLUG, slugify } from '../lib/slug.js';
-import type { CsvRow, RowFormat } from './row-format.js';
-import { normaliseDecimal, type ProductDraft, type ProductFields, type RowError, type SellingFields, type VariantDraft } from './draft.js';
-import {
-  booleanCell,
-  type Checked,
-  choiceCell,
-  cleanCell,
-  decimalCell,
-  defaultVariantName,
-  extraCellsReason,
-  integerCell,
-  refusedWhole,
-  urlCell,
-} from './ours-format.js';
+import { slugify } from '../lib/slug.js';
+import { normaliseDecimal, type ProductDraft, type SellingFields, type VariantDraft } from './draft.js';
 
 /** Shopify's export up to the Google Shopping columns. */
 const HEAD = [
@@ -129,7 +84,7 @@ const GOOGLE_ALIASES: Record<string, string> = {
 /** The columns of Shopify's product export (without metafield columns beyond the Google Shopping ones), in its order. */
 export const SHOPIFY_COLUMNS: readonly string[] = [...HEAD, ...GOOGLE_EXPORTED.map(([, header]) => header), ...TAIL];
 
-type ShopifyColumn = (typeof HEAD)[number] | (typeof TAIL)[number];
+export type ShopifyColumn = (typeof HEAD)[number] | (typeof TAIL)[number];
 const FIXED: readonly ShopifyColumn[] = [...HEAD, ...TAIL];
 
 /** The newer template's and export's names for the columns we read (lower-case). */
@@ -155,8 +110,8 @@ const ALIASES: Record<string, ShopifyColumn> = {
   'variant image url': 'Variant Image',
 };
 const DEFAULT_OPTION = 'Title';
-const DEFAULT_VALUE = 'Default Title';
-const OPTIONS = [1, 2, 3] as const;
+export const DEFAULT_VALUE = 'Default Title';
+export const OPTIONS = [1, 2, 3] as const;
 
 const normalHeader = (header: string) => header.trim().replace(/\s+/g, ' ').toLowerCase();
 
@@ -240,7 +195,7 @@ export function shopifyHeaderProblems(columns: string[]): string[] {
 // Weights: Shopify's files carry grams; the PIM keeps the weight in its unit.
 
 /** Grams in one unit, as an exact decimal (numerator, decimals). */
-const UNIT_GRAMS: Record<string, [bigint, number]> = { g: [1n, 0], kg: [1000n, 0], lb: [45_359_237n, 5], oz: [28_349_523_125n, 9] };
+export const UNIT_GRAMS: Record<string, [bigint, number]> = { g: [1n, 0], kg: [1000n, 0], lb: [45_359_237n, 5], oz: [28_349_523_125n, 9] };
 
 function scaled(text: string): [bigint, number] {
   const [whole, fraction = ''] = text.split('.');
@@ -273,236 +228,11 @@ export function weightToGrams(weight: string, unit: string): string {
   return decimals <= 7 ? decimalText(product, decimals) : decimalText(roundDiv(product, 10n ** BigInt(decimals - 7)), 7);
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Reading
-
-function compareDecimals(a: string, b: string): number {
+/** Two PIM decimals compared by value. */
+export function compareDecimals(a: string, b: string): number {
   const x = BigInt(normaliseDecimal(a)!.replace('.', ''));
   const y = BigInt(normaliseDecimal(b)!.replace('.', ''));
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** Grams: a non-negative decimal with any number of decimals (Shopify's template has 226.796185). */
-function gramsCell(column: string, text: string): Checked<string> {
-  if (/^\d{1,15}(\.\d+)?$/.test(text)) return { value: text };
-  return decimalCell(column, text);
-}
-
-/** One row's variant columns, checked. */
-interface ShopifyVariant {
-  line: number;
-  sku: string;
-  options: string[];
-  price: string | null;
-  compareAt: string | null;
-  cost: string | null;
-  grams: string | null;
-  unit: string | null;
-  quantity: number | null;
-  barcode: string | null;
-  image: string | null;
-  tracked: boolean;
-  policy: string | null;
-  taxable: boolean | null;
-  requiresShipping: boolean | null;
-}
-
-/** A Shopify price and compare-at price as the PIM keeps them: a compare-at price above the price is a sale. */
-function pimPrices(price: string | null, compareAt: string | null): { price: string | null; sale_price: string | null; compare_at_price: string | null } {
-  if (price !== null && compareAt !== null && compareDecimals(compareAt, price) > 0) return { price: compareAt, sale_price: price, compare_at_price: null };
-  return { price, sale_price: null, compare_at_price: compareAt };
-}
-
-/** Reads Shopify rows, grouped by Handle. */
-export function shopifyRowFormat(header: string[]): RowFormat {
-  const index = new Map<ShopifyColumn, number>();
-  header.forEach((h, i) => {
-    const column = shopifyColumn(h);
-    if (column && !index.has(column)) index.set(column, i);
-  });
-  const metafields = shopifyMetafieldColumns(header);
-  const has = (column: ShopifyColumn) => index.has(column);
-  const cellOf = (cells: string[], column: ShopifyColumn) => (index.has(column) ? cleanCell(cells[index.get(column)!]) : '');
-  const variantColumns: ShopifyColumn[] = ['Variant SKU', 'Option1 Value', 'Option2 Value', 'Option3 Value', 'Variant Price'];
-
-  function readVariant(row: CsvRow, reasons: string[]): ShopifyVariant {
-    const cell = (column: ShopifyColumn) => cellOf(row.cells, column);
-    const checked = <T>(column: ShopifyColumn, check: (column: string, text: string) => Checked<T>): T | null => {
-      const text = cell(column);
-      if (text === '') return null;
-      const result = check(column, text);
-      if ('reason' in result) {
-        reasons.push(result.reason);
-        return null;
-      }
-      return result.value;
-    };
-    return {
-      line: row.line,
-      sku: cell('Variant SKU'),
-      options: OPTIONS.map((n) => cell(`Option${n} Value`)),
-      price: checked('Variant Price', decimalCell),
-      compareAt: checked('Variant Compare At Price', decimalCell),
-      cost: checked('Cost per item', decimalCell),
-      grams: checked('Variant Grams', gramsCell),
-      unit: checked('Variant Weight Unit', (c, t) => choiceCell(c, t, Object.keys(UNIT_GRAMS))),
-      quantity: checked('Variant Inventory Qty', integerCell),
-      barcode: cell('Variant Barcode') || null,
-      image: checked('Variant Image', urlCell),
-      tracked: cell('Variant Inventory Tracker') !== '',
-      policy: checked('Variant Inventory Policy', (c, t) => choiceCell(c, t, ['deny', 'continue'])),
-      taxable: checked('Variant Taxable', booleanCell),
-      requiresShipping: checked('Variant Requires Shipping', booleanCell),
-    };
-  }
-
-  /** A variant's selling columns as draft fields (those whose column is in the file). */
-  function sellingFields(v: ShopifyVariant): Partial<SellingFields & { price: string | null; sale_price: string | null; weight: string | null }> {
-    const fields: ReturnType<typeof sellingFields> = {};
-    if (has('Variant Price')) {
-      const prices = pimPrices(v.price, v.compareAt);
-      fields.price = prices.price;
-      fields.sale_price = prices.sale_price;
-      if (has('Variant Compare At Price')) fields.compare_at_price = prices.compare_at_price;
-    }
-    if (has('Variant Barcode')) fields.barcode = v.barcode;
-    // Grams are in the file's unit column (kilograms without one); a unit column alone changes nothing.
-    if (has('Variant Grams')) {
-      fields.weight = v.grams === null ? null : gramsToWeight(v.grams, v.unit ?? 'kg');
-      fields.weight_unit = v.unit;
-    }
-    if (has('Variant Inventory Tracker')) fields.inventory_tracked = v.tracked;
-    if (has('Variant Inventory Policy')) fields.inventory_policy = v.policy;
-    if (has('Variant Taxable')) fields.taxable = v.taxable;
-    if (has('Variant Requires Shipping')) fields.requires_shipping = v.requiresShipping;
-    return fields;
-  }
-
-  function toVariantDraft(v: ShopifyVariant, n: number, handle: string, optionNames: string[]): VariantDraft {
-    const attributes = optionNames.flatMap((name, i) => (name !== '' && v.options[i] !== '' ? [{ attribute_name: name, value: v.options[i] }] : []));
-    const sku = v.sku || `${handle}-${n + 1}`;
-    const fields: VariantDraft['fields'] = { name: defaultVariantName(sku, attributes), attributes, ...sellingFields(v) };
-    if (has('Cost per item')) fields.cost = v.cost;
-    if (v.quantity !== null) fields.stock_quantity = v.quantity;
-    if (has('Variant Image')) fields.image = v.image;
-    return { line: v.line, sku, ...(v.sku === '' ? { skuGenerated: true } : {}), fields };
-  }
-
-  return {
-    keyName: 'Handle',
-    uniqueSkus: false,
-    productKey: (cells) => cellOf(cells, 'Handle'),
-    build(rows: CsvRow[]) {
-      const first = rows[0];
-      const handle = cellOf(first.cells, 'Handle');
-      const optionNames = OPTIONS.map((n) => cellOf(first.cells, `Option${n} Name`));
-      const variants: ShopifyVariant[] = [];
-      const images: { url: string; alt: string | null; position: number; order: number }[] = [];
-      const errors: RowError[] = [];
-      const lines: number[] = [];
-      let product: ReturnType<typeof readProductColumns> = { fields: {} };
-      for (const row of rows) {
-        const reasons: string[] = [];
-        const extra = extraCellsReason(row.cells, header.length);
-        if (extra) reasons.push(extra);
-        if (row === first) product = readProductColumns(row.cells, reasons);
-        const isVariant = variantColumns.some((c) => cellOf(row.cells, c) !== '');
-        const variant = isVariant ? readVariant(row, reasons) : null;
-        variant?.options.forEach((value, i) => {
-          if (value !== '' && optionNames[i] === '')
-            reasons.push(`column 'Option${i + 1} Value' is filled but the product's first row (line ${first.line}) has no 'Option${i + 1} Name'`);
-        });
-        const src = cellOf(row.cells, 'Image Src');
-        const position = cellOf(row.cells, 'Image Position');
-        if (src !== '') {
-          const url = urlCell('Image Src', src);
-          if ('reason' in url) reasons.push(url.reason);
-          if (position !== '' && !/^\d{1,6}$/.test(position)) reasons.push(`column 'Image Position': '${position}' is not a whole number`);
-        }
-        if (reasons.length > 0) {
-          errors.push({ line: row.line, sku: handle, reason: reasons.join('; ') });
-          continue;
-        }
-        lines.push(row.line);
-        if (variant) variants.push(variant);
-        if (src !== '') {
-          const alt = cellOf(row.cells, 'Image Alt Text') || null;
-          images.push({ url: src, alt, position: position === '' ? Number.MAX_SAFE_INTEGER : Number(position), order: images.length });
-        }
-      }
-      // A product is imported whole or not at all (Shopify refuses a file's product with a bad row the same way).
-      if (errors.length > 0) return { draft: null, errors: refusedWhole(rows, handle, errors) };
-
-      const { fields, published, metafieldValues } = product;
-      const draft: ProductDraft = { line: first.line, lines, sku: handle, fields, variants: [] };
-      if (published !== undefined) draft.published = published;
-      if (metafieldValues) draft.metafields = metafieldValues;
-      if (has('Image Src')) {
-        const ordered = images.sort((a, b) => a.position - b.position || a.order - b.order);
-        const seen = new Set<string>();
-        const unique = ordered.filter((i) => !seen.has(i.url) && seen.add(i.url));
-        draft.images = unique.map((i) => i.url);
-        if (has('Image Alt Text')) draft.imageAlts = unique.map((i) => i.alt);
-      }
-      const only = variants.length === 1 ? variants[0] : undefined;
-      if (variants.length === 0 || (only && (only.options[0] === DEFAULT_VALUE || only.options.every((o) => o === '')))) {
-        // A product without variants: the one Shopify variant carries its SKU, prices, barcode, weight, stock and cost.
-        draft.sku = only?.sku || handle;
-        if (!only?.sku) draft.skuGenerated = true;
-        if (only) {
-          Object.assign(fields, sellingFields(only));
-          if (has('Cost per item')) fields.cost_price = only.cost;
-          if (only.quantity !== null) fields.stock_quantity = only.quantity;
-        }
-      } else {
-        draft.skuGenerated = true;
-        draft.variants = variants.map((v, n) => toVariantDraft(v, n, handle, optionNames));
-      }
-      return { draft, errors };
-    },
-  };
-
-  function readProductColumns(
-    cells: string[],
-    reasons: string[],
-  ): { fields: Partial<ProductFields>; published?: boolean; metafieldValues?: Record<string, string | null> } {
-    const cell = (column: ShopifyColumn) => cellOf(cells, column);
-    const take = <T>(checked: Checked<T>, set: (value: T) => void) => ('reason' in checked ? reasons.push(checked.reason) : set(checked.value));
-    const fields: Partial<ProductFields> = {};
-    const title = cell('Title');
-    if (title === '') reasons.push("column 'Title' is empty: a product's first row needs its title");
-    else fields.name = title;
-    // A hand-made file's handle that is not one ("Blue Shirt") becomes the handle Shopify would make of it.
-    const handle = cell('Handle');
-    if (handle !== '') fields.slug = SLUG.test(handle) && [...handle].length <= 255 ? handle : slugify(handle);
-    if (has('Body (HTML)')) fields.description = cell('Body (HTML)') || null;
-    if (has('Vendor')) fields.brand = cell('Vendor') || null;
-    if (has('Type')) fields.storefront_type = cell('Type') || null;
-    if (has('Product Category')) fields.taxonomy_category = cell('Product Category') || null;
-    if (has('Tags')) {
-      fields.tags = [
-        ...new Set(
-          cell('Tags')
-            .split(',')
-            .map((t) => t.trim())
-            .filter((t) => t !== ''),
-        ),
-      ];
-    }
-    if (has('SEO Title')) fields.seo_title = cell('SEO Title') || null;
-    if (has('SEO Description')) fields.seo_description = cell('SEO Description') || null;
-    if (cell('Gift Card') !== '') take(booleanCell('Gift Card', cell('Gift Card')), (v) => (fields.gift_card = v));
-    let published: boolean | undefined;
-    if (cell('Published') !== '') take(booleanCell('Published', cell('Published')), (v) => (published = v));
-    const status = cell('Status');
-    if (status !== '') take(choiceCell('Status', status, ['active', 'draft', 'archived']), (v) => (fields.status = v));
-    else if (published !== undefined) fields.status = published ? 'active' : 'draft';
-    const result: ReturnType<typeof readProductColumns> = { fields, published };
-    if (metafields.length > 0) {
-      result.metafieldValues = Object.fromEntries(metafields.map((m) => [m.metafield, cleanCell(cells[m.index]) || null]));
-    }
-    return result;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

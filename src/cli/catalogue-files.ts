@@ -1,7 +1,7 @@
 // `pimbridge import FILE` and `pimbridge export`: clients of the PIM API's catalogue files (POST /api/imports,
 // GET /api/imports/{id}[/errors.csv], GET /api/exports/products.csv). The file is streamed both ways, never held in
 // memory. The caller's key is --api-key (or PIMBRIDGE_API_KEY); with --org the admin token issues a temporary key for
-// that organization, revoked when the command ends, fails or is interrupted (Ctrl-C, SIGTERM).
+// that organization, revoked when the command ends, fails or is interrupted (Ctrl-C, SIGTERM): pim-session.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { constants, createReadStream, createWriteStream, rmSync } from 'node:fs';
@@ -11,172 +11,12 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { ClientConfig } from '../config.js';
-import { adminRequest } from './admin-client.js';
+import type { CsvFormat } from '../catalogue-csv/draft.js';
+import { CliError } from './errors.js';
+import { type AuthOptions, causeOf, never, type PimClient, resolveAuth, type Session, withPim } from './pim-session.js';
 import { CsvCounter, countsText, exportProgress, formatBytes, importProgress, type ImportCounts } from './progress.js';
 
-/** A mistake in how the command was called: exit code 2. */
-export class CliUsageError extends Error {}
-
-/** A failure worth one readable line on stderr (no stack): exit code 1. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly transient = false,
-  ) {
-    super(message);
-  }
-}
-
-import type { CsvFormat } from '../catalogue-csv/draft.js';
-
 export { FORMATS as CSV_FORMATS, type CsvFormat } from '../catalogue-csv/draft.js';
-
-export interface AuthOptions {
-  org?: number;
-  apiKey?: string;
-}
-
-type Auth = { kind: 'org'; org: number } | { kind: 'key'; apiKey: string };
-
-/** Exactly one of --org and --api-key (PIMBRIDGE_API_KEY stands in for --api-key; an explicit --org wins over it). */
-export function resolveAuth(o: AuthOptions, env: NodeJS.ProcessEnv = process.env): Auth {
-  if (o.org !== undefined && o.apiKey !== undefined) throw new CliUsageError('give either --org ID or --api-key KEY, not both');
-  if (o.org !== undefined) return { kind: 'org', org: o.org };
-  const apiKey = (o.apiKey ?? env.PIMBRIDGE_API_KEY)?.trim();
-  if (o.apiKey !== undefined && !apiKey) throw new CliUsageError('--api-key is empty');
-  if (!apiKey) {
-    throw new CliUsageError('say whose catalogue: --api-key KEY (or PIMBRIDGE_API_KEY), or --org ID to use a temporary key issued with the admin token');
-  }
-  return { kind: 'key', apiKey };
-}
-
-const never = () => new Promise<never>(() => {});
-const causeOf = (err: unknown) => {
-  const e = err as { cause?: { code?: string; message?: string }; message?: string };
-  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
-};
-
-/** The PIM API as one organization (X-API-KEY), answers in the envelope `{status, data, error}`. */
-export class PimClient {
-  constructor(
-    readonly baseUrl: string,
-    private readonly apiKey: string,
-  ) {}
-
-  url(pathAndQuery: string): string {
-    return `${this.baseUrl}${pathAndQuery}`;
-  }
-
-  /** A fetch whose failures are CliErrors: unreachable (transient), or the server's own message for a non-2xx answer. */
-  async request(pathAndQuery: string, init: RequestInit & { duplex?: 'half' } = {}): Promise<Response> {
-    let res: Response;
-    try {
-      res = await fetch(this.url(pathAndQuery), {
-        ...init,
-        headers: { 'x-api-key': this.apiKey, ...(init.headers as Record<string, string> | undefined) },
-      } as RequestInit);
-    } catch (err) {
-      if ((err as Error).name === 'TimeoutError') throw new CliError(`Pimbridge at ${this.baseUrl} did not answer in time`, true);
-      throw new CliError(`Cannot reach Pimbridge at ${this.baseUrl} (${causeOf(err)}); is the server running?`, true);
-    }
-    if (!res.ok) throw await answerError(res);
-    return res;
-  }
-
-  async data<T>(pathAndQuery: string, init: RequestInit & { duplex?: 'half' } = {}): Promise<T> {
-    const res = await this.request(pathAndQuery, { signal: AbortSignal.timeout(30_000), ...init });
-    let payload: { status?: number; data?: T; error?: string };
-    try {
-      payload = (await res.json()) as typeof payload;
-    } catch (err) {
-      throw new CliError(
-        `${res.status}: the answer of ${pathAndQuery.split('?')[0]} is not JSON (${causeOf(err)}); is ${this.baseUrl} a Pimbridge server?`,
-        true,
-      );
-    }
-    if (payload.status !== 1) throw new CliError(`${res.status}: ${payload.error ?? 'the request failed'}`);
-    return payload.data as T;
-  }
-}
-
-/** A non-2xx answer as one line: `400: <the server's message>`; 5xx and 429 are transient (worth another try). */
-async function answerError(res: Response): Promise<CliError> {
-  const text = await res.text().catch(() => '');
-  let message: string | undefined;
-  try {
-    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
-    message = typeof body.error === 'string' ? body.error : typeof body.message === 'string' ? body.message : undefined;
-  } catch {
-    message = undefined;
-  }
-  message ??= text.trim().split('\n')[0]?.slice(0, 200) || res.statusText;
-  const hint = res.status === 401 ? ' (check the API key, or use --org with the admin token)' : '';
-  return new CliError(`${res.status}: ${message}${hint}`, res.status >= 500 || res.status === 429);
-}
-
-interface Session {
-  pim: PimClient;
-  /** Set by the command: what to undo or say when Ctrl-C arrives (stop the bar, remove a half-written file). */
-  onInterrupt: (() => string | undefined) | null;
-  interrupted: boolean;
-}
-
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
-/**
- * Runs `use` with a PIM client. With --org, a temporary key is issued first and revoked after, whatever happens:
- * success, an error, or a signal (the handler revokes, then exits 130 for SIGINT, 143 for SIGTERM).
- */
-export async function withPim<T>(client: () => ClientConfig, auth: Auth, keyName: string, use: (session: Session) => Promise<T>): Promise<T> {
-  const config = client();
-  const session: Session = { pim: null as unknown as PimClient, onInterrupt: null, interrupted: false };
-  let issuing: Promise<{ id: number; api_key: string } | null> = Promise.resolve(null);
-  let revoking: Promise<void> | null = null;
-  const revoke = (): Promise<void> =>
-    (revoking ??= issuing.then(
-      async (key) => {
-        if (!key) return;
-        try {
-          await adminRequest(config, 'DELETE', `/admin/api-keys/${key.id}`);
-          if (session.interrupted) process.stderr.write(`The temporary API key ${key.id} is revoked.\n`);
-        } catch (err) {
-          process.stderr.write(
-            `Could not revoke the temporary API key ${key.id} (${(err as Error).message}); revoke it with: pimbridge key revoke ${key.id}\n`,
-          );
-        }
-      },
-      () => {},
-    ));
-  const onSignal = (signal: NodeJS.Signals) => {
-    const code = signal === 'SIGINT' ? 130 : 143;
-    if (session.interrupted) process.exit(code); // a second Ctrl-C: leave at once
-    session.interrupted = true;
-    let note: string | undefined;
-    try {
-      note = session.onInterrupt?.();
-    } catch {
-      // best effort
-    }
-    process.stderr.write(`Interrupted${auth.kind === 'org' ? '; revoking the temporary API key…' : '.'}\n${note ? `${note}\n` : ''}`);
-    void revoke().finally(() => process.exit(code));
-  };
-  for (const s of SIGNALS) process.on(s, onSignal);
-  try {
-    if (auth.kind === 'key') session.pim = new PimClient(config.baseUrl, auth.apiKey);
-    else {
-      issuing = adminRequest<{ id: number; api_key: string }>(config, 'POST', `/admin/organizations/${auth.org}/api-keys`, { name: keyName });
-      const key = (await issuing)!;
-      if (session.interrupted) return await never();
-      session.pim = new PimClient(config.baseUrl, key.api_key);
-    }
-    return await use(session);
-  } finally {
-    if (!session.interrupted) {
-      await revoke();
-      for (const s of SIGNALS) process.off(s, onSignal);
-    }
-  }
-}
 
 /** The import as GET /api/imports/{id} shows it. */
 export interface ImportView extends ImportCounts {

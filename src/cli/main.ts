@@ -9,7 +9,8 @@ import { startSandboxServer } from '../server/sandbox-server.js';
 import { prepareDatabase } from '../server/prepare-database.js';
 import { AdminClientError, adminRequest } from './admin-client.js';
 import { pushCommand, type PushCommandOptions } from './push.js';
-import { CSV_FORMATS, CliError, CliUsageError, exportCommand, importCommand, type ExportCommandOptions, type ImportCommandOptions } from './catalogue-files.js';
+import { CSV_FORMATS, exportCommand, importCommand, type ExportCommandOptions, type ImportCommandOptions } from './catalogue-files.js';
+import { CliError, CliUsageError } from './errors.js';
 
 const positiveInt = (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive integer');

@@ -1,7 +1,7 @@
 // `pimbridge push <id...> [--dry-run]`: POST /api/products/push (the connector API) with a connector token, printing one
 // line per product; with --dry-run, `?dry_run=true`: the fields each product would change, nothing written. Exit codes:
 // 0 every product succeeded (or would), 1 some failed or the request failed, 2 usage.
-import { CliError, CliUsageError } from './catalogue-files.js';
+import { CliError, CliUsageError } from './errors.js';
 
 export interface PushCommandOptions {
   token?: string;

@@ -53,6 +53,36 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
+/** The Shopify calls' counters, per shop: cost spent, throttle waits and their time, THROTTLED answers. */
+function shopifyCounters(registers: Registry[]) {
+  return {
+    cost: new Counter({
+      name: 'pimbridge_shopify_query_cost_total',
+      help: 'Shopify cost points spent (actualQueryCost), by shop',
+      labelNames: ['shop'],
+      registers,
+    }),
+    waits: new Counter({
+      name: 'pimbridge_shopify_throttle_waits_total',
+      help: "Calls that waited for the shop's cost budget to restore",
+      labelNames: ['shop'],
+      registers,
+    }),
+    waitSeconds: new Counter({
+      name: 'pimbridge_shopify_throttle_wait_seconds_total',
+      help: "Time spent waiting for the shop's cost budget",
+      labelNames: ['shop'],
+      registers,
+    }),
+    throttledAnswers: new Counter({
+      name: 'pimbridge_shopify_throttled_total',
+      help: 'THROTTLED answers (GraphQL THROTTLED or HTTP 429), by shop',
+      labelNames: ['shop'],
+      registers,
+    }),
+  };
+}
+
 export class Metrics implements JobRecorder, SyncRecorder, ShopifyRecorder {
   readonly registry = new Registry();
   /** Filled by whoever owns the state (server/app.ts). */
@@ -117,30 +147,7 @@ export class Metrics implements JobRecorder, SyncRecorder, ShopifyRecorder {
       labelNames: ['integration_id', 'source', 'outcome'],
       registers,
     });
-    this.cost = new Counter({
-      name: 'pimbridge_shopify_query_cost_total',
-      help: 'Shopify cost points spent (actualQueryCost), by shop',
-      labelNames: ['shop'],
-      registers,
-    });
-    this.waits = new Counter({
-      name: 'pimbridge_shopify_throttle_waits_total',
-      help: "Calls that waited for the shop's cost budget to restore",
-      labelNames: ['shop'],
-      registers,
-    });
-    this.waitSeconds = new Counter({
-      name: 'pimbridge_shopify_throttle_wait_seconds_total',
-      help: "Time spent waiting for the shop's cost budget",
-      labelNames: ['shop'],
-      registers,
-    });
-    this.throttledAnswers = new Counter({
-      name: 'pimbridge_shopify_throttled_total',
-      help: 'THROTTLED answers (GraphQL THROTTLED or HTTP 429), by shop',
-      labelNames: ['shop'],
-      registers,
-    });
+    ({ cost: this.cost, waits: this.waits, waitSeconds: this.waitSeconds, throttledAnswers: this.throttledAnswers } = shopifyCounters(registers));
     new Gauge({
       name: 'pimbridge_shopify_cost_available',
       help: "Cost points available in the shop's bucket now, as last observed plus what restored since",

@@ -1,6 +1,7 @@
 // Bulk operations in the sandbox, as Shopify runs them (../shared/notes/shopify.md, "Large syncs"). Mutations:
 // - stagedUploadsCreate(BULK_MUTATION_VARIABLES) hands out a POST target served by the sandbox itself, with a signed
-//   policy in its form parameters (GCS-style); the upload route stores the posted JSONL (at most 100 MB);
+//   policy in its form parameters (GCS-style); the upload route stores the posted JSONL (at most 100 MB;
+//   staged-uploads.ts);
 // - bulkOperationRunMutation(mutation, stagedUploadPath) checks the document (productSet only) and the file, refuses a
 //   sixth running bulk mutation on the store (OPERATION_IN_PROGRESS; five may run at once), and runs every line in the
 //   background through the same productSet resolver as the per-call endpoint, without charging the cost bucket per line;
@@ -14,12 +15,12 @@
 // the transaction that creates it, on a session of its own: the platform's `Locks`, db/advisory-locks.ts, advisory
 // locks on PostgreSQL, in memory on PGlite where only one process opens the database), so any process can tell a dead
 // owner (the lock is free) and mark the operation FAILED (INTERNAL_SERVER_ERROR) when the store is next used.
-import { createHmac, randomUUID } from 'node:crypto';
 import type { LockKey, Locks, LockSession } from '../db/advisory-locks.js';
 import type { Db } from '../db/client.js';
 import { safeEqual } from '../lib/crypto.js';
 import type { BulkOperationRow, BulkOperationType, SandboxBulkRepository } from './bulk-operation.repository.js';
 import type { SandboxStore } from './sandbox-store.repository.js';
+import { acceptUpload, signFor, type StagedTarget, type StagedUploadInput, stageUploads, type UploadAnswer } from './staged-uploads.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
@@ -38,22 +39,7 @@ export const MAX_RUNNING_BULK_MUTATIONS = 5;
 export const MAX_RUNNING_BULK_QUERIES = 5;
 /** Advisory-lock class of the two-key locks an operation's owner holds (the second key is the operation id). */
 const OWNER_LOCK_CLASS = 1_651_001;
-const POLICY_TTL_MS = 24 * 60 * 60 * 1000;
 const ownerKey = (id: number): LockKey => [OWNER_LOCK_CLASS, id];
-
-export interface StagedUploadInput {
-  resource: string;
-  filename: string;
-  mimeType: string;
-  httpMethod?: string | null;
-  fileSize?: unknown;
-}
-
-export interface StagedTarget {
-  url: string;
-  resourceUrl: string | null;
-  parameters: { name: string; value: string }[];
-}
 
 export interface BulkUserError {
   field: string[] | null;
@@ -66,12 +52,6 @@ export interface BulkUserError {
     | 'LIMIT_REACHED'
     | 'NO_SUCH_FILE'
     | 'OPERATION_IN_PROGRESS';
-}
-
-/** What the upload route answers, in a storage service's words (XML, as GCS and S3 answer form posts). */
-export interface UploadAnswer {
-  status: number;
-  xml: string;
 }
 
 /**
@@ -114,12 +94,6 @@ interface Running {
   done: Promise<void>;
 }
 
-const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
-export const storageError = (status: number, code: string, message: string): UploadAnswer => ({
-  status,
-  xml: `<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error>`,
-});
-
 /** What the bulk service works with: its repository, and the platform's locks its operations' owners hold. */
 export interface SandboxBulkDeps {
   db: Db;
@@ -160,103 +134,19 @@ export class SandboxBulkService {
     this.pause = options.pause ?? (() => null);
     this.concurrency = options.concurrency ?? 1;
   }
+  // Staged uploads (staged-uploads.ts)
 
-  /** The key that signs a store's upload policies and result URLs (its token hash never leaves the server). */
-  private sign(store: Pick<SandboxStore, 'accessTokenHash'>, what: string): string {
-    return createHmac('sha256', store.accessTokenHash).update(what).digest('hex');
-  }
-
-  // Staged uploads
-
-  async stagedUploads(
+  stagedUploads(
     store: SandboxStore,
     inputs: StagedUploadInput[],
     baseUrl: string,
   ): Promise<{ stagedTargets: StagedTarget[]; userErrors: { field: string[]; message: string }[] }> {
-    const userErrors: { field: string[]; message: string }[] = [];
-    inputs.forEach((input, i) => {
-      if (input.resource !== 'BULK_MUTATION_VARIABLES') {
-        userErrors.push({
-          field: ['input', String(i), 'resource'],
-          message: `The Pimbridge sandbox stages BULK_MUTATION_VARIABLES files only, not ${input.resource}.`,
-        });
-      } else if (input.httpMethod === 'PUT') {
-        userErrors.push({ field: ['input', String(i), 'httpMethod'], message: 'The Pimbridge sandbox takes staged uploads by POST only.' });
-      } else if (!input.filename.trim()) {
-        userErrors.push({ field: ['input', String(i), 'filename'], message: "Filename can't be blank" });
-      }
-    });
-    if (userErrors.length) return { stagedTargets: [], userErrors };
-
-    const stagedTargets: StagedTarget[] = [];
-    for (const input of inputs) {
-      const key = `tmp/${store.id}/bulk/${randomUUID()}/${input.filename.replace(/[^\w.-]+/g, '_').slice(0, 100)}`;
-      await this.repo.createUpload(store.id, key);
-      const now = new Date();
-      const policy = Buffer.from(
-        JSON.stringify({
-          conditions: [
-            { key },
-            { 'Content-Type': input.mimeType },
-            { success_action_status: '201' },
-            { acl: 'private' },
-            ['content-length-range', 1, this.maxUploadBytes],
-          ],
-          expiration: new Date(now.getTime() + POLICY_TTL_MS).toISOString(),
-        }),
-      ).toString('base64');
-      const date = now.toISOString().replace(/[-:]|\.\d{3}/g, '');
-      stagedTargets.push({
-        url: `${baseUrl}/staged-uploads`,
-        resourceUrl: null,
-        parameters: [
-          { name: 'Content-Type', value: input.mimeType },
-          { name: 'success_action_status', value: '201' },
-          { name: 'acl', value: 'private' },
-          { name: 'key', value: key },
-          { name: 'x-goog-date', value: date },
-          { name: 'x-goog-credential', value: `pimbridge-sandbox/${date.slice(0, 8)}/auto/storage/goog4_request` },
-          { name: 'x-goog-algorithm', value: 'GOOG4-HMAC-SHA256' },
-          { name: 'x-goog-signature', value: this.sign(store, policy) },
-          { name: 'policy', value: policy },
-        ],
-      });
-    }
-    return { stagedTargets, userErrors: [] };
+    return stageUploads(this.repo, this.maxUploadBytes, store, inputs, baseUrl);
   }
 
-  /** A file posted to a staged target: the form's fields (policy, signature, key) are checked like a storage service would. */
-  async acceptUpload(store: SandboxStore | null, fields: Record<string, string>, content: Buffer): Promise<UploadAnswer> {
-    if (!store) return storageError(404, 'NoSuchBucket', 'The specified bucket does not exist.');
-    const policy = fields.policy ?? '';
-    const signature = fields['x-goog-signature'] ?? '';
-    if (!policy || !signature || !safeEqual(signature, this.sign(store, policy))) {
-      return storageError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
-    }
-    let parsed: { expiration?: string; conditions?: unknown[] };
-    try {
-      parsed = JSON.parse(Buffer.from(policy, 'base64').toString('utf8')) as typeof parsed;
-    } catch {
-      return storageError(400, 'InvalidPolicyDocument', 'The content of the form does not meet the conditions specified in the policy document.');
-    }
-    if (!parsed.expiration || Date.parse(parsed.expiration) < Date.now()) return storageError(400, 'InvalidPolicyDocument', 'The policy has expired.');
-    for (const condition of parsed.conditions ?? []) {
-      if (Array.isArray(condition)) continue;
-      for (const [name, value] of Object.entries(condition as Record<string, string>)) {
-        if (fields[name] !== value)
-          return storageError(400, 'InvalidPolicyDocument', `The content of the form does not meet the conditions specified in the policy document: ${name}.`);
-      }
-    }
-    if (content.length === 0) return storageError(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
-    if (content.length > this.maxUploadBytes) return storageError(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size.');
-    const text = content.toString('utf8');
-    if (text.includes('\u0000')) return storageError(400, 'InvalidArgument', 'The file is not text.');
-    if (!(await this.repo.saveUpload(store.id, fields.key, text))) return storageError(403, 'AccessDenied', 'Access denied.');
-    const etag = createHmac('md5', 'etag').update(content).digest('hex');
-    return {
-      status: 201,
-      xml: `<?xml version='1.0' encoding='UTF-8'?><PostResponse><Location>${xmlEscape(fields.key)}</Location><Bucket>pimbridge-sandbox</Bucket><Key>${xmlEscape(fields.key)}</Key><ETag>"${etag}"</ETag></PostResponse>`,
-    };
+  /** A file posted to a staged target, checked against its policy. */
+  acceptUpload(store: SandboxStore | null, fields: Record<string, string>, content: Buffer): Promise<UploadAnswer> {
+    return acceptUpload(this.repo, this.maxUploadBytes, store, fields, content);
   }
 
   // Operations
@@ -424,12 +314,12 @@ export class SandboxBulkService {
 
   /** The result file's URL: signed, so that anyone holding it can download it without the token (as Shopify's). */
   resultUrl(store: SandboxStore, id: number, baseUrl: string): string {
-    return `${baseUrl}/bulk-operation-results/${id}.jsonl?signature=${this.sign(store, `result:${id}`)}`;
+    return `${baseUrl}/bulk-operation-results/${id}.jsonl?signature=${signFor(store, `result:${id}`)}`;
   }
 
   /** The result file behind a signed URL; null for a wrong signature, an unknown operation or one not completed. */
   async resultFile(store: SandboxStore | null, id: number, signature: string): Promise<string | null> {
-    if (!store || !safeEqual(signature, this.sign(store, `result:${id}`))) return null;
+    if (!store || !safeEqual(signature, signFor(store, `result:${id}`))) return null;
     return this.repo.result(store.id, id);
   }
 

@@ -11,13 +11,8 @@
 import { append } from '../lib/arrays.js';
 import {
   execute,
-  getNamedType,
   type GraphQLError,
   isCompositeType,
-  isInterfaceType,
-  isListType,
-  isNonNullType,
-  isObjectType,
   Kind,
   parse,
   validate,
@@ -26,7 +21,6 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLNamedType,
-  type GraphQLOutputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -37,6 +31,7 @@ import { ProductListsLoader } from './product-lists.loader.js';
 import { queryRoot } from './resolvers/index.js';
 import type { SandboxContext } from './resolvers/types.js';
 import { fieldResolver, formatError, MAX_TOKENS } from './sandbox-executor.js';
+import { type Collected, collectFields, connectionParts, isConnection, selectionsOf } from './bulk-query-fields.js';
 
 /** Root nodes read per page of the root connection. */
 const PAGE_SIZE = 250;
@@ -54,8 +49,6 @@ interface ConnectionUse {
   /** The field selected directly under the root (the root connection itself, for depth 1 at the root). */
   path: string[];
 }
-
-const isConnection = (type: GraphQLNamedType | undefined) => !!type && type.name.endsWith('Connection') && (isObjectType(type) || isInterfaceType(type));
 
 /**
  * Checks a bulk query as Shopify does and, if it passes, returns its runner. The messages are Shopify's own answers
@@ -118,77 +111,6 @@ export function prepareBulkQuery(text: string, groupObjects: boolean): PreparedQ
   if (!isConnection(rootType)) return { errors: [`The Pimbridge sandbox runs bulk queries over a root connection only, not ${root.field.name.value}.`] };
   if (!(root.field.name.value in queryRoot)) return { errors: [`The Pimbridge sandbox does not run bulk queries of ${root.field.name.value} yet.`] };
   return { runner: queryRunner(schema, document, operation, fragments, root.field, groupObjects) };
-}
-
-interface Collected {
-  field: FieldNode;
-  /** Every node of this response key (fragments may select it more than once). */
-  nodes: FieldNode[];
-  type: GraphQLNamedType | undefined;
-  /** Whether the field's type is a list (below non-null). */
-  list: boolean;
-}
-
-/**
- * The fields a selection selects, by response key, through fragments and inline fragments whatever their type
- * condition (the document is valid: a key names one field). `parent` is the type the selections apply to.
- */
-function collectFields(
-  schema: GraphQLSchema,
-  fragments: Map<string, FragmentDefinitionNode>,
-  sets: readonly SelectionSetNode[],
-  parent: GraphQLNamedType,
-): Map<string, Collected> {
-  const out = new Map<string, Collected>();
-  const walk = (set: SelectionSetNode, on: GraphQLNamedType | undefined) => {
-    for (const sel of set.selections) {
-      if (sel.kind === Kind.FIELD) {
-        const key = sel.alias?.value ?? sel.name.value;
-        const seen = out.get(key);
-        if (seen) {
-          seen.nodes.push(sel);
-          continue;
-        }
-        const def = on && (isObjectType(on) || isInterfaceType(on)) ? on.getFields()[sel.name.value] : undefined;
-        out.set(key, { field: sel, nodes: [sel], type: def ? getNamedType(def.type) : undefined, list: def ? isListOutput(def.type) : false });
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        walk(sel.selectionSet, sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) ?? on) : on);
-      } else {
-        const fragment = fragments.get(sel.name.value);
-        if (fragment) walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? on);
-      }
-    }
-  };
-  for (const set of sets) walk(set, parent);
-  return out;
-}
-
-function isListOutput(type: GraphQLOutputType): boolean {
-  return isListType(isNonNullType(type) ? type.ofType : type);
-}
-
-const selectionsOf = (nodes: FieldNode[]) => nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
-
-/** A connection's node type and the selections of its `edges { node }`; `viaNodes` when it selects `nodes`. */
-function connectionParts(
-  schema: GraphQLSchema,
-  fragments: Map<string, FragmentDefinitionNode>,
-  conn: Collected,
-): { nodeType: GraphQLNamedType | undefined; nodeSets: SelectionSetNode[]; viaNodes: boolean } {
-  const inner = collectFields(schema, fragments, selectionsOf(conn.nodes), conn.type!);
-  const edges = inner.get('edges');
-  const nodes = [...inner.values()].find((c) => c.field.name.value === 'nodes');
-  let nodeType: GraphQLNamedType | undefined;
-  let nodeSets: SelectionSetNode[] = [];
-  if (edges?.type) {
-    const edgeFields = collectFields(schema, fragments, selectionsOf(edges.nodes), edges.type);
-    const node = [...edgeFields.values()].find((c) => c.field.name.value === 'node');
-    if (node) {
-      nodeType = node.type;
-      nodeSets = selectionsOf(node.nodes);
-    }
-  }
-  return { nodeType, nodeSets, viaNodes: !!nodes };
 }
 
 /** The connections of the operation with their nesting depth, and what breaks the bulk query rules. */

@@ -4,10 +4,10 @@
 // loaded on the first bulk operation): they run documents through these resolvers, so this file does not import them.
 import { GraphQLError } from 'graphql';
 import type { BulkOperationRow, BulkOperationType } from './bulk-operation.repository.js';
-import type { StagedUploadInput } from './bulk-operation.service.js';
+import type { StagedUploadInput } from './staged-uploads.js';
 import { connection, dateTime, page, type PageArgs } from './resolvers/connection.js';
 import type { ResolverModule, SandboxContext } from './resolvers/types.js';
-import { gidNumber } from './sandbox-product.service.js';
+import { gidNumber } from './gid.js';
 
 function bulk(ctx: SandboxContext) {
   if (!ctx.bulk || !ctx.bulkRunners || !ctx.baseUrl)

@@ -4,7 +4,8 @@
 // serves a completed operation's result file to whoever holds the signed URL.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { storageError, type SandboxBulkService, type UploadAnswer } from './bulk-operation.service.js';
+import { storageError, type UploadAnswer } from './staged-uploads.js';
+import type { SandboxBulkService } from './bulk-operation.service.js';
 import type { SandboxStoreService } from './sandbox-store.service.js';
 
 /** What the multipart framing and the form's fields may add to the file (a larger Content-Length is refused unread). */

@@ -28,7 +28,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import type { SandboxInventoryRepository } from './sandbox-inventory.repository.js';
-import { gidNumber } from './sandbox-product.service.js';
+import { gidNumber } from './gid.js';
 
 export interface InventoryUserError {
   field: string[] | null;
@@ -240,93 +240,11 @@ export class SandboxInventoryService {
     raw: RawChange[],
   ): Promise<InventoryOutcome> {
     const refuse = (userErrors: InventoryUserError[]): InventoryOutcome => ({ userErrors, group: null });
-    const errors: InventoryUserError[] = [];
-    // InventorySetQuantitiesInput.name: "The only accepted values are: `available` or `on_hand`". Adjustments of other
-    // names (damaged, reserved, …) are not emulated: the sandbox keeps one count.
-    if (name !== 'available' && name !== 'on_hand')
-      errors.push({
-        field: ['input', 'name'],
-        message: "The quantity name must be either 'available' or 'on_hand'.",
-        code: kind === 'set' ? 'INVALID_NAME' : 'INVALID_QUANTITY_NAME',
-      });
-    if (!INVENTORY_REASONS.has(reason))
-      errors.push({ field: ['input', 'reason'], message: `The specified reason '${reason}' is invalid.`, code: 'INVALID_REASON' });
     const locations = await repo.locationIds(storeId);
-    const changes: QuantityChange[] = [];
-    const pairs = new Set<string>();
-    for (const r of raw) {
-      if (r.changeFromQuantity === undefined) {
-        // COMPARE_QUANTITY_REQUIRED is the set enum's code for a compare value not given; the adjust enum has none.
-        errors.push({
-          field: [...r.at, 'changeFromQuantity'],
-          message: 'changeFromQuantity must be given: the expected current quantity, or null to skip the check.',
-          code: kind === 'set' ? 'COMPARE_QUANTITY_REQUIRED' : null,
-        });
-        continue;
-      }
-      const itemId = gidNumber(r.gidItem, 'InventoryItem');
-      const locationId = gidNumber(r.gidLocation, 'Location');
-      if (itemId === null)
-        errors.push({ field: [...r.at, 'inventoryItemId'], message: 'The specified inventory item could not be found.', code: 'INVALID_INVENTORY_ITEM' });
-      else if (locationId === null || !locations.has(locationId))
-        errors.push({ field: [...r.at, 'locationId'], message: 'The specified location could not be found.', code: 'INVALID_LOCATION' });
-      else if (kind === 'set' && pairs.has(`${itemId}:${locationId}`)) {
-        errors.push({
-          field: [...r.at, 'locationId'],
-          message: 'The combination of inventoryItemId and locationId must be unique.',
-          code: 'NO_DUPLICATE_INVENTORY_ITEM_ID_GROUP_ID_PAIR',
-        });
-      } else {
-        pairs.add(`${itemId}:${locationId}`);
-        changes.push({ ...r, itemId, locationId });
-      }
-    }
+    const { errors, changes } = checkChanges(kind, name, reason, raw, locations);
     if (errors.length) return refuse(errors);
-
-    // Locks: the products' row locks, then the items' rows, each in id order (two calls never wait on each other in a circle).
-    const products = await repo.productsOf(storeId, [...new Set(changes.map((c) => c.itemId))]);
-    for (const productId of [...new Set(products.values())].sort((a, b) => a - b)) await repo.lock(`sandbox-product:${storeId}:row:${productId}`);
-    const stocks = new Map<number, Record<string, number>>();
-    for (const id of [...products.keys()].sort((a, b) => a - b)) {
-      const stock = await repo.lockedStock(storeId, id);
-      if (stock) stocks.set(id, { ...stock });
-    }
-
-    const refused: InventoryUserError[] = [];
-    const recorded: RecordedChange[] = [];
-    const limit = kind === 'set' ? SET_LIMIT : ADJUST_LIMIT;
-    for (const c of changes) {
-      const stock = stocks.get(c.itemId);
-      if (!stock) {
-        refused.push({ field: [...c.at, 'inventoryItemId'], message: 'The specified inventory item could not be found.', code: 'INVALID_INVENTORY_ITEM' });
-        continue;
-      }
-      // Stocked: the active level; else the inactive level there (made by this change if there is none).
-      const key = String(c.locationId) in stock ? String(c.locationId) : INACTIVE + c.locationId;
-      const current = stock[key] ?? 0;
-      if (c.changeFromQuantity !== null && c.changeFromQuantity !== current) {
-        refused.push({
-          field: [...c.at, 'changeFromQuantity'],
-          message: `The quantity at the location is ${current}, not ${c.changeFromQuantity}.`,
-          code: 'CHANGE_FROM_QUANTITY_STALE',
-        });
-        continue;
-      }
-      const next = kind === 'set' ? c.value : current + c.value;
-      if (kind === 'set' && next < 0)
-        refused.push({ field: [...c.at, 'quantity'], message: "The quantity can't be negative.", code: 'INVALID_QUANTITY_NEGATIVE' });
-      else if (next > limit)
-        refused.push({ field: c.at, message: `The quantity can't be higher than ${limit.toLocaleString('en-US')}.`, code: 'INVALID_QUANTITY_TOO_HIGH' });
-      else if (next < -limit)
-        refused.push({ field: c.at, message: `The quantity can't be lower than -${limit.toLocaleString('en-US')}.`, code: 'INVALID_QUANTITY_TOO_LOW' });
-      else {
-        stock[key] = next;
-        // `available` and `on_hand` move together (one count): the group records both, as a sale moves both.
-        if (next !== current)
-          for (const n of [name, name === 'available' ? 'on_hand' : 'available'])
-            recorded.push({ itemId: c.itemId, locationId: c.locationId, name: n, delta: next - current, quantityAfterChange: next });
-      }
-    }
+    const stocks = await this.lockStocks(repo, storeId, changes);
+    const { refused, recorded } = applyChanges(kind, name, changes, stocks);
     // All or nothing: one refused change and none is written.
     if (refused.length) return refuse(refused);
     for (const [id, stock] of stocks) await repo.setStock(id, stock);
@@ -335,4 +253,113 @@ export class SandboxInventoryService {
       group: { id: `gid://shopify/InventoryAdjustmentGroup/${randomInt(1, 2 ** 47)}`, createdAt: new Date().toISOString(), changes: recorded },
     };
   }
+
+  /** The items' stock rows, locked: the products' row locks, then the items' rows, each in id order. */
+  private async lockStocks(repo: SandboxInventoryRepository, storeId: number, changes: QuantityChange[]): Promise<Map<number, Record<string, number>>> {
+    // In id order: two calls never wait on each other in a circle.
+    const products = await repo.productsOf(storeId, [...new Set(changes.map((c) => c.itemId))]);
+    for (const productId of [...new Set(products.values())].sort((a, b) => a - b)) await repo.lock(`sandbox-product:${storeId}:row:${productId}`);
+    const stocks = new Map<number, Record<string, number>>();
+    for (const id of [...products.keys()].sort((a, b) => a - b)) {
+      const stock = await repo.lockedStock(storeId, id);
+      if (stock) stocks.set(id, { ...stock });
+    }
+    return stocks;
+  }
+}
+
+/** The changes checked before anything is locked: the quantity name, the reason, each item and location. */
+function checkChanges(
+  kind: 'set' | 'adjust',
+  name: string,
+  reason: string,
+  raw: RawChange[],
+  locations: Set<number>,
+): { errors: InventoryUserError[]; changes: QuantityChange[] } {
+  const errors: InventoryUserError[] = [];
+  // InventorySetQuantitiesInput.name: "The only accepted values are: `available` or `on_hand`". Adjustments of other
+  // names (damaged, reserved, …) are not emulated: the sandbox keeps one count.
+  if (name !== 'available' && name !== 'on_hand')
+    errors.push({
+      field: ['input', 'name'],
+      message: "The quantity name must be either 'available' or 'on_hand'.",
+      code: kind === 'set' ? 'INVALID_NAME' : 'INVALID_QUANTITY_NAME',
+    });
+  if (!INVENTORY_REASONS.has(reason))
+    errors.push({ field: ['input', 'reason'], message: `The specified reason '${reason}' is invalid.`, code: 'INVALID_REASON' });
+  const changes: QuantityChange[] = [];
+  const pairs = new Set<string>();
+  for (const r of raw) {
+    if (r.changeFromQuantity === undefined) {
+      // COMPARE_QUANTITY_REQUIRED is the set enum's code for a compare value not given; the adjust enum has none.
+      errors.push({
+        field: [...r.at, 'changeFromQuantity'],
+        message: 'changeFromQuantity must be given: the expected current quantity, or null to skip the check.',
+        code: kind === 'set' ? 'COMPARE_QUANTITY_REQUIRED' : null,
+      });
+      continue;
+    }
+    const itemId = gidNumber(r.gidItem, 'InventoryItem');
+    const locationId = gidNumber(r.gidLocation, 'Location');
+    if (itemId === null)
+      errors.push({ field: [...r.at, 'inventoryItemId'], message: 'The specified inventory item could not be found.', code: 'INVALID_INVENTORY_ITEM' });
+    else if (locationId === null || !locations.has(locationId))
+      errors.push({ field: [...r.at, 'locationId'], message: 'The specified location could not be found.', code: 'INVALID_LOCATION' });
+    else if (kind === 'set' && pairs.has(`${itemId}:${locationId}`)) {
+      errors.push({
+        field: [...r.at, 'locationId'],
+        message: 'The combination of inventoryItemId and locationId must be unique.',
+        code: 'NO_DUPLICATE_INVENTORY_ITEM_ID_GROUP_ID_PAIR',
+      });
+    } else {
+      pairs.add(`${itemId}:${locationId}`);
+      changes.push({ ...r, itemId, locationId });
+    }
+  }
+  return { errors, changes };
+}
+
+/** The changes applied to the locked stocks: each checked against its compare value and the limits, and recorded. */
+function applyChanges(
+  kind: 'set' | 'adjust',
+  name: string,
+  changes: QuantityChange[],
+  stocks: Map<number, Record<string, number>>,
+): { refused: InventoryUserError[]; recorded: RecordedChange[] } {
+  const refused: InventoryUserError[] = [];
+  const recorded: RecordedChange[] = [];
+  const limit = kind === 'set' ? SET_LIMIT : ADJUST_LIMIT;
+  for (const c of changes) {
+    const stock = stocks.get(c.itemId);
+    if (!stock) {
+      refused.push({ field: [...c.at, 'inventoryItemId'], message: 'The specified inventory item could not be found.', code: 'INVALID_INVENTORY_ITEM' });
+      continue;
+    }
+    // Stocked: the active level; else the inactive level there (made by this change if there is none).
+    const key = String(c.locationId) in stock ? String(c.locationId) : INACTIVE + c.locationId;
+    const current = stock[key] ?? 0;
+    if (c.changeFromQuantity !== null && c.changeFromQuantity !== current) {
+      refused.push({
+        field: [...c.at, 'changeFromQuantity'],
+        message: `The quantity at the location is ${current}, not ${c.changeFromQuantity}.`,
+        code: 'CHANGE_FROM_QUANTITY_STALE',
+      });
+      continue;
+    }
+    const next = kind === 'set' ? c.value : current + c.value;
+    if (kind === 'set' && next < 0)
+      refused.push({ field: [...c.at, 'quantity'], message: "The quantity can't be negative.", code: 'INVALID_QUANTITY_NEGATIVE' });
+    else if (next > limit)
+      refused.push({ field: c.at, message: `The quantity can't be higher than ${limit.toLocaleString('en-US')}.`, code: 'INVALID_QUANTITY_TOO_HIGH' });
+    else if (next < -limit)
+      refused.push({ field: c.at, message: `The quantity can't be lower than -${limit.toLocaleString('en-US')}.`, code: 'INVALID_QUANTITY_TOO_LOW' });
+    else {
+      stock[key] = next;
+      // `available` and `on_hand` move together (one count): the group records both, as a sale moves both.
+      if (next !== current)
+        for (const n of [name, name === 'available' ? 'on_hand' : 'available'])
+          recorded.push({ itemId: c.itemId, locationId: c.locationId, name: n, delta: next - current, quantityAfterChange: next });
+    }
+  }
+  return { refused, recorded };
 }

@@ -18,7 +18,9 @@
 // Each edit is one transaction holding the product's row lock (the key productSet takes), so it serialises with syncs.
 import type { Db } from '../db/client.js';
 import type { MetafieldRow, ProductRow, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
-import { formatMoney, gidNumber, type ProductSetInput } from './sandbox-product.service.js';
+import { formatMoney } from './shopify-values.js';
+import { gidNumber } from './gid.js';
+import type { ProductSetInput } from './product-set-args.js';
 import type { PlainUserError } from './sandbox-publication.service.js';
 import { TAXONOMY_GID_PREFIX, taxonomyNode } from './taxonomy-data.js';
 

@@ -15,7 +15,7 @@ import type { Db } from '../db/client.js';
 import { isForeignKeyViolation } from '../db/errors.js';
 import type { ProductRow, SandboxProductRepository } from './sandbox-product.repository.js';
 import type { ProductPublicationRow, PublicationRow, SandboxPublicationRepository } from './sandbox-publication.repository.js';
-import { gidNumber } from './sandbox-product.service.js';
+import { gidNumber } from './gid.js';
 import type { SandboxStoreRepository } from './sandbox-store.repository.js';
 import { normalizeDomain } from './sandbox-store.service.js';
 

@@ -3,7 +3,7 @@
 // digests, and translationsRegister / translationsRemove with their checks. SQL in sandbox-translation.repository.ts.
 import { createHash } from 'node:crypto';
 import type { ProductRow } from './sandbox-product.repository.js';
-import { gidNumber } from './sandbox-product.service.js';
+import { gidNumber } from './gid.js';
 import { PRIMARY_LOCALE, type SandboxTranslationRepository, type ShopLocaleRow, type TranslationRow } from './sandbox-translation.repository.js';
 
 export interface ContentEntry {

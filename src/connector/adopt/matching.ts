@@ -75,19 +75,7 @@ export function matchCatalogues(
   adoptionId: string,
 ): MatchResult {
   const pimById = new Map(pimProducts.map((p) => [p.id, p]));
-  // Existing links: a PIM product mapped already keeps its mapping; a storefront product mapped already is left alone.
-  // A link this very adoption wrote (an earlier try of its job) counts as its match again.
-  const ours = new Map<number, number>(); // storefront id → PIM id, written by this adoption
-  const mappedPim = new Set<number>();
-  const mappedShop = new Map<number, number>();
-  for (const link of existing) {
-    if (link.storefrontProductId === null) continue;
-    if (link.adoptionId === adoptionId) ours.set(link.storefrontProductId, link.pimProductId);
-    else {
-      mappedPim.add(link.pimProductId);
-      mappedShop.set(link.storefrontProductId, link.pimProductId);
-    }
-  }
+  const { ours, mappedPim, mappedShop } = existingLinks(existing, adoptionId);
 
   const claimed = new Map<number, StorefrontCatalogueProduct>(); // PIM id → the shop product it is linked to
   const linked = new Map<string, Match>(); // shop GID → its match
@@ -105,16 +93,7 @@ export function matchCatalogues(
   }
 
   const active = pimProducts.filter((p) => p.status !== 'archived');
-  const bySku = new Map<string, PimCatalogueEntry>();
-  const byGtin = new Map<string, PimCatalogueEntry>();
-  const byHandle = new Map<string, PimCatalogueEntry>();
-  for (const p of active) {
-    const skus = p.variants.length === 0 ? [p.sku] : p.variants.map((v) => v.sku);
-    for (const sku of skus) if (skuKey(sku) && !bySku.has(skuKey(sku))) bySku.set(skuKey(sku), p);
-    const gtin = gtinKey(p.ean);
-    if (gtin && !byGtin.has(gtin)) byGtin.set(gtin, p);
-    if (p.slug && !byHandle.has(handleKey(p.slug))) byHandle.set(handleKey(p.slug), p);
-  }
+  const { bySku, byGtin, byHandle } = indexesOf(active);
 
   const candidates: Record<MatchRule, (shop: StorefrontCatalogueProduct) => PimCatalogueEntry | undefined> = {
     pim_id: (shop) => (shop.pimProductId === null ? undefined : pimById.get(shop.pimProductId)),
@@ -150,6 +129,40 @@ export function matchCatalogues(
     .map((shop) => ({ shop, reason: refusals.get(shop.id) ?? 'no PIM product with its SKU, barcode or handle' }));
   const unmatchedPim = active.filter((p) => !claimed.has(p.id) && !mappedPim.has(p.id));
   return { matches, alreadyMapped, unmatchedShop, unmatchedPim };
+}
+
+/**
+ * Existing links: a PIM product mapped already keeps its mapping; a storefront product mapped already is left alone.
+ * A link this very adoption wrote (an earlier try of its job) counts as its match again (`ours`: storefront id → PIM id).
+ */
+function existingLinks(existing: ExistingLink[], adoptionId: string) {
+  const ours = new Map<number, number>();
+  const mappedPim = new Set<number>();
+  const mappedShop = new Map<number, number>();
+  for (const link of existing) {
+    if (link.storefrontProductId === null) continue;
+    if (link.adoptionId === adoptionId) ours.set(link.storefrontProductId, link.pimProductId);
+    else {
+      mappedPim.add(link.pimProductId);
+      mappedShop.set(link.storefrontProductId, link.pimProductId);
+    }
+  }
+  return { ours, mappedPim, mappedShop };
+}
+
+/** The active PIM products by SKU (theirs or their variants'), GTIN and handle; the first product holding a key keeps it. */
+function indexesOf(active: PimCatalogueEntry[]) {
+  const bySku = new Map<string, PimCatalogueEntry>();
+  const byGtin = new Map<string, PimCatalogueEntry>();
+  const byHandle = new Map<string, PimCatalogueEntry>();
+  for (const p of active) {
+    const skus = p.variants.length === 0 ? [p.sku] : p.variants.map((v) => v.sku);
+    for (const sku of skus) if (skuKey(sku) && !bySku.has(skuKey(sku))) bySku.set(skuKey(sku), p);
+    const gtin = gtinKey(p.ean);
+    if (gtin && !byGtin.has(gtin)) byGtin.set(gtin, p);
+    if (p.slug && !byHandle.has(handleKey(p.slug))) byHandle.set(handleKey(p.slug), p);
+  }
+  return { bySku, byGtin, byHandle };
 }
 
 /** The rule that pairs them (for a link found again): the first that holds. */

@@ -1,11 +1,11 @@
 // A shop product → the PIM product an import makes of it (catalogue-csv/draft.ts), with the rules of the Shopify
-// product CSV import (catalogue-csv/shopify-format.ts): Handle → slug, Title → name, Body (HTML) → description, Vendor →
+// product CSV import (catalogue-csv/shopify-reader.ts): Handle → slug, Title → name, Body (HTML) → description, Vendor →
 // brand, Type → storefront_type, category → taxonomy_category, Status → status, tags, SEO, gift card; one variant
 // without options → the product's own SKU, prices, barcode, weight and selling settings; several (or real options) →
 // the product's SKU is its handle and each variant keeps its SKU, option values, prices, quantity, barcode, weight and
 // selling settings. A compare-at price above the price is the regular price and the price the sale price; one at or
 // below it is kept as given. Pure: the adoption service decides what to import.
-import { defaultVariantName } from '../../catalogue-csv/ours-format.js';
+import { defaultVariantName } from '../../catalogue-csv/cells.js';
 import type { ProductDraft, ProductFields, SellingFields, VariantDraft } from '../../catalogue-csv/draft.js';
 import { isValidGtin } from '../../lib/gtin.js';
 import type { StorefrontCatalogueProduct, StorefrontCatalogueVariant } from '../../storefront/storefront.port.js';

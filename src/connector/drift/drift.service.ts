@@ -18,7 +18,7 @@ import {
 } from '../../storefront/storefront.port.js';
 import { ConnectorError } from '../connector.errors.js';
 import { CatalogueReadFailed, readShopCatalogue } from '../storefront-operations.js';
-import { clip } from '../push/push.service.js';
+import { clip } from '../push/push-results.js';
 import type { DriftCounts, DriftItemRow, DriftKind, DriftReportRow, DriftRepository } from './drift.repository.js';
 
 export interface DriftOptions {

@@ -3,7 +3,7 @@
 // land last. A lease row on the product's mapping (lease_owner, lease_until), not a PostgreSQL advisory lock: it needs
 // no connection held through the storefront call (PGlite has one session; a pool could starve), and it works the same on
 // both databases. The holder renews it while it writes; a crashed holder's lease runs out after LEASE_TTL_MS. Under the
-// lease the writer compares versions (push.service.ts): a snapshot older than the one on the storefront is not sent.
+// lease the writer compares versions (batch-run.ts): a snapshot older than the one on the storefront is not sent.
 import { randomUUID } from 'node:crypto';
 import type { MappingRepository, MappingRow } from '../mappings/mapping.repository.js';
 

@@ -4,7 +4,8 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-type.js';
 import { ConnectorError } from '../connector.errors.js';
 import { bearer, connectorOk, ConnectorErrorEnvelope, Nullable } from '../connector.schemas.js';
-import { MAX_PUSH_BATCH, type PushService } from './push.service.js';
+import { MAX_PUSH_BATCH } from './push-items.js';
+import type { PushService } from './push.service.js';
 
 /** Both result kinds in one object schema (success: handle and method; error: validation_errors). */
 const Result = Type.Object({

@@ -2,7 +2,8 @@
 // product's outcome goes to the mapping (PushService.syncProduct) and, when a full sync waits for it, to that sync.
 import type { JobContext, JobHandler } from '../../jobs/job-runner.js';
 import type { JOB } from '../../jobs/job-types.js';
-import { TransientSyncError, type PushService, type SyncProductOutcome } from '../push/push.service.js';
+import { TransientSyncError } from '../push/batch-run.js';
+import type { PushService, SyncProductOutcome } from '../push/push.service.js';
 import type { SyncRecorder } from '../../lib/metrics.js';
 
 type ProductOutcome = { ok: true } | { ok: false; error: string };

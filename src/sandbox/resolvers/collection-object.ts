@@ -4,7 +4,7 @@
 import type { CollectionMetafieldRow, CollectionRow } from '../sandbox-collection.repository.js';
 import { collectionGid, sourceGid } from '../sandbox-collection.service.js';
 import type { ProductRow } from '../sandbox-product.repository.js';
-import { gidNumber } from '../sandbox-product.service.js';
+import { gidNumber } from '../gid.js';
 import type { ProductPublicationRow } from '../sandbox-publication.repository.js';
 import { dateTime, listConnection, type PageArgs } from './connection.js';
 import { metafieldObject } from './metafield-object.js';
@@ -70,19 +70,7 @@ function publishableFields(collection: CollectionRow, self: () => unknown, ctx: 
 
 export function collectionObject(row: CollectionRow, ctx: SandboxContext, node: ProductNode): Record<string, unknown> {
   const service = ctx.collections;
-  const productPage = async (args: ListArgs & { sortKey?: string | null }) => {
-    const ids = await service.productIds(row, args.sortKey, args.reverse === true);
-    // Only the page's products are read.
-    const page = listConnection(
-      ids,
-      args,
-      (id) => id,
-      (id) => id,
-    );
-    const rows = new Map((await service.products(ctx.store.id, page.nodes as number[])).map((p) => [p.id, p]));
-    const nodes = (page.nodes as number[]).map((id) => node(rows.get(id) as ProductRow));
-    return { ...page, nodes, edges: page.edges.map((e, i) => ({ node: nodes[i], cursor: e.cursor })) };
-  };
+  const productPage = productPageOf(row, ctx, node);
   let metafields: Promise<CollectionMetafieldRow[]> | null = null;
   const allMetafields = () => (metafields ??= service.metafields(row.id));
   const self: Record<string, unknown> = {
@@ -123,32 +111,55 @@ export function collectionObject(row: CollectionRow, ctx: SandboxContext, node: 
       );
     },
     // The one source of manual selections the sandbox keeps per collection (sandbox-collection.service.ts).
-    sources: () => [
-      {
-        __typename: 'CollectionConditionsSource',
-        id: sourceGid(row.id),
-        title: 'Manual selections',
-        description: null,
-        app: null,
-        shareable: false,
-        targetType: 'PRODUCTS',
-        exclusion: null,
-        inclusion: {
-          conditions: [],
-          matchType: null,
-          selections: async (args: ListArgs) => {
-            const page = await productPage({ ...args, sortKey: 'MANUAL' });
-            const wrap = (product: unknown) => ({ __typename: 'CollectionInclusionProductSelection', product, variantIds: null });
-            return { ...page, nodes: page.nodes.map(wrap), edges: page.edges.map((e) => ({ ...e, node: wrap(e.node) })) };
-          },
-        },
-        products: (args: ListArgs) => productPage({ ...args, sortKey: 'MANUAL' }),
-      },
-    ],
+    sources: () => [manualSource(row, productPage)],
   };
   Object.assign(
     self,
     publishableFields(row, () => self, ctx, node),
   );
   return self;
+}
+
+type ProductPage = (args: ListArgs & { sortKey?: string | null }) => Promise<ReturnType<typeof listConnection>>;
+
+/** A page of the collection's products in a sort order. */
+function productPageOf(row: CollectionRow, ctx: SandboxContext, node: ProductNode): ProductPage {
+  const service = ctx.collections;
+  return async (args) => {
+    const ids = await service.productIds(row, args.sortKey, args.reverse === true);
+    // Only the page's products are read.
+    const page = listConnection(
+      ids,
+      args,
+      (id) => id,
+      (id) => id,
+    );
+    const rows = new Map((await service.products(ctx.store.id, page.nodes as number[])).map((p) => [p.id, p]));
+    const nodes = (page.nodes as number[]).map((id) => node(rows.get(id) as ProductRow));
+    return { ...page, nodes, edges: page.edges.map((e, i) => ({ node: nodes[i], cursor: e.cursor })) };
+  };
+}
+
+/** The collection's one source of manual selections, its products in manual order. */
+function manualSource(row: CollectionRow, productPage: ProductPage): Record<string, unknown> {
+  return {
+    __typename: 'CollectionConditionsSource',
+    id: sourceGid(row.id),
+    title: 'Manual selections',
+    description: null,
+    app: null,
+    shareable: false,
+    targetType: 'PRODUCTS',
+    exclusion: null,
+    inclusion: {
+      conditions: [],
+      matchType: null,
+      selections: async (args: ListArgs) => {
+        const page = await productPage({ ...args, sortKey: 'MANUAL' });
+        const wrap = (product: unknown) => ({ __typename: 'CollectionInclusionProductSelection', product, variantIds: null });
+        return { ...page, nodes: page.nodes.map(wrap), edges: page.edges.map((e) => ({ ...e, node: wrap(e.node) })) };
+      },
+    },
+    products: (args: ListArgs) => productPage({ ...args, sortKey: 'MANUAL' }),
+  };
 }

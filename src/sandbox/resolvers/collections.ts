@@ -3,11 +3,11 @@
 import { GraphQLError } from 'graphql';
 import { notEmulated } from '../not-emulated.js';
 import type { CollectionRow } from '../sandbox-collection.repository.js';
-import type { CollectionInput, CollectionResult } from '../sandbox-collection.service.js';
+import type { CollectionInput, CollectionResult } from '../collection-input.js';
 import { collectionObject } from './collection-object.js';
 import { listConnection } from './connection.js';
 import type { PageArgs } from './connection.js';
-import { productObject } from './products.js';
+import { productObject } from './product-object.js';
 import { shopObject } from './shop.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 

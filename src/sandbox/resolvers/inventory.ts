@@ -4,9 +4,9 @@
 // keeps one inventory item per variant).
 import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import type { InventoryOutcome, InventoryUserError, RecordedChange } from '../sandbox-inventory.service.js';
-import { gidNumber } from '../sandbox-product.service.js';
+import { gidNumber } from '../gid.js';
 import { locationGid, locationObject } from './locations.js';
-import { productObject, variantObject } from './products.js';
+import { productObject, variantObject } from './product-object.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 import { emitTopic } from './webhooks.js';
 

@@ -1,6 +1,6 @@
 // `locations`, `location`: each store has one active "Shop location" (made lazily, also for stores made before locations).
 import type { LocationRow } from '../sandbox-product.repository.js';
-import { gidNumber } from '../sandbox-product.service.js';
+import { gidNumber } from '../gid.js';
 import { connection, dateTime, page, type PageArgs } from './connection.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 

@@ -2,11 +2,10 @@
 // object represents an image hosted on Shopify's content delivery network", schema 2026-10), ending with the file's
 // name: the sandbox's is `{base}/cdn/files/{id}/{filename}` (served by media.routes.ts once the media is READY).
 import { MEDIA_ERRORS, type MediaErrorCode } from '../sandbox-media.service.js';
+import { gid } from '../gid.js';
 import type { MediaRow } from '../sandbox-product.repository.js';
 import { dateTime } from './connection.js';
 import type { SandboxContext } from './types.js';
-
-const gid = (type: string, id: number) => `gid://shopify/${type}/${id}`;
 
 /** The URL the sandbox serves a media's file at. */
 export function mediaUrl(row: Pick<MediaRow, 'id' | 'filename'>, ctx: SandboxContext): string {

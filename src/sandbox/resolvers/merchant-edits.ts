@@ -2,7 +2,7 @@
 // fields the sandbox does not keep answer NOT_IMPLEMENTED rather than being dropped silently.
 import { notEmulated } from '../not-emulated.js';
 import type { ProductUpdateArgs, VariantsBulkUpdateArgs } from '../sandbox-merchant-edits.service.js';
-import { productObject, variantObject } from './products.js';
+import { productObject, variantObject } from './product-object.js';
 import type { ResolverModule } from './types.js';
 import { emitProductUpdate } from './webhooks.js';
 

@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import type { PublicationInput, PublishResult } from '../sandbox-publication.service.js';
 import { collectionNode } from './collections.js';
 import { connection } from './connection.js';
-import { productObject } from './products.js';
+import { productObject } from './product-object.js';
 import { forwardPage, publicationObject } from './publishable.js';
 import { shopObject } from './shop.js';
 import type { ResolverModule, SandboxContext } from './types.js';

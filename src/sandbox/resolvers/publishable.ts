@@ -4,7 +4,7 @@
 // then the resource publication is staged to be published to the publication").
 import { GraphQLError } from 'graphql';
 import type { ProductRow } from '../sandbox-product.repository.js';
-import { gidNumber } from '../sandbox-product.service.js';
+import { gidNumber } from '../gid.js';
 import type { ProductPublicationRow, PublicationRow } from '../sandbox-publication.repository.js';
 import { publicationGid } from '../sandbox-publication.service.js';
 import { connection, dateTime, page, type PageArgs } from './connection.js';

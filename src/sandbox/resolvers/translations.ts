@@ -4,7 +4,7 @@
 // translatable resource types answer NOT_IMPLEMENTED, as do markets (`marketId`, `marketWebPresenceIds`).
 import { notEmulated } from '../not-emulated.js';
 import type { ProductRow } from '../sandbox-product.repository.js';
-import { gidNumber } from '../sandbox-product.service.js';
+import { gidNumber } from '../gid.js';
 import type { ShopLocaleRow } from '../sandbox-translation.repository.js';
 import { localeName, productContent, type ContentEntry, type TranslationInput } from '../sandbox-translation.service.js';
 import { connection } from './connection.js';

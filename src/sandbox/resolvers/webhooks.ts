@@ -7,7 +7,7 @@ import type { ProductRow, VariantRow } from '../sandbox-product.repository.js';
 import type { SandboxWebhookTopic } from '../sandbox-webhooks.service.js';
 import type { WebhookSubscriptionRow } from '../sandbox-webhooks.repository.js';
 import { connection, dateTime, page, type PageArgs } from './connection.js';
-import { gidNumber } from '../sandbox-product.service.js';
+import { gidNumber } from '../gid.js';
 import { ADMIN_API_VERSION } from '../../storefront/shopify/api-version.js';
 import type { ResolverModule, SandboxContext } from './types.js';
 

@@ -12,7 +12,8 @@ import {
 import { syncInventory } from './inventory-sync.js';
 import { preflightWarnings } from './preflight.js';
 import { writtenOf } from './product-diff.js';
-import { pimTagsOf, type MappedProduct } from './product-mapper.js';
+import { pimTagsOf } from './tags-metafields-collections.js';
+import type { MappedProduct } from './product-set-input.js';
 import { syncPublications, targetPublications } from './publication-sync.js';
 import type { ShopifyClient } from './shopify-client.js';
 import { syncTranslations } from './translation-sync.js';

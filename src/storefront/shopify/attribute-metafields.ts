@@ -5,14 +5,7 @@
 // https://shopify.dev/docs/apps/build/custom-data/metafields/list-of-validation-options.
 import { createHash } from 'node:crypto';
 import type { AttributeMetafieldSpec, PimProductSnapshot } from '../storefront.port.js';
-
-/** A product metafield as productSet takes it (product-mapper.ts's StorefrontMetafield, kept apart to avoid a cycle). */
-export interface StorefrontMetafield {
-  namespace: string;
-  key: string;
-  type: string;
-  value: string;
-}
+import type { StorefrontMetafield } from './product-set-input.js';
 
 /** A metafield definition as the shop has it (or as we will create it). */
 export interface ShopMetafieldDefinition {

@@ -38,24 +38,17 @@ import {
 import { mapLimit } from '../../lib/map-limit.js';
 import { preflight, userErrorLines } from './preflight.js';
 import { upsertResultOf } from './product-set-result.js';
-import {
-  filesWillBeSent,
-  mapProduct,
-  pimTagsOf,
-  sameCollections,
-  sameTags,
-  needsMediaIds,
-  NOTHING_KNOWN,
-  type MappedProduct,
-  type ShopLocation,
-  type StorefrontTags,
-} from './product-mapper.js';
+import { filesWillBeSent, needsMediaIds } from './product-media.js';
+import { mapProduct, NOTHING_KNOWN } from './product-mapper.js';
+import { pimTagsOf, sameCollections, sameTags } from './tags-metafields-collections.js';
+import type { MappedProduct, ShopLocation, StorefrontTags } from './product-set-input.js';
 import { metafieldsFingerprint } from './attribute-metafields.js';
 import { customIdOf, handleOf, handleProblems, handleTakenProblem, identityOf } from './product-identity.js';
 import { BULK_FIND_MIN, findOursInBulk } from './ours-in-bulk.js';
 import { type Found, tagsOf } from './product-reads.js';
 import type { ProductUpserter } from './product-upserter.js';
-import type { IdentifierMode, ShopifyClient } from './shopify-client.js';
+import type { IdentifierMode } from './metafield-definitions.js';
+import type { ShopifyClient } from './shopify-client.js';
 
 /** Shopify's limit for a bulk mutation variables file. */
 export const MAX_BULK_FILE_BYTES = 100 * 1024 * 1024;

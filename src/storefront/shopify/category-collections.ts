@@ -18,7 +18,7 @@ import {
   type CollectionRenameData,
   type PublishableData,
 } from './operations.js';
-import { METAFIELD_NAMESPACE } from './product-mapper.js';
+import { METAFIELD_NAMESPACE } from './tags-metafields-collections.js';
 import { userErrorLines } from './preflight.js';
 
 /** Our metafield on a collection: the PIM category it was made for. */

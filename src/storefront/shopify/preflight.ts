@@ -4,7 +4,9 @@ import type { PimProductSnapshot, PimSellingFields } from '../storefront.port.js
 
 /** The PIM's weight units (selling-fields.ts): g, kg, lb, oz. */
 const WEIGHT_UNITS: readonly string[] = ['g', 'kg', 'lb', 'oz'];
-import { productOptions, sortedVariants, toMoney, variantOptionValues, type ProductSetInput } from './product-mapper.js';
+import { productOptions, sortedVariants, variantOptionValues } from './product-options.js';
+import { toMoney } from './variant-inputs.js';
+import type { ProductSetInput } from './product-set-input.js';
 
 export const LIMITS = {
   titleLength: 255,

@@ -6,8 +6,9 @@
 // the handle of a product created and the custom collections by title are compared here. A field the push leaves out
 // (a description the PIM does not have, a compare-at price the merchant set) is the merchant's and never a change.
 import type { DriftChange, FieldChange, StorefrontCatalogueProduct, WrittenFields, WrittenVariant } from '../storefront.port.js';
-import { comparedFields, sameUnder, type ProductFacts } from './field-ownership.js';
-import { mediaFilename, mediaKeyIn, type ProductSetInput } from './product-mapper.js';
+import { comparedFields, sameUnder, type ProductFacts } from './field-comparison.js';
+import { mediaFilename, mediaKeyIn } from './product-media.js';
+import type { ProductSetInput } from './product-set-input.js';
 
 /** A shop product as read, in the shape both reads give. */
 export interface ShopProductView {

@@ -13,7 +13,7 @@
 import { slugify } from '../../lib/slug.js';
 import type { PimProductSnapshot, StorefrontShop } from '../storefront.port.js';
 import { ProductIdentities, type ProductIdentitiesData } from './operations.js';
-import { METAFIELD_NAMESPACE, PIM_ID_KEY } from './product-mapper.js';
+import { METAFIELD_NAMESPACE, PIM_ID_KEY } from './tags-metafields-collections.js';
 import type { ShopifyClient } from './shopify-client.js';
 
 /** A storefront product as a problem names it, with the PIM product id our metafield on it carries (null: none). */

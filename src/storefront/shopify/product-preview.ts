@@ -15,7 +15,10 @@ import {
 import { preflight } from './preflight.js';
 import { previewChanges, type ShopProductView } from './product-diff.js';
 import { handleHolders, handleOf, handleTakenProblem, type ProductIdentity } from './product-identity.js';
-import { bridgeCollectionIds, imageUrlsOf, mapProduct, NOTHING_KNOWN, previousTagsOf, type StorefrontTags } from './product-mapper.js';
+import { bridgeCollectionIds, previousTagsOf } from './tags-metafields-collections.js';
+import { imageUrlsOf } from './product-media.js';
+import { mapProduct, NOTHING_KNOWN } from './product-mapper.js';
+import type { StorefrontTags } from './product-set-input.js';
 import type { ShopifyClient } from './shopify-client.js';
 import type { TaxonomyCategories } from './taxonomy.js';
 

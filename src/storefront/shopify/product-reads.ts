@@ -12,9 +12,13 @@ import {
   type ProductVariantsPageData,
 } from './operations.js';
 import { customIdOf, findByPimId } from './product-identity.js';
-import { CATEGORY_TAGS_KEY, imageUrlsOf, METAFIELD_NAMESPACE, PIM_TAGS_KEY, previousTagsOf, sortedVariants, type StorefrontTags } from './product-mapper.js';
+import { CATEGORY_TAGS_KEY, METAFIELD_NAMESPACE, PIM_TAGS_KEY, previousTagsOf } from './tags-metafields-collections.js';
+import { imageUrlsOf } from './product-media.js';
+import { sortedVariants } from './product-options.js';
+import type { StorefrontTags } from './product-set-input.js';
 import { matchMedia } from './product-set-result.js';
-import type { IdentifierMode, ShopifyClient } from './shopify-client.js';
+import type { IdentifierMode } from './metafield-definitions.js';
+import type { ShopifyClient } from './shopify-client.js';
 
 export type Found = NonNullable<ProductLookupData['productByIdentifier']>;
 

@@ -3,7 +3,7 @@
 import type { ProductUpsertResult, StorefrontError, StorefrontValidationError } from '../storefront.port.js';
 import { connectionMultiplier } from './graphql-answer.js';
 import type { StorefrontMediaNode } from './operations.js';
-import { mediaFilename, mediaKeyIn } from './product-mapper.js';
+import { mediaFilename, mediaKeyIn } from './product-media.js';
 
 /** The numeric part of a GID (`gid://shopify/Product/1001` → 1001; 0 when there is none). */
 export function numericId(gid: string): number {

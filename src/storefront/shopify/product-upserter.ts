@@ -25,20 +25,10 @@ import {
 } from './operations.js';
 import { preflight, userErrorLines } from './preflight.js';
 import { customIdOf, handleOf, handleProblems, handleTakenProblem, identityOf, pimIdOf } from './product-identity.js';
-import {
-  filesWillBeSent,
-  imageFile,
-  mapProduct,
-  NOTHING_KNOWN,
-  needsMediaIds,
-  pimTagsOf,
-  sameCollections,
-  sameTags,
-  type MappedProduct,
-  type ShopLocation,
-  type StorefrontMetafield,
-  type StorefrontTags,
-} from './product-mapper.js';
+import { filesWillBeSent, imageFile, needsMediaIds } from './product-media.js';
+import { mapProduct, NOTHING_KNOWN } from './product-mapper.js';
+import { pimTagsOf, sameCollections, sameTags } from './tags-metafields-collections.js';
+import type { MappedProduct, ShopLocation, StorefrontMetafield, StorefrontTags } from './product-set-input.js';
 import { type Found, ProductReads, RECOVERY_MEDIA_LOOKS, tagsOf } from './product-reads.js';
 import { AmbiguousFailure, matchMedia, productSetCost, StaleIds, staleIdKinds, upsertResultOf, type MatchedMedia } from './product-set-result.js';
 import type { ShopifyClient } from './shopify-client.js';

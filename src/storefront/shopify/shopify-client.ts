@@ -1,7 +1,7 @@
 // The Admin GraphQL API 2026-10 through Shopify's own client, for every user of a shop (the product upserts, the bulk
 // paths, webhooks, collections): the transport (fetch, timeouts, token renewal), the per-shop throttle and budgets,
-// the metrics, and what is read once per shop and kept (locations, publications, locales, currency and limits, the
-// identifier mode, metafield definitions). A shop's `apiBaseUrl` (the sandbox, test servers) replaces
+// the metrics, and what is read once per shop and kept (locations, publications, locales, currency and limits; the
+// identifier mode and metafield definitions in metafield-definitions.ts). A shop's `apiBaseUrl` (the sandbox, test servers) replaces
 // `https://{domain}`: the client only knows https origins, so `customFetchApi` rewrites each URL it is given (origin
 // and path prefix) before calling fetch. A caller that may give up passes its AbortSignal to each call.
 import { createAdminApiClient } from '@shopify/admin-api-client';
@@ -17,27 +17,22 @@ import {
   type SyncPlacement,
 } from '../storefront.port.js';
 import { ADMIN_API_VERSION } from './api-version.js';
-import { definitionFor, type ShopMetafieldDefinition } from './attribute-metafields.js';
+import type { ShopMetafieldDefinition } from './attribute-metafields.js';
 import { answerFailure, connectionMultiplier, type GraphqlAnswer, responseFailure, rewriteUrl, transportFailure } from './graphql-answer.js';
 import type { Call } from './inventory-sync.js';
+import { type IdentifierMode, MetafieldDefinitions } from './metafield-definitions.js';
 import {
   Locations as LocationsQuery,
-  MetafieldDefinitionCapabilities,
-  MetafieldDefinitionCreate,
-  ProductMetafieldDefinitions,
   Publications as PublicationsQuery,
   ShopHealth as ShopHealthQuery,
   ShopLocales as ShopLocalesQuery,
   type LocationsData,
-  type MetafieldDefinitionCapabilitiesData,
-  type MetafieldDefinitionCreateData,
-  type ProductMetafieldDefinitionsData,
   type PublicationsData,
   type ShopHealthData,
   type ShopLocalesData,
 } from './operations.js';
 import type { ShopCurrency, ShopLimits } from './preflight.js';
-import { METAFIELD_NAMESPACE, PIM_ID_KEY, type ShopLocation } from './product-mapper.js';
+import type { ShopLocation } from './product-set-input.js';
 import type { SharedBudget } from './shared-budget.js';
 import { readQueryCost, ShopBudgets } from './shop-budget.js';
 import { DEFAULT_RETRY_POLICY, ShopThrottle, systemClock, type ObserveStatus, type RetryPolicy, type ThrottleClock } from './throttle.js';
@@ -62,13 +57,6 @@ export interface ShopifyClientOptions {
   /** Told once per outage of the shared budget (the process paces on its own meanwhile). */
   onSharedBudgetFailure?: (err: unknown) => void;
 }
-
-/**
- * How a product without a mapping is found again, always by our `pimbridge.pim_product_id` metafield: `customId` on the
- * shop's unique definition, or (a shop without one) a search by its value (product-identity.ts, findByPimId). Decided
- * once per shop (ShopifyClient.identifierMode).
- */
-export type IdentifierMode = 'customId' | 'metafieldSearch';
 
 /** What pre-flight checks against the shop (ShopifyClient.rules). */
 export interface ShopRules {
@@ -103,12 +91,8 @@ export class ShopifyClient {
   private readonly currencyCache = new TtlCache<string>(SHOP_CACHE_MS);
   /** The shop's resource limits as last read (ShopHealth). */
   private readonly knownLimits = new Map<string, ShopLimits>();
-  private readonly identifierModes = new Map<string, Promise<IdentifierMode>>();
-  /**
-   * The shop's PRODUCT metafield definitions per `domain namespace` (attribute metafields), by `namespace.key`: read once
-   * per shop and namespace for the life of the process, and added to as the bridge creates them.
-   */
-  private readonly metafieldDefinitions = new Map<string, Promise<Map<string, ShopMetafieldDefinition>>>();
+  /** Our identifier metafield and the attribute metafields' definitions, per shop. */
+  private readonly definitions = new MetafieldDefinitions(this);
 
   constructor(options: ShopifyClientOptions = {}) {
     this.metrics = options.metrics;
@@ -292,117 +276,13 @@ export class ShopifyClient {
     return { limits: this.knownLimits.get(shop.domain), currency: { currencyCode, pricesConvertedElsewhere: false } };
   }
 
-  /**
-   * `customId` when the shop has (or now gets) a unique-values definition for `pimbridge.pim_product_id`, else a search
-   * by the metafield's value. Decided once per shop; a refused or unsupported definition falls back to the search.
-   */
+  /** How a product without a mapping is found again on this shop: decided once per shop (MetafieldDefinitions). */
   identifierMode(shop: StorefrontShop, signal?: AbortSignal): Promise<IdentifierMode> {
-    let mode = this.identifierModes.get(shop.domain);
-    if (!mode) {
-      mode = this.decideIdentifierMode(shop, signal);
-      this.identifierModes.set(shop.domain, mode);
-      mode.catch(() => this.identifierModes.delete(shop.domain));
-    }
-    return mode;
+    return this.definitions.identifierMode(shop, signal);
   }
 
-  private async decideIdentifierMode(shop: StorefrontShop, signal?: AbortSignal): Promise<IdentifierMode> {
-    try {
-      const definition = { name: 'PIM product id', namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY, type: 'single_line_text_field', ownerType: 'PRODUCT' };
-      const data = await this.call<MetafieldDefinitionCreateData>(
-        shop,
-        MetafieldDefinitionCreate,
-        { definition: { ...definition, capabilities: { uniqueValues: { enabled: true } } } },
-        12,
-        { signal },
-      );
-      const payload = data.metafieldDefinitionCreate;
-      if (payload?.createdDefinition) return 'customId';
-      if (!payload?.userErrors.some((e) => e.code === 'TAKEN')) return 'metafieldSearch';
-      // The definition exists: customId works only if it has unique values (it cannot be given them later).
-      const existing = await this.call<MetafieldDefinitionCapabilitiesData>(
-        shop,
-        MetafieldDefinitionCapabilities,
-        { identifier: { ownerType: 'PRODUCT', namespace: METAFIELD_NAMESPACE, key: PIM_ID_KEY } },
-        3,
-        { signal },
-      );
-      return existing.metafieldDefinition?.capabilities.uniqueValues.enabled ? 'customId' : 'metafieldSearch';
-    } catch (err) {
-      if (err instanceof StorefrontError && (err.kind === 'invalid_response' || err.kind === 'forbidden')) return 'metafieldSearch';
-      throw err;
-    }
-  }
-
-  /**
-   * The shop's definitions of these attribute metafields, by `namespace.key`: the namespace read once (cached for the
-   * process), the missing ones created (`TAKEN`: made meanwhile by someone else, read again). A definition the shop
-   * refuses (a limit, a missing scope) is not retried in this process: its values go as metafields without a definition,
-   * checked against the type we asked for.
-   */
-  async attributeDefinitions(shop: StorefrontShop, specs: AttributeMetafieldSpec[], signal?: AbortSignal): Promise<Map<string, ShopMetafieldDefinition>> {
-    const out = new Map<string, ShopMetafieldDefinition>();
-    for (const namespace of [...new Set(specs.map((s) => s.namespace))]) {
-      let known = await this.namespaceDefinitions(shop, namespace, signal);
-      for (const spec of specs.filter((s) => s.namespace === namespace && !known.has(`${namespace}.${s.key}`))) {
-        const wanted = definitionFor(spec);
-        let taken = false;
-        try {
-          const data = await this.call<MetafieldDefinitionCreateData>(
-            shop,
-            MetafieldDefinitionCreate,
-            { definition: { name: wanted.name, namespace, key: wanted.key, type: wanted.type, ownerType: 'PRODUCT', validations: wanted.validations } },
-            12,
-            { signal },
-          );
-          taken = data.metafieldDefinitionCreate?.userErrors.some((e) => e.code === 'TAKEN') ?? false;
-        } catch (err) {
-          if (!(err instanceof StorefrontError && (err.kind === 'invalid_response' || err.kind === 'forbidden'))) throw err;
-        }
-        if (taken) {
-          this.metafieldDefinitions.delete(`${shop.domain} ${namespace}`);
-          known = await this.namespaceDefinitions(shop, namespace, signal);
-        }
-        if (!known.has(`${namespace}.${spec.key}`)) known.set(`${namespace}.${spec.key}`, wanted);
-      }
-      for (const [k, d] of known) out.set(k, d);
-    }
-    return out;
-  }
-
-  private namespaceDefinitions(shop: StorefrontShop, namespace: string, signal?: AbortSignal): Promise<Map<string, ShopMetafieldDefinition>> {
-    const cacheKey = `${shop.domain} ${namespace}`;
-    let found = this.metafieldDefinitions.get(cacheKey);
-    if (!found) {
-      found = this.readNamespaceDefinitions(shop, namespace, signal);
-      this.metafieldDefinitions.set(cacheKey, found);
-      found.catch(() => this.metafieldDefinitions.delete(cacheKey));
-    }
-    return found;
-  }
-
-  private async readNamespaceDefinitions(shop: StorefrontShop, namespace: string, signal?: AbortSignal): Promise<Map<string, ShopMetafieldDefinition>> {
-    const map = new Map<string, ShopMetafieldDefinition>();
-    let after: string | null = null;
-    for (let page = 0; page < 20; page++) {
-      // connection 2 + (definition 1 + type 1 + validations 1) × 11 + pageInfo 1.
-      const data: ProductMetafieldDefinitionsData = await this.call<ProductMetafieldDefinitionsData>(
-        shop,
-        ProductMetafieldDefinitions,
-        { namespace, after },
-        36,
-        { signal },
-      );
-      for (const d of data.metafieldDefinitions.nodes)
-        map.set(`${d.namespace}.${d.key}`, {
-          namespace: d.namespace,
-          key: d.key,
-          type: d.type.name,
-          validations: d.validations.map((v) => ({ name: v.name, value: v.value ?? '' })),
-        });
-      if (!data.metafieldDefinitions.pageInfo.hasNextPage) break;
-      after = data.metafieldDefinitions.pageInfo.endCursor;
-    }
-    return map;
+  /** The shop's definitions of these attribute metafields, the missing ones created (MetafieldDefinitions). */
+  attributeDefinitions(shop: StorefrontShop, specs: AttributeMetafieldSpec[], signal?: AbortSignal): Promise<Map<string, ShopMetafieldDefinition>> {
+    return this.definitions.attributeDefinitions(shop, specs, signal);
   }
 }
