@@ -1388,6 +1388,61 @@ export const updateVatRate = <ThrowOnError extends boolean = false>(options: Opt
 });
 
 /**
+ * Sign out of the console
+ *
+ * Ends the session and clears its cookie; answers 200 also when no session is live. While the session is live the call needs its X-CSRF-Token, else 403.
+ */
+export const signOut = <ThrowOnError extends boolean = false>(options?: Options<SignOutData, ThrowOnError>) => (options?.client ?? client).delete<SignOutResponses, SignOutErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'pimbridge_session',
+            type: 'apiKey'
+        }, { name: 'X-CSRF-Token', type: 'apiKey' }],
+    url: '/api/session',
+    ...options,
+    headers: {
+        'Content-Type': '*/*',
+        ...options?.headers
+    }
+});
+
+/**
+ * The session of this cookie: its organization and CSRF token
+ *
+ * Returns the signed-in session's organization, CSRF token and expiry. Needs the session cookie; 401 when there is none or when the session has ended (its cookie is then cleared).
+ */
+export const getSession = <ThrowOnError extends boolean = false>(options?: Options<GetSessionData, ThrowOnError>) => (options?.client ?? client).get<GetSessionResponses, GetSessionErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'pimbridge_session',
+            type: 'apiKey'
+        }],
+    url: '/api/session',
+    ...options
+});
+
+/**
+ * Sign in to the console with an API key and its secret
+ *
+ * Checks the API key and its secret and answers the session (organization, CSRF token, expiry) with a session cookie (HttpOnly, SameSite=Strict). The cookie then stands for the organization's key on the API routes; send the CSRF token in X-CSRF-Token on every POST, PUT, PATCH and DELETE. Public; 401 when the key or the secret is wrong, 403 for an inactive organization, 429 after too many attempts from one address.
+ */
+export const signIn = <ThrowOnError extends boolean = false>(options: Options<SignInData, ThrowOnError>) => (options.client ?? client).post<SignInResponses, SignInErrors, ThrowOnError>({
+    url: '/api/session',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a stored media file
+ *
+ * Serves a stored file by its content-addressed key (`<sha256>.<ext>`), the URL found in product images. Public (no API key, no rate limit) so that storefronts can fetch images, and cacheable forever: it carries an ETag, and If-None-Match answers 304. 404 for an unknown or malformed key.
+ */
+export const getMediaFile = <ThrowOnError extends boolean = false>(options: Options<GetMediaFileData, ThrowOnError>) => (options.client ?? client).get<GetMediaFileResponses, GetMediaFileErrors, ThrowOnError>({ url: '/media/{key}', ...options });
+
+/**
  * Connect a shop to a PIM account
  *
  * Creates the integration between an installed shop and a PIM account once the PIM credentials are checked live, and answers an admin-scope api_token that is shown only once; reconnecting an inactive integration keeps its id and mappings. Public: no token, but only the shop's owner organization can connect it (an embedded app may send its Shopify session token as the bearer to prove control of the shop). Errors: INVALID_JSON, MISSING_FIELD, VALIDATION_FAILED (400), INVALID_CREDENTIALS (401), SHOP_NOT_FOUND (404), INTEGRATION_EXISTS (409), RATE_LIMITED (429), CONNECTION_FAILED (503).
@@ -2067,58 +2122,3 @@ export const connectOwnShop = <ThrowOnError extends boolean = false>(options: Op
         ...options.headers
     }
 });
-
-/**
- * Sign out of the console
- *
- * Ends the session and clears its cookie; answers 200 also when no session is live. While the session is live the call needs its X-CSRF-Token, else 403.
- */
-export const signOut = <ThrowOnError extends boolean = false>(options?: Options<SignOutData, ThrowOnError>) => (options?.client ?? client).delete<SignOutResponses, SignOutErrors, ThrowOnError>({
-    security: [{
-            in: 'cookie',
-            name: 'pimbridge_session',
-            type: 'apiKey'
-        }, { name: 'X-CSRF-Token', type: 'apiKey' }],
-    url: '/api/session',
-    ...options,
-    headers: {
-        'Content-Type': '*/*',
-        ...options?.headers
-    }
-});
-
-/**
- * The session of this cookie: its organization and CSRF token
- *
- * Returns the signed-in session's organization, CSRF token and expiry. Needs the session cookie; 401 when there is none or when the session has ended (its cookie is then cleared).
- */
-export const getSession = <ThrowOnError extends boolean = false>(options?: Options<GetSessionData, ThrowOnError>) => (options?.client ?? client).get<GetSessionResponses, GetSessionErrors, ThrowOnError>({
-    security: [{
-            in: 'cookie',
-            name: 'pimbridge_session',
-            type: 'apiKey'
-        }],
-    url: '/api/session',
-    ...options
-});
-
-/**
- * Sign in to the console with an API key and its secret
- *
- * Checks the API key and its secret and answers the session (organization, CSRF token, expiry) with a session cookie (HttpOnly, SameSite=Strict). The cookie then stands for the organization's key on the API routes; send the CSRF token in X-CSRF-Token on every POST, PUT, PATCH and DELETE. Public; 401 when the key or the secret is wrong, 403 for an inactive organization, 429 after too many attempts from one address.
- */
-export const signIn = <ThrowOnError extends boolean = false>(options: Options<SignInData, ThrowOnError>) => (options.client ?? client).post<SignInResponses, SignInErrors, ThrowOnError>({
-    url: '/api/session',
-    ...options,
-    headers: {
-        'Content-Type': 'application/json',
-        ...options.headers
-    }
-});
-
-/**
- * Get a stored media file
- *
- * Serves a stored file by its content-addressed key (`<sha256>.<ext>`), the URL found in product images. Public (no API key, no rate limit) so that storefronts can fetch images, and cacheable forever: it carries an ETag, and If-None-Match answers 304. 404 for an unknown or malformed key.
- */
-export const getMediaFile = <ThrowOnError extends boolean = false>(options: Options<GetMediaFileData, ThrowOnError>) => (options.client ?? client).get<GetMediaFileResponses, GetMediaFileErrors, ThrowOnError>({ url: '/media/{key}', ...options });

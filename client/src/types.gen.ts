@@ -6010,6 +6010,218 @@ export type UpdateVatRateResponses = {
 
 export type UpdateVatRateResponse = UpdateVatRateResponses[keyof UpdateVatRateResponses];
 
+export type SignOutData = {
+    /**
+     * ignored: the operation takes no arguments (leave the body out)
+     */
+    body?: unknown;
+    path?: never;
+    query?: never;
+    url: '/api/session';
+};
+
+export type SignOutErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden
+     */
+    403: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type SignOutError = SignOutErrors[keyof SignOutErrors];
+
+export type SignOutResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            signed_out: boolean;
+        };
+        error: null;
+    };
+};
+
+export type SignOutResponse = SignOutResponses[keyof SignOutResponses];
+
+export type GetSessionData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/session';
+};
+
+export type GetSessionErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type GetSessionError = GetSessionErrors[keyof GetSessionErrors];
+
+export type GetSessionResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            organization: {
+                id: number;
+                name: string;
+            };
+            /**
+             * send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session
+             */
+            csrf_token: string;
+            /**
+             * ISO 8601, UTC
+             */
+            expires_at: string;
+        };
+        error: null;
+    };
+};
+
+export type GetSessionResponse = GetSessionResponses[keyof GetSessionResponses];
+
+export type SignInData = {
+    body: {
+        api_key: string;
+        api_secret: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/session';
+};
+
+export type SignInErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden
+     */
+    403: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type SignInError = SignInErrors[keyof SignInErrors];
+
+export type SignInResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            organization: {
+                id: number;
+                name: string;
+            };
+            /**
+             * send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session
+             */
+            csrf_token: string;
+            /**
+             * ISO 8601, UTC
+             */
+            expires_at: string;
+        };
+        error: null;
+    };
+};
+
+export type SignInResponse = SignInResponses[keyof SignInResponses];
+
+export type GetMediaFileData = {
+    body?: never;
+    path: {
+        key: string;
+    };
+    query?: never;
+    url: '/media/{key}';
+};
+
+export type GetMediaFileErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+};
+
+export type GetMediaFileError = GetMediaFileErrors[keyof GetMediaFileErrors];
+
+export type GetMediaFileResponses = {
+    /**
+     * The file, with a year-long immutable Cache-Control and its ETag
+     */
+    200: Blob | File;
+};
+
+export type GetMediaFileResponse = GetMediaFileResponses[keyof GetMediaFileResponses];
+
 export type ConnectShopData = {
     body: {
         /**
@@ -9067,215 +9279,3 @@ export type ConnectOwnShopResponses = {
 };
 
 export type ConnectOwnShopResponse = ConnectOwnShopResponses[keyof ConnectOwnShopResponses];
-
-export type SignOutData = {
-    /**
-     * ignored: the operation takes no arguments (leave the body out)
-     */
-    body?: unknown;
-    path?: never;
-    query?: never;
-    url: '/api/session';
-};
-
-export type SignOutErrors = {
-    /**
-     * Bad request: a parameter or field is missing or invalid (the message names it)
-     */
-    400: PimError;
-    /**
-     * Not authenticated: the credentials are missing, invalid or revoked
-     */
-    401: PimError;
-    /**
-     * Forbidden
-     */
-    403: PimError;
-    /**
-     * The request body is too large
-     */
-    413: PimError;
-    /**
-     * Unsupported media type
-     */
-    415: PimError;
-    /**
-     * Rate limit exceeded: retry after Retry-After seconds
-     */
-    429: PimError;
-    /**
-     * Server error (details are in the server log, never in the answer)
-     */
-    500: PimError;
-};
-
-export type SignOutError = SignOutErrors[keyof SignOutErrors];
-
-export type SignOutResponses = {
-    /**
-     * OK
-     */
-    200: {
-        status: 1;
-        data: {
-            signed_out: boolean;
-        };
-        error: null;
-    };
-};
-
-export type SignOutResponse = SignOutResponses[keyof SignOutResponses];
-
-export type GetSessionData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/api/session';
-};
-
-export type GetSessionErrors = {
-    /**
-     * Bad request: a parameter or field is missing or invalid (the message names it)
-     */
-    400: PimError;
-    /**
-     * Not authenticated: the credentials are missing, invalid or revoked
-     */
-    401: PimError;
-    /**
-     * Rate limit exceeded: retry after Retry-After seconds
-     */
-    429: PimError;
-    /**
-     * Server error (details are in the server log, never in the answer)
-     */
-    500: PimError;
-};
-
-export type GetSessionError = GetSessionErrors[keyof GetSessionErrors];
-
-export type GetSessionResponses = {
-    /**
-     * OK
-     */
-    200: {
-        status: 1;
-        data: {
-            organization: {
-                id: number;
-                name: string;
-            };
-            /**
-             * send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session
-             */
-            csrf_token: string;
-            /**
-             * ISO 8601, UTC
-             */
-            expires_at: string;
-        };
-        error: null;
-    };
-};
-
-export type GetSessionResponse = GetSessionResponses[keyof GetSessionResponses];
-
-export type SignInData = {
-    body: {
-        api_key: string;
-        api_secret: string;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/session';
-};
-
-export type SignInErrors = {
-    /**
-     * Bad request: a parameter or field is missing or invalid (the message names it)
-     */
-    400: PimError;
-    /**
-     * Not authenticated: the credentials are missing, invalid or revoked
-     */
-    401: PimError;
-    /**
-     * Forbidden
-     */
-    403: PimError;
-    /**
-     * The request body is too large
-     */
-    413: PimError;
-    /**
-     * Unsupported media type
-     */
-    415: PimError;
-    /**
-     * Rate limit exceeded: retry after Retry-After seconds
-     */
-    429: PimError;
-    /**
-     * Server error (details are in the server log, never in the answer)
-     */
-    500: PimError;
-};
-
-export type SignInError = SignInErrors[keyof SignInErrors];
-
-export type SignInResponses = {
-    /**
-     * OK
-     */
-    200: {
-        status: 1;
-        data: {
-            organization: {
-                id: number;
-                name: string;
-            };
-            /**
-             * send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session
-             */
-            csrf_token: string;
-            /**
-             * ISO 8601, UTC
-             */
-            expires_at: string;
-        };
-        error: null;
-    };
-};
-
-export type SignInResponse = SignInResponses[keyof SignInResponses];
-
-export type GetMediaFileData = {
-    body?: never;
-    path: {
-        key: string;
-    };
-    query?: never;
-    url: '/media/{key}';
-};
-
-export type GetMediaFileErrors = {
-    /**
-     * Bad request: a parameter or field is missing or invalid (the message names it)
-     */
-    400: PimError;
-    /**
-     * Not found
-     */
-    404: PimError;
-};
-
-export type GetMediaFileError = GetMediaFileErrors[keyof GetMediaFileErrors];
-
-export type GetMediaFileResponses = {
-    /**
-     * The file, with a year-long immutable Cache-Control and its ETag
-     */
-    200: Blob | File;
-};
-
-export type GetMediaFileResponse = GetMediaFileResponses[keyof GetMediaFileResponses];
