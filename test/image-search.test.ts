@@ -11,30 +11,13 @@ import { MAX_IMAGE_BYTES } from '../src/pim/image-search/image-search.schemas.js
 import { ballAround, chunkLookups, chunksOf } from '../src/pim/image-search/multi-index.js';
 import { decodeImage, hammingDistance } from '../src/pim/images/image-decoder.js';
 import { databaseTargets, harness, type Harness, type Tenant } from './helpers/harness.js';
+import { form, type Part } from './helpers/form.js';
 import { assertError, createProduct, okData, type Call } from './helpers/pim.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
 import { sqlRows } from './helpers/sql.js';
 import { asGif, asPng, asWebp, croppedJpeg, resizedJpeg, syntheticPhoto } from './helpers/synthetic-photo.js';
 
 const URL_PATH = '/api/products/image-search';
-
-type Part = [name: string, value: Buffer | string, filename?: string, type?: string];
-
-/** A real multipart/form-data body, as a browser or curl -F would send it (built by the WHATWG Request). */
-async function form(parts: Part[]): Promise<{ payload: Buffer; contentType: string }> {
-  const data = new FormData();
-  for (const [name, value, filename, type] of parts) {
-    if (typeof value === 'string' && filename === undefined) data.append(name, value);
-    else
-      data.append(
-        name,
-        new Blob([typeof value === 'string' ? value : new Uint8Array(value)], { type: type ?? 'application/octet-stream' }),
-        filename ?? 'upload',
-      );
-  }
-  const request = new Request('http://localhost/', { method: 'POST', body: data });
-  return { payload: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
-}
 
 /** POST an image search with these form parts (and an optional query string). */
 async function search(call: Call, parts: Part[], query = '') {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets, harness, type Harness, type Tenant } from './helpers/harness.js';
+import { form, type Part } from './helpers/form.js';
 import { assertError, createProduct, instantBetween, listIds, okData, type Call } from './helpers/pim.js';
 import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
 
@@ -401,6 +402,100 @@ for (const target of databaseTargets()) {
         assertError(await post({ file_url: `${images.url}/red.png`, position: 1.5 }), 400, /field 'position'/);
         assertError(await post({ file_url: `${images.url}/red.png`, alt_text: 7 }), 400, /field 'alt_text'/);
         assertError(await post({ file_url: `${images.url}/red.png`, extra: 1 }), 400, /field 'extra' is not allowed/);
+        assert.equal((await mediaList(p.id)).total, 0);
+      });
+    });
+
+    describe('upload (multipart/form-data)', () => {
+      const upload = async (productId: number, parts: Part[], c: Call = call) => {
+        const { payload, contentType } = await form(parts);
+        return c('POST', `/api/products/${productId}/media/upload`, payload, { 'content-type': contentType });
+      };
+
+      it('stores the file as a downloaded one is: 201 with the media, at the asked position, the product bumped', async () => {
+        const p = await createProduct(call);
+        const first = okData(await attach(p.id, '/move-1.png'), 201);
+        const uploaded = okData(
+          await upload(p.id, [
+            ['file', files['/violet.png'].body, 'violet.png', 'image/png'],
+            ['alt_text', '  Violet swatch  '],
+            ['position', '0'],
+          ]),
+          201,
+        );
+        assert.deepEqual(Object.keys(uploaded).sort(), MEDIA_KEYS);
+        assert.deepEqual([uploaded.mime_type, uploaded.width, uploaded.height, uploaded.position], ['image/png', 30, 18, 0]);
+        assert.equal(uploaded.alt_text, 'Violet swatch');
+        assert.equal(uploaded.size_bytes, files['/violet.png'].body.length);
+        assert.equal(keyOf(uploaded.url), `${sha256(files['/violet.png'].body)}.png`);
+        assert.deepEqual(await positions(p.id), [
+          [uploaded.id, 0],
+          [first.id, 1],
+        ]);
+        const product = okData(await call('GET', `/api/products/${p.id}`));
+        assert.deepEqual(product.images, [uploaded.url, first.url]);
+        assert.ok(product.updated_at >= p.updated_at);
+      });
+
+      it('answers 200 with the existing media for the same bytes, whatever the file is called or typed as', async () => {
+        const p = await createProduct(call);
+        const a = okData(await upload(p.id, [['file', files['/orange.png'].body, 'a.png', 'image/png']]), 201);
+        const b = okData(await upload(p.id, [['file', files['/orange.png'].body, 'b.jpg', 'image/jpeg']]), 200);
+        assert.equal(b.id, a.id);
+        assert.equal((await mediaList(p.id)).total, 1);
+      });
+
+      it('refuses a bad form with a 400 naming the field, and stores nothing', async () => {
+        const p = await createProduct(call);
+        const png = await makeImage('png', 13, 71, [3, 140, 90]); // a file no other case stores
+        assertError(await upload(p.id, [['alt_text', 'no file']]), 400, /^field 'file' is required: a JPEG, PNG, WebP or GIF file of at most 20 MB$/);
+        assertError(await upload(p.id, [['file', files['/fake.png'].body, 'fake.png', 'image/png']]), 400, /^file: /);
+        assertError(await upload(p.id, [['image', png, 'pink.png']]), 400, /field 'image' is not allowed: send the image in the file field 'file'/);
+        assertError(
+          await upload(p.id, [
+            ['file', png, 'p.png'],
+            ['position', '-1'],
+          ]),
+          400,
+          /^field 'position' must be an integer from 0 to 100000$/,
+        );
+        assertError(
+          await upload(p.id, [
+            ['file', png, 'p.png'],
+            ['position', 'first'],
+          ]),
+          400,
+          /^field 'position'/,
+        );
+        assertError(
+          await upload(p.id, [
+            ['file', png, 'p.png'],
+            ['alt_text', 'x'.repeat(1001)],
+          ]),
+          400,
+          /^field 'alt_text' must be at most 1000 characters$/,
+        );
+        assertError(
+          await upload(p.id, [
+            ['file', png, 'p.png'],
+            ['colour', 'pink'],
+          ]),
+          400,
+          /^field 'colour' is not allowed$/,
+        );
+        assertError(await call('POST', `/api/products/${p.id}/media/upload`, { file_url: `${images.url}/pink.png` }), 400, /must be multipart\/form-data/);
+        assert.equal((await mediaList(p.id)).total, 0);
+        assert.equal(
+          storedFiles().some((f) => f.endsWith(`${sha256(png)}.png`)),
+          false,
+        );
+      });
+
+      it("is 404 for another organization's product and for an unknown one", async () => {
+        const p = await createProduct(call);
+        const other = h.as(await h.tenant());
+        assertError(await upload(p.id, [['file', files['/pink.png'].body, 'p.png']], other), 404);
+        assertError(await upload(999_999_999, [['file', files['/pink.png'].body, 'p.png']]), 404);
         assert.equal((await mediaList(p.id)).total, 0);
       });
     });

@@ -2488,6 +2488,120 @@ export type ExportProductsCsvResponses = {
 
 export type ExportProductsCsvResponse = ExportProductsCsvResponses[keyof ExportProductsCsvResponses];
 
+export type UploadProductMediaData = {
+    body: {
+        /**
+         * a JPEG, PNG, WebP or GIF file of at most 20 MB
+         */
+        file: Blob | File;
+        alt_text?: string;
+        /**
+         * where to insert (0 = first); absent or past the end: appended
+         */
+        position?: number;
+    };
+    path: {
+        /**
+         * positive integer id
+         */
+        id: number;
+    };
+    query?: never;
+    url: '/api/products/{id}/media/upload';
+};
+
+export type UploadProductMediaErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type UploadProductMediaError = UploadProductMediaErrors[keyof UploadProductMediaErrors];
+
+export type UploadProductMediaResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            id: number;
+            product_id: number;
+            /**
+             * public URL of the stored file (PUBLIC_URL/media/{key}); no API key needed
+             */
+            url: string;
+            alt_text: string | null;
+            /**
+             * 0-based place among the product's media
+             */
+            position: number;
+            mime_type: string;
+            width: number;
+            height: number;
+            size_bytes: number;
+            created_at: string;
+        };
+        error: null;
+    };
+    /**
+     * Created
+     */
+    201: {
+        status: 1;
+        data: {
+            id: number;
+            product_id: number;
+            /**
+             * public URL of the stored file (PUBLIC_URL/media/{key}); no API key needed
+             */
+            url: string;
+            alt_text: string | null;
+            /**
+             * 0-based place among the product's media
+             */
+            position: number;
+            mime_type: string;
+            width: number;
+            height: number;
+            size_bytes: number;
+            created_at: string;
+        };
+        error: null;
+    };
+};
+
+export type UploadProductMediaResponse = UploadProductMediaResponses[keyof UploadProductMediaResponses];
+
 export type ListProductAttributesData = {
     body?: never;
     path?: never;

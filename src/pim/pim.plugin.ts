@@ -21,6 +21,7 @@ import { imageSearchRoutes } from './image-search/image-search.routes.js';
 import type { ImageSearchService } from './image-search/image-search.service.js';
 import type { ChannelService } from './channels/channel.service.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { mediaUploadRoutes } from './media/media-upload.routes.js';
 import type { MediaService } from './media/media.service.js';
 import { pimResponses } from './pim.schemas.js';
 import { ok } from './pim.types.js';
@@ -115,6 +116,7 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
   // Scopes of their own: the only routes that parse multipart/form-data.
   await app.register(async (scope) => imageSearchRoutes(scope as App, deps.imageSearch));
   await app.register(async (scope) => catalogueFileRoutes(scope as App, deps.catalogueFiles));
+  await app.register(async (scope) => mediaUploadRoutes(scope as App, deps.media));
   attributeRoutes(app, deps.attributes);
   warehouseRoutes(app, deps.warehouses);
   stockRoutes(app, deps.stock);

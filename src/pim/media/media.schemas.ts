@@ -24,6 +24,7 @@ export const MediaList = Type.Object({
 export const MediaParams = Type.Object({ id: Id(), mediaId: Id() });
 
 export const MAX_POSITION = 100_000;
+export const MAX_ALT_TEXT = 1000;
 
 export const MediaCreate = Type.Object(
   {
@@ -32,7 +33,7 @@ export const MediaCreate = Type.Object(
       maxLength: 2048,
       description: 'http(s) URL of a JPEG, PNG, WebP or GIF image (at most 20 MB) on a public address',
     }),
-    alt_text: Type.Optional(Nullable(Text(1000))),
+    alt_text: Type.Optional(Nullable(Text(MAX_ALT_TEXT))),
     position: Type.Optional(
       Type.Integer({
         minimum: 0,
@@ -47,7 +48,7 @@ export type MediaCreateInput = Static<typeof MediaCreate>;
 
 export const MediaUpdate = Type.Object(
   {
-    alt_text: Type.Optional(Nullable(Text(1000))),
+    alt_text: Type.Optional(Nullable(Text(MAX_ALT_TEXT))),
     position: Type.Optional(
       Type.Integer({ minimum: 0, maximum: MAX_POSITION, description: 'the new place (0 = first); the media between move one place; past the end: last' }),
     ),

@@ -1,8 +1,8 @@
-// Product media: a file_url is downloaded under the SSRF rules of SafeDownloader, must decode as JPEG, PNG, WebP or
-// GIF, and is stored once per content (key = sha256). Positions of a product's media stay 0..n-1. Adding or removing
+// Product media: a file_url is downloaded under the SSRF rules of SafeDownloader (or the file is uploaded), must decode
+// as JPEG, PNG, WebP or GIF, and is stored once per content (key = sha256). Positions of a product's media stay 0..n-1. Adding or removing
 // a media bumps the product's updated_at in the same transaction, so delta syncs see it.
-// Limits: at most `downloadConcurrency` downloads (with their decoding, the memory-heavy part) run at once per process and
-// as many wait; later ones get 429. An organization's stored bytes (each distinct file once, shared or not with other
+// Limits: at most `downloadConcurrency` downloads or uploads (with their decoding, the memory-heavy part) run at once per
+// process and as many wait; later ones get 429. An organization's stored bytes (each distinct file once, shared or not with other
 // organizations) stay within `quotaBytes`: a new file that does not fit is a 400 (the spec's table has no 413 or 507).
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.js';
@@ -10,7 +10,7 @@ import { ConcurrencyGate, GateFullError } from '../../lib/concurrency-gate.js';
 import { DownloadError, formatBytes, type SafeDownloader } from '../../lib/safe-download.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { decodeImage, ImageDecodeError } from '../images/image-decoder.js';
+import { type DecodedImage, decodeImage, ImageDecodeError } from '../images/image-decoder.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { MediaRepository, MediaRow } from './media.repository.js';
 import type { MediaCreateInput, MediaUpdateInput, MediaView } from './media.schemas.js';
@@ -27,6 +27,21 @@ export interface MediaServiceOptions {
 
 /** Seconds a caller refused for a full download queue is told to wait. */
 const BUSY_RETRY_SECONDS = 2;
+
+export interface MediaUploadInput {
+  bytes: Buffer;
+  alt_text?: string | null;
+  position?: number;
+}
+
+export interface AddedMedia {
+  media: MediaView;
+  /** False when the product already had the same file: that media, unchanged. */
+  created: boolean;
+}
+
+type CheckedImage = { bytes: Buffer; image: DecodedImage };
+type Placement = { sourceUrl: string | null; altText: string | null; position: number | undefined };
 
 export interface MediaServiceDeps {
   db: Db;
@@ -69,10 +84,28 @@ export class MediaService {
    * Downloads, checks and attaches an image. `created` is false when the product already has the same file (same
    * bytes): that media is returned unchanged and nothing is stored twice.
    */
-  async add(organizationId: number, productId: number, input: MediaCreateInput): Promise<{ media: MediaView; created: boolean }> {
+  async add(organizationId: number, productId: number, input: MediaCreateInput): Promise<AddedMedia> {
     // Nothing is downloaded for a product the caller cannot see.
     if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
-    const { bytes, image } = await this.fetchImage(input.file_url);
+    const file = await this.withinLimit(async () => {
+      const bytes = (await this.downloader.fetch(input.file_url)).bytes;
+      return { bytes, image: await decodeImage(bytes) };
+    }, 'file_url');
+    return this.attach(organizationId, productId, file, { sourceUrl: input.file_url, altText: input.alt_text ?? null, position: input.position });
+  }
+
+  /**
+   * Attaches an uploaded image (the console's drag and drop, POST /api/products/{id}/media/upload): checked and
+   * stored as a downloaded one is, under the same limits; the same answers.
+   */
+  async upload(organizationId: number, productId: number, input: MediaUploadInput): Promise<AddedMedia> {
+    if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
+    const file = await this.withinLimit(async () => ({ bytes: input.bytes, image: await decodeImage(input.bytes) }), 'file');
+    return this.attach(organizationId, productId, file, { sourceUrl: null, altText: input.alt_text ?? null, position: input.position });
+  }
+
+  private async attach(organizationId: number, productId: number, file: CheckedImage, place: Placement): Promise<AddedMedia> {
+    const { bytes, image } = file;
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const key = mediaKey(sha256, image.mimeType);
 
@@ -97,14 +130,14 @@ export class MediaService {
         const existing = await repo.findBySha(productId, sha256);
         if (existing) return { id: existing.id, created: false };
         const count = await repo.countByProduct(productId);
-        const position = input.position === undefined || input.position >= count ? count : input.position;
+        const position = place.position === undefined || place.position >= count ? count : place.position;
         if (position < count) await repo.makeRoomAt(productId, position);
         const id = await repo.insert({
           organizationId,
           productId,
           storageKey: key,
-          sourceUrl: input.file_url,
-          altText: input.alt_text ?? null,
+          sourceUrl: place.sourceUrl,
+          altText: place.altText,
           position,
           mimeType: image.mimeType,
           width: image.width,
@@ -196,15 +229,15 @@ export class MediaService {
     }
   }
 
-  /** Download and decode, within the download limit: the bytes and the image's facts. */
-  private async fetchImage(fileUrl: string) {
+  /**
+   * Download (or take) and decode, within the limit on decodes running at once: the memory-heavy part. A refused
+   * download or an undecodable file is a 400 naming `field`.
+   */
+  private async withinLimit(read: () => Promise<CheckedImage>, field: 'file_url' | 'file'): Promise<CheckedImage> {
     try {
-      return await this.downloads.run(async () => {
-        const bytes = (await this.downloader.fetch(fileUrl)).bytes;
-        return { bytes, image: await decodeImage(bytes) };
-      });
+      return await this.downloads.run(read);
     } catch (err) {
-      if (err instanceof DownloadError || err instanceof ImageDecodeError) throw badRequest(`file_url: ${err.message}`);
+      if (err instanceof DownloadError || err instanceof ImageDecodeError) throw badRequest(`${field}: ${err.message}`);
       if (err instanceof GateFullError) {
         throw new AppError('rate_limited', `Too many media downloads in progress; try again in ${BUSY_RETRY_SECONDS} s`, BUSY_RETRY_SECONDS);
       }
