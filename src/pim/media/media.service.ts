@@ -1,9 +1,10 @@
 // Product media: a file_url is downloaded under the SSRF rules of SafeDownloader (or the file is uploaded), must decode
-// as JPEG, PNG, WebP or GIF, and is stored once per content (key = sha256). Positions of a product's media stay 0..n-1. Adding or removing
-// a media bumps the product's updated_at in the same transaction, so delta syncs see it.
-// Limits: at most `downloadConcurrency` downloads or uploads (with their decoding, the memory-heavy part) run at once per
-// process and as many wait; later ones get 429. An organization's stored bytes (each distinct file once, shared or not with other
-// organizations) stay within `quotaBytes`: a new file that does not fit is a 400 (the spec's table has no 413 or 507).
+// as JPEG, PNG, WebP or GIF, and is stored once per content (key = sha256). Positions of a product's media stay 0..n-1.
+// Adding or removing a media bumps the product's updated_at in the same transaction, so delta syncs see it.
+// Limits: at most `downloadConcurrency` downloads or uploads (with their decoding, the memory-heavy part) run at once
+// per process and as many wait; later ones get 429. An organization's stored bytes (each distinct file once, shared or
+// not with other organizations) stay within `quotaBytes`: a new file that does not fit is a 400 (the spec's table has
+// no 413 or 507).
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { ConcurrencyGate, GateFullError } from '../../lib/concurrency-gate.js';
