@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { type ConsoleHarness, consoleHarness } from './helpers/browser.ts';
 
 describe('a merchant in the console', () => {
@@ -320,6 +321,56 @@ describe('a merchant in the console', () => {
     await page.getByRole('listitem', { name: 'Shoes' }).locator('.category-row').first().dragTo(page.getByTestId('category-root-drop'));
     await page.getByRole('status').filter({ hasText: 'Moved Shoes to the top level' }).waitFor();
     assert.equal((await stored('GET', `/api/categories/${shoes.id}`)).json().data.parent_id, null);
+  });
+
+  it('adds images by picking and by dropping files, shows a refused file by name, edits alt text and moves one to first', async () => {
+    const pim = c.h.as(c.tenant);
+    const created = await pim('POST', '/api/products', { name: 'Harbour Tote', sku: 'FLOW-TOTE', price: '30.00' });
+    const toteId = created.json().data.id;
+    const png = (rgb: [number, number, number]) =>
+      sharp({ create: { width: 60, height: 40, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+        .png()
+        .toBuffer();
+    const [front, back] = await Promise.all([png([200, 60, 40]), png([40, 90, 200])]);
+    await page.goto(`/products/${toteId}`);
+    const images = page.getByRole('region', { name: 'Images' });
+    await images.getByText('No images yet.').waitFor();
+
+    // Picked with the file chooser: one image, and a file that says it is a PNG but is not one.
+    const chooser = page.waitForEvent('filechooser');
+    await images.getByRole('button', { name: 'Choose files' }).click();
+    await (await chooser).setFiles([
+      { name: 'front.png', mimeType: 'image/png', buffer: front },
+      { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') },
+    ]);
+    await images.getByRole('alert').filter({ hasText: 'notes.png:' }).waitFor();
+    await images.getByRole('listitem').first().waitFor();
+
+    // Dropped on the zone, as a file dragged from the desktop arrives.
+    const dataTransfer = await page.evaluateHandle((base64) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0))], 'back.png', { type: 'image/png' }));
+      return transfer;
+    }, back.toString('base64'));
+    await images.locator('.drop-zone').dispatchEvent('drop', { dataTransfer });
+    await images.getByRole('listitem').nth(1).waitFor();
+
+    await images.getByLabel('Alternative text of image 2').fill('Harbour Tote, back');
+    await images.getByLabel('Alternative text of image 2').press('Enter');
+    await images.getByRole('status').filter({ hasText: 'Alternative text saved.' }).waitFor();
+    await images.getByRole('button', { name: 'Earlier (image 2)' }).click();
+    await images.getByRole('status').filter({ hasText: 'Main image changed.' }).waitFor();
+    await c.shot(page, 'flow-product-images');
+
+    const media = (await pim('GET', `/api/products/${toteId}/media`)).json().data.media;
+    assert.deepEqual(
+      media.map((m: { size_bytes: number; alt_text: string | null; position: number }) => [m.size_bytes, m.alt_text, m.position]),
+      [
+        [back.length, 'Harbour Tote, back', 0],
+        [front.length, null, 1],
+      ],
+    );
+    await images.getByRole('img', { name: 'Harbour Tote, back' }).waitFor();
   });
 
   it('signs out: back to sign-in, and the old cookie opens nothing', async () => {
