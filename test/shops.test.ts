@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
 import { CLI } from './helpers/cli-command.js';
+import { okData } from './helpers/pim.js';
 import { sqlRows } from './helpers/sql.js';
 
 const run = promisify(execFile);
@@ -313,6 +314,23 @@ for (const target of databaseTargets()) {
         try {
           const seed = await seedDemo(h.app.services);
           assert.equal(seed.shopDomain, expected);
+          if (sandbox === 'true') {
+            // Each product has a picture per colour, drawn at start, the first its main image.
+            const call = h.as({ organizationId: seed.organizationId, apiKey: seed.apiKey, apiSecret: seed.apiSecret, keyId: 0 });
+            const media = okData(await call('GET', `/api/products/${seed.firstProductId}/media`)).media;
+            assert.deepEqual(
+              media.map((m: { mime_type: string; alt_text: string; width: number; position: number }) => [m.mime_type, m.alt_text, m.width, m.position]),
+              [
+                ['image/webp', 'Merino Crew Sweater in Navy', 600, 0],
+                ['image/webp', 'Merino Crew Sweater in Oat', 600, 1],
+              ],
+            );
+            const product = okData(await call('GET', `/api/products/${seed.firstProductId}`));
+            assert.deepEqual(
+              product.images,
+              media.map((m: { url: string }) => m.url),
+            );
+          }
           const shops = (await h.admin('GET', '/admin/shops')).json().shops;
           assert.deepEqual(
             shops.map((s: { domain: string; platform: string }) => [s.domain, s.platform]),

@@ -1,8 +1,10 @@
 // First start of an empty database: a demo organization with an API key, a small category tree and ten sample
-// products with variants, created through the same services the API uses, and a sandbox shop (when the sandbox is on).
+// products with variants and pictures (demo-images.ts), created through the same services the API uses, and a sandbox
+// shop (when the sandbox is on).
 // Once the server listens, connectDemo links that shop to the organization and pushes the products to it: over HTTP
 // through this server's own PIM API and sandbox, exactly as a real PIM and a real shop would be reached.
 import { withGtinCheckDigit } from '../lib/gtin.js';
+import { demoImage } from './demo-images.js';
 import type { Services } from './services.js';
 
 export interface DemoSeed {
@@ -79,6 +81,10 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
       category_ids: [categoryOf.get(item.type)!],
     });
     productIds.push(product.id);
+    // A picture per colour, the first the main image: drawn here, uploaded as the console's drag and drop does.
+    for (const color of item.colors) {
+      await pim.media.upload(org.id, product.id, { bytes: await demoImage(item.type, color), alt_text: `${item.name} in ${color}` });
+    }
     let position = 0;
     for (const color of item.colors) {
       for (const size of item.sizes) {
