@@ -9,6 +9,7 @@ import { NoDeprecatedCustomRule, parse, specifiedRules, validate } from 'graphql
 import { connectionCount, prepareBulkMutation } from '../src/sandbox/bulk-runner.js';
 import { adminSchema, adminSchemaFile } from '../src/storefront/shopify/admin-schema.js';
 import * as operations from '../src/storefront/shopify/operations.js';
+import * as fragments from '../src/storefront/shopify/operations/fragments.js';
 
 const documents = (Object.entries(operations) as [string, unknown][]).filter((e): e is [string, string] => typeof e[1] === 'string');
 
@@ -35,6 +36,18 @@ describe('Shopify adapter operations', () => {
       );
     });
   }
+
+  it('every shared fragment (operations/fragments.ts) is one fragment of its own name, spread by some document', () => {
+    for (const [name, text] of Object.entries(fragments)) {
+      const [definition, ...rest] = parse(text).definitions;
+      assert.ok(definition.kind === 'FragmentDefinition' && rest.length === 0, name);
+      assert.equal(definition.name.value, name);
+      assert.ok(
+        documents.some(([, d]) => d.includes(`...${name}\n`)),
+        `no document spreads ${name}`,
+      );
+    }
+  });
 
   it('the bulk documents under a tag of their own (bulkTagged) are valid too; a tag that is not a name part is refused', () => {
     for (const [document, name] of [

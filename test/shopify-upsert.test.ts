@@ -642,7 +642,7 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
   it('a shop that cannot make the definition: a lost product is searched by our metafield, never by handle; a new one is a plain create with the slug as handle', async () => {
     definition = 'unsupported';
     // A shop that does not apply the filter answers other products: only one carrying our value counts.
-    search = () => [{ id: 'gid://shopify/Product/5', handle: 'organic-tee', title: 'Merchant Tee', pimId: null }];
+    search = () => [{ id: 'gid://shopify/Product/5', handle: 'organic-tee', title: 'Merchant Tee', pimProductId: null }];
     await new ShopifyAdapter().upsertProduct(shop(), TEE, NONE, PLACEMENT);
     assert.deepEqual(ops(), ['Locations', 'MetafieldDefinitionCreate', 'ProductIdentities', 'ProductSetSync']);
     assert.deepEqual(seen[2].variables, { query: 'metafields.pimbridge.pim_product_id:"42"', first: 10 });
@@ -653,8 +653,8 @@ describe('upsertProduct: identifier and recovery (fake Shopify)', () => {
   it('a shop without the definition: the product our metafield search finds is recovered by id, whatever its handle now', async () => {
     definition = 'unsupported';
     search = () => [
-      { id: 'gid://shopify/Product/5', handle: 'organic-tee', title: 'Merchant Tee', pimId: null },
-      { id: 'gid://shopify/Product/77', handle: 'renamed-by-the-merchant', title: 'Organic Tee', pimId: { value: '42' } },
+      { id: 'gid://shopify/Product/5', handle: 'organic-tee', title: 'Merchant Tee', pimProductId: null },
+      { id: 'gid://shopify/Product/77', handle: 'renamed-by-the-merchant', title: 'Organic Tee', pimProductId: { value: '42' } },
     ];
     lookup = (v) =>
       v.identifier.id === 'gid://shopify/Product/77'

@@ -6,6 +6,7 @@
 import type { Db } from '../db/client.js';
 import type { App } from '../http/app-type.js';
 import type { PathPatterns } from '../http/path-patterns.js';
+import { secureCookies } from '../http/secure-cookies.js';
 import { JOB } from '../jobs/job-types.js';
 import { executorOf, type PgBossQueue } from '../jobs/queue.js';
 import type { JobHandlers } from '../jobs/workers.js';
@@ -282,7 +283,7 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
     // A drift report waits on the shop's bulk query, then compares in memory: light.
     [JOB.catalogueDrift]: { handler: driftHandler(drift), concurrency: 2 },
   };
-  const secure = (req: { protocol: string }) => req.protocol === 'https' || settings.publicUrl.startsWith('https:');
+  const secure = secureCookies(settings.publicUrl);
   return {
     services,
     handlers,

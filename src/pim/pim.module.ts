@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { ApiKeyRepository } from '../admin/api-key.repository.js';
 import type { Db } from '../db/client.js';
 import type { App } from '../http/app-type.js';
+import { secureCookies } from '../http/secure-cookies.js';
 import { JOB } from '../jobs/job-types.js';
 import type { PgBossQueue } from '../jobs/queue.js';
 import type { JobHandlers } from '../jobs/workers.js';
@@ -126,7 +127,7 @@ export function createPim({ db, redis, queue, keys }: PimModuleDeps, settings: P
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.
     [JOB.catalogueImport]: { handler: importHandler(imports), concurrency: 1 },
   };
-  const secure = (req: { protocol: string }) => req.protocol === 'https' || settings.publicUrl.startsWith('https:');
+  const secure = secureCookies(settings.publicUrl);
   return {
     services,
     /** Cleared by the admin API when a key is revoked or an organization deactivated; listens to other nodes' clearings. */

@@ -4,7 +4,8 @@
 import type { SecretBox } from '../../lib/secret-box.js';
 import { StorefrontError, type StorefrontAuthorization, type StorefrontPort, type StorefrontShop } from '../../storefront/storefront.port.js';
 import { ymdHis } from '../timestamps.js';
-import type { AuthMethod, ShopAuthRepository, ShopAuthRow } from './shop-auth.repository.js';
+import type { ShopAuthRepository } from './shop-auth.repository.js';
+import type { AuthMethod, ShopAuthRow } from './shop-columns.js';
 import type { ShopTokens } from './shop-tokens.js';
 
 /** How a shop is connected, as GET /api/status (`storefront_access`) and the console show it. */

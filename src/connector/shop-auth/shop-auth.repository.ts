@@ -1,62 +1,10 @@
 // The only place with SQL for a shop's access: its owner, how its token was obtained, the sealed tokens and their
 // expiry, the renewal lease, and the scopes it granted; and the installs in progress (shop_installs). (The operator's
-// register of shops, the admin API's way to this table, is shop-registry.repository.ts.)
+// register of shops, the admin API's way to this table, is shop-registry.repository.ts; the row both read, shop-columns.ts.)
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { integrations, shopInstalls, shops } from '../connector.tables.js';
-
-export type AuthMethod = 'access_token' | 'client_credentials' | 'authorization_code';
-
-export interface ShopAuthRow {
-  id: number;
-  domain: string;
-  platform: string;
-  apiBaseUrl: string | null;
-  organizationId: number | null;
-  authMethod: AuthMethod;
-  clientId: string | null;
-  clientSecretEncrypted: string | null;
-  accessTokenEncrypted: string;
-  accessTokenExpiresAt: Date | null;
-  refreshTokenEncrypted: string | null;
-  refreshTokenExpiresAt: Date | null;
-  tokenRenewedAt: Date | null;
-  tokenRenewals: number;
-  authStatus: 'ok' | 'reauthorization_required';
-  authError: string | null;
-  grantedScopes: string[] | null;
-  createdAt: Date;
-}
-
-/** A grant as stored: the tokens sealed. */
-export interface SealedGrant {
-  accessTokenEncrypted: string;
-  accessTokenExpiresAt: Date | null;
-  refreshTokenEncrypted: string | null;
-  refreshTokenExpiresAt: Date | null;
-  grantedScopes: string[] | null;
-}
-
-const columns = {
-  id: shops.id,
-  domain: shops.domain,
-  platform: shops.platform,
-  apiBaseUrl: shops.apiBaseUrl,
-  organizationId: shops.organizationId,
-  authMethod: sql<AuthMethod>`${shops.authMethod}`,
-  clientId: shops.clientId,
-  clientSecretEncrypted: shops.clientSecretEncrypted,
-  accessTokenEncrypted: shops.accessTokenEncrypted,
-  accessTokenExpiresAt: shops.accessTokenExpiresAt,
-  refreshTokenEncrypted: shops.refreshTokenEncrypted,
-  refreshTokenExpiresAt: shops.refreshTokenExpiresAt,
-  tokenRenewedAt: shops.tokenRenewedAt,
-  tokenRenewals: shops.tokenRenewals,
-  authStatus: sql<'ok' | 'reauthorization_required'>`${shops.authStatus}`,
-  authError: shops.authError,
-  grantedScopes: shops.grantedScopes,
-  createdAt: shops.createdAt,
-};
+import { type AuthMethod, grantStored, type SealedGrant, type ShopAuthRow, shopAuthColumns as columns } from './shop-columns.js';
 
 export class ShopAuthRepository {
   constructor(private readonly db: Db) {}
@@ -108,7 +56,7 @@ export class ShopAuthRepository {
     const { grant, ...rest } = input;
     await this.db
       .update(shops)
-      .set({ ...rest, ...grant, tokenRenewedAt: sql`now()`, authStatus: 'ok', authError: null, renewalOwner: null, renewalUntil: null })
+      .set({ ...rest, ...grant, ...grantStored() })
       .where(eq(shops.id, shopId));
   }
 
@@ -129,12 +77,8 @@ export class ShopAuthRepository {
       .set({
         ...grant,
         grantedScopes: grant.grantedScopes ?? sql`${shops.grantedScopes}`,
-        tokenRenewedAt: sql`now()`,
+        ...grantStored(),
         tokenRenewals: sql`${shops.tokenRenewals} + 1`,
-        authStatus: 'ok',
-        authError: null,
-        renewalOwner: null,
-        renewalUntil: null,
       })
       .where(and(eq(shops.id, shopId), eq(shops.renewalOwner, owner)))
       .returning({ id: shops.id });

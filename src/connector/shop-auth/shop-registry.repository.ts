@@ -6,44 +6,10 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { shops } from '../connector.tables.js';
+import { grantStored, type ShopAccess, type ShopRow, shopColumns as columns } from './shop-columns.js';
 
-export interface ShopRow {
-  id: number;
-  domain: string;
-  platform: string;
-  apiBaseUrl: string | null;
-  organizationId: number | null;
-  authMethod: string;
-  accessTokenExpiresAt: Date | null;
-  tokenRenewals: number;
-  authStatus: string;
-  createdAt: Date;
-}
-
-/** A shop's way in, as stored: how the token was obtained, the app's credentials and the tokens (sealed). */
-export interface ShopAccess {
-  authMethod: 'access_token' | 'client_credentials' | 'authorization_code';
-  clientId: string | null;
-  clientSecretEncrypted: string | null;
-  accessTokenEncrypted: string;
-  accessTokenExpiresAt: Date | null;
-  refreshTokenEncrypted: string | null;
-  refreshTokenExpiresAt: Date | null;
-  grantedScopes: string[] | null;
-}
-
-const columns = {
-  id: shops.id,
-  domain: shops.domain,
-  platform: shops.platform,
-  apiBaseUrl: shops.apiBaseUrl,
-  organizationId: shops.organizationId,
-  authMethod: shops.authMethod,
-  accessTokenExpiresAt: shops.accessTokenExpiresAt,
-  tokenRenewals: shops.tokenRenewals,
-  authStatus: shops.authStatus,
-  createdAt: shops.createdAt,
-};
+// The admin API takes the row's type from here, its one public file in the connector.
+export type { ShopRow };
 
 export class ShopRegistryRepository {
   constructor(private readonly db: Db) {}
@@ -78,7 +44,7 @@ export class ShopRegistryRepository {
       .update(shops)
       .set({
         ...(change.organizationId !== undefined && { organizationId: change.organizationId }),
-        ...(change.access && { ...change.access, tokenRenewedAt: sql`now()`, authStatus: 'ok', authError: null, renewalOwner: null, renewalUntil: null }),
+        ...(change.access && { ...change.access, ...grantStored() }),
       })
       .where(eq(shops.id, id))
       .returning(columns);

@@ -22,7 +22,8 @@ import {
   type StorefrontShop,
   type ShopTokenSource,
 } from '../../storefront/storefront.port.js';
-import type { SealedGrant, ShopAuthRepository, ShopAuthRow } from './shop-auth.repository.js';
+import type { ShopAuthRepository } from './shop-auth.repository.js';
+import type { SealedGrant, ShopAuthRow } from './shop-columns.js';
 
 /** How long the renewal lease lasts: longer than a token request may take (10 s), short enough for a dead holder. */
 const RENEWAL_LEASE_MS = 20_000;

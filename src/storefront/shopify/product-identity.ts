@@ -64,7 +64,7 @@ export async function findByPimId(client: ShopifyClient, shop: StorefrontShop, p
     2 + 2 * SEARCH_PAGE,
     { signal },
   );
-  return (data.products?.nodes ?? []).find((n) => n.pimId?.value === value)?.id ?? null;
+  return (data.products?.nodes ?? []).find((n) => n.pimProductId?.value === value)?.id ?? null;
 }
 
 /** Who holds each of these handles in the shop (a dry run's creates), in searches of HANDLES_PER_SEARCH handles. */
@@ -81,7 +81,7 @@ export async function handleHolders(client: ShopifyClient, shop: StorefrontShop,
       2 + 2 * batch.length,
     );
     for (const n of data.products?.nodes ?? []) {
-      if (batch.includes(n.handle)) holders.set(n.handle, { id: n.id, handle: n.handle, title: n.title, pimId: n.pimId?.value ?? null });
+      if (batch.includes(n.handle)) holders.set(n.handle, { id: n.id, handle: n.handle, title: n.title, pimId: n.pimProductId?.value ?? null });
     }
   }
   return holders;

@@ -18,6 +18,7 @@ import {
   suggestCode,
   TYPE_LABELS,
 } from './attribute-form-model';
+import { EditableTable, FormEnd, type TableColumn } from './editable-list';
 import './attributes-page.css';
 
 interface Attribute {
@@ -30,6 +31,18 @@ interface Attribute {
 }
 
 const EMPTY: AttributeDraft = { code: '', name: '', type: 'text', options: '', is_required: false };
+
+const COLUMNS: TableColumn<Attribute>[] = [
+  { label: 'Name', cell: (a) => a.name },
+  { label: 'Code', cell: (a) => <code>{a.code}</code> },
+  { label: 'Type', cell: (a) => TYPE_LABELS[a.type as AttributeType] ?? a.type },
+  {
+    label: 'Options',
+    className: 'attribute-options',
+    cell: (a) => (a.options.length > 0 ? a.options.join(', ') : <span className="hint">—</span>),
+  },
+  { label: 'Required', cell: (a) => (a.is_required ? <span className="badge warn">Required</span> : 'No') },
+];
 
 export default function AttributesPage() {
   const list = useAttributes();
@@ -79,46 +92,16 @@ export default function AttributesPage() {
           ) : attributes.length === 0 ? (
             <Empty>No attributes yet. Define the first one with the form: products then carry a value for it.</Empty>
           ) : (
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">Product attributes</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Code</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Options</th>
-                    <th scope="col">Required</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {attributes.map((a) => (
-                    <tr key={a.id} aria-current={editing?.id === a.id ? 'true' : undefined}>
-                      <th scope="row">{a.name}</th>
-                      <td>
-                        <code>{a.code}</code>
-                      </td>
-                      <td>{TYPE_LABELS[a.type as AttributeType] ?? a.type}</td>
-                      <td className="attribute-options">{a.options.length > 0 ? a.options.join(', ') : <span className="hint">—</span>}</td>
-                      <td>{a.is_required ? <span className="badge warn">Required</span> : 'No'}</td>
-                      <td>
-                        <div className="actions nowrap">
-                          <button type="button" className="button secondary small" onClick={() => startEdit(a)}>
-                            Edit<span className="visually-hidden"> {a.name}</span>
-                          </button>
-                          <button type="button" className="button secondary small danger-text" onClick={() => void remove(a)}>
-                            Delete<span className="visually-hidden"> {a.name}</span>
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <EditableTable
+              caption="Product attributes"
+              columns={COLUMNS}
+              rows={attributes}
+              keyOf={(a) => a.id}
+              nameOf={(a) => a.name}
+              editing={editing}
+              onEdit={startEdit}
+              onDelete={(a) => void remove(a)}
+            />
           )}
         </section>
         <AttributeForm
@@ -240,26 +223,13 @@ function AttributeForm({
           </label>
           {errorOf('is_required') && <small className="field-error">{errorOf('is_required')}</small>}
         </div>
-        {general && (
-          <p role="alert" className="banner error">
-            {general}
-          </p>
-        )}
-        {field && (
-          <p role="alert" className="visually-hidden">
-            {message}
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" className="button primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : attribute ? 'Save attribute' : 'Create attribute'}
-          </button>
-          {attribute && (
-            <button type="button" className="button secondary" onClick={onCancel}>
-              Cancel
-            </button>
-          )}
-        </div>
+        <FormEnd
+          general={general}
+          fieldMessage={field ? message : null}
+          saving={save.isPending}
+          submitLabel={attribute ? 'Save attribute' : 'Create attribute'}
+          onCancel={attribute ? onCancel : undefined}
+        />
       </form>
     </section>
   );

@@ -8,6 +8,7 @@ import { useConfirm } from '../../components/confirm';
 import { Field } from '../../components/field';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
 import { catalogueChanged } from './api';
+import { EditableTable, FormEnd, type TableColumn } from './editable-list';
 import { emptyValues, fieldFor, type Values } from './list-model';
 
 export interface ListField<Row> {
@@ -32,7 +33,7 @@ export interface ListConfig<Row> {
   singular: string;
   intro?: ReactNode;
   fields: ListField<Row>[];
-  columns: { label: string; cell: (row: Row) => ReactNode }[];
+  columns: TableColumn<Row>[];
   keyOf: (row: Row) => string | number;
   nameOf: (row: Row) => string;
   valuesOf: (row: Row) => Values;
@@ -134,54 +135,16 @@ export function ListEditor<Row>({ config }: { config: ListConfig<Row> }) {
           ) : rows.length === 0 ? (
             <Empty>No {config.title.replace(/^[A-Z][a-z]/, (w) => w.toLowerCase())} yet. Add the first one with the form.</Empty>
           ) : (
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">{config.title}</caption>
-                <thead>
-                  <tr>
-                    {config.columns.map((c) => (
-                      <th key={c.label} scope="col">
-                        {c.label}
-                      </th>
-                    ))}
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((row) => {
-                    const name = config.nameOf(row);
-                    const current = editing !== null && config.keyOf(editing) === config.keyOf(row);
-                    return (
-                      <tr key={config.keyOf(row)} aria-current={current ? 'true' : undefined}>
-                        {config.columns.map((c, i) =>
-                          i === 0 ? (
-                            <th key={c.label} scope="row">
-                              {c.cell(row)}
-                            </th>
-                          ) : (
-                            <td key={c.label}>{c.cell(row)}</td>
-                          ),
-                        )}
-                        <td>
-                          <div className="actions nowrap">
-                            <button type="button" className="button secondary small" onClick={() => startEdit(row)}>
-                              Edit<span className="visually-hidden"> {name}</span>
-                            </button>
-                            {config.remove && (
-                              <button type="button" className="button secondary small danger-text" onClick={() => void remove(row)}>
-                                Delete<span className="visually-hidden"> {name}</span>
-                              </button>
-                            )}
-                          </div>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <EditableTable
+              caption={config.title}
+              columns={config.columns}
+              rows={rows}
+              keyOf={config.keyOf}
+              nameOf={config.nameOf}
+              editing={editing}
+              onEdit={startEdit}
+              onDelete={config.remove ? (row) => void remove(row) : undefined}
+            />
           )}
         </section>
         <ListForm
@@ -303,26 +266,13 @@ function ListForm<Row>({
               </Field>
             );
           })}
-          {general && (
-            <p role="alert" className="banner error">
-              {general}
-            </p>
-          )}
-          {field && (
-            <p role="alert" className="visually-hidden">
-              {message}
-            </p>
-          )}
-          <div className="actions">
-            <button type="submit" className="button primary" disabled={save.isPending}>
-              {save.isPending ? 'Saving…' : editing ? 'Save' : `Add ${config.singular}`}
-            </button>
-            {editing && (
-              <button type="button" className="button secondary" onClick={onCancel}>
-                Cancel
-              </button>
-            )}
-          </div>
+          <FormEnd
+            general={general}
+            fieldMessage={field ? message : null}
+            saving={save.isPending}
+            submitLabel={editing ? 'Save' : `Add ${config.singular}`}
+            onCancel={editing ? onCancel : undefined}
+          />
         </form>
       )}
     </section>

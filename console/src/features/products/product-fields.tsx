@@ -26,34 +26,8 @@ import {
 } from './product-model';
 import { CountedText, SellingFields, TagInput } from './product-storefront';
 
-const FIELD_KEYS = [
-  'sku',
-  'name',
-  'slug',
-  'description',
-  'short_description',
-  'product_type',
-  'price',
-  'sale_price',
-  'cost_price',
-  'currency',
-  'status',
-  'ean',
-  'vat_rate_id',
-  'brand_id',
-  'supplier_id',
-  'category_ids',
-  'publishing_channels',
-  'product_condition',
-  'attributes',
-  'tags',
-  'seo_title',
-  'seo_description',
-  'gift_card',
-  'taxonomy_category',
-  'storefront_type',
-  ...SELLING_KEYS,
-];
+/** The form's fields by the names the server gives their problems: each of `selling` by its own name. */
+const FIELD_KEYS = Object.keys(emptyForm([])).flatMap((key) => (key === 'selling' ? SELLING_KEYS : [key]));
 
 /** A description's text without its HTML, for the search engine listing's placeholder. */
 const plainText = (html: string) =>

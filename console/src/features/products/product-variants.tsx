@@ -144,17 +144,49 @@ export function ProductVariants({
   );
 }
 
-function VariantFields({
-  draft,
-  set,
-  errors,
-  currency,
-}: {
-  draft: VariantDraft;
-  set: (d: VariantDraft) => void;
-  errors: Record<string, string>;
-  currency: string;
-}) {
+/**
+ * A variant's form, the row's or the new one's: its draft, the problems the check here or the server found (beside
+ * their fields, or one for the form), and the submit that sends what changed. `before`: the variant as saved (a PATCH
+ * sends what differs from it, nothing when nothing does); null: a new variant (the whole draft is sent, and the form
+ * empties once it is added).
+ */
+function useVariantForm(before: VariantDraft | null, send: (body: Record<string, unknown>) => Promise<Variant>, onSent: (v: Variant) => void) {
+  const [draft, setDraft] = useState<VariantDraft>(before ?? emptyVariantDraft);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: send,
+    onSuccess: (saved) => {
+      setDraft(before ? variantDraftOf(saved) : emptyVariantDraft());
+      setErrors({});
+      setProblem(null);
+      onSent(saved);
+    },
+    onError: (err) => {
+      const placed = placeErrors(fieldErrors(err), VARIANT_KEYS);
+      setErrors(placed);
+      setProblem(Object.keys(placed).length ? null : messageOf(err));
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const { body, errors: found } = variantBody(draft, before);
+    setErrors(found);
+    if (Object.keys(found).length === 0 && (before === null || Object.keys(body).length > 0)) save.mutate(body);
+  };
+  /** Back to the variant as saved. */
+  const discard = () => {
+    if (before) setDraft(before);
+    setErrors({});
+  };
+  return { draft, setDraft, errors, problem, submit, discard, saving: save.isPending };
+}
+
+type VariantForm = ReturnType<typeof useVariantForm>;
+
+/** The form's problem (one no field names), then its fields. */
+function VariantFields({ form, currency }: { form: VariantForm; currency: string }) {
+  const { draft, setDraft: set, errors, problem } = form;
   const field = (k: Exclude<keyof VariantDraft, 'selling'>) => ({
     value: draft[k],
     onChange: (e: { target: { value: string } }) => set({ ...draft, [k]: e.target.value }),
@@ -170,6 +202,11 @@ function VariantFields({
   const summary = sellingSummary(draft.selling, currency);
   return (
     <>
+      {problem && (
+        <p role="alert" className="banner error">
+          {problem}
+        </p>
+      )}
       <div className="product-variant-grid">
         <Field label="SKU" error={errors.sku}>
           <input {...field('sku')} maxLength={64} autoComplete="off" spellCheck={false} />
@@ -236,38 +273,18 @@ function VariantRow({
   onDelete: () => void;
 }) {
   const before = variantDraftOf(variant);
-  const [draft, setDraft] = useState<VariantDraft>(before);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [problem, setProblem] = useState<string | null>(null);
-  const dirty = JSON.stringify(draft) !== JSON.stringify(before);
-  const label = `${variant.sku}`;
-
-  const save = useMutation({
-    mutationFn: async (body: Record<string, unknown>) =>
+  const form = useVariantForm(
+    before,
+    async (body) =>
       unwrap(await api.PATCH('/api/products/{id}/variants/{variantId}', { params: { path: { id: productId, variantId: variant.id } }, body })).data,
-    onSuccess: (saved) => {
-      setDraft(variantDraftOf(saved));
-      setErrors({});
-      setProblem(null);
-      onSaved(saved);
-    },
-    onError: (err) => {
-      const placed = placeErrors(fieldErrors(err), VARIANT_KEYS);
-      setErrors(placed);
-      setProblem(Object.keys(placed).length ? null : messageOf(err));
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const { body, errors: found } = variantBody(draft, before);
-    setErrors(found);
-    if (Object.keys(found).length || Object.keys(body).length === 0) return;
-    save.mutate(body);
-  };
+    onSaved,
+  );
+  const dirty = JSON.stringify(form.draft) !== JSON.stringify(before);
+  const label = `${variant.sku}`;
 
   return (
     <li className={`product-variant${variant.is_enabled ? '' : ' disabled'}`}>
-      <form onSubmit={submit} noValidate aria-label={`Variant ${label}`}>
+      <form onSubmit={form.submit} noValidate aria-label={`Variant ${label}`}>
         <div className="product-variant-head">
           <strong>
             {index + 1}. {variant.name}
@@ -280,26 +297,14 @@ function VariantRow({
             </span>
           </label>
         </div>
-        {problem && (
-          <p role="alert" className="banner error">
-            {problem}
-          </p>
-        )}
-        <VariantFields draft={draft} set={setDraft} errors={errors} currency={currency} />
+        <VariantFields form={form} currency={currency} />
         <div className="actions">
-          <button type="submit" className="button primary small" disabled={!dirty || save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
+          <button type="submit" className="button primary small" disabled={!dirty || form.saving}>
+            {form.saving ? 'Saving…' : 'Save'}
             <span className="visually-hidden"> variant {label}</span>
           </button>
           {dirty && (
-            <button
-              type="button"
-              className="button secondary small"
-              onClick={() => {
-                setDraft(before);
-                setErrors({});
-              }}
-            >
+            <button type="button" className="button secondary small" onClick={form.discard}>
               Discard<span className="visually-hidden"> changes to {label}</span>
             </button>
           )}
@@ -329,46 +334,23 @@ function NewVariant({
   nextPosition: number;
   onAdded: (v: Variant) => void;
 }) {
-  const [draft, setDraft] = useState<VariantDraft>(emptyVariantDraft);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [problem, setProblem] = useState<string | null>(null);
-  const add = useMutation({
-    mutationFn: async (body: Record<string, unknown>) =>
+  const form = useVariantForm(
+    null,
+    async (body) =>
       unwrap(
         await api.POST('/api/products/{id}/variants', {
           params: { path: { id: productId } },
           body: { ...(body as { sku: string; name: string }), position: nextPosition },
         }),
       ).data,
-    onSuccess: (v) => {
-      setDraft(emptyVariantDraft());
-      setErrors({});
-      setProblem(null);
-      onAdded(v);
-    },
-    onError: (err) => {
-      const placed = placeErrors(fieldErrors(err), VARIANT_KEYS);
-      setErrors(placed);
-      setProblem(Object.keys(placed).length ? null : messageOf(err));
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const { body, errors: found } = variantBody(draft, null);
-    setErrors(found);
-    if (Object.keys(found).length === 0) add.mutate(body);
-  };
+    onAdded,
+  );
   return (
-    <form className="product-variant-new" onSubmit={submit} noValidate aria-label="Add a variant">
+    <form className="product-variant-new" onSubmit={form.submit} noValidate aria-label="Add a variant">
       <h3>Add a variant</h3>
-      {problem && (
-        <p role="alert" className="banner error">
-          {problem}
-        </p>
-      )}
-      <VariantFields draft={draft} set={setDraft} errors={errors} currency={currency} />
-      <button type="submit" className="button primary" disabled={add.isPending}>
-        {add.isPending ? 'Adding…' : 'Add variant'}
+      <VariantFields form={form} currency={currency} />
+      <button type="submit" className="button primary" disabled={form.saving}>
+        {form.saving ? 'Adding…' : 'Add variant'}
       </button>
     </form>
   );

@@ -1,4 +1,5 @@
 // The documents run as bulk queries, and the lines of their result files.
+import { MediaImageUrl, MetafieldValue, PimProductId, ProductFields, VariantFields } from './fragments.js';
 import type { StorefrontMediaNode } from './products.js';
 
 /**
@@ -16,50 +17,19 @@ export const CatalogueProducts = /* GraphQL */ `
       edges {
         node {
           id
-          handle
-          title
-          descriptionHtml
-          vendor
-          productType
-          status
-          tags
-          seo {
-            title
-            description
-          }
-          isGiftCard
+          ...ProductFields
           category {
-            id
             fullName
           }
-          pimProductId: metafield(namespace: "pimbridge", key: "pim_product_id") {
-            value
-          }
+          ...PimProductId
           variants {
             edges {
               node {
                 id
-                sku
-                barcode
-                price
-                compareAtPrice
+                ...VariantFields
                 inventoryQuantity
-                inventoryPolicy
-                taxable
-                selectedOptions {
-                  name
-                  value
-                }
                 inventoryItem {
                   id
-                  tracked
-                  requiresShipping
-                  measurement {
-                    weight {
-                      value
-                      unit
-                    }
-                  }
                 }
               }
             }
@@ -69,11 +39,7 @@ export const CatalogueProducts = /* GraphQL */ `
               node {
                 id
                 alt
-                ... on MediaImage {
-                  image {
-                    url
-                  }
-                }
+                ...MediaImageUrl
               }
             }
           }
@@ -81,7 +47,10 @@ export const CatalogueProducts = /* GraphQL */ `
       }
     }
   }
-`;
+  ${ProductFields}
+  ${PimProductId}
+  ${VariantFields}
+  ${MediaImageUrl}`;
 
 /** One line of CatalogueProducts' result file: a product, or a variant or media with `__parentId` (its product). */
 export type CatalogueLine =
@@ -138,17 +107,12 @@ export const OurProducts = /* GraphQL */ `
           handle
           title
           tags
-          pimProductId: metafield(namespace: "pimbridge", key: "pim_product_id") {
-            value
-          }
+          ...PimProductId
           metafields {
             edges {
               node {
                 id
-                namespace
-                key
-                type
-                value
+                ...MetafieldValue
               }
             }
           }
@@ -172,11 +136,7 @@ export const OurProducts = /* GraphQL */ `
               node {
                 id
                 status
-                ... on MediaImage {
-                  image {
-                    url
-                  }
-                }
+                ...MediaImageUrl
               }
             }
           }
@@ -184,7 +144,9 @@ export const OurProducts = /* GraphQL */ `
       }
     }
   }
-`;
+  ${PimProductId}
+  ${MetafieldValue}
+  ${MediaImageUrl}`;
 
 /** One line of OurProducts' result file: a product, or one of its metafields, collections, variants or media. */
 export type OurProductLine =

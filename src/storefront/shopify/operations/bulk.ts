@@ -1,5 +1,6 @@
 // Bulk operations: the bulk productSet, staged uploads, starting a bulk mutation or query, following it, and the
 // shop's recent ones (what a start whose answer was lost may have made).
+import { ProductSetAnswer, VariantIds } from './fragments.js';
 import type { ProductSetProductData } from './products.js';
 
 /**
@@ -13,23 +14,8 @@ export const ProductSetBulk = /* GraphQL */ `
   mutation ProductSetBulk($identifier: ProductSetIdentifiers, $input: ProductSetInput!, $variants: Int!) {
     productSet(identifier: $identifier, input: $input, synchronous: true) {
       product {
-        id
-        handle
-        title
+        ...ProductSetAnswer
         createdAt
-        variants(first: $variants) {
-          nodes {
-            id
-            sku
-            inventoryItem {
-              id
-            }
-          }
-          pageInfo {
-            hasNextPage
-            endCursor
-          }
-        }
       }
       userErrors {
         field
@@ -37,7 +23,9 @@ export const ProductSetBulk = /* GraphQL */ `
         code
       }
     }
-  }`;
+  }
+  ${ProductSetAnswer}
+  ${VariantIds}`;
 
 /**
  * A bulk operation's document under an operation name of its own (`ProductSetBulk_{tag}`, `CatalogueProducts_{tag}`):

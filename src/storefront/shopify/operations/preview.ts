@@ -1,31 +1,5 @@
 // The dry run's reads of the current storefront products (a push preview).
-
-/** A variant as the dry run compares it (field-ownership.ts's variant rows): one fragment for both preview reads. */
-const PreviewVariantFields = /* GraphQL */ `
-  fragment PreviewVariant on ProductVariant {
-    id
-    sku
-    price
-    compareAtPrice
-    barcode
-    inventoryPolicy
-    taxable
-    selectedOptions {
-      name
-      value
-    }
-    inventoryItem {
-      tracked
-      requiresShipping
-      measurement {
-        weight {
-          value
-          unit
-        }
-      }
-    }
-  }
-`;
+import { MediaImageUrl, ProductFields, VariantFields } from './fragments.js';
 
 /**
  * The dry run's read of the current storefront products (a push preview): many products in one call by id, with the
@@ -37,21 +11,7 @@ export const ProductPreviewRead = /* GraphQL */ `
     nodes(ids: $ids) {
       ... on Product {
         id
-        handle
-        title
-        descriptionHtml
-        vendor
-        productType
-        status
-        tags
-        seo {
-          title
-          description
-        }
-        isGiftCard
-        category {
-          id
-        }
+        ...ProductFields
         pimTags: metafield(namespace: "pimbridge", key: "pim_tags") {
           value
         }
@@ -66,7 +26,8 @@ export const ProductPreviewRead = /* GraphQL */ `
         }
         variants(first: $variants) {
           nodes {
-            ...PreviewVariant
+            id
+            ...VariantFields
           }
           pageInfo {
             hasNextPage
@@ -76,17 +37,15 @@ export const ProductPreviewRead = /* GraphQL */ `
         media(first: $media) {
           nodes {
             id
-            ... on MediaImage {
-              image {
-                url
-              }
-            }
+            ...MediaImageUrl
           }
         }
       }
     }
   }
-  ${PreviewVariantFields}`;
+  ${ProductFields}
+  ${VariantFields}
+  ${MediaImageUrl}`;
 
 /** The variants of one product past ProductPreviewRead's first page. */
 export const ProductPreviewVariants = /* GraphQL */ `
@@ -94,7 +53,8 @@ export const ProductPreviewVariants = /* GraphQL */ `
     product(id: $id) {
       variants(first: 250, after: $after) {
         nodes {
-          ...PreviewVariant
+          id
+          ...VariantFields
         }
         pageInfo {
           hasNextPage
@@ -103,7 +63,7 @@ export const ProductPreviewVariants = /* GraphQL */ `
       }
     }
   }
-  ${PreviewVariantFields}`;
+  ${VariantFields}`;
 
 export interface PreviewVariantNode {
   id: string;

@@ -1,7 +1,8 @@
 // One product at a time: the lookups before a push (what it must merge with, who holds it), productSet, and what is
 // read after it (variants past the first page, media being processed).
+import { MediaImageUrl, MediaState, MetafieldValue, PimProductId, ProductSetAnswer, VariantIds } from './fragments.js';
 
-/** What both lookups read of a product: what a push must merge with (tags and metafields). */
+/** What both lookups read of a product: what a push must merge with (tags and metafields). Spreads MetafieldValue. */
 const ProductMergeFields = /* GraphQL */ `
   fragment ProductMergeFields on Product {
     id
@@ -10,10 +11,7 @@ const ProductMergeFields = /* GraphQL */ `
     tags
     metafields(first: 250) {
       nodes {
-        namespace
-        key
-        type
-        value
+        ...MetafieldValue
       }
     }
     collections(first: 250, query: "collection_type:custom") {
@@ -24,18 +22,14 @@ const ProductMergeFields = /* GraphQL */ `
   }
 `;
 
-/** A product's media (id, status, an image's URL): what the lookups before sending `files` match ours by (mediaKeyIn). */
+/** A product's media (id, status, an image's URL): what the lookups before sending `files` match ours by (mediaKeyIn). Spreads MediaImageUrl. */
 const ProductMediaList = /* GraphQL */ `
   fragment ProductMediaList on Product {
     media(first: 250) {
       nodes {
         id
         status
-        ... on MediaImage {
-          image {
-            url
-          }
-        }
+        ...MediaImageUrl
       }
     }
   }
@@ -52,7 +46,8 @@ export const ProductLookup = /* GraphQL */ `
       ...ProductMergeFields
     }
   }
-  ${ProductMergeFields}`;
+  ${ProductMergeFields}
+  ${MetafieldValue}`;
 
 export interface ProductLookupData {
   productByIdentifier: {
@@ -81,7 +76,9 @@ export const ProductLookupMedia = /* GraphQL */ `
     }
   }
   ${ProductMergeFields}
-  ${ProductMediaList}`;
+  ${MetafieldValue}
+  ${ProductMediaList}
+  ${MediaImageUrl}`;
 
 /**
  * Products by a search (`products(query:)`), with what says whose they are: our `pimbridge.pim_product_id` metafield.
@@ -96,16 +93,14 @@ export const ProductIdentities = /* GraphQL */ `
         id
         handle
         title
-        pimId: metafield(namespace: "pimbridge", key: "pim_product_id") {
-          value
-        }
+        ...PimProductId
       }
     }
   }
-`;
+  ${PimProductId}`;
 
 export interface ProductIdentitiesData {
-  products: { nodes: { id: string; handle: string; title: string; pimId: { value: string } | null }[] } | null;
+  products: { nodes: { id: string; handle: string; title: string; pimProductId: { value: string } | null }[] } | null;
 }
 
 /**
@@ -132,24 +127,9 @@ export const ProductRecoveryLookup = /* GraphQL */ `
     }
   }
   ${ProductMergeFields}
-  ${ProductMediaList}`;
-
-/** A media's processing state, errors and URL (null until processed; it ends with the file name we gave it). */
-const MediaStateFields = /* GraphQL */ `
-  fragment MediaState on Media {
-    id
-    status
-    mediaErrors {
-      code
-      message
-    }
-    ... on MediaImage {
-      image {
-        url
-      }
-    }
-  }
-`;
+  ${MetafieldValue}
+  ${ProductMediaList}
+  ${MediaImageUrl}`;
 
 /**
  * A product's media with their processing state: after images were sent again, whether Shopify processed them or
@@ -165,51 +145,28 @@ export const ProductMedia = /* GraphQL */ `
       }
     }
   }
-  ${MediaStateFields}`;
+  ${MediaState}
+  ${MediaImageUrl}`;
 
 export interface ProductMediaData {
   product: { media: { nodes: StorefrontMediaNode[] } } | null;
 }
 
 /**
- * What a productSet answers, per call and per bulk line: variant ids with their inventory items, and the media with
- * their processing state (a FAILED image is reported on the mapping) and URLs (which carry our file name once READY).
- */
-const ProductSetAnswerFields = /* GraphQL */ `
-  fragment ProductSetAnswer on Product {
-    id
-    handle
-    title
-    variants(first: $variants) {
-      nodes {
-        id
-        sku
-        inventoryItem {
-          id
-        }
-      }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-    }
-    media(first: $media) {
-      nodes {
-        ...MediaState
-      }
-    }
-  }
-  ${MediaStateFields}`;
-
-/**
- * The upsert. The selection is kept small (it is charged): ids and SKUs of the variants, media ids in the order of the
- * files sent (Shopify keeps that order), `$variants`/`$media` sized to what was sent.
+ * The upsert. The selection is kept small (it is charged): ids and SKUs of the variants with their inventory items, media
+ * ids in the order of the files sent (Shopify keeps that order) with their processing state (a FAILED image is reported
+ * on the mapping) and URLs (which carry our file name once READY), `$variants`/`$media` sized to what was sent.
  */
 export const ProductSetSync = /* GraphQL */ `
   mutation ProductSetSync($identifier: ProductSetIdentifiers, $input: ProductSetInput!, $variants: Int!, $media: Int!) {
     productSet(identifier: $identifier, input: $input, synchronous: true) {
       product {
         ...ProductSetAnswer
+        media(first: $media) {
+          nodes {
+            ...MediaState
+          }
+        }
       }
       userErrors {
         field
@@ -218,7 +175,10 @@ export const ProductSetSync = /* GraphQL */ `
       }
     }
   }
-  ${ProductSetAnswerFields}`;
+  ${ProductSetAnswer}
+  ${VariantIds}
+  ${MediaState}
+  ${MediaImageUrl}`;
 
 export interface ProductSetProductData {
   id: string;
@@ -255,11 +215,7 @@ export const ProductVariantsPage = /* GraphQL */ `
     product(id: $id) {
       variants(first: 250, after: $after) {
         nodes {
-          id
-          sku
-          inventoryItem {
-            id
-          }
+          ...VariantIds
         }
         pageInfo {
           hasNextPage
@@ -268,7 +224,7 @@ export const ProductVariantsPage = /* GraphQL */ `
       }
     }
   }
-`;
+  ${VariantIds}`;
 
 export interface ProductVariantsPageData {
   product: { variants: ProductSetProductData['variants'] } | null;
