@@ -5339,6 +5339,115 @@ export type UpdateVariantResponses = {
 
 export type UpdateVariantResponse = UpdateVariantResponses[keyof UpdateVariantResponses];
 
+export type CreateVariantsFromOptionsData = {
+    body: {
+        /**
+         * at most 3 options, as Shopify allows
+         */
+        options: Array<{
+            /**
+             * the option, e.g. Size (the variants' attribute_name)
+             */
+            name: string;
+            /**
+             * its values, e.g. S, M, L
+             */
+            values: Array<string>;
+        }>;
+        /**
+         * price; a decimal string such as "19.99"
+         */
+        price?: string | null;
+        stock_quantity?: number;
+    };
+    path: {
+        /**
+         * positive integer id
+         */
+        id: number;
+    };
+    query?: never;
+    url: '/api/products/{id}/variants/options';
+};
+
+export type CreateVariantsFromOptionsErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type CreateVariantsFromOptionsError = CreateVariantsFromOptionsErrors[keyof CreateVariantsFromOptionsErrors];
+
+export type CreateVariantsFromOptionsResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            product_id: number;
+            /**
+             * the variants made, in their order
+             */
+            created: Array<Variant>;
+            /**
+             * the product's variants now
+             */
+            total: number;
+        };
+        error: null;
+    };
+    /**
+     * Created
+     */
+    201: {
+        status: 1;
+        data: {
+            product_id: number;
+            /**
+             * the variants made, in their order
+             */
+            created: Array<Variant>;
+            /**
+             * the product's variants now
+             */
+            total: number;
+        };
+        error: null;
+    };
+};
+
+export type CreateVariantsFromOptionsResponse = CreateVariantsFromOptionsResponses[keyof CreateVariantsFromOptionsResponses];
+
 export type GetChannelsData = {
     body?: never;
     path?: never;

@@ -22,6 +22,7 @@ import type { ImageSearchService } from './image-search/image-search.service.js'
 import type { ChannelService } from './channels/channel.service.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { mediaUploadRoutes } from './media/media-upload.routes.js';
+import { optionMatrixRoutes } from './variants/option-matrix.routes.js';
 import type { MediaService } from './media/media.service.js';
 import { pimResponses } from './pim.schemas.js';
 import { ok } from './pim.types.js';
@@ -123,6 +124,7 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
   categoryRoutes(app, deps.categories);
   mediaRoutes(app, deps.media);
   variantRoutes(app, deps.variants);
+  optionMatrixRoutes(app, deps.variants);
   channelRoutes(app, deps.channels);
   organizationRoutes(app, deps.organization);
   referenceRoutes(app, { brands: deps.brands, suppliers: deps.suppliers, vatRates: deps.vatRates });

@@ -1196,6 +1196,26 @@ export interface paths {
         patch: operations["updateVariant"];
         trace?: never;
     };
+    "/api/products/{id}/variants/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a variant for every combination of options
+         * @description Body {options: [{name, values}], price?, stock_quantity?}: a variant for each combination of the values (the first option varies slowest) that the product does not have yet (an existing variant with the same values, case ignored, counts), appended in one transaction. Each is named `Product / value / value`, with the SKU `PRODUCTSKU-VALUE-VALUE` (`-2`, `-3`… when taken), the given price (else the product's) and stock. Answers 201 with {product_id, created, total}, or 200 with created empty when every combination exists. At most 3 options and 2048 variants a product. Requires an API key (X-API-KEY) or a console session; 400 for an option named twice, a value given twice or too many variants, 404 for an unknown product.
+         */
+        post: operations["createVariantsFromOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/products/barcode/{barcode}": {
         parameters: {
             query?: never;
@@ -13758,6 +13778,209 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Variant"];
+                        error: null;
+                        /** @enum {integer} */
+                        status: 1;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not authenticated: the credentials are missing, invalid or revoked */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Forbidden: the organization is deactivated, or a console session's write came without its CSRF token */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+        };
+    };
+    createVariantsFromOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description at most 3 options, as Shopify allows */
+                    options: {
+                        /** @description the option, e.g. Size (the variants' attribute_name) */
+                        name: string;
+                        /** @description its values, e.g. S, M, L */
+                        values: string[];
+                    }[];
+                    /** @description price; a decimal string such as "19.99" */
+                    price?: string | null;
+                    stock_quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the variants made, in their order */
+                            created: components["schemas"]["Variant"][];
+                            product_id: number;
+                            /** @description the product's variants now */
+                            total: number;
+                        };
+                        error: null;
+                        /** @enum {integer} */
+                        status: 1;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the variants made, in their order */
+                            created: components["schemas"]["Variant"][];
+                            product_id: number;
+                            /** @description the product's variants now */
+                            total: number;
+                        };
                         error: null;
                         /** @enum {integer} */
                         status: 1;

@@ -69,6 +69,21 @@ export class VariantRepository {
     return row?.id ?? null;
   }
 
+  /** The organization's variant SKUs that begin with `prefix` (the SKUs an option matrix could collide with). */
+  async skusStartingWith(organizationId: number, prefix: string): Promise<Set<string>> {
+    const rows = await this.db
+      .select({ sku: variants.sku })
+      .from(variants)
+      .where(and(eq(variants.organizationId, organizationId), sql`left(${variants.sku}, ${prefix.length}) = ${prefix}`));
+    return new Set(rows.map((r) => r.sku));
+  }
+
+  /** Rows in one statement; their ids in the same order. */
+  async insertMany(values: (typeof variants.$inferInsert)[]): Promise<number[]> {
+    const rows = await this.db.insert(variants).values(values).returning({ id: variants.id });
+    return rows.map((r) => r.id);
+  }
+
   async insert(values: typeof variants.$inferInsert): Promise<number> {
     const [row] = await this.db.insert(variants).values(values).returning({ id: variants.id });
     return row.id;

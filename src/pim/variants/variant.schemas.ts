@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DecimalInput, Id, Nullable, StringEnum, Text } from '../pim.schemas.js';
 import { sellingInputFields, sellingViewFields } from '../products/selling-fields.js';
+import { MAX_OPTIONS } from './option-matrix.js';
 
 export const STOCK_STATUSES = ['in_stock', 'out_of_stock', 'on_backorder'] as const;
 
@@ -62,3 +63,29 @@ export const VariantPatch = Type.Partial(Type.Object(variantFields), {
   errorMessage: { minProperties: 'must name at least one field to change' },
 });
 export type VariantPatchInput = Static<typeof VariantPatch>;
+
+/** POST /api/products/{id}/variants/options: every combination of the options' values, made at once. */
+export const OptionMatrix = Type.Object(
+  {
+    options: Type.Array(
+      Type.Object(
+        {
+          name: Text(100, { minLength: 1, description: "the option, e.g. Size (the variants' attribute_name)" }),
+          values: Type.Array(Text(255, { minLength: 1 }), { minItems: 1, maxItems: 100, description: 'its values, e.g. S, M, L' }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MAX_OPTIONS, description: `at most ${MAX_OPTIONS} options, as Shopify allows` },
+    ),
+    price: Type.Optional(Nullable(DecimalInput('price'))),
+    stock_quantity: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+  },
+  { additionalProperties: false },
+);
+export type OptionMatrixInput = Static<typeof OptionMatrix>;
+
+export const OptionMatrixResult = Type.Object({
+  product_id: Type.Integer(),
+  created: Type.Array(Type.Ref(Variant), { description: 'the variants made, in their order' }),
+  total: Type.Integer({ description: "the product's variants now" }),
+});

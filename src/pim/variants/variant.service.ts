@@ -6,7 +6,8 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { VariantColumns, VariantRepository } from './variant.repository.js';
-import type { VariantCreateInput, VariantPatchInput, VariantView } from './variant.schemas.js';
+import { combinationName, combinationSku, freeSku, MAX_VARIANTS, missingCombinations, type ProductOption } from './option-matrix.js';
+import type { OptionMatrixInput, VariantCreateInput, VariantPatchInput, VariantView } from './variant.schemas.js';
 
 export class VariantService {
   constructor(
@@ -66,6 +67,55 @@ export class VariantService {
     });
   }
 
+  /**
+   * The option matrix: a variant for every combination of the options' values that the product does not have yet
+   * (compared by value, case ignored), appended in order, in one transaction. Each is named and given a SKU as a
+   * merchant would (`Tee / M / Navy`, `TEE-M-NAVY`, `-2` added to a SKU already taken), at the given price (else the
+   * product's) and stock.
+   */
+  async createCombinations(organizationId: number, productId: number, input: OptionMatrixInput) {
+    const product = await this.products.find(organizationId, productId);
+    if (!product) throw notFound(`Product ${productId} not found`);
+    checkOptions(input.options);
+    const existing = await this.variants.listByProduct(organizationId, productId);
+    const missing = missingCombinations(
+      input.options,
+      existing.map((v) => v.attributes),
+    );
+    if (existing.length + missing.length > MAX_VARIANTS) {
+      throw badRequest(
+        `field 'options': ${missing.length} new variants would make ${existing.length + missing.length}, over the ${MAX_VARIANTS} a product may have`,
+      );
+    }
+    const stockQuantity = input.stock_quantity ?? 0;
+    const ids = missing.length
+      ? await this.write(productId, async (repo) => {
+          const taken = await repo.skusStartingWith(organizationId, product.sku.slice(0, 40));
+          const first = await repo.nextPosition(productId);
+          return repo.insertMany(
+            missing.map((attributes, i) => {
+              const sku = freeSku(combinationSku(product.sku, attributes), taken);
+              taken.add(sku);
+              return {
+                organizationId,
+                productId,
+                sku,
+                name: combinationName(product.name, attributes),
+                price: input.price === undefined ? product.price : input.price,
+                stockQuantity,
+                stockStatus: derivedStatus(stockQuantity),
+                position: first + i,
+                attributes,
+              };
+            }),
+          );
+        })
+      : [];
+    const created = new Set(ids);
+    const after = await this.variants.listByProduct(organizationId, productId);
+    return { product_id: productId, created: after.filter((v) => created.has(v.id)), total: after.length };
+  }
+
   private async checkSku(organizationId: number, sku: string): Promise<void> {
     if ((await this.variants.skuHolder(organizationId, sku)) !== null) {
       throw badRequest(`field 'sku': another variant already has sku '${sku}'`);
@@ -83,6 +133,21 @@ export class VariantService {
     } catch (err) {
       if (isUniqueViolation(err, 'variants_org_sku_uq')) throw badRequest(`field 'sku': another variant already has this sku`);
       throw err;
+    }
+  }
+}
+
+/** Option names distinct, and each option's values distinct (case and surrounding spaces ignored). */
+function checkOptions(options: ProductOption[]): void {
+  const fold = (text: string) => text.trim().toLocaleLowerCase();
+  const names = new Set<string>();
+  for (const [i, option] of options.entries()) {
+    if (names.has(fold(option.name))) throw badRequest(`field 'options/${i}/name': the option '${option.name}' is named twice`);
+    names.add(fold(option.name));
+    const values = new Set<string>();
+    for (const value of option.values) {
+      if (values.has(fold(value))) throw badRequest(`field 'options/${i}/values': '${value}' is given twice for ${option.name}`);
+      values.add(fold(value));
     }
   }
 }
