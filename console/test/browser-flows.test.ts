@@ -373,6 +373,39 @@ describe('a merchant in the console', () => {
     await images.getByRole('img', { name: 'Harbour Tote, back' }).waitFor();
   });
 
+  it('makes every variant of two options at once, and a value added later makes only its own', async () => {
+    const pim = c.h.as(c.tenant);
+    const created = (await pim('POST', '/api/products', { name: 'Deck Shoe', sku: 'FLOW-DECK', price: '80.00' })).json().data;
+    await page.goto(`/products/${created.id}`);
+    const options = page.getByRole('form', { name: 'Options' });
+    await options.getByLabel('Option 1', { exact: true }).fill('Size');
+    await options.getByLabel('Values of option 1').fill('41, 42');
+    await options.getByRole('button', { name: 'Add another option' }).click();
+    await options.getByLabel('Option 2', { exact: true }).fill('Colour');
+    await options.getByLabel('Values of option 2').fill('Navy, Sand');
+    await options.getByRole('button', { name: 'Make 4 combinations' }).click();
+    await options.getByRole('status').filter({ hasText: '4 variants added.' }).waitFor();
+    await page.getByRole('form', { name: 'Variant FLOW-DECK-42-SAND' }).waitFor();
+
+    await options.getByLabel('Values of option 1').fill('41, 42, 43');
+    await options.getByRole('button', { name: 'Make 6 combinations' }).click();
+    await options.getByRole('status').filter({ hasText: '2 variants added; 4 existed already and were kept.' }).waitFor();
+    await c.shot(page, 'flow-product-options');
+
+    const variants = (await pim('GET', `/api/products/${created.id}/variants`)).json().data.variants;
+    assert.deepEqual(
+      variants.map((v: { sku: string; price: string }) => [v.sku, v.price]),
+      [
+        ['FLOW-DECK-41-NAVY', '80.0000'],
+        ['FLOW-DECK-41-SAND', '80.0000'],
+        ['FLOW-DECK-42-NAVY', '80.0000'],
+        ['FLOW-DECK-42-SAND', '80.0000'],
+        ['FLOW-DECK-43-NAVY', '80.0000'],
+        ['FLOW-DECK-43-SAND', '80.0000'],
+      ],
+    );
+  });
+
   it('signs out: back to sign-in, and the old cookie opens nothing', async () => {
     const cookie = (await page.context().cookies()).find((k) => k.name === 'pimbridge_session')!;
     await page.getByRole('button', { name: 'Sign out' }).click();

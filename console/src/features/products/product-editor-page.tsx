@@ -14,6 +14,7 @@ import { productChanged, productListsChanged, useProduct, useVariants } from './
 import { productKeys } from './keys';
 import { ProductFields } from './product-fields';
 import { ProductMedia } from './product-media';
+import { ProductOptions } from './product-options';
 import { STATUS_LABEL, statusTone } from './product-model';
 import { ProductShopify } from './product-shopify';
 import { ProductStock } from './product-stock';
@@ -127,6 +128,7 @@ function Editor({ id }: { id: number | null }) {
               <ProductMedia productId={p.id} productName={p.name} onChanged={changed} confirm={confirm} />
               <ProductStock productId={p.id} onChanged={changed} />
               <ProductVariants productId={p.id} currency={p.currency} onChanged={changed} confirm={confirm} />
+              <ProductOptions productId={p.id} onMade={changed} />
               <ProductTranslations product={p} onChanged={changed} confirm={confirm} />
               <ProductShopify productId={p.id} />
             </>
