@@ -102,6 +102,13 @@ export function FieldTable({
   );
 }
 
+/** A product the push would leave as it is says so, not "Would be updated" beside "nothing would change". */
+function OutcomeBadge({ result }: { result: PreviewOutcome['results'][number] }) {
+  if (result.method === 'create') return <span className="badge warn">Would be created</span>;
+  if (result.changes && result.changes.length > 0) return <span className="badge warn">Would be updated</span>;
+  return <span className="badge ok">Up to date</span>;
+}
+
 /** The outcome of a dry run: failures first, then each product with what a push would change. */
 export function PreviewOutcomeView({ outcome, onDismiss }: { outcome: PreviewOutcome; onDismiss: () => void }) {
   const failed = outcome.results.filter((r) => r.status === 'error');
@@ -158,7 +165,7 @@ export function PreviewOutcomeView({ outcome, onDismiss }: { outcome: PreviewOut
                 </>
               ) : (
                 <>
-                  <span className={`badge ${r.method === 'create' ? 'warn' : 'ok'}`}>{r.method === 'create' ? 'Would be created' : 'Would be updated'}</span>
+                  <OutcomeBadge result={r} />
                   {r.storefront_handle && (
                     <>
                       {' '}

@@ -1,12 +1,11 @@
 // /bridge/:integrationId/drift: which products of the shop no longer hold what the bridge last wrote there. Starting a
-// report (POST /api/drift, after a confirmation) reads the whole shop in the background; the newest report (GET
+// report (POST /api/drift; a read, so no confirmation) reads the whole shop in the background; the newest report (GET
 // /api/drift) is read every second while it runs, then shows its counts and its items, paged (?page=) and filtered by
 // kind (?kind=), each with its fields: the shop's value against the one the bridge wrote.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, bridge } from '../../api/client';
 import { ApiError, messageOf, toApiError } from '../../api/errors';
-import { useConfirm } from '../../components/confirm';
 import { Field } from '../../components/field';
 import { Pagination } from '../../components/pagination';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
@@ -39,7 +38,6 @@ function Drift({ integration }: { integration: IntegrationSummary }) {
   const kind = isKind(rawKind) ? rawKind : null;
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const queryClient = useQueryClient();
-  const { confirm, dialog } = useConfirm();
   // The newest report; null when the shop has none yet (the server's 404 NOT_FOUND).
   const report = useDriftReport(id, kind, page, PAGE_SIZE, POLL_MS);
 
@@ -69,12 +67,9 @@ function Drift({ integration }: { integration: IntegrationSummary }) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: bridgeKeys.drift(id) }),
   });
 
-  const start = async () => {
+  const start = () => {
     begin.reset();
-    const ok = await confirm(
-      `Compare every product of ${integration.shop_domain} with what the bridge last wrote there? The shop is read in one bulk query; nothing is written to it.`,
-    );
-    if (ok) begin.mutate();
+    begin.mutate();
   };
 
   const r = report.data;
@@ -83,7 +78,6 @@ function Drift({ integration }: { integration: IntegrationSummary }) {
 
   return (
     <>
-      {dialog}
       <StartJobCard
         id="drift-start-h"
         title="Find what changed in the shop"
