@@ -1454,9 +1454,9 @@ export const signOut = <ThrowOnError extends boolean = false>(options?: Options<
 });
 
 /**
- * The session of this cookie: its organization and CSRF token
+ * Whether this cookie is signed in: its organization and CSRF token
  *
- * Returns the signed-in session's organization, CSRF token and expiry. Needs the session cookie; 401 when there is none or when the session has ended (its cookie is then cleared).
+ * Answers {signed_in, ended, session}: the signed-in session's organization, CSRF token and expiry, or signed_in false and session null when no session cookie came, or when its session has ended (ended true; the cookie is then cleared). Always 200: not being signed in is an answer here.
  */
 export const getSession = <ThrowOnError extends boolean = false>(options?: Options<GetSessionData, ThrowOnError>) => (options?.client ?? client).get<GetSessionResponses, GetSessionErrors, ThrowOnError>({
     security: [{

@@ -6326,18 +6326,25 @@ export type GetSessionResponses = {
     200: {
         status: 1;
         data: {
-            organization: {
-                id: number;
-                name: string;
-            };
+            signed_in: boolean;
             /**
-             * send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session
+             * true when the cookie sent belonged to a session that has ended (expired, signed out, key revoked)
              */
-            csrf_token: string;
-            /**
-             * ISO 8601, UTC
-             */
-            expires_at: string;
+            ended: boolean;
+            session: {
+                organization: {
+                    id: number;
+                    name: string;
+                };
+                /**
+                 * send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session
+                 */
+                csrf_token: string;
+                /**
+                 * ISO 8601, UTC
+                 */
+                expires_at: string;
+            } | null;
         };
         error: null;
     };

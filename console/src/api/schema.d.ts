@@ -1324,8 +1324,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The session of this cookie: its organization and CSRF token
-         * @description Returns the signed-in session's organization, CSRF token and expiry. Needs the session cookie; 401 when there is none or when the session has ended (its cookie is then cleared).
+         * Whether this cookie is signed in: its organization and CSRF token
+         * @description Answers {signed_in, ended, session}: the signed-in session's organization, CSRF token and expiry, or signed_in false and session null when no session cookie came, or when its session has ended (ended true; the cookie is then cleared). Always 200: not being signed in is an answer here.
          */
         get: operations["getSession"];
         put?: never;
@@ -15009,14 +15009,19 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session */
-                            csrf_token: string;
-                            /** @description ISO 8601, UTC */
-                            expires_at: string;
-                            organization: {
-                                id: number;
-                                name: string;
-                            };
+                            /** @description true when the cookie sent belonged to a session that has ended (expired, signed out, key revoked) */
+                            ended: boolean;
+                            session: {
+                                /** @description send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session */
+                                csrf_token: string;
+                                /** @description ISO 8601, UTC */
+                                expires_at: string;
+                                organization: {
+                                    id: number;
+                                    name: string;
+                                };
+                            } | null;
+                            signed_in: boolean;
                         };
                         error: null;
                         /** @enum {integer} */

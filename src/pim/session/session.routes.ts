@@ -1,5 +1,5 @@
-// The console's sign-in: POST /api/session (key and secret → cookie), GET /api/session (who, and the CSRF token),
-// DELETE /api/session (sign out). A scope of its own beside the PIM's: these routes take no X-API-KEY.
+// The console's sign-in: POST /api/session (key and secret → cookie), GET /api/session (whether this cookie is signed
+// in: who, and the CSRF token), DELETE /api/session (sign out). A scope of its own beside the PIM's: these routes take no X-API-KEY.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { retryAfterSeconds, type RateLimiter } from '../../lib/rate-limiter.js';
@@ -11,7 +11,6 @@ import { ok } from '../pim.types.js';
 import type { SessionService } from './session.service.js';
 
 export const SESSION_COOKIE = 'pimbridge_session';
-export const NOT_SIGNED_IN = 'Not signed in';
 /** The answer to a cookie that no longer opens anything (expired, signed out, key revoked, organization inactive). */
 export const SESSION_ENDED = 'The console session has ended: sign in again';
 
@@ -19,6 +18,16 @@ const Session = Type.Object({
   organization: Type.Object({ id: Type.Integer(), name: Type.String() }),
   csrf_token: Type.String({ description: 'send back in X-CSRF-Token on every POST, PUT, PATCH and DELETE of this session' }),
   expires_at: Type.String({ description: 'ISO 8601, UTC' }),
+});
+
+/**
+ * GET /api/session's answer. "Not signed in" is an answer here, not a 401: the console asks it on every first load, and
+ * a browser logs every 4xx as an error in its console.
+ */
+const SessionState = Type.Object({
+  signed_in: Type.Boolean(),
+  ended: Type.Boolean({ description: 'true when the cookie sent belonged to a session that has ended (expired, signed out, key revoked)' }),
+  session: Type.Union([Session, Type.Null()]),
 });
 
 export interface SessionRouteDeps {
@@ -77,22 +86,18 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
         tags: ['Console session'],
         security: [],
         operationId: 'getSession',
-        summary: 'The session of this cookie: its organization and CSRF token',
+        summary: 'Whether this cookie is signed in: its organization and CSRF token',
         description:
-          "Returns the signed-in session's organization, CSRF token and expiry. Needs the session cookie; 401 when there is none or when the session has ended (its cookie is then cleared).",
-        response: pimResponses(200, Session),
+          "Answers {signed_in, ended, session}: the signed-in session's organization, CSRF token and expiry, or signed_in false and session null when no session cookie came, or when its session has ended (ended true; the cookie is then cleared). Always 200: not being signed in is an answer here.",
+        response: pimResponses(200, SessionState),
       },
     },
     async (req, reply) => {
       const token = sessionToken(req);
-      if (!token) throw new AppError('unauthorized', NOT_SIGNED_IN);
-      const session = await deps.sessions.authenticate(token);
-      if (!session) {
-        // The page tells "your session ended" from "not signed in" by these words; the dead cookie goes.
-        cookie(req, reply, '', 0);
-        throw new AppError('unauthorized', SESSION_ENDED);
-      }
-      return ok(session.view);
+      const session = token ? await deps.sessions.authenticate(token) : null;
+      // The dead cookie goes.
+      if (token && !session) cookie(req, reply, '', 0);
+      return ok({ signed_in: session !== null, ended: token !== undefined && session === null, session: session?.view ?? null });
     },
   );
 

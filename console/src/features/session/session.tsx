@@ -35,9 +35,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     api.GET('/api/session').then(
       (answer) => {
-        // A cookie that no longer opens anything (expired, revoked) is told apart from none by the server's words.
-        if (!answer.response.ok && /session has ended/.test(answer.error?.error ?? '')) setEnded(true);
-        adopt(answer.response.ok && answer.data ? answer.data.data : null);
+        const state = answer.response.ok ? answer.data?.data : undefined;
+        // A cookie that no longer opens anything (expired, revoked) is told apart from none.
+        if (state?.ended) setEnded(true);
+        adopt(state?.session ?? null);
       },
       () => adopt(null),
     );
@@ -47,7 +48,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // A 401 ends the console's session only if the server no longer knows it.
     whenUnauthorized(() => {
       api.GET('/api/session').then((answer) => {
-        if (answer.response.status !== 401) return;
+        if (!answer.response.ok || answer.data?.data.signed_in) return;
         setEnded(true);
         adopt(null);
         queryClient.clear();
