@@ -1,7 +1,7 @@
 // The console's reading of the two envelopes: the server's own sentence, the field it names, never a swallowed error.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError, fieldErrors, messageOf, toApiError } from '../src/api/errors.ts';
+import { ApiError, besideField, fieldErrors, messageOf, toApiError } from '../src/api/errors.ts';
 
 const response = (status: number) => new Response(null, { status });
 
@@ -23,4 +23,11 @@ test('a validation message goes beside the field it names', () => {
     'variants[0].price': "field 'variants[0].price' must be a decimal string",
   });
   assert.deepEqual(fieldErrors(new ApiError('Product not found', 404)), {});
+});
+
+test('beside its field, a message drops the field name its label already gives', () => {
+  assert.equal(besideField("field 'sku': another variant already has sku 'TEE-S'"), "Another variant already has sku 'TEE-S'");
+  assert.equal(besideField('field \'code\' must match pattern "^[a-z_]+$"'), 'Must match pattern "^[a-z_]+$"');
+  assert.equal(besideField('must be three letters, such as EUR (ISO 4217)'), 'Must be three letters, such as EUR (ISO 4217)');
+  assert.equal(besideField("The field 'x' is odd"), "The field 'x' is odd");
 });

@@ -51,3 +51,12 @@ export function fieldErrors(err: unknown): Record<string, string> {
   const match = /field '([^']+)'/.exec(err.message);
   return match ? { [match[1]]: err.message } : {};
 }
+
+/**
+ * The server's `field 'sku': another variant has it` or `field 'code' must match …`, shown beside the field its label
+ * already names: without the developer's field name, first letter up (`Another variant has it`, `Must match …`).
+ */
+export function besideField(message: string): string {
+  const text = message.replace(/^field '[^']+'(?::\s*|\s+)/, '');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,5 +1,6 @@
 // A labelled control with its error beside it (aria-invalid and aria-describedby tie them together).
 import { cloneElement, type ReactElement, useId } from 'react';
+import { besideField } from '../api/errors';
 
 export function Field({
   label,
@@ -25,7 +26,7 @@ export function Field({
       )}
       {error && (
         <small id={`${id}-error`} className="field-error">
-          {error}
+          {besideField(error)}
         </small>
       )}
     </div>

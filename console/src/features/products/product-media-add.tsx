@@ -14,6 +14,14 @@ const looksLikeUrl = (text: string) => /^https?:\/\/\S+\.\S+/.test(text.trim());
 /** The server names the field first (`file: …`); a merchant reads the file's own name there. */
 const fileProblem = (file: File, err: unknown) => `${file.name}: ${messageOf(err).replace(/^(field '\w+'|file): ?/, '')}`;
 
+/** The server's download refusal (`file_url: the host is not a public address (loopback)`) in a merchant's words. */
+function downloadProblem(message: string): string {
+  if (/not a public address|non-public address/.test(message)) {
+    return "This address is on this computer or a private network, which Pimbridge does not download from: use the image's public address, or upload the file.";
+  }
+  return message.replace(/^file_url: /, 'The image could not be fetched: ');
+}
+
 /** What the browser can tell before sending: the type it gives and the size (the server checks the bytes themselves). */
 function refusedBefore(file: File): string | null {
   if (file.type && !ACCEPTED.includes(file.type)) return `${file.name}: not a JPEG, PNG, WebP or GIF image`;
@@ -148,7 +156,7 @@ function AddByUrl({ productId, onAdded }: { productId: number; onAdded: (message
       const named = fieldErrors(err);
       // A download problem names the field as `file_url: …`.
       const field = named.alt_text ? 'alt_text' : Object.keys(named).length || /^file_url\b/.test(messageOf(err)) ? 'file_url' : null;
-      setErrors(field ? { [field]: messageOf(err).replace(/^file_url: /, 'The image could not be fetched: ') } : {});
+      setErrors(field ? { [field]: downloadProblem(messageOf(err)) } : {});
       setProblem(field ? null : err);
     },
   });
