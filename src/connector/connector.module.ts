@@ -289,11 +289,11 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
     }),
   };
   const handlers: JobHandlers = {
-    [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log, metrics }), concurrency: settings.syncConcurrency },
+    [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log, metrics, syncLogs }), concurrency: settings.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
     [JOB.syncFull]: { handler: fullSyncHandler(fullSync), concurrency: 2 },
     [JOB.syncBulk]: { handler: syncBulkHandler(fullSync), concurrency: 5 },
-    [JOB.syncPoll]: { handler: syncPollHandler({ delta, collections, log }), concurrency: 2 },
+    [JOB.syncPoll]: { handler: syncPollHandler({ delta, collections, log, syncLogs }), concurrency: 2 },
     // An adoption waits on the shop's bulk query and the PIM's pages: light, a few at once.
     [JOB.catalogueAdopt]: { handler: adoptionHandler(adoptions), concurrency: 2 },
     // A drift report waits on the shop's bulk query, then compares in memory: light.
