@@ -17,8 +17,11 @@ export const NOTIFY_PAYLOAD_MAX = 7_900;
 export type NotificationHandler = (payload: string) => void;
 
 export interface Notifications {
-  /** Calls `handler` with each payload sent on `channel` from now on, by any process; the function returned stops it. */
-  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /**
+   * Calls `handler` with each payload sent on `channel` from now on, by any process; the function returned stops it.
+   * `onGap` is called when the listening connection came back after a drop: what was sent meanwhile was not heard.
+   */
+  listen(channel: string, handler: NotificationHandler, onGap?: () => void): Promise<() => Promise<void>>;
   /** Stops every listener (the database closes). */
   close(): Promise<void>;
 }
@@ -105,6 +108,8 @@ const RECONNECT_MS = [100, 500, 1_000, 2_000, 5_000];
 
 export function postgresNotifications(options: pg.ClientConfig): Notifications {
   const fanout = new Fanout();
+  const gaps = new Set<() => void>();
+  let dropped = false;
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
@@ -126,6 +131,10 @@ export function postgresNotifications(options: pg.ClientConfig): Notifications {
       for (const channel of fanout.handlers.keys()) await c.query(`LISTEN ${quote(channel)}`);
       attempt = 0;
       client = c;
+      if (dropped) {
+        dropped = false;
+        for (const gap of gaps) gap();
+      }
       return c;
     })().finally(() => (connecting = null));
     return connecting;
@@ -134,6 +143,7 @@ export function postgresNotifications(options: pg.ClientConfig): Notifications {
   const lost = (c: pg.Client) => {
     if (client !== c && client !== null) return;
     client = null;
+    dropped = true;
     c.end().catch(() => {});
     if (closed || fanout.handlers.size === 0 || retry) return;
     const wait = RECONNECT_MS[Math.min(attempt++, RECONNECT_MS.length - 1)];
@@ -145,10 +155,11 @@ export function postgresNotifications(options: pg.ClientConfig): Notifications {
   };
 
   return {
-    async listen(channel, handler) {
+    async listen(channel, handler, onGap) {
       checkChannel(channel);
       if (closed) throw new Error('the database is closed');
       const first = fanout.add(channel, handler);
+      if (onGap) gaps.add(onGap);
       try {
         const c = await connect();
         if (first) await c.query(`LISTEN ${quote(channel)}`);
@@ -157,6 +168,7 @@ export function postgresNotifications(options: pg.ClientConfig): Notifications {
         throw err;
       }
       return async () => {
+        if (onGap) gaps.delete(onGap);
         if (!fanout.remove(channel, handler)) return;
         await client?.query(`UNLISTEN ${quote(channel)}`).catch(() => {});
       };

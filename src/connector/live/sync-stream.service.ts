@@ -159,11 +159,19 @@ export class SyncStreamService {
   private listen(): Promise<unknown> {
     // One LISTEN per process, from the first stream on; a failure is tried again by the next stream.
     this.listening ??= this.deps.notifications
-      .listen(SYNC_EVENTS_CHANNEL, (payload) => {
-        const events = decodeSyncEvents(payload);
-        if (events.length === 0) return;
-        for (const s of this.subscribers) s.deliver(events);
-      })
+      .listen(
+        SYNC_EVENTS_CHANNEL,
+        (payload) => {
+          const events = decodeSyncEvents(payload);
+          if (events.length === 0) return;
+          for (const s of this.subscribers) s.deliver(events);
+        },
+        // The listening connection dropped and came back: events of those moments were missed. The streams end, the
+        // browsers reconnect and read again what they show.
+        () => {
+          for (const s of [...this.subscribers]) s.end();
+        },
+      )
       .catch((err: unknown) => {
         this.listening = null;
         throw err;
