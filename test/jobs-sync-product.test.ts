@@ -56,7 +56,7 @@ for (const target of databaseTargets()) {
       });
     const useStorefront = <T extends FakeStorefront>(s: T): T => storefront.use(s);
 
-    it('syncs the product: mapping synced, last_sync_at touched, no sync log; the job completes', async () => {
+    it('syncs the product: mapping synced, last_sync_at touched, counted in the delta sync log; the job completes', async () => {
       const store = useStorefront(new FakeStorefront());
       const c = await h.connected();
       const id = await pimProduct(h, c.tenant, 'Queued Lamp', 2);
@@ -70,10 +70,19 @@ for (const target of databaseTargets()) {
       assert.equal(m.sync_status, 'synced');
       assert.equal(m.storefront_product_id, 9_000_000_001);
       assert.ok((await publicStatusOf(h, c.integrationId)).last_sync_at, 'last_sync_at set');
-      assert.deepEqual(await syncLogsOf(h, c.token), [], 'a job writes no sync log');
+      // A delta job is counted in the integration's delta sync log (not one log per job: recordDelta gathers them).
+      const logs = await syncLogsOf(h, c.token);
+      assert.deepEqual(
+        logs.map((l) => [l.operation, l.status, l.records_processed, l.records_failed]),
+        [['products.delta_sync', 'success', 1, 0]],
+      );
 
-      // Again: an update of the same storefront product, never a second one.
+      // Again: an update of the same storefront product, never a second one; the same log counts it.
       await ended(await send(c.integrationId, id));
+      assert.deepEqual(
+        (await syncLogsOf(h, c.token)).map((l) => [l.operation, l.records_processed]),
+        [['products.delta_sync', 2]],
+      );
       assert.equal(store.products.size, 1);
       assert.equal(store.calls[1].known.productId, 'gid://shopify/Product/9000000001');
     });

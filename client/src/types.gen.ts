@@ -9509,3 +9509,102 @@ export type ConnectOwnShopResponses = {
 };
 
 export type ConnectOwnShopResponse = ConnectOwnShopResponses[keyof ConnectOwnShopResponses];
+
+export type StreamSyncEventsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/sync/events';
+};
+
+export type StreamSyncEventsErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: ConnectorError;
+    /**
+     * AUTHENTICATION_FAILED (missing or invalid token, or the per-IP authentication limit), or INVALID_CREDENTIALS
+     */
+    401: ConnectorError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: ConnectorError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: ConnectorError;
+};
+
+export type StreamSyncEventsError = StreamSyncEventsErrors[keyof StreamSyncEventsErrors];
+
+export type StreamSyncEventsResponses = {
+    /**
+     * Server-Sent Events; each data line is a SyncState
+     */
+    200: string;
+};
+
+export type StreamSyncEventsResponse = StreamSyncEventsResponses[keyof StreamSyncEventsResponses];
+
+export type ListSyncStatesData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * PIM product ids, comma-separated (1 to 100)
+         */
+        product_ids: string;
+    };
+    url: '/api/sync/states';
+};
+
+export type ListSyncStatesErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: ConnectorError;
+    /**
+     * AUTHENTICATION_FAILED (missing or invalid token, or the per-IP authentication limit), or INVALID_CREDENTIALS
+     */
+    401: ConnectorError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: ConnectorError;
+};
+
+export type ListSyncStatesError = ListSyncStatesErrors[keyof ListSyncStatesErrors];
+
+export type ListSyncStatesResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 'success' | 'partial';
+        message: string;
+        data: {
+            states: Array<{
+                integration_id: number;
+                /**
+                 * the PIM product id
+                 */
+                product_id: number;
+                /**
+                 * pending (a change waits to be written), syncing (being written to the shop now), synced, or error
+                 */
+                state: 'pending' | 'syncing' | 'synced' | 'error';
+                /**
+                 * the reason, with error
+                 */
+                error?: string;
+                /**
+                 * the mapping's last_synced_at (UTC, YYYY-MM-DD HH:MM:SS), when known
+                 */
+                synced_at?: string;
+            }>;
+        };
+    };
+};
+
+export type ListSyncStatesResponse = ListSyncStatesResponses[keyof ListSyncStatesResponses];

@@ -47,6 +47,7 @@ test('each resource has a key of its own: none is another one, or under another 
   // The same arguments, the same key (a factory, not a new array of another shape each time).
   assert.deepEqual(productKeys.detail(7), productKeys.detail(7));
   assert.deepEqual(bridgeKeys.mapping(3, 7), ['bridge', 3, 'mapping', 7]);
+  assert.deepEqual(bridgeKeys.statesOf([7, 8]), ['bridge', 'states', '7,8']);
 });
 
 test('the Lists page reads each list through the query the product pages and the export read (the same key, the same read)', () => {
@@ -103,6 +104,7 @@ test('a push marks everything of its integration stale (the product editor’s m
     bridgeKeys.fullSync(3, 'sync-1'),
     bridgeKeys.status(4),
     bridgeKeys.integrations(),
+    bridgeKeys.statesOf([7, 8]),
   ];
   assert.equal(isFullSyncKey(bridgeKeys.fullSync(3, 'sync-1')), true);
   assert.equal(isFullSyncKey(bridgeKeys.status(3)), false);
@@ -114,6 +116,8 @@ test('a push marks everything of its integration stale (the product editor’s m
     bridgeKeys.mapping(3, 7),
     bridgeKeys.syncLogs(3),
     bridgeKeys.integrations(),
+    // The product list's states (every shop's, one read): what the push wrote shows there too.
+    bridgeKeys.statesOf([7, 8]),
   ]);
 });
 

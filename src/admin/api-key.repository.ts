@@ -48,6 +48,12 @@ export class ApiKeyRepository {
     return row?.hashes ?? null;
   }
 
+  /** SHA-256 of every key the organization was issued, revoked ones too: the integrations of its PIM account use one. */
+  async organizationKeyHashes(organizationId: number): Promise<string[]> {
+    const rows = await this.db.select({ hash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.organizationId, organizationId));
+    return rows.map((r) => r.hash);
+  }
+
   /** Marks the key revoked; returns its hash (for cache invalidation) or null when there was no live key. */
   async revoke(id: number): Promise<string | null> {
     const [row] = await this.db

@@ -54,6 +54,10 @@ import { JobQueueStats } from './status/queue-stats.js';
 import { StatusRepository } from './status/status.repository.js';
 import { StatusService } from './status/status.service.js';
 import { DeltaPoller } from './sync/delta-poller.js';
+import { type CatalogueChangeFeed, DeltaWake } from './sync/delta-wake.js';
+import { SyncStatesService } from './live/sync-states.service.js';
+import { type SyncStreamOptions, SyncStreamService } from './live/sync-stream.service.js';
+import type { Notifications } from '../db/notifications.js';
 import { DeltaSyncRepository } from './sync/delta-sync.repository.js';
 import { DeltaSyncService } from './sync/delta-sync.service.js';
 import { fullSyncHandler, syncBulkHandler } from './sync/full-sync.handlers.js';
@@ -95,6 +99,8 @@ export interface ConnectorOverrides {
   adoption?: Partial<AdoptionOptions>;
   /** Drift reports' settings (e.g. shorter polls of the shop's bulk query). */
   drift?: Partial<DriftOptions>;
+  /** The console's event streams (heartbeat, lifetime, cap per organization). */
+  syncStream?: Partial<SyncStreamOptions>;
 }
 
 export interface ConnectorModuleDeps {
@@ -117,6 +123,10 @@ export interface ConnectorModuleDeps {
   appFor(domain: string): Promise<InstallApp | null>;
   metrics: Metrics;
   log?: Logger & { info(obj: object, msg: string): void };
+  /** LISTEN/NOTIFY: the console's event streams hear the mappings' sync states from every process. */
+  notifications: Pick<Notifications, 'listen'>;
+  /** This server's PIM's catalogue changes, by organization, and the key hashes of an organization (live/, sync/delta-wake.ts). */
+  catalogueChanges?: { feed: CatalogueChangeFeed; keyHashesOf(organizationId: number): Promise<string[]> };
 }
 
 export type ConnectorModule = ReturnType<typeof createConnector>;
@@ -230,6 +240,12 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
   // POST /api/drift: the shop read in one bulk query and compared with what the bridge last wrote (drift/).
   const drift = new DriftService({ db, repo: new DriftRepository(db), queue, txExecutor: executorOf, liveJobs, integrations, storefront }, overrides.drift);
   const statusRepo = new StatusRepository(db);
+  const accountIntegrationIds = async (keyHashes: string[]) => (await integrations.listForAccount(keyHashes)).map((i) => i.id);
+  // The console's live view: sync states as they change (an SSE stream per tab) and where a page of products stands.
+  const live = {
+    streams: new SyncStreamService({ notifications: deps.notifications, integrationsOf: accountIntegrationIds, log }, overrides.syncStream),
+    states: new SyncStatesService(mappingRepo, accountIntegrationIds),
+  };
   const services = {
     pimClient: pim,
     webhooks,
@@ -261,6 +277,7 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
     adoptions,
     drift,
     collections,
+    live,
     console: new ConsoleAccess(integrations, (integrationId) => shopAccess.viewForIntegration(integrationId)),
     mappings: new MappingService(mappingRepo),
     // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.
@@ -273,11 +290,11 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
     }),
   };
   const handlers: JobHandlers = {
-    [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log, metrics }), concurrency: settings.syncConcurrency },
+    [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log, metrics, syncLogs }), concurrency: settings.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
     [JOB.syncFull]: { handler: fullSyncHandler(fullSync), concurrency: 2 },
     [JOB.syncBulk]: { handler: syncBulkHandler(fullSync), concurrency: 5 },
-    [JOB.syncPoll]: { handler: syncPollHandler({ delta, collections, log }), concurrency: 2 },
+    [JOB.syncPoll]: { handler: syncPollHandler({ delta, collections, log, syncLogs }), concurrency: 2 },
     // An adoption waits on the shop's bulk query and the PIM's pages: light, a few at once.
     [JOB.catalogueAdopt]: { handler: adoptionHandler(adoptions), concurrency: 2 },
     // A drift report waits on the shop's bulk query, then compares in memory: light.
@@ -288,7 +305,21 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
     services,
     handlers,
     /** Sends one sync.poll per active integration every SYNC_POLL_SECONDS (run by worker nodes). */
-    deltaTicker: new DeltaPoller(deltaRepo, queue, settings.syncPollSeconds, log),
+    deltaTicker: new DeltaPoller(
+      deltaRepo,
+      queue,
+      settings.syncPollSeconds,
+      log,
+      deps.catalogueChanges
+        ? new DeltaWake({
+            changes: deps.catalogueChanges.feed,
+            keyHashesOf: deps.catalogueChanges.keyHashesOf,
+            integrationsOf: (keyHashes) => integrations.listForAccount(keyHashes),
+            queue,
+            log,
+          })
+        : null,
+    ),
     /** The shops this server knows (the admin API registers, lists and removes them: `shops` is the connector's table). */
     shopRegistry: new ShopRegistryRepository(db),
     /** Integrations made before their PIM key was fingerprinted get it (the console finds an account's integrations by it). */

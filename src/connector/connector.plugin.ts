@@ -34,6 +34,9 @@ import { webhookSettingsRoutes } from './webhooks/webhook.routes.js';
 import { collectionRoutes } from './collections/collection.routes.js';
 import type { CategoryCollectionService } from './collections/category-collection.service.js';
 import type { WebhookService } from './webhooks/webhook.service.js';
+import { liveRoutes } from './live/live.routes.js';
+import type { SyncStatesService } from './live/sync-states.service.js';
+import type { SyncStreamService } from './live/sync-stream.service.js';
 
 export interface ConnectorDeps {
   auth: ConnectorAuthService;
@@ -54,6 +57,8 @@ export interface ConnectorDeps {
   webhooks?: WebhookService;
   /** The console's "Connect a Shopify store" (POST /api/shops; connector/shop-auth). */
   installs?: ShopInstallService;
+  /** The console's live sync states (GET /api/sync/events, GET /api/sync/states; connector/live). */
+  live?: { streams: SyncStreamService; states: SyncStatesService };
 }
 
 const APP_ERROR_CODES: Record<AppError['kind'], ConnectorErrorCode> = {
@@ -151,4 +156,5 @@ export async function connectorPlugin(app: App, deps: ConnectorDeps, paths?: Pat
   accountRoutes(app, deps.console);
   if (deps.webhooks) webhookSettingsRoutes(app, deps.webhooks);
   if (deps.installs) accountShopRoutes(app, { installs: deps.installs });
+  if (deps.live) liveRoutes(app, deps.live);
 }

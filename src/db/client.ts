@@ -17,6 +17,7 @@ import type { MigrationSet } from './migration-set.js';
 import { inProcessLocks, postgresLocks, type Locks } from './advisory-locks.js';
 import { clientExecutor, type SqlExecutor } from './executor.js';
 import { pgliteTemplateFile, readPgliteTemplate } from './pglite-template.js';
+import { type Notifications, pgliteNotifications, postgresNotifications } from './notifications.js';
 
 export type { MigrationSet } from './migration-set.js';
 
@@ -36,6 +37,8 @@ export interface Database {
   ping(): Promise<boolean>;
   /** Raw SQL outside any transaction (the job queue's `db`); inside a transaction use `executorOf(tx)` (jobs/queue.ts). */
   executor: SqlExecutor;
+  /** LISTEN/NOTIFY across processes (notifications.ts): on a connection of its own on PostgreSQL, the instance's on PGlite. */
+  notifications: Notifications;
   /** Owners' locks for background work (advisory-locks.ts): on a connection of their own on PostgreSQL, in memory on PGlite. */
   locks: Locks<Db>;
   /**
@@ -69,16 +72,21 @@ function openPostgres(url: string, poolSize: number): Database {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzlePg(pool);
+  const notifications = postgresNotifications(pool.options);
   return {
     kind: 'postgres',
     db,
+    notifications,
     migrate: (set) => migratePg(db as never, set ?? { migrationsFolder }),
     ping: () => ping(db),
     executor: clientExecutor(pool),
     locks: postgresLocks(pool, (client) => drizzlePg(client)),
     exclusively: (fn, onWait) => exclusivelyOnPostgres(pool, fn, onWait),
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
-    close: () => pool.end(),
+    close: async () => {
+      await notifications.close();
+      await pool.end();
+    },
   };
 }
 
@@ -91,9 +99,11 @@ async function openPglite(dataDir: string | null, templateFile: string | undefin
     const client = await createPglite(dataDir === null ? undefined : path.join(dataDir, 'pglite'), templateFile);
     const after = dataDir === null ? null : makePrivate(path.join(dataDir, 'pglite'));
     const db = drizzleLite(client);
+    const notifications = pgliteNotifications(client);
     return {
       kind: 'pglite',
       db,
+      notifications,
       ...(before && after
         ? {
             privacy: { changed: before.changed + after.changed, failed: before.failed + after.failed, firstFailure: before.firstFailure ?? after.firstFailure },
@@ -106,6 +116,7 @@ async function openPglite(dataDir: string | null, templateFile: string | undefin
       exclusively: (fn) => fn(),
       close: async () => {
         try {
+          await notifications.close();
           await client.close();
         } finally {
           release();

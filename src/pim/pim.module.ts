@@ -51,6 +51,8 @@ import { Variant } from './variants/variant.schemas.js';
 import { VariantService } from './variants/variant.service.js';
 import { WarehouseRepository } from './warehouses/warehouse.repository.js';
 import { WarehouseService } from './warehouses/warehouse.service.js';
+import { CatalogueChanges } from './changes/catalogue-changes.js';
+import type { Notifications } from '../db/notifications.js';
 
 export { sendPimError } from './pim.plugin.js';
 
@@ -69,6 +71,8 @@ export interface PimSettings {
 
 export interface PimModuleDeps {
   db: Db;
+  /** LISTEN/NOTIFY: the catalogue's changes told to every process (changes/catalogue-changes.ts). */
+  notifications: Pick<Notifications, 'listen'>;
   /** Rate limits and the credential cache's invalidations are shared through Redis when there is one. */
   redis: Redis | null;
   queue: PgBossQueue;
@@ -78,7 +82,7 @@ export interface PimModuleDeps {
 
 export type PimModule = ReturnType<typeof createPim>;
 
-export function createPim({ db, redis, queue, keys }: PimModuleDeps, settings: PimSettings) {
+export function createPim({ db, redis, queue, keys, notifications }: PimModuleDeps, settings: PimSettings) {
   const mediaUrl = `${settings.publicUrl}/media/`;
   const credentials = new CredentialCache(redis);
   const auth = new ApiKeyAuthService(keys, credentials);
@@ -122,6 +126,7 @@ export function createPim({ db, redis, queue, keys }: PimModuleDeps, settings: P
     suppliers: new NamedListService(db, new NamedListRepository(db, 'supplier'), 'supplier'),
     vatRates: new VatRateService(db, new VatRateRepository(db)),
     catalogueFiles: { imports, exports: new ExportService(catalogue), maxBytes: settings.importMaxBytes },
+    changes: new CatalogueChanges(db, notifications),
   };
   const handlers: JobHandlers = {
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.

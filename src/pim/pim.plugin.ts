@@ -36,6 +36,7 @@ import type { VariantService } from './variants/variant.service.js';
 import { stockRoutes } from './stock/stock.routes.js';
 import type { StockService } from './stock/stock.service.js';
 import { warehouseRoutes } from './warehouses/warehouse.routes.js';
+import type { CatalogueChanges } from './changes/catalogue-changes.js';
 import type { WarehouseService } from './warehouses/warehouse.service.js';
 
 export interface PimDeps {
@@ -57,6 +58,8 @@ export interface PimDeps {
   vatRates: VatRateService;
   /** CSV imports and exports. */
   catalogueFiles: { imports: ImportService; exports: ExportService; maxBytes: number };
+  /** Told after every successful write (changes/catalogue-changes.ts). */
+  changes?: Pick<CatalogueChanges, 'raise'>;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -90,6 +93,12 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
     if (session) req.pim = { organizationId: session.organizationId, keyId: session.keyId };
     else if (apiKey === undefined && req.consoleSessionEnded) throw new AppError('unauthorized', SESSION_ENDED);
     else req.pim = await deps.auth.authenticate(apiKey);
+  });
+
+  // A write answered with success has committed: the organization's catalogue changed (the delta sync reads it now).
+  app.addHook('onResponse', async (req, reply) => {
+    if (!deps.changes || READ_METHODS.has(req.method) || reply.statusCode >= 400 || !req.pim) return;
+    await deps.changes.raise(req.pim.organizationId).catch((err: unknown) => req.log.warn({ err }, 'the catalogue change could not be told'));
   });
 
   app.get(

@@ -38,7 +38,7 @@ const RECLAIM_INTERVAL_SECONDS = 3;
 export interface ServiceDeps {
   config: Readonly<Config>;
   /** The platform's database: its Drizzle handle, and for the sandbox the owners' locks and the pool's size. */
-  database: Pick<Database, 'db' | 'locks' | 'poolUse' | 'executor' | 'kind'>;
+  database: Pick<Database, 'db' | 'locks' | 'poolUse' | 'executor' | 'kind' | 'notifications'>;
   redis: Redis | null;
   queue: PgBossQueue;
   /** Where the connector and the Shopify adapter count what they do (GET /metrics). */
@@ -104,6 +104,12 @@ export function createServices({ config, database, redis, queue, metrics, log }:
       appFor: (domain) => installAppFor(domain, config, sandbox),
       metrics,
       log,
+      notifications: database.notifications,
+      // This server's PIM tells its catalogue's changes: the delta sync of the organization's integrations runs at once.
+      catalogueChanges: {
+        feed: { subscribe: (handler) => built(pim).services.changes.subscribe(handler) },
+        keyHashesOf: (organizationId) => built(admin).keys.organizationKeyHashes(organizationId),
+      },
     },
     config,
     overrides,
@@ -127,7 +133,7 @@ export function createServices({ config, database, redis, queue, metrics, log }:
     },
     config,
   );
-  pim = createPim({ db, redis, queue, keys: admin.keys }, config);
+  pim = createPim({ db, redis, queue, keys: admin.keys, notifications: database.notifications }, config);
   const handlers = { ...pim.handlers, ...connector.handlers };
   const pglite = database.kind === 'pglite';
   const workers = new Workers(

@@ -1448,6 +1448,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sync/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the sync states of the organization’s products (Server-Sent Events)
+         * @description Beyond the spec, for the console: a text/event-stream of the sync states of the signed-in organization's products in each of its integrations, as they change (pending when the delta sync has queued a change, syncing while it is written to the shop, then synced or error). Each event's data is one SyncState object as JSON; comment lines (`: ping`) come every 15 s; the stream ends after 10 minutes and the browser's EventSource reconnects by itself (`retry:` 2 s), when the console should read what it shows again. Only the session's own organization's events are sent. Console session cookie only. Errors: AUTHENTICATION_FAILED (401) without a session, RATE_LIMITED (429) past 20 streams of one organization open on one server.
+         */
+        get: operations["streamSyncEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sync/full": {
         parameters: {
             query?: never;
@@ -1500,6 +1520,26 @@ export interface paths {
          * @description Beyond the spec: the integration's sync logs started in the last `hours` (default 48, at most 720), newest first, at most `limit` (default 500, at most 1000), each with its error. Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter, AUTHENTICATION_FAILED (401).
          */
         get: operations["listSyncLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sync/states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where some products stand in each of the organization’s shops
+         * @description Beyond the spec, for the console: for up to 100 PIM products (product_ids, comma-separated), their sync state in each integration of the signed-in organization where they have a mapping (the objects GET /api/sync/events sends; syncing while a writer holds the product). A product in no shop is absent. Console session cookie only. Errors: VALIDATION_FAILED (400) for a bad product_ids, AUTHENTICATION_FAILED (401) without a session.
+         */
+        get: operations["listSyncStates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -16087,6 +16127,78 @@ export interface operations {
             };
         };
     };
+    streamSyncEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: `data: <SyncState as JSON>` per event, comment lines as heartbeats */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED (missing or invalid token, or the per-IP authentication limit), or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    /** @description Authentication attempts left in this minute for the client IP */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets (epoch seconds) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
+        };
+    };
     startFullSync: {
         parameters: {
             query?: never;
@@ -16403,6 +16515,87 @@ export interface operations {
             /** @description Not found */
             404: {
                 headers: {
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
+        };
+    };
+    listSyncStates: {
+        parameters: {
+            query: {
+                /** @description PIM product ids, comma-separated (1 to 100) */
+                product_ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            states: {
+                                /** @description the reason, with error */
+                                error?: string;
+                                integration_id: number;
+                                /** @description the PIM product id */
+                                product_id: number;
+                                /**
+                                 * @description pending (a change waits to be written), syncing (being written to the shop now), synced, or error
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "syncing" | "synced" | "error";
+                                /** @description the mapping's last_synced_at (UTC, YYYY-MM-DD HH:MM:SS), when known */
+                                synced_at?: string;
+                            }[];
+                        };
+                        message: string;
+                        status: "success" | "partial";
+                    };
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
+            /** @description AUTHENTICATION_FAILED (missing or invalid token, or the per-IP authentication limit), or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    /** @description Authentication attempts left in this minute for the client IP */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets (epoch seconds) */
+                    "X-RateLimit-Reset"?: number;
                     /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;

@@ -1,8 +1,10 @@
 // The frame of every signed-in page: the organization, the navigation, sign-out. Without a session it sends the
-// merchant to sign-in, remembering the page (`?next=`), and back there after.
+// merchant to sign-in, remembering the page (`?next=`), and back there after. While signed in it holds the console's one
+// stream of sync states (useLiveSync), whichever page is open.
 import { useMutation } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { messageOf } from '../api/errors';
+import { useLiveSync } from '../features/bridge/live';
 import { useSession } from '../features/session/session';
 import { Loading } from './status';
 
@@ -24,6 +26,8 @@ export function Layout() {
   const { session, ended, signOut } = useSession();
   const location = useLocation();
   const leave = useMutation({ mutationFn: signOut });
+  // The bridge's sync states, pushed by the server while signed in (features/bridge/live.ts).
+  useLiveSync(!!session);
   if (session === undefined) return <Loading label="Opening the console…" />;
   if (session === null) {
     const next = encodeURIComponent(location.pathname + location.search);

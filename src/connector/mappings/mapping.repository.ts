@@ -1,6 +1,9 @@
-// The only place with SQL for product mappings (PIM product ↔ storefront product, per integration).
+// The only place with SQL for product mappings (PIM product ↔ storefront product, per integration). Every write that
+// changes a product's sync state also tells the other processes (live/sync-events.ts: a NOTIFY in the same transaction).
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { notifyMany } from '../../db/notifications.js';
+import { encodeSyncEvents, type LiveSyncState, SYNC_EVENTS_CHANNEL } from '../live/sync-events.js';
 import { rowsOf } from '../../db/rows.js';
 import { productMappings } from '../connector.tables.js';
 import type { KnownStorefrontProduct } from '../../storefront/storefront.port.js';
@@ -81,6 +84,39 @@ export class MappingRepository {
     return new MappingRepository(tx);
   }
 
+  /** Tells the console's event streams of every process (delivered when this handle's transaction commits). */
+  private async announce(integrationId: number, pimProductIds: number[], state: LiveSyncState, detail?: { error?: string | null; at?: Date | null }) {
+    await notifyMany(this.db, SYNC_EVENTS_CHANNEL, encodeSyncEvents(integrationId, pimProductIds, state, detail));
+  }
+
+  /**
+   * The live state of these products in one integration (GET /api/sync/states): `syncing` while a writer's lease runs,
+   * else the mapping's status; products without a mapping are left out.
+   */
+  async liveStates(
+    integrationId: number,
+    pimProductIds: number[],
+  ): Promise<{ pimProductId: number; state: LiveSyncState; error: string | null; lastSyncedAt: Date | null }[]> {
+    if (pimProductIds.length === 0) return [];
+    const rows = await this.db
+      .select({
+        pimProductId: productMappings.pimProductId,
+        status: productMappings.syncStatus,
+        leased: sql<boolean>`(${productMappings.leaseUntil} is not null and ${productMappings.leaseUntil} > now())`,
+        error: productMappings.syncError,
+        lastSyncedAt: productMappings.lastSyncedAt,
+      })
+      .from(productMappings)
+      .where(and(eq(productMappings.integrationId, integrationId), inArray(productMappings.pimProductId, pimProductIds)))
+      .orderBy(asc(productMappings.pimProductId));
+    return rows.map((r) => ({
+      pimProductId: r.pimProductId,
+      state: r.leased ? 'syncing' : (r.status as LiveSyncState),
+      error: r.status === 'error' ? r.error : null,
+      lastSyncedAt: r.lastSyncedAt,
+    }));
+  }
+
   async find(integrationId: number, pimProductId: number): Promise<MappingRow | null> {
     const [row] = await this.db
       .select(columns)
@@ -113,12 +149,24 @@ export class MappingRepository {
    */
   async markPending(integrationId: number, pimProductIds: number[]): Promise<void> {
     if (pimProductIds.length === 0) return;
-    await this.db
+    const marked = await this.db
       .update(productMappings)
       .set({ syncStatus: 'pending' })
       .where(
         and(eq(productMappings.integrationId, integrationId), inArray(productMappings.pimProductId, pimProductIds), eq(productMappings.syncStatus, 'synced')),
-      );
+      )
+      .returning({ pimProductId: productMappings.pimProductId });
+    // Pending too: the products the queued jobs will create (no mapping yet).
+    const mapped = new Set(
+      (
+        await this.db
+          .select({ pimProductId: productMappings.pimProductId })
+          .from(productMappings)
+          .where(and(eq(productMappings.integrationId, integrationId), inArray(productMappings.pimProductId, pimProductIds)))
+      ).map((r) => r.pimProductId),
+    );
+    const pending = [...marked.map((r) => r.pimProductId), ...pimProductIds.filter((id) => !mapped.has(id))];
+    await this.announce(integrationId, pending, 'pending');
   }
 
   /** A page ordered by id, and the total under the same filter. */
@@ -131,7 +179,12 @@ export class MappingRepository {
 
   /** A `pending` mapping for a product pushed for the first time; an existing mapping is left as it is. */
   async insertPending(integrationId: number, pimProductId: number): Promise<void> {
-    await this.db.insert(productMappings).values({ integrationId, pimProductId, syncStatus: 'pending' }).onConflictDoNothing({ target });
+    const made = await this.db
+      .insert(productMappings)
+      .values({ integrationId, pimProductId, syncStatus: 'pending' })
+      .onConflictDoNothing({ target })
+      .returning({ id: productMappings.id });
+    if (made.length > 0) await this.announce(integrationId, [pimProductId], 'pending');
   }
 
   /**
@@ -155,6 +208,7 @@ export class MappingRepository {
       })
       // xmax is 0 on a row this statement inserted (PostgreSQL's own marker; PGlite is PostgreSQL too).
       .returning({ ...columns, storefrontVersion: productMappings.storefrontVersion, inserted: sql<boolean>`(xmax = 0)` });
+    if (row) await this.announce(integrationId, [pimProductId], 'syncing');
     return row ?? null;
   }
 
@@ -169,10 +223,13 @@ export class MappingRepository {
   }
 
   async releaseLease(integrationId: number, pimProductId: number, owner: string): Promise<void> {
-    await this.db
+    const [row] = await this.db
       .update(productMappings)
       .set({ leaseOwner: null, leaseUntil: null })
-      .where(and(eq(productMappings.integrationId, integrationId), eq(productMappings.pimProductId, pimProductId), eq(productMappings.leaseOwner, owner)));
+      .where(and(eq(productMappings.integrationId, integrationId), eq(productMappings.pimProductId, pimProductId), eq(productMappings.leaseOwner, owner)))
+      .returning({ status: productMappings.syncStatus, error: productMappings.syncError, at: productMappings.lastSyncedAt });
+    // Released without a write (nothing to send, or a failure that left the mapping as it was): it is what it says again.
+    if (row) await this.announce(integrationId, [pimProductId], row.status as LiveSyncState, { error: row.status === 'error' ? row.error : null, at: row.at });
   }
 
   /**
@@ -196,7 +253,10 @@ export class MappingRepository {
           AND (u.version IS NULL OR m.storefront_version IS NULL OR m.storefront_product_id IS NULL OR m.storefront_version <= u.version::timestamptz)
         RETURNING m.pim_product_id`),
     );
-    return new Set(rows.map((r) => Number(r.pim_product_id)));
+    const claimed = rows.map((r) => Number(r.pim_product_id));
+    // Being written: the bulk operation carries them now.
+    await this.announce(integrationId, claimed, 'syncing');
+    return new Set(claimed);
   }
 
   /**
@@ -248,6 +308,7 @@ export class MappingRepository {
       .insert(productMappings)
       .values({ integrationId, pimProductId, ...values, storefrontVersion: version })
       .onConflictDoUpdate({ target, set: { ...values, ...lease, storefrontVersion: version ?? sql`${productMappings.storefrontVersion}` } });
+    await this.announce(integrationId, [pimProductId], m.error ? 'error' : 'synced', { error: m.error, at: m.at });
   }
 
   /** Every mapping of the integration: PIM product, storefront product, and the adoption that linked it (if one did). */
@@ -302,7 +363,9 @@ export class MappingRepository {
         setWhere: sql`${productMappings.storefrontProductId} is null and (${productMappings.leaseUntil} is null or ${productMappings.leaseUntil} < now())`,
       })
       .returning({ pimProductId: productMappings.pimProductId });
-    return written.map((w) => w.pimProductId);
+    const linked = written.map((w) => w.pimProductId);
+    await this.announce(integrationId, linked, 'pending');
+    return linked;
   }
 
   /** `error` with its reason; storefront ids and state already known are kept (the next push updates, never duplicates). */
@@ -311,6 +374,7 @@ export class MappingRepository {
       .insert(productMappings)
       .values({ integrationId, pimProductId, syncStatus: 'error', syncError: error, updatedAt: at })
       .onConflictDoUpdate({ target, set: { syncStatus: 'error', syncError: error, updatedAt: at } });
+    await this.announce(integrationId, [pimProductId], 'error', { error });
   }
 
   /**
@@ -337,7 +401,9 @@ export class MappingRepository {
       })
       .where(and(eq(productMappings.integrationId, integrationId), eq(productMappings.storefrontProductId, storefrontProductId)))
       .returning({ pimProductId: productMappings.pimProductId });
-    return rows.map((r) => r.pimProductId);
+    const marked = rows.map((r) => r.pimProductId);
+    await this.announce(integrationId, marked, 'error', { error: reason });
+    return marked;
   }
 
   /** The mapping of a storefront product (webhooks), or null. */

@@ -1,8 +1,10 @@
 // The delta sync's clock on a worker node: every SYNC_POLL_SECONDS it sends one sync.poll job per active integration.
 // The job's singletonKey (the integration) with singletonSeconds = the interval lets the queue keep one poll per
 // integration per interval whatever the number of worker nodes ticking: the queue is the lock, no leader election.
+// With a wake (delta-wake.ts), a change in this server's own PIM polls its integrations at once, between the ticks.
 import { JOB, type JobQueue } from '../../jobs/job-types.js';
 import type { DeltaSyncRepository } from './delta-sync.repository.js';
+import type { DeltaWake } from './delta-wake.js';
 
 interface Logger {
   error(obj: object, msg: string): void;
@@ -17,6 +19,7 @@ export class DeltaPoller {
     private readonly queue: Pick<JobQueue, 'send'>,
     private readonly intervalSeconds: number,
     private readonly log?: Logger,
+    private readonly wake?: Pick<DeltaWake, 'start' | 'close'> | null,
   ) {}
 
   /** Ticks now and then every interval (a tick still running is not overlapped). */
@@ -35,11 +38,13 @@ export class DeltaPoller {
     this.timer = setInterval(tick, this.intervalSeconds * 1_000);
     this.timer.unref();
     tick();
+    this.wake?.start().catch((err: unknown) => this.log?.error({ err }, 'the delta sync cannot hear the PIM’s changes: it polls every interval only'));
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.wake?.close();
     await this.running;
   }
 

@@ -25,6 +25,7 @@ export function bridgeChanged(queryClient: QueryClient, integrationId: number) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: bridgeKeys.integration(integrationId), predicate: (q) => !isFullSyncKey(q.queryKey) }),
     queryClient.invalidateQueries({ queryKey: bridgeKeys.integrations() }),
+    queryClient.invalidateQueries({ queryKey: bridgeKeys.states() }),
   ]);
 }
 

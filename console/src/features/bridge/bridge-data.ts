@@ -181,7 +181,7 @@ export const HEALTH_WORDS: Record<string, string> = {
 /** The badge class of a health status, sync log status or mapping status. */
 export function tone(status: string): 'ok' | 'warn' | 'error' | '' {
   if (['excellent', 'good', 'success', 'synced', 'connected', 'completed', 'active'].includes(status)) return 'ok';
-  if (['fair', 'partial', 'pending', 'running', 'queued'].includes(status)) return 'warn';
+  if (['fair', 'partial', 'pending', 'syncing', 'running', 'queued'].includes(status)) return 'warn';
   if (['poor', 'error', 'failed', 'inactive'].includes(status)) return 'error';
   return '';
 }
@@ -189,6 +189,8 @@ export function tone(status: string): 'ok' | 'warn' | 'error' | '' {
 const OPERATIONS: Record<string, string> = {
   'products.push': 'Push',
   'products.full_sync': 'Full sync',
+  'products.delta_sync': 'Delta sync',
+  'products.push.dry_run': 'Preview',
 };
 
 export const operationName = (operation: string) => OPERATIONS[operation] ?? operation;
@@ -202,7 +204,7 @@ const SYNC_STATUS_WORDS: Record<string, string> = {
 
 export const syncStatusWord = (status: string) => SYNC_STATUS_WORDS[status] ?? status;
 
-const MAPPING_STATUS_WORDS: Record<string, string> = { synced: 'Synced', pending: 'Pending', error: 'Error' };
+const MAPPING_STATUS_WORDS: Record<string, string> = { synced: 'Synced', pending: 'Pending', syncing: 'Syncing', error: 'Error' };
 
 export const mappingStatusWord = (status: string) => MAPPING_STATUS_WORDS[status] ?? status;
 

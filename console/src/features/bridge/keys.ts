@@ -25,6 +25,10 @@ export const bridgeKeys = {
   driftPage: (integrationId: number, kind: string | null, page: number) => [...bridgeKeys.drift(integrationId), kind, page] as const,
   /** GET /api/collections: the shop's collections of PIM categories. */
   collections: (integrationId: number) => [...bridgeKeys.integration(integrationId), 'collections'] as const,
+  /** Every read of GET /api/sync/states (all integrations at once, no X-Integration-Id). */
+  states: () => [...bridgeKeys.all, 'states'] as const,
+  /** GET /api/sync/states of some products (a page of the product list), in every shop. */
+  statesOf: (productIds: readonly number[]) => [...bridgeKeys.states(), productIds.join(',')] as const,
 };
 
 /** Whether a key is a full sync's progress (left out when an integration's data is read again: it polls by itself). */

@@ -2,6 +2,7 @@
 // (GET /api/products/mappings, filtered by ?status=, paged by ?page=). Each product can be pushed again; every
 // mapping in error can be pushed again at once (read page by page, pushed PUSH_BATCH at a time, after a confirmation).
 // Before a push, a preview (the push's dry run) shows what it would change: per product, or for every mapping in error.
+// Each row's status follows the server's stream of sync states (pending, syncing, synced or the error: live.ts).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';

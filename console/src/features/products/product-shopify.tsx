@@ -1,5 +1,6 @@
 // The product in each connected Shopify store: its mapping (sync status, error, last sync, the store's product id) and
-// a Push button that sends it now and reads the mapping again. Connector calls name their integration in a header.
+// a Push button that sends it now and reads the mapping again. Connector calls name their integration in a header. The
+// status follows the server's stream of sync states (pending, syncing, synced or the error) as it changes.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, bridge } from '../../api/client';
@@ -26,7 +27,8 @@ export function ProductShopify({ productId }: { productId: number }) {
   );
 }
 
-const TONE: Record<string, string> = { synced: 'ok', error: 'error', pending: 'warn' };
+// `syncing`: the stream says the shop is being written now (features/bridge/live.ts patches the mapping read here).
+const TONE: Record<string, string> = { synced: 'ok', error: 'error', pending: 'warn', syncing: 'warn' };
 
 function StoreMapping({ integration, productId }: { integration: Integration; productId: number }) {
   const queryClient = useQueryClient();
@@ -69,7 +71,9 @@ function StoreMapping({ integration, productId }: { integration: Integration; pr
         <dl className="product-facts">
           <dt>Sync status</dt>
           <dd>
-            <span className={`badge ${TONE[m.sync_status] ?? ''}`}>{m.sync_status}</span>
+            <span className={`badge ${TONE[m.sync_status] ?? ''}`} aria-live="polite">
+              {m.sync_status}
+            </span>
           </dd>
           {m.sync_error && (
             <>

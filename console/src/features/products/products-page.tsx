@@ -1,11 +1,14 @@
 // The catalogue: one page of products at a time (25 or 50), searched and filtered on the server. Every filter and the
-// page live in the URL, so reload, back and a page remembered through sign-in all come back to the same list.
+// page live in the URL, so reload, back and a page remembered through sign-in all come back to the same list. With a
+// Shopify store connected, a column says where each product stands there, live (product-sync-states.tsx).
 import { startTransition, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { Field } from '../../components/field';
 import { Page } from '../../components/page';
 import { Pagination } from '../../components/pagination';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
+import { useIntegrations } from '../bridge/api';
+import { useSyncStates } from '../bridge/live';
 import { useBrands, useCategories, useChannels } from '../catalogue/api';
 import { useProductList } from './api';
 import {
@@ -21,6 +24,7 @@ import {
   statusTone,
   writeFilters,
 } from './product-model';
+import { SyncStatesCell } from './product-sync-states';
 import './product-pages.css';
 
 export default function ProductsPage() {
@@ -60,6 +64,10 @@ export default function ProductsPage() {
 
   const data = list.data;
   const stale = list.isPlaceholderData;
+  // The stores connected, and where this page's products stand in each (none: no column).
+  const integrations = useIntegrations();
+  const stores = integrations.data ?? [];
+  const states = useSyncStates(data?.products.map((p) => p.id) ?? [], stores.length > 0);
   const clear = () => {
     pushed.current = '';
     setText('');
@@ -189,6 +197,7 @@ export default function ProductsPage() {
                       Stock
                     </th>
                     <th scope="col">Status</th>
+                    {stores.length > 0 && <th scope="col">Shopify</th>}
                   </tr>
                 </thead>
                 <tbody>
@@ -225,6 +234,11 @@ export default function ProductsPage() {
                       <td>
                         <span className={`badge ${statusTone(p.status)}`}>{STATUS_LABEL[p.status] ?? p.status}</span>
                       </td>
+                      {stores.length > 0 && (
+                        <td>
+                          <SyncStatesCell productId={p.id} integrations={stores} states={states.data ?? (states.isError ? [] : undefined)} />
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>
