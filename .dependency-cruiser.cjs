@@ -4,7 +4,7 @@
 //             sandbox server, the embedded template, request logs, /metrics, shutdown, the demo seed): may import
 //             anything below it, each module only through its module file (`*.module.ts`).
 //   kernel    src/http/: what every HTTP module shares (the `App` type, the error base, path patterns).
-//   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port, shopify/), src/sandbox/ (the
+//   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port and port/, shopify/), src/sandbox/ (the
 //             built-in fake Shopify behind HTTP, which the Shopify adapter talks to like a real shop; it does not
 //             implement the storefront port).
 //   platform  src/jobs/ → src/db/ → src/lib/, src/catalogue-csv/ (pure file formats) → src/lib/, src/paths.ts.
@@ -19,7 +19,8 @@ const MODULES = {
   pim: '^src/pim/',
   admin: '^src/admin/',
   connector: '^src/connector/',
-  port: '^src/storefront/storefront[.]port[.]ts$',
+  // The port (storefront.port.ts) and the types it speaks in, by topic (port/).
+  port: '^src/storefront/(storefront[.]port[.]ts$|port/)',
   shopify: '^src/storefront/shopify/',
   sandbox: '^src/sandbox/',
 };
@@ -30,7 +31,7 @@ const MODULES = {
  */
 const PUBLIC = [
   // The storefront port: the connector drives storefronts through it, the Shopify adapter implements it.
-  { name: 'storefront-port', file: '^src/storefront/storefront[.]port[.]ts$', users: ['connector', 'shopify'] },
+  { name: 'storefront-port', file: '^src/storefront/(storefront[.]port[.]ts$|port/)', users: ['connector', 'shopify'] },
   // The PIM authenticates API keys that the admin API issues (its API key check, the console sessions' live key).
   { name: 'admin-api-keys', file: '^src/admin/api-key[.]repository[.]ts$', users: ['pim'], typeOnly: true },
   // The admin API registers, lists, re-owns and removes shops, whose table is the connector's.

@@ -37,11 +37,14 @@ function tableAfter(doc: string, heading: string): string[][] {
   return rows;
 }
 
-/** The `src/…` paths in a cell's backticks (a bare name after the first continues its folder: `a/b.ts`, `c.ts`). */
+/** The `src/…` paths in a cell's backticks (a bare name continues the folder of the path before it: `a/b.ts`, `c.ts`). */
 function pathsIn(cell: string): string[] {
-  const names = [...cell.matchAll(/`([^`]+\.ts)`/g)].map((m) => m[1]);
-  const folder = names[0] ? path.posix.dirname(names[0]) : '';
-  return names.map((n) => `src/${n.includes('/') ? n : `${folder}/${n}`}`);
+  let folder = '';
+  return [...cell.matchAll(/`([^`]+\.ts)`/g)].map(([, name]) => {
+    if (!name.includes('/')) return `src/${folder}/${name}`;
+    folder = path.posix.dirname(name);
+    return `src/${name}`;
+  });
 }
 
 const doc = readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');

@@ -21,7 +21,10 @@ import { StatusRepository } from '../src/connector/status/status.repository.js';
 import { statusRoutes } from '../src/connector/status/status.routes.js';
 import { createStatusService, humanBytes, syncDuration, type StatusService } from '../src/connector/status/status.service.js';
 import type { App } from '../src/http/app-type.js';
-import { StorefrontError, type ProductUpsertResult, type ShopHealth, type StorefrontPort, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { StorefrontError } from '../src/storefront/port/errors.js';
+import type { ShopHealth, StorefrontShop } from '../src/storefront/port/shop.js';
+import type { ProductUpsertResult } from '../src/storefront/port/upsert-result.js';
+import type { StorefrontPort } from '../src/storefront/storefront.port.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { until } from './helpers/until.js';
 

@@ -14,13 +14,11 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../jobs/job-runner.js';
 import { createRateLimiter } from '../lib/rate-limiter.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type {
-  StorefrontAuthorization,
-  StorefrontCatalogueReader,
-  StorefrontCollections,
-  StorefrontPort,
-  StorefrontWebhooks,
-} from '../storefront/storefront.port.js';
+import type { StorefrontAuthorization } from '../storefront/port/authorization.js';
+import type { StorefrontCatalogueReader } from '../storefront/port/catalogue.js';
+import type { StorefrontCollections } from '../storefront/port/collections.js';
+import type { StorefrontWebhooks } from '../storefront/port/webhooks.js';
+import type { StorefrontPort } from '../storefront/storefront.port.js';
 import { adoptionHandler } from './adopt/adoption.handler.js';
 import { AdoptionRepository } from './adopt/adoption.repository.js';
 import { type AdoptionOptions, AdoptionService } from './adopt/adoption.service.js';

@@ -159,7 +159,7 @@ export const productMappings = pgTable(
     syncStatus: text('sync_status').notNull().default('pending'),
     syncError: text('sync_error'),
     metadata: jsonb('metadata').notNull().default(sql`'{}'::jsonb`),
-    /** KnownStorefrontProduct (storefront/storefront.port.ts): the storefront ids of the product's variants and images. */
+    /** KnownStorefrontProduct (storefront/port/known-product.ts): the storefront ids of the product's variants and images. */
     storefrontState: jsonb('storefront_state').notNull().default(sql`'{}'::jsonb`),
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     /** The PIM product's updated_at of the snapshot last synced: the delta sync skips products not changed since. */

@@ -10,7 +10,7 @@ import https from 'node:https';
 import { agentFor, keepAliveGet, type Agents } from '../../lib/keep-alive.js';
 import { AddressRefusedError, checkedAgents, DownloadError, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
 import { mapLimit } from '../../lib/map-limit.js';
-import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
 import type { PimAttributeDefinition } from '../integrations/integration-settings.js';
 
 /** The outcome of a credential check, as a value: callers map it to their own error codes. */

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { JOB, type SyncBulkJob, type SyncFullJob } from '../../jobs/job-types.js';
-import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
 import { ConnectorError } from '../connector.errors.js';
 import { PimReadError } from '../pim/pim-client.js';
 import { clip } from '../push/push-results.js';
