@@ -11,7 +11,9 @@ import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from '../src/db/client.js';
-import { connectorTokens, integrations, productMappings, shops, syncLogs } from '../src/connector/connector.tables.js';
+import { connectorTokens, integrations, shops } from '../src/connector/connector.tables.js';
+import { productMappings } from '../src/connector/mapping.tables.js';
+import { syncLogs } from '../src/connector/sync.tables.js';
 import { sha256Hex } from '../src/lib/crypto.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { PimClient } from '../src/connector/pim/pim-client.js';
@@ -160,7 +162,7 @@ class TestClock implements Clock {
   }
 }
 
-// ---- fixtures: rows written directly (the tables of src/connector/connector.tables.ts) -----------------------------
+// ---- fixtures: rows written directly (the tables of src/connector/*.tables.ts) ----------------------------------
 
 let sequence = 0;
 

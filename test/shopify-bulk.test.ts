@@ -4,7 +4,7 @@
 // not run twice; result URLs off the shop's own host are refused unless public). A 1,000-item run is timed.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { sandboxBulkOperations } from '../src/sandbox/schema.js';
+import { sandboxBulkOperations } from '../src/sandbox/bulk.tables.js';
 import { bulkTagged, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { BULK_FIND_MIN } from '../src/storefront/shopify/ours-in-bulk.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';

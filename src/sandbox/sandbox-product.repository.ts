@@ -1,7 +1,8 @@
 // SQL for the sandbox's catalogue: products, variants, media, product metafields, metafield definitions, locations.
 import { and, asc, count, eq, exists, getTableColumns, gt, ilike, inArray, ne, notInArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxLocations, sandboxMedia, sandboxMetafieldDefinitions, sandboxProductMetafields, sandboxProducts, sandboxVariants } from './schema.js';
+import { sandboxMedia, sandboxMetafieldDefinitions, sandboxProductMetafields, sandboxProducts, sandboxVariants } from './product.tables.js';
+import { sandboxLocations } from './store.tables.js';
 
 export type ProductRow = typeof sandboxProducts.$inferSelect;
 export type VariantRow = typeof sandboxVariants.$inferSelect;

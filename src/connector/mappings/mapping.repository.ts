@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
-import { productMappings } from '../connector.tables.js';
+import { productMappings } from '../mapping.tables.js';
 import type { KnownStorefrontProduct } from '../../storefront/port/known-product.js';
 
 export const MAPPING_STATUSES = ['pending', 'synced', 'error'] as const;
