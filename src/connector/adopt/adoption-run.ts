@@ -7,7 +7,8 @@ import type { StorefrontCatalogueProduct } from '../../storefront/port/catalogue
 import { StorefrontError, tokenRefused } from '../../storefront/port/errors.js';
 import type { StorefrontShop } from '../../storefront/port/shop.js';
 import type { AdoptedMapping } from '../mappings/mapping.repository.js';
-import { type PimClient, PimReadError } from '../pim/pim-client.js';
+import type { PimClient } from '../pim/pim-client.js';
+import { PimReadError } from '../pim/pim-http.js';
 import { CatalogueReadFailed, POLL_FAILURES, readShopCatalogue } from '../storefront-operations.js';
 import type { AdoptionDeps, AdoptionOptions } from './adoption.deps.js';
 import type { AdoptionCounts, AdoptionPhase, AdoptionRow } from './adoption.repository.js';

@@ -13,7 +13,8 @@ import type { SyncPlacement } from '../../storefront/port/placement.js';
 import type { StorefrontShop } from '../../storefront/port/shop.js';
 import type { IntegrationService } from '../integrations/integration.service.js';
 import { ConnectorError } from '../connector.errors.js';
-import { PimReadError, type PimClient } from '../pim/pim-client.js';
+import type { PimClient } from '../pim/pim-client.js';
+import { PimReadError } from '../pim/pim-http.js';
 import type { CategoryCollectionRepository, CategoryCollectionRow } from './category-collection.repository.js';
 
 /** Without changes seen by the delta poll, the categories are still compared this often (a category deleted with no products). */

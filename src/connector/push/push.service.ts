@@ -16,7 +16,8 @@ import type { IntegrationSettingsService } from '../integrations/integration-set
 import type { IntegrationService } from '../integrations/integration.service.js';
 import { IntegrationRepository } from '../integrations/integration.repository.js';
 import type { MappingRepository } from '../mappings/mapping.repository.js';
-import { PimReadError, type PimClient } from '../pim/pim-client.js';
+import type { PimClient } from '../pim/pim-client.js';
+import { PimReadError } from '../pim/pim-http.js';
 import type { SyncLogRepository, SyncOutcome } from './sync-log.repository.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import { BatchRun, type BatchRunDeps, type Logger, TransientSyncError } from './batch-run.js';
