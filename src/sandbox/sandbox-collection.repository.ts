@@ -5,7 +5,8 @@ import type { Db } from '../db/client.js';
 import { sandboxCollectionMetafields, sandboxCollectionProducts, sandboxCollections } from './collection.tables.js';
 import { sandboxProducts } from './product.tables.js';
 import { sandboxCollectionPublications, sandboxPublications } from './publication.tables.js';
-import { escapeLike, handleOrNumbered, type ProductRow } from './sandbox-product.repository.js';
+import { escapeLike, handleOrNumbered } from './product-filter.js';
+import type { ProductRow } from './sandbox-product.repository.js';
 import type { ProductPublicationRow } from './sandbox-publication.repository.js';
 
 export type CollectionRow = typeof sandboxCollections.$inferSelect;
