@@ -1,12 +1,13 @@
 // The dependency rule of src/ (docs/architecture.md), checked by `npm run lint:deps` and first thing in `npm test`.
 //
-//   app       src/main.ts, src/config.ts, src/cli/, src/server/ (start-up, buildApp, the composition root, the standalone
-//             sandbox server, the embedded template, request logs, /metrics, shutdown, the demo seed): may import
-//             anything below it, each module only through its module file (`*.module.ts`).
+//   app       src/main.ts, src/config.ts (and its sections, src/config/), src/cli/, src/server/ (start-up, buildApp,
+//             the composition root, the standalone sandbox server, the embedded template, request logs, /metrics,
+//             shutdown, the demo seed): may import anything below it, each module only through its module file
+//             (`*.module.ts`).
 //   kernel    src/http/: what every HTTP module shares (the `App` type, the error base, path patterns).
-//   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port and port/, shopify/), src/sandbox/ (the
-//             built-in fake Shopify behind HTTP, which the Shopify adapter talks to like a real shop; it does not
-//             implement the storefront port).
+//   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port and its types in port/,
+//             shopify/), src/sandbox/ (the built-in fake Shopify behind HTTP, which the Shopify adapter talks to like a
+//             real shop; it does not implement the storefront port).
 //   platform  src/jobs/ → src/db/ → src/lib/, src/catalogue-csv/ (pure file formats) → src/lib/, src/paths.ts.
 //
 // Imports go down, never up; a module reaches another only through the public files declared below; no circles,
@@ -56,7 +57,7 @@ const TABLES = {
   sandbox: '^src/sandbox/[^/]+[.]tables[.]ts$',
 };
 
-const APP = '^src/(main[.]ts|config[.]ts|cli/|server/)';
+const APP = '^src/(main[.]ts|config[.]ts|config/|cli/|server/)';
 const KERNEL = '^src/http/';
 const ANY_MODULE = Object.values(MODULES);
 /** Each module's one face to the app: its composition, its routes, its job handlers. */
@@ -162,7 +163,7 @@ module.exports = {
     {
       name: 'modules-do-not-import-app',
       comment:
-        'Modules get what they need from the kernel and the platform, or by injection from the app: never from src/server/, src/cli/, main.ts or config.ts.',
+        'Modules get what they need from the kernel and the platform, or by injection from the app: never from src/server/, src/cli/, main.ts, config.ts or config/.',
       severity: 'error',
       from: { path: ANY_MODULE },
       to: { path: APP },
