@@ -119,8 +119,40 @@ export interface ConnectorModuleDeps {
 export type ConnectorModule = ReturnType<typeof createConnector>;
 
 export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSettings, overrides: ConnectorOverrides = {}) {
-  const { db, queue, box, storefront, log, metrics } = deps;
-  const syncStorefront = overrides.syncStorefront ?? storefront;
+  const { db, queue, log } = deps;
+  // Built in this order, each step from the ones before it.
+  const connection = connectionParts(deps, settings, overrides);
+  const sync = syncParts(deps, settings, overrides, connection);
+  const services = serviceSet(deps, settings, connection, sync);
+  const handlers = jobHandlers(deps, settings, sync);
+  const { integrations, webhooks } = connection;
+  const secure = (req: { protocol: string }) => req.protocol === 'https' || settings.publicUrl.startsWith('https:');
+  return {
+    services,
+    handlers,
+    /** Sends one sync.poll per active integration every SYNC_POLL_SECONDS (run by worker nodes). */
+    deltaTicker: new DeltaPoller(sync.deltaRepo, queue, settings.syncPollSeconds, log),
+    /** The shops this server knows (the admin API registers, lists and removes them: `shops` is the connector's table). */
+    shopRegistry: new ShopRegistryRepository(db),
+    /** Integrations made before their PIM key was fingerprinted get it (the console finds an account's integrations by it). */
+    backfill: () => integrations.fillPimKeyHashes(),
+    /** `paths` learns every connector route's URL (the app answers unknown routes under them in the connector's envelope). */
+    async routes(app: App, paths: PathPatterns): Promise<void> {
+      await app.register(async (scope) => connectorPlugin(scope as App, services, paths));
+      // Installing the app on a shop (GET /shopify/install, /shopify/callback): pages the merchant's browser goes through.
+      await app.register(async (scope) => installRoutes(scope as App, { installs: services.installs, secure }));
+      // Shopify's webhook deliveries (POST /webhooks/shopify): a scope of its own, whose parser keeps the raw body for the HMAC.
+      await app.register(async (scope) => webhookReceiverRoutes(scope as App, webhooks));
+    },
+  };
+}
+
+/**
+ * The integrations and their shops: the PIM client, the repositories the other parts share, the shop's access (OAuth
+ * grants, expiring tokens, scopes), the integrations and the shop's webhooks (each calls into the other).
+ */
+function connectionParts(deps: ConnectorModuleDeps, settings: ConnectorSettings, overrides: ConnectorOverrides) {
+  const { db, box, storefront, log } = deps;
   const pim = new PimClient({ allowPrivateNetworks: settings.connectorAllowPrivateNetworks, publicUrl: settings.publicUrl, timeoutMs: overrides.pimTimeoutMs });
   const integrationRepo = new IntegrationRepository(db);
   const mappingRepo = new MappingRepository(db);
@@ -163,6 +195,16 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
       maxAgeSeconds: settings.webhookMaxAgeSeconds,
     },
   );
+  return { pim, integrationRepo, mappingRepo, syncLogs, tokens, shopAuthRepo, shopTokens, shopAccess, integrations, webhooks };
+}
+
+type ConnectionParts = ReturnType<typeof connectionParts>;
+
+/** What moves products: the integration's settings, category collections, pushes, full and delta syncs, adoption, drift. */
+function syncParts(deps: ConnectorModuleDeps, settings: ConnectorSettings, overrides: ConnectorOverrides, connection: ConnectionParts) {
+  const { db, queue, storefront, log, metrics } = deps;
+  const { pim, integrationRepo, mappingRepo, syncLogs, integrations } = connection;
+  const syncStorefront = overrides.syncStorefront ?? storefront;
   const integrationSettings = new IntegrationSettingsService(integrationRepo, integrations, storefront, {
     reader: pim,
     connectionOf: (id) => integrations.pimConnectionOf(id),
@@ -226,8 +268,18 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
   );
   // POST /api/drift: the shop read in one bulk query and compared with what the bridge last wrote (drift/).
   const drift = new DriftService({ db, repo: new DriftRepository(db), queue, txExecutor: executorOf, liveJobs, integrations, storefront }, overrides.drift);
+  return { integrationSettings, collections, push, fullSync, deltaRepo, delta, adoptions, drift };
+}
+
+type SyncParts = ReturnType<typeof syncParts>;
+
+/** The services the connector's routes call: the two parts above, and auth, installs, mappings and status over them. */
+function serviceSet(deps: ConnectorModuleDeps, settings: ConnectorSettings, connection: ConnectionParts, sync: SyncParts) {
+  const { db, queue, box, storefront } = deps;
+  const { pim, integrationRepo, mappingRepo, tokens, shopAuthRepo, shopTokens, shopAccess, integrations, webhooks } = connection;
+  const { integrationSettings, push, fullSync, delta, adoptions, drift, collections } = sync;
   const statusRepo = new StatusRepository(db);
-  const services = {
+  return {
     pimClient: pim,
     webhooks,
     auth: new ConnectorAuthService(
@@ -269,7 +321,13 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
       access: (integrationId) => shopAccess.viewForIntegration(integrationId),
     }),
   };
-  const handlers: JobHandlers = {
+}
+
+/** The connector's job handlers, each with how many run at once on a worker node. */
+function jobHandlers(deps: ConnectorModuleDeps, settings: ConnectorSettings, sync: SyncParts): JobHandlers {
+  const { log, metrics } = deps;
+  const { push, fullSync, delta, collections, adoptions, drift } = sync;
+  return {
     [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log, metrics }), concurrency: settings.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
     [JOB.syncFull]: { handler: fullSyncHandler(fullSync), concurrency: 2 },
@@ -279,24 +337,5 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
     [JOB.catalogueAdopt]: { handler: adoptionHandler(adoptions), concurrency: 2 },
     // A drift report waits on the shop's bulk query, then compares in memory: light.
     [JOB.catalogueDrift]: { handler: driftHandler(drift), concurrency: 2 },
-  };
-  const secure = (req: { protocol: string }) => req.protocol === 'https' || settings.publicUrl.startsWith('https:');
-  return {
-    services,
-    handlers,
-    /** Sends one sync.poll per active integration every SYNC_POLL_SECONDS (run by worker nodes). */
-    deltaTicker: new DeltaPoller(deltaRepo, queue, settings.syncPollSeconds, log),
-    /** The shops this server knows (the admin API registers, lists and removes them: `shops` is the connector's table). */
-    shopRegistry: new ShopRegistryRepository(db),
-    /** Integrations made before their PIM key was fingerprinted get it (the console finds an account's integrations by it). */
-    backfill: () => integrations.fillPimKeyHashes(),
-    /** `paths` learns every connector route's URL (the app answers unknown routes under them in the connector's envelope). */
-    async routes(app: App, paths: PathPatterns): Promise<void> {
-      await app.register(async (scope) => connectorPlugin(scope as App, services, paths));
-      // Installing the app on a shop (GET /shopify/install, /shopify/callback): pages the merchant's browser goes through.
-      await app.register(async (scope) => installRoutes(scope as App, { installs: services.installs, secure }));
-      // Shopify's webhook deliveries (POST /webhooks/shopify): a scope of its own, whose parser keeps the raw body for the HMAC.
-      await app.register(async (scope) => webhookReceiverRoutes(scope as App, webhooks));
-    },
   };
 }
