@@ -1,17 +1,18 @@
 // The dependency rule of src/ (docs/architecture.md), checked by `npm run lint:deps` and first thing in `npm test`.
 //
-//   app       src/main.ts, src/config.ts, src/cli/, src/server/ (start-up, buildApp, the composition root, the standalone
-//             sandbox server, the embedded template, request logs, /metrics, shutdown, the demo seed): may import
-//             anything below it, each module only through its module file (`*.module.ts`).
+//   app       src/main.ts, src/config.ts (and its sections, src/config/), src/cli/, src/server/ (start-up, buildApp,
+//             the composition root, the standalone sandbox server, the embedded template, request logs, /metrics,
+//             shutdown, the demo seed): may import anything below it, each module only through its module file
+//             (`*.module.ts`).
 //   kernel    src/http/: what every HTTP module shares (the `App` type, the error base, path patterns).
-//   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port, shopify/), src/sandbox/ (the
-//             built-in fake Shopify behind HTTP, which the Shopify adapter talks to like a real shop; it does not
-//             implement the storefront port).
+//   modules   src/pim/, src/admin/, src/connector/, src/storefront/ (the storefront port and its types in port/,
+//             shopify/), src/sandbox/ (the built-in fake Shopify behind HTTP, which the Shopify adapter talks to like a
+//             real shop; it does not implement the storefront port).
 //   platform  src/jobs/ → src/db/ → src/lib/, src/catalogue-csv/ (pure file formats) → src/lib/, src/paths.ts.
 //
 // Imports go down, never up; a module reaches another only through the public files declared below; no circles,
 // type-only imports included. Each module declares its own tables (TABLES) and no one else imports them: another module
-// reads its data through its public files, and a tables file may import another module's tables file only for
+// reads its data through its public files, and a tables file may import another module's tables files only for
 // foreign keys (`references()`).
 
 /** Where each module lives. */
@@ -19,7 +20,8 @@ const MODULES = {
   pim: '^src/pim/',
   admin: '^src/admin/',
   connector: '^src/connector/',
-  port: '^src/storefront/storefront[.]port[.]ts$',
+  // The port (storefront.port.ts) and the types it speaks in, by topic (port/).
+  port: '^src/storefront/(storefront[.]port[.]ts$|port/)',
   shopify: '^src/storefront/shopify/',
   sandbox: '^src/sandbox/',
 };
@@ -30,7 +32,7 @@ const MODULES = {
  */
 const PUBLIC = [
   // The storefront port: the connector drives storefronts through it, the Shopify adapter implements it.
-  { name: 'storefront-port', file: '^src/storefront/storefront[.]port[.]ts$', users: ['connector', 'shopify'] },
+  { name: 'storefront-port', file: '^src/storefront/(storefront[.]port[.]ts$|port/)', users: ['connector', 'shopify'] },
   // The PIM authenticates API keys that the admin API issues (its API key check, the console sessions' live key).
   { name: 'admin-api-keys', file: '^src/admin/api-key[.]repository[.]ts$', users: ['pim'], typeOnly: true },
   // The admin API registers, lists, re-owns and removes shops, whose table is the connector's.
@@ -42,19 +44,20 @@ const PUBLIC = [
 ];
 
 /**
- * Each module's tables file: the tables it owns, which only it reads and writes (docs/architecture.md, "Tables and
- * their owners"; drizzle.config.ts lists them, the sandbox's is drizzle.sandbox.config.ts). The tenant table,
- * `organizations`, is the platform's (src/db/tenancy.ts), open to every module. The storefront port has no tables.
+ * Each module's tables files, `*.tables.ts` at its root, one per group of tables: the tables it owns, which only it
+ * reads and writes (docs/architecture.md, "Tables and their owners"; drizzle.config.ts lists them, the sandbox's are
+ * drizzle.sandbox.config.ts). The tenant table, `organizations`, is the platform's (src/db/tenancy.ts), open to every
+ * module. The storefront port has no tables.
  */
 const TABLES = {
-  pim: '^src/pim/pim[.]tables[.]ts$',
-  admin: '^src/admin/admin[.]tables[.]ts$',
-  connector: '^src/connector/connector[.]tables[.]ts$',
-  shopify: '^src/storefront/shopify/shopify[.]tables[.]ts$',
-  sandbox: '^src/sandbox/schema[.]ts$',
+  pim: '^src/pim/[^/]+[.]tables[.]ts$',
+  admin: '^src/admin/[^/]+[.]tables[.]ts$',
+  connector: '^src/connector/[^/]+[.]tables[.]ts$',
+  shopify: '^src/storefront/shopify/[^/]+[.]tables[.]ts$',
+  sandbox: '^src/sandbox/[^/]+[.]tables[.]ts$',
 };
 
-const APP = '^src/(main[.]ts|config[.]ts|cli/|server/)';
+const APP = '^src/(main[.]ts|config[.]ts|config/|cli/|server/)';
 const KERNEL = '^src/http/';
 const ANY_MODULE = Object.values(MODULES);
 /** Each module's one face to the app: its composition, its routes, its job handlers. */
@@ -76,14 +79,14 @@ const crossModuleRules = Object.entries(MODULES).map(([name, path]) => ({
 const tablesRules = Object.entries(TABLES).flatMap(([name, tables]) => [
   {
     name: `${name}-tables-are-its-own`,
-    comment: `${tables} is ${name}'s: no other module and no other layer imports it (another module asks ${name} through a public file), except another module's tables file for a foreign key`,
+    comment: `${tables} are ${name}'s: no other module and no other layer imports them (another module asks ${name} through a public file), except another module's tables file for a foreign key`,
     severity: 'error',
     from: { pathNot: [MODULES[name], ...ANY_TABLES.filter((other) => other !== tables)] },
     to: { path: tables },
   },
   {
     name: `${name}-tables-refer-only-to-tables`,
-    comment: `${tables} reaches another module only at its tables file (for references()), nothing else of it`,
+    comment: `${tables} reach another module only at its tables files (for references()), nothing else of it`,
     severity: 'error',
     from: { path: tables },
     to: { path: ANY_MODULE.filter((other) => other !== MODULES[name]), pathNot: ANY_TABLES },
@@ -160,7 +163,7 @@ module.exports = {
     {
       name: 'modules-do-not-import-app',
       comment:
-        'Modules get what they need from the kernel and the platform, or by injection from the app: never from src/server/, src/cli/, main.ts or config.ts.',
+        'Modules get what they need from the kernel and the platform, or by injection from the app: never from src/server/, src/cli/, main.ts, config.ts or config/.',
       severity: 'error',
       from: { path: ANY_MODULE },
       to: { path: APP },

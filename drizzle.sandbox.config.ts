@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/sandbox/schema.ts',
+  schema: './src/sandbox/*.tables.ts',
   out: './src/sandbox/migrations',
 });

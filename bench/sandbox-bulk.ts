@@ -8,7 +8,8 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { startApp } from '../src/server/start-app.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
-import type { BulkUpsertItem, PimProductSnapshot } from '../src/storefront/storefront.port.js';
+import type { BulkUpsertItem } from '../src/storefront/port/bulk.js';
+import type { PimProductSnapshot } from '../src/storefront/port/pim-product.js';
 import { freePort } from './util.js';
 
 const lines = Number(process.argv[2] ?? 10_000);

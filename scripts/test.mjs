@@ -1,5 +1,5 @@
-// `npm test`: lint and format (Biome), the dependency rule, then Node's test runner over test/**/*.test.ts through tsx (Node 20's --test takes
-// no globs).
+// `npm test`: lint and format (Biome), the dependency rule, the size limits, then Node's test runner over
+// test/**/*.test.ts through tsx (Node 20's --test takes no globs).
 // Every suite runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set; the cases that share counters
 // through Redis run when TEST_REDIS_URL is set. `npm test -- name` runs only
 // the files whose path contains `name`.
@@ -38,6 +38,13 @@ const deps = spawnSync(process.execPath, [depcruise, 'src', '--config', '.depend
 if (deps.status !== 0) {
   process.stderr.write('Dependency rule broken (docs/architecture.md): see above.\n');
   process.exit(deps.status || 1);
+}
+
+// Then the size limits of src/ (no file over 400 lines, no function over 80; scripts/code-size.ts, `npm run size`), ~1 s.
+const size = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'code-size.ts')], { cwd: root, stdio: 'inherit' });
+if (size.status !== 0) {
+  process.stderr.write('A file or a function of src/ is over its size limit (docs/architecture.md, "Size"): see above; split it by meaning.\n');
+  process.exit(size.status || 1);
 }
 
 // The whole run typechecks the server and the console first (tsx itself does not) and checks the console's API types;

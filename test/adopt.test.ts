@@ -21,7 +21,7 @@ import { parseStartBody } from '../src/connector/adopt/adoption.service.js';
 import { pimPrices, shopProductDraft } from '../src/connector/adopt/shop-drafts.js';
 import { FullSyncRepository } from '../src/connector/sync/full-sync.repository.js';
 import { withGtinCheckDigit } from '../src/lib/gtin.js';
-import type { StorefrontCatalogueProduct } from '../src/storefront/storefront.port.js';
+import type { StorefrontCatalogueProduct } from '../src/storefront/port/catalogue.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
 import { storefrontStateOf } from './helpers/connector-reads.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';

@@ -5,7 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ConfigError, loadClientConfig, loadConfig, SECRETS_FILE, testDatabaseUrl } from '../src/config.js';
+import { loadClientConfig, loadConfig, testDatabaseUrl } from '../src/config.js';
+import { ConfigError } from '../src/config/env.js';
+import { SECRETS_FILE } from '../src/config/secrets.js';
 
 const KEY = randomBytes(32).toString('base64');
 const TOKEN = 'an-admin-token-of-some-length';

@@ -11,7 +11,9 @@ import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from '../src/db/client.js';
-import { connectorTokens, integrations, productMappings, shops, syncLogs } from '../src/connector/connector.tables.js';
+import { connectorTokens, integrations, shops } from '../src/connector/connector.tables.js';
+import { productMappings } from '../src/connector/mapping.tables.js';
+import { syncLogs } from '../src/connector/sync.tables.js';
 import { sha256Hex } from '../src/lib/crypto.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { PimClient } from '../src/connector/pim/pim-client.js';
@@ -21,7 +23,10 @@ import { StatusRepository } from '../src/connector/status/status.repository.js';
 import { statusRoutes } from '../src/connector/status/status.routes.js';
 import { createStatusService, humanBytes, syncDuration, type StatusService } from '../src/connector/status/status.service.js';
 import type { App } from '../src/http/app-type.js';
-import { StorefrontError, type ProductUpsertResult, type ShopHealth, type StorefrontPort, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { StorefrontError } from '../src/storefront/port/errors.js';
+import type { ShopHealth, StorefrontShop } from '../src/storefront/port/shop.js';
+import type { ProductUpsertResult } from '../src/storefront/port/upsert-result.js';
+import type { StorefrontPort } from '../src/storefront/storefront.port.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { until } from './helpers/until.js';
 
@@ -157,7 +162,7 @@ class TestClock implements Clock {
   }
 }
 
-// ---- fixtures: rows written directly (the tables of src/connector/connector.tables.ts) -----------------------------
+// ---- fixtures: rows written directly (the tables of src/connector/*.tables.ts) ----------------------------------
 
 let sequence = 0;
 

@@ -16,13 +16,10 @@ import { sellingValuesOf } from '../src/storefront/shopify/variant-inputs.js';
 import { preflight } from '../src/storefront/shopify/preflight.js';
 import { upsertResultOf } from '../src/storefront/shopify/product-set-result.js';
 import { TaxonomyCategories, taxonomyGidOf } from '../src/storefront/shopify/taxonomy.js';
-import {
-  StorefrontValidationError,
-  type KnownStorefrontProduct,
-  type PimProductSnapshot,
-  type PimVariant,
-  type SyncPlacement,
-} from '../src/storefront/storefront.port.js';
+import { StorefrontValidationError } from '../src/storefront/port/errors.js';
+import type { KnownStorefrontProduct } from '../src/storefront/port/known-product.js';
+import type { PimProductSnapshot, PimVariant } from '../src/storefront/port/pim-product.js';
+import type { SyncPlacement } from '../src/storefront/port/placement.js';
 
 const DOCS = path.join(import.meta.dirname, '..', 'docs', 'shopify-fidelity.md');
 const START =

@@ -14,15 +14,10 @@ import type { PimPageReader } from '../src/connector/sync/full-sync.deps.js';
 import { FullSyncService } from '../src/connector/sync/full-sync.service.js';
 import { StatusRepository } from '../src/connector/status/status.repository.js';
 import type { JobData, JobName, JobQueue } from '../src/jobs/job-types.js';
-import {
-  StorefrontError,
-  StorefrontValidationError,
-  type BulkItemOutcome,
-  type BulkUpsertItem,
-  type BulkUpsertState,
-  type PimProductSnapshot,
-  type StorefrontShop,
-} from '../src/storefront/storefront.port.js';
+import type { BulkItemOutcome, BulkUpsertItem, BulkUpsertState } from '../src/storefront/port/bulk.js';
+import { StorefrontError, StorefrontValidationError } from '../src/storefront/port/errors.js';
+import type { PimProductSnapshot } from '../src/storefront/port/pim-product.js';
+import type { StorefrontShop } from '../src/storefront/port/shop.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { mappingsOf as listMappings, publicStatusOf, syncLogsOf } from './helpers/connector-reads.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';

@@ -4,7 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { JOB } from '../src/jobs/job-types.js';
-import { StorefrontError, type KnownStorefrontProduct, type PimProductSnapshot, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { StorefrontError } from '../src/storefront/port/errors.js';
+import type { KnownStorefrontProduct } from '../src/storefront/port/known-product.js';
+import type { PimProductSnapshot } from '../src/storefront/port/pim-product.js';
+import type { StorefrontShop } from '../src/storefront/port/shop.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { mappingOf, mappingRowOf, publicStatusOf, syncLogsOf } from './helpers/connector-reads.js';
 import { databaseTargets } from './helpers/harness.js';

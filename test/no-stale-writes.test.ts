@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
 import { MappingRepository } from '../src/connector/mappings/mapping.repository.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
-import type { StorefrontShop } from '../src/storefront/storefront.port.js';
+import type { StorefrontShop } from '../src/storefront/port/shop.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets } from './helpers/harness.js';
 import { FakeStorefront, pimProduct } from './helpers/push.js';

@@ -4,7 +4,8 @@
 // extensions, and 429 with Retry-After.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PimClient, PimReadError } from '../src/connector/pim/pim-client.js';
+import { PimClient } from '../src/connector/pim/pim-client.js';
+import { PimReadError } from '../src/connector/pim/pim-http.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { assertError, createProduct, okData, sku, type Call } from './helpers/pim.js';

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
-import { PimClient, PimReadError } from '../src/connector/pim/pim-client.js';
+import { PimClient } from '../src/connector/pim/pim-client.js';
+import { PimReadError } from '../src/connector/pim/pim-http.js';
 import { PUSH_CONCURRENCY } from '../src/connector/push/push.service.js';
 import { SyncLogRepository } from '../src/connector/push/sync-log.repository.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { BulkOperationRunQuery, CatalogueProducts } from '../src/storefront/shopify/operations.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
-import type { StorefrontShop } from '../src/storefront/storefront.port.js';
+import type { StorefrontShop } from '../src/storefront/port/shop.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { BulkPause } from './helpers/sandbox-graphql.js';

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { SandboxBulkRepository } from '../src/sandbox/bulk-operation.repository.js';
 import { SandboxStoreRepository } from '../src/sandbox/sandbox-store.repository.js';
-import { sandboxBulkOperations } from '../src/sandbox/schema.js';
+import { sandboxBulkOperations } from '../src/sandbox/bulk.tables.js';
 import { MetafieldDefinitionCreate, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { freePort } from './helpers/connector.js';
 import { startApp } from '../src/server/start-app.js';

@@ -8,7 +8,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { SandboxProductRepository } from '../src/sandbox/sandbox-product.repository.js';
+import { SandboxMetafieldRepository } from '../src/sandbox/sandbox-metafield.repository.js';
 import { SandboxStoreRepository } from '../src/sandbox/sandbox-store.repository.js';
 import { startApp } from '../src/server/start-app.js';
 import { Locations, MetafieldDefinitionCreate, ProductSetSync } from '../src/storefront/shopify/operations.js';
@@ -392,7 +392,7 @@ for (const target of databaseTargets()) {
       // this process read the store's definitions a moment ago.
       const store = (await new SandboxStoreRepository(h.database.db).findByDomain(domain))!;
       assert.ok(
-        await new SandboxProductRepository(h.database.db).insertDefinition({
+        await new SandboxMetafieldRepository(h.database.db).insertDefinition({
           storeId: store.id,
           ownerType: 'PRODUCT',
           namespace: 'erp',

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { StorefrontError, type StorefrontShop } from '../src/storefront/storefront.port.js';
+import { StorefrontError } from '../src/storefront/port/errors.js';
+import type { StorefrontShop } from '../src/storefront/port/shop.js';
 import { ShopifyAdapter, rewriteUrl } from '../src/storefront/shopify/shopify.adapter.js';
 import { freePort } from './helpers/connector.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';

@@ -6,7 +6,7 @@ import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { BULK_RESULT_MAX_LINE_BYTES, readJsonl, ResultLineTooLong } from '../src/storefront/shopify/bulk-transfer.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
-import type { StorefrontShop } from '../src/storefront/storefront.port.js';
+import type { StorefrontShop } from '../src/storefront/port/shop.js';
 import { serveHttp, type TestServer } from './helpers/servers.js';
 
 /** Writes `chunks` one by one, each flushed before the next, so the reader sees them as separate reads. */

@@ -4,18 +4,16 @@
 // not run twice; result URLs off the shop's own host are refused unless public). A 1,000-item run is timed.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { sandboxBulkOperations } from '../src/sandbox/schema.js';
+import { sandboxBulkOperations } from '../src/sandbox/bulk.tables.js';
 import { bulkTagged, ProductSetBulk } from '../src/storefront/shopify/operations.js';
 import { BULK_FIND_MIN } from '../src/storefront/shopify/ours-in-bulk.js';
 import { ShopifyAdapter } from '../src/storefront/shopify/shopify.adapter.js';
-import {
-  StorefrontError,
-  type BulkUpsertItem,
-  type KnownStorefrontProduct,
-  type PimProductSnapshot,
-  type StorefrontShop,
-  type SyncPlacement,
-} from '../src/storefront/storefront.port.js';
+import type { BulkUpsertItem } from '../src/storefront/port/bulk.js';
+import { StorefrontError } from '../src/storefront/port/errors.js';
+import type { KnownStorefrontProduct } from '../src/storefront/port/known-product.js';
+import type { PimProductSnapshot } from '../src/storefront/port/pim-product.js';
+import type { SyncPlacement } from '../src/storefront/port/placement.js';
+import type { StorefrontShop } from '../src/storefront/port/shop.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { BulkPause } from './helpers/sandbox-graphql.js';

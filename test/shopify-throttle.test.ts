@@ -5,13 +5,10 @@
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import {
-  StorefrontError,
-  StorefrontValidationError,
-  type PimProductSnapshot,
-  type StorefrontShop,
-  type SyncPlacement,
-} from '../src/storefront/storefront.port.js';
+import { StorefrontError, StorefrontValidationError } from '../src/storefront/port/errors.js';
+import type { PimProductSnapshot } from '../src/storefront/port/pim-product.js';
+import type { SyncPlacement } from '../src/storefront/port/placement.js';
+import type { StorefrontShop } from '../src/storefront/port/shop.js';
 
 const PLACEMENT: SyncPlacement = {
   channelPublications: {},

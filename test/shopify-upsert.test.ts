@@ -10,15 +10,11 @@ import { mapProduct, mapStatus } from '../src/storefront/shopify/product-mapper.
 import { mediaFilename } from '../src/storefront/shopify/product-media.js';
 import { stockAt, pricing, toMoney } from '../src/storefront/shopify/variant-inputs.js';
 import { mergeTags } from '../src/storefront/shopify/tags-metafields-collections.js';
-import {
-  StorefrontError,
-  StorefrontValidationError,
-  type KnownStorefrontProduct,
-  type PimProductSnapshot,
-  type PimVariant,
-  type StorefrontShop,
-  type SyncPlacement,
-} from '../src/storefront/storefront.port.js';
+import { StorefrontError, StorefrontValidationError } from '../src/storefront/port/errors.js';
+import type { KnownStorefrontProduct } from '../src/storefront/port/known-product.js';
+import type { PimProductSnapshot, PimVariant } from '../src/storefront/port/pim-product.js';
+import type { SyncPlacement } from '../src/storefront/port/placement.js';
+import type { StorefrontShop } from '../src/storefront/port/shop.js';
 import { freePort } from './helpers/connector.js';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';

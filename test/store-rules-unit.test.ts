@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resolvePlacement } from '../src/connector/integrations/integration-settings.js';
-import type { PimProductSnapshot, SyncPlacement } from '../src/storefront/storefront.port.js';
+import type { PimProductSnapshot } from '../src/storefront/port/pim-product.js';
+import type { SyncPlacement } from '../src/storefront/port/placement.js';
 import { syncInventory, type Call, type InventoryStepInput } from '../src/storefront/shopify/inventory-sync.js';
 import { InventoryActivate, InventoryLevels, InventorySetQuantities, PublishablePublish, PublishableUnpublish } from '../src/storefront/shopify/operations.js';
 import { preflight, preflightWarnings } from '../src/storefront/shopify/preflight.js';

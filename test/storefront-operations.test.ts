@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CatalogueReadFailed, POLL_FAILURES, pollUntilDone, readShopCatalogue, startWhenFree } from '../src/connector/storefront-operations.js';
-import { type CatalogueReadState, StorefrontError } from '../src/storefront/storefront.port.js';
+import type { CatalogueReadState } from '../src/storefront/port/catalogue.js';
+import { StorefrontError } from '../src/storefront/port/errors.js';
 
 const SHOP = { domain: 'ops.myshopify.com', accessToken: 'x', apiBaseUrl: null };
 

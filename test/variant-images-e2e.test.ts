@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_API_VERSION } from '../src/storefront/shopify/api-version.js';
 import { mapProduct } from '../src/storefront/shopify/product-mapper.js';
-import type { PimProductSnapshot } from '../src/storefront/storefront.port.js';
+import type { PimProductSnapshot } from '../src/storefront/port/pim-product.js';
 import { connectorHarness, freePort, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets } from './helpers/harness.js';
 import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';

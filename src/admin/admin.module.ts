@@ -14,7 +14,8 @@ import { ApiKeyRepository } from './api-key.repository.js';
 import { OrganizationRepository } from './organization.repository.js';
 import { type ClientCredentialsGrant, type SandboxPublications, type SandboxStores, ShopService } from './shop.service.js';
 
-export { AdminError, sendAdminError } from './admin.routes.js';
+export { AdminError } from './admin.schemas.js';
+export { sendAdminError } from './admin.routes.js';
 
 /** The settings the admin API reads (named as in the app's config, which is passed as is). */
 export interface AdminSettings {

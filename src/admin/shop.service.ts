@@ -61,7 +61,7 @@ export interface ShopView {
   created_at: string;
 }
 
-/** A token grant as the storefront's OAuth gives it (storefront.port.ts AccessGrant). */
+/** A token grant as the storefront's OAuth gives it (storefront/port/authorization.ts AccessGrant). */
 export interface Grant {
   accessToken: string;
   scopes: string[];

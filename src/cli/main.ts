@@ -1,6 +1,7 @@
 // The `pimbridge` command: serve (default), migrate, and thin clients of the admin API.
 import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ConfigError, loadClientConfig, loadConfig, loadSandboxConfig } from '../config.js';
+import { loadClientConfig, loadConfig, loadSandboxConfig } from '../config.js';
+import { ConfigError } from '../config/env.js';
 import { openDatabase } from '../db/client.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { privacyWarning } from '../lib/private-files.js';

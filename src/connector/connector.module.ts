@@ -15,13 +15,11 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../jobs/job-runner.js';
 import { createRateLimiter } from '../lib/rate-limiter.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type {
-  StorefrontAuthorization,
-  StorefrontCatalogueReader,
-  StorefrontCollections,
-  StorefrontPort,
-  StorefrontWebhooks,
-} from '../storefront/storefront.port.js';
+import type { StorefrontAuthorization } from '../storefront/port/authorization.js';
+import type { StorefrontCatalogueReader } from '../storefront/port/catalogue.js';
+import type { StorefrontCollections } from '../storefront/port/collections.js';
+import type { StorefrontWebhooks } from '../storefront/port/webhooks.js';
+import type { StorefrontPort } from '../storefront/storefront.port.js';
 import { adoptionHandler } from './adopt/adoption.handler.js';
 import { AdoptionRepository } from './adopt/adoption.repository.js';
 import { type AdoptionOptions, AdoptionService } from './adopt/adoption.service.js';
@@ -132,8 +130,51 @@ export interface ConnectorModuleDeps {
 export type ConnectorModule = ReturnType<typeof createConnector>;
 
 export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSettings, overrides: ConnectorOverrides = {}) {
-  const { db, queue, box, storefront, log, metrics } = deps;
-  const syncStorefront = overrides.syncStorefront ?? storefront;
+  const { db, queue, log } = deps;
+  // Built in this order, each step from the ones before it.
+  const connection = connectionParts(deps, settings, overrides);
+  const sync = syncParts(deps, settings, overrides, connection);
+  const services = serviceSet(deps, settings, overrides, connection, sync);
+  const handlers = jobHandlers(deps, settings, sync, connection);
+  const { integrations, webhooks } = connection;
+  const secure = secureCookies(settings.publicUrl);
+  const { catalogueChanges } = deps;
+  // This server's PIM's changes wake the delta sync of the organization's integrations at once (sync/delta-wake.ts).
+  const wake = catalogueChanges
+    ? new DeltaWake({
+        changes: catalogueChanges.feed,
+        keyHashesOf: catalogueChanges.keyHashesOf,
+        integrationsOf: (keyHashes) => integrations.listForAccount(keyHashes),
+        queue,
+        log,
+      })
+    : null;
+  return {
+    services,
+    handlers,
+    /** Sends one sync.poll per active integration every SYNC_POLL_SECONDS (run by worker nodes). */
+    deltaTicker: new DeltaPoller(sync.deltaRepo, queue, settings.syncPollSeconds, log, wake),
+    /** The shops this server knows (the admin API registers, lists and removes them: `shops` is the connector's table). */
+    shopRegistry: new ShopRegistryRepository(db),
+    /** Integrations made before their PIM key was fingerprinted get it (the console finds an account's integrations by it). */
+    backfill: () => integrations.fillPimKeyHashes(),
+    /** `paths` learns every connector route's URL (the app answers unknown routes under them in the connector's envelope). */
+    async routes(app: App, paths: PathPatterns): Promise<void> {
+      await app.register(async (scope) => connectorPlugin(scope as App, services, paths));
+      // Installing the app on a shop (GET /shopify/install, /shopify/callback): pages the merchant's browser goes through.
+      await app.register(async (scope) => installRoutes(scope as App, { installs: services.installs, secure }));
+      // Shopify's webhook deliveries (POST /webhooks/shopify): a scope of its own, whose parser keeps the raw body for the HMAC.
+      await app.register(async (scope) => webhookReceiverRoutes(scope as App, webhooks));
+    },
+  };
+}
+
+/**
+ * The integrations and their shops: the PIM client, the repositories the other parts share, the shop's access (OAuth
+ * grants, expiring tokens, scopes), the integrations and the shop's webhooks (each calls into the other).
+ */
+function connectionParts(deps: ConnectorModuleDeps, settings: ConnectorSettings, overrides: ConnectorOverrides) {
+  const { db, box, storefront, log } = deps;
   const pim = new PimClient({ allowPrivateNetworks: settings.connectorAllowPrivateNetworks, publicUrl: settings.publicUrl, timeoutMs: overrides.pimTimeoutMs });
   const integrationRepo = new IntegrationRepository(db);
   const mappingRepo = new MappingRepository(db);
@@ -176,6 +217,16 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
       maxAgeSeconds: settings.webhookMaxAgeSeconds,
     },
   );
+  return { pim, integrationRepo, mappingRepo, syncLogs, tokens, shopAuthRepo, shopTokens, shopAccess, integrations, webhooks };
+}
+
+type ConnectionParts = ReturnType<typeof connectionParts>;
+
+/** What moves products: the integration's settings, category collections, pushes, full and delta syncs, adoption, drift. */
+function syncParts(deps: ConnectorModuleDeps, settings: ConnectorSettings, overrides: ConnectorOverrides, connection: ConnectionParts) {
+  const { db, queue, storefront, log, metrics } = deps;
+  const { pim, integrationRepo, mappingRepo, syncLogs, integrations } = connection;
+  const syncStorefront = overrides.syncStorefront ?? storefront;
   const integrationSettings = new IntegrationSettingsService(integrationRepo, integrations, storefront, {
     reader: pim,
     connectionOf: (id) => integrations.pimConnectionOf(id),
@@ -239,14 +290,19 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
   );
   // POST /api/drift: the shop read in one bulk query and compared with what the bridge last wrote (drift/).
   const drift = new DriftService({ db, repo: new DriftRepository(db), queue, txExecutor: executorOf, liveJobs, integrations, storefront }, overrides.drift);
+  return { integrationSettings, collections, push, fullSync, deltaRepo, delta, adoptions, drift };
+}
+
+type SyncParts = ReturnType<typeof syncParts>;
+
+/** The services the connector's routes call: the two parts above, and auth, installs, mappings and status over them. */
+function serviceSet(deps: ConnectorModuleDeps, settings: ConnectorSettings, overrides: ConnectorOverrides, connection: ConnectionParts, sync: SyncParts) {
+  const { db, queue, box, storefront, log } = deps;
+  const { pim, integrationRepo, mappingRepo, tokens, shopAuthRepo, shopTokens, shopAccess, integrations, webhooks } = connection;
+  const { integrationSettings, push, fullSync, delta, adoptions, drift, collections } = sync;
   const statusRepo = new StatusRepository(db);
   const accountIntegrationIds = async (keyHashes: string[]) => (await integrations.listForAccount(keyHashes)).map((i) => i.id);
-  // The console's live view: sync states as they change (an SSE stream per tab) and where a page of products stands.
-  const live = {
-    streams: new SyncStreamService({ notifications: deps.notifications, integrationsOf: accountIntegrationIds, log }, overrides.syncStream),
-    states: new SyncStatesService(mappingRepo, accountIntegrationIds),
-  };
-  const services = {
+  return {
     pimClient: pim,
     webhooks,
     auth: new ConnectorAuthService(
@@ -277,7 +333,11 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
     adoptions,
     drift,
     collections,
-    live,
+    // The console's live view: sync states as they change (an SSE stream per tab) and where a page of products stands.
+    live: {
+      streams: new SyncStreamService({ notifications: deps.notifications, integrationsOf: accountIntegrationIds, log }, overrides.syncStream),
+      states: new SyncStatesService(mappingRepo, accountIntegrationIds),
+    },
     console: new ConsoleAccess(integrations, (integrationId) => shopAccess.viewForIntegration(integrationId)),
     mappings: new MappingService(mappingRepo),
     // GET /api/status's live checks: 3 s timeouts, results cached 30 s on the integration row.
@@ -289,7 +349,13 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
       access: (integrationId) => shopAccess.viewForIntegration(integrationId),
     }),
   };
-  const handlers: JobHandlers = {
+}
+
+/** The connector's job handlers, each with how many run at once on a worker node. */
+function jobHandlers(deps: ConnectorModuleDeps, settings: ConnectorSettings, sync: SyncParts, { syncLogs }: ConnectionParts): JobHandlers {
+  const { log, metrics } = deps;
+  const { push, fullSync, delta, collections, adoptions, drift } = sync;
+  return {
     [JOB.syncProduct]: { handler: syncProductHandler({ push, fullSync, log, metrics, syncLogs }), concurrency: settings.syncConcurrency },
     // Fan-outs are light (PIM pages, inserts); bulk jobs run up to five per shop (one per slot singletonKey), as Shopify allows.
     [JOB.syncFull]: { handler: fullSyncHandler(fullSync), concurrency: 2 },
@@ -299,38 +365,5 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
     [JOB.catalogueAdopt]: { handler: adoptionHandler(adoptions), concurrency: 2 },
     // A drift report waits on the shop's bulk query, then compares in memory: light.
     [JOB.catalogueDrift]: { handler: driftHandler(drift), concurrency: 2 },
-  };
-  const secure = secureCookies(settings.publicUrl);
-  return {
-    services,
-    handlers,
-    /** Sends one sync.poll per active integration every SYNC_POLL_SECONDS (run by worker nodes). */
-    deltaTicker: new DeltaPoller(
-      deltaRepo,
-      queue,
-      settings.syncPollSeconds,
-      log,
-      deps.catalogueChanges
-        ? new DeltaWake({
-            changes: deps.catalogueChanges.feed,
-            keyHashesOf: deps.catalogueChanges.keyHashesOf,
-            integrationsOf: (keyHashes) => integrations.listForAccount(keyHashes),
-            queue,
-            log,
-          })
-        : null,
-    ),
-    /** The shops this server knows (the admin API registers, lists and removes them: `shops` is the connector's table). */
-    shopRegistry: new ShopRegistryRepository(db),
-    /** Integrations made before their PIM key was fingerprinted get it (the console finds an account's integrations by it). */
-    backfill: () => integrations.fillPimKeyHashes(),
-    /** `paths` learns every connector route's URL (the app answers unknown routes under them in the connector's envelope). */
-    async routes(app: App, paths: PathPatterns): Promise<void> {
-      await app.register(async (scope) => connectorPlugin(scope as App, services, paths));
-      // Installing the app on a shop (GET /shopify/install, /shopify/callback): pages the merchant's browser goes through.
-      await app.register(async (scope) => installRoutes(scope as App, { installs: services.installs, secure }));
-      // Shopify's webhook deliveries (POST /webhooks/shopify): a scope of its own, whose parser keeps the raw body for the HMAC.
-      await app.register(async (scope) => webhookReceiverRoutes(scope as App, webhooks));
-    },
   };
 }

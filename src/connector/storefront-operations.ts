@@ -5,13 +5,9 @@
 // a row give up (the job is then retried by the queue and follows the recorded operation); a refused token never waits.
 // The clock is injectable, so tests need not wait it out.
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import {
-  type CatalogueReadState,
-  type StorefrontCatalogueProduct,
-  type StorefrontCatalogueReader,
-  StorefrontError,
-  type StorefrontShop,
-} from '../storefront/storefront.port.js';
+import type { CatalogueReadState, StorefrontCatalogueProduct, StorefrontCatalogueReader } from '../storefront/port/catalogue.js';
+import { StorefrontError } from '../storefront/port/errors.js';
+import type { StorefrontShop } from '../storefront/port/shop.js';
 
 /** Consecutive failed polls of one operation (each already retried by the adapter) before the job gives up for now. */
 export const POLL_FAILURES = 5;

@@ -2,7 +2,7 @@
 // operations (mutations and queries) with their result files. Every query names the store.
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxBulkOperations, sandboxStagedUploads } from './schema.js';
+import { sandboxBulkOperations, sandboxStagedUploads } from './bulk.tables.js';
 
 export type BulkOperationRow = Omit<typeof sandboxBulkOperations.$inferSelect, 'result'> & { fileSize: number | null };
 

@@ -214,7 +214,7 @@ function queryRunner(
           schema,
           document: paged,
           rootValue: queryRoot,
-          contextValue: { ...context, lists: new ProductListsLoader(context.productRepo) },
+          contextValue: { ...context, lists: new ProductListsLoader(context.productRepo, context.metafieldRepo) },
           fieldResolver,
         });
         if (result.errors?.length) {

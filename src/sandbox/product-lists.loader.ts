@@ -1,7 +1,8 @@
 // A bulk query reads whole pages of products with their lists (variants, media, metafields): one statement per list and
 // page instead of one per product. The resolvers ask for one product's list; the requests made in the same turn of the
 // event loop (graphql-js completes a page's nodes together) are answered by one read. Per-call queries do not use it.
-import type { MediaRow, MetafieldRow, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
+import type { MetafieldRow, SandboxMetafieldRepository } from './sandbox-metafield.repository.js';
+import type { MediaRow, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
 
 class Batch<R extends { productId: number }> {
   private pending = new Map<number, { resolve: (rows: R[]) => void; reject: (err: unknown) => void }[]>();
@@ -46,10 +47,10 @@ export class ProductListsLoader {
   private readonly mediaBatch: Batch<MediaRow>;
   private readonly metafieldBatch: Batch<MetafieldRow>;
 
-  constructor(repo: SandboxProductRepository) {
+  constructor(repo: SandboxProductRepository, metafields: SandboxMetafieldRepository) {
     this.variantBatch = new Batch((ids) => repo.variantsOfProducts(ids));
     this.mediaBatch = new Batch((ids) => repo.mediaOfProducts(ids));
-    this.metafieldBatch = new Batch((ids) => repo.metafieldsOfProducts(ids));
+    this.metafieldBatch = new Batch((ids) => metafields.metafieldsOfProducts(ids));
   }
 
   variants(productId: number): Promise<VariantRow[]> {

@@ -16,21 +16,29 @@ import {
 } from './product-set-args.js';
 import { writeVariants } from './product-set-variants.js';
 import type { SandboxCollectionRepository } from './sandbox-collection.repository.js';
-import type { DefinitionRow, MediaRow, ProductRow, ProductValues, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
+import type { DefinitionRow, SandboxMetafieldRepository } from './sandbox-metafield.repository.js';
+import type { MediaRow, ProductRow, ProductValues, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
 import { handleize, sourceFilename } from './shopify-values.js';
 import { taxonomyNode } from './taxonomy-data.js';
 
+/** The repositories productSet writes through, each bound to its transaction. */
+export interface ProductSetRepositories {
+  products: SandboxProductRepository;
+  metafields: SandboxMetafieldRepository;
+  collections: SandboxCollectionRepository;
+}
+
 /** `added`: the ids of media made from `originalSource` (fetched after the commit); `written`: a new product's lists. */
 export async function writeProductSet(
-  repo: SandboxProductRepository,
+  repos: ProductSetRepositories,
   storeId: number,
   locations: Set<number>,
   definitions: DefinitionRow[],
   args: ProductSetArgs,
   variantThrottleLimit: number | null,
-  collectionRepo: SandboxCollectionRepository,
 ): Promise<{ product: ProductRow; written: WrittenLists | null; added: number[] }> {
   const { input } = args;
+  const { products: repo, collections: collectionRepo } = repos;
   const target = await findTarget(repo, storeId, definitions, args);
   const collectionIds = await checkedCollections(collectionRepo, storeId, input);
   const values = productValues(input, target);
@@ -60,7 +68,7 @@ export async function writeProductSet(
       : { newVariants: [] as VariantRow[], sentVariantIds: [] as number[] };
   const newMedia = input.files != null ? await writeFiles(repo, input.files, product, target) : [];
   await writeVariantMedia(repo, input, product, sentVariantIds, newMedia, newVariants);
-  if (input.metafields != null || (args.identifier?.customId && !target)) await writeMetafields(repo, storeId, definitions, args, product, target);
+  if (input.metafields != null || (args.identifier?.customId && !target)) await writeMetafields(repos.metafields, storeId, definitions, args, product, target);
   // Collections: "For list fields: Creates new entries, updates existing entries, and deletes existing entries that aren't
   // included in the mutation's input. Common examples of list fields include collections, metafields, and variants"
   // (https://shopify.dev/docs/api/admin-graphql/latest/mutations/productSet): the product leaves the collections not
@@ -255,7 +263,7 @@ async function writeVariantMedia(
 
 /** Metafields: the sent list replaces the product's; the customId's metafield is always kept; unique values enforced. */
 async function writeMetafields(
-  repo: SandboxProductRepository,
+  repo: SandboxMetafieldRepository,
   storeId: number,
   definitions: DefinitionRow[],
   args: ProductSetArgs,

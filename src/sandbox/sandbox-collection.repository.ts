@@ -2,15 +2,11 @@
 // hold in their order (sandbox_collection_products.position) and where they are published (sandbox_collection_publications).
 import { and, asc, eq, gt, ilike, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import {
-  sandboxCollectionMetafields,
-  sandboxCollectionProducts,
-  sandboxCollectionPublications,
-  sandboxCollections,
-  sandboxProducts,
-  sandboxPublications,
-} from './schema.js';
-import { escapeLike, handleOrNumbered, type ProductRow } from './sandbox-product.repository.js';
+import { sandboxCollectionMetafields, sandboxCollectionProducts, sandboxCollections } from './collection.tables.js';
+import { sandboxProducts } from './product.tables.js';
+import { sandboxCollectionPublications, sandboxPublications } from './publication.tables.js';
+import { escapeLike, handleOrNumbered } from './product-filter.js';
+import type { ProductRow } from './sandbox-product.repository.js';
 import type { ProductPublicationRow } from './sandbox-publication.repository.js';
 
 export type CollectionRow = typeof sandboxCollections.$inferSelect;

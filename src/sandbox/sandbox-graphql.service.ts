@@ -10,6 +10,7 @@ import { LeakyBuckets } from './leaky-bucket.js';
 import type { BulkRunners } from './resolvers/types.js';
 import type { SandboxInventoryService } from './sandbox-inventory.service.js';
 import type { SandboxMediaService } from './sandbox-media.service.js';
+import type { SandboxMetafieldRepository } from './sandbox-metafield.repository.js';
 import type { SandboxProductRepository } from './sandbox-product.repository.js';
 import type { SandboxProductService } from './sandbox-product.service.js';
 import type { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
@@ -56,6 +57,7 @@ export interface SandboxGraphqlDeps {
   stores: SandboxStoreService;
   db: Db;
   productRepo: SandboxProductRepository;
+  metafieldRepo: SandboxMetafieldRepository;
   products: SandboxProductService;
   publications: SandboxPublicationService;
   collections: SandboxCollectionService;
@@ -111,6 +113,7 @@ export class SandboxGraphqlService {
   readonly oauth: SandboxOauthService;
   private readonly db: Db;
   private readonly productRepo: SandboxProductRepository;
+  private readonly metafieldRepo: SandboxMetafieldRepository;
   private readonly products: SandboxProductService;
   private readonly publications: SandboxPublicationService;
   private readonly collections: SandboxCollectionService;
@@ -125,6 +128,7 @@ export class SandboxGraphqlService {
       stores: this.stores,
       db: this.db,
       productRepo: this.productRepo,
+      metafieldRepo: this.metafieldRepo,
       products: this.products,
       publications: this.publications,
       collections: this.collections,
@@ -208,6 +212,7 @@ export class SandboxGraphqlService {
         db: this.db,
         products: this.products,
         productRepo: this.productRepo,
+        metafieldRepo: this.metafieldRepo,
         publications: this.publications,
         collections: this.collections,
         translations: this.translations,

@@ -2,7 +2,8 @@
 // sandbox-inventory.service.ts for its keys) read under a row lock, written back, and the store's idempotency keys.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxIdempotencyKeys, sandboxLocations, sandboxProducts, sandboxVariants } from './schema.js';
+import { sandboxIdempotencyKeys, sandboxProducts, sandboxVariants } from './product.tables.js';
+import { sandboxLocations } from './store.tables.js';
 
 export class SandboxInventoryRepository {
   constructor(private readonly db: Db) {}

@@ -2,7 +2,8 @@
 // of the file in sandbox_media.content / mime_type) or FAILED (error_code / error_message).
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxMedia, sandboxProducts, sandboxStores } from './schema.js';
+import { sandboxMedia, sandboxProducts } from './product.tables.js';
+import { sandboxStores } from './store.tables.js';
 
 export interface MediaFile {
   content: Buffer;

@@ -17,7 +17,8 @@
 //   prevent all variants from updating"); its codes are ProductVariantsBulkUpdateUserErrorCode's.
 // Each edit is one transaction holding the product's row lock (the key productSet takes), so it serialises with syncs.
 import type { Db } from '../db/client.js';
-import type { MetafieldRow, ProductRow, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
+import type { MetafieldRow, SandboxMetafieldRepository } from './sandbox-metafield.repository.js';
+import type { ProductRow, SandboxProductRepository, VariantRow } from './sandbox-product.repository.js';
 import { formatMoney } from './shopify-values.js';
 import { gidNumber } from './gid.js';
 import type { ProductSetInput } from './product-set-args.js';
@@ -96,6 +97,7 @@ export class SandboxMerchantEditService {
   constructor(
     private readonly db: Db,
     private readonly repo: SandboxProductRepository,
+    private readonly metafields: SandboxMetafieldRepository,
   ) {}
 
   async productUpdate(storeId: number, args: ProductUpdateArgs): Promise<ProductUpdateResult> {
@@ -106,7 +108,7 @@ export class SandboxMerchantEditService {
     const errors = this.checkProductInput(args, input);
     if (errors.length) return { product: null, userErrors: errors };
     try {
-      const product = await this.db.transaction((tx) => this.writeProduct(this.repo.with(tx), storeId, args, input));
+      const product = await this.db.transaction((tx) => this.writeProduct(this.repo.with(tx), this.metafields.with(tx), storeId, args, input));
       return { product, userErrors: [] };
     } catch (e) {
       if (e instanceof Rejected) return { product: null, userErrors: e.errors };
@@ -154,7 +156,13 @@ export class SandboxMerchantEditService {
     return id === null ? null : repo.product(storeId, id);
   }
 
-  private async writeProduct(repo: SandboxProductRepository, storeId: number, args: ProductUpdateArgs, input: ProductUpdateFields): Promise<ProductRow> {
+  private async writeProduct(
+    repo: SandboxProductRepository,
+    metafields: SandboxMetafieldRepository,
+    storeId: number,
+    args: ProductUpdateArgs,
+    input: ProductUpdateFields,
+  ): Promise<ProductRow> {
     const found = await this.findTarget(repo, storeId, args, input);
     if (!found) throw new Rejected([{ field: args.identifier ? ['identifier'] : ['id'], message: 'Product does not exist' }]);
     await repo.lock(`sandbox-product:${storeId}:row:${found.id}`);
@@ -193,12 +201,12 @@ export class SandboxMerchantEditService {
       }
     }
     const product = await repo.updateProduct(target.id, values);
-    if (input.metafields != null && input.metafields.length > 0) await this.setMetafields(repo, storeId, target.id, input.metafields);
+    if (input.metafields != null && input.metafields.length > 0) await this.setMetafields(metafields, storeId, target.id, input.metafields);
     return product;
   }
 
   /** Sets the sent metafields (by id, or by namespace and key) and keeps the product's others. */
-  private async setMetafields(repo: SandboxProductRepository, storeId: number, productId: number, sent: MetafieldInput[]): Promise<void> {
+  private async setMetafields(repo: SandboxMetafieldRepository, storeId: number, productId: number, sent: MetafieldInput[]): Promise<void> {
     const existing = await repo.metafields(productId);
     const definitions = await repo.definitions(storeId, 'PRODUCT');
     const merged = new Map(existing.map((m) => [`${m.namespace}\u0000${m.key}`, { namespace: m.namespace, key: m.key, type: m.type, value: m.value }]));

@@ -3,7 +3,7 @@
 // its SHA-256 hash; one indexed lookup finds a token.
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxOauthGrants, sandboxOauthTokens } from './schema.js';
+import { sandboxOauthGrants, sandboxOauthTokens } from './oauth.tables.js';
 
 export type OauthTokenRow = typeof sandboxOauthTokens.$inferSelect;
 export type OauthGrantRow = typeof sandboxOauthGrants.$inferSelect;

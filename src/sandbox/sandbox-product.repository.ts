@@ -1,14 +1,15 @@
-// SQL for the sandbox's catalogue: products, variants, media, product metafields, metafield definitions, locations.
-import { and, asc, count, eq, exists, getTableColumns, gt, ilike, inArray, ne, notInArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+// SQL for the sandbox's catalogue: products, variants, media, locations. Metafields and their definitions are
+// sandbox-metafield.repository.ts's; the products(query:) search is product-filter.ts.
+import { and, asc, count, eq, getTableColumns, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxLocations, sandboxMedia, sandboxMetafieldDefinitions, sandboxProductMetafields, sandboxProducts, sandboxVariants } from './schema.js';
+import { handleOrNumbered, productFilter, type ProductFilter } from './product-filter.js';
+import { sandboxMedia, sandboxProductMetafields, sandboxProducts, sandboxVariants } from './product.tables.js';
+import { sandboxLocations } from './store.tables.js';
 
 export type ProductRow = typeof sandboxProducts.$inferSelect;
 export type VariantRow = typeof sandboxVariants.$inferSelect;
 /** A media row as the answers read it: every column but the file itself, and the file's size. */
 export type MediaRow = Omit<typeof sandboxMedia.$inferSelect, 'content'> & { fileSize: number | null };
-export type MetafieldRow = typeof sandboxProductMetafields.$inferSelect;
-export type DefinitionRow = typeof sandboxMetafieldDefinitions.$inferSelect;
 export type LocationRow = typeof sandboxLocations.$inferSelect;
 
 export type ProductValues = Pick<
@@ -31,30 +32,6 @@ export type VariantValues = Pick<
   | 'unitCost'
   | 'weight'
 >;
-
-/** A value matched literally by LIKE/ILIKE (its `%`, `_` and `\` escaped). */
-export const escapeLike = (s: string) => s.replace(/[%_\\]/g, '\\$&');
-
-/** `column` equal to `base` or to `base-N` (handles made unique with a number, products' and collections' alike). */
-export function handleOrNumbered(column: AnyColumn, base: string): SQL {
-  return sql`(${column} = ${base} or ${column} ~ ${`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9]+$`})`;
-}
-
-/** Filters of `products(query:)`: `handle:x,y`, `title:x`, `status:x`, `sku:x`, a metafield's value, or free text on the title. */
-export interface ProductFilter {
-  /** Any of these handles. */
-  handle?: string[];
-  /**
-   * `metafields.{namespace}.{key}:{value}`: products with that value. Shopify filters only by a metafield whose
-   * definition has filtering enabled; the sandbox has no such switch, so it filters by any metafield that has a PRODUCT
-   * definition (and by none without one: the term matches nothing).
-   */
-  metafield?: { namespace: string; key: string; value: string };
-  title?: string;
-  status?: string;
-  sku?: string;
-  text?: string;
-}
 
 export class SandboxProductRepository {
   constructor(private readonly db: Db) {}
@@ -169,58 +146,20 @@ export class SandboxProductRepository {
     return rows.length > 0;
   }
 
-  private filter(storeId: number, f: ProductFilter): SQL | undefined {
-    return and(
-      eq(sandboxProducts.storeId, storeId),
-      f.handle !== undefined ? inArray(sandboxProducts.handle, f.handle.length > 0 ? f.handle : ['']) : undefined,
-      f.metafield !== undefined ? this.withMetafield(storeId, f.metafield) : undefined,
-      f.title !== undefined ? ilike(sandboxProducts.title, escapeLike(f.title)) : undefined,
-      f.status !== undefined ? eq(sandboxProducts.status, f.status.toUpperCase()) : undefined,
-      f.text !== undefined ? ilike(sandboxProducts.title, `%${escapeLike(f.text)}%`) : undefined,
-      f.sku !== undefined
-        ? inArray(sandboxProducts.id, this.db.select({ id: sandboxVariants.productId }).from(sandboxVariants).where(eq(sandboxVariants.sku, f.sku)))
-        : undefined,
-    );
-  }
-
-  /** Products of the store carrying this metafield value, where the store has a PRODUCT definition for it. */
-  private withMetafield(storeId: number, m: NonNullable<ProductFilter['metafield']>): SQL {
-    const defined = this.db
-      .select({ one: sql`1` })
-      .from(sandboxMetafieldDefinitions)
-      .where(
-        and(
-          eq(sandboxMetafieldDefinitions.storeId, storeId),
-          eq(sandboxMetafieldDefinitions.ownerType, 'PRODUCT'),
-          eq(sandboxMetafieldDefinitions.namespace, m.namespace),
-          eq(sandboxMetafieldDefinitions.key, m.key),
-        ),
-      );
-    const carrying = this.db
-      .select({ id: sandboxProductMetafields.productId })
-      .from(sandboxProductMetafields)
-      .where(
-        and(
-          eq(sandboxProductMetafields.storeId, storeId),
-          eq(sandboxProductMetafields.namespace, m.namespace),
-          eq(sandboxProductMetafields.key, m.key),
-          eq(sandboxProductMetafields.value, m.value),
-        ),
-      );
-    return and(exists(defined), inArray(sandboxProducts.id, carrying))!;
-  }
-
   async products(storeId: number, f: ProductFilter, afterId: number, limit: number): Promise<ProductRow[]> {
     return this.db
       .select()
       .from(sandboxProducts)
-      .where(and(this.filter(storeId, f), gt(sandboxProducts.id, afterId)))
+      .where(and(productFilter(this.db, storeId, f), gt(sandboxProducts.id, afterId)))
       .orderBy(asc(sandboxProducts.id))
       .limit(limit);
   }
 
   async countProducts(storeId: number, f: ProductFilter): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(sandboxProducts).where(this.filter(storeId, f));
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(sandboxProducts)
+      .where(productFilter(this.db, storeId, f));
     return Number(row.n);
   }
 
@@ -421,100 +360,5 @@ export class SandboxProductRepository {
     if (!fresh.length) return [];
     const { content: _content, ...columns } = getTableColumns(sandboxMedia);
     return (await this.db.insert(sandboxMedia).values(fresh).returning(columns)).map((r) => ({ ...r, fileSize: null }));
-  }
-
-  // Metafields and definitions
-
-  async metafields(productId: number): Promise<MetafieldRow[]> {
-    return this.db.select().from(sandboxProductMetafields).where(eq(sandboxProductMetafields.productId, productId)).orderBy(asc(sandboxProductMetafields.id));
-  }
-
-  /** Every metafield of these products, by product and id. */
-  async metafieldsOfProducts(productIds: number[]): Promise<MetafieldRow[]> {
-    if (productIds.length === 0) return [];
-    return this.db
-      .select()
-      .from(sandboxProductMetafields)
-      .where(inArray(sandboxProductMetafields.productId, productIds))
-      .orderBy(asc(sandboxProductMetafields.productId), asc(sandboxProductMetafields.id));
-  }
-
-  /** Replaces the product's metafields (by namespace and key: an unchanged key keeps its id). */
-  async replaceMetafields(
-    storeId: number,
-    productId: number,
-    fields: { namespace: string; key: string; type: string; value: string }[],
-    isNew = false,
-  ): Promise<void> {
-    const wanted = [...new Map(fields.map((f) => [`${f.namespace}\u0000${f.key}`, f])).values()];
-    if (!isNew)
-      await this.db.execute(sql`
-      delete from sandbox_product_metafields m where m.product_id = ${productId}
-        and not exists (select 1 from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as x(namespace text, key text) where x.namespace = m.namespace and x.key = m.key)`);
-    if (wanted.length) {
-      await this.db
-        .insert(sandboxProductMetafields)
-        .values(wanted.map((f) => ({ storeId, productId, ...f })))
-        .onConflictDoUpdate({
-          target: [sandboxProductMetafields.productId, sandboxProductMetafields.namespace, sandboxProductMetafields.key],
-          set: { type: sql`excluded.type`, value: sql`excluded.value`, updatedAt: sql`now()` },
-        });
-    }
-  }
-
-  /** Whether any product of the store has a metafield with this namespace and key. */
-  async hasMetafields(storeId: number, namespace: string, key: string): Promise<boolean> {
-    const [row] = await this.db
-      .select({ id: sandboxProductMetafields.id })
-      .from(sandboxProductMetafields)
-      .where(and(eq(sandboxProductMetafields.storeId, storeId), eq(sandboxProductMetafields.namespace, namespace), eq(sandboxProductMetafields.key, key)))
-      .limit(1);
-    return row !== undefined;
-  }
-
-  /** Another product of the store holding this metafield value. */
-  async metafieldValueTaken(storeId: number, namespace: string, key: string, value: string, exceptProductId: number | null): Promise<boolean> {
-    const [row] = await this.db
-      .select({ id: sandboxProductMetafields.id })
-      .from(sandboxProductMetafields)
-      .where(
-        and(
-          eq(sandboxProductMetafields.storeId, storeId),
-          eq(sandboxProductMetafields.namespace, namespace),
-          eq(sandboxProductMetafields.key, key),
-          eq(sandboxProductMetafields.value, value),
-          exceptProductId === null ? undefined : ne(sandboxProductMetafields.productId, exceptProductId),
-        ),
-      )
-      .limit(1);
-    return !!row;
-  }
-
-  async definition(storeId: number, ownerType: string, namespace: string, key: string): Promise<DefinitionRow | null> {
-    const [row] = await this.db
-      .select()
-      .from(sandboxMetafieldDefinitions)
-      .where(
-        and(
-          eq(sandboxMetafieldDefinitions.storeId, storeId),
-          eq(sandboxMetafieldDefinitions.ownerType, ownerType),
-          eq(sandboxMetafieldDefinitions.namespace, namespace),
-          eq(sandboxMetafieldDefinitions.key, key),
-        ),
-      );
-    return row ?? null;
-  }
-
-  async definitions(storeId: number, ownerType: string): Promise<DefinitionRow[]> {
-    return this.db
-      .select()
-      .from(sandboxMetafieldDefinitions)
-      .where(and(eq(sandboxMetafieldDefinitions.storeId, storeId), eq(sandboxMetafieldDefinitions.ownerType, ownerType)));
-  }
-
-  /** A new definition; null when (owner type, namespace, key) is taken. */
-  async insertDefinition(values: Omit<DefinitionRow, 'id' | 'createdAt'>): Promise<DefinitionRow | null> {
-    const rows = await this.db.insert(sandboxMetafieldDefinitions).values(values).onConflictDoNothing().returning();
-    return rows[0] ?? null;
   }
 }

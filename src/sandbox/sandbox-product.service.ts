@@ -22,7 +22,8 @@ import { LRUCache } from 'lru-cache';
 import { DEFAULT_NAMESPACE, type ProductSetArgs, type ProductSetResult, Rejected } from './product-set-args.js';
 import { checkProductSet } from './product-set-check.js';
 import { writeProductSet } from './product-set-write.js';
-import type { DefinitionRow, SandboxProductRepository } from './sandbox-product.repository.js';
+import type { DefinitionRow, SandboxMetafieldRepository } from './sandbox-metafield.repository.js';
+import type { SandboxProductRepository } from './sandbox-product.repository.js';
 import { SandboxCollectionRepository } from './sandbox-collection.repository.js';
 
 /** Where media made from `originalSource` go once committed (SandboxMediaService: fetched, then READY or FAILED). */
@@ -34,6 +35,7 @@ export class SandboxProductService {
   constructor(
     private readonly db: Db,
     private readonly repo: SandboxProductRepository,
+    private readonly metafields: SandboxMetafieldRepository,
     private readonly media: MediaIntake,
   ) {}
 
@@ -73,7 +75,7 @@ export class SandboxProductService {
   async productDefinitions(storeId: number, fresh = false): Promise<DefinitionRow[]> {
     const hit = fresh ? undefined : this.definitionCache.get(storeId);
     if (hit) return hit;
-    const rows = await this.repo.definitions(storeId, 'PRODUCT');
+    const rows = await this.metafields.definitions(storeId, 'PRODUCT');
     this.definitionCache.set(storeId, rows);
     return rows;
   }
@@ -97,7 +99,14 @@ export class SandboxProductService {
     for (let attempt = 0; ; attempt++) {
       try {
         const { product, written, added } = await this.db.transaction((tx) =>
-          writeProductSet(this.repo.with(tx), storeId, locations, definitions, args, variantThrottleLimit, new SandboxCollectionRepository(tx)),
+          writeProductSet(
+            { products: this.repo.with(tx), metafields: this.metafields.with(tx), collections: new SandboxCollectionRepository(tx) },
+            storeId,
+            locations,
+            definitions,
+            args,
+            variantThrottleLimit,
+          ),
         );
         this.media.accepted(added);
         return { product, userErrors: [], written };

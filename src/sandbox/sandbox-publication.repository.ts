@@ -2,7 +2,8 @@
 // (sandbox_product_publications; a row whose published_at is still ahead is a scheduled publication).
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxProductPublications, sandboxProducts, sandboxPublications } from './schema.js';
+import { sandboxProducts } from './product.tables.js';
+import { sandboxProductPublications, sandboxPublications } from './publication.tables.js';
 import type { ProductRow } from './sandbox-product.repository.js';
 
 export type PublicationRow = typeof sandboxPublications.$inferSelect;

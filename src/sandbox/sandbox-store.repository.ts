@@ -1,7 +1,7 @@
 // SQL for the sandbox's stores (its own table, sandbox_stores, with each store's throttle and fault settings).
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxLocations, sandboxStores } from './schema.js';
+import { sandboxLocations, sandboxStores } from './store.tables.js';
 
 export interface SandboxStore {
   id: number;

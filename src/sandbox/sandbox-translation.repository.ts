@@ -2,7 +2,8 @@
 // registered on its resources (sandbox_translations). The rules are in sandbox-translation.service.ts.
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxProducts, sandboxShopLocales, sandboxTranslations } from './schema.js';
+import { sandboxProducts } from './product.tables.js';
+import { sandboxShopLocales, sandboxTranslations } from './translation.tables.js';
 import type { ProductRow } from './sandbox-product.repository.js';
 
 export type ShopLocaleRow = typeof sandboxShopLocales.$inferSelect;

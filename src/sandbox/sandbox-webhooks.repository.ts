@@ -1,7 +1,7 @@
 // SQL for the sandbox's webhook subscriptions and deliveries (sandbox_webhook_subscriptions, sandbox_webhook_deliveries).
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { sandboxWebhookDeliveries, sandboxWebhookSubscriptions } from './schema.js';
+import { sandboxWebhookDeliveries, sandboxWebhookSubscriptions } from './webhook.tables.js';
 
 export type WebhookSubscriptionRow = typeof sandboxWebhookSubscriptions.$inferSelect;
 export type WebhookDeliveryRow = typeof sandboxWebhookDeliveries.$inferSelect;

@@ -23,6 +23,7 @@ import { SandboxMediaService } from './sandbox-media.service.js';
 import { SandboxMerchantEditService } from './sandbox-merchant-edits.service.js';
 import { SandboxOauthRepository } from './sandbox-oauth.repository.js';
 import { SandboxOauthService } from './sandbox-oauth.service.js';
+import { SandboxMetafieldRepository } from './sandbox-metafield.repository.js';
 import { SandboxProductRepository } from './sandbox-product.repository.js';
 import { SandboxProductService } from './sandbox-product.service.js';
 import { SandboxPublicationRepository } from './sandbox-publication.repository.js';
@@ -92,8 +93,9 @@ export function createSandbox(deps: SandboxDeps, options: SandboxGraphqlOptions 
   const storeRepo = new SandboxStoreRepository(db);
   const stores = new SandboxStoreService(storeRepo);
   const productRepo = new SandboxProductRepository(db);
+  const metafieldRepo = new SandboxMetafieldRepository(db);
   const media = new SandboxMediaService(new SandboxMediaRepository(db));
-  const products = new SandboxProductService(db, productRepo, media);
+  const products = new SandboxProductService(db, productRepo, metafieldRepo, media);
   stores.onLocationsAdded((storeId) => products.forgetLocations(storeId));
   const publications = new SandboxPublicationService({ db, repo: new SandboxPublicationRepository(db), products: productRepo, stores: storeRepo });
   const bulk = new SandboxBulkService(
@@ -112,11 +114,12 @@ export function createSandbox(deps: SandboxDeps, options: SandboxGraphqlOptions 
       stores,
       db,
       productRepo,
+      metafieldRepo,
       products,
       publications,
       collections: new SandboxCollectionService(db, new SandboxCollectionRepository(db), publications),
       translations: new SandboxTranslationService(new SandboxTranslationRepository(db), (storeId, id) => productRepo.product(storeId, id)),
-      merchantEdits: new SandboxMerchantEditService(db, productRepo),
+      merchantEdits: new SandboxMerchantEditService(db, productRepo, metafieldRepo),
       inventory: new SandboxInventoryService(db, new SandboxInventoryRepository(db)),
       media,
       bulk,

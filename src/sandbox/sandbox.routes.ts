@@ -16,6 +16,22 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
   // Shopify also takes a bare GraphQL document as application/graphql.
   scope.addContentTypeParser('application/graphql', { parseAs: 'string' }, (_req, body, done) => done(null, { query: body }));
 
+  graphqlRoute(scope, graphql);
+  appRoutes(scope, graphql);
+  shopifyShapedAnswers(scope, graphql);
+
+  // The media files' CDN route (media.routes.ts).
+  await mediaRoutes(scope, graphql.media, graphql.stores);
+
+  // Each store's app: the authorization code grant, client credentials and refresh (oauth.routes.ts).
+  await oauthRoutes(scope, graphql.oauth, graphql.stores);
+
+  // Last: registering a child scope loads the routes declared so far, with the error handler set by then.
+  await bulkRoutes(scope, graphql.bulk, graphql.stores);
+}
+
+/** The Admin GraphQL endpoint; a timeout fault holds its answer. */
+function graphqlRoute(scope: FastifyInstance, graphql: SandboxGraphqlService): void {
   scope.post<{ Params: { domain: string; version: string } }>('/:domain/admin/api/:version/graphql.json', { schema: { hide: true } }, async (req, reply) => {
     const token = req.headers['x-shopify-access-token'];
     const answer = await graphql.handle({
@@ -37,27 +53,34 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
     }
     return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
   });
+}
 
-  /** The store, when the call's X-Shopify-Access-Token is one of its valid tokens; else the 404 or 401 is sent. */
-  const authenticated = async (req: FastifyRequest<{ Params: { domain: string } }>, reply: FastifyReply): Promise<SandboxStore | null> => {
-    const token = req.headers['x-shopify-access-token'];
-    const store = await graphql.stores.find(req.params.domain);
-    if (!store) {
-      await reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND_BODY);
-      return null;
-    }
-    if (!(await graphql.oauth.authenticate(store, typeof token === 'string' ? token : undefined))) {
-      await reply.code(401).type('application/json; charset=utf-8').send(UNAUTHORIZED_BODY);
-      return null;
-    }
-    return store;
-  };
+/** The store, when the call's X-Shopify-Access-Token is one of its valid tokens; else the 404 or 401 is sent. */
+async function authenticated(
+  graphql: SandboxGraphqlService,
+  req: FastifyRequest<{ Params: { domain: string } }>,
+  reply: FastifyReply,
+): Promise<SandboxStore | null> {
+  const token = req.headers['x-shopify-access-token'];
+  const store = await graphql.stores.find(req.params.domain);
+  if (!store) {
+    await reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND_BODY);
+    return null;
+  }
+  if (!(await graphql.oauth.authenticate(store, typeof token === 'string' ? token : undefined))) {
+    await reply.code(401).type('application/json; charset=utf-8').send(UNAUTHORIZED_BODY);
+    return null;
+  }
+  return store;
+}
 
+/** What a merchant or Shopify does to the store's app, on a test's call: uninstall it, send a compliance webhook. */
+function appRoutes(scope: FastifyInstance, graphql: SandboxGraphqlService): void {
   // The merchant uninstalls the app (the store's access token stands for the app): app/uninstalled goes to the store's
   // subscriptions (sandbox-webhooks.service.ts), and every OAuth and client credentials token of the app stops working
   // (docs/sandbox/oauth.md). The store and its legacy token stay, so a test can install again.
   scope.post<{ Params: { domain: string } }>('/:domain/admin/app/uninstall', { schema: { hide: true } }, async (req, reply) => {
-    const store = await authenticated(req, reply);
+    const store = await authenticated(graphql, req, reply);
     if (!store) return reply;
     const revoked = await graphql.oauth.revokeApp(store);
     const webhookIds = await graphql.webhooks.emit(store, 'APP_UNINSTALLED', {
@@ -79,7 +102,7 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
     async (req, reply) => {
       const topic = `${req.params.group}/${req.params.action}`;
       if (!(COMPLIANCE_TOPICS as readonly string[]).includes(topic)) return reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND_BODY);
-      const store = await authenticated(req, reply);
+      const store = await authenticated(graphql, req, reply);
       if (!store) return reply;
       const origin = graphql.webhooks.origin;
       const uri = store.complianceUrl ?? (origin ? `${origin}/webhooks/shopify` : null);
@@ -93,7 +116,10 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
         .send({ topic, uri, webhook_ids: [sent.webhookId] });
     },
   );
+}
 
+/** Held answers released on close, and every miss and error answered in Shopify's shapes (never the PIM envelope). */
+function shopifyShapedAnswers(scope: FastifyInstance, graphql: SandboxGraphqlService): void {
   scope.addHook('onClose', async () => graphql.releaseHeld());
   scope.addHook('onClose', async () => graphql.webhooks.close());
   scope.addHook('preClose', async () => graphql.releaseHeld());
@@ -107,15 +133,6 @@ export async function sandboxRoutes(scope: FastifyInstance, graphql: SandboxGrap
     const body = status === 400 ? { errors: { query: 'Required parameter missing or invalid' } } : { errors: message };
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
-
-  // The media files' CDN route (media.routes.ts).
-  await mediaRoutes(scope, graphql.media, graphql.stores);
-
-  // Each store's app: the authorization code grant, client credentials and refresh (oauth.routes.ts).
-  await oauthRoutes(scope, graphql.oauth, graphql.stores);
-
-  // Last: registering a child scope loads the routes declared so far, with the error handler set by then.
-  await bulkRoutes(scope, graphql.bulk, graphql.stores);
 }
 
 /**

@@ -50,20 +50,41 @@ function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((a
   return [...trust.addresses];
 }
 
-export async function buildApp({ config, database, services, log, instrument }: AppParts): Promise<App & { services: Services }> {
-  const { modules, metrics } = services;
-  const connectorPaths = new PathPatterns();
-  /**
-   * An error of a request no API scope took (an unknown route or method, a URL the router cannot read, a hook's refusal
-   * on those), answered in the envelope of the API its path belongs to.
-   */
-  const sendByPath = (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
+/**
+ * An error of a request no API scope took (an unknown route or method, a URL the router cannot read, a hook's refusal
+ * on those), answered in the envelope of the API its path belongs to.
+ */
+function answerByPath(connectorPaths: PathPatterns) {
+  return (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0];
     if (connectorPaths.matches(path)) return sendConnectorError(err, req, reply);
     if (path === '/admin' || path.startsWith('/admin/')) return sendAdminError(err, req, reply);
     return sendPimError(err, req, reply);
   };
-  const app = Fastify({
+}
+
+type AnswerByPath = ReturnType<typeof answerByPath>;
+
+export async function buildApp(parts: AppParts): Promise<App & { services: Services }> {
+  const connectorPaths = new PathPatterns();
+  const sendByPath = answerByPath(connectorPaths);
+  const app = createInstance(parts, sendByPath);
+  parts.instrument?.(app as unknown as App);
+  await installRequestHandling(app, parts);
+  await registerRoutes(app, parts, connectorPaths, sendByPath);
+
+  // Unknown routes answer 404 in the envelope of the API their path belongs to (a wrong method on a connector path in the
+  // connector's, under /admin in the admin API's), the rest and errors outside the scoped handlers in the PIM envelope;
+  // never with a stack trace.
+  app.setNotFoundHandler((req, reply) => sendByPath(new AppError('not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`), req, reply));
+  app.setErrorHandler(sendByPath);
+
+  return app as unknown as App & { services: Services };
+}
+
+/** The Fastify instance: logging, limits, proxies, request ids, and the router's own refusals in our envelopes. */
+function createInstance({ config, log }: AppParts, sendByPath: AnswerByPath) {
+  return Fastify({
     ...(log ? { loggerInstance: log } : { logger: false }),
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -89,8 +110,15 @@ export async function buildApp({ config, database, services, log, instrument }: 
         reply.headers(BARE_ANSWER_HEADERS),
       ),
   }).withTypeProvider<TypeBoxTypeProvider>();
+}
 
-  instrument?.(app as unknown as App);
+type Instance = ReturnType<typeof createInstance>;
+
+/**
+ * What every request goes through, in this order: validation, security headers, the body's rate, cookies, JSON,
+ * metrics, the console session (not on a worker node), the request id.
+ */
+async function installRequestHandling(app: Instance, { config, services }: AppParts): Promise<void> {
   installValidation(app);
   // Security headers first, so that every answer carries them (refusals by the hooks below included).
   installSecurityHeaders(app, { docsPrefix: '/docs' });
@@ -108,44 +136,41 @@ export async function buildApp({ config, database, services, log, instrument }: 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
     body === '' ? done(null, undefined) : parseJson(req, body as string, done),
   );
-  if (config.metricsEnabled) instrumentRequests(app, metrics);
-  // A worker node (role worker) serves only /healthz and /readyz (and /metrics): its work is the queue's.
-  const fullSurface = config.role !== 'worker';
-  if (fullSurface) modules.pim.installHooks(app as unknown as App);
+  if (config.metricsEnabled) instrumentRequests(app, services.metrics);
+  if (config.role !== 'worker') services.modules.pim.installHooks(app as unknown as App);
   app.decorate('services', services);
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Request-Id', req.id);
     done(null, payload);
   });
 
-  for (const schema of modules.pim.sharedSchemas) app.addSchema(schema);
+  for (const schema of services.modules.pim.sharedSchemas) app.addSchema(schema);
+}
 
+/** The routes: the OpenAPI document, health, /metrics, then (not on a worker node) the modules', the console, the sandbox. */
+async function registerRoutes(app: Instance, parts: AppParts, connectorPaths: PathPatterns, sendByPath: AnswerByPath): Promise<void> {
+  const { config, services } = parts;
+  // A worker node (role worker) serves only /healthz and /readyz (and /metrics): its work is the queue's.
+  const fullSurface = config.role !== 'worker';
   if (fullSurface) await app.register(swagger, openapiOptions(config));
   if (fullSurface) await app.register(swaggerUi, { routePrefix: '/docs' });
   if (fullSurface) app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  healthRoutes(app as unknown as App, database);
+  healthRoutes(app as unknown as App, parts.database);
   // Every role, worker included; with METRICS_PORT it is served by a listener of its own instead (main.ts).
-  if (config.metricsEnabled && config.metricsPort === null) metricsRoute(app, metrics, { token: config.metricsToken, limiter: services.metricsTokenLimiter });
+  if (config.metricsEnabled && config.metricsPort === null)
+    metricsRoute(app, services.metrics, { token: config.metricsToken, limiter: services.metricsTokenLimiter });
 
   if (fullSurface) {
     const root = app as unknown as App;
-    await modules.admin.routes(root);
-    await modules.pim.routes(root);
-    await modules.connector.routes(root, connectorPaths);
+    await services.modules.admin.routes(root);
+    await services.modules.pim.routes(root);
+    await services.modules.connector.routes(root, connectorPaths);
     // The console's static page at `/` (server/console-static.ts).
     await app.register(async (scope) => consoleRoutes(scope as App, { dir: config.consoleDir, sendError: sendByPath }));
     // The built-in Shopify sandbox: a scope of its own whose answers and errors are in Shopify's shapes.
     const sandbox = services.sandbox;
     if (sandbox) await app.register(async (scope) => sandbox.routes(scope), { prefix: sandbox.prefix });
   }
-
-  // Unknown routes answer 404 in the envelope of the API their path belongs to (a wrong method on a connector path in the
-  // connector's, under /admin in the admin API's), the rest and errors outside the scoped handlers in the PIM envelope;
-  // never with a stack trace.
-  app.setNotFoundHandler((req, reply) => sendByPath(new AppError('not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`), req, reply));
-  app.setErrorHandler(sendByPath);
-
-  return app as unknown as App & { services: Services };
 }
 
 /** Liveness and readiness probes, public, on every role. */

@@ -47,16 +47,46 @@ export interface ServiceDeps {
 }
 
 export function createServices({ config, database, redis, queue, metrics, log }: ServiceDeps, overrides: ServiceOverrides = {}) {
-  const { db } = database;
   const box = new SecretBox(config.encryptionKey);
   // The app's client secret webhooks are signed with: SHOPIFY_API_SECRET, else one derived from ENCRYPTION_KEY (then
   // only sandbox shops are subscribed; the sandbox signs its deliveries with the same).
   const webhookSecret = config.shopifyApiSecret ?? createHmac('sha256', config.encryptionKey).update('pimbridge:shopify-webhooks').digest('base64url');
-  // The built-in Shopify sandbox, a module mounted only when it is on. Off, the admin API keeps its side for sandbox
-  // shops made while it was on (removing them removes their store, as before).
-  const sandbox: Sandbox | null = config.shopifySandbox
+  const sandbox = sandboxModule(config, database, webhookSecret, overrides);
+  const shopify = createShopify({ metrics, redis, postgres: database.kind === 'postgres' ? database.executor : null, log });
+  const { connector, admin, pim } = composeModules({ config, database, redis, queue, box, shopify, sandbox, webhookSecret, metrics, log }, overrides);
+  const handlers = { ...pim.handlers, ...connector.handlers };
+  const workers = nodeWorkers(config, database, queue, handlers, connector.deltaTicker, log);
+  return {
+    metrics,
+    /** Stopped when the app closes (its minute timer). */
+    throttleReport: shopify.throttleReport,
+    /** The job queue (send from anywhere) and this node's workers (started by `serve` for roles worker/all, or by tests). */
+    jobs: { queue, workers, handlers },
+    credentials: pim.credentials,
+    admin: admin.admin,
+    /** Wrong metrics tokens per client address (failures only; shared through Redis like the APIs' limits). */
+    metricsTokenLimiter: createRateLimiter({ name: 'metrics-auth', points: config.adminAuthRateLimit, durationSeconds: 60, redis }),
+    organizations: admin.organizations,
+    shops: admin.shops,
+    /** The connector's StorefrontPort (Shopify Admin GraphQL; the sandbox answers it too). */
+    storefront: shopify.storefront,
+    /** The built-in Shopify sandbox (null when config.shopifySandbox is off): its stores, GraphQL endpoint and routes. */
+    sandbox,
+    connector: connector.services,
+    pim: pim.services,
+    /** Each module's part of the app: buildApp registers their routes; start-up runs their backfills. */
+    modules: { admin, pim, connector },
+  };
+}
+
+/**
+ * The built-in Shopify sandbox, a module mounted only when it is on (null when off). Off, the admin API keeps its side
+ * for sandbox shops made while it was on (removing them removes their store, as before).
+ */
+function sandboxModule(config: Readonly<Config>, database: ServiceDeps['database'], webhookSecret: string, overrides: ServiceOverrides): Sandbox | null {
+  return config.shopifySandbox
     ? createSandbox(
-        { db, locks: database.locks, poolSize: database.poolUse?.().max },
+        { db: database.db, locks: database.locks, poolSize: database.poolUse?.().max },
         {
           ...overrides.sandbox,
           webhooks: {
@@ -71,7 +101,19 @@ export function createServices({ config, database, redis, queue, metrics, log }:
         },
       )
     : null;
-  const shopify = createShopify({ metrics, redis, postgres: database.kind === 'postgres' ? database.executor : null, log });
+}
+
+/** What the three modules are built from: the platform's, and the pieces createServices made first. */
+interface ModuleDeps extends ServiceDeps {
+  box: SecretBox;
+  shopify: ReturnType<typeof createShopify>;
+  sandbox: Sandbox | null;
+  webhookSecret: string;
+}
+
+/** The connector, the admin API and the PIM, wired to one another. */
+function composeModules({ config, database, redis, queue, box, shopify, sandbox, webhookSecret, metrics, log }: ModuleDeps, overrides: ServiceOverrides) {
+  const { db } = database;
   // The modules need each other at run time: the connector asks the PIM who owns a key and the admin API for a new one;
   // the admin API clears the PIM's credential cache and releases an organization's media files; the PIM verifies the
   // keys the admin issues. So they are built connector, admin, PIM, and the calls into a module built later are bound
@@ -134,9 +176,20 @@ export function createServices({ config, database, redis, queue, metrics, log }:
     config,
   );
   pim = createPim({ db, redis, queue, keys: admin.keys, notifications: database.notifications }, config);
-  const handlers = { ...pim.handlers, ...connector.handlers };
+  return { connector, admin, pim };
+}
+
+/** This node's workers over the modules' job handlers, and the delta-sync ticker. */
+function nodeWorkers(
+  config: Readonly<Config>,
+  database: ServiceDeps['database'],
+  queue: PgBossQueue,
+  handlers: ConstructorParameters<typeof Workers>[1],
+  deltaTicker: ConstructorParameters<typeof Workers>[3],
+  log: ServiceDeps['log'],
+): Workers {
   const pglite = database.kind === 'pglite';
-  const workers = new Workers(
+  return new Workers(
     queue,
     handlers,
     {
@@ -148,29 +201,8 @@ export function createServices({ config, database, redis, queue, metrics, log }:
       reclaimIntervalSeconds: pglite ? 0 : RECLAIM_INTERVAL_SECONDS,
       log,
     },
-    connector.deltaTicker,
+    deltaTicker,
   );
-  return {
-    metrics,
-    /** Stopped when the app closes (its minute timer). */
-    throttleReport: shopify.throttleReport,
-    /** The job queue (send from anywhere) and this node's workers (started by `serve` for roles worker/all, or by tests). */
-    jobs: { queue, workers, handlers },
-    credentials: pim.credentials,
-    admin: admin.admin,
-    /** Wrong metrics tokens per client address (failures only; shared through Redis like the APIs' limits). */
-    metricsTokenLimiter: createRateLimiter({ name: 'metrics-auth', points: config.adminAuthRateLimit, durationSeconds: 60, redis }),
-    organizations: admin.organizations,
-    shops: admin.shops,
-    /** The connector's StorefrontPort (Shopify Admin GraphQL; the sandbox answers it too). */
-    storefront: shopify.storefront,
-    /** The built-in Shopify sandbox (null when config.shopifySandbox is off): its stores, GraphQL endpoint and routes. */
-    sandbox,
-    connector: connector.services,
-    pim: pim.services,
-    /** Each module's part of the app: buildApp registers their routes; start-up runs their backfills. */
-    modules: { admin, pim, connector },
-  };
 }
 
 /** The app a shop installs: a sandbox store has an app of its own; any other shop the Pimbridge app (SHOPIFY_API_KEY/SECRET). */

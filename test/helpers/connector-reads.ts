@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Db } from '../../src/db/client.js';
 import { IntegrationRepository, type IntegrationRow } from '../../src/connector/integrations/integration.repository.js';
 import { MappingRepository, type MappingRow } from '../../src/connector/mappings/mapping.repository.js';
-import type { KnownStorefrontProduct } from '../../src/storefront/storefront.port.js';
+import type { KnownStorefrontProduct } from '../../src/storefront/port/known-product.js';
 import type { ConnectorHarness } from './connector.js';
 
 type Calls = Pick<ConnectorHarness, 'call'>;

@@ -1,20 +1,14 @@
 // Push test doubles and helpers: a counting in-memory StorefrontPort (the service's rules are tested against it; the
 // end-to-end tests use the real adapter and the sandbox), PIM products made through the PIM API, and the error check.
 import assert from 'node:assert/strict';
-import {
-  StorefrontError,
-  StorefrontValidationError,
-  type BulkItemOutcome,
-  type BulkUpsertItem,
-  type BulkUpsertState,
-  type KnownStorefrontProduct,
-  type PimProductSnapshot,
-  type ProductUpsertResult,
-  type StorefrontPort,
-  type StorefrontShop,
-  type StorefrontLocation,
-  type StorefrontPublication,
-} from '../../src/storefront/storefront.port.js';
+import type { BulkItemOutcome, BulkUpsertItem, BulkUpsertState } from '../../src/storefront/port/bulk.js';
+import { StorefrontError, StorefrontValidationError } from '../../src/storefront/port/errors.js';
+import type { KnownStorefrontProduct } from '../../src/storefront/port/known-product.js';
+import type { PimProductSnapshot } from '../../src/storefront/port/pim-product.js';
+import type { StorefrontLocation, StorefrontPublication } from '../../src/storefront/port/placement.js';
+import type { StorefrontShop } from '../../src/storefront/port/shop.js';
+import type { ProductUpsertResult } from '../../src/storefront/port/upsert-result.js';
+import type { StorefrontPort } from '../../src/storefront/storefront.port.js';
 import type { ConnectorHarness } from './connector.js';
 import type { Tenant } from './harness.js';
 

@@ -3,9 +3,12 @@
 // into the PIM and linked too.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProductDraft } from '../../catalogue-csv/draft.js';
-import { type StorefrontCatalogueProduct, StorefrontError, type StorefrontShop, tokenRefused } from '../../storefront/storefront.port.js';
-import type { AdoptedMapping } from '../mappings/mapping.repository.js';
-import { type PimClient, PimReadError } from '../pim/pim-client.js';
+import type { StorefrontCatalogueProduct } from '../../storefront/port/catalogue.js';
+import { StorefrontError, tokenRefused } from '../../storefront/port/errors.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import type { AdoptedMapping } from '../mappings/mapping-writes.js';
+import type { PimClient } from '../pim/pim-client.js';
+import { PimReadError } from '../pim/pim-http.js';
 import { CatalogueReadFailed, POLL_FAILURES, readShopCatalogue } from '../storefront-operations.js';
 import type { AdoptionDeps, AdoptionOptions } from './adoption.deps.js';
 import type { AdoptionCounts, AdoptionPhase, AdoptionRow } from './adoption.repository.js';

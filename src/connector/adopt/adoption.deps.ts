@@ -2,7 +2,9 @@
 // take the same).
 import type { Db } from '../../db/client.js';
 import type { JobQueue, SqlExecutor } from '../../jobs/job-types.js';
-import type { StorefrontCatalogueReader, StorefrontPort, StorefrontShop } from '../../storefront/storefront.port.js';
+import type { StorefrontCatalogueReader } from '../../storefront/port/catalogue.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import type { StorefrontPort } from '../../storefront/storefront.port.js';
 import type { MappingRepository } from '../mappings/mapping.repository.js';
 import type { PimClient } from '../pim/pim-client.js';
 import type { AdoptionRepository } from './adoption.repository.js';

@@ -3,7 +3,8 @@
 // to the integration.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { adoptions, fullSyncs, integrations } from '../connector.tables.js';
+import { integrations } from '../connector.tables.js';
+import { adoptions, fullSyncs } from '../sync.tables.js';
 
 export type AdoptionState = 'queued' | 'running' | 'completed' | 'failed';
 export type AdoptionPhase = 'reading_shop' | 'reading_pim' | 'matching' | 'importing';

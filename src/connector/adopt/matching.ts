@@ -12,7 +12,8 @@
 // product: a push the shop refused, e.g. because a merchant's product holds the PIM slug as its handle) links nothing,
 // so its PIM product can be adopted. Archived PIM products are matched only by our metafield
 // (linking one by SKU would archive the shop's product at the next sync).
-import type { PimVariant, StorefrontCatalogueProduct } from '../../storefront/storefront.port.js';
+import type { StorefrontCatalogueProduct } from '../../storefront/port/catalogue.js';
+import type { PimVariant } from '../../storefront/port/pim-product.js';
 
 export const MATCH_RULES = ['pim_id', 'sku', 'barcode', 'handle'] as const;
 export type MatchRule = (typeof MATCH_RULES)[number];

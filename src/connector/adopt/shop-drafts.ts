@@ -8,7 +8,7 @@
 import { defaultVariantName } from '../../catalogue-csv/cells.js';
 import type { ProductDraft, ProductFields, SellingFields, VariantDraft } from '../../catalogue-csv/draft.js';
 import { isValidGtin } from '../../lib/gtin.js';
-import type { StorefrontCatalogueProduct, StorefrontCatalogueVariant } from '../../storefront/storefront.port.js';
+import type { StorefrontCatalogueProduct, StorefrontCatalogueVariant } from '../../storefront/port/catalogue.js';
 
 /** Shopify's option and value for a product without variants. */
 const DEFAULT_OPTION = 'Title';

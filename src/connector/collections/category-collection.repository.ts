@@ -1,7 +1,7 @@
 // SQL for category_collections: which shop collection the bridge made for each PIM category of an integration.
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { categoryCollections } from '../connector.tables.js';
+import { categoryCollections } from '../mapping.tables.js';
 
 export interface CategoryCollectionRow {
   pimCategoryId: number;

@@ -6,17 +6,15 @@
 // reconcile; a category deleted in the PIM, or left with no product, has its collection deleted by reconcile (run after
 // a delta poll that saw changes, at least every RECONCILE_IDLE_MS, and by POST /api/collections/reconcile). Tags stay
 // as they are.
-import {
-  StorefrontError,
-  StorefrontValidationError,
-  type PimProductSnapshot,
-  type StorefrontCollections,
-  type StorefrontShop,
-  type SyncPlacement,
-} from '../../storefront/storefront.port.js';
+import type { StorefrontCollections } from '../../storefront/port/collections.js';
+import { StorefrontError, StorefrontValidationError } from '../../storefront/port/errors.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
+import type { SyncPlacement } from '../../storefront/port/placement.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
 import type { IntegrationService } from '../integrations/integration.service.js';
 import { ConnectorError } from '../connector.errors.js';
-import { PimReadError, type PimClient } from '../pim/pim-client.js';
+import type { PimClient } from '../pim/pim-client.js';
+import { PimReadError } from '../pim/pim-http.js';
 import type { CategoryCollectionRepository, CategoryCollectionRow } from './category-collection.repository.js';
 
 /** Without changes seen by the delta poll, the categories are still compared this often (a category deleted with no products). */

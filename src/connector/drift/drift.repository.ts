@@ -2,7 +2,9 @@
 // waits on, counts) and its items, paged. Reads a caller can reach are scoped to the integration.
 import { and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { driftReportItems, driftReports, integrations, productMappings } from '../connector.tables.js';
+import { integrations } from '../connector.tables.js';
+import { driftReportItems, driftReports } from '../drift.tables.js';
+import { productMappings } from '../mapping.tables.js';
 
 export type DriftState = 'queued' | 'running' | 'completed' | 'failed';
 export const DRIFT_KINDS = ['changed', 'missing_in_shop', 'orphan_in_shop'] as const;

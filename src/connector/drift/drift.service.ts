@@ -8,14 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { JOB, type CatalogueDriftJob, type JobQueue, type SqlExecutor } from '../../jobs/job-types.js';
-import {
-  type DriftChange,
-  type StorefrontCatalogueProduct,
-  type StorefrontCatalogueReader,
-  type StorefrontShop,
-  type WrittenFields,
-  tokenRefused,
-} from '../../storefront/storefront.port.js';
+import type { DriftChange, StorefrontCatalogueProduct, StorefrontCatalogueReader } from '../../storefront/port/catalogue.js';
+import { tokenRefused } from '../../storefront/port/errors.js';
+import type { WrittenFields } from '../../storefront/port/known-product.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
 import { ConnectorError } from '../connector.errors.js';
 import { CatalogueReadFailed, readShopCatalogue } from '../storefront-operations.js';
 import { clip } from '../push/push-results.js';

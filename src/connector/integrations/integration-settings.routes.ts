@@ -56,9 +56,19 @@ const AttributesView = Type.Object({
   ),
 });
 
-export function integrationSettingsRoutes(app: App, settings: IntegrationSettingsService): void {
-  const admin = { config: { access: 'admin' as const } };
+/** Every settings route needs a connector token with the admin scope (or a console session). */
+const admin = { config: { access: 'admin' as const } };
 
+export function integrationSettingsRoutes(app: App, settings: IntegrationSettingsService): void {
+  channelRoutes(app, settings);
+  locationRoutes(app, settings);
+  pricingRoutes(app, settings);
+  productTypeRoutes(app, settings);
+  attributeRoutes(app, settings);
+}
+
+/** Which shop publications each PIM channel's products are published on. */
+function channelRoutes(app: App, settings: IntegrationSettingsService): void {
   app.get(
     '/api/integration/channels',
     {
@@ -100,7 +110,10 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     },
     async (req) => success('Channel mapping updated successfully', await settings.setChannels(req.connector!.integrationId, req.body)),
   );
+}
 
+/** Which shop location each warehouse's stock goes to, and the default location. */
+function locationRoutes(app: App, settings: IntegrationSettingsService): void {
   app.get(
     '/api/integration/locations',
     {
@@ -143,7 +156,10 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     },
     async (req) => success('Location mapping updated successfully', await settings.setLocations(req.connector!.integrationId, req.body)),
   );
+}
 
+/** Whether prices are converted elsewhere (no currency check before a push). */
+function pricingRoutes(app: App, settings: IntegrationSettingsService): void {
   app.get(
     '/api/integration/pricing',
     {
@@ -178,7 +194,10 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     },
     async (req) => success('Pricing settings updated successfully', await settings.setPricing(req.connector!.integrationId, req.body)),
   );
+}
 
+/** Where the Shopify product type comes from. */
+function productTypeRoutes(app: App, settings: IntegrationSettingsService): void {
   app.get(
     '/api/integration/product-type',
     {
@@ -216,7 +235,10 @@ export function integrationSettingsRoutes(app: App, settings: IntegrationSetting
     },
     async (req) => success('Product type settings updated successfully', await settings.setProductType(req.connector!.integrationId, req.body)),
   );
+}
 
+/** Which PIM attributes are written as product metafields, and under which keys. */
+function attributeRoutes(app: App, settings: IntegrationSettingsService): void {
   app.get(
     '/api/integration/attributes',
     {

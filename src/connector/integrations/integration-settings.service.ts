@@ -2,8 +2,10 @@
 // /api/integration/channels, /locations and /pricing against the shop's publications and locations read live, and
 // resolved for each push against them as the storefront port caches them (a few minutes). A mapping to a publication or
 // location the shop does not have is refused with VALIDATION_FAILED naming it, and nothing is saved.
-import type { StorefrontPort, StorefrontShop, SyncPlacement } from '../../storefront/storefront.port.js';
-import { StorefrontError } from '../../storefront/storefront.port.js';
+import type { SyncPlacement } from '../../storefront/port/placement.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import type { StorefrontPort } from '../../storefront/storefront.port.js';
+import { StorefrontError } from '../../storefront/port/errors.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { IntegrationRepository } from './integration.repository.js';
 import {

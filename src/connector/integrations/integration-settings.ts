@@ -9,7 +9,7 @@
 // - where the product type comes from: the first category's name by default, or a PIM attribute (GET/PUT /api/integration/product-type);
 // - which PIM attributes become product metafields, under which namespace and keys: all, in `pimbridge_attr`, by default
 //   (GET/PUT /api/integration/attributes).
-import type { StorefrontLocation, StorefrontPublication, SyncPlacement } from '../../storefront/storefront.port.js';
+import type { StorefrontLocation, StorefrontPublication, SyncPlacement } from '../../storefront/port/placement.js';
 
 /** The PIM's publishing channels (spec: Product.publishing_channels). */
 export const PIM_CHANNELS = ['web', 'mobile', 'api', 'marketplace', 'social', 'email'] as const;

@@ -33,6 +33,12 @@ const UpdateBody = Type.Object(
 const TokenView = Type.Object({ id: Type.Integer(), scope: Type.String(), name: Type.Union([Type.String(), Type.Null()]), created_at: Timestamp });
 
 export function integrationRoutes(app: App, integrations: IntegrationService): void {
+  connectionRoutes(app, integrations);
+  tokenRoutes(app, integrations);
+}
+
+/** The integration itself: connect a shop to a PIM account, change its PIM credentials, disconnect. */
+function connectionRoutes(app: App, integrations: IntegrationService): void {
   app.post(
     '/api/connect',
     {
@@ -98,7 +104,10 @@ export function integrationRoutes(app: App, integrations: IntegrationService): v
     },
     async (req) => success('Integration disconnected successfully', await integrations.disconnect(req.connector!.integrationId)),
   );
+}
 
+/** The integration's bearer tokens: issue, list, revoke. */
+function tokenRoutes(app: App, integrations: IntegrationService): void {
   app.post(
     '/api/tokens',
     {

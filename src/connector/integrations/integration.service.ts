@@ -4,7 +4,7 @@
 import type { Db } from '../../db/client.js';
 import { randomCredential, sha256Hex } from '../../lib/crypto.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { StorefrontShop } from '../../storefront/storefront.port.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
 import type { TokenRepository } from '../auth/token.repository.js';
 import { ConnectorError } from '../connector.errors.js';
 import type { Scope } from '../connector.types.js';

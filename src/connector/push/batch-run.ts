@@ -2,20 +2,16 @@
 // the PIM read, the product's lease, the storefront upsert and the mapping it leaves; each product's failure is its own.
 import type { JobQueue } from '../../jobs/job-types.js';
 import { JOB } from '../../jobs/job-types.js';
-import {
-  StorefrontDeferredError,
-  StorefrontError,
-  StorefrontValidationError,
-  type PimProductSnapshot,
-  type StorefrontPort,
-  type StorefrontShop,
-  type SyncPlacement,
-  tokenRefused,
-} from '../../storefront/storefront.port.js';
+import { StorefrontDeferredError, StorefrontError, StorefrontValidationError, tokenRefused } from '../../storefront/port/errors.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
+import type { SyncPlacement } from '../../storefront/port/placement.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import type { StorefrontPort } from '../../storefront/storefront.port.js';
 import type { CategoryCollectionService } from '../collections/category-collection.service.js';
 import type { IntegrationRepository } from '../integrations/integration.repository.js';
 import type { MappingRepository } from '../mappings/mapping.repository.js';
-import { PimReadError, type PimClient } from '../pim/pim-client.js';
+import type { PimClient } from '../pim/pim-client.js';
+import { PimReadError } from '../pim/pim-http.js';
 import { keptDeletedInShop, knownOf, pimVersion, recordMissingLocales, syncedMappingOf } from './mapping-state.js';
 import { LeaseBusyError, takeLease, type ProductLease } from './product-lease.js';
 import type { Item } from './push-items.js';

@@ -1,8 +1,11 @@
 // What an upsert leaves on the product's mapping and what the adapter is given back from it: shared by a push, sync.product
 // and the full sync.
-import type { KnownStorefrontProduct, PimProductSnapshot, ProductUpsertResult } from '../../storefront/storefront.port.js';
+import type { KnownStorefrontProduct } from '../../storefront/port/known-product.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
+import type { ProductUpsertResult } from '../../storefront/port/upsert-result.js';
 import type { IntegrationRepository } from '../integrations/integration.repository.js';
-import type { MappingRow, SyncedMapping } from '../mappings/mapping.repository.js';
+import type { MappingRow } from '../mappings/mapping.repository.js';
+import type { SyncedMapping } from '../mappings/mapping-writes.js';
 import { clip } from './push-results.js';
 
 /** What the upsert found of the shop's locales for the product's translations, kept for GET /api/status (when it looked). */

@@ -1,5 +1,5 @@
 // A push's body, checked item by item: a PIM id to read, a full snapshot, or the reason an item cannot be pushed.
-import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
 import { ConnectorError } from '../connector.errors.js';
 
 /** At most this many products per request (spec). */

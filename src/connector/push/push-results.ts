@@ -1,5 +1,5 @@
 // What a push and a dry run answer per product, and what their sync log and the mapping keep of a failure.
-import type { FieldChange } from '../../storefront/storefront.port.js';
+import type { FieldChange } from '../../storefront/port/upsert-result.js';
 
 const LOG_ERROR_MAX = 500;
 

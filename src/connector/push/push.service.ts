@@ -4,7 +4,11 @@
 // whole request (no product data, too many, our own database) is an error envelope. No transaction is held across an
 // outbound call: the PIM read and the storefront upsert run between short writes.
 import type { Db } from '../../db/client.js';
-import { StorefrontError, type PimProductSnapshot, type StorefrontPort, type StorefrontShop, type SyncPlacement } from '../../storefront/storefront.port.js';
+import { StorefrontError } from '../../storefront/port/errors.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
+import type { SyncPlacement } from '../../storefront/port/placement.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import type { StorefrontPort } from '../../storefront/storefront.port.js';
 import { JOB, type JobQueue, type SyncProductJob } from '../../jobs/job-types.js';
 import { AdoptionRepository } from '../adopt/adoption.repository.js';
 import { ConnectorError } from '../connector.errors.js';
@@ -12,7 +16,8 @@ import type { IntegrationSettingsService } from '../integrations/integration-set
 import type { IntegrationService } from '../integrations/integration.service.js';
 import { IntegrationRepository } from '../integrations/integration.repository.js';
 import type { MappingRepository } from '../mappings/mapping.repository.js';
-import { PimReadError, type PimClient } from '../pim/pim-client.js';
+import type { PimClient } from '../pim/pim-client.js';
+import { PimReadError } from '../pim/pim-http.js';
 import type { SyncLogRepository, SyncOutcome } from './sync-log.repository.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import { BatchRun, type BatchRunDeps, type Logger, TransientSyncError } from './batch-run.js';

@@ -1,7 +1,8 @@
 // The only place with SQL for sync logs written by the push, the full and the delta sync (and the integration's last_sync_at).
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { integrations, syncLogs } from '../connector.tables.js';
+import { integrations } from '../connector.tables.js';
+import { syncLogs } from '../sync.tables.js';
 
 /** A sync log's `status`: `running` while the operation runs, then how it ended. */
 export const SYNC_LOG_STATUSES = ['running', 'success', 'partial', 'error'] as const;

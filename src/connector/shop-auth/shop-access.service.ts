@@ -2,7 +2,10 @@
 // the shop granted against the ones the bridge needs, how it is connected (for GET /api/status and the console), and
 // who owns it (POST /api/connect succeeds only for the owner: docs/connect-a-store.md, "Who may connect a shop").
 import type { SecretBox } from '../../lib/secret-box.js';
-import { StorefrontError, type StorefrontAuthorization, type StorefrontPort, type StorefrontShop } from '../../storefront/storefront.port.js';
+import type { StorefrontAuthorization } from '../../storefront/port/authorization.js';
+import { StorefrontError } from '../../storefront/port/errors.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import type { StorefrontPort } from '../../storefront/storefront.port.js';
 import { ymdHis } from '../timestamps.js';
 import type { ShopAuthRepository } from './shop-auth.repository.js';
 import type { AuthMethod, ShopAuthRow } from './shop-columns.js';

@@ -10,13 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import {
-  StorefrontAuthError,
-  StorefrontError,
-  type StorefrontApp,
-  type StorefrontAuthorization,
-  type StorefrontPort,
-} from '../../storefront/storefront.port.js';
+import { StorefrontAuthError, type StorefrontApp, type StorefrontAuthorization } from '../../storefront/port/authorization.js';
+import { StorefrontError } from '../../storefront/port/errors.js';
+import type { StorefrontPort } from '../../storefront/storefront.port.js';
 import type { ConnectInput, ConnectProof } from '../integrations/integration.service.js';
 import type { ShopAuthRepository } from './shop-auth.repository.js';
 import type { ShopTokens } from './shop-tokens.js';

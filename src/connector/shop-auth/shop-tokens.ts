@@ -14,14 +14,9 @@
 // which the job's retry policy handles.
 import { randomUUID } from 'node:crypto';
 import type { SecretBox } from '../../lib/secret-box.js';
-import {
-  StorefrontAuthError,
-  StorefrontError,
-  type AccessGrant,
-  type StorefrontAuthorization,
-  type StorefrontShop,
-  type ShopTokenSource,
-} from '../../storefront/storefront.port.js';
+import { StorefrontAuthError, type AccessGrant, type StorefrontAuthorization } from '../../storefront/port/authorization.js';
+import { StorefrontError } from '../../storefront/port/errors.js';
+import type { StorefrontShop, ShopTokenSource } from '../../storefront/port/shop.js';
 import type { ShopAuthRepository } from './shop-auth.repository.js';
 import type { SealedGrant, ShopAuthRow } from './shop-columns.js';
 

@@ -6,7 +6,8 @@
 // one in-flight check.
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { PimClient } from '../pim/pim-client.js';
-import type { StorefrontPort, StorefrontShop } from '../../storefront/storefront.port.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import type { StorefrontPort } from '../../storefront/storefront.port.js';
 import type { IntegrationState, StatusRepository } from './status.repository.js';
 
 export type PimStatus = { status: 'connected' } | { status: 'error'; error: string };

@@ -1,7 +1,9 @@
 // Every read the status endpoints make, and the one write: storing the latest live checks on the integration.
 import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { connectorTokens, integrations, productMappings, shops, syncLogs } from '../connector.tables.js';
+import { connectorTokens, integrations, shops } from '../connector.tables.js';
+import { productMappings } from '../mapping.tables.js';
+import { syncLogs } from '../sync.tables.js';
 
 export interface IntegrationState {
   id: number;

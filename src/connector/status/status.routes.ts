@@ -114,6 +114,12 @@ export interface StatusRouteDeps {
 }
 
 export function statusRoutes(app: App, deps: StatusRouteDeps): void {
+  ownStatusRoutes(app, deps);
+  publicStatusRoutes(app, deps);
+}
+
+/** The caller's integration: its status and its sync logs (a token or a console session). */
+function ownStatusRoutes(app: App, deps: StatusRouteDeps): void {
   app.get(
     '/api/status',
     {
@@ -159,7 +165,10 @@ export function statusRoutes(app: App, deps: StatusRouteDeps): void {
     },
     async (req) => success('Sync logs retrieved', await deps.status.syncLogs(req.connector!.integrationId, req.query.hours, req.query.limit)),
   );
+}
 
+/** Public, from stored state only, and not enveloped (the spec's raw errors): one integration's status, the system's. */
+function publicStatusRoutes(app: App, deps: StatusRouteDeps): void {
   app.get(
     '/api/status/:integrationId',
     {

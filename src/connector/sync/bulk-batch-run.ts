@@ -3,16 +3,12 @@
 import type { Db } from '../../db/client.js';
 import { JOB } from '../../jobs/job-types.js';
 import { maxOf, minOf } from '../../lib/arrays.js';
-import type {
-  BulkItemOutcome,
-  BulkUpsertItem,
-  BulkUpsertState,
-  KnownStorefrontProduct,
-  PimProductSnapshot,
-  StorefrontPort,
-  StorefrontShop,
-  SyncPlacement,
-} from '../../storefront/storefront.port.js';
+import type { BulkItemOutcome, BulkUpsertItem, BulkUpsertState } from '../../storefront/port/bulk.js';
+import type { KnownStorefrontProduct } from '../../storefront/port/known-product.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
+import type { SyncPlacement } from '../../storefront/port/placement.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import type { StorefrontPort } from '../../storefront/storefront.port.js';
 import { IntegrationRepository } from '../integrations/integration.repository.js';
 import type { MappingRow } from '../mappings/mapping.repository.js';
 import { keptDeletedInShop, knownOf, pimVersion, recordMissingLocales, syncedMappingOf } from '../push/mapping-state.js';

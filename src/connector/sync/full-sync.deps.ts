@@ -3,7 +3,9 @@
 import type { Db } from '../../db/client.js';
 import type { JobQueue, SqlExecutor } from '../../jobs/job-types.js';
 import type { SyncRecorder } from '../../lib/metrics.js';
-import type { PimProductSnapshot, StorefrontPort, StorefrontShop } from '../../storefront/storefront.port.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import type { StorefrontPort } from '../../storefront/storefront.port.js';
 import type { CategoryCollectionService } from '../collections/category-collection.service.js';
 import type { IntegrationSettingsService } from '../integrations/integration-settings.service.js';
 import type { MappingRepository } from '../mappings/mapping.repository.js';

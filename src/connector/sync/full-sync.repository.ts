@@ -3,7 +3,8 @@
 // and the reads a caller can reach by id are scoped to the integration too.
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { fullSyncBatches, fullSyncItems, fullSyncs, integrations, adoptions } from '../connector.tables.js';
+import { integrations } from '../connector.tables.js';
+import { fullSyncBatches, fullSyncItems, fullSyncs, adoptions } from '../sync.tables.js';
 import { rowsOf } from '../../db/rows.js';
 
 export type FullSyncStatus = 'queued' | 'running' | 'completed' | 'failed';

@@ -11,9 +11,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { JOB, type SyncBulkJob, type SyncFullJob } from '../../jobs/job-types.js';
-import type { PimProductSnapshot } from '../../storefront/storefront.port.js';
+import type { PimProductSnapshot } from '../../storefront/port/pim-product.js';
 import { ConnectorError } from '../connector.errors.js';
-import { PimReadError } from '../pim/pim-client.js';
+import { PimReadError } from '../pim/pim-http.js';
 import { clip } from '../push/push-results.js';
 import type { SyncOutcome } from '../push/sync-log.repository.js';
 import { BatchRun } from './bulk-batch-run.js';

@@ -2,7 +2,8 @@
 // (drift_events: a field the bridge owns changed in the shop).
 import { and, count, desc, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { driftEvents, integrations, shops, webhookDeliveries } from '../connector.tables.js';
+import { integrations, shops } from '../connector.tables.js';
+import { driftEvents, webhookDeliveries } from '../drift.tables.js';
 
 export interface DriftEventInput {
   integrationId: number;

@@ -35,6 +35,12 @@ const DriftEvent = Type.Object({
 });
 
 export function webhookSettingsRoutes(app: App, webhooks: WebhookService): void {
+  driftEventRoutes(app, webhooks);
+  subscriptionRoutes(app, webhooks);
+}
+
+/** The merchant's edits the products/update webhooks reported (read scope). */
+function driftEventRoutes(app: App, webhooks: WebhookService): void {
   app.get(
     '/api/drift/events',
     {
@@ -65,7 +71,10 @@ export function webhookSettingsRoutes(app: App, webhooks: WebhookService): void 
         await webhooks.driftEvents(req.connector!.integrationId, { limit: req.query.limit, offset: req.query.offset, pimProductId: req.query.pim_product_id }),
       ),
   );
+}
 
+/** The shop's webhook subscriptions and the recreate_deleted_products setting (admin scope). */
+function subscriptionRoutes(app: App, webhooks: WebhookService): void {
   const admin = { config: { access: 'admin' as const } };
   app.get(
     '/api/integration/webhooks',

@@ -20,14 +20,9 @@
 import type { Db } from '../../db/client.js';
 import { hmacSha256Matches } from '../../lib/crypto.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import {
-  STOREFRONT_WEBHOOK_TOPICS,
-  StorefrontError,
-  StorefrontValidationError,
-  type StorefrontShop,
-  type StorefrontWebhooks,
-  type StorefrontWebhookSubscription,
-} from '../../storefront/storefront.port.js';
+import { StorefrontError, StorefrontValidationError } from '../../storefront/port/errors.js';
+import type { StorefrontShop } from '../../storefront/port/shop.js';
+import { STOREFRONT_WEBHOOK_TOPICS, type StorefrontWebhooks, type StorefrontWebhookSubscription } from '../../storefront/port/webhooks.js';
 import { ConnectorError } from '../connector.errors.js';
 import { ymdHis } from '../timestamps.js';
 import type { IntegrationRepository } from '../integrations/integration.repository.js';

@@ -9,6 +9,12 @@ const tags = ['Product attributes'];
 const path = '/api/product-attributes';
 
 export function attributeRoutes(app: App, attributes: AttributeService): void {
+  readRoutes(app, attributes);
+  writeRoutes(app, attributes);
+}
+
+/** Reading product attribute definitions: the list, one. */
+function readRoutes(app: App, attributes: AttributeService): void {
   app.get(
     path,
     {
@@ -40,7 +46,10 @@ export function attributeRoutes(app: App, attributes: AttributeService): void {
     },
     async (req) => ok(await attributes.get(req.pim.organizationId, req.params.id)),
   );
+}
 
+/** Creating, changing and deleting product attribute definitions. */
+function writeRoutes(app: App, attributes: AttributeService): void {
   app.post(
     path,
     {

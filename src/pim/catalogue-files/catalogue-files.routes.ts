@@ -18,15 +18,27 @@ const ImportForm = {
   required: ['file'],
 };
 
+interface CatalogueFileDeps {
+  imports: ImportService;
+  exports: ExportService;
+  maxBytes: number;
+}
+
 /**
  * In a scope of its own inside the PIM plugin (like image search): multipart/form-data is parsed here only, while the
  * PIM hooks (rate limit, API key) and envelope apply.
  */
-export async function catalogueFileRoutes(app: App, deps: { imports: ImportService; exports: ExportService; maxBytes: number }): Promise<void> {
+export async function catalogueFileRoutes(app: App, deps: CatalogueFileDeps): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   await app.register(multipart, { limits: { files: 1, fileSize: deps.maxBytes, fields: 0, parts: 1, headerPairs: 20 } });
 
+  importRoutes(app, deps);
+  exportRoutes(app, deps);
+}
+
+/** Imports: a CSV file uploaded (or dry-run), its progress, its failed rows. */
+function importRoutes(app: App, deps: CatalogueFileDeps): void {
   app.post(
     '/api/imports',
     {
@@ -94,7 +106,10 @@ export async function catalogueFileRoutes(app: App, deps: { imports: ImportServi
         .send(Readable.from(prepend(first, rows)));
     },
   );
+}
 
+/** The catalogue as a CSV file, in our format or Shopify's. */
+function exportRoutes(app: App, deps: CatalogueFileDeps): void {
   app.get(
     '/api/exports/products.csv',
     {

@@ -2,7 +2,7 @@
 // streams it, writing products in batches. Each batch commits its rows, its failed rows and the checkpoint line in
 // one transaction, so a worker that dies mid-file is resumed after the last committed line and no row is written twice.
 // Images named by the rows are downloaded after all rows are in (downloads are slow and may fail on their own).
-import { setTimeout as sleep } from 'node:timers/promises';
+// The steps: a batch's plan here (import-plan.ts), its writes (import-write.ts), the images (import-images.ts).
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -20,15 +20,16 @@ import { executorOf } from '../../jobs/queue.js';
 import { append } from '../../lib/arrays.js';
 import { gtinForms, isValidGtin } from '../../lib/gtin.js';
 import { GcNudge } from '../../lib/gc-nudge.js';
-import { slugify } from '../../lib/slug.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
 import type { MediaService } from '../media/media.service.js';
 import { CategoryTree } from './catalogue-snapshot.js';
-import type { CatalogueRepository, KeyColumn, ProductRow } from './catalogue.repository.js';
+import type { CatalogueRepository, KeyColumn } from './catalogue.repository.js';
 import { keyOf, planProduct, type Outcome, type PlanContext, type ProductPlan } from './import-plan.js';
 import { metafieldDefinitions, TypeGuess } from './metafield-attributes.js';
-import type { ImportRepository, ImportRow, PendingImage, Progress } from './import.repository.js';
+import { downloadImages } from './import-images.js';
+import { distinct, writePlans } from './import-write.js';
+import type { ImportRepository, ImportRow, Progress } from './import.repository.js';
 
 /** Products per transaction: large enough that a batch's dozen statements are cheap per row, small enough to lock briefly. */
 const BATCH_PRODUCTS = 250;
@@ -41,8 +42,6 @@ const ERRORS_PAGE = 1_000;
  * "a Shopify catalogue in and back out"); a collection costs 20-50 ms, 25 of them in a 25,000-product import.
  */
 const GC_EVERY_PRODUCTS = 1_000;
-/** Images downloaded at once: below MEDIA_DOWNLOAD_CONCURRENCY's default (8), leaving slots to the API. */
-const IMAGES_AT_ONCE = 4;
 
 /** An import as the API shows it: the row without its organization, file location and checkpoint. */
 export type ImportView = Omit<ImportRow, 'organization_id' | 'storage_key' | 'checkpoint_line'>;
@@ -183,7 +182,7 @@ export class ImportService {
       }
       if (pending.length > 0) batch.push({ draft: null, errors: pending, lastLine: pendingLast });
       if (batch.length > 0) await this.commit(job, batch);
-      if (!imp.dry_run) await this.downloadImages(imp, signal);
+      if (!imp.dry_run) await downloadImages({ db: this.db, imports: this.imports, media: this.media }, imp, signal);
       await this.imports.finish(importId, 'completed');
     } catch (err) {
       // A file that cannot be read any more (it was checked at upload) ends the import; anything else is retried.
@@ -302,7 +301,7 @@ export class ImportService {
         append(errors, refused);
         if (plan) plans.push(plan);
       }
-      if (!imp.dry_run) await this.write(tx, imp, plans, tree);
+      if (!imp.dry_run) await writePlans({ catalogue, imports: this.imports.with(tx) }, imp, plans, tree);
       return { errors, plans };
     };
     const record = async (tx: Db, errors: RowError[], plans: ProductPlan[]) => {
@@ -320,133 +319,6 @@ export class ImportService {
       const { errors, plans } = await apply(tx);
       await record(tx, errors, plans);
     });
-  }
-
-  private async write(tx: Db, imp: ImportRow, plans: ProductPlan[], tree: CategoryTree): Promise<void> {
-    const catalogue = this.catalogue.with(tx);
-    const org = imp.organization_id;
-    const changed = plans.filter((p) => p.changed);
-    const rewritten = changed.filter((p) => p.productChanged);
-    const brands = await catalogue.namedIds('brands', org, distinct(rewritten.map((p) => p.target.brand)));
-    const suppliers = await catalogue.namedIds('suppliers', org, distinct(rewritten.map((p) => p.target.supplier)));
-    // New products without a slug get one from their name, free among the stored ones and this batch's.
-    const unslugged = rewritten.filter((p) => p.target.slug === null);
-    const taken = new Set([
-      ...(await catalogue.taken(org, 'products', 'slug', distinct(unslugged.map((p) => slugify(p.target.name))))),
-      ...plans.flatMap((p) => (p.target.slug ? [p.target.slug] : [])),
-    ]);
-    const free = freeSlugs(taken);
-    for (const p of unslugged) p.target.slug = free(slugify(p.target.name));
-    // SKUs a Shopify file's product or variant needs and could not take: made from their base, free as slugs are.
-    const unskued = rewritten.filter((p) => p.target.sku === null);
-    const freeSku = freeSlugs(
-      new Set([
-        ...(await catalogue.taken(org, 'products', 'sku', distinct(unskued.map((p) => p.target.skuBase)))),
-        ...plans.flatMap((p) => (p.target.sku ? [p.target.sku] : [])),
-      ]),
-    );
-    for (const p of unskued) p.target.sku = freeSku(p.target.skuBase);
-    const newVariants = changed.flatMap((p) => p.variants.filter((v) => v.sku === null));
-    const freeVariantSku = freeSlugs(
-      new Set([
-        ...(await catalogue.taken(org, 'variants', 'sku', distinct(newVariants.map((v) => v.skuBase)))),
-        ...changed.flatMap((p) => p.variants.flatMap((v) => (v.sku ? [v.sku] : []))),
-      ]),
-    );
-    for (const v of newVariants) v.sku = freeVariantSku(v.skuBase);
-    const rows: ProductRow[] = rewritten.map(({ existingId, target: { brand, supplier, slug, sku, skuBase: _base, ...t } }) => ({
-      ...t,
-      id: existingId,
-      sku: sku!,
-      slug: slug!,
-      brand_id: brand === null ? null : brands.get(brand)!,
-      supplier_id: supplier === null ? null : suppliers.get(supplier)!,
-    }));
-    const ids = await catalogue.upsertProducts(org, rows);
-    const idOf = (p: ProductPlan) => p.existingId ?? ids.get(p.target.sku!)!;
-    await catalogue.touch(changed.filter((p) => !p.productChanged).map(idOf));
-
-    const assignments: { productId: number; categoryIds: number[] }[] = [];
-    for (const p of changed.filter((c) => c.categories !== null)) {
-      const categoryIds: number[] = [];
-      for (const categoryPath of p.categories!) categoryIds.push(await this.categoryId(catalogue, org, tree, categoryPath));
-      assignments.push({ productId: idOf(p), categoryIds: distinct(categoryIds) });
-    }
-    await catalogue.replaceCategories(assignments);
-    await catalogue.setStock(changed.flatMap((p) => p.stock.map((s) => ({ productId: idOf(p), ...s }))));
-    await catalogue.upsertTranslations(changed.flatMap((p) => p.translations.map((t) => ({ product_id: idOf(p), ...t }))));
-    await catalogue.upsertVariants(
-      org,
-      changed.flatMap((p) => p.variants.map(({ line: _line, outcome: _outcome, skuBase: _base, sku, ...v }) => ({ ...v, sku: sku!, product_id: idOf(p) }))),
-    );
-    await catalogue.setImageAlts(changed.flatMap((p) => p.imageAlts.map((a) => ({ productId: idOf(p), ...a }))));
-    await this.imports.with(tx).addImages(
-      imp.id,
-      changed.flatMap((p) =>
-        p.newImages.map((i) => ({ productId: idOf(p), url: i.url, position: i.position, altText: i.alt, line: p.draft.line, sku: p.key })),
-      ),
-    );
-    // Every product of the file, changed or not, has its pending images tried again.
-    await this.imports.with(tx).retryPendingImages(
-      imp.id,
-      plans.filter((p) => p.pendingImages.length > 0).map((p) => ({ productId: idOf(p), line: p.draft.line, sku: p.key })),
-    );
-  }
-
-  /** The category at this path, created with its missing ancestors. */
-  private async categoryId(catalogue: CatalogueRepository, org: number, tree: CategoryTree, categoryPath: string[]): Promise<number> {
-    let parentId: number | null = null;
-    for (let depth = 1; depth <= categoryPath.length; depth++) {
-      const prefix = categoryPath.slice(0, depth);
-      let id = tree.idOf(prefix);
-      if (id === undefined) {
-        id = await catalogue.insertCategory(org, parentId, prefix[depth - 1]);
-        tree.add(id, prefix);
-      }
-      parentId = id;
-    }
-    return parentId!;
-  }
-
-  /**
-   * Downloads the images the committed rows named (and their products' pending ones); a failed one becomes an error
-   * row of its product's line, and its URL waits in pending_images for the product's next import.
-   */
-  private async downloadImages(imp: ImportRow, signal?: AbortSignal): Promise<void> {
-    for (;;) {
-      const pending = await this.imports.pendingImages(imp.id, IMAGES_AT_ONCE);
-      if (pending.length === 0) return;
-      // A product's images one after another, in the file's order: each goes to its position among those already
-      // attached, so downloads finishing out of order cannot shuffle them. Different products' images run at once.
-      const byProduct = new Map<number, PendingImage[]>();
-      for (const image of pending) byProduct.set(image.product_id, [...(byProduct.get(image.product_id) ?? []), image]);
-      await Promise.all(
-        [...byProduct.values()].map(async (images) => {
-          for (const image of images) await this.downloadImage(imp, image, signal);
-        }),
-      );
-    }
-  }
-
-  /** One image; while the process's download slots are all taken (API uploads too), it waits its turn. */
-  private async downloadImage(imp: ImportRow, image: PendingImage, signal?: AbortSignal): Promise<void> {
-    for (;;) {
-      signal?.throwIfAborted();
-      try {
-        await this.media.add(imp.organization_id, image.product_id, { file_url: image.url, position: image.position, alt_text: image.alt_text });
-        break;
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        if (err.kind === 'rate_limited') {
-          await sleep((err.retryAfterSeconds ?? 1) * 1000);
-          continue;
-        }
-        const reason = `image ${image.url}: ${err.message.replace(/^file_url: /, '')}; the URL is kept and tried again at the product's next import`;
-        await this.db.transaction((tx) => this.imports.with(tx).imageFailed(imp.id, imp.organization_id, image, reason));
-        return;
-      }
-    }
-    await this.db.transaction((tx) => this.imports.with(tx).imageDone(imp.id, image));
   }
 }
 
@@ -497,24 +369,6 @@ function toView(row: ImportRow): ImportView {
   const { organization_id: _org, storage_key: _key, checkpoint_line: _line, ...view } = row;
   return view;
 }
-
-/**
- * Hands out `base`, `base-2`, `base-3`, … not in `taken`, remembering per base where it stopped: a file of thousands of
- * products with the same name costs one pass, not one scan of the taken set per product.
- */
-function freeSlugs(taken: Set<string>): (base: string) => string {
-  const next = new Map<string, number>();
-  return (base) => {
-    let n = next.get(base) ?? 1;
-    let slug = n === 1 ? base : `${base}-${n}`;
-    while (taken.has(slug)) slug = `${base}-${++n}`;
-    next.set(base, n + 1);
-    taken.add(slug);
-    return slug;
-  };
-}
-
-const distinct = <T>(values: (T | null)[]): T[] => [...new Set(values.filter((v): v is T => v !== null))];
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MB` : `${Math.round(bytes / 1024)} kB`;

@@ -28,6 +28,13 @@ function okJson<T>(reply: FastifyReply, data: T | JsonText): ReturnType<typeof o
 }
 
 export function categoryRoutes(app: App, categories: CategoryService): void {
+  readRoutes(app, categories);
+  writeRoutes(app, categories);
+  relationRoutes(app, categories);
+}
+
+/** Reading categories: the list, the tree, one. */
+function readRoutes(app: App, categories: CategoryService): void {
   app.get(
     '/api/categories',
     {
@@ -73,7 +80,10 @@ export function categoryRoutes(app: App, categories: CategoryService): void {
     },
     async (req) => ok(await categories.get(req.pim.organizationId, req.params.id)),
   );
+}
 
+/** Creating, changing and deleting a category. */
+function writeRoutes(app: App, categories: CategoryService): void {
   app.post(
     '/api/categories',
     {
@@ -125,7 +135,10 @@ export function categoryRoutes(app: App, categories: CategoryService): void {
     },
     async (req) => ok(await categories.delete(req.pim.organizationId, req.params.id)),
   );
+}
 
+/** A category's children and products, and moving it in the tree. */
+function relationRoutes(app: App, categories: CategoryService): void {
   app.get(
     '/api/categories/:id/children',
     {

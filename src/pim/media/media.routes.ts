@@ -10,6 +10,12 @@ const tags = ['Media'];
 
 /** The PIM routes (X-API-KEY, envelope): a product's media. */
 export function mediaRoutes(app: App, media: MediaService): void {
+  readRoutes(app, media);
+  writeRoutes(app, media);
+}
+
+/** Reading a product's media: the list, one. */
+function readRoutes(app: App, media: MediaService): void {
   app.get(
     '/api/products/:id/media',
     {
@@ -40,7 +46,10 @@ export function mediaRoutes(app: App, media: MediaService): void {
     },
     async (req) => ok(await media.get(req.pim.organizationId, req.params.id, req.params.mediaId)),
   );
+}
 
+/** Adding (an upload or a URL), changing and deleting a product's media. */
+function writeRoutes(app: App, media: MediaService): void {
   app.post(
     '/api/products/:id/media',
     {

@@ -9,6 +9,13 @@ import { Product, ProductCreate, ProductGetQuery, ProductListQuery, ProductPatch
 const tags = ['Products'];
 
 export function productRoutes(app: App, products: ProductService): void {
+  readRoutes(app, products);
+  writeRoutes(app, products);
+  translationRoutes(app, products);
+}
+
+/** Reading products: the list, one. */
+function readRoutes(app: App, products: ProductService): void {
   app.get(
     '/api/products',
     {
@@ -47,7 +54,10 @@ export function productRoutes(app: App, products: ProductService): void {
       return reply.type('application/json; charset=utf-8').send(`{"status":1,"data":${product},"error":null}` as never);
     },
   );
+}
 
+/** Creating, changing and deleting a product. */
+function writeRoutes(app: App, products: ProductService): void {
   app.post(
     '/api/products',
     {
@@ -99,7 +109,10 @@ export function productRoutes(app: App, products: ProductService): void {
     },
     async (req) => ok(await products.archive(req.pim.organizationId, req.params.id)),
   );
+}
 
+/** A product's translations, one locale at a time. */
+function translationRoutes(app: App, products: ProductService): void {
   app.put(
     '/api/products/:id/translations/:locale',
     {

@@ -4,7 +4,7 @@
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { organizations } from '../../db/tenancy.js';
-import { consoleSessions } from '../pim.tables.js';
+import { consoleSessions } from '../session.tables.js';
 
 /** An unexpired session of an active organization (whether its key is live is the admin API's to say). */
 export interface LiveSession {

@@ -45,10 +45,18 @@ export function sessionToken(req: FastifyRequest): string | undefined {
   return token && /^[\w-]{43}$/.test(token) ? token : undefined;
 }
 
-export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
-  const cookie = (req: FastifyRequest, reply: FastifyReply, value: string, maxAge: number) =>
-    reply.setCookie(SESSION_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'strict', secure: deps.secure(req), maxAge });
+/** Sets (or, with '' and 0, clears) the session cookie: HttpOnly, SameSite=Strict, Secure over https. */
+function setCookie(deps: SessionRouteDeps, req: FastifyRequest, reply: FastifyReply, value: string, maxAge: number) {
+  return reply.setCookie(SESSION_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'strict', secure: deps.secure(req), maxAge });
+}
 
+export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
+  signInRoute(app, deps);
+  cookieSessionRoutes(app, deps);
+}
+
+/** Signing in: an API key and its secret for a session cookie. */
+function signInRoute(app: App, deps: SessionRouteDeps): void {
   app.post(
     '/api/session',
     {
@@ -74,11 +82,14 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
         if (err instanceof AppError && err.kind === 'unauthorized') throw new AppError('unauthorized', 'The API key or the secret is wrong');
         throw err;
       });
-      cookie(req, reply, signedIn.token, deps.ttlSeconds);
+      setCookie(deps, req, reply, signedIn.token, deps.ttlSeconds);
       return ok(signedIn.session);
     },
   );
+}
 
+/** The cookie's session: reading it, ending it. */
+function cookieSessionRoutes(app: App, deps: SessionRouteDeps): void {
   app.get(
     '/api/session',
     {
@@ -96,7 +107,7 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
       const token = sessionToken(req);
       const session = token ? await deps.sessions.authenticate(token) : null;
       // The dead cookie goes.
-      if (token && !session) cookie(req, reply, '', 0);
+      if (token && !session) setCookie(deps, req, reply, '', 0);
       return ok({ signed_in: session !== null, ended: token !== undefined && session === null, session: session?.view ?? null });
     },
   );
@@ -123,7 +134,7 @@ export function sessionRoutes(app: App, deps: SessionRouteDeps): void {
         if (live && !deps.sessions.csrfMatches(token, header(req, 'x-csrf-token'))) throw csrfRefused();
         await deps.sessions.signOut(token);
       }
-      cookie(req, reply, '', 0);
+      setCookie(deps, req, reply, '', 0);
       return ok({ signed_out: true });
     },
   );

@@ -8,6 +8,12 @@ import type { VariantService } from './variant.service.js';
 const tags = ['Variants'];
 
 export function variantRoutes(app: App, variants: VariantService): void {
+  readRoutes(app, variants);
+  writeRoutes(app, variants);
+}
+
+/** Reading a product's variants: the list, one. */
+function readRoutes(app: App, variants: VariantService): void {
   app.get(
     '/api/products/:id/variants',
     {
@@ -38,7 +44,10 @@ export function variantRoutes(app: App, variants: VariantService): void {
     },
     async (req) => ok(await variants.get(req.pim.organizationId, req.params.id, req.params.variantId)),
   );
+}
 
+/** Creating, changing and deleting a product's variants. */
+function writeRoutes(app: App, variants: VariantService): void {
   app.post(
     '/api/products/:id/variants',
     {

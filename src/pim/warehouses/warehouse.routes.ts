@@ -9,6 +9,12 @@ const tags = ['Warehouses'];
 const path = '/api/warehouses';
 
 export function warehouseRoutes(app: App, warehouses: WarehouseService): void {
+  readRoutes(app, warehouses);
+  writeRoutes(app, warehouses);
+}
+
+/** Reading warehouses: the list, one. */
+function readRoutes(app: App, warehouses: WarehouseService): void {
   app.get(
     path,
     {
@@ -40,7 +46,10 @@ export function warehouseRoutes(app: App, warehouses: WarehouseService): void {
     },
     async (req) => ok(await warehouses.get(req.pim.organizationId, req.params.id)),
   );
+}
 
+/** Creating, changing and deleting warehouses. */
+function writeRoutes(app: App, warehouses: WarehouseService): void {
   app.post(
     path,
     {

@@ -239,12 +239,12 @@ function productLists(row: ProductRow, ctx: SandboxContext, written: WrittenList
     mediaCount: async () => ({ count: written ? written.media.length : await repo.countMedia(row.id), precision: 'EXACT' }),
     metafield: async ({ namespace, key }: { namespace?: string | null; key: string }) => {
       const ns = namespace ?? '$app';
-      const m = (await (ctx.lists ? ctx.lists.metafields(row.id) : repo.metafields(row.id))).find((x) => x.namespace === ns && x.key === key);
+      const m = (await (ctx.lists ? ctx.lists.metafields(row.id) : ctx.metafieldRepo.metafields(row.id))).find((x) => x.namespace === ns && x.key === key);
       return m ? metafieldObject(m, 'PRODUCT') : null;
     },
     metafields: async (args: PageArgs & { namespace?: string | null; keys?: string[] | null }) => {
       const p = page(args);
-      const all = (await (ctx.lists ? ctx.lists.metafields(row.id) : repo.metafields(row.id))).filter(
+      const all = (await (ctx.lists ? ctx.lists.metafields(row.id) : ctx.metafieldRepo.metafields(row.id))).filter(
         (m) => (args.namespace == null || m.namespace === args.namespace) && (args.keys == null || args.keys.includes(`${m.namespace}.${m.key}`)),
       );
       const rows = all.filter((m) => m.id > p.afterKey).slice(0, p.fetch);

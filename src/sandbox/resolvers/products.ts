@@ -1,7 +1,8 @@
 // Products: productSet (rules in sandbox-product.service.ts), productByIdentifier, product, products, productsCount,
 // productVariant, productDelete, metafieldDefinitionCreate, metafieldDefinition(s). The objects are product-object.ts.
 import { GraphQLError } from 'graphql';
-import type { DefinitionRow, ProductFilter } from '../sandbox-product.repository.js';
+import type { ProductFilter } from '../product-filter.js';
+import type { DefinitionRow } from '../sandbox-metafield.repository.js';
 import { gid, gidNumber } from '../gid.js';
 import type { ProductSetArgs } from '../product-set-args.js';
 import { connection, page, type PageArgs } from './connection.js';
@@ -53,7 +54,7 @@ const UNIQUE_VALUE_TYPES = new Set(['single_line_text_field', 'number_integer', 
 
 async function definitionObject(row: DefinitionRow, ctx: SandboxContext): Promise<Record<string, unknown>> {
   // eligible: the type allows it and, when not enabled, no product has a value yet (it can no longer be enabled).
-  const eligible = UNIQUE_VALUE_TYPES.has(row.type) && (row.uniqueValues || !(await ctx.productRepo.hasMetafields(ctx.store.id, row.namespace, row.key)));
+  const eligible = UNIQUE_VALUE_TYPES.has(row.type) && (row.uniqueValues || !(await ctx.metafieldRepo.hasMetafields(ctx.store.id, row.namespace, row.key)));
   return {
     __typename: 'MetafieldDefinition',
     id: gid('MetafieldDefinition', row.id),
@@ -111,7 +112,7 @@ export const productResolvers: ResolverModule = {
     metafieldDefinition: async (args, ctx) => {
       const identifier = args.identifier as { ownerType: string; namespace?: string | null; key: string } | null | undefined;
       const id = args.id != null ? gidNumber(args.id, 'MetafieldDefinition') : null;
-      const rows = await ctx.productRepo.definitions(ctx.store.id, 'PRODUCT');
+      const rows = await ctx.metafieldRepo.definitions(ctx.store.id, 'PRODUCT');
       const row = identifier
         ? rows.find((r) => r.ownerType === identifier.ownerType && r.namespace === (identifier.namespace ?? '$app') && r.key === identifier.key)
         : rows.find((r) => r.id === id);
@@ -128,7 +129,7 @@ export const productResolvers: ResolverModule = {
           () => null,
           false,
         );
-      const all = (await ctx.productRepo.definitions(ctx.store.id, 'PRODUCT'))
+      const all = (await ctx.metafieldRepo.definitions(ctx.store.id, 'PRODUCT'))
         .filter((d) => (args.namespace == null || d.namespace === args.namespace) && (args.key == null || d.key === args.key))
         .sort((a, b) => a.id - b.id);
       const rows = all.filter((d) => d.id > p.afterKey).slice(0, p.fetch);
@@ -208,7 +209,7 @@ export const productResolvers: ResolverModule = {
           'INVALID_CAPABILITY',
         );
       }
-      if (unique && (await ctx.productRepo.hasMetafields(ctx.store.id, namespace, d.key))) {
+      if (unique && (await ctx.metafieldRepo.hasMetafields(ctx.store.id, namespace, d.key))) {
         // "For now, this capability can only be set on metafield definitions that don't yet have associated metafields" (same page).
         return refuse(
           ['definition', 'capabilities', 'uniqueValues'],
@@ -216,7 +217,7 @@ export const productResolvers: ResolverModule = {
           'INVALID_CAPABILITY',
         );
       }
-      const row = await ctx.productRepo.insertDefinition({
+      const row = await ctx.metafieldRepo.insertDefinition({
         storeId: ctx.store.id,
         ownerType: d.ownerType,
         namespace,

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.js';
 import type { LineRunner, QueryRunner, SandboxBulkService } from '../bulk-operation.service.js';
 import type { SandboxCollectionService } from '../sandbox-collection.service.js';
 import type { SandboxTranslationService } from '../sandbox-translation.service.js';
+import type { SandboxMetafieldRepository } from '../sandbox-metafield.repository.js';
 import type { SandboxProductRepository } from '../sandbox-product.repository.js';
 import type { SandboxProductService } from '../sandbox-product.service.js';
 import type { SandboxInventoryService } from '../sandbox-inventory.service.js';
@@ -25,6 +26,8 @@ export interface SandboxContext {
   /** The catalogue: productSet's rules, and reads of products, variants, media, metafields and locations. */
   products: SandboxProductService;
   productRepo: SandboxProductRepository;
+  /** Product metafields and the store's metafield definitions. */
+  metafieldRepo: SandboxMetafieldRepository;
   /** Sales channels: publications and what is published on them. */
   publications: SandboxPublicationService;
   /** Custom collections: their fields, products, metafields and publications. */

@@ -1,14 +1,12 @@
 // The steps after a product's productSet, the same for both upsert paths (product-upserter.ts, bulk-upsert.ts): stock
 // moved by the PIM's change (inventory-sync.ts), the product published on its channels' publications
 // (publication-sync.ts) and its translations registered (translation-sync.ts).
-import {
-  StorefrontError,
-  type KnownStorefrontProduct,
-  type PimProductSnapshot,
-  type ProductUpsertResult,
-  type StorefrontShop,
-  type SyncPlacement,
-} from '../storefront.port.js';
+import { StorefrontError } from '../port/errors.js';
+import type { KnownStorefrontProduct } from '../port/known-product.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { SyncPlacement } from '../port/placement.js';
+import type { StorefrontShop } from '../port/shop.js';
+import type { ProductUpsertResult } from '../port/upsert-result.js';
 import { syncInventory } from './inventory-sync.js';
 import { preflightWarnings } from './preflight.js';
 import { writtenOf } from './product-diff.js';

@@ -4,7 +4,8 @@
 // Types and ranges: https://shopify.dev/docs/apps/build/custom-data/metafields/list-of-data-types; validation options:
 // https://shopify.dev/docs/apps/build/custom-data/metafields/list-of-validation-options.
 import { createHash } from 'node:crypto';
-import type { AttributeMetafieldSpec, PimProductSnapshot } from '../storefront.port.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { AttributeMetafieldSpec } from '../port/placement.js';
 import type { StorefrontMetafield } from './product-set-input.js';
 
 /** A metafield definition as the shop has it (or as we will create it). */

@@ -3,7 +3,8 @@
 // (ours-in-bulk.ts). Queries and mutations start alike; the shop runs up to five at once per app from 2026-01
 // (https://shopify.dev/changelog/faster-bulk-operations).
 import { randomBytes } from 'node:crypto';
-import { StorefrontError, type StorefrontShop } from '../storefront.port.js';
+import { StorefrontError } from '../port/errors.js';
+import type { StorefrontShop } from '../port/shop.js';
 import {
   BulkOperationRunQuery,
   BulkOperationState,

@@ -10,7 +10,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { anyAddress, publicAddressesOnly, type AddressPolicy } from '../../lib/address-policy.js';
 import { AddressRefusedError, connectChecked, filteredLookup, systemResolver, type Resolver } from '../../lib/safe-download.js';
-import { StorefrontError } from '../storefront.port.js';
+import { StorefrontError } from '../port/errors.js';
 
 export interface TransferOptions {
   /** The shop's apiBaseUrl: its host may be private (the sandbox on loopback). */

@@ -9,15 +9,10 @@
 // query finds them all (ours-in-bulk.ts). A line refused HANDLE_NOT_UNIQUE costs one read of the holder after the operation,
 // to name it in the product's error (handleTakenProblem), as upsertProduct does.
 import { randomBytes } from 'node:crypto';
-import {
-  StorefrontError,
-  StorefrontValidationError,
-  type BulkItemOutcome,
-  type BulkUpsertItem,
-  type BulkUpsertState,
-  type ProductUpsertResult,
-  type StorefrontShop,
-} from '../storefront.port.js';
+import type { BulkItemOutcome, BulkUpsertItem, BulkUpsertState } from '../port/bulk.js';
+import { StorefrontError, StorefrontValidationError } from '../port/errors.js';
+import type { StorefrontShop } from '../port/shop.js';
+import type { ProductUpsertResult } from '../port/upsert-result.js';
 import { afterProductSet } from './after-product-set.js';
 import { ACTIVE_BULK_STATUSES, bulkOperationEnded, startBulkOperation } from './bulk-operation.js';
 import { readJsonl, ResultLineTooLong, uploadStaged } from './bulk-transfer.js';

@@ -1,4 +1,6 @@
-import { StorefrontError, type CatalogueReadState, type StorefrontCatalogueProduct, type StorefrontShop } from '../storefront.port.js';
+import type { CatalogueReadState, StorefrontCatalogueProduct } from '../port/catalogue.js';
+import { StorefrontError } from '../port/errors.js';
+import type { StorefrontShop } from '../port/shop.js';
 import { ACTIVE_BULK_STATUSES, startBulkQuery } from './bulk-operation.js';
 import { readJsonl, ResultLineTooLong } from './bulk-transfer.js';
 import { BulkOperationState, CatalogueProducts, type BulkOperationStateData, type CatalogueLine } from './operations.js';

@@ -4,7 +4,8 @@
 // collection is manual and its products are the ones productSet puts in it (ProductSetInput.collections). "The created
 // collection is unpublished by default. To make it available to customers, use the publishablePublish mutation" (same
 // description): it is published on the integration's publications.
-import { StorefrontValidationError, type StorefrontCollection } from '../storefront.port.js';
+import type { StorefrontCollection } from '../port/collections.js';
+import { StorefrontValidationError } from '../port/errors.js';
 import type { Call } from './inventory-sync.js';
 import {
   CategoryCollectionLookup,

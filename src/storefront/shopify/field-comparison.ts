@@ -1,7 +1,7 @@
 // How a dry run (product-diff.ts previewChanges) and a drift report (driftChanges) compare the fields FIELD_OWNERSHIP
 // marks as compared: where each field's value is in what a push writes or what the shop has, and when two values are
 // the same under the field's comparison.
-import type { WrittenFields, WrittenVariant } from '../storefront.port.js';
+import type { WrittenFields, WrittenVariant } from '../port/known-product.js';
 import { FIELD_OWNERSHIP } from './field-ownership.js';
 import type { Comparison, OwnedField } from './owned-field.js';
 

@@ -1,6 +1,7 @@
 // What an Admin API answer means, apart from how it was fetched (shopify-client.ts): an HTTP status or GraphQL errors
 // become the StorefrontError whose kind says why, so that the throttle and the callers decide on the kind alone.
-import { StorefrontDeferredError, StorefrontError, type StorefrontShop } from '../storefront.port.js';
+import { StorefrontDeferredError, StorefrontError } from '../port/errors.js';
+import type { StorefrontShop } from '../port/shop.js';
 
 export interface GraphqlAnswer<T> {
   data?: T | null;

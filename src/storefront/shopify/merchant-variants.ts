@@ -1,6 +1,6 @@
 // The shop's variants an adoption found that the PIM product lacks: sent back beside the PIM's where they fit, the push
 // refused where they do not (productSet deletes the variants it is not sent).
-import type { KnownStorefrontProduct, MerchantVariant } from '../storefront.port.js';
+import type { KnownStorefrontProduct, MerchantVariant } from '../port/known-product.js';
 import { sameValue } from './product-options.js';
 import type { VariantInput } from './product-set-input.js';
 

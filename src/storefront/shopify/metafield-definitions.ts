@@ -1,7 +1,9 @@
 // The shop's metafield definitions the bridge relies on, decided or read once per shop and kept for the process: the
 // unique definition of our `pimbridge.pim_product_id` (which says how a product without a mapping is found again), and
 // the definitions of the attribute metafields a push writes, created where missing.
-import { type AttributeMetafieldSpec, StorefrontError, type StorefrontShop } from '../storefront.port.js';
+import { StorefrontError } from '../port/errors.js';
+import type { AttributeMetafieldSpec } from '../port/placement.js';
+import type { StorefrontShop } from '../port/shop.js';
 import { definitionFor, type ShopMetafieldDefinition } from './attribute-metafields.js';
 import {
   MetafieldDefinitionCapabilities,

@@ -1,4 +1,5 @@
-import { StorefrontError, type StorefrontShop } from '../storefront.port.js';
+import { StorefrontError } from '../port/errors.js';
+import type { StorefrontShop } from '../port/shop.js';
 import { readJsonl, ResultLineTooLong } from './bulk-transfer.js';
 import { bulkOperationEnded, startBulkQuery } from './bulk-operation.js';
 import { OurProducts, type OurProductLine, type ProductLookupData } from './operations.js';

@@ -1,6 +1,6 @@
 // Shopify's limits, checked before anything is sent: each failure is one readable line of a StorefrontValidationError
 // (the product's `validation_errors`), so a product Shopify would refuse — or silently truncate — costs no call.
-import type { PimProductSnapshot, PimSellingFields } from '../storefront.port.js';
+import type { PimProductSnapshot, PimSellingFields } from '../port/pim-product.js';
 
 /** The PIM's weight units (selling-fields.ts): g, kg, lb, oz. */
 const WEIGHT_UNITS: readonly string[] = ['g', 'kg', 'lb', 'oz'];

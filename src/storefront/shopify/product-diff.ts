@@ -5,7 +5,9 @@
 // and `drift` columns); the images (ours by file name, the merchant's kept), the variants present and, in a dry run only,
 // the handle of a product created and the custom collections by title are compared here. A field the push leaves out
 // (a description the PIM does not have, a compare-at price the merchant set) is the merchant's and never a change.
-import type { DriftChange, FieldChange, StorefrontCatalogueProduct, WrittenFields, WrittenVariant } from '../storefront.port.js';
+import type { DriftChange, StorefrontCatalogueProduct } from '../port/catalogue.js';
+import type { WrittenFields, WrittenVariant } from '../port/known-product.js';
+import type { FieldChange } from '../port/upsert-result.js';
 import { comparedFields, sameUnder, type ProductFacts } from './field-comparison.js';
 import { mediaFilename, mediaKeyIn } from './product-media.js';
 import type { ProductSetInput } from './product-set-input.js';

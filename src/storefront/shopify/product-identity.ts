@@ -11,7 +11,8 @@
 // ours for this very PIM product (a mapping lost where the search cannot find it) is taken over, anything else is
 // that product's problem, naming the holder (handleTakenProblem).
 import { slugify } from '../../lib/slug.js';
-import type { PimProductSnapshot, StorefrontShop } from '../storefront.port.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { StorefrontShop } from '../port/shop.js';
 import { ProductIdentities, type ProductIdentitiesData } from './operations.js';
 import { METAFIELD_NAMESPACE, PIM_ID_KEY } from './tags-metafields-collections.js';
 import type { ShopifyClient } from './shopify-client.js';

@@ -1,7 +1,9 @@
 // PIM product snapshot → Shopify `productSet` input, field by field (the table is in docs/sync.md, "The productSet input,
 // field by field"). Pure: everything the mapping needs from the shop (locations, the product's current tags, the ids we
 // know) is passed in, so it is tested without a server. Shopify's limits are checked separately (preflight.ts).
-import type { KnownStorefrontProduct, PimProductSnapshot, SyncPlacement } from '../storefront.port.js';
+import type { KnownStorefrontProduct } from '../port/known-product.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { SyncPlacement } from '../port/placement.js';
 import { metafieldsFingerprint, productTypeOf } from './attribute-metafields.js';
 import { keepMerchantVariants, keptVariantsWarning } from './merchant-variants.js';
 import { imagePlanOf, merchantMediaOf } from './product-media.js';

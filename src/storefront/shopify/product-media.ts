@@ -1,7 +1,8 @@
 // A product's images as productSet's `files`: which are ours (by media id, or by the file name we give them), whether
 // they changed since the last push, their alt texts, and the merchant's media sent back with them.
 import { createHash } from 'node:crypto';
-import type { KnownStorefrontProduct, PimProductSnapshot } from '../storefront.port.js';
+import type { KnownStorefrontProduct } from '../port/known-product.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
 import { sortedVariants } from './product-options.js';
 import type { FileInput, StorefrontTags } from './product-set-input.js';
 

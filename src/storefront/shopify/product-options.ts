@@ -1,6 +1,6 @@
 // A product's options and each variant's option values, as Shopify takes them (a product without variants, or whose
 // variants carry no attributes, has the one default option).
-import type { PimProductSnapshot } from '../storefront.port.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
 
 /** The option and value Shopify gives a product without variants. */
 export const DEFAULT_OPTION = 'Title';

@@ -4,7 +4,10 @@
 // the handle it would get, the PIM slug exactly; who holds those handles already is searched in batches
 // (product-identity.ts, handleHolders), so a create the shop would refuse is the same error as the push's. Nothing is
 // written.
-import { StorefrontError, StorefrontValidationError, type BulkUpsertItem, type ProductPreview, type StorefrontShop } from '../storefront.port.js';
+import type { BulkUpsertItem } from '../port/bulk.js';
+import { StorefrontError, StorefrontValidationError } from '../port/errors.js';
+import type { StorefrontShop } from '../port/shop.js';
+import type { ProductPreview } from '../port/upsert-result.js';
 import {
   ProductPreviewRead,
   ProductPreviewVariants,

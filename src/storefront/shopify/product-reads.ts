@@ -1,6 +1,8 @@
 // The reads both upsert paths (product-upserter.ts, bulk-upsert.ts) make before a write: a product by id, handle or
 // our metafield, and what a lost mapping knew, recovered from the storefront product.
-import type { KnownStorefrontProduct, PimProductSnapshot, StorefrontShop } from '../storefront.port.js';
+import type { KnownStorefrontProduct } from '../port/known-product.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { StorefrontShop } from '../port/shop.js';
 import { connectionMultiplier } from './graphql-answer.js';
 import {
   ProductLookup,

@@ -1,6 +1,6 @@
 // The productSet input the mapping builds (product-mapper.ts), what it takes from the shop (locations, the storefront
 // product as read before a push) and what it gives back with the input.
-import type { KnownStorefrontProduct, MerchantVariant } from '../storefront.port.js';
+import type { KnownStorefrontProduct, MerchantVariant } from '../port/known-product.js';
 
 export interface ShopLocation {
   id: string;

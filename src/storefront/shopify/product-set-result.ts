@@ -1,6 +1,7 @@
 // productSet's answer → ProductUpsertResult, shared by the per-call upsert and the bulk result lines; what a productSet
 // is expected to cost, and the failures after which the per-call upsert looks again and resends.
-import type { ProductUpsertResult, StorefrontError, StorefrontValidationError } from '../storefront.port.js';
+import type { StorefrontError, StorefrontValidationError } from '../port/errors.js';
+import type { ProductUpsertResult } from '../port/upsert-result.js';
 import { connectionMultiplier } from './graphql-answer.js';
 import type { StorefrontMediaNode } from './operations.js';
 import { mediaFilename, mediaKeyIn } from './product-media.js';

@@ -2,16 +2,12 @@
 // product found (by the mapped id, else by our metafield), mapped onto what is there, sent, and its images, stock,
 // publications and translations settled. A productSet that may have been applied (5xx, timeout) or was refused ids we
 // stored is looked at again and resent. The caller's signal goes with every call of the upsert.
-import {
-  StorefrontError,
-  StorefrontValidationError,
-  type AttributeMetafieldSpec,
-  type KnownStorefrontProduct,
-  type PimProductSnapshot,
-  type ProductUpsertResult,
-  type StorefrontShop,
-  type SyncPlacement,
-} from '../storefront.port.js';
+import { StorefrontError, StorefrontValidationError } from '../port/errors.js';
+import type { KnownStorefrontProduct } from '../port/known-product.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { AttributeMetafieldSpec, SyncPlacement } from '../port/placement.js';
+import type { StorefrontShop } from '../port/shop.js';
+import type { ProductUpsertResult } from '../port/upsert-result.js';
 import { afterProductSet } from './after-product-set.js';
 import { attributeMetafields, metafieldsFingerprint } from './attribute-metafields.js';
 import { connectionMultiplier } from './graphql-answer.js';

@@ -3,7 +3,8 @@
 // channel only through publishablePublish on that channel's publication. The product is published on exactly the
 // publications its PIM channels map to, and unpublished from those the bridge published it on before and it left;
 // a draft or archived product is published nowhere by us. Publications the merchant chose by hand are left alone.
-import type { PimProductSnapshot, SyncPlacement } from '../storefront.port.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { SyncPlacement } from '../port/placement.js';
 import type { Call } from './inventory-sync.js';
 import { PublishablePublish, PublishableUnpublish, type PublishableData } from './operations.js';
 

@@ -8,14 +8,9 @@ import { createAdminApiClient } from '@shopify/admin-api-client';
 import { agentFetch, keepAliveAgents } from '../../lib/keep-alive.js';
 import type { ShopifyRecorder } from '../../lib/metrics.js';
 import { TtlCache } from '../../lib/ttl-cache.js';
-import {
-  StorefrontError,
-  type AttributeMetafieldSpec,
-  type ShopHealth,
-  type StorefrontPublication,
-  type StorefrontShop,
-  type SyncPlacement,
-} from '../storefront.port.js';
+import { StorefrontError } from '../port/errors.js';
+import type { AttributeMetafieldSpec, StorefrontPublication, SyncPlacement } from '../port/placement.js';
+import type { ShopHealth, StorefrontShop } from '../port/shop.js';
 import { ADMIN_API_VERSION } from './api-version.js';
 import type { ShopMetafieldDefinition } from './attribute-metafields.js';
 import { answerFailure, connectionMultiplier, type GraphqlAnswer, responseFailure, rewriteUrl, transportFailure } from './graphql-answer.js';

@@ -11,7 +11,8 @@
 // - expiring offline tokens: https://shopify.dev/docs/apps/build/authentication-authorization/access-tokens/offline-access-tokens
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../lib/crypto.js';
-import { StorefrontAuthError, type AccessGrant, type StorefrontApp, type StorefrontAuthorization, type StorefrontShop } from '../storefront.port.js';
+import { StorefrontAuthError, type AccessGrant, type StorefrontApp, type StorefrontAuthorization } from '../port/authorization.js';
+import type { StorefrontShop } from '../port/shop.js';
 import { missingScopes, SHOPIFY_SCOPES } from './scopes.js';
 
 /** `{apiBaseUrl}` for a sandbox or test shop, else `https://{domain}`: where the shop's admin answers. */

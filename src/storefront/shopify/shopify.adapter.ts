@@ -3,28 +3,16 @@
 // shopify-client.ts) and the parts that use it, and hands each port method to its part: the per-call upsert
 // (product-upserter.ts), the bulk upserts (bulk-upsert.ts), the catalogue read (catalogue-read.ts), the dry run
 // (product-preview.ts), webhooks (webhook-subscriptions.ts) and category collections (category-collections.ts).
-import type {
-  AttributeMetafieldSpec,
-  BulkUpsertItem,
-  BulkUpsertState,
-  CatalogueReadState,
-  DriftChange,
-  KnownStorefrontProduct,
-  PimProductSnapshot,
-  ProductPreview,
-  ProductUpsertResult,
-  ShopHealth,
-  StorefrontCatalogueProduct,
-  StorefrontCatalogueReader,
-  StorefrontCollections,
-  StorefrontPort,
-  StorefrontPublication,
-  StorefrontShop,
-  StorefrontWebhooks,
-  StorefrontWebhookTopic,
-  SyncPlacement,
-  WrittenFields,
-} from '../storefront.port.js';
+import type { BulkUpsertItem, BulkUpsertState } from '../port/bulk.js';
+import type { CatalogueReadState, DriftChange, StorefrontCatalogueProduct, StorefrontCatalogueReader } from '../port/catalogue.js';
+import type { StorefrontCollections } from '../port/collections.js';
+import type { KnownStorefrontProduct, WrittenFields } from '../port/known-product.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { AttributeMetafieldSpec, StorefrontPublication, SyncPlacement } from '../port/placement.js';
+import type { ShopHealth, StorefrontShop } from '../port/shop.js';
+import type { ProductPreview, ProductUpsertResult } from '../port/upsert-result.js';
+import type { StorefrontWebhooks, StorefrontWebhookTopic } from '../port/webhooks.js';
+import type { StorefrontPort } from '../storefront.port.js';
 import type { ShopMetafieldDefinition } from './attribute-metafields.js';
 import { ShopifyBulkUpserts } from './bulk-upsert.js';
 import { ShopifyCatalogueReads } from './catalogue-read.js';

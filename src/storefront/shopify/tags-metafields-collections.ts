@@ -1,6 +1,8 @@
 // The lists productSet replaces whole ("deletes existing entries that aren't included"): tags, metafields and custom
 // collections. Ours are merged with the merchant's as read before the push, so only what the bridge wrote is ever removed.
-import type { KnownStorefrontProduct, PimProductSnapshot, SyncPlacement } from '../storefront.port.js';
+import type { KnownStorefrontProduct } from '../port/known-product.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { SyncPlacement } from '../port/placement.js';
 import type { ProductSetInput, StorefrontMetafield, StorefrontTags } from './product-set-input.js';
 
 export const METAFIELD_NAMESPACE = 'pimbridge';

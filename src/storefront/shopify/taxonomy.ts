@@ -6,7 +6,8 @@
 // `taxonomy { categories(search:) }` (TaxonomyCategorySearch, by its last part) and kept for the life of the process
 // per shop (the taxonomy changes with Shopify's releases, not between pushes). A name the taxonomy does not have is the
 // product's validation error, before anything is sent.
-import { StorefrontValidationError, type StorefrontShop } from '../storefront.port.js';
+import { StorefrontValidationError } from '../port/errors.js';
+import type { StorefrontShop } from '../port/shop.js';
 import { TaxonomyCategorySearch, type TaxonomyCategorySearchData } from './operations.js';
 import type { ShopifyClient } from './shopify-client.js';
 

@@ -9,7 +9,7 @@
 // - With a SharedBudget (shared-budget.ts: Redis or PostgreSQL) the bucket estimate lives there instead, one for every
 //   process of the deployment; while it cannot be reached, the process paces the shop on its own estimate.
 // Clock, sleep and randomness are injected so tests run on a fake clock.
-import { StorefrontError } from '../storefront.port.js';
+import { StorefrontError } from '../port/errors.js';
 import type { Charge, SharedBudget } from './shared-budget.js';
 import type { ThrottleStatus } from './shop-budget.js';
 

@@ -12,7 +12,9 @@
 // translationsRegister, plus one translationsRemove per distinct set of removed keys (rare). The shop's locales are read
 // once per shop and cached by the adapter.
 import { createHash } from 'node:crypto';
-import { StorefrontError, type KnownStorefrontProduct, type PimProductSnapshot, type PimTranslation } from '../storefront.port.js';
+import { StorefrontError } from '../port/errors.js';
+import type { KnownStorefrontProduct } from '../port/known-product.js';
+import type { PimProductSnapshot, PimTranslation } from '../port/pim-product.js';
 import type { Call } from './inventory-sync.js';
 import {
   TranslatableProductContent,

@@ -1,6 +1,8 @@
 // A PIM product's variants as productSet variant inputs (the product itself as the one variant when it has none): money,
 // selling fields, stock per location, and what the bridge owns of each.
-import type { KnownStorefrontProduct, PimProductSnapshot, SyncPlacement } from '../storefront.port.js';
+import type { KnownStorefrontProduct } from '../port/known-product.js';
+import type { PimProductSnapshot } from '../port/pim-product.js';
+import type { SyncPlacement } from '../port/placement.js';
 import { createDefault } from './field-ownership.js';
 import { merchantVariantOfSku } from './merchant-variants.js';
 import { isUrl } from './product-media.js';

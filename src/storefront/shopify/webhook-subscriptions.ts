@@ -1,13 +1,9 @@
 // The app's webhook subscriptions on a shop (StorefrontWebhooks): listed first, then the missing topics created and
 // those at another address deleted, so that running it again changes nothing and a new PUBLIC_URL moves them.
 // WebhookSubscriptionInput takes `uri` (its `callbackUrl` is deprecated in 2026-10; schema: WebhookSubscriptionInput).
-import {
-  StorefrontValidationError,
-  type StorefrontShop,
-  type StorefrontWebhooks,
-  type StorefrontWebhookSubscription,
-  type StorefrontWebhookTopic,
-} from '../storefront.port.js';
+import { StorefrontValidationError } from '../port/errors.js';
+import type { StorefrontShop } from '../port/shop.js';
+import type { StorefrontWebhooks, StorefrontWebhookSubscription, StorefrontWebhookTopic } from '../port/webhooks.js';
 import {
   WebhookSubscriptionCreate,
   WebhookSubscriptionDelete,
