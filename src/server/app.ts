@@ -21,6 +21,7 @@ import { openapiOptions } from './openapi/document.js';
 import { OneLinePerRequest } from './request-log.js';
 import { BARE_ANSWER_HEADERS, installSecurityHeaders } from './security-headers.js';
 import type { Services } from './services.js';
+import { endUnusedConnectionsOnClose } from './unused-connections.js';
 import { BodyRateWatchdog, slowClientServerOptions } from './slow-clients.js';
 import { installValidation } from './validation.js';
 
@@ -128,6 +129,7 @@ async function installRequestHandling(app: Instance, { config, services }: AppPa
     done();
   });
   app.addHook('onClose', async () => bodyRate.close());
+  endUnusedConnectionsOnClose(app);
   await app.register(fastifyCookie);
   // Fastify's JSON parser (prototype-poisoning checks included), except that an empty body is no body: clients that
   // send `Content-Type: application/json` on a DELETE or an argument-less POST are not refused for it.
