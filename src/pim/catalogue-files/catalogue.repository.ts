@@ -1,7 +1,7 @@
 // The SQL of catalogue files: products read whole (as snapshots) by SKU or by keyset page, and a batch of imported
 // products written set-wise (one statement per table per batch, not per product): 100,000 rows in well under a minute.
 import { sql, type SQL } from 'drizzle-orm';
-import type { ProductFields, SellingFields } from '../../catalogue-csv/draft.js';
+import type { ProductFields, VariantFields } from '../../catalogue-csv/draft.js';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
@@ -20,23 +20,14 @@ export interface ProductRow extends Omit<ProductFields, 'categories' | 'brand' |
   attributes: Record<string, unknown>;
 }
 
-export interface VariantRow extends SellingFields {
+/** A stored variant as the catalogue files read and write it: the file's variant fields, and what the database adds. */
+export interface VariantRow extends VariantFields {
   /** The stored variant it overwrites; null: a new one. */
   id: number | null;
   product_id: number;
   sku: string;
   sku_generated: boolean;
-  name: string;
-  price: string | null;
-  sale_price: string | null;
-  cost: string | null;
-  weight: string | null;
-  stock_quantity: number;
-  stock_status: string;
-  is_enabled: boolean;
   position: number;
-  image: string | null;
-  attributes: { attribute_name: string; value: string }[];
 }
 
 export interface TranslationRow {
