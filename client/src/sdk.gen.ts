@@ -1972,7 +1972,7 @@ export const getAdoption = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * Get the newest drift report of the caller's shop
  *
- * Returns the newest report's state, counts and a page of its items (limit 1-100, default 20; offset; kind changed, missing_in_shop or orphan_in_shop). Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter, NOT_FOUND (404) when there is no report yet.
+ * Returns the newest report's state, counts and a page of its items (limit 1-100, default 20; offset; kind changed, missing_in_shop or orphan_in_shop), or data null when the shop has no report yet (not an error: the console asks on every visit of its drift page). Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter.
  */
 export const getLatestDriftReport = <ThrowOnError extends boolean = false>(options?: Options<GetLatestDriftReportData, ThrowOnError>) => (options?.client ?? client).get<GetLatestDriftReportResponses, GetLatestDriftReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {

@@ -8757,7 +8757,7 @@ export type GetLatestDriftReportResponses = {
                 offset: number;
                 has_more: boolean;
             };
-        };
+        } | null;
     };
 };
 

@@ -64,8 +64,7 @@ describe('the console in a browser', () => {
     await created('PUT', `/api/products/${mappedProductId}/translations/fr`, { name: 'Surchemise en lin' });
     const pushed = await c.h.call('POST', '/api/products/push', c.connectorToken, { id: mappedProductId });
     assert.equal(pushed.statusCode, 200, pushed.body);
-    // A merchant renames it in the shop, and a drift report finds it (the drift page has a report to show: without
-    // one, its GET /api/drift answers 404, which Chromium logs as a console error by itself).
+    // A merchant renames it in the shop, and a drift report finds it (the drift page has a report to show).
     const shopId = `gid://shopify/Product/${pushed.json().data.results[0].storefront_product_id}`;
     await c.sandboxGraphql('mutation U($id: ID!) { productUpdate(product: { id: $id, title: "Linen Overshirt (shop sale)" }) { userErrors { message } } }', {
       id: shopId,
@@ -161,8 +160,7 @@ describe('the console in a browser', () => {
   describe('every page loads without errors, passes axe, and is screenshotted at both sizes', () => {
     const pages = (): [string, string][] => [
       ['products', '/products'],
-      // The pushed one: its Shopify panel has a mapping to show (an unpushed product's editor asks
-      // GET /api/products/mapping/{id}, whose 404 Chromium logs as a console error by itself).
+      // The pushed one: its Shopify panel has a mapping to show.
       ['product-editor', `/products/${mappedProductId}`],
       ['product-new', '/products/new'],
       ['categories', '/categories'],

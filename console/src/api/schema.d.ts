@@ -569,7 +569,7 @@ export interface paths {
         };
         /**
          * Get the newest drift report of the caller's shop
-         * @description Returns the newest report's state, counts and a page of its items (limit 1-100, default 20; offset; kind changed, missing_in_shop or orphan_in_shop). Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter, NOT_FOUND (404) when there is no report yet.
+         * @description Returns the newest report's state, counts and a page of its items (limit 1-100, default 20; offset; kind changed, missing_in_shop or orphan_in_shop), or data null when the shop has no report yet (not an error: the console asks on every visit of its drift page). Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter.
          */
         get: operations["getLatestDriftReport"];
         put?: never;
@@ -6862,7 +6862,7 @@ export interface operations {
                             started_at: string | null;
                             /** @enum {string} */
                             state: "queued" | "running" | "completed" | "failed";
-                        };
+                        } | null;
                         message: string;
                         status: "success" | "partial";
                     };

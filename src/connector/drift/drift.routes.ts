@@ -111,12 +111,15 @@ export function driftRoutes(app: App, drift: DriftService): void {
         operationId: 'getLatestDriftReport',
         summary: "Get the newest drift report of the caller's shop",
         description:
-          "Returns the newest report's state, counts and a page of its items (limit 1-100, default 20; offset; kind changed, missing_in_shop or orphan_in_shop). Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter, NOT_FOUND (404) when there is no report yet.",
+          "Returns the newest report's state, counts and a page of its items (limit 1-100, default 20; offset; kind changed, missing_in_shop or orphan_in_shop), or data null when the shop has no report yet (not an error: the console asks on every visit of its drift page). Needs a connector token with the read scope (or a console session). Errors: VALIDATION_FAILED (400) for a bad query parameter.",
         querystring: PageQuery,
-        response: connectorResponses(ReportPage),
+        response: connectorResponses(Nullable(ReportPage)),
       },
     },
-    async (req) => success('Drift report retrieved', render(await drift.report(req.connector!.integrationId, undefined, page(req.query)))),
+    async (req) => {
+      const latest = await drift.latest(req.connector!.integrationId, page(req.query));
+      return latest ? success('Drift report retrieved', render(latest)) : success('No drift report yet: POST /api/drift starts one', null);
+    },
   );
 
   app.get(

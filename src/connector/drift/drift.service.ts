@@ -65,6 +65,9 @@ export interface DriftDeps {
 
 class DriftFailure extends Error {}
 
+type DriftPageQuery = { limit: number; offset: number; kind?: DriftKind };
+type DriftReportPage = DriftView & { items: DriftItem[]; pagination: { total: number; limit: number; offset: number; has_more: boolean } };
+
 export class DriftService {
   readonly options: Readonly<DriftOptions>;
   private readonly now: () => Date;
@@ -97,21 +100,21 @@ export class DriftService {
     return result;
   }
 
-  /** A report (the newest when `id` is undefined) and a page of its items; another integration's or an unknown one is NOT_FOUND. */
-  async report(
-    integrationId: number,
-    id: string | undefined,
-    page: { limit: number; offset: number; kind?: DriftKind },
-  ): Promise<DriftView & { items: DriftItem[]; pagination: { total: number; limit: number; offset: number; has_more: boolean } }> {
+  /** The newest report and a page of its items; null when the shop has none yet. */
+  async latest(integrationId: number, page: DriftPageQuery): Promise<DriftReportPage | null> {
+    const row = await this.deps.repo.latest(integrationId);
+    return row ? this.page(row, page) : null;
+  }
+
+  /** A report and a page of its items; another integration's or an unknown one is NOT_FOUND. */
+  async report(integrationId: number, id: string, page: DriftPageQuery): Promise<DriftReportPage> {
+    const row = UUID.test(id) ? await this.deps.repo.find(id.toLowerCase(), integrationId) : null;
+    if (!row) throw new ConnectorError('NOT_FOUND', `Drift report ${id} not found`);
+    return this.page(row, page);
+  }
+
+  private async page(row: DriftReportRow, page: DriftPageQuery): Promise<DriftReportPage> {
     const { repo } = this.deps;
-    let row: DriftReportRow | null;
-    if (id === undefined) {
-      row = await repo.latest(integrationId);
-      if (!row) throw new ConnectorError('NOT_FOUND', 'No drift report yet: POST /api/drift starts one');
-    } else {
-      row = UUID.test(id) ? await repo.find(id.toLowerCase(), integrationId) : null;
-      if (!row) throw new ConnectorError('NOT_FOUND', `Drift report ${id} not found`);
-    }
     const { rows, total } = await repo.items(row.id, page.kind, page.limit, page.offset);
     return {
       ...view(row),

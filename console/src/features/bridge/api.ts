@@ -74,12 +74,16 @@ export const useMapping = (integrationId: number, pimProductId: number) =>
   useQuery({
     queryKey: bridgeKeys.mapping(integrationId, pimProductId),
     queryFn: async ({ signal }) => {
+      // Whether the product is in this store at all, asked first: a product not pushed yet would be a 404, which the
+      // browser logs as an error on every visit of the product.
+      const states = unwrap(await api.GET('/api/sync/states', { params: { query: { product_ids: String(pimProductId) } }, signal })).data.states;
+      if (!states.some((s) => s.integration_id === integrationId)) return null;
       const answer = await api.GET('/api/products/mapping/{pimProductId}', {
         params: { path: { pimProductId } },
         headers: bridge(integrationId),
         signal,
       });
-      // 404: the product has not been pushed to this store yet.
+      // Gone since (a disconnect, a product deleted in the shop): as if never pushed.
       if (answer.response.status === 404) return null;
       return unwrap(answer).data;
     },
@@ -147,7 +151,7 @@ export interface DriftReport {
 
 export const isDriftOpen = (r: { state: string } | null | undefined) => r?.state === 'queued' || r?.state === 'running';
 
-/** One page of the newest drift report (null when the shop has none yet: the server's 404), read every `pollMs` while it runs. */
+/** One page of the newest drift report (null when the shop has none yet), read every `pollMs` while it runs. */
 export const useDriftReport = (integrationId: number, kind: DriftKind | null, page: number, pageSize: number, pollMs: number) =>
   useQuery({
     queryKey: bridgeKeys.driftPage(integrationId, kind, page),
@@ -156,8 +160,7 @@ export const useDriftReport = (integrationId: number, kind: DriftKind | null, pa
         headers: bridge(integrationId),
         params: { query: { limit: pageSize, offset: (page - 1) * pageSize, ...(kind ? { kind } : {}) } },
       });
-      if (answer.response.status === 404) return null;
-      return unwrap(answer).data as DriftReport;
+      return unwrap(answer).data as DriftReport | null;
     },
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (isDriftOpen(query.state.data) ? pollMs : false),
