@@ -244,6 +244,20 @@ for (const target of databaseTargets()) {
       assert.match(res.body, /warehouse/);
       assert.match(res.body, /OK-2-A/);
       assert.doesNotMatch(res.body, LEAK);
+      // The same rows as JSON, a page at a time (the console's import page): the pages join up to the file's rows.
+      const csvRows = lines.slice(1).length;
+      const first = okData(await call('GET', `/api/imports/${done.id}/errors?limit=2`));
+      assert.equal(first.errors.length, 2);
+      assert.deepEqual(Object.keys(first.errors[0]).sort(), ['line', 'reason', 'sku']);
+      assert.equal(typeof first.next_after, 'number');
+      const rest = okData(await call('GET', `/api/imports/${done.id}/errors?limit=200&after=${first.next_after}`));
+      assert.equal(rest.next_after, null);
+      assert.deepEqual(
+        [...first.errors, ...rest.errors].map((e: { line: number }) => e.line),
+        failedLines,
+      );
+      assert.equal(first.errors.length + rest.errors.length, csvRows);
+      assertError(await call('GET', `/api/imports/${done.id}/errors?limit=0`), 400, /limit/);
       for (const sku of ['OK-1', 'OK-3']) assert.ok(await productBySku(call, sku), `${sku} imported`);
       assert.equal(await productBySku(call, 'OK-2'), undefined, 'a product is imported whole or not at all');
       assert.equal(await productBySku(call, 'BAD-PRICE'), undefined);
@@ -292,6 +306,7 @@ for (const target of databaseTargets()) {
       const accepted = okData(await upload(call, GOOD), 202);
       assertError(await other.call('GET', `/api/imports/${accepted.id}`), 404);
       assertError(await other.call('GET', `/api/imports/${accepted.id}/errors.csv`), 404);
+      assertError(await other.call('GET', `/api/imports/${accepted.id}/errors`), 404);
       assertError(await call('GET', '/api/imports/not-a-uuid'), 400);
       assertError(await h.as(null)('GET', `/api/imports/${accepted.id}`), 401);
     });

@@ -2422,6 +2422,82 @@ export type GetImportErrorsCsvResponses = {
 
 export type GetImportErrorsCsvResponse = GetImportErrorsCsvResponses[keyof GetImportErrorsCsvResponses];
 
+export type ListImportErrorsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * rows per page, 1-200 (default 50)
+         */
+        limit?: number;
+        /**
+         * the page's start: the previous page's next_after (0: the first page)
+         */
+        after?: number;
+    };
+    url: '/api/imports/{id}/errors';
+};
+
+export type ListImportErrorsErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type ListImportErrorsError = ListImportErrorsErrors[keyof ListImportErrorsErrors];
+
+export type ListImportErrorsResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            errors: Array<{
+                /**
+                 * the row's line in the file (1 is the header)
+                 */
+                line: number;
+                sku: string | null;
+                /**
+                 * why the row was refused, naming the column
+                 */
+                reason: string;
+            }>;
+            /**
+             * the next page's `after`; null: this is the last page
+             */
+            next_after: number | null;
+        };
+        error: null;
+    };
+};
+
+export type ListImportErrorsResponse = ListImportErrorsResponses[keyof ListImportErrorsResponses];
+
 export type ExportProductsCsvData = {
     body?: never;
     path?: never;

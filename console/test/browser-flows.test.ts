@@ -406,6 +406,24 @@ describe('a merchant in the console', () => {
     );
   });
 
+  it('imports a file with a bad row and lists the problem on the page, line and reason', async () => {
+    await page.goto('/files');
+    const file = ['sku,name,price', 'FLOW-CSV-1,Canvas Cap,19.00', 'FLOW-CSV-2,Broken Price,12;50', ''].join('\n');
+    await page.getByLabel('CSV file').setInputFiles({ name: 'caps.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await page.getByRole('button', { name: 'Upload and import' }).click();
+    const problems = page.getByRole('region', { name: 'What was not imported' });
+    const row = problems.getByRole('row').filter({ hasText: 'FLOW-CSV-2' });
+    await row.waitFor();
+    assert.deepEqual((await row.getByRole('cell').allTextContents()).slice(0, 2), ['3', 'FLOW-CSV-2']);
+    assert.match((await row.getByRole('cell').nth(2).textContent()) ?? '', /price/);
+    await c.shot(page, 'flow-import-problems');
+    const imported = (await c.h.as(c.tenant)('GET', '/api/products?search=FLOW-CSV')).json().data.products;
+    assert.deepEqual(
+      imported.map((p: { sku: string }) => p.sku),
+      ['FLOW-CSV-1'],
+    );
+  });
+
   it('signs out: back to sign-in, and the old cookie opens nothing', async () => {
     const cookie = (await page.context().cookies()).find((k) => k.name === 'pimbridge_session')!;
     await page.getByRole('button', { name: 'Sign out' }).click();

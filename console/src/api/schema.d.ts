@@ -684,6 +684,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/imports/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of an import's failed rows
+         * @description Returns {errors: [{line, sku, reason}], next_after}: the refused rows (and the images that could not be downloaded, on their product's line) in the order found, limit at a time (1-200, default 50) from `after` (the previous page's next_after; null on the last page). Requires an API key (X-API-KEY) or a console session; 404 for an unknown import.
+         */
+        get: operations["listImportErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/imports/{id}/errors.csv": {
         parameters: {
             query?: never;
@@ -7597,6 +7617,146 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Import"];
+                        error: null;
+                        /** @enum {integer} */
+                        status: 1;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not authenticated: the credentials are missing, invalid or revoked */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Forbidden: the organization is deactivated, or a console session's write came without its CSRF token */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+        };
+    };
+    listImportErrors: {
+        parameters: {
+            query?: {
+                /** @description the page's start: the previous page's next_after (0: the first page) */
+                after?: number;
+                /** @description rows per page, 1-200 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            errors: {
+                                /** @description the row's line in the file (1 is the header) */
+                                line: number;
+                                /** @description why the row was refused, naming the column */
+                                reason: string;
+                                sku: string | null;
+                            }[];
+                            /** @description the next page's `after`; null: this is the last page */
+                            next_after: number | null;
+                        };
                         error: null;
                         /** @enum {integer} */
                         status: 1;

@@ -4,7 +4,7 @@ import { pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import type { App } from '../../http/app-type.js';
 import { fileAnswer } from '../../http/route-docs.js';
-import { ExportQuery, ImportParams, ImportQuery, ImportView } from './catalogue-files.schemas.js';
+import { ExportQuery, ImportErrorsPage, ImportErrorsQuery, ImportParams, ImportQuery, ImportView } from './catalogue-files.schemas.js';
 import type { ExportService } from './export.service.js';
 import { readImportUpload } from './import-upload.js';
 import type { ImportService } from './import.service.js';
@@ -34,6 +34,7 @@ export async function catalogueFileRoutes(app: App, deps: CatalogueFileDeps): Pr
   await app.register(multipart, { limits: { files: 1, fileSize: deps.maxBytes, fields: 0, parts: 1, headerPairs: 20 } });
 
   importRoutes(app, deps);
+  importErrorRoutes(app, deps);
   exportRoutes(app, deps);
 }
 
@@ -105,6 +106,26 @@ function importRoutes(app: App, deps: CatalogueFileDeps): void {
         .header('content-disposition', `attachment; filename="import-${req.params.id}-errors.csv"`)
         .send(Readable.from(prepend(first, rows)));
     },
+  );
+}
+
+/** An import's refused rows, a page at a time (what the console's import page lists). */
+function importErrorRoutes(app: App, deps: CatalogueFileDeps): void {
+  app.get(
+    '/api/imports/:id/errors',
+    {
+      schema: {
+        tags,
+        operationId: 'listImportErrors',
+        summary: "A page of an import's failed rows",
+        description:
+          "Returns {errors: [{line, sku, reason}], next_after}: the refused rows (and the images that could not be downloaded, on their product's line) in the order found, limit at a time (1-200, default 50) from `after` (the previous page's next_after; null on the last page). Requires an API key (X-API-KEY) or a console session; 404 for an unknown import.",
+        params: ImportParams,
+        querystring: ImportErrorsQuery,
+        response: pimResponses(200, ImportErrorsPage),
+      },
+    },
+    async (req) => ok(await deps.imports.errorPage(req.pim.organizationId, req.params.id, req.query.after, req.query.limit)),
   );
 }
 

@@ -44,3 +44,19 @@ export const ExportQuery = Type.Object({
   channel: Type.Optional(Channel),
   category: Type.Optional(Id('category id')),
 });
+
+export const ImportErrorsQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'rows per page, 1-200 (default 50)' }),
+  after: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: "the page's start: the previous page's next_after (0: the first page)" }),
+});
+
+export const ImportErrorsPage = Type.Object({
+  errors: Type.Array(
+    Type.Object({
+      line: Type.Integer({ description: "the row's line in the file (1 is the header)" }),
+      sku: Nullable(Type.String()),
+      reason: Type.String({ description: 'why the row was refused, naming the column' }),
+    }),
+  ),
+  next_after: Nullable(Type.Integer({ description: "the next page's `after`; null: this is the last page" })),
+});

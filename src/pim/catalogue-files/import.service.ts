@@ -128,6 +128,17 @@ export class ImportService {
     return toView(row);
   }
 
+  /** A page of the failed rows, in the order found (the console shows them; errors.csv has them all). */
+  async errorPage(organizationId: number, id: string, after: number, limit: number) {
+    await this.get(organizationId, id);
+    const rows = await this.imports.errors(id, after, limit + 1);
+    const page = rows.slice(0, limit);
+    return {
+      errors: page.map(({ line, sku, reason }) => ({ line, sku, reason })),
+      next_after: rows.length > limit ? page[page.length - 1].id : null,
+    };
+  }
+
   /** errors.csv: `line,sku,reason`, every failed row in the order found, streamed a page at a time. */
   async *errorsCsv(organizationId: number, id: string): AsyncGenerator<string> {
     await this.get(organizationId, id);

@@ -2,7 +2,7 @@
 // read every second until it ends. An import that ends has written products, and the brands, suppliers and categories
 // its rows named that were missing: their keys are invalidated then (importEnded), so the other pages show them.
 // The export is a plain link (files-model.ts's exportUrl).
-import { type QueryClient, useMutation, useQuery } from '@tanstack/react-query';
+import { type QueryClient, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { brandKeys, categoryKeys, supplierKeys } from '../catalogue/keys';
@@ -40,6 +40,17 @@ export const useImport = (id: string) =>
     queryFn: async () => unwrap(await api.GET('/api/imports/{id}', { params: { path: { id } } })).data,
     refetchInterval: (query) => (query.state.data && !isActive(query.state.data.state) ? false : 1000),
     staleTime: 0,
+  });
+
+/** An ended import's refused rows, 50 at a time (`fetchNextPage` for more). */
+export const useImportErrors = (id: string, enabled: boolean) =>
+  useInfiniteQuery({
+    queryKey: importKeys.errors(id),
+    enabled,
+    initialPageParam: 0,
+    queryFn: async ({ pageParam, signal }) =>
+      unwrap(await api.GET('/api/imports/{id}/errors', { params: { path: { id }, query: { limit: 50, after: pageParam } }, signal })).data,
+    getNextPageParam: (last) => last.next_after ?? undefined,
   });
 
 /** After an import (not a dry run) ended: what it may have written. */

@@ -13,7 +13,7 @@ import { ErrorBanner, Loading } from '../../components/status';
 import { useBrands, useCategoryTree, useChannels } from '../catalogue/api';
 import { flatten, indentedName } from '../catalogue/category-tree-model';
 import { useOrganization } from '../organization/api';
-import { importEnded, useImport, useStartImport } from './api';
+import { importEnded, useImport, useImportErrors, useStartImport } from './api';
 import { type ExportFilters, exportUrl, formatBytes, type ImportState, isActive, percentDone, STATE_LABELS } from './files-model';
 import './files-page.css';
 
@@ -169,7 +169,7 @@ function ImportProgress({ id, onAnother }: { id: string; onAnother: () => void }
         {im.state === 'completed' && (
           <p className={`banner ${im.failed > 0 ? 'info' : 'success'}`}>
             {im.dry_run ? 'The check is done: nothing was written.' : 'The import is done.'}
-            {im.failed > 0 ? ` ${im.failed.toLocaleString()} rows were refused.` : ''}
+            {im.failed > 0 ? ` ${im.failed.toLocaleString()} ${im.failed === 1 ? 'row was' : 'rows were'} refused: see below.` : ''}
           </p>
         )}
       </div>
@@ -178,10 +178,11 @@ function ImportProgress({ id, onAnother }: { id: string; onAnother: () => void }
           {im.error ?? 'The import failed.'}
         </p>
       )}
+      {!active && im.failed + im.images_failed > 0 && <ImportErrors id={im.id} />}
       <div className="actions">
-        {im.failed > 0 && (
+        {im.failed + im.images_failed > 0 && (
           <a className="button secondary" href={`/api/imports/${encodeURIComponent(im.id)}/errors.csv`} download={`import-errors-${im.id}.csv`}>
-            Download the failed rows (errors.csv)
+            Download the problems (CSV)
           </a>
         )}
         {!isActive(im.state) && (
@@ -191,6 +192,46 @@ function ImportProgress({ id, onAnother }: { id: string; onAnother: () => void }
         )}
       </div>
     </div>
+  );
+}
+
+/** The refused rows on the page: line, SKU and the reason (which names the column), 50 at a time. */
+function ImportErrors({ id }: { id: string }) {
+  const errors = useImportErrors(id, true);
+  const rows = errors.data?.pages.flatMap((p) => p.errors) ?? [];
+  return (
+    <section className="import-errors" aria-labelledby="import-errors-h">
+      <h3 id="import-errors-h">What was not imported</h3>
+      <ErrorBanner error={errors.error} onRetry={() => errors.refetch()} />
+      {errors.isPending && <Loading label="Loading the problems…" />}
+      {rows.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Line</th>
+                <th scope="col">SKU</th>
+                <th scope="col">Problem</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((e, i) => (
+                <tr key={`${e.line}-${i}`}>
+                  <td>{e.line}</td>
+                  <td>{e.sku ?? '—'}</td>
+                  <td>{e.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {errors.hasNextPage && (
+        <button type="button" className="button secondary small" disabled={errors.isFetchingNextPage} onClick={() => errors.fetchNextPage()}>
+          {errors.isFetchingNextPage ? 'Loading…' : 'Show more'}
+        </button>
+      )}
+    </section>
   );
 }
 
