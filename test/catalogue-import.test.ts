@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { ImportRepository } from '../src/pim/catalogue-files/import.repository.js';
 import { databaseTargets, harness, type Harness, type Tenant } from './helpers/harness.js';
 import { assertError, LEAK, okData, type Call } from './helpers/pim.js';
-import { csv, importFile, upload } from './helpers/catalogue-files.js';
+import { csv, importEnded, importFile, upload } from './helpers/catalogue-files.js';
 import { makeImage, serveHttp, type TestServer } from './helpers/servers.js';
 import { shopifyDifferences } from './helpers/shopify-files.js';
 import { sqlRows } from './helpers/sql.js';
@@ -300,6 +300,29 @@ for (const target of databaseTargets()) {
       assert.equal(okData(await call('GET', '/api/categories')).categories.length, 0);
     });
 
+    it('after a dry run, "import now" imports the checked file itself, once; nothing else can be imported so', async () => {
+      const { call } = await organization();
+      const other = await organization();
+      const checked = await importFile(call, GOOD, '?dry_run=true');
+      assert.equal(okData(await call('GET', '/api/products')).pagination.total_items, 0);
+      assertError(await other.call('POST', `/api/imports/${checked.id}/import`), 404);
+
+      const accepted = okData(await call('POST', `/api/imports/${checked.id}/import`), 202);
+      assert.notEqual(accepted.id, checked.id);
+      assert.deepEqual(
+        [accepted.dry_run, accepted.file_name, accepted.size_bytes, accepted.rows_total],
+        [false, checked.file_name, checked.size_bytes, checked.rows_total],
+      );
+      const done = await importEnded(call, accepted);
+      assert.equal(done.state, 'completed');
+      assert.deepEqual([done.created, done.failed], [checked.created, 0], 'what the check said it would create');
+      assert.ok(okData(await call('GET', '/api/products')).pagination.total_items > 0, 'written this time');
+
+      // The file went with the first "import now"; a real import is not a check.
+      assertError(await call('POST', `/api/imports/${checked.id}/import`), 400, /no longer kept/);
+      assertError(await call('POST', `/api/imports/${done.id}/import`), 400, /not a finished dry run/);
+    });
+
     it("an import is its organization's only", async () => {
       const { call } = await organization();
       const other = await organization();
@@ -319,7 +342,7 @@ for (const target of databaseTargets()) {
       await h.app.services.jobs.workers.stop(5_000);
       try {
         const accepted = okData(await upload(call, csv(rows)), 202);
-        const imports = h.app.services.pim.catalogueFiles.imports;
+        const imports = h.app.services.pim.catalogueFiles.importJob;
         const abort = new AbortController();
         // The last line committed (the API shows counts, not the checkpoint): through the import's repository.
         const checkpoint = async () => (await new ImportRepository(h.database.db).find(accepted.id))!.checkpoint_line;

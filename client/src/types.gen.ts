@@ -2422,6 +2422,70 @@ export type GetImportErrorsCsvResponses = {
 
 export type GetImportErrorsCsvResponse = GetImportErrorsCsvResponses[keyof GetImportErrorsCsvResponses];
 
+export type ImportCheckedFileData = {
+    /**
+     * nothing: leave the body out or send {}
+     */
+    body?: {
+        [key: string]: unknown;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/imports/{id}/import';
+};
+
+export type ImportCheckedFileErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type ImportCheckedFileError = ImportCheckedFileErrors[keyof ImportCheckedFileErrors];
+
+export type ImportCheckedFileResponses = {
+    /**
+     * Accepted: the work continues in the background
+     */
+    202: {
+        status: 1;
+        data: Import;
+        error: null;
+    };
+};
+
+export type ImportCheckedFileResponse = ImportCheckedFileResponses[keyof ImportCheckedFileResponses];
+
 export type ListImportErrorsData = {
     body?: never;
     path: {

@@ -424,6 +424,22 @@ describe('a merchant in the console', () => {
     );
   });
 
+  it('checks a file with a dry run, then imports it with one click, without choosing it again', async () => {
+    await page.goto('/files');
+    const file = ['sku,name,price', 'FLOW-DRY-1,Dry Run Scarf,29.00', ''].join('\n');
+    await page.getByLabel('CSV file').setInputFiles({ name: 'scarf.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await page.getByLabel(/Dry run: check the whole file/).check();
+    await page.getByRole('button', { name: 'Upload and check' }).click();
+    await page.getByRole('button', { name: 'Import this file now' }).click();
+    await page.getByRole('status').filter({ hasText: 'The import is done.' }).waitFor();
+    await c.shot(page, 'flow-import-after-check');
+    const imported = (await c.h.as(c.tenant)('GET', '/api/products?search=FLOW-DRY')).json().data.products;
+    assert.deepEqual(
+      imported.map((p: { sku: string; name: string }) => [p.sku, p.name]),
+      [['FLOW-DRY-1', 'Dry Run Scarf']],
+    );
+  });
+
   it('signs out: back to sign-in, and the old cookie opens nothing', async () => {
     const cookie = (await page.context().cookies()).find((k) => k.name === 'pimbridge_session')!;
     await page.getByRole('button', { name: 'Sign out' }).click();

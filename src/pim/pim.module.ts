@@ -21,6 +21,7 @@ import { CatalogueRepository } from './catalogue-files/catalogue.repository.js';
 import { ExportService } from './catalogue-files/export.service.js';
 import { importHandler } from './catalogue-files/import.handler.js';
 import { ImportRepository } from './catalogue-files/import.repository.js';
+import { ImportJob } from './catalogue-files/import-job.js';
 import { ImportService } from './catalogue-files/import.service.js';
 import { CategoryRepository } from './categories/category.repository.js';
 import { CategoryService } from './categories/category.service.js';
@@ -99,10 +100,10 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
   );
   const stockLevels = new StockRepository(db);
   const catalogue = new CatalogueRepository(db, mediaUrl);
-  const imports = new ImportService(
-    { db, imports: new ImportRepository(db), catalogue, media, queue },
-    { directory: path.join(settings.dataDir, 'imports'), maxBytes: settings.importMaxBytes },
-  );
+  const importRepo = new ImportRepository(db);
+  const importDirectory = path.join(settings.dataDir, 'imports');
+  const imports = new ImportService({ db, imports: importRepo, queue }, { directory: importDirectory, maxBytes: settings.importMaxBytes });
+  const importJob = new ImportJob({ db, imports: importRepo, catalogue, media }, importDirectory);
   const attributes = new AttributeService(db, new AttributeRepository(db));
   const stock = new StockService(db, stockLevels, products);
   const writeLimiter = createRateLimiter({ name: 'pim-write', points: settings.pimRateLimitWrite, durationSeconds: 60, redis });
@@ -125,12 +126,12 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     brands: new NamedListService(db, new NamedListRepository(db, 'brand'), 'brand'),
     suppliers: new NamedListService(db, new NamedListRepository(db, 'supplier'), 'supplier'),
     vatRates: new VatRateService(db, new VatRateRepository(db)),
-    catalogueFiles: { imports, exports: new ExportService(catalogue), maxBytes: settings.importMaxBytes },
+    catalogueFiles: { imports, importJob, exports: new ExportService(catalogue), maxBytes: settings.importMaxBytes },
     changes: new CatalogueChanges(db, notifications),
   };
   const handlers: JobHandlers = {
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.
-    [JOB.catalogueImport]: { handler: importHandler(imports), concurrency: 1 },
+    [JOB.catalogueImport]: { handler: importHandler(importJob), concurrency: 1 },
   };
   const secure = secureCookies(settings.publicUrl);
   return {

@@ -21,7 +21,11 @@ export function upload(call: Call, content: string | Buffer, query = '', options
 
 /** Uploads, expects 202, and waits until the import has ended; its final view. */
 export async function importFile(call: Call, content: string | Buffer, query = ''): Promise<any> {
-  const accepted = okData(await upload(call, content, query), 202);
+  return importEnded(call, okData(await upload(call, content, query), 202));
+}
+
+/** Waits until the import (an answer of POST /api/imports or its like) has ended; its final view. */
+export async function importEnded(call: Call, accepted: { id: string }): Promise<any> {
   return until(
     `import ${accepted.id} to end`,
     async () => {

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import type { App } from '../../http/app-type.js';
-import { fileAnswer } from '../../http/route-docs.js';
+import { fileAnswer, NO_BODY } from '../../http/route-docs.js';
 import { ExportQuery, ImportErrorsPage, ImportErrorsQuery, ImportParams, ImportQuery, ImportView } from './catalogue-files.schemas.js';
 import type { ExportService } from './export.service.js';
 import { readImportUpload } from './import-upload.js';
@@ -34,7 +34,7 @@ export async function catalogueFileRoutes(app: App, deps: CatalogueFileDeps): Pr
   await app.register(multipart, { limits: { files: 1, fileSize: deps.maxBytes, fields: 0, parts: 1, headerPairs: 20 } });
 
   importRoutes(app, deps);
-  importErrorRoutes(app, deps);
+  importFollowUpRoutes(app, deps);
   exportRoutes(app, deps);
 }
 
@@ -109,8 +109,28 @@ function importRoutes(app: App, deps: CatalogueFileDeps): void {
   );
 }
 
-/** An import's refused rows, a page at a time (what the console's import page lists). */
-function importErrorRoutes(app: App, deps: CatalogueFileDeps): void {
+/** An import's refused rows, a page at a time (what the console's import page lists), and "import now" after a check. */
+function importFollowUpRoutes(app: App, deps: CatalogueFileDeps): void {
+  app.post(
+    '/api/imports/:id/import',
+    {
+      config: { openapi: NO_BODY },
+      schema: {
+        tags,
+        operationId: 'importCheckedFile',
+        summary: 'Import the file a dry run checked',
+        description:
+          'After a dry run has finished: imports the same file for real, without uploading it again, as a new import (202, its id to follow with GET /api/imports/{id}). A checked file is kept for a day and imported once. Requires an API key (X-API-KEY) or a console session; 400 when the import is not a finished dry run or its file is no longer kept, 404 for an unknown import.',
+        params: ImportParams,
+        response: pimResponses(202, ImportView),
+      },
+    },
+    async (req, reply) => {
+      reply.code(202);
+      return ok(await deps.imports.importChecked(req.pim.organizationId, req.params.id));
+    },
+  );
+
   app.get(
     '/api/imports/:id/errors',
     {

@@ -2,9 +2,9 @@
 // on the last try the import is failed first and its file removed, so nobody waits on an import that cannot end.
 import { WorkerStopping, type JobContext, type JobHandler } from '../../jobs/job-runner.js';
 import type { JOB } from '../../jobs/job-types.js';
-import type { ImportService } from './import.service.js';
+import type { ImportJob } from './import-job.js';
 
-export function importHandler(imports: ImportService): JobHandler<typeof JOB.catalogueImport> {
+export function importHandler(imports: ImportJob): JobHandler<typeof JOB.catalogueImport> {
   return async (job: JobContext<typeof JOB.catalogueImport>) => {
     try {
       await imports.run(job.data.importId, job.signal);

@@ -71,6 +71,19 @@ export class ImportRepository {
       VALUES (${row.id}, ${row.organizationId}, ${row.format}, ${row.dryRun}, ${row.fileName}, ${row.storageKey}, ${row.sizeBytes}, ${row.rowsTotal})`);
   }
 
+  /**
+   * The stored files of dry runs that finished before `cutoff` (kept for "import now" until then), looking back 30 days
+   * from it: older ones were removed by an upload since (a server left without uploads for a month keeps them).
+   */
+  async checkedFilesBefore(cutoff: Date): Promise<string[]> {
+    const rows = rowsOf<{ storage_key: string }>(
+      await this.db.execute(sql`
+      SELECT storage_key FROM imports WHERE dry_run AND state = 'completed'
+        AND finished_at < ${cutoff.toISOString()}::timestamptz AND finished_at >= ${cutoff.toISOString()}::timestamptz - interval '30 days'`),
+    );
+    return rows.map((r) => r.storage_key);
+  }
+
   /** The import, if the organization has it; without `organizationId` (the job), any. */
   async find(id: string, organizationId?: number): Promise<ImportRow | null> {
     const result = await this.db.execute(sql`

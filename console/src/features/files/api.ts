@@ -42,6 +42,13 @@ export const useImport = (id: string) =>
     staleTime: 0,
   });
 
+/** "Import now": the file a finished dry run checked, imported for real (the answer is the new import, to follow). */
+export function useImportChecked() {
+  return useMutation({
+    mutationFn: async (checkedId: string) => unwrap(await api.POST('/api/imports/{id}/import', { params: { path: { id: checkedId } } })).data,
+  });
+}
+
 /** An ended import's refused rows, 50 at a time (`fetchNextPage` for more). */
 export const useImportErrors = (id: string, enabled: boolean) =>
   useInfiniteQuery({

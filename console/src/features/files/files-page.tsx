@@ -13,7 +13,7 @@ import { ErrorBanner, Loading } from '../../components/status';
 import { useBrands, useCategoryTree, useChannels } from '../catalogue/api';
 import { flatten, indentedName } from '../catalogue/category-tree-model';
 import { useOrganization } from '../organization/api';
-import { importEnded, useImport, useImportErrors, useStartImport } from './api';
+import { importEnded, useImport, useImportChecked, useImportErrors, useStartImport } from './api';
 import { type ExportFilters, exportUrl, formatBytes, type ImportState, isActive, percentDone, STATE_LABELS } from './files-model';
 import './files-page.css';
 
@@ -36,7 +36,7 @@ export default function FilesPage() {
       <div className="files-layout">
         <section className="card" aria-labelledby="import-heading">
           <h2 id="import-heading">Import products</h2>
-          {importId ? <ImportProgress id={importId} onAnother={() => follow(null)} /> : <ImportForm onStarted={follow} />}
+          {importId ? <ImportProgress id={importId} onAnother={() => follow(null)} onStarted={follow} /> : <ImportForm onStarted={follow} />}
         </section>
         <ExportPanel />
       </div>
@@ -105,9 +105,10 @@ function ImportForm({ onStarted }: { onStarted: (id: string) => void }) {
 
 const BADGE: Record<ImportState, string> = { queued: '', running: 'warn', completed: 'ok', failed: 'error' };
 
-function ImportProgress({ id, onAnother }: { id: string; onAnother: () => void }) {
+function ImportProgress({ id, onAnother, onStarted }: { id: string; onAnother: () => void; onStarted: (id: string) => void }) {
   const queryClient = useQueryClient();
   const view = useImport(id);
+  const importNow = useImportChecked();
   // Followed to its end here: what it wrote is read again wherever it is shown.
   const wasActive = useRef(false);
   const active = view.data ? isActive(view.data.state) : false;
@@ -168,7 +169,9 @@ function ImportProgress({ id, onAnother }: { id: string; onAnother: () => void }
       <div role="status" aria-live="polite">
         {im.state === 'completed' && (
           <p className={`banner ${im.failed > 0 ? 'info' : 'success'}`}>
-            {im.dry_run ? 'The check is done: nothing was written.' : 'The import is done.'}
+            {im.dry_run
+              ? 'The check is done: nothing was written. The file is kept for a day: import it now, without choosing it again.'
+              : 'The import is done.'}
             {im.failed > 0 ? ` ${im.failed.toLocaleString()} ${im.failed === 1 ? 'row was' : 'rows were'} refused: see below.` : ''}
           </p>
         )}
@@ -179,14 +182,25 @@ function ImportProgress({ id, onAnother }: { id: string; onAnother: () => void }
         </p>
       )}
       {!active && im.failed + im.images_failed > 0 && <ImportErrors id={im.id} />}
+      {importNow.error ? <ErrorBanner error={importNow.error} /> : null}
       <div className="actions">
         {im.failed + im.images_failed > 0 && (
           <a className="button secondary" href={`/api/imports/${encodeURIComponent(im.id)}/errors.csv`} download={`import-errors-${im.id}.csv`}>
             Download the problems (CSV)
           </a>
         )}
+        {im.dry_run && im.state === 'completed' && (
+          <button
+            type="button"
+            className="button primary"
+            disabled={importNow.isPending}
+            onClick={() => importNow.mutate(im.id, { onSuccess: (started) => onStarted(started.id) })}
+          >
+            {importNow.isPending ? 'Starting…' : 'Import this file now'}
+          </button>
+        )}
         {!isActive(im.state) && (
-          <button type="button" className="button primary" onClick={onAnother}>
+          <button type="button" className={`button ${im.dry_run && im.state === 'completed' ? 'secondary' : 'primary'}`} onClick={onAnother}>
             Start another import
           </button>
         )}
