@@ -63,6 +63,8 @@ export interface Config {
   syncConcurrency: number;
   /** The delta sync's poll interval per integration. */
   syncPollSeconds: number;
+  /** A change in this server's own PIM polls its integrations at once, between the intervals (SYNC_ON_PIM_CHANGE). */
+  syncOnPimChange: boolean;
   /** A full sync of at least this many products uses bulk mutations; below it, one productSet per product. */
   syncBulkThreshold: number;
   /** Products per bulk operation of a full sync (one sync.bulk job each). */

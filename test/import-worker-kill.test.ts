@@ -110,6 +110,8 @@ if (baseUrl) {
         PORT: '0',
         HOST: '127.0.0.1',
         SYNC_POLL_SECONDS: '86400',
+        // Nor at once on a PIM change (the wake): what runs here is what the test starts.
+        SYNC_ON_PIM_CHANGE: 'false',
         LOG_LEVEL: 'debug',
         LOG_FORMAT: 'json',
       };

@@ -136,23 +136,27 @@ describe('a merchant in the console', () => {
     await preview.getByText('Would fail', { exact: true }).waitFor();
     assert.match((await preview.textContent()) ?? '', /USD|currency/i);
     await preview.getByRole('button', { name: /^Dismiss/ }).click();
+    // Pushed again as it is, it fails again, for the same reason.
+    await row.getByRole('button', { name: /^Push again/ }).click();
+    await page.getByRole('status').filter({ hasText: '0 pushed, 1 failed.' }).waitFor();
 
-    await page.goto(`/products/${productId}`);
-    await details().getByLabel('Currency').fill('EUR');
-    await details().getByRole('button', { name: 'Save details' }).click();
-    await page.getByRole('status').filter({ hasText: /saved/i }).first().waitFor();
-
-    await page.goto(`/bridge/${c.integrationId}/mappings?status=error`);
-    await page
-      .getByRole('row')
-      .filter({ hasText: 'Harbour Rain Jacket' })
-      .getByRole('button', { name: /^Push again/ })
-      .click();
-    await page.getByRole('status').filter({ hasText: '1 pushed, 0 failed.' }).waitFor();
-    await c.shot(page, 'flow-mappings-pushed-again');
+    // Fixed in the PIM: the bridge hears the change and syncs the product by itself (no push), and the Mappings page,
+    // open meanwhile, shows it synced without a reload.
+    await page.goto(`/bridge/${c.integrationId}/mappings`);
+    const listed = page.getByRole('row').filter({ hasText: 'Harbour Rain Jacket' });
+    await listed.waitFor();
+    const editor = await page.context().newPage();
+    await editor.goto(`/products/${productId}`);
+    await editor.getByRole('form', { name: 'Details' }).getByLabel('Currency').fill('EUR');
+    await editor.getByRole('form', { name: 'Details' }).getByRole('button', { name: 'Save details' }).click();
+    await editor.getByRole('status').filter({ hasText: /saved/i }).first().waitFor();
+    await editor.close();
+    await listed.locator('.badge').filter({ hasText: 'Synced' }).waitFor({ timeout: 20_000 });
+    await c.shot(page, 'flow-mappings-synced-after-fix');
     const fixed = await mapping(productId);
     assert.equal(fixed.sync_status, 'synced');
     assert.equal(fixed.sync_error, null);
+    await page.goto(`/products/${productId}`);
   });
 
   it('previews a push of a product renamed in the shop, and a drift report lists the rename', async () => {

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { until } from '../../test/helpers/until.ts';
 import { type ConsoleHarness, consoleHarness, watchErrors } from './helpers/browser.ts';
 
 /**
@@ -89,11 +90,12 @@ describe('the bridge, live, in the console', () => {
     // the page's recorder; screenshotted while the slow shop keeps it so.
     await listBadge.filter({ hasText: /Pending|Syncing/ }).waitFor();
     await c.shot(list, 'live-products-pending');
+    // Polled from here: a predicate run in the page would be an eval, which the console's CSP refuses.
     for (const [page, word] of [
       [mappings, 'Pending'],
       [editor, 'pending'],
     ] as const)
-      await page.waitForFunction(`window.__seen.includes(${JSON.stringify(word)})`, undefined, { timeout: 15_000 });
+      await until(`${word} seen`, async () => (await seen(page)).includes(word) || null, 15_000);
     await mappingRow.locator('.badge').filter({ hasText: 'Syncing' }).waitFor();
     await c.shot(mappings, 'live-mappings-syncing');
     await panel.filter({ hasText: 'syncing' }).waitFor();

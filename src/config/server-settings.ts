@@ -40,6 +40,7 @@ export function serverSettings(env: Env, embedded: boolean, role: Role) {
     role,
     syncConcurrency: int(env, 'SYNC_CONCURRENCY', 8, 1, 256),
     syncPollSeconds: int(env, 'SYNC_POLL_SECONDS', 30, 0, 86_400),
+    syncOnPimChange: bool(env, 'SYNC_ON_PIM_CHANGE', true),
     // Shopify retries a failed delivery for up to 48 hours (https://shopify.dev/docs/apps/build/webhooks/ignore-duplicates):
     // older than that, a delivery can only be a replay. Shorter windows refuse Shopify's own late retries.
     webhookMaxAgeSeconds: int(env, 'WEBHOOK_MAX_AGE_SECONDS', 48 * 3600 + 3600, 60, 7 * 86_400),

@@ -79,6 +79,7 @@ export interface ConnectorSettings {
   connectorPublicRateLimit: number;
   syncConcurrency: number;
   syncPollSeconds: number;
+  syncOnPimChange: boolean;
   syncBulkThreshold: number;
   syncBulkChunk: number;
   /** Set: Shopify shops are subscribed to webhooks (signed with it); unset, only sandbox shops are. */
@@ -140,15 +141,16 @@ export function createConnector(deps: ConnectorModuleDeps, settings: ConnectorSe
   const secure = secureCookies(settings.publicUrl);
   const { catalogueChanges } = deps;
   // This server's PIM's changes wake the delta sync of the organization's integrations at once (sync/delta-wake.ts).
-  const wake = catalogueChanges
-    ? new DeltaWake({
-        changes: catalogueChanges.feed,
-        keyHashesOf: catalogueChanges.keyHashesOf,
-        integrationsOf: (keyHashes) => integrations.listForAccount(keyHashes),
-        queue,
-        log,
-      })
-    : null;
+  const wake =
+    catalogueChanges && settings.syncOnPimChange
+      ? new DeltaWake({
+          changes: catalogueChanges.feed,
+          keyHashesOf: catalogueChanges.keyHashesOf,
+          integrationsOf: (keyHashes) => integrations.listForAccount(keyHashes),
+          queue,
+          log,
+        })
+      : null;
   return {
     services,
     handlers,
