@@ -170,7 +170,9 @@ describe('full sync reliability over real processes', { concurrency: true }, () 
         let t0 = Date.now();
         seeded.push(...(await s.seedProducts(400, { prefix: 'KILL', variants: 0, images: 0 })));
         t.diagnostic(`seed 400: ${secs(t0)}`);
-        await s.configureSandbox(NO_FAULTS);
+        // Each call to the shop a little slow, so that the kill lands mid-sync however fast the machine: on a quiet one the
+        // 900 products were all written between two looks at the progress.
+        await s.configureSandbox({ ...NO_FAULTS, latency_ms: 300 });
         t0 = Date.now();
         const id = await startFullSync(s);
         // Killed once the first chunk is done and the next ones are on their way.
