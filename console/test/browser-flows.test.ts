@@ -444,6 +444,31 @@ describe('a merchant in the console', () => {
     );
   });
 
+  it('asks before leaving a product with an unsaved edit: Stay keeps it, Leave without saving drops it', async () => {
+    await page.goto(`/products/${productId}`);
+    const name = details().getByLabel('Name', { exact: true });
+    const saved = await name.inputValue();
+    await name.fill(`${saved} (edited)`);
+    await page.getByRole('navigation').getByRole('link', { name: 'Categories' }).click();
+    const ask = page.getByRole('dialog', { name: /changes that are not saved/ });
+    await ask.waitFor();
+    await c.shot(page, 'flow-unsaved-guard');
+    await ask.getByRole('button', { name: 'Stay on this page' }).click();
+    assert.equal(new URL(page.url()).pathname, `/products/${productId}`);
+    assert.equal(await name.inputValue(), `${saved} (edited)`, 'the edit is still there');
+
+    await page.getByRole('navigation').getByRole('link', { name: 'Categories' }).click();
+    await ask.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.waitForURL((u) => u.pathname === '/categories');
+    assert.equal((await c.h.as(c.tenant)('GET', `/api/products/${productId}`)).json().data.name, saved, 'nothing was saved');
+
+    // Typed back to what is saved: nothing to lose, nothing asked.
+    await page.goto(`/products/${productId}`);
+    await details().getByLabel('Name', { exact: true }).fill(saved);
+    await page.getByRole('navigation').getByRole('link', { name: 'Categories' }).click();
+    await page.waitForURL((u) => u.pathname === '/categories');
+  });
+
   it('signs out: back to sign-in, and the old cookie opens nothing', async () => {
     const cookie = (await page.context().cookies()).find((k) => k.name === 'pimbridge_session')!;
     await page.getByRole('button', { name: 'Sign out' }).click();

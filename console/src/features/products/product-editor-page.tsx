@@ -15,6 +15,7 @@ import { productKeys } from './keys';
 import { ProductFields } from './product-fields';
 import { ProductMedia } from './product-media';
 import { ProductOptions } from './product-options';
+import { UnsavedChangesScope } from '../../components/unsaved-changes';
 import { STATUS_LABEL, statusTone } from './product-model';
 import { ProductShopify } from './product-shopify';
 import { ProductStock } from './product-stock';
@@ -96,47 +97,49 @@ function Editor({ id }: { id: number | null }) {
   return (
     <Page title={title} actions={actions}>
       {dialog}
-      {p && (
-        <p className="product-meta">
-          <span className={`badge ${statusTone(p.status)}`}>{STATUS_LABEL[p.status] ?? p.status}</span> <span className="mono">{p.sku}</span>
-          <span className="hint">changed {new Date(p.updated_at).toLocaleString()}</span>
-        </p>
-      )}
-      {state?.created && p && <Notice>Product created. Add its images, stock and variants below.</Notice>}
-      {archivedNotice && <Notice>{archivedNotice}</Notice>}
-      <ErrorBanner error={archive.error} />
-      <ErrorBanner error={product.error} onRetry={() => product.refetch()} />
-      <ErrorBanner error={definitions.error} onRetry={() => definitions.refetch()} />
-      {((id !== null && product.isPending) || definitions.isPending || !organizationReady) && !product.error && <Loading label="Loading the product…" />}
+      <UnsavedChangesScope>
+        {p && (
+          <p className="product-meta">
+            <span className={`badge ${statusTone(p.status)}`}>{STATUS_LABEL[p.status] ?? p.status}</span> <span className="mono">{p.sku}</span>
+            <span className="hint">changed {new Date(p.updated_at).toLocaleString()}</span>
+          </p>
+        )}
+        {state?.created && p && <Notice>Product created. Add its images, stock and variants below.</Notice>}
+        {archivedNotice && <Notice>{archivedNotice}</Notice>}
+        <ErrorBanner error={archive.error} />
+        <ErrorBanner error={product.error} onRetry={() => product.refetch()} />
+        <ErrorBanner error={definitions.error} onRetry={() => definitions.refetch()} />
+        {((id !== null && product.isPending) || definitions.isPending || !organizationReady) && !product.error && <Loading label="Loading the product…" />}
 
-      {definitions.data && organizationReady && (id === null || p) && (
-        <div className="product-layout">
-          <ProductFields
-            key={p ? `${p.id}-${formVersion}` : 'new'}
-            product={p ?? null}
-            definitions={definitions.data}
-            hasVariants={id === null ? false : variants.data ? variants.data.length > 0 : undefined}
-            defaultCurrency={organization.data?.default_currency}
-            onSaved={(saved, created) => {
-              queryClient.setQueryData(productKeys.detail(saved.id), saved);
-              productListsChanged(queryClient);
-              if (created) navigate(`/products/${saved.id}`, { replace: true, state: { list: state?.list, created: true } });
-            }}
-          />
-          {p ? (
-            <>
-              <ProductMedia productId={p.id} productName={p.name} onChanged={changed} confirm={confirm} />
-              <ProductStock productId={p.id} onChanged={changed} />
-              <ProductVariants productId={p.id} currency={p.currency} onChanged={changed} confirm={confirm} />
-              <ProductOptions productId={p.id} onMade={changed} />
-              <ProductTranslations product={p} onChanged={changed} confirm={confirm} />
-              <ProductShopify productId={p.id} />
-            </>
-          ) : (
-            <p className="hint">Images, stock, variants, translations and Shopify come once the product is created.</p>
-          )}
-        </div>
-      )}
+        {definitions.data && organizationReady && (id === null || p) && (
+          <div className="product-layout">
+            <ProductFields
+              key={p ? `${p.id}-${formVersion}` : 'new'}
+              product={p ?? null}
+              definitions={definitions.data}
+              hasVariants={id === null ? false : variants.data ? variants.data.length > 0 : undefined}
+              defaultCurrency={organization.data?.default_currency}
+              onSaved={(saved, created) => {
+                queryClient.setQueryData(productKeys.detail(saved.id), saved);
+                productListsChanged(queryClient);
+                if (created) navigate(`/products/${saved.id}`, { replace: true, state: { list: state?.list, created: true, saved: true } });
+              }}
+            />
+            {p ? (
+              <>
+                <ProductMedia productId={p.id} productName={p.name} onChanged={changed} confirm={confirm} />
+                <ProductStock productId={p.id} onChanged={changed} />
+                <ProductVariants productId={p.id} currency={p.currency} onChanged={changed} confirm={confirm} />
+                <ProductOptions productId={p.id} onMade={changed} />
+                <ProductTranslations product={p} onChanged={changed} confirm={confirm} />
+                <ProductShopify productId={p.id} />
+              </>
+            ) : (
+              <p className="hint">Images, stock, variants, translations and Shopify come once the product is created.</p>
+            )}
+          </div>
+        )}
+      </UnsavedChangesScope>
     </Page>
   );
 }

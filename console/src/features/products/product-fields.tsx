@@ -7,6 +7,7 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { api } from '../../api/client';
 import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 import { Notice } from '../../components/status';
 import { useBrands, useCategories, useChannels, useSuppliers, useVatRates } from '../catalogue/api';
 import {
@@ -118,6 +119,9 @@ export function ProductFields({
   };
 
   const dirty = before ? JSON.stringify(form) !== JSON.stringify(before) : true;
+  // What leaving the page would lose: an edit of the product, or anything typed into a new one.
+  const [untouched] = useState(() => JSON.stringify(form));
+  useUnsavedChanges(before ? dirty : JSON.stringify(form) !== untouched);
   const err = (key: string) => errors[key] ?? null;
   const text = (key: 'sku' | 'name' | 'slug' | 'product_type' | 'ean') => ({
     value: form[key],

@@ -7,6 +7,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { api } from '../../api/client';
 import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 import { ErrorBanner, Loading, Notice } from '../../components/status';
 import { useVariants } from './api';
 import { productKeys } from './keys';
@@ -280,6 +281,7 @@ function VariantRow({
     onSaved,
   );
   const dirty = JSON.stringify(form.draft) !== JSON.stringify(before);
+  useUnsavedChanges(dirty);
   const label = `${variant.sku}`;
 
   return (
