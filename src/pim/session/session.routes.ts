@@ -1,5 +1,6 @@
 // The console's sign-in: POST /api/session (key and secret → cookie), GET /api/session (whether this cookie is signed
-// in: who, and the CSRF token), DELETE /api/session (sign out). A scope of its own beside the PIM's: these routes take no X-API-KEY.
+// in: who, and the CSRF token), DELETE /api/session (sign out). A scope of its own beside the PIM's: these routes take
+// no X-API-KEY.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { retryAfterSeconds, type RateLimiter } from '../../lib/rate-limiter.js';
