@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { makeDataDirPrivate, privacyWarning } from './lib/private-files.js';
-import { connectDemo, demoOrganization, seedDemo, type DemoBridge, type DemoSeed } from './server/demo-seed.js';
+import { addDemoPictures, connectDemo, demoOrganization, seedDemo, type DemoBridge, type DemoSeed } from './server/demo-seed.js';
 import { type StartedApp, startApp } from './server/start-app.js';
 import { closeOnSignals } from './server/shutdown.js';
 import { listenMetrics } from './server/metrics.js';
@@ -57,6 +57,7 @@ export async function startServer(config: Readonly<Config>): Promise<{ close: ()
   // The demo bridge needs the server listening (the connector reaches the PIM and the sandbox over HTTP); a failure
   // leaves the demo without it, never the server down.
   let bridge: DemoBridge | null = null;
+  if (seed) await addDemoPictures(app.services, seed).catch((err: unknown) => app.log.warn({ err }, 'the demo products could not be given pictures'));
   if (seed)
     bridge = await connectDemo(app.services, seed, config.publicUrl).catch((err: unknown) => {
       app.log.warn({ err }, 'the demo shop could not be connected and pushed');

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { IntegrationRepository } from '../src/connector/integrations/integration.repository.js';
 import { MappingRepository } from '../src/connector/mappings/mapping.repository.js';
-import { DEMO_SHOP_DOMAIN, seedDemo } from '../src/server/demo-seed.js';
+import { addDemoPictures, DEMO_SHOP_DOMAIN, seedDemo } from '../src/server/demo-seed.js';
 import { loadConfig } from '../src/config.js';
 import { connectorHarness, type ConnectorHarness } from './helpers/connector.js';
 import { databaseTargets, harness, TEST_ADMIN_TOKEN, type Harness } from './helpers/harness.js';
@@ -315,7 +315,8 @@ for (const target of databaseTargets()) {
           const seed = await seedDemo(h.app.services);
           assert.equal(seed.shopDomain, expected);
           if (sandbox === 'true') {
-            // Each product has a picture per colour, drawn at start, the first its main image.
+            // Each product has a picture per colour, drawn once the server listens, the first its main image.
+            await addDemoPictures(h.app.services, seed);
             const call = h.as({ organizationId: seed.organizationId, apiKey: seed.apiKey, apiSecret: seed.apiSecret, keyId: 0 });
             const media = okData(await call('GET', `/api/products/${seed.firstProductId}/media`)).media;
             assert.deepEqual(

@@ -1,6 +1,6 @@
 // First start of an empty database: a demo organization with an API key, a small category tree and ten sample
-// products with variants and pictures (demo-images.ts), created through the same services the API uses, and a sandbox
-// shop (when the sandbox is on).
+// products with variants, created through the same services the API uses, and a sandbox shop (when the sandbox is on);
+// once the server listens, their pictures (demo-images.ts).
 // Once the server listens, connectDemo links that shop to the organization and pushes the products to it: over HTTP
 // through this server's own PIM API and sandbox, exactly as a real PIM and a real shop would be reached.
 import { withGtinCheckDigit } from '../lib/gtin.js';
@@ -81,10 +81,6 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
       category_ids: [categoryOf.get(item.type)!],
     });
     productIds.push(product.id);
-    // A picture per colour, the first the main image: drawn here, uploaded as the console's drag and drop does.
-    for (const color of item.colors) {
-      await pim.media.upload(org.id, product.id, { bytes: await demoImage(item.type, color), alt_text: `${item.name} in ${color}` });
-    }
     let position = 0;
     for (const color of item.colors) {
       for (const size of item.sizes) {
@@ -116,6 +112,20 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
     productIds,
     shopDomain: shop?.domain ?? null,
   };
+}
+
+/**
+ * The demo products' pictures: one per colour, the first the main image, drawn here and uploaded as the console's drag
+ * and drop does. After listen (about a second of CPU that the first start's readiness need not wait for), before the
+ * demo push, so the shop gets them too.
+ */
+export async function addDemoPictures(services: Services, seed: DemoSeed): Promise<void> {
+  for (const [i, item] of CATALOGUE.entries()) {
+    for (const color of item.colors) {
+      const bytes = await demoImage(item.type, color);
+      await services.pim.media.upload(seed.organizationId, seed.productIds[i], { bytes, alt_text: `${item.name} in ${color}` });
+    }
+  }
 }
 
 export interface DemoBridge {
