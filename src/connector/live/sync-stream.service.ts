@@ -56,20 +56,18 @@ class Subscriber {
   }
 
   deliver(events: SyncEvent[]): void {
-    const unknown = events.some((e) => !this.integrations.has(e.integration_id));
-    if (!unknown) {
-      this.send(events);
-      return;
-    }
     this.send(events.filter((e) => this.integrations.has(e.integration_id)));
-    // An integration connected since the stream opened: read the account's integrations again (not too often).
+    const unknown = events.filter((e) => !this.integrations.has(e.integration_id));
+    if (unknown.length === 0) return;
+    // An integration connected since the stream opened: read the account's integrations again (not too often), then
+    // pass on those of the events just held back that turn out to be the account's (the others were sent above).
     if (this.refreshing || Date.now() - this.refreshedAt < REFRESH_MIN_MS) return;
     this.refreshedAt = Date.now();
     this.refreshing = this.deps
       .integrationsOf(this.session.accountKeyHashes)
       .then((ids) => {
         this.integrations = new Set(ids);
-        this.send(events.filter((e) => this.integrations.has(e.integration_id)));
+        this.send(unknown.filter((e) => this.integrations.has(e.integration_id)));
       })
       .catch((err: unknown) => this.deps.log?.warn({ err }, 'the event stream could not read its integrations'))
       .finally(() => (this.refreshing = null));
