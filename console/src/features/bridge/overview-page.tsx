@@ -173,7 +173,11 @@ function Counts({ s, integrationId }: { s: Status; integrationId: number }) {
           <span className={`n${q.failed_messages > 0 ? ' bad' : ''}`}>{q.failed_messages.toLocaleString()}</span> Failed
         </li>
       </ul>
-      {q.note && <p className="hint">{q.note}</p>}
+      {/* The status answer's own note names the queue's jobs, for developers; a merchant reads this instead. */}
+      <p className="hint">
+        The bridge's work for this store: products to send, full syncs and the checks for changes. Waiting includes what will be tried again; Failed counts what
+        failed for good in the last 24 hours.
+      </p>
     </section>
   );
 }
