@@ -8,6 +8,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { fieldErrors, messageOf } from '../../api/errors';
 import { Field } from '../../components/field';
+import { NamedOptions } from '../../components/named-options';
 import { Page } from '../../components/page';
 import { ErrorBanner, Loading } from '../../components/status';
 import { useBrands, useCategoryTree, useChannels } from '../catalogue/api';
@@ -15,6 +16,7 @@ import { flatten, indentedName } from '../catalogue/category-tree-model';
 import { useOrganization } from '../organization/api';
 import { importEnded, useImport, useImportChecked, useImportErrors, useStartImport } from './api';
 import { type ExportFilters, exportUrl, formatBytes, type ImportState, isActive, percentDone, STATE_LABELS } from './files-model';
+import { STATUS_LABEL, STATUSES } from '../products/product-model';
 import './files-page.css';
 
 export default function FilesPage() {
@@ -249,13 +251,6 @@ function ImportErrors({ id }: { id: string }) {
   );
 }
 
-const STATUSES = [
-  ['draft', 'Draft'],
-  ['active', 'Active'],
-  ['archived', 'Archived'],
-  ['out_of_stock', 'Out of stock'],
-] as const;
-
 function ExportPanel() {
   const [filters, setFilters] = useState<ExportFilters>({});
   const brands = useBrands();
@@ -276,21 +271,16 @@ function ExportPanel() {
         <Field label="Status">
           <select value={filters.status ?? ''} onChange={set('status')}>
             <option value="">Any status</option>
-            {STATUSES.map(([value, label]) => (
+            {STATUSES.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {STATUS_LABEL[value]}
               </option>
             ))}
           </select>
         </Field>
         <Field label="Brand">
           <select value={filters.brand ?? ''} onChange={set('brand')} disabled={brands.isPending}>
-            <option value="">Any brand</option>
-            {brands.data?.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
+            <NamedOptions none="Any brand" items={brands.data} />
           </select>
         </Field>
         <Field label="Category">

@@ -7,6 +7,7 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { api } from '../../api/client';
 import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
+import { NamedOptions } from '../../components/named-options';
 import { useUnsavedChanges } from '../../components/unsaved-changes';
 import { Notice } from '../../components/status';
 import { useBrands, useCategories, useChannels, useSuppliers, useVatRates } from '../catalogue/api';
@@ -230,22 +231,12 @@ export function ProductFields({
       <div className="product-grid">
         <Field label="Brand" error={err('brand_id')}>
           <select value={form.brand_id} onChange={(e) => set('brand_id', e.target.value)}>
-            <option value="">None</option>
-            {brands.data?.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
+            <NamedOptions none="None" items={brands.data} />
           </select>
         </Field>
         <Field label="Supplier" error={err('supplier_id')}>
           <select value={form.supplier_id} onChange={(e) => set('supplier_id', e.target.value)}>
-            <option value="">None</option>
-            {suppliers.data?.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
+            <NamedOptions none="None" items={suppliers.data} />
           </select>
         </Field>
       </div>

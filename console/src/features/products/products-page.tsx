@@ -4,6 +4,7 @@
 import { startTransition, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { Field } from '../../components/field';
+import { NamedOptions } from '../../components/named-options';
 import { Page } from '../../components/page';
 import { Pagination } from '../../components/pagination';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
@@ -108,12 +109,7 @@ export default function ProductsPage() {
           </Field>
           <Field label="Brand" error={brands.error ? 'Brands could not be loaded' : null}>
             <select value={filters.brand ?? ''} onChange={(e) => update({ brand: e.target.value ? Number(e.target.value) : null })}>
-              <option value="">Any brand</option>
-              {brands.data?.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
+              <NamedOptions none="Any brand" items={brands.data} />
             </select>
           </Field>
           <Field label="Channel">
