@@ -462,6 +462,8 @@ describe('a merchant in the console', () => {
     assert.deepEqual((await row.getByRole('cell').allTextContents()).slice(0, 2), ['3', 'FLOW-CSV-2']);
     assert.match((await row.getByRole('cell').nth(2).textContent()) ?? '', /price/);
     await c.shot(page, 'flow-import-problems');
+    // Counted by product, with the refused rows apart.
+    assert.equal((await page.locator('.import-count-groups').textContent())?.replace(/\s+/g, ''), 'ProductsCreated1Updated0Unchanged0RowsRefused1');
     const imported = (await c.h.as(c.tenant)('GET', '/api/products?search=FLOW-CSV')).json().data.products;
     assert.deepEqual(
       imported.map((p: { sku: string }) => p.sku),

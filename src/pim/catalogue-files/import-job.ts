@@ -274,9 +274,14 @@ async function missingMetafields(file: string, mapped: Set<string>): Promise<{ m
   return missing;
 }
 
-/** The batch's counts: every row ends created, updated, unchanged or failed. */
+/** The batch's counts: every row ends created, updated, unchanged or failed; and the same by product and by variant. */
 function progress(plans: ProductPlan[], errors: RowError[], lastLine: number): Progress {
-  const counts: Record<Outcome, number> = { created: 0, updated: 0, unchanged: 0 };
-  for (const plan of plans) for (const outcome of plan.outcomes.values()) counts[outcome]++;
-  return { checkpointLine: lastLine, ...counts, failed: new Set(errors.map((e) => e.line)).size };
+  const none = (): Record<Outcome, number> => ({ created: 0, updated: 0, unchanged: 0 });
+  const [rows, products, variants] = [none(), none(), none()];
+  for (const plan of plans) {
+    for (const outcome of plan.outcomes.values()) rows[outcome]++;
+    products[plan.productOutcome]++;
+    for (const outcome of plan.variantOutcomes) variants[outcome]++;
+  }
+  return { checkpointLine: lastLine, ...rows, failed: new Set(errors.map((e) => e.line)).size, products, variants };
 }

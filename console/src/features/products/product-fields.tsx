@@ -19,6 +19,7 @@ import {
   type ProductForm,
   placeErrors,
   productBody,
+  productKinds,
   SELLING_KEYS,
   SEO_DESCRIPTION_LIMIT,
   SEO_TITLE_LIMIT,
@@ -139,7 +140,7 @@ export function ProductFields({
   };
 
   const err = (key: string) => errors[key] ?? null;
-  const text = (key: 'sku' | 'name' | 'slug' | 'product_type' | 'ean') => ({
+  const text = (key: 'sku' | 'name' | 'slug' | 'ean') => ({
     value: form[key],
     onChange: (e: { target: { value: string } }) => set(key, e.target.value),
   });
@@ -163,8 +164,14 @@ export function ProductFields({
         <Field label="Slug" error={err('slug')} hint={product ? undefined : 'Left blank, made from the name'}>
           <input {...text('slug')} maxLength={255} autoComplete="off" spellCheck={false} />
         </Field>
-        <Field label="Product type" error={err('product_type')}>
-          <input {...text('product_type')} maxLength={64} />
+        <Field label="Kind of product" error={err('product_type')} hint="For the catalogue only; the store's own type is under “In the store”">
+          <select value={form.product_type} onChange={(e) => set('product_type', e.target.value)}>
+            {productKinds(form.product_type).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
         </Field>
         <Field label="Status" error={err('status')}>
           <select value={form.status} onChange={(e) => set('status', e.target.value as ProductForm['status'])}>

@@ -236,6 +236,19 @@ export interface ProductForm {
 }
 
 /** A new product's form; `currency` is the organization's default currency when it has one. */
+/**
+ * The PIM's own kind of product (`product_type`, free text in the API, `simple` by default) in a merchant's words; a
+ * kind the API set that is not among them is offered as it is.
+ */
+export const PRODUCT_KINDS: [string, string][] = [
+  ['simple', 'Standard'],
+  ['bundle', 'Bundle'],
+  ['digital', 'Digital'],
+  ['service', 'Service'],
+];
+export const productKinds = (current: string): [string, string][] =>
+  PRODUCT_KINDS.some(([value]) => value === current) || !current ? PRODUCT_KINDS : [...PRODUCT_KINDS, [current, current]];
+
 export function emptyForm(definitions: AttributeDefinition[], currency = 'EUR'): ProductForm {
   return {
     sku: '',
