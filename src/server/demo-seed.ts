@@ -66,7 +66,8 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
       sku,
       description: `<p>${item.name} from the Pimbridge demo catalogue.</p>`,
       short_description: item.name,
-      product_type: item.type,
+      // The store's type (Shopify's "Type"); the PIM's own kind of product stays the default, simple.
+      storefront_type: item.type,
       price: item.price,
       ...(i % 3 === 0 && { sale_price: (Number(item.price) * 0.8).toFixed(4) }),
       cost_price: (Number(item.price) * 0.4).toFixed(4),
