@@ -277,6 +277,12 @@ describe('a merchant in the console', () => {
     assert.equal(await page.getByLabel('Barcode of FLOW-JACKET-M').inputValue(), 'ISBN 978-0-00-000000-2');
     assert.equal(await page.getByLabel('Weight of FLOW-JACKET-M').inputValue(), '1.5');
     assert.deepEqual(await c.axe(page), []);
+    // On a phone the grid scrolls sideways inside its card; the page itself does not.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByLabel('SKU of FLOW-JACKET-M').scrollIntoViewIfNeeded();
+    await c.shot(page, 'flow-variant-grid-phone');
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), true, 'nothing wider than the phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('one save bar saves the details and a variant together; Discard, confirmed, drops every change', async () => {
