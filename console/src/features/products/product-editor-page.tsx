@@ -13,6 +13,7 @@ import { useAttributeDefinitions } from '../catalogue/api';
 import { useOrganization } from '../organization/api';
 import { productChanged, productListsChanged, useProduct, useVariants } from './api';
 import { productKeys } from './keys';
+import { CompletenessChecklist } from '../completeness/completeness-checklist';
 import { ProductFields } from './product-fields';
 import { ProductMedia } from './product-media';
 import { ProductOptions } from './product-options';
@@ -128,6 +129,7 @@ function Editor({ id }: { id: number | null }) {
             />
             {p ? (
               <>
+                <CompletenessChecklist productId={p.id} />
                 <ProductMedia productId={p.id} productName={p.name} onChanged={changed} confirm={confirm} />
                 <ProductStock productId={p.id} onChanged={changed} />
                 <ProductVariants productId={p.id} currency={p.currency} onChanged={changed} confirm={confirm} />
