@@ -24,7 +24,8 @@ export default function OrganizationPage() {
       {organization.data && (
         <DefaultsForm key={organization.data.default_currency ?? ''} organization={organization.data} notice={notice} setNotice={setNotice} />
       )}
-      {organization.data && <LanguagesForm key={organization.data.languages.join(',')} organization={organization.data} />}
+      {/* Not keyed by what is stored: the form keeps its notice after a save. */}
+      {organization.data && <LanguagesForm organization={organization.data} />}
     </Page>
   );
 }

@@ -115,6 +115,7 @@ function Editor({ id }: { id: number | null }) {
 
         {definitions.data && organizationReady && (id === null || p) && (
           <div className="product-layout">
+            {p && <CompletenessChecklist productId={p.id} />}
             <ProductFields
               key={p ? `${p.id}-${formVersion}` : 'new'}
               product={p ?? null}
@@ -129,7 +130,6 @@ function Editor({ id }: { id: number | null }) {
             />
             {p ? (
               <>
-                <CompletenessChecklist productId={p.id} />
                 <ProductMedia productId={p.id} productName={p.name} onChanged={changed} confirm={confirm} />
                 <ProductStock productId={p.id} onChanged={changed} />
                 <ProductVariants productId={p.id} currency={p.currency} onChanged={changed} confirm={confirm} />
