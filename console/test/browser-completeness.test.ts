@@ -27,6 +27,8 @@ describe('completeness in the console', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   };
   const checklist = () => page.getByRole('region', { name: 'Completeness' });
+  /** The product page's save bar: saves every edit of the page at once. */
+  const saveAll = () => page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save', exact: true }).click();
 
   before(async () => {
     c = await consoleHarness();
@@ -90,7 +92,7 @@ describe('completeness in the console', () => {
     const material = details.getByLabel('Material', { exact: true });
     await until('the Material field focused', () => material.evaluate((el) => el === document.activeElement));
     await material.fill('Waxed cotton');
-    await details.getByRole('button', { name: 'Save details' }).click();
+    await saveAll();
     await checklist().getByRole('region', { name: 'Web: 100 % complete' }).waitFor();
     await checklist().getByText('Nothing missing (1 of 1).').waitFor();
     assert.equal((await api()('GET', `/api/products/${productId}/completeness`)).json().data.score, 100);
@@ -119,7 +121,7 @@ describe('completeness in the console', () => {
     await translations.getByLabel('Language code').fill('de');
     await translations.getByLabel('Translated name').fill('Hafen-Regenjacke');
     await translations.getByLabel('Translated description').fill('Eine Jacke für den Regen');
-    await translations.getByRole('button', { name: 'Save translation' }).click();
+    await saveAll();
     await checklist().getByRole('region', { name: 'Web: 100 % complete' }).waitFor();
     await checklist().getByRole('region', { name: 'Web: 100 % complete' }).scrollIntoViewIfNeeded();
     await shots('editor-complete');
