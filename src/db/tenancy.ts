@@ -1,7 +1,8 @@
 // The tenant table: every organization's row, which the rows of every module hang off (organization_id, directly or
 // through a parent row). Platform, not a module's: each module's tables file refers to it and any module reads it.
 // The admin API creates, deactivates and deletes organizations (admin/organization.repository.ts); the PIM sets the
-// one catalogue setting kept here, the default currency (pim/organization/organization.repository.ts).
+// two catalogue settings kept here, the default currency and the catalogue's languages
+// (pim/organization/organization.repository.ts).
 // docs/architecture.md, "Tables and their owners".
 import { sql } from 'drizzle-orm';
 import { boolean, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
