@@ -6,7 +6,7 @@ import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { assertError, createProduct, okData, sku, type Call } from './helpers/pim.js';
 
 const PATH = '/api/product-attributes';
-const ATTRIBUTE_KEYS = ['code', 'created_at', 'id', 'is_required', 'metafield', 'name', 'options', 'type', 'updated_at'];
+const ATTRIBUTE_KEYS = ['code', 'created_at', 'id', 'is_required', 'metafield', 'name', 'options', 'required_channels', 'type', 'updated_at'];
 
 for (const target of databaseTargets()) {
   describe(`product attributes (${target.name})`, () => {

@@ -2116,6 +2116,186 @@ export type SetProductTranslationResponses = {
 
 export type SetProductTranslationResponse = SetProductTranslationResponses[keyof SetProductTranslationResponses];
 
+export type ListProductCompletenessData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * the product ids, comma-separated, at most 100 (a page of the product list)
+         */
+        ids: string;
+    };
+    url: '/api/products/completeness';
+};
+
+export type ListProductCompletenessErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type ListProductCompletenessError = ListProductCompletenessErrors[keyof ListProductCompletenessErrors];
+
+export type ListProductCompletenessResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            products: Array<{
+                product_id: number;
+                /**
+                 * over all the product's channels; null when the product is on no channel
+                 */
+                score: number | null;
+                /**
+                 * the organization's languages (PATCH /api/organization)
+                 */
+                languages: Array<string>;
+                /**
+                 * one per publishing channel of the product
+                 */
+                channels: Array<{
+                    channel: string;
+                    /**
+                     * the percent of required items filled, rounded down
+                     */
+                    score: number;
+                    /**
+                     * the items the channel requires: its attributes, and per language the product's translated fields
+                     */
+                    required: number;
+                    filled: number;
+                    missing_attributes: Array<{
+                        id: number;
+                        code: string;
+                        name: string;
+                    }>;
+                    /**
+                     * per language of the organization, the translated fields the product lacks
+                     */
+                    missing_translations: Array<{
+                        locale: string;
+                        fields: Array<string>;
+                    }>;
+                }>;
+            }>;
+        };
+        error: null;
+    };
+};
+
+export type ListProductCompletenessResponse = ListProductCompletenessResponses[keyof ListProductCompletenessResponses];
+
+export type GetProductCompletenessData = {
+    body?: never;
+    path: {
+        /**
+         * positive integer id
+         */
+        id: number;
+    };
+    query?: never;
+    url: '/api/products/{id}/completeness';
+};
+
+export type GetProductCompletenessErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type GetProductCompletenessError = GetProductCompletenessErrors[keyof GetProductCompletenessErrors];
+
+export type GetProductCompletenessResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            product_id: number;
+            /**
+             * over all the product's channels; null when the product is on no channel
+             */
+            score: number | null;
+            /**
+             * the organization's languages (PATCH /api/organization)
+             */
+            languages: Array<string>;
+            /**
+             * one per publishing channel of the product
+             */
+            channels: Array<{
+                channel: string;
+                /**
+                 * the percent of required items filled, rounded down
+                 */
+                score: number;
+                /**
+                 * the items the channel requires: its attributes, and per language the product's translated fields
+                 */
+                required: number;
+                filled: number;
+                missing_attributes: Array<{
+                    id: number;
+                    code: string;
+                    name: string;
+                }>;
+                /**
+                 * per language of the organization, the translated fields the product lacks
+                 */
+                missing_translations: Array<{
+                    locale: string;
+                    fields: Array<string>;
+                }>;
+            }>;
+        };
+        error: null;
+    };
+};
+
+export type GetProductCompletenessResponse = GetProductCompletenessResponses[keyof GetProductCompletenessResponses];
+
 export type SearchProductsByImageData = {
     body: {
         /**
@@ -2804,6 +2984,7 @@ export type ListProductAttributesResponses = {
                 type: string;
                 options: Array<string>;
                 is_required: boolean;
+                required_channels: Array<string>;
                 metafield: string | null;
                 created_at: string;
                 updated_at: string;
@@ -2835,6 +3016,10 @@ export type CreateProductAttributeData = {
          * products must carry a value when they are created
          */
         is_required?: boolean;
+        /**
+         * beyond the spec: the publishing channels whose products need a value of this attribute to be complete (GET /api/products/{id}/completeness); not enforced on writes. An is_required attribute is needed on every channel
+         */
+        required_channels?: Array<'web' | 'mobile' | 'api' | 'marketplace' | 'social' | 'email'>;
         /**
          * the storefront metafield the attribute is, `namespace.key` (e.g. 'custom.material', 'mm-google-shopping.gender'); a Shopify file's metafield column of that metafield fills it, the Shopify export writes it there, and the push writes it to that metafield. One attribute per metafield
          */
@@ -2891,6 +3076,7 @@ export type CreateProductAttributeResponses = {
             type: string;
             options: Array<string>;
             is_required: boolean;
+            required_channels: Array<string>;
             metafield: string | null;
             created_at: string;
             updated_at: string;
@@ -3019,6 +3205,7 @@ export type GetProductAttributeResponses = {
             type: string;
             options: Array<string>;
             is_required: boolean;
+            required_channels: Array<string>;
             metafield: string | null;
             created_at: string;
             updated_at: string;
@@ -3048,6 +3235,10 @@ export type UpdateProductAttributeData = {
          * products must carry a value when they are created
          */
         is_required?: boolean;
+        /**
+         * beyond the spec: the publishing channels whose products need a value of this attribute to be complete (GET /api/products/{id}/completeness); not enforced on writes. An is_required attribute is needed on every channel
+         */
+        required_channels?: Array<'web' | 'mobile' | 'api' | 'marketplace' | 'social' | 'email'>;
         /**
          * the storefront metafield the attribute is, `namespace.key` (e.g. 'custom.material', 'mm-google-shopping.gender'); a Shopify file's metafield column of that metafield fills it, the Shopify export writes it there, and the push writes it to that metafield. One attribute per metafield
          */
@@ -3113,6 +3304,7 @@ export type UpdateProductAttributeResponses = {
             type: string;
             options: Array<string>;
             is_required: boolean;
+            required_channels: Array<string>;
             metafield: string | null;
             created_at: string;
             updated_at: string;
@@ -3142,6 +3334,10 @@ export type ReplaceProductAttributeData = {
          * products must carry a value when they are created
          */
         is_required?: boolean;
+        /**
+         * beyond the spec: the publishing channels whose products need a value of this attribute to be complete (GET /api/products/{id}/completeness); not enforced on writes. An is_required attribute is needed on every channel
+         */
+        required_channels?: Array<'web' | 'mobile' | 'api' | 'marketplace' | 'social' | 'email'>;
         /**
          * the storefront metafield the attribute is, `namespace.key` (e.g. 'custom.material', 'mm-google-shopping.gender'); a Shopify file's metafield column of that metafield fills it, the Shopify export writes it there, and the push writes it to that metafield. One attribute per metafield
          */
@@ -3207,6 +3403,7 @@ export type ReplaceProductAttributeResponses = {
             type: string;
             options: Array<string>;
             is_required: boolean;
+            required_channels: Array<string>;
             metafield: string | null;
             created_at: string;
             updated_at: string;
@@ -5779,6 +5976,10 @@ export type GetOrganizationResponses = {
              * ISO 4217; null: not set (products then default to EUR)
              */
             default_currency: string | null;
+            /**
+             * the languages the catalogue is translated into beyond its base text, on every channel
+             */
+            languages: Array<string>;
         };
         error: null;
     };
@@ -5791,7 +5992,11 @@ export type UpdateOrganizationData = {
         /**
          * ISO 4217 code
          */
-        default_currency: string | null;
+        default_currency?: string | null;
+        /**
+         * the languages every product must be translated into (name, and description when it has one) to be complete; [] for none
+         */
+        languages?: Array<string>;
     };
     path?: never;
     query?: never;
@@ -5844,6 +6049,10 @@ export type UpdateOrganizationResponses = {
              * ISO 4217; null: not set (products then default to EUR)
              */
             default_currency: string | null;
+            /**
+             * the languages the catalogue is translated into beyond its base text, on every channel
+             */
+            languages: Array<string>;
         };
         error: null;
     };

@@ -8,8 +8,15 @@ test('options are one a line, trimmed, blank lines and duplicates dropped', () =
 });
 
 test('the body sends options for the select types only', () => {
-  const draft = { code: ' colour ', name: ' Colour ', type: 'select' as const, options: 'red\nblue', is_required: true };
-  assert.deepEqual(attributeBody(draft), { code: 'colour', name: 'Colour', type: 'select', is_required: true, options: ['red', 'blue'] });
+  const draft = { code: ' colour ', name: ' Colour ', type: 'select' as const, options: 'red\nblue', is_required: true, required_channels: ['web'] };
+  assert.deepEqual(attributeBody(draft), {
+    code: 'colour',
+    name: 'Colour',
+    type: 'select',
+    is_required: true,
+    required_channels: ['web'],
+    options: ['red', 'blue'],
+  });
   assert.deepEqual(attributeBody({ ...draft, type: 'text' }).options, []);
 });
 

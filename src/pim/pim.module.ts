@@ -27,6 +27,8 @@ import { CategoryRepository } from './categories/category.repository.js';
 import { CategoryService } from './categories/category.service.js';
 import { ChannelRepository } from './channels/channel.repository.js';
 import { ChannelService } from './channels/channel.service.js';
+import { CompletenessRepository } from './completeness/completeness.repository.js';
+import { CompletenessService } from './completeness/completeness.service.js';
 import { ImageSearchRepository } from './image-search/image-search.repository.js';
 import { ImageSearchService } from './image-search/image-search.service.js';
 import { MediaRepository } from './media/media.repository.js';
@@ -123,6 +125,7 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     categories: new CategoryService(db, new CategoryRepository(db), products),
     media,
     channels: new ChannelService(new ChannelRepository(db)),
+    completeness: new CompletenessService(new CompletenessRepository(db)),
     organization: new OrganizationSettingsRepository(db),
     brands: new NamedListService(db, new NamedListRepository(db, 'brand'), 'brand'),
     suppliers: new NamedListService(db, new NamedListRepository(db, 'supplier'), 'supplier'),

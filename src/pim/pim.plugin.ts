@@ -12,6 +12,8 @@ import type { ApiKeyAuthService } from './auth/api-key-auth.service.js';
 import { categoryRoutes } from './categories/category.routes.js';
 import type { CategoryService } from './categories/category.service.js';
 import { channelRoutes } from './channels/channel.routes.js';
+import { completenessRoutes } from './completeness/completeness.routes.js';
+import type { CompletenessService } from './completeness/completeness.service.js';
 import { organizationRoutes } from './organization/organization.routes.js';
 import type { OrganizationSettingsRepository } from './organization/organization.repository.js';
 import { catalogueFileRoutes } from './catalogue-files/catalogue-files.routes.js';
@@ -52,6 +54,7 @@ export interface PimDeps {
   categories: CategoryService;
   media: MediaService;
   channels: ChannelService;
+  completeness: CompletenessService;
   organization: OrganizationSettingsRepository;
   brands: NamedListService;
   suppliers: NamedListService;
@@ -123,6 +126,7 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
   );
 
   productRoutes(app, deps.products);
+  completenessRoutes(app, deps.completeness);
   // Scopes of their own: the only routes that parse multipart/form-data.
   await app.register(async (scope) => imageSearchRoutes(scope as App, deps.imageSearch));
   await app.register(async (scope) => catalogueFileRoutes(scope as App, deps.catalogueFiles));

@@ -209,6 +209,8 @@ export const productAttributes = pgTable(
     /** Allowed values of select and multiselect attributes; empty for the other types. */
     options: text('options').array().notNull().default(sql`'{}'::text[]`),
     isRequired: boolean('is_required').notNull().default(false),
+    /** The publishing channels a product on that channel needs a value of this attribute for (completeness); all of them when is_required. */
+    requiredChannels: text('required_channels').array().notNull().default(sql`'{}'::text[]`),
     /**
      * The storefront metafield the attribute is, `namespace.key` (`custom.material`, `mm-google-shopping.gender`): set
      * when a Shopify file's metafield or Google Shopping column made it; the export writes it back to that column.

@@ -941,7 +941,7 @@ export interface paths {
         };
         /**
          * Get the caller's organization and its catalogue defaults
-         * @description Returns the organization's id, name and default currency (null: not set, products then default to EUR). The default currency is that of products created without one and of catalogue file rows that name none. Requires an API key (X-API-KEY) or a console session.
+         * @description Returns the organization's id, name, default currency (null: not set, products then default to EUR) and the languages its catalogue is translated into. The default currency is that of products created without one and of catalogue file rows that name none. Requires an API key (X-API-KEY) or a console session.
          */
         get: operations["getOrganization"];
         put?: never;
@@ -950,8 +950,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Set the organization's default currency
-         * @description Body {default_currency}: a three-letter ISO 4217 code, or null to unset it. Requires an API key (X-API-KEY) or a console session; 400 for an invalid code.
+         * Set the organization's default currency or its catalogue's languages
+         * @description Body {default_currency?, languages?}: a three-letter ISO 4217 code, or null to unset it; the language codes (such as de or fr-CA, distinct, at most 50) every product must be translated into to be complete. Requires an API key (X-API-KEY) or a console session; 400 for an invalid code or language.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -1062,6 +1062,26 @@ export interface paths {
          * @description Changes only the fields sent (at least one) and answers the updated product. attributes are merged key by key (null removes one), and stock cannot be set here once the product has stock per warehouse. Requires an API key (X-API-KEY) or a console session; 404 if the product does not exist, 400 for an invalid field or a duplicate SKU, slug or EAN.
          */
         patch: operations["updateProduct"];
+        trace?: never;
+    };
+    "/api/products/{id}/completeness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product's completeness per channel and language
+         * @description Beyond the spec: per publishing channel of the product, the required attributes it leaves empty (is_required attributes on every channel, others on the channels in their required_channels), per language of the organization the translated fields it lacks (name, and description when it has one), and the percent filled; score is over every channel (null on no channel). Requires an API key (X-API-KEY) or a console session; 404 if the product does not exist.
+         */
+        get: operations["getProductCompleteness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/products/{id}/media": {
@@ -1268,6 +1288,26 @@ export interface paths {
          * @description Finds the product whose EAN is the same GTIN (GTIN-8, -12, -13 or -14, compared in their zero-padded form, so a UPC-A scan finds the EAN-13) and returns it with its warehouse_stock. Requires an API key (X-API-KEY) or a console session; 400 for a code that is not 8 to 14 digits, 404 when no product has it.
          */
         get: operations["getProductByBarcode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/completeness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the completeness of several products
+         * @description Beyond the spec: for each product of ids (at most 100, comma-separated; another organization's or a missing id is left out), per publishing channel, the required attributes it leaves empty, the translations it lacks in the organization's languages, and a score (percent). One statement for the whole page. Requires an API key (X-API-KEY) or a console session; 400 for a malformed ids list.
+         */
+        get: operations["listProductCompleteness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9720,6 +9760,8 @@ export interface operations {
                             /** @description ISO 4217; null: not set (products then default to EUR) */
                             default_currency: string | null;
                             id: number;
+                            /** @description the languages the catalogue is translated into beyond its base text, on every channel */
+                            languages: string[];
                             name: string;
                         };
                         error: null;
@@ -9818,7 +9860,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description ISO 4217 code */
-                    default_currency: string | null;
+                    default_currency?: string | null;
+                    /** @description the languages every product must be translated into (name, and description when it has one) to be complete; [] for none */
+                    languages?: string[];
                 };
             };
         };
@@ -9840,6 +9884,8 @@ export interface operations {
                             /** @description ISO 4217; null: not set (products then default to EUR) */
                             default_currency: string | null;
                             id: number;
+                            /** @description the languages the catalogue is translated into beyond its base text, on every channel */
+                            languages: string[];
                             name: string;
                         };
                         error: null;
@@ -9989,6 +10035,7 @@ export interface operations {
                                 metafield: string | null;
                                 name: string;
                                 options: string[];
+                                required_channels: string[];
                                 type: string;
                                 /** Format: date-time */
                                 updated_at: string;
@@ -10099,6 +10146,8 @@ export interface operations {
                     name: string;
                     /** @description allowed values of a select or multiselect attribute; empty for the other types */
                     options?: string[];
+                    /** @description beyond the spec: the publishing channels whose products need a value of this attribute to be complete (GET /api/products/{id}/completeness); not enforced on writes. An is_required attribute is needed on every channel */
+                    required_channels?: ("web" | "mobile" | "api" | "marketplace" | "social" | "email")[];
                     /**
                      * @description attribute type
                      * @enum {string}
@@ -10130,6 +10179,7 @@ export interface operations {
                             metafield: string | null;
                             name: string;
                             options: string[];
+                            required_channels: string[];
                             type: string;
                             /** Format: date-time */
                             updated_at: string;
@@ -10283,6 +10333,7 @@ export interface operations {
                             metafield: string | null;
                             name: string;
                             options: string[];
+                            required_channels: string[];
                             type: string;
                             /** Format: date-time */
                             updated_at: string;
@@ -10409,6 +10460,8 @@ export interface operations {
                     name?: string;
                     /** @description allowed values of a select or multiselect attribute; empty for the other types */
                     options?: string[];
+                    /** @description beyond the spec: the publishing channels whose products need a value of this attribute to be complete (GET /api/products/{id}/completeness); not enforced on writes. An is_required attribute is needed on every channel */
+                    required_channels?: ("web" | "mobile" | "api" | "marketplace" | "social" | "email")[];
                     /**
                      * @description attribute type
                      * @enum {string}
@@ -10440,6 +10493,7 @@ export interface operations {
                             metafield: string | null;
                             name: string;
                             options: string[];
+                            required_channels: string[];
                             type: string;
                             /** Format: date-time */
                             updated_at: string;
@@ -10754,6 +10808,8 @@ export interface operations {
                     name?: string;
                     /** @description allowed values of a select or multiselect attribute; empty for the other types */
                     options?: string[];
+                    /** @description beyond the spec: the publishing channels whose products need a value of this attribute to be complete (GET /api/products/{id}/completeness); not enforced on writes. An is_required attribute is needed on every channel */
+                    required_channels?: ("web" | "mobile" | "api" | "marketplace" | "social" | "email")[];
                     /**
                      * @description attribute type
                      * @enum {string}
@@ -10785,6 +10841,7 @@ export interface operations {
                             metafield: string | null;
                             name: string;
                             options: string[];
+                            required_channels: string[];
                             type: string;
                             /** Format: date-time */
                             updated_at: string;
@@ -11728,6 +11785,157 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+        };
+    };
+    getProductCompleteness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description one per publishing channel of the product */
+                            channels: {
+                                channel: string;
+                                filled: number;
+                                missing_attributes: {
+                                    code: string;
+                                    id: number;
+                                    name: string;
+                                }[];
+                                /** @description per language of the organization, the translated fields the product lacks */
+                                missing_translations: {
+                                    fields: string[];
+                                    locale: string;
+                                }[];
+                                /** @description the items the channel requires: its attributes, and per language the product's translated fields */
+                                required: number;
+                                /** @description the percent of required items filled, rounded down */
+                                score: number;
+                            }[];
+                            /** @description the organization's languages (PATCH /api/organization) */
+                            languages: string[];
+                            product_id: number;
+                            /** @description over all the product's channels; null when the product is on no channel */
+                            score: number | null;
+                        };
+                        error: null;
+                        /** @enum {integer} */
+                        status: 1;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not authenticated: the credentials are missing, invalid or revoked */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Forbidden: the organization is deactivated, or a console session's write came without its CSRF token */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
                     "X-RateLimit-Limit"?: number;
@@ -14654,6 +14862,144 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+        };
+    };
+    listProductCompleteness: {
+        parameters: {
+            query: {
+                /** @description the product ids, comma-separated, at most 100 (a page of the product list) */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            products: {
+                                /** @description one per publishing channel of the product */
+                                channels: {
+                                    channel: string;
+                                    filled: number;
+                                    missing_attributes: {
+                                        code: string;
+                                        id: number;
+                                        name: string;
+                                    }[];
+                                    /** @description per language of the organization, the translated fields the product lacks */
+                                    missing_translations: {
+                                        fields: string[];
+                                        locale: string;
+                                    }[];
+                                    /** @description the items the channel requires: its attributes, and per language the product's translated fields */
+                                    required: number;
+                                    /** @description the percent of required items filled, rounded down */
+                                    score: number;
+                                }[];
+                                /** @description the organization's languages (PATCH /api/organization) */
+                                languages: string[];
+                                product_id: number;
+                                /** @description over all the product's channels; null when the product is on no channel */
+                                score: number | null;
+                            }[];
+                        };
+                        error: null;
+                        /** @enum {integer} */
+                        status: 1;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not authenticated: the credentials are missing, invalid or revoked */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Forbidden: the organization is deactivated, or a console session's write came without its CSRF token */
+            403: {
                 headers: {
                     /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
                     "X-RateLimit-Limit"?: number;

@@ -6,7 +6,9 @@ import { isoUtc } from '../sql.js';
 import { rowsOf } from '../../db/rows.js';
 import type { AttributeType, AttributeView } from './attribute.schemas.js';
 
-export type AttributeColumns = Partial<Pick<typeof productAttributes.$inferInsert, 'code' | 'name' | 'type' | 'options' | 'isRequired' | 'metafield'>>;
+export type AttributeColumns = Partial<
+  Pick<typeof productAttributes.$inferInsert, 'code' | 'name' | 'type' | 'options' | 'isRequired' | 'requiredChannels' | 'metafield'>
+>;
 
 /** What validating a product's values needs of a definition. */
 export interface AttributeDefinition {
@@ -24,6 +26,7 @@ const view = {
   type: productAttributes.type,
   options: productAttributes.options,
   is_required: productAttributes.isRequired,
+  required_channels: productAttributes.requiredChannels,
   metafield: productAttributes.metafield,
   created_at: sql<string>`${isoUtc(sql`${productAttributes.createdAt}`)}`,
   updated_at: sql<string>`${isoUtc(sql`${productAttributes.updatedAt}`)}`,

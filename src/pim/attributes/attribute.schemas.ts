@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum, Text } from '../pim.schemas.js';
+import { Channel, Nullable, StringEnum, Text } from '../pim.schemas.js';
 
 export const ATTRIBUTE_TYPES = ['text', 'textarea', 'number', 'boolean', 'date', 'select', 'multiselect'] as const;
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
@@ -15,6 +15,7 @@ export const Attribute = Type.Object({
   type: Type.String(),
   options: Type.Array(Type.String()),
   is_required: Type.Boolean(),
+  required_channels: Type.Array(Type.String()),
   metafield: Nullable(Type.String()),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
@@ -37,6 +38,12 @@ const attributeFields = {
     description: 'allowed values of a select or multiselect attribute; empty for the other types',
   }),
   is_required: Type.Boolean({ description: 'products must carry a value when they are created' }),
+  required_channels: Type.Array(Channel, {
+    maxItems: 6,
+    uniqueItems: true,
+    description:
+      'beyond the spec: the publishing channels whose products need a value of this attribute to be complete (GET /api/products/{id}/completeness); not enforced on writes. An is_required attribute is needed on every channel',
+  }),
   metafield: Nullable(
     Type.String({
       maxLength: 255,

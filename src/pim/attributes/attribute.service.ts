@@ -44,6 +44,7 @@ export class AttributeService {
         type: input.type,
         options,
         isRequired: input.is_required ?? false,
+        requiredChannels: input.required_channels ?? [],
         metafield: input.metafield ?? null,
       }),
     );
@@ -91,6 +92,7 @@ export class AttributeService {
         if (input.name !== undefined) columns.name = input.name;
         if (input.type !== undefined) columns.type = input.type;
         if (input.is_required !== undefined) columns.isRequired = input.is_required;
+        if (input.required_channels !== undefined) columns.requiredChannels = input.required_channels;
         if (input.metafield !== undefined) columns.metafield = input.metafield;
         await repo.update(organizationId, id, columns);
       }),

@@ -6,9 +6,20 @@ export interface OrganizationSettings {
   id: number;
   name: string;
   default_currency: string | null;
+  languages: string[];
 }
 
-const view = { id: organizations.id, name: organizations.name, default_currency: organizations.defaultCurrency };
+export interface OrganizationChange {
+  default_currency?: string | null;
+  languages?: string[];
+}
+
+const view = {
+  id: organizations.id,
+  name: organizations.name,
+  default_currency: organizations.defaultCurrency,
+  languages: organizations.languages,
+};
 
 /** The caller's own organization, as the PIM API shows it (the admin API manages organizations themselves). */
 export class OrganizationSettingsRepository {
@@ -19,12 +30,12 @@ export class OrganizationSettingsRepository {
     return row;
   }
 
-  async setDefaultCurrency(organizationId: number, currency: string | null): Promise<OrganizationSettings> {
-    const [row] = await this.db
-      .update(organizations)
-      .set({ defaultCurrency: currency, updatedAt: new Date() })
-      .where(eq(organizations.id, organizationId))
-      .returning(view);
+  /** Sets the fields given (the default currency, the catalogue's languages); the others stay. */
+  async update(organizationId: number, change: OrganizationChange): Promise<OrganizationSettings> {
+    const set: Partial<typeof organizations.$inferInsert> = { updatedAt: new Date() };
+    if (change.default_currency !== undefined) set.defaultCurrency = change.default_currency;
+    if (change.languages !== undefined) set.languages = change.languages;
+    const [row] = await this.db.update(organizations).set(set).where(eq(organizations.id, organizationId)).returning(view);
     return row;
   }
 }

@@ -1,5 +1,6 @@
 // The attribute form's reading of its fields: the options textarea (one per line) to the API's list and back, and a
 // server message placed beside the field it names. Pure: no React, no API.
+import type { Channel } from '../products/product-model';
 
 export const ATTRIBUTE_TYPES = ['text', 'textarea', 'number', 'boolean', 'date', 'select', 'multiselect'] as const;
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
@@ -46,6 +47,17 @@ export interface AttributeDraft {
   type: AttributeType;
   options: string;
   is_required: boolean;
+  /** The publishing channels whose products need a value to be complete. */
+  required_channels: string[];
+}
+
+/**
+ * The channels the form offers: the organization's, then any the attribute names that the organization no longer has
+ * (so that it can be taken off), each with its label.
+ */
+export function channelChoices(configured: readonly { value: string; label: string }[], required: readonly string[]) {
+  const known = new Set(configured.map((c) => c.value));
+  return [...configured.map(({ value, label }) => ({ value, label })), ...required.filter((v) => !known.has(v)).map((value) => ({ value, label: value }))];
 }
 
 /** The body of a POST or PUT: options only for the select types (the server refuses them on the others). */
@@ -55,6 +67,8 @@ export function attributeBody(draft: AttributeDraft) {
     name: draft.name.trim(),
     type: draft.type,
     is_required: draft.is_required,
+    // The form offers the organization's channels and those the attribute named: publishing channels, all of them.
+    required_channels: draft.required_channels as Channel[],
     options: hasOptions(draft.type) ? parseOptions(draft.options) : [],
   };
 }
@@ -63,5 +77,5 @@ export function attributeBody(draft: AttributeDraft) {
 export function attributeField(field: string | undefined): keyof AttributeDraft | null {
   if (!field) return null;
   const head = field.replace(/[[.].*$/, '');
-  return head === 'code' || head === 'name' || head === 'type' || head === 'options' || head === 'is_required' ? head : null;
+  return head === 'code' || head === 'name' || head === 'type' || head === 'options' || head === 'is_required' || head === 'required_channels' ? head : null;
 }

@@ -7,7 +7,7 @@ import { useConfirm } from '../../components/confirm';
 import { Field } from '../../components/field';
 import { Page } from '../../components/page';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
-import { useAttributes, useDeleteAttribute, useSaveAttribute } from './api';
+import { useAttributes, useChannels, useDeleteAttribute, useSaveAttribute } from './api';
 import {
   ATTRIBUTE_TYPES,
   type AttributeDraft,
@@ -18,6 +18,7 @@ import {
   suggestCode,
   TYPE_LABELS,
 } from './attribute-form-model';
+import { AttributeChannelsField } from './attribute-channels-field';
 import { EditableTable, FormEnd, type TableColumn } from './editable-list';
 import './attributes-page.css';
 
@@ -28,11 +29,19 @@ interface Attribute {
   type: string;
   options: string[];
   is_required: boolean;
+  required_channels: string[];
 }
 
-const EMPTY: AttributeDraft = { code: '', name: '', type: 'text', options: '', is_required: false };
+const EMPTY: AttributeDraft = { code: '', name: '', type: 'text', options: '', is_required: false, required_channels: [] };
 
-const COLUMNS: TableColumn<Attribute>[] = [
+/** Required on every product, or needed to be complete on some channels (their labels), or neither. */
+function RequiredCell({ attribute, labelOf }: { attribute: Attribute; labelOf: (value: string) => string }) {
+  if (attribute.is_required) return <span className="badge warn">Required</span>;
+  if (attribute.required_channels.length > 0) return <>On {attribute.required_channels.map(labelOf).join(', ')}</>;
+  return <>No</>;
+}
+
+const columns = (labelOf: (value: string) => string): TableColumn<Attribute>[] => [
   { label: 'Name', cell: (a) => a.name },
   { label: 'Code', cell: (a) => <code>{a.code}</code> },
   { label: 'Type', cell: (a) => TYPE_LABELS[a.type as AttributeType] ?? a.type },
@@ -41,11 +50,13 @@ const COLUMNS: TableColumn<Attribute>[] = [
     className: 'attribute-options',
     cell: (a) => (a.options.length > 0 ? a.options.join(', ') : <span className="hint">—</span>),
   },
-  { label: 'Required', cell: (a) => (a.is_required ? <span className="badge warn">Required</span> : 'No') },
+  { label: 'Required', cell: (a) => <RequiredCell attribute={a} labelOf={labelOf} /> },
 ];
 
 export default function AttributesPage() {
   const list = useAttributes();
+  const channels = useChannels();
+  const labelOf = (value: string) => channels.data?.find((c) => c.value === value)?.label ?? value;
   const del = useDeleteAttribute();
   const { confirm, dialog } = useConfirm();
   const [editing, setEditing] = useState<Attribute | null>(null);
@@ -94,7 +105,7 @@ export default function AttributesPage() {
           ) : (
             <EditableTable
               caption="Product attributes"
-              columns={COLUMNS}
+              columns={columns(labelOf)}
               rows={attributes}
               keyOf={(a) => a.id}
               nameOf={(a) => a.name}
@@ -139,6 +150,7 @@ function AttributeForm({
           type: (ATTRIBUTE_TYPES as readonly string[]).includes(attribute.type) ? (attribute.type as AttributeType) : 'text',
           options: optionsText(attribute.options),
           is_required: attribute.is_required,
+          required_channels: attribute.required_channels,
         }
       : EMPTY,
   );
@@ -223,6 +235,7 @@ function AttributeForm({
           </label>
           {errorOf('is_required') && <small className="field-error">{errorOf('is_required')}</small>}
         </div>
+        <AttributeChannelsField selected={draft.required_channels} error={errorOf('required_channels') ?? null} onChange={(c) => set('required_channels', c)} />
         <FormEnd
           general={general}
           fieldMessage={field ? message : null}

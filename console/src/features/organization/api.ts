@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
+import { completenessKeys } from '../completeness/keys';
 import { organizationKeys } from './keys';
 
 export const useOrganization = () =>
@@ -27,5 +28,18 @@ export function useSaveDefaultCurrency({ onSaved, onFailed }: { onSaved: (saved:
       queryClient.setQueryData(organizationKeys.all, saved);
     },
     onError: onFailed,
+  });
+}
+
+/** PATCH the catalogue's languages; every product's completeness counts them, so it is read again. */
+export function useSaveLanguages({ onSaved }: { onSaved: (saved: Organization) => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (languages: string[]) => unwrap(await api.PATCH('/api/organization', { body: { languages } })).data,
+    onSuccess: (saved) => {
+      onSaved(saved);
+      queryClient.setQueryData(organizationKeys.all, saved);
+      void queryClient.invalidateQueries({ queryKey: completenessKeys.all });
+    },
   });
 }

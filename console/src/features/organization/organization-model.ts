@@ -65,3 +65,11 @@ export function currencyLabel(code: string, locale?: string): string {
     return code;
   }
 }
+
+/** The languages box ("de, fr-CA"): the codes to store, each once, or why one cannot be a language code. */
+export function languagesFromInput(text: string): { value: string[]; error: string | null } {
+  const codes = [...new Set(text.split(/[\s,;]+/).filter(Boolean))];
+  const wrong = codes.find((code) => !/^[a-z]{2,3}(-[A-Z]{2})?$/.test(code));
+  if (wrong) return { value: [], error: `“${wrong}” is not a language code such as de or fr-CA` };
+  return { value: codes, error: null };
+}

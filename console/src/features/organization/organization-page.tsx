@@ -1,5 +1,5 @@
-// /lists/organization: the signed-in organization and its catalogue defaults (GET, PATCH /api/organization). Today one:
-// the default currency, the currency of products created without one and of import rows that name none (Shopify's
+// /lists/organization: the signed-in organization and its catalogue defaults (GET, PATCH /api/organization): the
+// catalogue's languages (languages-form.tsx) and the default currency, the currency of products created without one and of import rows that name none (Shopify's
 // product files never do). The merchant sets it; nothing guesses it. It lives under /lists, one of the paths the
 // server answers with the console (src/server/console-static.ts).
 import { type FormEvent, useId, useState } from 'react';
@@ -8,6 +8,7 @@ import { Field } from '../../components/field';
 import { Page } from '../../components/page';
 import { ErrorBanner, Loading, Notice } from '../../components/status';
 import { type Organization, useOrganization, useSaveDefaultCurrency } from './api';
+import { LanguagesForm } from './languages-form';
 import { COMMON_CURRENCIES, type CurrencyInput, currencyFromInput, currencyInputOf, currencyLabel, NOT_SET, OTHER } from './organization-model';
 import '../catalogue/lists-page.css';
 
@@ -23,6 +24,8 @@ export default function OrganizationPage() {
       {organization.data && (
         <DefaultsForm key={organization.data.default_currency ?? ''} organization={organization.data} notice={notice} setNotice={setNotice} />
       )}
+      {/* Not keyed by what is stored: the form keeps its notice after a save. */}
+      {organization.data && <LanguagesForm organization={organization.data} />}
     </Page>
   );
 }

@@ -13,6 +13,7 @@ import { useAttributeDefinitions } from '../catalogue/api';
 import { useOrganization } from '../organization/api';
 import { productChanged, productListsChanged, useProduct, useVariants } from './api';
 import { productKeys } from './keys';
+import { CompletenessChecklist } from '../completeness/completeness-checklist';
 import { ProductFields } from './product-fields';
 import { ProductMedia } from './product-media';
 import { ProductOptions } from './product-options';
@@ -114,6 +115,7 @@ function Editor({ id }: { id: number | null }) {
 
         {definitions.data && organizationReady && (id === null || p) && (
           <div className="product-layout">
+            {p && <CompletenessChecklist productId={p.id} />}
             <ProductFields
               key={p ? `${p.id}-${formVersion}` : 'new'}
               product={p ?? null}

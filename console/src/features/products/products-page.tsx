@@ -11,6 +11,7 @@ import { Empty, ErrorBanner, Loading } from '../../components/status';
 import { useIntegrations } from '../bridge/api';
 import { useSyncStates } from '../bridge/live';
 import { useBrands, useCategories, useChannels } from '../catalogue/api';
+import { CompletenessCell, CompletenessHeader } from '../completeness/completeness-cell';
 import { useProductList } from './api';
 import {
   CHANNELS,
@@ -68,7 +69,8 @@ export default function ProductsPage() {
   // The stores connected, and where this page's products stand in each (none: no column).
   const integrations = useIntegrations();
   const stores = integrations.data ?? [];
-  const states = useSyncStates(data?.products.map((p) => p.id) ?? [], stores.length > 0);
+  const pageIds = data?.products.map((p) => p.id) ?? [];
+  const states = useSyncStates(pageIds, stores.length > 0);
   const clear = () => {
     pushed.current = '';
     setText('');
@@ -194,6 +196,7 @@ export default function ProductsPage() {
                     </th>
                     <th scope="col">Status</th>
                     {stores.length > 0 && <th scope="col">Shopify</th>}
+                    <CompletenessHeader />
                   </tr>
                 </thead>
                 <tbody>
@@ -235,6 +238,7 @@ export default function ProductsPage() {
                           <SyncStatesCell productId={p.id} integrations={stores} states={states.data ?? (states.isError ? [] : undefined)} />
                         </td>
                       )}
+                      <CompletenessCell productId={p.id} pageIds={pageIds} />
                     </tr>
                   ))}
                 </tbody>

@@ -1,0 +1,2 @@
+ALTER TABLE "organizations" ADD COLUMN "languages" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "product_attributes" ADD COLUMN "required_channels" text[] DEFAULT '{}'::text[] NOT NULL;
