@@ -1,7 +1,18 @@
 // The bulk-edit grid's pure logic: keys, copy, paste, fill down, checks and the batch it saves.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { batchBody, cellError, changedCount, copyColumn, fillDown, gridErrors, gridRows, moveCursor, paste, setCell } from '../src/features/products/grid-model.ts';
+import {
+  batchBody,
+  cellError,
+  changedCount,
+  copyColumn,
+  fillDown,
+  gridErrors,
+  gridRows,
+  moveCursor,
+  paste,
+  setCell,
+} from '../src/features/products/grid-model.ts';
 
 const products = [
   { id: 1, sku: 'A', name: 'Apple', price: '1.5000', sale_price: null, compare_at_price: null, stock: 3, status: 'active' },
