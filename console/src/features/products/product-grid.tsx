@@ -87,7 +87,7 @@ export function ProductGrid({ products, onClose }: { products: GridProduct[]; on
   };
 
   return (
-    <section className="product-grid" aria-labelledby="grid-title">
+    <section className="bulk-grid" aria-labelledby="grid-title">
       <div className="grid-head">
         <h2 id="grid-title">Edit {rows.length.toLocaleString()} products</h2>
         <p className="hint">Arrow keys move, Enter edits, Ctrl+C copies a column, Ctrl+V pastes from a spreadsheet, Ctrl+D fills down.</p>
