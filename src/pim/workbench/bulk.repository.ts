@@ -46,6 +46,15 @@ function columnChange(action: BulkAction, value: unknown): { column: string; set
   }
 }
 
+/** The column each column action writes (and its undo restores). */
+const COLUMN_OF: Partial<Record<BulkAction, string>> = {
+  set_status: 'status',
+  archive: 'status',
+  set_brand: 'brand_id',
+  add_channel: 'publishing_channels',
+  remove_channel: 'publishing_channels',
+};
+
 /** The SQL that turns a stored previous value (jsonb `r.v`) back into the column's type. */
 function restoredValue(column: string, organizationId: number): SQL {
   if (column === 'status') return sql`r.v #>> '{}'`;
@@ -88,7 +97,8 @@ export class BulkRepository {
   /** Puts a column action's previous values back. */
   async restoreColumn(organizationId: number, action: BulkAction, previous: PreviousValue[]): Promise<void> {
     if (previous.length === 0) return;
-    const { column } = columnChange(action, action === 'set_brand' ? null : 'x');
+    if (!COLUMN_OF[action]) throw new Error(`not a column action: ${action}`);
+    const column = COLUMN_OF[action] as string;
     await this.db.execute(sql`
       UPDATE products p SET ${sql.raw(column)} = ${restoredValue(column, organizationId)}, updated_at = now()
       FROM jsonb_to_recordset(${JSON.stringify(previous)}::jsonb) AS r(id int, v jsonb)
