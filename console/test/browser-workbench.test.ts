@@ -144,16 +144,23 @@ describe('the product list as a workbench', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ControlOrMeta+d');
+    // Row 3's status picked from the list Enter opens on a status cell.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await grid.getByLabel('Status of WB-03').selectOption('active');
+    await grid.getByLabel('Status of WB-03').press('Enter');
+    await grid.locator('[data-cell="2-5"]', { hasText: 'Active' }).waitFor();
     await bothWidths('workbench-grid');
     await page.getByRole('button', { name: /^Save \d+ changes$/ }).click();
     await page.getByText('Saved 3 products.').waitFor();
     const saved = await Promise.all(ids.slice(0, 3).map(product));
     assert.deepEqual(
-      saved.map((p) => [p.price, p.compare_at_price, p.stock]),
+      saved.map((p) => [p.price, p.compare_at_price, p.stock, p.status]),
       [
-        ['21.5000', '21.5000', 1],
-        ['22.0000', '22.0000', 2],
-        ['37.0000', '37.0000', 2],
+        ['21.5000', '21.5000', 1, 'draft'],
+        ['22.0000', '22.0000', 2, 'draft'],
+        ['37.0000', '37.0000', 2, 'active'],
       ],
     );
     const shopPrice = async (shopId: number) =>
@@ -191,7 +198,7 @@ describe('the product list as a workbench', () => {
     await page.locator('.product-table').waitFor();
     await page.getByLabel('View', { exact: true }).selectOption({ label: 'Active by price' });
     await page.waitForURL((u) => u.searchParams.get('status') === 'active' && u.searchParams.get('sort') === '-price');
-    await until('the view applied', async () => ((await rowNames()).join() === 'Harbour Mug' ? true : null), 10_000);
+    await until('the view applied', async () => ((await rowNames()).join() === 'Bench Tee 03,Harbour Mug' ? true : null), 10_000);
     assert.equal(await page.getByRole('columnheader', { name: 'SKU' }).count(), 0, 'the view hides the SKU column');
     await bothWidths('workbench-view');
     await page.getByRole('button', { name: 'Delete view' }).click();

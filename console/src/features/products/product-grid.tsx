@@ -23,6 +23,7 @@ import {
   paste,
   setCell,
 } from './grid-model';
+import { STATUS_LABEL, STATUSES } from './product-model';
 import { useBatchSave } from './workbench-api';
 
 export function ProductGrid({ products, onClose }: { products: GridProduct[]; onClose: () => void }) {
@@ -70,9 +71,9 @@ export function ProductGrid({ products, onClose }: { products: GridProduct[]; on
       e.preventDefault();
       setCursor((c) => moveCursor(c, e.key, rows.length));
     } else if (e.key.length === 1 && !mod && !e.altKey) {
-      // Typing over a cell starts editing it with that character, as a spreadsheet does.
+      // Typing over a cell starts editing it with that character, as a spreadsheet does (the status is picked instead).
       e.preventDefault();
-      setEditing(e.key);
+      setEditing(GRID_FIELDS[cursor.col] === 'status' ? rows[cursor.row].values.status : e.key);
     }
   };
 
@@ -141,7 +142,31 @@ export function ProductGrid({ products, onClose }: { products: GridProduct[]; on
                       onClick={() => setCursor({ row: i, col: j })}
                       onDoubleClick={() => setEditing(r.values[f])}
                     >
-                      {here && editing !== null ? (
+                      {here && editing !== null && f === 'status' ? (
+                        <select
+                          aria-label={`${GRID_LABEL[f]} of ${r.sku}`}
+                          value={editing}
+                          // biome-ignore lint/a11y/noAutofocus: the cell being edited takes the focus, as in a spreadsheet
+                          autoFocus
+                          onChange={(e) => setEditing(e.target.value)}
+                          onBlur={() => editing !== null && commit(editing)}
+                          onKeyDown={(e) => {
+                            if (e.key === 'Enter' || e.key === 'Tab') {
+                              e.preventDefault();
+                              commit(editing, moveCursor(cursor, e.key === 'Enter' ? 'ArrowDown' : e.shiftKey ? 'ArrowLeft' : 'ArrowRight', rows.length));
+                            } else if (e.key === 'Escape') {
+                              e.preventDefault();
+                              setEditing(null);
+                            }
+                          }}
+                        >
+                          {STATUSES.map((st) => (
+                            <option key={st} value={st}>
+                              {STATUS_LABEL[st]}
+                            </option>
+                          ))}
+                        </select>
+                      ) : here && editing !== null ? (
                         <input
                           aria-label={`${GRID_LABEL[f]} of ${r.sku}`}
                           value={editing}
@@ -162,6 +187,8 @@ export function ProductGrid({ products, onClose }: { products: GridProduct[]; on
                             }
                           }}
                         />
+                      ) : f === 'status' ? (
+                        (STATUS_LABEL[r.values[f]] ?? r.values[f])
                       ) : (
                         r.values[f]
                       )}

@@ -133,7 +133,7 @@ export default function ProductsPage() {
       <div className="workbench-tools">
         <ViewsMenu filters={filters} columns={columns} onApply={applyView} />
         <details className="column-picker">
-          <summary>Columns</summary>
+          <summary className="column-picker-summary">Columns</summary>
           <fieldset>
             <legend className="visually-hidden">Columns shown</legend>
             {OPTIONAL_COLUMNS.map((c) => (
