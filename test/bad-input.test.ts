@@ -60,6 +60,9 @@ for (const target of databaseTargets()) {
         { method: 'POST', url: '/api/brands', valid: { name: 'New Brand' } },
         { method: 'POST', url: '/api/suppliers', valid: { name: 'New Supplier' } },
         { method: 'POST', url: '/api/vat-rates', valid: { name: 'New', rate: '9', country_code: 'NL' } },
+        { method: 'POST', url: '/api/products/bulk', valid: { action: 'archive', ids: [productId] } },
+        { method: 'PATCH', url: '/api/products/batch', valid: { products: [{ id: productId, name: 'Batch' }] } },
+        { method: 'POST', url: '/api/product-views', valid: { name: 'View', filters: {}, columns: ['name'] } },
       ];
     });
     after(() => h.close());

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client/index.js';
-import type { AddProductMediaData, AddProductMediaErrors, AddProductMediaResponses, AdminAddSandboxPublicationData, AdminAddSandboxPublicationErrors, AdminAddSandboxPublicationResponses, AdminConfigureSandboxShopData, AdminConfigureSandboxShopErrors, AdminConfigureSandboxShopResponses, AdminConfigureSandboxStoreData, AdminConfigureSandboxStoreErrors, AdminConfigureSandboxStoreResponses, AdminCreateApiKeyData, AdminCreateApiKeyErrors, AdminCreateApiKeyResponses, AdminCreateOrganizationData, AdminCreateOrganizationErrors, AdminCreateOrganizationResponses, AdminCreateSandboxStoreData, AdminCreateSandboxStoreErrors, AdminCreateSandboxStoreResponses, AdminCreateShopData, AdminCreateShopErrors, AdminCreateShopResponses, AdminDeleteOrganizationData, AdminDeleteOrganizationErrors, AdminDeleteOrganizationResponses, AdminDeleteShopData, AdminDeleteShopErrors, AdminDeleteShopResponses, AdminListOrganizationsData, AdminListOrganizationsErrors, AdminListOrganizationsResponses, AdminListShopsData, AdminListShopsErrors, AdminListShopsResponses, AdminRevokeApiKeyData, AdminRevokeApiKeyErrors, AdminRevokeApiKeyResponses, AdminUpdateOrganizationData, AdminUpdateOrganizationErrors, AdminUpdateOrganizationResponses, AdminUpdateShopData, AdminUpdateShopErrors, AdminUpdateShopResponses, AssignCategoryProductsData, AssignCategoryProductsErrors, AssignCategoryProductsResponses, ConnectOwnShopData, ConnectOwnShopErrors, ConnectOwnShopResponses, ConnectShopData, ConnectShopErrors, ConnectShopResponses, CreateBrandData, CreateBrandErrors, CreateBrandResponses, CreateCategoryData, CreateCategoryErrors, CreateCategoryResponses, CreateImportData, CreateImportErrors, CreateImportResponses, CreateProductAttributeData, CreateProductAttributeErrors, CreateProductAttributeResponses, CreateProductData, CreateProductErrors, CreateProductResponses, CreateSupplierData, CreateSupplierErrors, CreateSupplierResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVariantData, CreateVariantErrors, CreateVariantResponses, CreateVariantsFromOptionsData, CreateVariantsFromOptionsErrors, CreateVariantsFromOptionsResponses, CreateVatRateData, CreateVatRateErrors, CreateVatRateResponses, CreateWarehouseData, CreateWarehouseErrors, CreateWarehouseResponses, DeleteCategoryData, DeleteCategoryErrors, DeleteCategoryResponses, DeleteProductAttributeData, DeleteProductAttributeErrors, DeleteProductAttributeResponses, DeleteProductData, DeleteProductErrors, DeleteProductMediaData, DeleteProductMediaErrors, DeleteProductMediaResponses, DeleteProductResponses, DeleteProductTranslationData, DeleteProductTranslationErrors, DeleteProductTranslationResponses, DeleteVariantData, DeleteVariantErrors, DeleteVariantResponses, DeleteWarehouseData, DeleteWarehouseErrors, DeleteWarehouseResponses, DisconnectShopData, DisconnectShopErrors, DisconnectShopResponses, ExportProductsCsvData, ExportProductsCsvErrors, ExportProductsCsvResponses, GetAdoptionData, GetAdoptionErrors, GetAdoptionResponses, GetAttributeMetafieldsData, GetAttributeMetafieldsErrors, GetAttributeMetafieldsResponses, GetCategoryData, GetCategoryErrors, GetCategoryResponses, GetCategoryTreeData, GetCategoryTreeErrors, GetCategoryTreeResponses, GetChannelPublicationsData, GetChannelPublicationsErrors, GetChannelPublicationsResponses, GetChannelsData, GetChannelsErrors, GetChannelsResponses, GetDriftReportData, GetDriftReportErrors, GetDriftReportResponses, GetFullSyncData, GetFullSyncErrors, GetFullSyncResponses, GetHealthData, GetHealthResponses, GetImportData, GetImportErrors, GetImportErrorsCsvData, GetImportErrorsCsvErrors, GetImportErrorsCsvResponses, GetImportResponses, GetIntegrationStatusData, GetIntegrationStatusErrors, GetIntegrationStatusResponses, GetLatestDriftReportData, GetLatestDriftReportErrors, GetLatestDriftReportResponses, GetMappingData, GetMappingErrors, GetMappingResponses, GetMediaFileData, GetMediaFileErrors, GetMediaFileResponses, GetOrganizationData, GetOrganizationErrors, GetOrganizationResponses, GetPricingSettingsData, GetPricingSettingsErrors, GetPricingSettingsResponses, GetProductAttributeData, GetProductAttributeErrors, GetProductAttributeResponses, GetProductByBarcodeData, GetProductByBarcodeErrors, GetProductByBarcodeResponses, GetProductCompletenessData, GetProductCompletenessErrors, GetProductCompletenessResponses, GetProductData, GetProductErrors, GetProductMediaData, GetProductMediaErrors, GetProductMediaResponses, GetProductResponses, GetProductStockData, GetProductStockErrors, GetProductStockResponses, GetProductTypeSourceData, GetProductTypeSourceErrors, GetProductTypeSourceResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetSystemStatusData, GetSystemStatusErrors, GetSystemStatusResponses, GetVariantData, GetVariantErrors, GetVariantResponses, GetWarehouseData, GetWarehouseErrors, GetWarehouseLocationsData, GetWarehouseLocationsErrors, GetWarehouseLocationsResponses, GetWarehouseResponses, ImportCheckedFileData, ImportCheckedFileErrors, ImportCheckedFileResponses, ListBrandsData, ListBrandsErrors, ListBrandsResponses, ListCategoriesData, ListCategoriesErrors, ListCategoriesResponses, ListCategoryChildrenData, ListCategoryChildrenErrors, ListCategoryChildrenResponses, ListCategoryProductsData, ListCategoryProductsErrors, ListCategoryProductsResponses, ListCollectionsData, ListCollectionsErrors, ListCollectionsResponses, ListDriftEventsData, ListDriftEventsErrors, ListDriftEventsResponses, ListImportErrorsData, ListImportErrorsErrors, ListImportErrorsResponses, ListIntegrationsData, ListIntegrationsErrors, ListIntegrationsResponses, ListMappingsData, ListMappingsErrors, ListMappingsResponses, ListProductAttributesData, ListProductAttributesErrors, ListProductAttributesResponses, ListProductCompletenessData, ListProductCompletenessErrors, ListProductCompletenessResponses, ListProductMediaData, ListProductMediaErrors, ListProductMediaResponses, ListProductsData, ListProductsErrors, ListProductsResponses, ListSuppliersData, ListSuppliersErrors, ListSuppliersResponses, ListSyncLogsData, ListSyncLogsErrors, ListSyncLogsResponses, ListSyncStatesData, ListSyncStatesErrors, ListSyncStatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVariantsData, ListVariantsErrors, ListVariantsResponses, ListVatRatesData, ListVatRatesErrors, ListVatRatesResponses, ListWarehousesData, ListWarehousesErrors, ListWarehousesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MoveCategoryData, MoveCategoryErrors, MoveCategoryResponses, PushProductsData, PushProductsErrors, PushProductsResponses, ReconcileCollectionsData, ReconcileCollectionsErrors, ReconcileCollectionsResponses, ReplaceProductAttributeData, ReplaceProductAttributeErrors, ReplaceProductAttributeResponses, ReplaceWarehouseData, ReplaceWarehouseErrors, ReplaceWarehouseResponses, ResubscribeWebhooksData, ResubscribeWebhooksErrors, ResubscribeWebhooksResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, SearchProductsByImageData, SearchProductsByImageErrors, SearchProductsByImageResponses, SetAttributeMetafieldsData, SetAttributeMetafieldsErrors, SetAttributeMetafieldsResponses, SetChannelPublicationsData, SetChannelPublicationsErrors, SetChannelPublicationsResponses, SetChannelsData, SetChannelsErrors, SetChannelsResponses, SetPricingSettingsData, SetPricingSettingsErrors, SetPricingSettingsResponses, SetProductStockData, SetProductStockErrors, SetProductStockResponses, SetProductTranslationData, SetProductTranslationErrors, SetProductTranslationResponses, SetProductTypeSourceData, SetProductTypeSourceErrors, SetProductTypeSourceResponses, SetWarehouseLocationsData, SetWarehouseLocationsErrors, SetWarehouseLocationsResponses, SetWebhookSettingsData, SetWebhookSettingsErrors, SetWebhookSettingsResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartAdoptionData, StartAdoptionErrors, StartAdoptionResponses, StartDriftReportData, StartDriftReportErrors, StartDriftReportResponses, StartFullSyncData, StartFullSyncErrors, StartFullSyncResponses, StreamSyncEventsData, StreamSyncEventsErrors, StreamSyncEventsResponse, StreamSyncEventsResponses, UpdateBrandData, UpdateBrandErrors, UpdateBrandResponses, UpdateCategoryData, UpdateCategoryErrors, UpdateCategoryResponses, UpdateIntegrationData, UpdateIntegrationErrors, UpdateIntegrationResponses, UpdateOrganizationData, UpdateOrganizationErrors, UpdateOrganizationResponses, UpdateProductAttributeData, UpdateProductAttributeErrors, UpdateProductAttributeResponses, UpdateProductData, UpdateProductErrors, UpdateProductMediaData, UpdateProductMediaErrors, UpdateProductMediaResponses, UpdateProductResponses, UpdateSupplierData, UpdateSupplierErrors, UpdateSupplierResponses, UpdateVariantData, UpdateVariantErrors, UpdateVariantResponses, UpdateVatRateData, UpdateVatRateErrors, UpdateVatRateResponses, UpdateWarehouseData, UpdateWarehouseErrors, UpdateWarehouseResponses, UploadProductMediaData, UploadProductMediaErrors, UploadProductMediaResponses, VerifyApiKeyData, VerifyApiKeyErrors, VerifyApiKeyResponses } from './types.gen.js';
+import type { AddProductMediaData, AddProductMediaErrors, AddProductMediaResponses, AdminAddSandboxPublicationData, AdminAddSandboxPublicationErrors, AdminAddSandboxPublicationResponses, AdminConfigureSandboxShopData, AdminConfigureSandboxShopErrors, AdminConfigureSandboxShopResponses, AdminConfigureSandboxStoreData, AdminConfigureSandboxStoreErrors, AdminConfigureSandboxStoreResponses, AdminCreateApiKeyData, AdminCreateApiKeyErrors, AdminCreateApiKeyResponses, AdminCreateOrganizationData, AdminCreateOrganizationErrors, AdminCreateOrganizationResponses, AdminCreateSandboxStoreData, AdminCreateSandboxStoreErrors, AdminCreateSandboxStoreResponses, AdminCreateShopData, AdminCreateShopErrors, AdminCreateShopResponses, AdminDeleteOrganizationData, AdminDeleteOrganizationErrors, AdminDeleteOrganizationResponses, AdminDeleteShopData, AdminDeleteShopErrors, AdminDeleteShopResponses, AdminListOrganizationsData, AdminListOrganizationsErrors, AdminListOrganizationsResponses, AdminListShopsData, AdminListShopsErrors, AdminListShopsResponses, AdminRevokeApiKeyData, AdminRevokeApiKeyErrors, AdminRevokeApiKeyResponses, AdminUpdateOrganizationData, AdminUpdateOrganizationErrors, AdminUpdateOrganizationResponses, AdminUpdateShopData, AdminUpdateShopErrors, AdminUpdateShopResponses, AssignCategoryProductsData, AssignCategoryProductsErrors, AssignCategoryProductsResponses, BatchUpdateProductsData, BatchUpdateProductsErrors, BatchUpdateProductsResponses, BulkChangeProductsData, BulkChangeProductsErrors, BulkChangeProductsResponses, ConnectOwnShopData, ConnectOwnShopErrors, ConnectOwnShopResponses, ConnectShopData, ConnectShopErrors, ConnectShopResponses, CreateBrandData, CreateBrandErrors, CreateBrandResponses, CreateCategoryData, CreateCategoryErrors, CreateCategoryResponses, CreateImportData, CreateImportErrors, CreateImportResponses, CreateProductAttributeData, CreateProductAttributeErrors, CreateProductAttributeResponses, CreateProductData, CreateProductErrors, CreateProductResponses, CreateSupplierData, CreateSupplierErrors, CreateSupplierResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateVariantData, CreateVariantErrors, CreateVariantResponses, CreateVariantsFromOptionsData, CreateVariantsFromOptionsErrors, CreateVariantsFromOptionsResponses, CreateVatRateData, CreateVatRateErrors, CreateVatRateResponses, CreateWarehouseData, CreateWarehouseErrors, CreateWarehouseResponses, DeleteCategoryData, DeleteCategoryErrors, DeleteCategoryResponses, DeleteProductAttributeData, DeleteProductAttributeErrors, DeleteProductAttributeResponses, DeleteProductData, DeleteProductErrors, DeleteProductMediaData, DeleteProductMediaErrors, DeleteProductMediaResponses, DeleteProductResponses, DeleteProductTranslationData, DeleteProductTranslationErrors, DeleteProductTranslationResponses, DeleteProductViewData, DeleteProductViewErrors, DeleteProductViewResponses, DeleteVariantData, DeleteVariantErrors, DeleteVariantResponses, DeleteWarehouseData, DeleteWarehouseErrors, DeleteWarehouseResponses, DisconnectShopData, DisconnectShopErrors, DisconnectShopResponses, ExportProductsCsvData, ExportProductsCsvErrors, ExportProductsCsvResponses, GetAdoptionData, GetAdoptionErrors, GetAdoptionResponses, GetAttributeMetafieldsData, GetAttributeMetafieldsErrors, GetAttributeMetafieldsResponses, GetCategoryData, GetCategoryErrors, GetCategoryResponses, GetCategoryTreeData, GetCategoryTreeErrors, GetCategoryTreeResponses, GetChannelPublicationsData, GetChannelPublicationsErrors, GetChannelPublicationsResponses, GetChannelsData, GetChannelsErrors, GetChannelsResponses, GetDriftReportData, GetDriftReportErrors, GetDriftReportResponses, GetFullSyncData, GetFullSyncErrors, GetFullSyncResponses, GetHealthData, GetHealthResponses, GetImportData, GetImportErrors, GetImportErrorsCsvData, GetImportErrorsCsvErrors, GetImportErrorsCsvResponses, GetImportResponses, GetIntegrationStatusData, GetIntegrationStatusErrors, GetIntegrationStatusResponses, GetLatestDriftReportData, GetLatestDriftReportErrors, GetLatestDriftReportResponses, GetMappingData, GetMappingErrors, GetMappingResponses, GetMediaFileData, GetMediaFileErrors, GetMediaFileResponses, GetOrganizationData, GetOrganizationErrors, GetOrganizationResponses, GetPricingSettingsData, GetPricingSettingsErrors, GetPricingSettingsResponses, GetProductAttributeData, GetProductAttributeErrors, GetProductAttributeResponses, GetProductByBarcodeData, GetProductByBarcodeErrors, GetProductByBarcodeResponses, GetProductCompletenessData, GetProductCompletenessErrors, GetProductCompletenessResponses, GetProductData, GetProductErrors, GetProductMediaData, GetProductMediaErrors, GetProductMediaResponses, GetProductResponses, GetProductStockData, GetProductStockErrors, GetProductStockResponses, GetProductTypeSourceData, GetProductTypeSourceErrors, GetProductTypeSourceResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetSystemStatusData, GetSystemStatusErrors, GetSystemStatusResponses, GetVariantData, GetVariantErrors, GetVariantResponses, GetWarehouseData, GetWarehouseErrors, GetWarehouseLocationsData, GetWarehouseLocationsErrors, GetWarehouseLocationsResponses, GetWarehouseResponses, ImportCheckedFileData, ImportCheckedFileErrors, ImportCheckedFileResponses, ListBrandsData, ListBrandsErrors, ListBrandsResponses, ListCategoriesData, ListCategoriesErrors, ListCategoriesResponses, ListCategoryChildrenData, ListCategoryChildrenErrors, ListCategoryChildrenResponses, ListCategoryProductsData, ListCategoryProductsErrors, ListCategoryProductsResponses, ListCollectionsData, ListCollectionsErrors, ListCollectionsResponses, ListDriftEventsData, ListDriftEventsErrors, ListDriftEventsResponses, ListImportErrorsData, ListImportErrorsErrors, ListImportErrorsResponses, ListIntegrationsData, ListIntegrationsErrors, ListIntegrationsResponses, ListMappingsData, ListMappingsErrors, ListMappingsResponses, ListProductAttributesData, ListProductAttributesErrors, ListProductAttributesResponses, ListProductCompletenessData, ListProductCompletenessErrors, ListProductCompletenessResponses, ListProductMediaData, ListProductMediaErrors, ListProductMediaResponses, ListProductsData, ListProductsErrors, ListProductsResponses, ListProductViewsData, ListProductViewsErrors, ListProductViewsResponses, ListSuppliersData, ListSuppliersErrors, ListSuppliersResponses, ListSyncLogsData, ListSyncLogsErrors, ListSyncLogsResponses, ListSyncStatesData, ListSyncStatesErrors, ListSyncStatesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListVariantsData, ListVariantsErrors, ListVariantsResponses, ListVatRatesData, ListVatRatesErrors, ListVatRatesResponses, ListWarehousesData, ListWarehousesErrors, ListWarehousesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MoveCategoryData, MoveCategoryErrors, MoveCategoryResponses, PushProductsData, PushProductsErrors, PushProductsResponses, ReconcileCollectionsData, ReconcileCollectionsErrors, ReconcileCollectionsResponses, ReplaceProductAttributeData, ReplaceProductAttributeErrors, ReplaceProductAttributeResponses, ReplaceWarehouseData, ReplaceWarehouseErrors, ReplaceWarehouseResponses, ResubscribeWebhooksData, ResubscribeWebhooksErrors, ResubscribeWebhooksResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, SaveProductViewData, SaveProductViewErrors, SaveProductViewResponses, SearchProductsByImageData, SearchProductsByImageErrors, SearchProductsByImageResponses, SetAttributeMetafieldsData, SetAttributeMetafieldsErrors, SetAttributeMetafieldsResponses, SetChannelPublicationsData, SetChannelPublicationsErrors, SetChannelPublicationsResponses, SetChannelsData, SetChannelsErrors, SetChannelsResponses, SetPricingSettingsData, SetPricingSettingsErrors, SetPricingSettingsResponses, SetProductStockData, SetProductStockErrors, SetProductStockResponses, SetProductTranslationData, SetProductTranslationErrors, SetProductTranslationResponses, SetProductTypeSourceData, SetProductTypeSourceErrors, SetProductTypeSourceResponses, SetWarehouseLocationsData, SetWarehouseLocationsErrors, SetWarehouseLocationsResponses, SetWebhookSettingsData, SetWebhookSettingsErrors, SetWebhookSettingsResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartAdoptionData, StartAdoptionErrors, StartAdoptionResponses, StartDriftReportData, StartDriftReportErrors, StartDriftReportResponses, StartFullSyncData, StartFullSyncErrors, StartFullSyncResponses, StreamSyncEventsData, StreamSyncEventsErrors, StreamSyncEventsResponse, StreamSyncEventsResponses, UndoBulkChangeData, UndoBulkChangeErrors, UndoBulkChangeResponses, UpdateBrandData, UpdateBrandErrors, UpdateBrandResponses, UpdateCategoryData, UpdateCategoryErrors, UpdateCategoryResponses, UpdateIntegrationData, UpdateIntegrationErrors, UpdateIntegrationResponses, UpdateOrganizationData, UpdateOrganizationErrors, UpdateOrganizationResponses, UpdateProductAttributeData, UpdateProductAttributeErrors, UpdateProductAttributeResponses, UpdateProductData, UpdateProductErrors, UpdateProductMediaData, UpdateProductMediaErrors, UpdateProductMediaResponses, UpdateProductResponses, UpdateSupplierData, UpdateSupplierErrors, UpdateSupplierResponses, UpdateVariantData, UpdateVariantErrors, UpdateVariantResponses, UpdateVatRateData, UpdateVatRateErrors, UpdateVatRateResponses, UpdateWarehouseData, UpdateWarehouseErrors, UpdateWarehouseResponses, UploadProductMediaData, UploadProductMediaErrors, UploadProductMediaResponses, VerifyApiKeyData, VerifyApiKeyErrors, VerifyApiKeyResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -236,7 +236,7 @@ export const verifyApiKey = <ThrowOnError extends boolean = false>(options?: Opt
 /**
  * List products
  *
- * Lists the organization's products by id, paginated with page and limit (1-100, default 20) and filtered by search (name, description, SKU), status, brand, channel, category, updated_since or ids. after_id switches to keyset paging for syncs, include adds variants, warehouse_stock or translations to each product, and locale overlays a translation. Requires an API key (X-API-KEY) or a console session; 400 for an invalid query parameter.
+ * Lists the organization's products by id (or by sort: name, sku, price, stock, status, updated_at, id, - for descending), paginated with page and limit (1-100, default 20) and filtered by search (name, description, SKU), status, brand, channel, category, updated_since or ids. after_id switches to keyset paging for syncs, include adds variants, warehouse_stock or translations to each product, and locale overlays a translation. Requires an API key (X-API-KEY) or a console session; 400 for an invalid query parameter.
  */
 export const listProducts = <ThrowOnError extends boolean = false>(options?: Options<ListProductsData, ThrowOnError>) => (options?.client ?? client).get<ListProductsResponses, ListProductsErrors, ThrowOnError>({
     security: [{ name: 'X-API-KEY', type: 'apiKey' }, {
@@ -397,6 +397,128 @@ export const getProductCompleteness = <ThrowOnError extends boolean = false>(opt
             type: 'apiKey'
         }],
     url: '/api/products/{id}/completeness',
+    ...options
+});
+
+/**
+ * Change many products at once
+ *
+ * Applies one action (set_status, add_channel, remove_channel, add_category, remove_category, set_brand, archive) to the products named in ids (at most 1000) or matched by filter (the list's filters; at most 10000 products), in one transaction, and answers the change's id for its undo with the products whose value changed. Requires an API key (X-API-KEY) or a console session; 400 for an invalid body, an unknown category or brand, or a filter matching too many products (nothing is changed then).
+ */
+export const bulkChangeProducts = <ThrowOnError extends boolean = false>(options: Options<BulkChangeProductsData, ThrowOnError>) => (options.client ?? client).post<BulkChangeProductsResponses, BulkChangeProductsErrors, ThrowOnError>({
+    security: [
+        { name: 'X-API-KEY', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'pimbridge_session',
+            type: 'apiKey'
+        },
+        { name: 'X-CSRF-Token', type: 'apiKey' }
+    ],
+    url: '/api/products/bulk',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Undo a bulk change
+ *
+ * Puts back, in one transaction, the values a bulk change replaced on each product it changed (a later edit of the same field is overwritten); once only. Requires an API key (X-API-KEY) or a console session; 404 for an unknown change, 400 when it was undone already.
+ */
+export const undoBulkChange = <ThrowOnError extends boolean = false>(options: Options<UndoBulkChangeData, ThrowOnError>) => (options.client ?? client).post<UndoBulkChangeResponses, UndoBulkChangeErrors, ThrowOnError>({
+    security: [
+        { name: 'X-API-KEY', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'pimbridge_session',
+            type: 'apiKey'
+        },
+        { name: 'X-CSRF-Token', type: 'apiKey' }
+    ],
+    url: '/api/products/bulk/{id}/undo',
+    ...options
+});
+
+/**
+ * Change many products, each its own way
+ *
+ * Saves up to 1000 rows, each a product id with the fields to change (name, price, sale_price, compare_at_price, stock, status), in one transaction: every row or none. Requires an API key (X-API-KEY) or a console session; 400 naming each refused row (an unknown product, a product twice, stock of a product with stock per warehouse) and nothing saved.
+ */
+export const batchUpdateProducts = <ThrowOnError extends boolean = false>(options: Options<BatchUpdateProductsData, ThrowOnError>) => (options.client ?? client).patch<BatchUpdateProductsResponses, BatchUpdateProductsErrors, ThrowOnError>({
+    security: [
+        { name: 'X-API-KEY', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'pimbridge_session',
+            type: 'apiKey'
+        },
+        { name: 'X-CSRF-Token', type: 'apiKey' }
+    ],
+    url: '/api/products/batch',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List my saved views of the product list
+ *
+ * The saved views (filters, columns, sort) of the calling API key, or of the key the console session signed in with, by name. Requires an API key (X-API-KEY) or a console session.
+ */
+export const listProductViews = <ThrowOnError extends boolean = false>(options?: Options<ListProductViewsData, ThrowOnError>) => (options?.client ?? client).get<ListProductViewsResponses, ListProductViewsErrors, ThrowOnError>({
+    security: [{ name: 'X-API-KEY', type: 'apiKey' }, {
+            in: 'cookie',
+            name: 'pimbridge_session',
+            type: 'apiKey'
+        }],
+    url: '/api/product-views',
+    ...options
+});
+
+/**
+ * Save a view of the product list
+ *
+ * Saves filters, columns and sort under a name for the calling key (a name already there is replaced) and answers the view. Requires an API key (X-API-KEY) or a console session; 400 for an invalid body or over 50 views.
+ */
+export const saveProductView = <ThrowOnError extends boolean = false>(options: Options<SaveProductViewData, ThrowOnError>) => (options.client ?? client).post<SaveProductViewResponses, SaveProductViewErrors, ThrowOnError>({
+    security: [
+        { name: 'X-API-KEY', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'pimbridge_session',
+            type: 'apiKey'
+        },
+        { name: 'X-CSRF-Token', type: 'apiKey' }
+    ],
+    url: '/api/product-views',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a saved view
+ *
+ * Deletes one of the calling key's saved views. Requires an API key (X-API-KEY) or a console session; 404 for an unknown view or another user's.
+ */
+export const deleteProductView = <ThrowOnError extends boolean = false>(options: Options<DeleteProductViewData, ThrowOnError>) => (options.client ?? client).delete<DeleteProductViewResponses, DeleteProductViewErrors, ThrowOnError>({
+    security: [
+        { name: 'X-API-KEY', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'pimbridge_session',
+            type: 'apiKey'
+        },
+        { name: 'X-CSRF-Token', type: 'apiKey' }
+    ],
+    url: '/api/product-views/{id}',
     ...options
 });
 

@@ -1493,6 +1493,10 @@ export type ListProductsData = {
          */
         include?: string;
         /**
+         * beyond the spec: the order of the list, one of id, name, sku, price, stock, status, updated_at; a leading - for descending (ties by id); id when not given
+         */
+        sort?: string;
+        /**
          * beyond the spec: only the products with these ids (comma-separated, at most 100); a push reads its batch in one call
          */
         ids?: string;
@@ -2295,6 +2299,542 @@ export type GetProductCompletenessResponses = {
 };
 
 export type GetProductCompletenessResponse = GetProductCompletenessResponses[keyof GetProductCompletenessResponses];
+
+export type BulkChangeProductsData = {
+    body: {
+        /**
+         * the products, at most 1000
+         */
+        ids?: Array<number>;
+        /**
+         * the list's filters (GET /api/products): every product they match
+         */
+        filter?: {
+            /**
+             * matches name, description and SKU
+             */
+            search?: string;
+            /**
+             * product status
+             */
+            status?: 'draft' | 'active' | 'archived' | 'out_of_stock';
+            /**
+             * brand id
+             */
+            brand?: number;
+            /**
+             * publishing channel
+             */
+            channel?: 'web' | 'mobile' | 'api' | 'marketplace' | 'social' | 'email';
+            /**
+             * category id
+             */
+            category?: number;
+        };
+        /**
+         * what to do to each product
+         */
+        action: 'set_status' | 'add_channel' | 'remove_channel' | 'add_category' | 'remove_category' | 'set_brand' | 'archive';
+        /**
+         * set_status: a status; add_channel, remove_channel: a channel; add_category, remove_category: a category id; set_brand: a brand id or null; archive: none
+         */
+        value?: string | number | null;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/products/bulk';
+};
+
+export type BulkChangeProductsErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type BulkChangeProductsError = BulkChangeProductsErrors[keyof BulkChangeProductsErrors];
+
+export type BulkChangeProductsResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            /**
+             * the bulk change, for its undo
+             */
+            id: number;
+            action: string;
+            /**
+             * the products named or matched
+             */
+            matched: number;
+            /**
+             * the products whose value changed (the others had it already)
+             */
+            changed: number;
+            /**
+             * the products changed
+             */
+            product_ids: Array<number>;
+            undone: boolean;
+        };
+        error: null;
+    };
+};
+
+export type BulkChangeProductsResponse = BulkChangeProductsResponses[keyof BulkChangeProductsResponses];
+
+export type UndoBulkChangeData = {
+    body?: never;
+    path: {
+        /**
+         * positive integer id
+         */
+        id: number;
+    };
+    query?: never;
+    url: '/api/products/bulk/{id}/undo';
+};
+
+export type UndoBulkChangeErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type UndoBulkChangeError = UndoBulkChangeErrors[keyof UndoBulkChangeErrors];
+
+export type UndoBulkChangeResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            /**
+             * the bulk change, for its undo
+             */
+            id: number;
+            action: string;
+            /**
+             * the products named or matched
+             */
+            matched: number;
+            /**
+             * the products whose value changed (the others had it already)
+             */
+            changed: number;
+            /**
+             * the products changed
+             */
+            product_ids: Array<number>;
+            undone: boolean;
+        };
+        error: null;
+    };
+};
+
+export type UndoBulkChangeResponse = UndoBulkChangeResponses[keyof UndoBulkChangeResponses];
+
+export type BatchUpdateProductsData = {
+    body: {
+        /**
+         * one row per product, at most 1000
+         */
+        products: Array<{
+            /**
+             * product id
+             */
+            id: number;
+            name?: string;
+            /**
+             * regular price; a decimal string such as "19.99"
+             */
+            price?: string | null;
+            /**
+             * sale price; a decimal string such as "19.99"
+             */
+            sale_price?: string | null;
+            /**
+             * compare-at price; a decimal string such as "19.99"
+             */
+            compare_at_price?: string | null;
+            stock?: number;
+            /**
+             * product status
+             */
+            status?: 'draft' | 'active' | 'archived' | 'out_of_stock';
+        }>;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/products/batch';
+};
+
+export type BatchUpdateProductsErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type BatchUpdateProductsError = BatchUpdateProductsErrors[keyof BatchUpdateProductsErrors];
+
+export type BatchUpdateProductsResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            updated: number;
+            product_ids: Array<number>;
+        };
+        error: null;
+    };
+};
+
+export type BatchUpdateProductsResponse = BatchUpdateProductsResponses[keyof BatchUpdateProductsResponses];
+
+export type ListProductViewsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/product-views';
+};
+
+export type ListProductViewsErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type ListProductViewsError = ListProductViewsErrors[keyof ListProductViewsErrors];
+
+export type ListProductViewsResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            views: Array<{
+                id: number;
+                name: string;
+                /**
+                 * the list's filters (GET /api/products): every product they match
+                 */
+                filters: {
+                    /**
+                     * matches name, description and SKU
+                     */
+                    search?: string;
+                    /**
+                     * product status
+                     */
+                    status?: 'draft' | 'active' | 'archived' | 'out_of_stock';
+                    /**
+                     * brand id
+                     */
+                    brand?: number;
+                    /**
+                     * publishing channel
+                     */
+                    channel?: 'web' | 'mobile' | 'api' | 'marketplace' | 'social' | 'email';
+                    /**
+                     * category id
+                     */
+                    category?: number;
+                };
+                columns: Array<string>;
+                sort: string | null;
+                updated_at: string;
+            }>;
+        };
+        error: null;
+    };
+};
+
+export type ListProductViewsResponse = ListProductViewsResponses[keyof ListProductViewsResponses];
+
+export type SaveProductViewData = {
+    body: {
+        /**
+         * the view, as the menu shows it; saving under a name already there replaces that view
+         */
+        name: string;
+        /**
+         * the list's filters (GET /api/products): every product they match
+         */
+        filters: {
+            /**
+             * matches name, description and SKU
+             */
+            search?: string;
+            /**
+             * product status
+             */
+            status?: 'draft' | 'active' | 'archived' | 'out_of_stock';
+            /**
+             * brand id
+             */
+            brand?: number;
+            /**
+             * publishing channel
+             */
+            channel?: 'web' | 'mobile' | 'api' | 'marketplace' | 'social' | 'email';
+            /**
+             * category id
+             */
+            category?: number;
+        };
+        /**
+         * the list's columns shown, in order
+         */
+        columns: Array<string>;
+        sort?: string | null;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/product-views';
+};
+
+export type SaveProductViewErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type SaveProductViewError = SaveProductViewErrors[keyof SaveProductViewErrors];
+
+export type SaveProductViewResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            id: number;
+            name: string;
+            /**
+             * the list's filters (GET /api/products): every product they match
+             */
+            filters: {
+                /**
+                 * matches name, description and SKU
+                 */
+                search?: string;
+                /**
+                 * product status
+                 */
+                status?: 'draft' | 'active' | 'archived' | 'out_of_stock';
+                /**
+                 * brand id
+                 */
+                brand?: number;
+                /**
+                 * publishing channel
+                 */
+                channel?: 'web' | 'mobile' | 'api' | 'marketplace' | 'social' | 'email';
+                /**
+                 * category id
+                 */
+                category?: number;
+            };
+            columns: Array<string>;
+            sort: string | null;
+            updated_at: string;
+        };
+        error: null;
+    };
+};
+
+export type SaveProductViewResponse = SaveProductViewResponses[keyof SaveProductViewResponses];
+
+export type DeleteProductViewData = {
+    body?: never;
+    path: {
+        /**
+         * positive integer id
+         */
+        id: number;
+    };
+    query?: never;
+    url: '/api/product-views/{id}';
+};
+
+export type DeleteProductViewErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type DeleteProductViewError = DeleteProductViewErrors[keyof DeleteProductViewErrors];
+
+export type DeleteProductViewResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            deleted: boolean;
+        };
+        error: null;
+    };
+};
+
+export type DeleteProductViewResponse = DeleteProductViewResponses[keyof DeleteProductViewResponses];
 
 export type SearchProductsByImageData = {
     body: {

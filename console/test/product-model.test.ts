@@ -37,11 +37,12 @@ import {
 } from '../src/features/products/product-model.ts';
 
 test('filters survive a round trip through the URL, defaults left out and nonsense ignored', () => {
-  const f = readFilters(new URLSearchParams('q=wool&status=active&brand=2&channel=web&category=5&page=3&per_page=50'));
-  assert.deepEqual(f, { q: 'wool', status: 'active', brand: 2, channel: 'web', category: 5, page: 3, perPage: 50 });
-  assert.equal(writeFilters(f).toString(), 'q=wool&status=active&brand=2&channel=web&category=5&page=3&per_page=50');
-  const bad = readFilters(new URLSearchParams('status=gone&brand=-1&page=abc&per_page=1000'));
-  assert.deepEqual(bad, { q: '', status: '', brand: null, channel: '', category: null, page: 1, perPage: 25 });
+  const f = readFilters(new URLSearchParams('q=wool&status=active&brand=2&channel=web&category=5&page=3&per_page=50&sort=-price'));
+  assert.deepEqual(f, { q: 'wool', status: 'active', brand: 2, channel: 'web', category: 5, page: 3, perPage: 50, sort: '-price' });
+  assert.equal(writeFilters(f).toString(), 'q=wool&status=active&brand=2&channel=web&category=5&page=3&per_page=50&sort=-price');
+  assert.equal(listQuery(f).sort, '-price');
+  const bad = readFilters(new URLSearchParams('status=gone&brand=-1&page=abc&per_page=1000&sort=colour'));
+  assert.deepEqual(bad, { q: '', status: '', brand: null, channel: '', category: null, page: 1, perPage: 25, sort: '' });
   assert.equal(writeFilters(bad).toString(), '');
   assert.deepEqual(listQuery({ ...bad, q: '  ', category: 4 }), { page: 1, limit: 25, category: 4 });
 });

@@ -54,6 +54,7 @@ import { Variant } from './variants/variant.schemas.js';
 import { VariantService } from './variants/variant.service.js';
 import { WarehouseRepository } from './warehouses/warehouse.repository.js';
 import { WarehouseService } from './warehouses/warehouse.service.js';
+import { createWorkbench } from './workbench/workbench.js';
 import { CatalogueChanges } from './changes/catalogue-changes.js';
 import type { Notifications } from '../db/notifications.js';
 
@@ -132,6 +133,7 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     vatRates: new VatRateService(db, new VatRateRepository(db)),
     catalogueFiles: { imports, importJob, exports: new ExportService(catalogue), maxBytes: settings.importMaxBytes },
     changes,
+    workbench: createWorkbench(db),
   };
   const handlers: JobHandlers = {
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.

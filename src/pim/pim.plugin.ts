@@ -30,6 +30,7 @@ import { pimResponses } from './pim.schemas.js';
 import { ok } from './pim.types.js';
 import type { App } from '../http/app-type.js';
 import { productRoutes } from './products/product.routes.js';
+import { workbenchRoutes, type WorkbenchServices } from './workbench/workbench.routes.js';
 import type { ProductService } from './products/product.service.js';
 import { referenceRoutes } from './reference/reference.routes.js';
 import type { NamedListService, VatRateService } from './reference/reference.service.js';
@@ -61,6 +62,8 @@ export interface PimDeps {
   vatRates: VatRateService;
   /** CSV imports and exports. */
   catalogueFiles: { imports: ImportService; exports: ExportService; maxBytes: number };
+  /** The product list as a workbench: bulk actions, the grid's batch, saved views. */
+  workbench: WorkbenchServices;
   /** Told after every successful write (changes/catalogue-changes.ts). */
   changes?: Pick<CatalogueChanges, 'raise'>;
 }
@@ -127,6 +130,7 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
 
   productRoutes(app, deps.products);
   completenessRoutes(app, deps.completeness);
+  workbenchRoutes(app, deps.workbench);
   // Scopes of their own: the only routes that parse multipart/form-data.
   await app.register(async (scope) => imageSearchRoutes(scope as App, deps.imageSearch));
   await app.register(async (scope) => catalogueFileRoutes(scope as App, deps.catalogueFiles));

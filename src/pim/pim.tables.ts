@@ -122,6 +122,11 @@ export const products = pgTable(
     index('products_org_updated_idx').on(t.organizationId, t.updatedAt, t.id),
     uniqueIndex('products_org_ean_uq').on(t.organizationId, t.ean),
     index('products_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    // The list's sort keys (products/product-sort.ts): each a walk of its index, forwards or backwards.
+    index('products_org_name_idx').on(t.organizationId, t.name, t.id),
+    index('products_org_price_idx').on(t.organizationId, t.price, t.id),
+    index('products_org_stock_idx').on(t.organizationId, t.stock, t.id),
+    index('products_org_status_idx').on(t.organizationId, t.status, t.id),
   ],
 );
 

@@ -8,6 +8,7 @@ import { containsPattern, isoUtc, isoUtcMs } from '../sql.js';
 import { rowsOf } from '../../db/rows.js';
 import { NO_INCLUDES, type ProductIncludes } from './product-include.js';
 import { SELLING_SQL_PAIRS } from './selling-fields.js';
+import { DEFAULT_SORT, sortOrder, type ProductSort } from './product-sort.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
 
 export interface ProductFilters {
@@ -174,11 +175,12 @@ export class ProductRepository {
   async list(
     organizationId: number,
     filters: ProductFilters,
-    page: { limit: number; offset: number },
+    page: { limit: number; offset: number; sort?: ProductSort },
     locale: string | null,
     includes: ProductIncludes = NO_INCLUDES,
   ): Promise<{ products: ProductView[]; total: number }> {
     const where = productWhere(organizationId, filters);
+    const order = sortOrder(page.sort ?? DEFAULT_SORT);
     // The page's ids and the total in one statement; the full projection only for the page's rows.
     // A search collects the matching ids once (through the trigram index) and pages and counts those. Without one,
     // the page walks the (organization_id, id) index and the total is its own count: a count(*) OVER () window would
@@ -186,14 +188,15 @@ export class ProductRepository {
     // planner read a common term's matches in id order without the trigram index (6x slower).
     const ids = filters.search
       ? sql`matches AS MATERIALIZED (SELECT p.id FROM products p WHERE ${where}),
-          page AS (SELECT id, count(*) OVER () AS total FROM matches ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset})`
+          page AS (SELECT p.id, count(*) OVER () AS total FROM matches m JOIN products p ON p.id = m.id
+            ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset})`
       : sql`page AS (SELECT p.id, (SELECT count(*) FROM products p WHERE ${where}) AS total FROM products p WHERE ${where}
-          ORDER BY p.id LIMIT ${page.limit} OFFSET ${page.offset})`;
+          ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset})`;
     const result = await this.run(sql`
       WITH ${ids}
       SELECT ${projection(locale, this.mediaBaseUrl, includes)}, page.total::int AS total_items
       FROM page JOIN products p ON p.id = page.id ${joins(locale)}
-      ORDER BY p.id`);
+      ORDER BY ${order}`);
     const rows = rowsOf<ProductView & { total_items: number }>(result);
     if (rows.length === 0) {
       // Past the last page: the window gave no row to carry the total, so count it.

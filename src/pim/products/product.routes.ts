@@ -24,7 +24,7 @@ function readRoutes(app: App, products: ProductService): void {
         operationId: 'listProducts',
         summary: 'List products',
         description:
-          "Lists the organization's products by id, paginated with page and limit (1-100, default 20) and filtered by search (name, description, SKU), status, brand, channel, category, updated_since or ids. after_id switches to keyset paging for syncs, include adds variants, warehouse_stock or translations to each product, and locale overlays a translation. Requires an API key (X-API-KEY) or a console session; 400 for an invalid query parameter.",
+          "Lists the organization's products by id (or by sort: name, sku, price, stock, status, updated_at, id, - for descending), paginated with page and limit (1-100, default 20) and filtered by search (name, description, SKU), status, brand, channel, category, updated_since or ids. after_id switches to keyset paging for syncs, include adds variants, warehouse_stock or translations to each product, and locale overlays a translation. Requires an API key (X-API-KEY) or a console session; 400 for an invalid query parameter.",
         querystring: ProductListQuery,
         response: pimResponses(200, ProductWithIncludesList),
       },

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Channel, DecimalInput, Id, Locale, Nullable, Pagination, StringEnum, Text } from '../pim.schemas.js';
 import { IncludeParam } from './product-include.js';
+import { SORT_KEYS, SORT_PATTERN } from './product-sort.js';
 import { sellingInputFields, sellingViewFields, storefrontProductInputFields, storefrontProductViewFields } from './selling-fields.js';
 
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived', 'out_of_stock'] as const;
@@ -118,6 +119,13 @@ export const ProductListQuery = Type.Object({
     }),
   ),
   include: Type.Optional(IncludeParam),
+  sort: Type.Optional(
+    Type.String({
+      pattern: SORT_PATTERN,
+      description: `beyond the spec: the order of the list, one of ${SORT_KEYS.join(', ')}; a leading - for descending (ties by id); id when not given`,
+      errorMessage: `must be one of ${SORT_KEYS.join(', ')}, optionally with a leading - for descending`,
+    }),
+  ),
   ids: Type.Optional(
     Type.String({
       pattern: '^[0-9]{1,10}(,[0-9]{1,10}){0,99}$',

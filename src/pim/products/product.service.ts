@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { AttributeService } from '../attributes/attribute.service.js';
 import type { StockService } from '../stock/stock.service.js';
 import { parseInclude } from './product-include.js';
+import { parseSort } from './product-sort.js';
 import { SELLING_COLUMNS } from './selling-fields.js';
 import { patchedAttributes, type ProductColumns, type ProductFilters, type ProductRepository } from './product.repository.js';
 import type { ProductCreateInput, ProductListQueryInput, ProductPatchInput, ProductView, TranslationInput } from './product.schemas.js';
@@ -61,13 +62,14 @@ export class ProductService {
       // Keyset paging: each answer is the first page of what follows the cursor.
       if (q.page !== 1) throw badRequest(`query parameter 'page' cannot be combined with 'after_id' (the page is always the one after it)`);
       if (filters.search) throw badRequest(`query parameter 'search' cannot be combined with 'after_id'`);
+      if (q.sort !== undefined) throw badRequest(`query parameter 'sort' cannot be combined with 'after_id' (keyset pages are by id)`);
       const { products, total } = await this.products.listAfter(organizationId, filters, { afterId: q.after_id, limit: q.limit }, q.locale ?? null, includes);
       return { products, pagination: { current_page: 1, total_pages: Math.ceil(total / q.limit), total_items: total, items_per_page: q.limit } };
     }
     const { products, total } = await this.products.list(
       organizationId,
       filters,
-      { limit: q.limit, offset: (q.page - 1) * q.limit },
+      { limit: q.limit, offset: (q.page - 1) * q.limit, sort: parseSort(q.sort) },
       q.locale ?? null,
       includes,
     );

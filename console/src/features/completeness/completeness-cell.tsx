@@ -6,11 +6,7 @@ import { useCompleteness } from './api';
 import { scoreSummary, scoreTone } from './completeness-model';
 import './completeness.css';
 
-export function CompletenessHeader() {
-  return <th scope="col">Complete</th>;
-}
-
-export function CompletenessCell({ productId, pageIds }: { productId: number; pageIds: readonly number[] }) {
+export function CompletenessScore({ productId, pageIds }: { productId: number; pageIds: readonly number[] }) {
   const completeness = useCompleteness(pageIds);
   const channels = useChannels();
   const labelOf = (value: string) => channels.data?.find((c) => c.value === value)?.label ?? value;
@@ -31,5 +27,5 @@ export function CompletenessCell({ productId, pageIds }: { productId: number; pa
       </span>
     );
   }
-  return <td className="completeness-cell">{content}</td>;
+  return content;
 }

@@ -10,6 +10,10 @@ export const productKeys = {
   list: (query: object) => [...productKeys.lists(), query] as const,
   /** The names and SKUs of some products (GET /api/products?ids=…), for pages that hold ids only (the bridge's mappings). */
   names: (ids: readonly number[]) => [...productKeys.lists(), 'names', ids] as const,
+  /** The signed-in user's saved views of the list (GET /api/product-views). */
+  views: () => [...productKeys.all, 'views'] as const,
+  /** The products the bulk-edit grid edits (GET /api/products?ids=…). */
+  grid: (ids: readonly number[]) => [...productKeys.lists(), 'grid', ids] as const,
   /** GET /api/products/{id}; its parts are keyed below it. */
   detail: (id: number) => [...productKeys.all, 'detail', id] as const,
   variants: (id: number) => [...productKeys.detail(id), 'variants'] as const,

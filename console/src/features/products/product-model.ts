@@ -27,7 +27,13 @@ export interface ListFilters {
   category: number | null;
   page: number;
   perPage: (typeof PER_PAGE)[number];
+  /** The list's order (GET /api/products `sort`): a key, `-` first for descending; '' for the server's (by id). */
+  sort: string;
 }
+
+/** The keys the list sorts by (the server's `sort`). */
+export const SORT_KEYS = ['id', 'name', 'sku', 'price', 'stock', 'status', 'updated_at'] as const;
+const SORT = new RegExp(`^-?(${SORT_KEYS.join('|')})$`);
 
 const positive = (text: string | null) => {
   const n = Number(text);
@@ -47,6 +53,7 @@ export function readFilters(params: URLSearchParams): ListFilters {
     category: positive(params.get('category')),
     page: Math.min(positive(params.get('page')) ?? 1, 1_000_000),
     perPage: perPage === 50 ? 50 : 25,
+    sort: SORT.test(params.get('sort') ?? '') ? (params.get('sort') ?? '') : '',
   };
 }
 
@@ -60,6 +67,7 @@ export function writeFilters(f: ListFilters): URLSearchParams {
   if (f.category) params.set('category', String(f.category));
   if (f.page > 1) params.set('page', String(f.page));
   if (f.perPage !== 25) params.set('per_page', String(f.perPage));
+  if (f.sort) params.set('sort', f.sort);
   return params;
 }
 
@@ -75,7 +83,9 @@ export function listQuery(f: ListFilters) {
     brand?: number;
     channel?: Channel;
     category?: number;
+    sort?: string;
   } = { page: f.page, limit: f.perPage };
+  if (f.sort) query.sort = f.sort;
   if (f.q.trim()) query.search = f.q.trim();
   if (f.status) query.status = f.status;
   if (f.brand) query.brand = f.brand;

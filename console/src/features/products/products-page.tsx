@@ -1,33 +1,28 @@
-// The catalogue: one page of products at a time (25 or 50), searched and filtered on the server. Every filter and the
-// page live in the URL, so reload, back and a page remembered through sign-in all come back to the same list. With a
-// Shopify store connected, a column says where each product stands there, live (product-sync-states.tsx).
+// The catalogue as a workbench: one page of products at a time (25 or 50), searched, filtered and sorted on the
+// server. Every filter, the sort and the page live in the URL, so reload, back and a page remembered through sign-in
+// all come back to the same list. Rows are selected across pages (or every product that matches) for a bulk action
+// with Undo (product-bulk-bar.tsx) or the bulk-edit grid (product-grid.tsx); views save filters, columns and sort
+// (product-views.tsx). With a Shopify store connected, a column says where each product stands there, live.
 import { startTransition, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
-import { Field } from '../../components/field';
-import { NamedOptions } from '../../components/named-options';
 import { Page } from '../../components/page';
 import { Pagination } from '../../components/pagination';
 import { Empty, ErrorBanner, Loading } from '../../components/status';
+import { UnsavedChangesScope } from '../../components/unsaved-changes';
 import { useIntegrations } from '../bridge/api';
 import { useSyncStates } from '../bridge/live';
-import { useBrands, useCategories, useChannels } from '../catalogue/api';
-import { CompletenessCell, CompletenessHeader } from '../completeness/completeness-cell';
 import { useProductList } from './api';
-import {
-  CHANNELS,
-  formatPrice,
-  hasFilters,
-  type ListFilters,
-  listQuery,
-  PER_PAGE,
-  readFilters,
-  STATUS_LABEL,
-  STATUSES,
-  statusTone,
-  writeFilters,
-} from './product-model';
-import { SyncStatesCell } from './product-sync-states';
+import { BulkBar, type Selection } from './product-bulk-bar';
+import { DEFAULT_COLUMNS, OPTIONAL_COLUMNS } from './product-columns';
+import { ProductFilters } from './product-filters';
+import { ProductGrid } from './product-grid';
+import { hasFilters, type ListFilters, listQuery, readFilters, writeFilters } from './product-model';
+import { ProductTable } from './product-table';
+import { type SavedView, viewFilters, ViewsMenu } from './product-views';
+import { useGridProducts } from './workbench-api';
 import './product-pages.css';
+
+const NONE: Selection = { all: false, ids: new Set() };
 
 export default function ProductsPage() {
   const [params, setParams] = useSearchParams();
@@ -36,10 +31,14 @@ export default function ProductsPage() {
   // Typing never waits for the list: the box has its own state, the URL (and so the request) follows 250 ms later.
   const [text, setText] = useState(filters.q);
   const pushed = useRef(filters.q);
+  const [selection, setSelection] = useState<Selection>(NONE);
+  const [columns, setColumns] = useState<string[]>(DEFAULT_COLUMNS);
+  const [gridIds, setGridIds] = useState<number[] | null>(null);
   const update = (change: Partial<ListFilters>, replace = false) => {
     const next = writeFilters({ ...filters, page: 1, ...change });
     startTransition(() => setParams(next, { replace }));
   };
+  const filterKey = JSON.stringify(viewFilters(filters));
 
   useEffect(() => {
     // Back/forward or a cleared filter changed the URL's search: the box shows it.
@@ -58,25 +57,60 @@ export default function ProductsPage() {
     return () => clearTimeout(timer);
   });
 
-  const query = listQuery(filters);
-  const list = useProductList(query);
-  const brands = useBrands();
-  const channels = useChannels();
-  const categories = useCategories();
+  // Other filters, other products: "every product that matches" no longer means the same ones.
+  useEffect(() => setSelection((s) => (s.all ? NONE : s)), [filterKey]);
 
+  const list = useProductList(listQuery(filters));
   const data = list.data;
   const stale = list.isPlaceholderData;
-  // The stores connected, and where this page's products stand in each (none: no column).
   const integrations = useIntegrations();
   const stores = integrations.data ?? [];
   const pageIds = data?.products.map((p) => p.id) ?? [];
   const states = useSyncStates(pageIds, stores.length > 0);
+  const grid = useGridProducts(gridIds);
   const clear = () => {
     pushed.current = '';
     setText('');
     startTransition(() => setParams(writeFilters({ ...filters, q: '', status: '', brand: null, channel: '', category: null, page: 1 })));
   };
-  const channelOptions = channels.data ?? CHANNELS.map((value) => ({ value, label: value, description: '' }));
+  const select = (ids: number[], on: boolean) =>
+    setSelection((s) => {
+      const next = new Set(s.ids);
+      for (const id of ids) on ? next.add(id) : next.delete(id);
+      return { all: false, ids: next };
+    });
+  const applyView = (view: SavedView) => {
+    const f = view.filters;
+    setColumns(view.columns);
+    startTransition(() =>
+      setParams(
+        writeFilters({
+          ...filters,
+          q: f.search ?? '',
+          status: f.status ?? '',
+          brand: f.brand ?? null,
+          channel: f.channel ?? '',
+          category: f.category ?? null,
+          sort: view.sort ?? '',
+          page: 1,
+        }),
+      ),
+    );
+  };
+  const total = data?.pagination.total_items ?? 0;
+  const selectedCount = selection.all ? total : selection.ids.size;
+
+  if (gridIds !== null) {
+    return (
+      <Page title="Edit products">
+        <UnsavedChangesScope>
+          <ErrorBanner error={grid.error} onRetry={() => grid.refetch()} />
+          {grid.isPending && <Loading label="Loading products…" />}
+          {grid.data && <ProductGrid products={grid.data} onClose={() => setGridIds(null)} />}
+        </UnsavedChangesScope>
+      </Page>
+    );
+  }
 
   return (
     <Page
@@ -87,65 +121,39 @@ export default function ProductsPage() {
         </Link>
       }
     >
-      <search aria-label="Find products">
-        <form
-          className="product-filters"
-          onSubmit={(e) => {
-            e.preventDefault();
-            pushed.current = text;
-            update({ q: text });
-          }}
-        >
-          <Field label="Search">
-            <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Name, SKU or description" maxLength={200} />
-          </Field>
-          <Field label="Status">
-            <select value={filters.status} onChange={(e) => update({ status: e.target.value as ListFilters['status'] })}>
-              <option value="">Any status</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_LABEL[s]}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Brand" error={brands.error ? 'Brands could not be loaded' : null}>
-            <select value={filters.brand ?? ''} onChange={(e) => update({ brand: e.target.value ? Number(e.target.value) : null })}>
-              <NamedOptions none="Any brand" items={brands.data} />
-            </select>
-          </Field>
-          <Field label="Channel">
-            <select value={filters.channel} onChange={(e) => update({ channel: e.target.value as ListFilters['channel'] })}>
-              <option value="">Any channel</option>
-              {channelOptions.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Category" error={categories.error ? 'Categories could not be loaded' : null}>
-            <select value={filters.category ?? ''} onChange={(e) => update({ category: e.target.value ? Number(e.target.value) : null })}>
-              <option value="">Any category</option>
-              {categories.data?.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {'\u00a0\u00a0'.repeat(c.level)}
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Per page">
-            <select value={filters.perPage} onChange={(e) => update({ perPage: Number(e.target.value) as ListFilters['perPage'] })}>
-              {PER_PAGE.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </form>
-      </search>
+      <ProductFilters
+        filters={filters}
+        text={text}
+        onText={setText}
+        onSubmit={() => {
+          pushed.current = text;
+          update({ q: text });
+        }}
+        update={update}
+      />
+      <div className="workbench-tools">
+        <ViewsMenu filters={filters} columns={columns} onApply={applyView} />
+        <details className="column-picker">
+          <summary className="column-picker-summary">Columns</summary>
+          <fieldset>
+            <legend className="visually-hidden">Columns shown</legend>
+            {OPTIONAL_COLUMNS.map((c) => (
+              <label key={c.id}>
+                <input
+                  type="checkbox"
+                  checked={columns.includes(c.id)}
+                  onChange={(e) =>
+                    setColumns((cols) =>
+                      e.target.checked ? DEFAULT_COLUMNS.filter((id) => id === c.id || cols.includes(id)) : cols.filter((id) => id !== c.id),
+                    )
+                  }
+                />{' '}
+                {c.label}
+              </label>
+            ))}
+          </fieldset>
+        </details>
+      </div>
 
       <ErrorBanner error={list.error} onRetry={() => list.refetch()} />
 
@@ -153,10 +161,29 @@ export default function ProductsPage() {
 
       {data && (
         <>
-          <p className="product-count" role="status" aria-live="polite">
-            {data.pagination.total_items.toLocaleString()} {data.pagination.total_items === 1 ? 'product' : 'products'}
-            {stale && list.isFetching && <span className="hint"> · updating…</span>}
-          </p>
+          <div className="product-count-row">
+            <p className="product-count" role="status" aria-live="polite">
+              {total.toLocaleString()} {total === 1 ? 'product' : 'products'}
+              {stale && list.isFetching && <span className="hint"> · updating…</span>}
+            </p>
+            {total > 0 && !selection.all && (
+              <button type="button" className="button link" onClick={() => setSelection({ all: true, ids: new Set() })}>
+                Select all {total.toLocaleString()} matching
+              </button>
+            )}
+            {data.products.length > 0 && (
+              <button
+                type="button"
+                className="button secondary"
+                onClick={() => setGridIds(!selection.all && selection.ids.size > 0 ? [...selection.ids].slice(0, 100) : data.products.map((p) => p.id))}
+              >
+                {!selection.all && selection.ids.size > 0 ? `Edit ${Math.min(selection.ids.size, 100)} selected in a grid` : 'Edit this page in a grid'}
+              </button>
+            )}
+          </div>
+          {selectedCount > 0 && (
+            <BulkBar selection={selection} total={total} filter={viewFilters(filters)} stores={stores} onClear={() => setSelection(NONE)} />
+          )}
           {data.products.length === 0 ? (
             <Empty>
               {hasFilters(filters) ? (
@@ -177,72 +204,16 @@ export default function ProductsPage() {
             </Empty>
           ) : (
             <div className={`table-wrap${stale ? ' product-stale' : ''}`} aria-busy={stale && list.isFetching}>
-              <table className="product-table">
-                <caption className="visually-hidden">
-                  Products, page {data.pagination.current_page} of {Math.max(data.pagination.total_pages, 1)}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">
-                      <span className="visually-hidden">Image</span>
-                    </th>
-                    <th scope="col">Name</th>
-                    <th scope="col">SKU</th>
-                    <th scope="col" className="num">
-                      Price
-                    </th>
-                    <th scope="col" className="num">
-                      Stock
-                    </th>
-                    <th scope="col">Status</th>
-                    {stores.length > 0 && <th scope="col">Shopify</th>}
-                    <CompletenessHeader />
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.products.map((p) => (
-                    <tr key={p.id}>
-                      <td className="product-thumb-cell">
-                        {p.images[0] ? (
-                          <img className="thumb" src={p.images[0]} alt="" loading="lazy" decoding="async" width={40} height={40} />
-                        ) : (
-                          <span className="thumb" aria-hidden="true" />
-                        )}
-                      </td>
-                      <td>
-                        <Link to={`/products/${p.id}`} state={{ list: location.search }} className="product-name">
-                          {p.name}
-                        </Link>
-                        {p.brand && <small className="hint product-sub">{p.brand.name}</small>}
-                      </td>
-                      <td className="mono">{p.sku}</td>
-                      <td className="num">
-                        {p.sale_price ? (
-                          <>
-                            {formatPrice(p.sale_price, p.currency)}{' '}
-                            <del className="hint">
-                              <span className="visually-hidden">was </span>
-                              {formatPrice(p.price, p.currency)}
-                            </del>
-                          </>
-                        ) : (
-                          formatPrice(p.price, p.currency)
-                        )}
-                      </td>
-                      <td className="num">{p.stock.toLocaleString()}</td>
-                      <td>
-                        <span className={`badge ${statusTone(p.status)}`}>{STATUS_LABEL[p.status] ?? p.status}</span>
-                      </td>
-                      {stores.length > 0 && (
-                        <td>
-                          <SyncStatesCell productId={p.id} integrations={stores} states={states.data ?? (states.isError ? [] : undefined)} />
-                        </td>
-                      )}
-                      <CompletenessCell productId={p.id} pageIds={pageIds} />
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ProductTable
+                products={data.products}
+                caption={`Products, page ${data.pagination.current_page} of ${Math.max(data.pagination.total_pages, 1)}`}
+                columns={columns}
+                sort={filters.sort}
+                onSort={(sort) => update({ sort })}
+                selection={selection}
+                onSelect={select}
+                ctx={{ listSearch: location.search, stores, states: states.data ?? (states.isError ? [] : undefined), pageIds }}
+              />
             </div>
           )}
           {data.pagination.total_pages > 1 && (

@@ -1,0 +1,17 @@
+// The workbench's services, built over their repositories.
+import type { Db } from '../../db/client.js';
+import { BatchRepository } from './batch.repository.js';
+import { BatchService } from './batch.service.js';
+import { BulkRepository } from './bulk.repository.js';
+import { BulkService } from './bulk.service.js';
+import { ViewRepository } from './view.repository.js';
+import { ViewService } from './view.service.js';
+import type { WorkbenchServices } from './workbench.routes.js';
+
+export function createWorkbench(db: Db): WorkbenchServices {
+  return {
+    bulk: new BulkService(db, new BulkRepository(db)),
+    batch: new BatchService(db, new BatchRepository(db)),
+    views: new ViewService(new ViewRepository(db)),
+  };
+}
