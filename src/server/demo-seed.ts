@@ -7,6 +7,9 @@ import { withGtinCheckDigit } from '../lib/gtin.js';
 import { demoImage } from './demo-images.js';
 import type { Services } from './services.js';
 
+/** Who the demo catalogue's products were made by, in their history. */
+const DEMO_ACTOR = { kind: 'import', keyId: null, label: 'Demo catalogue' } as const;
+
 export interface DemoSeed {
   organizationId: number;
   apiKey: string;
@@ -79,7 +82,7 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
       vat_rate_id: vat.id,
       publishing_channels: i % 2 === 0 ? ['web', 'mobile'] : ['web'],
       category_ids: [categoryOf.get(item.type)!],
-    });
+    }, DEMO_ACTOR);
     productIds.push(product.id);
     let position = 0;
     for (const color of item.colors) {

@@ -8,6 +8,7 @@ import { containsPattern, isoUtc, isoUtcMs } from '../sql.js';
 import { rowsOf } from '../../db/rows.js';
 import { NO_INCLUDES, type ProductIncludes } from './product-include.js';
 import { SELLING_SQL_PAIRS } from './selling-fields.js';
+import { snapshotOf, type Snapshot } from '../history/history.repository.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
 
 export interface ProductFilters {
@@ -256,14 +257,18 @@ export class ProductRepository {
     return row.id;
   }
 
-  /** Updates the given columns (and updated_at); false when no such product in the organization. */
-  async update(organizationId: number, id: number, columns: ProductColumns): Promise<boolean> {
+  /**
+   * Updates the given columns (and updated_at) and answers the product's history snapshot from before (history/,
+   * `snapshotOf`), read from the row locked by the same statement; null when no such product in the organization.
+   */
+  async update(organizationId: number, id: number, columns: ProductColumns): Promise<Snapshot | null> {
     const rows = await this.db
       .update(products)
       .set({ ...columns, updatedAt: sql`now()` })
-      .where(and(eq(products.organizationId, organizationId), eq(products.id, id)))
-      .returning({ id: products.id });
-    return rows.length > 0;
+      .from(sql`(SELECT * FROM products WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE) o`)
+      .where(and(eq(products.organizationId, organizationId), eq(products.id, id), sql`o.id = ${products.id}`))
+      .returning({ before: sql<Snapshot>`${snapshotOf('o')}` });
+    return rows[0]?.before ?? null;
   }
 
   async exists(organizationId: number, id: number): Promise<boolean> {
