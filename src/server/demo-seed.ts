@@ -64,25 +64,29 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
   for (const [i, item] of CATALOGUE.entries()) {
     const sku = `DEMO-${String(i + 1).padStart(3, '0')}`;
     const variantCount = item.sizes.length * item.colors.length;
-    const product = await pim.products.create(org.id, {
-      name: item.name,
-      sku,
-      description: `<p>${item.name} from the Pimbridge demo catalogue.</p>`,
-      short_description: item.name,
-      product_type: item.type,
-      price: item.price,
-      ...(i % 3 === 0 && { sale_price: (Number(item.price) * 0.8).toFixed(4) }),
-      cost_price: (Number(item.price) * 0.4).toFixed(4),
-      currency: 'EUR',
-      status: i < 8 ? 'active' : 'draft',
-      stock: variantCount * 5,
-      ean: withGtinCheckDigit(`400638133${String(i).padStart(3, '0')}`),
-      brand_id: brands[i % 2].id,
-      supplier_id: supplier.id,
-      vat_rate_id: vat.id,
-      publishing_channels: i % 2 === 0 ? ['web', 'mobile'] : ['web'],
-      category_ids: [categoryOf.get(item.type)!],
-    }, DEMO_ACTOR);
+    const product = await pim.products.create(
+      org.id,
+      {
+        name: item.name,
+        sku,
+        description: `<p>${item.name} from the Pimbridge demo catalogue.</p>`,
+        short_description: item.name,
+        product_type: item.type,
+        price: item.price,
+        ...(i % 3 === 0 && { sale_price: (Number(item.price) * 0.8).toFixed(4) }),
+        cost_price: (Number(item.price) * 0.4).toFixed(4),
+        currency: 'EUR',
+        status: i < 8 ? 'active' : 'draft',
+        stock: variantCount * 5,
+        ean: withGtinCheckDigit(`400638133${String(i).padStart(3, '0')}`),
+        brand_id: brands[i % 2].id,
+        supplier_id: supplier.id,
+        vat_rate_id: vat.id,
+        publishing_channels: i % 2 === 0 ? ['web', 'mobile'] : ['web'],
+        category_ids: [categoryOf.get(item.type)!],
+      },
+      DEMO_ACTOR,
+    );
     productIds.push(product.id);
     let position = 0;
     for (const color of item.colors) {

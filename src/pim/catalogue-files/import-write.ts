@@ -76,7 +76,11 @@ export async function writePlans(repos: BatchRepositories, imp: ImportRow, plans
   );
   await catalogue.setImageAlts(changed.flatMap((p) => p.imageAlts.map((a) => ({ productId: idOf(p), ...a }))));
   const actor = { kind: imp.source, keyId: imp.started_by_key_id, label: imp.file_name };
-  await history.record(org, changed.map((p) => ({ productId: idOf(p), before: p.existingId === null ? null : (before.get(p.existingId) ?? null) })), actor);
+  await history.record(
+    org,
+    changed.map((p) => ({ productId: idOf(p), before: p.existingId === null ? null : (before.get(p.existingId) ?? null) })),
+    actor,
+  );
   await imports.addImages(
     imp.id,
     changed.flatMap((p) => p.newImages.map((i) => ({ productId: idOf(p), url: i.url, position: i.position, altText: i.alt, line: p.draft.line, sku: p.key }))),

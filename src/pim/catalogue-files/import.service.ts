@@ -51,7 +51,11 @@ export class ImportService {
   }
 
   /** Keeps the upload, checks it, and queues its job: nothing is written to the catalogue before the file is known good. */
-  async create(organizationId: number, upload: { fileName: string; stream: Readable }, request: { format?: CsvFormat; dryRun: boolean; startedBy: ImportStarter }): Promise<ImportView> {
+  async create(
+    organizationId: number,
+    upload: { fileName: string; stream: Readable },
+    request: { format?: CsvFormat; dryRun: boolean; startedBy: ImportStarter },
+  ): Promise<ImportView> {
     const id = randomUUID();
     const storageKey = `${id}.csv`;
     const file = path.join(this.options.directory, storageKey);

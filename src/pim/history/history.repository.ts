@@ -40,20 +40,50 @@ export interface ChangeRow {
 
 /** The product's own fields, named as the API and as their columns (decimals read as text, as the API shows them). */
 export const SNAPSHOT_FIELDS = [
-  'name', 'sku', 'slug', 'description', 'short_description', 'product_type', 'price', 'sale_price', 'cost_price', 'currency',
-  'status', 'stock', 'ean', 'brand_id', 'supplier_id', 'vat_rate_id', 'category_ids', 'publishing_channels', 'product_condition',
-  'attributes', 'tags', 'seo_title', 'seo_description', 'gift_card', 'taxonomy_category', 'weight', 'storefront_type', 'barcode',
-  'compare_at_price', 'weight_unit', 'inventory_policy', 'inventory_tracked', 'taxable', 'requires_shipping',
+  'name',
+  'sku',
+  'slug',
+  'description',
+  'short_description',
+  'product_type',
+  'price',
+  'sale_price',
+  'cost_price',
+  'currency',
+  'status',
+  'stock',
+  'ean',
+  'brand_id',
+  'supplier_id',
+  'vat_rate_id',
+  'category_ids',
+  'publishing_channels',
+  'product_condition',
+  'attributes',
+  'tags',
+  'seo_title',
+  'seo_description',
+  'gift_card',
+  'taxonomy_category',
+  'weight',
+  'storefront_type',
+  'barcode',
+  'compare_at_price',
+  'weight_unit',
+  'inventory_policy',
+  'inventory_tracked',
+  'taxable',
+  'requires_shipping',
 ] as const;
 const DECIMALS = new Set(['price', 'sale_price', 'cost_price', 'weight', 'compare_at_price']);
 
-const valueOf = (field: string, a: string): string =>
+const fieldSql = (field: string, a: string): string =>
   field === 'category_ids'
     ? `coalesce((SELECT jsonb_agg(pc.category_id ORDER BY pc.category_id) FROM product_categories pc WHERE pc.product_id = ${a}.id), '[]'::jsonb)`
     : `${a}.${field}${DECIMALS.has(field) ? '::text' : ''}`;
 
 /** The snapshot of the product row aliased `alias`, as one jsonb. */
-export const snapshotOf = (alias: string): SQL => sql.raw(`jsonb_build_object(${SNAPSHOT_FIELDS.map((f) => `'${f}', ${valueOf(f, alias)}`).join(', ')})`);
+export const snapshotOf = (alias: string): SQL => sql.raw(`jsonb_build_object(${SNAPSHOT_FIELDS.map((f) => `'${f}', ${fieldSql(f, alias)}`).join(', ')})`);
 
 /** A created product's fields worth showing: the ones with a value. */
 const EMPTY = `('null'::jsonb, '[]'::jsonb, '{}'::jsonb, 'false'::jsonb)`;

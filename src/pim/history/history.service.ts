@@ -29,7 +29,12 @@ export class HistoryService {
         id: c.id,
         created_at: c.created_at,
         action: c.action,
-        who: { kind: c.actor_kind, key_id: c.actor_key_id, key_name: c.actor_key_id === null ? null : (names.get(c.actor_key_id) ?? null), label: c.actor_label },
+        who: {
+          kind: c.actor_kind,
+          key_id: c.actor_key_id,
+          key_name: c.actor_key_id === null ? null : (names.get(c.actor_key_id) ?? null),
+          label: c.actor_label,
+        },
         changes: c.changes,
         restored_from: c.restored_from,
       })),

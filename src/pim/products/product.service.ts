@@ -126,7 +126,10 @@ export class ProductService {
       this.db.transaction(async (tx) => {
         const repo = this.products.with(tx);
         if (input.attributes) await this.attributes.confirmProductValues(tx, organizationId, input.attributes);
-        const before = await repo.update(organizationId, id, { ...toColumns(input), ...(input.attributes && { attributes: patchedAttributes(input.attributes) }) });
+        const before = await repo.update(organizationId, id, {
+          ...toColumns(input),
+          ...(input.attributes && { attributes: patchedAttributes(input.attributes) }),
+        });
         if (before === null) throw notFound(`Product ${id} not found`);
         if (input.category_ids) await repo.replaceCategories(id, input.category_ids);
         const action = record.restoredFrom === undefined ? 'updated' : 'restored';
