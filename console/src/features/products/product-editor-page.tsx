@@ -13,6 +13,7 @@ import { useOrganization } from '../organization/api';
 import { productChanged, productListsChanged, useProduct, useVariants } from './api';
 import { productKeys } from './keys';
 import { ProductFields } from './product-fields';
+import { ProductHistory } from './product-history';
 import { ProductMedia } from './product-media';
 import { ProductOptions } from './product-options';
 import { UnsavedChangesScope } from '../../components/unsaved-changes';
@@ -133,6 +134,7 @@ function Editor({ id }: { id: number | null }) {
                 <ProductOptions productId={p.id} onMade={changed} />
                 <ProductTranslations product={p} onChanged={changed} confirm={confirm} />
                 <ProductShopify productId={p.id} />
+                <ProductHistory product={p} confirm={confirm} onRestored={() => setFormVersion((v) => v + 1)} />
               </>
             ) : (
               <p className="hint">Images, stock, variants, translations and Shopify come once the product is created.</p>
