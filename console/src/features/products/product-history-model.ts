@@ -56,6 +56,13 @@ const FIELD_LABEL: Record<string, string> = {
 
 const DECIMALS = new Set(['price', 'sale_price', 'cost_price', 'weight', 'compare_at_price']);
 
+/** A change's fields in the order the editor shows them (unknown ones last). */
+export function inFieldOrder<T extends { field: string }>(changes: readonly T[]): T[] {
+  const order = Object.keys(FIELD_LABEL);
+  const rank = (f: string) => (order.includes(f) ? order.indexOf(f) : order.length);
+  return [...changes].sort((a, b) => rank(a.field) - rank(b.field));
+}
+
 export const fieldLabel = (field: string) => FIELD_LABEL[field] ?? field.replace(/_/g, ' ');
 
 /** Who made a change, as the merchant knows them. */

@@ -8,7 +8,7 @@ import { useBrands, useCategories, useSuppliers, useVatRates } from '../catalogu
 import { useProductHistory, useRestoreVersion } from './api';
 import { productKeys } from './keys';
 import type { Product } from './product-model';
-import { ACTION_LABEL, fieldLabel, type HistoryNames, shortened, valueText, whoText } from './product-history-model';
+import { ACTION_LABEL, fieldLabel, type HistoryNames, inFieldOrder, shortened, valueText, whoText } from './product-history-model';
 
 export function ProductHistory({ product, onRestored, confirm }: { product: Product; onRestored: () => void; confirm: (message: string) => Promise<boolean> }) {
   const ids = useId();
@@ -27,6 +27,7 @@ export function ProductHistory({ product, onRestored, confirm }: { product: Prod
   const restoreTo = async (changeId: number, when: string) => {
     const ok = await confirm(
       `Restore the version of ${when}? The product's details (name, prices, status, categories, attributes…) go back to how they were right after that change. Variants, stock per warehouse, translations and images stay as they are.`,
+      { yes: 'Restore this version' },
     );
     if (!ok) return;
     setNotice(null);
@@ -61,7 +62,7 @@ export function ProductHistory({ product, onRestored, confirm }: { product: Prod
                   {current && <span className="badge ok">Current version</span>}
                 </p>
                 <ul className="history-fields">
-                  {change.changes.map((f) => (
+                  {inFieldOrder(change.changes).map((f) => (
                     <FieldLine key={f.field} field={f.field} old={f.old} value={f.new} created={change.action === 'created'} names={names} />
                   ))}
                 </ul>
