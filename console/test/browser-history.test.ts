@@ -42,9 +42,9 @@ describe("a product's history in the console", () => {
 
     const newest = history().locator('li.history-entry').first();
     await newest.getByText('Price:').waitFor();
-    assert.match(await newest.textContent(), /Price:\s*120\.00\s*→\s*(changed to)?\s*99\.50/);
-    assert.match(await newest.textContent(), /The console \(signed in with key/);
-    assert.match(await newest.textContent(), /Current version/);
+    assert.match(String(await newest.textContent()), /Price:\s*120\.00\s*→\s*(changed to)?\s*99\.50/);
+    assert.match(String(await newest.textContent()), /The console \(signed in with key/);
+    assert.match(String(await newest.textContent()), /Current version/);
     await history().scrollIntoViewIfNeeded();
     await c.shot(page, 'history-1280');
     assert.deepEqual(await c.axe(page), []);
@@ -55,7 +55,7 @@ describe("a product's history in the console", () => {
     await created.getByRole('button', { name: 'Restore this version' }).click();
     const ask = page.getByRole('dialog', { name: /Restore the version of/ });
     await ask.waitFor();
-    assert.match(await ask.textContent(), /Variants, stock per warehouse, translations and images stay as they are/);
+    assert.match(String(await ask.textContent()), /Variants, stock per warehouse, translations and images stay as they are/);
     // Cancelling changes nothing.
     await ask.getByRole('button', { name: 'Cancel' }).click();
     assert.equal(await price(), '99.5000');
@@ -75,7 +75,7 @@ describe("a product's history in the console", () => {
     );
     const newest = history().locator('li.history-entry').first();
     await newest.getByText('Restored an earlier version').waitFor();
-    assert.match(await newest.textContent(), /Price:\s*99\.50[\s\S]*120\.00/);
+    assert.match(String(await newest.textContent()), /Price:\s*99\.50[\s\S]*120\.00/);
 
     await history().scrollIntoViewIfNeeded();
     await c.shot(page, 'history-restored-1280');

@@ -10,7 +10,15 @@ import { productKeys } from './keys';
 import type { Product } from './product-model';
 import { ACTION_LABEL, fieldLabel, type HistoryNames, inFieldOrder, shortened, valueText, whoText } from './product-history-model';
 
-export function ProductHistory({ product, onRestored, confirm }: { product: Product; onRestored: () => void; confirm: (message: string) => Promise<boolean> }) {
+export function ProductHistory({
+  product,
+  onRestored,
+  confirm,
+}: {
+  product: Product;
+  onRestored: () => void;
+  confirm: (message: string, buttons?: { yes?: string; no?: string }) => Promise<boolean>;
+}) {
   const ids = useId();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
