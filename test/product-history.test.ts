@@ -153,6 +153,16 @@ for (const target of databaseTargets()) {
       assert.equal((await history(p.id)).changes.length, 4);
     });
 
+    it('restores attributes exactly (keys added since removed), and a patch of attributes is recorded as the whole object', async () => {
+      for (const code of ['material', 'colour']) okData(await call('POST', '/api/product-attributes', { code, name: code, type: 'text' }), 201);
+      const p = await createProduct(call, { name: 'Scarf', attributes: { material: 'wool' } });
+      okData(await call('PATCH', `/api/products/${p.id}`, { attributes: { material: 'cotton', colour: 'red' } }));
+      const [update, create] = (await history(p.id)).changes;
+      assert.deepEqual(fieldsOf(update), { attributes: [{ material: 'wool' }, { material: 'cotton', colour: 'red' }] });
+      const restored = okData(await call('POST', `/api/products/${p.id}/history/${create.id}/restore`));
+      assert.deepEqual(restored.attributes, { material: 'wool' });
+    });
+
     it('pages the history like the other lists', async () => {
       const p = await createProduct(call, { name: 'Shelf', price: '1.00' });
       for (const price of ['2.00', '3.00', '4.00']) okData(await call('PATCH', `/api/products/${p.id}`, { price }));
