@@ -163,6 +163,19 @@ for (const target of databaseTargets()) {
       assert.deepEqual(restored.attributes, { material: 'wool' });
     });
 
+    it('records translations as name@de and its like: set, changed, removed; an unchanged one records nothing', async () => {
+      const p = await createProduct(call, { name: 'Cup' });
+      okData(await call('PUT', `/api/products/${p.id}/translations/de`, { name: 'Tasse' }));
+      okData(await call('PUT', `/api/products/${p.id}/translations/de`, { name: 'Tasse' }));
+      okData(await call('PUT', `/api/products/${p.id}/translations/de`, { name: 'Becher', seo_title: 'Becher kaufen' }));
+      okData(await call('DELETE', `/api/products/${p.id}/translations/de`));
+      const [removed, changed, set] = (await history(p.id)).changes;
+      assert.deepEqual(fieldsOf(set), { 'name@de': [null, 'Tasse'] });
+      assert.deepEqual(fieldsOf(changed), { 'name@de': ['Tasse', 'Becher'], 'seo_title@de': [null, 'Becher kaufen'] });
+      assert.deepEqual(fieldsOf(removed), { 'name@de': ['Becher', null], 'seo_title@de': ['Becher kaufen', null] });
+      assert.equal((await history(p.id)).changes.length, 4);
+    });
+
     it('pages the history like the other lists', async () => {
       const p = await createProduct(call, { name: 'Shelf', price: '1.00' });
       for (const price of ['2.00', '3.00', '4.00']) okData(await call('PATCH', `/api/products/${p.id}`, { price }));

@@ -34,6 +34,7 @@ test('values in words: decimals, statuses, names for ids, lists, yes and no, not
   assert.equal(valueText('attributes', { material: 'cotton', sizes: ['S', 'M'] }, names), 'material: cotton; sizes: S, M');
   assert.equal(fieldLabel('sale_price'), 'Sale price');
   assert.equal(fieldLabel('something_new'), 'something new');
+  assert.equal(fieldLabel('seo_title@de'), 'SEO title (de)');
 });
 
 test("a change's fields in the editor's order", () => {

@@ -135,6 +135,18 @@ export class HistoryRepository {
         AND d.changes <> '[]'::jsonb`);
   }
 
+  /**
+   * Records changes the caller worked out itself (a translation's texts, named `name@de`), with the product's snapshot
+   * now; nothing when the list is empty.
+   */
+  async recordChanges(organizationId: number, productId: number, actor: Actor, changes: FieldChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.db.execute(sql`
+      INSERT INTO product_changes (organization_id, product_id, actor_kind, actor_key_id, actor_label, action, changes, snapshot)
+      SELECT p.organization_id, p.id, ${actor.kind}, ${actor.keyId}, ${actor.label}, 'updated', ${JSON.stringify(changes)}::jsonb, ${snapshotOf('p')}
+      FROM products p WHERE p.organization_id = ${organizationId} AND p.id = ${productId}`);
+  }
+
   /** A page of the product's changes, newest first, and how many it has. */
   async list(organizationId: number, productId: number, page: { limit: number; offset: number }): Promise<{ changes: ChangeRow[]; total: number }> {
     const result = await this.db.execute(sql`

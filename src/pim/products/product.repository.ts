@@ -115,6 +115,16 @@ export function productWhere(organizationId: number, f: ProductFilters): SQL {
 export const defaultCurrencyOf = (organizationId: number): SQL =>
   sql`coalesce((SELECT o.default_currency FROM organizations o WHERE o.id = ${organizationId}), 'EUR')`;
 
+/** A translation's texts in the API's names. */
+export type TranslationTexts = Record<keyof typeof TRANSLATION_TEXTS, string | null>;
+const TRANSLATION_TEXTS = {
+  name: productTranslations.name,
+  description: productTranslations.description,
+  short_description: productTranslations.shortDescription,
+  seo_title: productTranslations.seoTitle,
+  seo_description: productTranslations.seoDescription,
+};
+
 /** find()'s statements by shape (a handful: locale or not × the includes). */
 const FIND_STATEMENTS = new Map<string, CompiledStatement>();
 
@@ -366,11 +376,22 @@ export class ProductRepository {
     };
   }
 
-  async deleteTranslation(productId: number, locale: string): Promise<boolean> {
+  /** The product's translation in this locale, its row locked until the transaction ends; null: none. */
+  async translationForUpdate(productId: number, locale: string): Promise<TranslationTexts | null> {
+    const rows = await this.db
+      .select(TRANSLATION_TEXTS)
+      .from(productTranslations)
+      .where(and(eq(productTranslations.productId, productId), eq(productTranslations.locale, locale)))
+      .for('update');
+    return rows[0] ?? null;
+  }
+
+  /** Deletes the translation; its texts as they were, or null when there was none. */
+  async deleteTranslation(productId: number, locale: string): Promise<TranslationTexts | null> {
     const rows = await this.db
       .delete(productTranslations)
       .where(and(eq(productTranslations.productId, productId), eq(productTranslations.locale, locale)))
-      .returning({ locale: productTranslations.locale });
-    return rows.length > 0;
+      .returning(TRANSLATION_TEXTS);
+    return rows[0] ?? null;
   }
 }

@@ -128,7 +128,7 @@ function translationRoutes(app: App, products: ProductService): void {
         response: pimResponses(200, Translation),
       },
     },
-    async (req) => ok(await products.putTranslation(req.pim.organizationId, req.params.id, req.params.locale, req.body)),
+    async (req) => ok(await products.putTranslation(req.pim.organizationId, req.params.id, req.params.locale, req.body, actorOf(req.pim))),
   );
 
   app.delete(
@@ -145,7 +145,7 @@ function translationRoutes(app: App, products: ProductService): void {
       },
     },
     async (req) => {
-      await products.deleteTranslation(req.pim.organizationId, req.params.id, req.params.locale);
+      await products.deleteTranslation(req.pim.organizationId, req.params.id, req.params.locale, actorOf(req.pim));
       return ok({ deleted: true });
     },
   );

@@ -6,11 +6,11 @@ import { firstFreeSlug, slugify } from '../../lib/slug.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AttributeService } from '../attributes/attribute.service.js';
-import type { Actor, HistoryRepository } from '../history/history.repository.js';
+import type { Actor, FieldChange, HistoryRepository } from '../history/history.repository.js';
 import type { StockService } from '../stock/stock.service.js';
 import { parseInclude } from './product-include.js';
 import { SELLING_COLUMNS } from './selling-fields.js';
-import { patchedAttributes, type ProductColumns, type ProductFilters, type ProductRepository } from './product.repository.js';
+import { patchedAttributes, type ProductColumns, type ProductFilters, type ProductRepository, type TranslationTexts } from './product.repository.js';
 import type { ProductCreateInput, ProductListQueryInput, ProductPatchInput, ProductView, TranslationInput } from './product.schemas.js';
 
 const UNIQUE_FIELDS = [
@@ -150,23 +150,29 @@ export class ProductService {
     return this.get(organizationId, id);
   }
 
-  async putTranslation(organizationId: number, id: number, locale: string, input: TranslationInput) {
+  /** Creates or changes a translation; the texts that changed are recorded in the product's history (`name@de`…). */
+  async putTranslation(organizationId: number, id: number, locale: string, input: TranslationInput, actor: Actor) {
     if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
     return this.db.transaction(async (tx) => {
       const repo = this.products.with(tx);
+      const before = await repo.translationForUpdate(id, locale);
       const translation = await repo.upsertTranslation(id, locale, input);
       await repo.touch(id);
+      await this.history.with(tx).recordChanges(organizationId, id, actor, translationChanges(locale, before, translation));
       return translation;
     });
   }
 
-  async deleteTranslation(organizationId: number, id: number, locale: string): Promise<void> {
+  async deleteTranslation(organizationId: number, id: number, locale: string, actor: Actor): Promise<void> {
     if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
     const deleted = await this.db.transaction(async (tx) => {
       const repo = this.products.with(tx);
       const found = await repo.deleteTranslation(id, locale);
-      if (found) await repo.touch(id);
-      return found;
+      if (found) {
+        await repo.touch(id);
+        await this.history.with(tx).recordChanges(organizationId, id, actor, translationChanges(locale, found, null));
+      }
+      return found !== null;
     });
     if (!deleted) throw notFound(`Product ${id} has no '${locale}' translation`);
   }
@@ -203,6 +209,16 @@ export class ProductService {
       throw err;
     }
   }
+}
+
+/** A translation's texts that differ, as history changes named `field@locale` (the catalogue files' column names). */
+function translationChanges(locale: string, before: TranslationTexts | null, after: TranslationTexts | null): FieldChange[] {
+  const fields = ['name', 'description', 'short_description', 'seo_title', 'seo_description'] as const;
+  return fields.flatMap((f) => {
+    const old = before?.[f] ?? null;
+    const now = after?.[f] ?? null;
+    return old === now ? [] : [{ field: `${f}@${locale}`, old, new: now }];
+  });
 }
 
 /** API field names → column values; absent fields stay absent so PATCH changes only what it names. */

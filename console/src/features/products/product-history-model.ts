@@ -59,11 +59,16 @@ const DECIMALS = new Set(['price', 'sale_price', 'cost_price', 'weight', 'compar
 /** A change's fields in the order the editor shows them (unknown ones last). */
 export function inFieldOrder<T extends { field: string }>(changes: readonly T[]): T[] {
   const order = Object.keys(FIELD_LABEL);
-  const rank = (f: string) => (order.includes(f) ? order.indexOf(f) : order.length);
+  const rank = (f: string) => (order.includes(f.split('@')[0]) ? order.indexOf(f.split('@')[0]) : order.length);
   return [...changes].sort((a, b) => rank(a.field) - rank(b.field));
 }
 
-export const fieldLabel = (field: string) => FIELD_LABEL[field] ?? field.replace(/_/g, ' ');
+/** A field's label; a translation's text (`name@de`) is its field's label and its language. */
+export function fieldLabel(field: string): string {
+  const [base, locale] = field.split('@');
+  const label = FIELD_LABEL[base] ?? base.replace(/_/g, ' ');
+  return locale ? `${label} (${locale})` : label;
+}
 
 /** Who made a change, as the merchant knows them. */
 export function whoText(who: Who): string {
