@@ -2836,6 +2836,180 @@ export type DeleteProductViewResponses = {
 
 export type DeleteProductViewResponse = DeleteProductViewResponses[keyof DeleteProductViewResponses];
 
+export type ListProductHistoryData = {
+    body?: never;
+    path: {
+        /**
+         * positive integer id
+         */
+        id: number;
+    };
+    query?: {
+        page?: number;
+        limit?: number;
+    };
+    url: '/api/products/{id}/history';
+};
+
+export type ListProductHistoryErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type ListProductHistoryError = ListProductHistoryErrors[keyof ListProductHistoryErrors];
+
+export type ListProductHistoryResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            changes: Array<{
+                id: number;
+                /**
+                 * when, ISO 8601 UTC
+                 */
+                created_at: string;
+                action: 'created' | 'updated' | 'restored';
+                who: {
+                    /**
+                     * api_key: a call with X-API-KEY; console: the console; import: a catalogue file; adoption: a Shopify catalogue adopted
+                     */
+                    kind: 'api_key' | 'console' | 'import' | 'adoption';
+                    /**
+                     * the API key the write came with (the console signs in with one)
+                     */
+                    key_id: number | null;
+                    /**
+                     * that key's name, when it has one
+                     */
+                    key_name: string | null;
+                    /**
+                     * a label of the write's source: the catalogue file's name for an import
+                     */
+                    label: string | null;
+                };
+                changes: Array<{
+                    /**
+                     * the product field, named as the API names it (category_ids for the product's categories)
+                     */
+                    field: string;
+                    /**
+                     * its value before the change, as the API shows it (null for a new product)
+                     */
+                    old: unknown;
+                    /**
+                     * its value after the change
+                     */
+                    new: unknown;
+                }>;
+                /**
+                 * for a restore: the change whose version was put back
+                 */
+                restored_from: number | null;
+            }>;
+            pagination: {
+                current_page: number;
+                total_pages: number;
+                total_items: number;
+                items_per_page: number;
+            };
+        };
+        error: null;
+    };
+};
+
+export type ListProductHistoryResponse = ListProductHistoryResponses[keyof ListProductHistoryResponses];
+
+export type RestoreProductVersionData = {
+    body?: never;
+    path: {
+        /**
+         * positive integer id
+         */
+        id: number;
+        /**
+         * the id of a change in the product history
+         */
+        change_id: number;
+    };
+    query?: never;
+    url: '/api/products/{id}/history/{change_id}/restore';
+};
+
+export type RestoreProductVersionErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type RestoreProductVersionError = RestoreProductVersionErrors[keyof RestoreProductVersionErrors];
+
+export type RestoreProductVersionResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: Product;
+        error: null;
+    };
+};
+
+export type RestoreProductVersionResponse = RestoreProductVersionResponses[keyof RestoreProductVersionResponses];
+
 export type SearchProductsByImageData = {
     body: {
         /**

@@ -320,13 +320,13 @@ describe('a merchant in the console', () => {
     assert.equal(await currency.inputValue(), '', 'not set at first');
     await currency.selectOption({ label: 'Another currency…' });
     await page.getByLabel('Currency code').fill('C1');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('must be three letters, such as EUR (ISO 4217)').waitFor();
     await c.shot(page, 'flow-organization-currency-refused');
     assert.equal((await c.h.as(c.tenant)('GET', '/api/organization')).json().data.default_currency, null, 'nothing was sent');
 
     await currency.selectOption('CHF');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Default currency saved: CHF' }).waitFor();
     await c.shot(page, 'flow-organization-currency-saved');
     assert.equal((await c.h.as(c.tenant)('GET', '/api/organization')).json().data.default_currency, 'CHF');

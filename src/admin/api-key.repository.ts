@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { organizations } from '../db/tenancy.js';
 import { apiKeys } from './admin.tables.js';
@@ -46,6 +46,16 @@ export class ApiKeyRepository {
       .from(apiKeys)
       .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
     return row?.hashes ?? null;
+  }
+
+  /** The names of these keys of the organization (revoked ones too), by id; a key without a name is left out. */
+  async namesOf(organizationId: number, ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: apiKeys.id, name: apiKeys.name })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.organizationId, organizationId), inArray(apiKeys.id, ids)));
+    return new Map(rows.flatMap((r) => (r.name === null ? [] : [[r.id, r.name] as const])));
   }
 
   /** SHA-256 of every key the organization was issued, revoked ones too: the integrations of its PIM account use one. */

@@ -20,6 +20,9 @@ export const imports = pgTable(
     /** queued → running → completed | failed. */
     state: text('state').notNull().default('queued'),
     fileName: text('file_name').notNull(),
+    /** Who started it, for the products' history: the API key (a console session's key too), and `import` or `adoption`. */
+    startedByKeyId: integer('started_by_key_id'),
+    source: text('source').notNull().default('import'),
     /** Where the upload is kept (under DATA_DIR/imports) until the import ends. */
     storageKey: text('storage_key').notNull(),
     sizeBytes: integer('size_bytes').notNull(),

@@ -29,6 +29,8 @@ import { ChannelRepository } from './channels/channel.repository.js';
 import { ChannelService } from './channels/channel.service.js';
 import { CompletenessRepository } from './completeness/completeness.repository.js';
 import { CompletenessService } from './completeness/completeness.service.js';
+import { HistoryRepository } from './history/history.repository.js';
+import { HistoryService } from './history/history.service.js';
 import { ImageSearchRepository } from './image-search/image-search.repository.js';
 import { ImageSearchService } from './image-search/image-search.service.js';
 import { MediaRepository } from './media/media.repository.js';
@@ -102,14 +104,16 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     { publicUrl: settings.publicUrl, downloadConcurrency: settings.mediaDownloadConcurrency, quotaBytes: settings.mediaQuotaBytes },
   );
   const stockLevels = new StockRepository(db);
+  const history = new HistoryRepository(db);
   const catalogue = new CatalogueRepository(db, mediaUrl);
   const importRepo = new ImportRepository(db);
   const importDirectory = path.join(settings.dataDir, 'imports');
   const imports = new ImportService({ db, imports: importRepo, queue }, { directory: importDirectory, maxBytes: settings.importMaxBytes });
   const changes = new CatalogueChanges(db, notifications);
-  const importJob = new ImportJob({ db, imports: importRepo, catalogue, media, changes }, importDirectory);
+  const importJob = new ImportJob({ db, imports: importRepo, catalogue, media, changes, history }, importDirectory);
   const attributes = new AttributeService(db, new AttributeRepository(db));
   const stock = new StockService(db, stockLevels, products);
+  const productService = new ProductService({ db, products, attributes, stock, history });
   const writeLimiter = createRateLimiter({ name: 'pim-write', points: settings.pimRateLimitWrite, durationSeconds: 60, redis });
   const services = {
     auth,
@@ -117,7 +121,8 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     sessions: new SessionService(auth, new SessionRepository(db), settings.consoleSessionHours * 3_600_000),
     readLimiter: createRateLimiter({ name: 'pim-read', points: settings.pimRateLimitRead, durationSeconds: 60, redis }),
     writeLimiter,
-    products: new ProductService({ db, products, attributes, stock }),
+    products: productService,
+    history: new HistoryService({ history, products: productService, stock, keys }),
     imageSearch: new ImageSearchService(new ImageSearchRepository(db), products),
     attributes,
     warehouses: new WarehouseService(db, new WarehouseRepository(db), stockLevels),

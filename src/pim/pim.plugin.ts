@@ -22,6 +22,8 @@ import type { ImportService } from './catalogue-files/import.service.js';
 import { imageSearchRoutes } from './image-search/image-search.routes.js';
 import type { ImageSearchService } from './image-search/image-search.service.js';
 import type { ChannelService } from './channels/channel.service.js';
+import { historyRoutes } from './history/history.routes.js';
+import type { HistoryService } from './history/history.service.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { mediaUploadRoutes } from './media/media-upload.routes.js';
 import { optionMatrixRoutes } from './variants/option-matrix.routes.js';
@@ -47,6 +49,7 @@ export interface PimDeps {
   readLimiter: RateLimiter;
   writeLimiter: RateLimiter;
   products: ProductService;
+  history: HistoryService;
   imageSearch: ImageSearchService;
   attributes: AttributeService;
   warehouses: WarehouseService;
@@ -96,7 +99,7 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
     const apiKey = req.headers['x-api-key'] as string | undefined;
     // The console's session (cookie, checked on the root) stands for its organization's key; an explicit key wins.
     const session = apiKey === undefined ? req.consoleSession : null;
-    if (session) req.pim = { organizationId: session.organizationId, keyId: session.keyId };
+    if (session) req.pim = { organizationId: session.organizationId, keyId: session.keyId, via: 'console' };
     else if (apiKey === undefined && req.consoleSessionEnded) throw new AppError('unauthorized', SESSION_ENDED);
     else req.pim = await deps.auth.authenticate(apiKey);
   });
@@ -131,6 +134,7 @@ export async function pimPlugin(app: App, deps: PimDeps): Promise<void> {
   productRoutes(app, deps.products);
   completenessRoutes(app, deps.completeness);
   workbenchRoutes(app, deps.workbench);
+  historyRoutes(app, deps.history);
   // Scopes of their own: the only routes that parse multipart/form-data.
   await app.register(async (scope) => imageSearchRoutes(scope as App, deps.imageSearch));
   await app.register(async (scope) => catalogueFileRoutes(scope as App, deps.catalogueFiles));

@@ -7,6 +7,9 @@ import { withGtinCheckDigit } from '../lib/gtin.js';
 import { demoImage } from './demo-images.js';
 import type { Services } from './services.js';
 
+/** Who the demo catalogue's products were made by, in their history. */
+const DEMO_ACTOR = { kind: 'import', keyId: null, label: 'Demo catalogue' } as const;
+
 export interface DemoSeed {
   organizationId: number;
   apiKey: string;
@@ -61,26 +64,30 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
   for (const [i, item] of CATALOGUE.entries()) {
     const sku = `DEMO-${String(i + 1).padStart(3, '0')}`;
     const variantCount = item.sizes.length * item.colors.length;
-    const product = await pim.products.create(org.id, {
-      name: item.name,
-      sku,
-      description: `<p>${item.name} from the Pimbridge demo catalogue.</p>`,
-      short_description: item.name,
-      // The store's type (Shopify's "Type"); the PIM's own kind of product stays the default, simple.
-      storefront_type: item.type,
-      price: item.price,
-      ...(i % 3 === 0 && { sale_price: (Number(item.price) * 0.8).toFixed(4) }),
-      cost_price: (Number(item.price) * 0.4).toFixed(4),
-      currency: 'EUR',
-      status: i < 8 ? 'active' : 'draft',
-      stock: variantCount * 5,
-      ean: withGtinCheckDigit(`400638133${String(i).padStart(3, '0')}`),
-      brand_id: brands[i % 2].id,
-      supplier_id: supplier.id,
-      vat_rate_id: vat.id,
-      publishing_channels: i % 2 === 0 ? ['web', 'mobile'] : ['web'],
-      category_ids: [categoryOf.get(item.type)!],
-    });
+    const product = await pim.products.create(
+      org.id,
+      {
+        name: item.name,
+        sku,
+        description: `<p>${item.name} from the Pimbridge demo catalogue.</p>`,
+        short_description: item.name,
+        // The store's type (Shopify's "Type"); the PIM's own kind of product stays the default, simple.
+        storefront_type: item.type,
+        price: item.price,
+        ...(i % 3 === 0 && { sale_price: (Number(item.price) * 0.8).toFixed(4) }),
+        cost_price: (Number(item.price) * 0.4).toFixed(4),
+        currency: 'EUR',
+        status: i < 8 ? 'active' : 'draft',
+        stock: variantCount * 5,
+        ean: withGtinCheckDigit(`400638133${String(i).padStart(3, '0')}`),
+        brand_id: brands[i % 2].id,
+        supplier_id: supplier.id,
+        vat_rate_id: vat.id,
+        publishing_channels: i % 2 === 0 ? ['web', 'mobile'] : ['web'],
+        category_ids: [categoryOf.get(item.type)!],
+      },
+      DEMO_ACTOR,
+    );
     productIds.push(product.id);
     let position = 0;
     for (const color of item.colors) {

@@ -655,7 +655,7 @@ export interface paths {
         put?: never;
         /**
          * Import products from a CSV file
-         * @description multipart/form-data with the CSV file in the field `file`: our format or Shopify's product CSV (docs/csv-formats.md); dry_run=true checks the whole file and reports, writing nothing. The file is checked (UTF-8, a known header, at least one row, the size limit) before the answer, 202 with the import to poll; its rows are then imported in the background. Products are matched within the organization by SKU (a Shopify file's by handle): a second import of the same file changes nothing. Requires an API key (X-API-KEY) or a console session; a file that fails the check is a 400 naming the reason.
+         * @description multipart/form-data with the CSV file in the field `file`: our format or Shopify's product CSV (docs/csv-formats.md); dry_run=true checks the whole file and reports, writing nothing. The file is checked (UTF-8, a known header, at least one row, the size limit) before the answer, 202 with the import to poll; its rows are then imported in the background. Products are matched within the organization by SKU (a Shopify file's by handle): a second import of the same file changes nothing. The products' history names the import (its file name and the key); the connector's adoption sends X-Pimbridge-Source: shop-adoption, and its imports are named adoptions. Requires an API key (X-API-KEY) or a console session; a file that fails the check is a 400 naming the reason.
          */
         post: operations["createImport"];
         delete?: never;
@@ -1122,6 +1122,46 @@ export interface paths {
         get: operations["getProductCompleteness"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a product's changes
+         * @description Beyond the spec: the product's changes, newest first, paginated with page and limit (1-100, default 20). Each says when, who (an API key, the console, a catalogue import or a Shopify adoption, with the key's id and name) and each field's old and new value, in the API's field names and values. Requires an API key (X-API-KEY) or a console session; 404 if the product does not exist, 400 for an invalid query parameter.
+         */
+        get: operations["listProductHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/{id}/history/{change_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version of a product
+         * @description Beyond the spec: puts the product's own fields (not its variants, stock per warehouse, translations or images) back as they were right after the change, as one write recorded in the history as a restore by the caller, and answers the product. Nothing is written when they are so already. Requires an API key (X-API-KEY) or a console session; 404 if the product or the change (of that product) does not exist, 400 when a brand, supplier, VAT rate or category of that version no longer exists or its SKU, slug or EAN is another product's now.
+         */
+        post: operations["restoreProductVersion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12529,6 +12569,330 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+        };
+    };
+    listProductHistory: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            changes: {
+                                /** @enum {string} */
+                                action: "created" | "updated" | "restored";
+                                changes: {
+                                    /** @description the product field, named as the API names it (category_ids for the product's categories) */
+                                    field: string;
+                                    /** @description its value after the change */
+                                    new: unknown;
+                                    /** @description its value before the change, as the API shows it (null for a new product) */
+                                    old: unknown;
+                                }[];
+                                /** @description when, ISO 8601 UTC */
+                                created_at: string;
+                                id: number;
+                                /** @description for a restore: the change whose version was put back */
+                                restored_from: number | null;
+                                who: {
+                                    /** @description the API key the write came with (the console signs in with one) */
+                                    key_id: number | null;
+                                    /** @description that key's name, when it has one */
+                                    key_name: string | null;
+                                    /**
+                                     * @description api_key: a call with X-API-KEY; console: the console; import: a catalogue file; adoption: a Shopify catalogue adopted
+                                     * @enum {string}
+                                     */
+                                    kind: "api_key" | "console" | "import" | "adoption";
+                                    /** @description a label of the write's source: the catalogue file's name for an import */
+                                    label: string | null;
+                                };
+                            }[];
+                            pagination: {
+                                current_page: number;
+                                items_per_page: number;
+                                total_items: number;
+                                total_pages: number;
+                            };
+                        };
+                        error: null;
+                        /** @enum {integer} */
+                        status: 1;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not authenticated: the credentials are missing, invalid or revoked */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Forbidden: the organization is deactivated, or a console session's write came without its CSRF token */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+        };
+    };
+    restoreProductVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id of a change in the product history */
+                change_id: number;
+                /** @description positive integer id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Product"];
+                        error: null;
+                        /** @enum {integer} */
+                        status: 1;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not authenticated: the credentials are missing, invalid or revoked */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Forbidden: the organization is deactivated, or a console session's write came without its CSRF token */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
                     "X-RateLimit-Limit"?: number;

@@ -201,7 +201,9 @@ export class PimClient {
     const boundary = `----pimbridge${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: text/csv\r\n\r\n`;
     const body = Buffer.concat([Buffer.from(head), file.content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-    const answer = await this.http.send(url, 'POST', conn.apiKey, { 'content-type': `multipart/form-data; boundary=${boundary}` }, body);
+    // Only the adoption imports: the PIM names the import's products' history after it (a label; the key is what it trusts).
+    const source = { 'x-pimbridge-source': 'shop-adoption' };
+    const answer = await this.http.send(url, 'POST', conn.apiKey, { 'content-type': `multipart/form-data; boundary=${boundary}`, ...source }, body);
     return importOf(this.http.envelope(url, 'POST', answer, { accepted: [202, 201, 200] }));
   }
 

@@ -7,6 +7,8 @@ import type { CredentialCache } from './credential-cache.js';
 export interface PimPrincipal {
   organizationId: number;
   keyId: number;
+  /** How the key came: in X-API-KEY, or standing behind the console's session (who a product's history names). */
+  via: 'api_key' | 'console';
 }
 
 export class ApiKeyAuthService {
@@ -17,7 +19,7 @@ export class ApiKeyAuthService {
 
   async authenticate(apiKey: string | undefined): Promise<PimPrincipal> {
     const credential = await this.credential(apiKey);
-    return { organizationId: credential.organizationId, keyId: credential.keyId };
+    return { organizationId: credential.organizationId, keyId: credential.keyId, via: 'api_key' };
   }
 
   /** For the connector's live validation: the key authenticates, the secret proves possession. */

@@ -8,8 +8,18 @@ import { ExportQuery, ImportErrorsPage, ImportErrorsQuery, ImportParams, ImportQ
 import type { ExportService } from './export.service.js';
 import { readImportUpload } from './import-upload.js';
 import type { ImportService } from './import.service.js';
+import type { ImportStarter } from './import.repository.js';
+import type { FastifyRequest } from 'fastify';
 
 const tags = ['Catalogue files'];
+
+/** The connector's adoption names itself in this header; the key is what is trusted, the header only labels the import. */
+const SOURCE_HEADER = 'x-pimbridge-source';
+
+const starterOf = (req: FastifyRequest): ImportStarter => ({
+  keyId: req.pim.keyId,
+  source: req.headers[SOURCE_HEADER] === 'shop-adoption' ? 'adoption' : 'import',
+});
 
 /** The upload, read by the route itself (readImportUpload): one CSV file in the field `file`. */
 const ImportForm = {
@@ -51,7 +61,7 @@ function importRoutes(app: App, deps: CatalogueFileDeps): void {
         description:
           "multipart/form-data with the CSV file in the field `file`: our format or Shopify's product CSV (docs/csv-formats.md); dry_run=true checks the whole file and reports, writing nothing. " +
           'The file is checked (UTF-8, a known header, at least one row, the size limit) before the answer, 202 with the import to poll; its rows are then imported in the background. ' +
-          "Products are matched within the organization by SKU (a Shopify file's by handle): a second import of the same file changes nothing. " +
+          "Products are matched within the organization by SKU (a Shopify file's by handle): a second import of the same file changes nothing. The products' history names the import (its file name and the key); the connector's adoption sends X-Pimbridge-Source: shop-adoption, and its imports are named adoptions. " +
           'Requires an API key (X-API-KEY) or a console session; a file that fails the check is a 400 naming the reason.',
         consumes: ['multipart/form-data'],
         querystring: ImportQuery,
@@ -60,7 +70,7 @@ function importRoutes(app: App, deps: CatalogueFileDeps): void {
     },
     async (req, reply) => {
       const view = await readImportUpload(req, deps.maxBytes, (upload) =>
-        deps.imports.create(req.pim.organizationId, upload, { format: req.query.format, dryRun: req.query.dry_run }),
+        deps.imports.create(req.pim.organizationId, upload, { format: req.query.format, dryRun: req.query.dry_run, startedBy: starterOf(req) }),
       );
       reply.code(202);
       return ok(view);
@@ -127,7 +137,7 @@ function importFollowUpRoutes(app: App, deps: CatalogueFileDeps): void {
     },
     async (req, reply) => {
       reply.code(202);
-      return ok(await deps.imports.importChecked(req.pim.organizationId, req.params.id));
+      return ok(await deps.imports.importChecked(req.pim.organizationId, req.params.id, starterOf(req)));
     },
   );
 

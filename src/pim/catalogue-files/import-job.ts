@@ -23,6 +23,7 @@ import { keyOf, planProduct, type Outcome, type PlanContext, type ProductPlan } 
 import { metafieldDefinitions, TypeGuess } from './metafield-attributes.js';
 import { downloadImages } from './import-images.js';
 import { distinct, writePlans } from './import-write.js';
+import type { HistoryRepository } from '../history/history.repository.js';
 import type { ImportRepository, ImportRow, Progress } from './import.repository.js';
 
 /** Products per transaction: large enough that a batch's dozen statements are cheap per row, small enough to lock briefly. */
@@ -43,10 +44,13 @@ export interface ImportJobDeps {
   media: MediaService;
   /** Told after each batch that wrote something, as the API tells each write: the delta sync follows an import. */
   changes: Pick<CatalogueChanges, 'raise'>;
+  /** The products' history: each batch records what it changed, in its transaction. */
+  history: HistoryRepository;
 }
 
 export class ImportJob {
   private readonly db: Db;
+  private readonly history: HistoryRepository;
   private readonly imports: ImportRepository;
   private readonly catalogue: CatalogueRepository;
   private readonly media: MediaService;
@@ -57,7 +61,7 @@ export class ImportJob {
     /** Where the uploads wait (DATA_DIR/imports). */
     private readonly directory: string,
   ) {
-    ({ db: this.db, imports: this.imports, catalogue: this.catalogue, media: this.media, changes: this.changes } = deps);
+    ({ db: this.db, imports: this.imports, catalogue: this.catalogue, media: this.media, changes: this.changes, history: this.history } = deps);
   }
 
   /** The job: from the checkpoint to the end of the file, then the images. A retried job goes on where it stopped. */
@@ -224,7 +228,7 @@ export class ImportJob {
         append(errors, refused);
         if (plan) plans.push(plan);
       }
-      if (!imp.dry_run) await writePlans({ catalogue, imports: this.imports.with(tx) }, imp, plans, tree);
+      if (!imp.dry_run) await writePlans({ catalogue, imports: this.imports.with(tx), history: this.history.with(tx) }, imp, plans, tree);
       return { errors, plans };
     };
     const record = async (tx: Db, errors: RowError[], plans: ProductPlan[]) => {

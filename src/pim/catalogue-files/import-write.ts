@@ -6,15 +6,17 @@ import type { CategoryTree } from './catalogue-snapshot.js';
 import type { CatalogueRepository, ProductRow } from './catalogue.repository.js';
 import type { ProductPlan } from './import-plan.js';
 import type { ImportRepository, ImportRow } from './import.repository.js';
+import type { HistoryRepository } from '../history/history.repository.js';
 
 /** The repositories a batch writes through, bound to its transaction. */
 export interface BatchRepositories {
   catalogue: CatalogueRepository;
   imports: ImportRepository;
+  history: HistoryRepository;
 }
 
 export async function writePlans(repos: BatchRepositories, imp: ImportRow, plans: ProductPlan[], tree: CategoryTree): Promise<void> {
-  const { catalogue, imports } = repos;
+  const { catalogue, imports, history } = repos;
   const org = imp.organization_id;
   const changed = plans.filter((p) => p.changed);
   const rewritten = changed.filter((p) => p.productChanged);
@@ -53,6 +55,8 @@ export async function writePlans(repos: BatchRepositories, imp: ImportRow, plans
     brand_id: brand === null ? null : brands.get(brand)!,
     supplier_id: supplier === null ? null : suppliers.get(supplier)!,
   }));
+  // The history's "before" of the stored products the batch changes (their rows are locked already).
+  const before = await history.snapshots(org, distinct(changed.map((p) => p.existingId)));
   const ids = await catalogue.upsertProducts(org, rows);
   const idOf = (p: ProductPlan) => p.existingId ?? ids.get(p.target.sku!)!;
   await catalogue.touch(changed.filter((p) => !p.productChanged).map(idOf));
@@ -71,6 +75,12 @@ export async function writePlans(repos: BatchRepositories, imp: ImportRow, plans
     changed.flatMap((p) => p.variants.map(({ line: _line, outcome: _outcome, skuBase: _base, sku, ...v }) => ({ ...v, sku: sku!, product_id: idOf(p) }))),
   );
   await catalogue.setImageAlts(changed.flatMap((p) => p.imageAlts.map((a) => ({ productId: idOf(p), ...a }))));
+  const actor = { kind: imp.source, keyId: imp.started_by_key_id, label: imp.file_name };
+  await history.record(
+    org,
+    changed.map((p) => ({ productId: idOf(p), before: p.existingId === null ? null : (before.get(p.existingId) ?? null) })),
+    actor,
+  );
   await imports.addImages(
     imp.id,
     changed.flatMap((p) => p.newImages.map((i) => ({ productId: idOf(p), url: i.url, position: i.position, altText: i.alt, line: p.draft.line, sku: p.key }))),

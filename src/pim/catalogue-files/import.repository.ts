@@ -7,6 +7,12 @@ import type { CsvFormat, RowError } from '../../catalogue-csv/draft.js';
 import { isoUtc } from '../sql.js';
 import { rowsOf } from '../../db/rows.js';
 
+/** Who starts an import: the API key it came with and whether the connector's adoption says it sent it. */
+export interface ImportStarter {
+  keyId: number;
+  source: 'import' | 'adoption';
+}
+
 export interface ImportRow {
   id: string;
   organization_id: number;
@@ -14,6 +20,9 @@ export interface ImportRow {
   dry_run: boolean;
   state: 'queued' | 'running' | 'completed' | 'failed';
   file_name: string;
+  /** Who started it (its products' history names them): the API key, and `import` or `adoption`. */
+  started_by_key_id: number | null;
+  source: 'import' | 'adoption';
   storage_key: string;
   size_bytes: number;
   rows_total: number;
@@ -73,10 +82,12 @@ export class ImportRepository {
     storageKey: string;
     sizeBytes: number;
     rowsTotal: number;
+    startedBy: ImportStarter;
   }): Promise<void> {
     await this.db.execute(sql`
-      INSERT INTO imports (id, organization_id, format, dry_run, file_name, storage_key, size_bytes, rows_total)
-      VALUES (${row.id}, ${row.organizationId}, ${row.format}, ${row.dryRun}, ${row.fileName}, ${row.storageKey}, ${row.sizeBytes}, ${row.rowsTotal})`);
+      INSERT INTO imports (id, organization_id, format, dry_run, file_name, storage_key, size_bytes, rows_total, started_by_key_id, source)
+      VALUES (${row.id}, ${row.organizationId}, ${row.format}, ${row.dryRun}, ${row.fileName}, ${row.storageKey}, ${row.sizeBytes}, ${row.rowsTotal},
+              ${row.startedBy.keyId}, ${row.startedBy.source})`);
   }
 
   /**
@@ -95,8 +106,8 @@ export class ImportRepository {
   /** The import, if the organization has it; without `organizationId` (the job), any. */
   async find(id: string, organizationId?: number): Promise<ImportRow | null> {
     const result = await this.db.execute(sql`
-      SELECT id, organization_id, format, dry_run, state, file_name, storage_key, size_bytes, rows_total, rows_done, created, updated,
-             unchanged, failed, images_failed, products_created, products_updated, products_unchanged, variants_created,
+      SELECT id, organization_id, format, dry_run, state, file_name, started_by_key_id, source, storage_key, size_bytes, rows_total, rows_done,
+             created, updated, unchanged, failed, images_failed, products_created, products_updated, products_unchanged, variants_created,
              variants_updated, variants_unchanged, checkpoint_line, error, ${isoUtc('created_at')} AS created_at, ${isoUtc('started_at')} AS started_at,
              ${isoUtc('finished_at')} AS finished_at
       FROM imports WHERE id = ${id} ${organizationId === undefined ? sql`` : sql`AND organization_id = ${organizationId}`}`);

@@ -15,7 +15,7 @@ import type { Db } from '../../db/client.js';
 import { JOB, type JobQueue } from '../../jobs/job-types.js';
 import { executorOf } from '../../jobs/queue.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import type { ImportRepository, ImportRow } from './import.repository.js';
+import type { ImportRepository, ImportRow, ImportStarter } from './import.repository.js';
 
 const ERRORS_PAGE = 1_000;
 
@@ -53,7 +53,11 @@ export class ImportService {
   }
 
   /** Keeps the upload, checks it, and queues its job: nothing is written to the catalogue before the file is known good. */
-  async create(organizationId: number, upload: { fileName: string; stream: Readable }, request: { format?: CsvFormat; dryRun: boolean }): Promise<ImportView> {
+  async create(
+    organizationId: number,
+    upload: { fileName: string; stream: Readable },
+    request: { format?: CsvFormat; dryRun: boolean; startedBy: ImportStarter },
+  ): Promise<ImportView> {
     const id = randomUUID();
     const storageKey = `${id}.csv`;
     const file = path.join(this.options.directory, storageKey);
@@ -85,6 +89,7 @@ export class ImportService {
         storageKey,
         sizeBytes: size,
         rowsTotal: inspected.rows,
+        startedBy: request.startedBy,
       });
     } catch (err) {
       await rm(file, { force: true });
@@ -100,7 +105,7 @@ export class ImportService {
    * "Import now" after a dry run: the checked file itself is imported (moved to a new, real import), so the merchant
    * need not pick it again. A check's file is kept for KEEP_CHECKED_FILE_MS; moved once (a second click finds it gone).
    */
-  async importChecked(organizationId: number, checkedId: string): Promise<ImportView> {
+  async importChecked(organizationId: number, checkedId: string, startedBy: ImportStarter): Promise<ImportView> {
     const checked = await this.imports.find(checkedId, organizationId);
     if (!checked) throw notFound(`Import ${checkedId} not found`);
     if (!checked.dry_run || checked.state !== 'completed')
@@ -125,6 +130,7 @@ export class ImportService {
         storageKey,
         sizeBytes: checked.size_bytes,
         rowsTotal: checked.rows_total,
+        startedBy,
       });
     } catch (err) {
       await rename(to, from).catch(() => {});

@@ -9,6 +9,7 @@ import { rowsOf } from '../../db/rows.js';
 import { NO_INCLUDES, type ProductIncludes } from './product-include.js';
 import { SELLING_SQL_PAIRS } from './selling-fields.js';
 import { DEFAULT_SORT, sortOrder, type ProductSort } from './product-sort.js';
+import { snapshotOf, type Snapshot } from '../history/history.repository.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
 
 export interface ProductFilters {
@@ -114,6 +115,16 @@ export function productWhere(organizationId: number, f: ProductFilters): SQL {
 /** The organization's default currency, for a product that names none (EUR when the organization set none). */
 export const defaultCurrencyOf = (organizationId: number): SQL =>
   sql`coalesce((SELECT o.default_currency FROM organizations o WHERE o.id = ${organizationId}), 'EUR')`;
+
+/** A translation's texts in the API's names. */
+export type TranslationTexts = Record<keyof typeof TRANSLATION_TEXTS, string | null>;
+const TRANSLATION_TEXTS = {
+  name: productTranslations.name,
+  description: productTranslations.description,
+  short_description: productTranslations.shortDescription,
+  seo_title: productTranslations.seoTitle,
+  seo_description: productTranslations.seoDescription,
+};
 
 /** find()'s statements by shape (a handful: locale or not × the includes). */
 const FIND_STATEMENTS = new Map<string, CompiledStatement>();
@@ -259,14 +270,18 @@ export class ProductRepository {
     return row.id;
   }
 
-  /** Updates the given columns (and updated_at); false when no such product in the organization. */
-  async update(organizationId: number, id: number, columns: ProductColumns): Promise<boolean> {
+  /**
+   * Updates the given columns (and updated_at) and answers the product's history snapshot from before (history/,
+   * `snapshotOf`), read from the row locked by the same statement; null when no such product in the organization.
+   */
+  async update(organizationId: number, id: number, columns: ProductColumns): Promise<Snapshot | null> {
     const rows = await this.db
       .update(products)
       .set({ ...columns, updatedAt: sql`now()` })
-      .where(and(eq(products.organizationId, organizationId), eq(products.id, id)))
-      .returning({ id: products.id });
-    return rows.length > 0;
+      .from(sql`(SELECT * FROM products WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE) o`)
+      .where(and(eq(products.organizationId, organizationId), eq(products.id, id), sql`o.id = ${products.id}`))
+      .returning({ before: sql<Snapshot>`${snapshotOf('o')}` });
+    return rows[0]?.before ?? null;
   }
 
   async exists(organizationId: number, id: number): Promise<boolean> {
@@ -364,11 +379,22 @@ export class ProductRepository {
     };
   }
 
-  async deleteTranslation(productId: number, locale: string): Promise<boolean> {
+  /** The product's translation in this locale, its row locked until the transaction ends; null: none. */
+  async translationForUpdate(productId: number, locale: string): Promise<TranslationTexts | null> {
+    const rows = await this.db
+      .select(TRANSLATION_TEXTS)
+      .from(productTranslations)
+      .where(and(eq(productTranslations.productId, productId), eq(productTranslations.locale, locale)))
+      .for('update');
+    return rows[0] ?? null;
+  }
+
+  /** Deletes the translation; its texts as they were, or null when there was none. */
+  async deleteTranslation(productId: number, locale: string): Promise<TranslationTexts | null> {
     const rows = await this.db
       .delete(productTranslations)
       .where(and(eq(productTranslations.productId, productId), eq(productTranslations.locale, locale)))
-      .returning({ locale: productTranslations.locale });
-    return rows.length > 0;
+      .returning(TRANSLATION_TEXTS);
+    return rows[0] ?? null;
   }
 }

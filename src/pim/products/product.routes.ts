@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-type.js';
 import { ok } from '../pim.types.js';
+import { actorOf } from '../history/actor.js';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import type { ProductService } from './product.service.js';
 import { ProductWithIncludes, ProductWithIncludesList } from './product-with-includes.schema.js';
@@ -73,7 +74,7 @@ function writeRoutes(app: App, products: ProductService): void {
     },
     async (req, reply) => {
       reply.code(201);
-      return ok(await products.create(req.pim.organizationId, req.body));
+      return ok(await products.create(req.pim.organizationId, req.body, actorOf(req.pim)));
     },
   );
 
@@ -91,7 +92,7 @@ function writeRoutes(app: App, products: ProductService): void {
         response: pimResponses(200, Type.Ref(Product)),
       },
     },
-    async (req) => ok(await products.update(req.pim.organizationId, req.params.id, req.body)),
+    async (req) => ok(await products.update(req.pim.organizationId, req.params.id, req.body, { actor: actorOf(req.pim) })),
   );
 
   app.delete(
@@ -107,7 +108,7 @@ function writeRoutes(app: App, products: ProductService): void {
         response: pimResponses(200, Type.Ref(Product)),
       },
     },
-    async (req) => ok(await products.archive(req.pim.organizationId, req.params.id)),
+    async (req) => ok(await products.archive(req.pim.organizationId, req.params.id, actorOf(req.pim))),
   );
 }
 
@@ -127,7 +128,7 @@ function translationRoutes(app: App, products: ProductService): void {
         response: pimResponses(200, Translation),
       },
     },
-    async (req) => ok(await products.putTranslation(req.pim.organizationId, req.params.id, req.params.locale, req.body)),
+    async (req) => ok(await products.putTranslation(req.pim.organizationId, req.params.id, req.params.locale, req.body, actorOf(req.pim))),
   );
 
   app.delete(
@@ -144,7 +145,7 @@ function translationRoutes(app: App, products: ProductService): void {
       },
     },
     async (req) => {
-      await products.deleteTranslation(req.pim.organizationId, req.params.id, req.params.locale);
+      await products.deleteTranslation(req.pim.organizationId, req.params.id, req.params.locale, actorOf(req.pim));
       return ok({ deleted: true });
     },
   );

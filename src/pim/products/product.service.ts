@@ -6,11 +6,12 @@ import { firstFreeSlug, slugify } from '../../lib/slug.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AttributeService } from '../attributes/attribute.service.js';
+import type { Actor, FieldChange, HistoryRepository } from '../history/history.repository.js';
 import type { StockService } from '../stock/stock.service.js';
 import { parseInclude } from './product-include.js';
 import { parseSort } from './product-sort.js';
 import { SELLING_COLUMNS } from './selling-fields.js';
-import { patchedAttributes, type ProductColumns, type ProductFilters, type ProductRepository } from './product.repository.js';
+import { patchedAttributes, type ProductColumns, type ProductFilters, type ProductRepository, type TranslationTexts } from './product.repository.js';
 import type { ProductCreateInput, ProductListQueryInput, ProductPatchInput, ProductView, TranslationInput } from './product.schemas.js';
 
 const UNIQUE_FIELDS = [
@@ -24,6 +25,13 @@ export interface ProductServiceDeps {
   products: ProductRepository;
   attributes: AttributeService;
   stock: StockService;
+  history: HistoryRepository;
+}
+
+/** How a write is recorded in the product's history: a restore names the change whose version it put back. */
+export interface WriteRecord {
+  actor: Actor;
+  restoredFrom?: number;
 }
 
 export class ProductService {
@@ -31,9 +39,10 @@ export class ProductService {
   private readonly products: ProductRepository;
   private readonly attributes: AttributeService;
   private readonly stock: StockService;
+  private readonly history: HistoryRepository;
 
   constructor(deps: ProductServiceDeps) {
-    ({ db: this.db, products: this.products, attributes: this.attributes, stock: this.stock } = deps);
+    ({ db: this.db, products: this.products, attributes: this.attributes, stock: this.stock, history: this.history } = deps);
   }
 
   async get(organizationId: number, id: number, locale: string | null = null, include?: string): Promise<ProductView> {
@@ -84,7 +93,8 @@ export class ProductService {
     };
   }
 
-  async create(organizationId: number, input: ProductCreateInput): Promise<ProductView> {
+  /** Creates the product and records it in its history (the fields it was given), in the same transaction. */
+  async create(organizationId: number, input: ProductCreateInput, actor: Actor): Promise<ProductView> {
     await this.checkInput(organizationId, input);
     const insert = () =>
       this.db.transaction(async (tx) => {
@@ -94,6 +104,7 @@ export class ProductService {
         const attributes = input.attributes && { attributes: patchedAttributes(input.attributes, 'empty') };
         const productId = await repo.insert(organizationId, { ...toColumns(input), ...attributes, name: input.name, sku: input.sku, slug });
         if (input.category_ids) await repo.replaceCategories(productId, input.category_ids);
+        await this.history.with(tx).record(organizationId, [{ productId, before: null }], actor);
         return productId;
       });
     const id = await this.writeUnique(async () => {
@@ -109,43 +120,61 @@ export class ProductService {
     return this.get(organizationId, id);
   }
 
-  async update(organizationId: number, id: number, input: ProductPatchInput): Promise<ProductView> {
+  /** Changes the fields sent; what changed is recorded in the product's history in the same transaction (nothing: no record). */
+  async update(organizationId: number, id: number, input: ProductPatchInput, record: WriteRecord): Promise<ProductView> {
     if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
     await this.checkInput(organizationId, input, id);
     await this.writeUnique(() =>
       this.db.transaction(async (tx) => {
         const repo = this.products.with(tx);
         if (input.attributes) await this.attributes.confirmProductValues(tx, organizationId, input.attributes);
-        await repo.update(organizationId, id, { ...toColumns(input), ...(input.attributes && { attributes: patchedAttributes(input.attributes) }) });
+        const before = await repo.update(organizationId, id, {
+          ...toColumns(input),
+          ...(input.attributes && { attributes: patchedAttributes(input.attributes) }),
+        });
+        if (before === null) throw notFound(`Product ${id} not found`);
         if (input.category_ids) await repo.replaceCategories(id, input.category_ids);
+        const action = record.restoredFrom === undefined ? 'updated' : 'restored';
+        await this.history.with(tx).record(organizationId, [{ productId: id, before }], record.actor, { action, restoredFrom: record.restoredFrom });
       }),
     );
     return this.get(organizationId, id);
   }
 
-  /** Soft delete: the product stays readable with status `archived`. */
-  async archive(organizationId: number, id: number): Promise<ProductView> {
-    if (!(await this.products.update(organizationId, id, { status: 'archived' }))) throw notFound(`Product ${id} not found`);
+  /** Soft delete: the product stays readable with status `archived` (recorded as a change of status). */
+  async archive(organizationId: number, id: number, actor: Actor): Promise<ProductView> {
+    const archived = await this.db.transaction(async (tx) => {
+      const before = await this.products.with(tx).update(organizationId, id, { status: 'archived' });
+      if (before !== null) await this.history.with(tx).record(organizationId, [{ productId: id, before }], actor);
+      return before !== null;
+    });
+    if (!archived) throw notFound(`Product ${id} not found`);
     return this.get(organizationId, id);
   }
 
-  async putTranslation(organizationId: number, id: number, locale: string, input: TranslationInput) {
+  /** Creates or changes a translation; the texts that changed are recorded in the product's history (`name@de`…). */
+  async putTranslation(organizationId: number, id: number, locale: string, input: TranslationInput, actor: Actor) {
     if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
     return this.db.transaction(async (tx) => {
       const repo = this.products.with(tx);
+      const before = await repo.translationForUpdate(id, locale);
       const translation = await repo.upsertTranslation(id, locale, input);
       await repo.touch(id);
+      await this.history.with(tx).recordChanges(organizationId, id, actor, translationChanges(locale, before, translation));
       return translation;
     });
   }
 
-  async deleteTranslation(organizationId: number, id: number, locale: string): Promise<void> {
+  async deleteTranslation(organizationId: number, id: number, locale: string, actor: Actor): Promise<void> {
     if (!(await this.products.exists(organizationId, id))) throw notFound(`Product ${id} not found`);
     const deleted = await this.db.transaction(async (tx) => {
       const repo = this.products.with(tx);
       const found = await repo.deleteTranslation(id, locale);
-      if (found) await repo.touch(id);
-      return found;
+      if (found) {
+        await repo.touch(id);
+        await this.history.with(tx).recordChanges(organizationId, id, actor, translationChanges(locale, found, null));
+      }
+      return found !== null;
     });
     if (!deleted) throw notFound(`Product ${id} has no '${locale}' translation`);
   }
@@ -182,6 +211,16 @@ export class ProductService {
       throw err;
     }
   }
+}
+
+/** A translation's texts that differ, as history changes named `field@locale` (the catalogue files' column names). */
+function translationChanges(locale: string, before: TranslationTexts | null, after: TranslationTexts | null): FieldChange[] {
+  const fields = ['name', 'description', 'short_description', 'seo_title', 'seo_description'] as const;
+  return fields.flatMap((f) => {
+    const old = before?.[f] ?? null;
+    const now = after?.[f] ?? null;
+    return old === now ? [] : [{ field: `${f}@${locale}`, old, new: now }];
+  });
 }
 
 /** API field names → column values; absent fields stay absent so PATCH changes only what it names. */

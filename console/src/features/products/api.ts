@@ -2,7 +2,7 @@
 // images, stock, a translation), the names of some ids. A change of one product invalidates its own read and every list
 // (productChanged); each section of the editor also invalidates the part it changed. The reference data the product
 // pages choose from (brands, categories…) is the catalogue's (features/catalogue/api.ts).
-import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { productKeys } from './keys';
@@ -53,6 +53,30 @@ export const useProductTranslation = (productId: number, locale: string, enabled
     queryFn: async ({ signal }) => unwrap(await api.GET('/api/products/{id}', { params: { path: { id: productId }, query: { locale } }, signal })).data,
     enabled,
   });
+
+/** One page of a product's history, newest first (the page shown stays while the next loads). */
+export const useProductHistory = (productId: number, page: number) =>
+  useQuery({
+    queryKey: productKeys.historyPage(productId, page),
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET('/api/products/{id}/history', { params: { path: { id: productId }, query: { page, limit: HISTORY_PER_PAGE } }, signal })).data,
+    placeholderData: keepPreviousData,
+  });
+export const HISTORY_PER_PAGE = 10;
+
+/** "Restore this version": the product as it is then goes into its read, and its lists and history are read again. */
+export function useRestoreVersion(productId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (changeId: number) =>
+      unwrap(await api.POST('/api/products/{id}/history/{change_id}/restore', { params: { path: { id: productId, change_id: changeId } } })).data,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(productKeys.detail(productId), saved);
+      productListsChanged(queryClient);
+      void queryClient.invalidateQueries({ queryKey: productKeys.history(productId) });
+    },
+  });
+}
 
 /** The names and SKUs of some products by id (one call; at most 100 ids). */
 export const useProductNames = (ids: number[]) =>

@@ -22,4 +22,7 @@ export const productKeys = {
   /** The product read in each of its translations' languages. */
   translations: (id: number) => [...productKeys.detail(id), 'translations'] as const,
   translation: (id: number, locale: string) => [...productKeys.translations(id), locale] as const,
+  /** GET /api/products/{id}/history; one page of it by `page`. */
+  history: (id: number) => [...productKeys.detail(id), 'history'] as const,
+  historyPage: (id: number, page: number) => [...productKeys.history(id), page] as const,
 };

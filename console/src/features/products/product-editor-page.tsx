@@ -15,6 +15,7 @@ import { productChanged, productListsChanged, useProduct, useVariants } from './
 import { productKeys } from './keys';
 import { CompletenessChecklist } from '../completeness/completeness-checklist';
 import { ProductFields } from './product-fields';
+import { ProductHistory } from './product-history';
 import { ProductMedia } from './product-media';
 import { ProductOptions } from './product-options';
 import { UnsavedChangesScope } from '../../components/unsaved-changes';
@@ -136,6 +137,7 @@ function Editor({ id }: { id: number | null }) {
                 <ProductOptions productId={p.id} onMade={changed} />
                 <ProductTranslations product={p} onChanged={changed} confirm={confirm} />
                 <ProductShopify productId={p.id} />
+                <ProductHistory product={p} confirm={confirm} onRestored={() => setFormVersion((v) => v + 1)} />
               </>
             ) : (
               <p className="hint">Images, stock, variants, translations and Shopify come once the product is created.</p>
