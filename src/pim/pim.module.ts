@@ -47,6 +47,7 @@ import { installSessionHook, sessionRoutes } from './session/session.routes.js';
 import { SessionService } from './session/session.service.js';
 import { StockRepository } from './stock/stock.repository.js';
 import { StockService } from './stock/stock.service.js';
+import { VariantStockRepository } from './stock/variant-stock.repository.js';
 import { VariantRepository } from './variants/variant.repository.js';
 import { Variant } from './variants/variant.schemas.js';
 import { VariantService } from './variants/variant.service.js';
@@ -105,7 +106,8 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
   const imports = new ImportService({ db, imports: importRepo, queue }, { directory: importDirectory, maxBytes: settings.importMaxBytes });
   const importJob = new ImportJob({ db, imports: importRepo, catalogue, media }, importDirectory);
   const attributes = new AttributeService(db, new AttributeRepository(db));
-  const stock = new StockService(db, stockLevels, products);
+  const variantLevels = new VariantStockRepository(db);
+  const stock = new StockService(db, stockLevels, variantLevels, products);
   const writeLimiter = createRateLimiter({ name: 'pim-write', points: settings.pimRateLimitWrite, durationSeconds: 60, redis });
   const services = {
     auth,
@@ -116,9 +118,9 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     products: new ProductService({ db, products, attributes, stock }),
     imageSearch: new ImageSearchService(new ImageSearchRepository(db), products),
     attributes,
-    warehouses: new WarehouseService(db, new WarehouseRepository(db), stockLevels),
+    warehouses: new WarehouseService(db, new WarehouseRepository(db), stockLevels, variantLevels),
     stock,
-    variants: new VariantService(db, new VariantRepository(db), products),
+    variants: new VariantService(db, new VariantRepository(db), products, stock),
     categories: new CategoryService(db, new CategoryRepository(db), products),
     media,
     channels: new ChannelService(new ChannelRepository(db)),

@@ -69,17 +69,30 @@ function projection(locale: Locale, mediaBaseUrl: string, includes: ProductInclu
     }${includes.translations ? sql`, ${TRANSLATIONS}` : sql``}`;
 }
 
+/** A variant's levels (by warehouse code) as JSON, for the variant `v`: its `warehouse_stock`. */
+export const VARIANT_LEVELS_SQL =
+  sql.raw(`coalesce((SELECT json_agg(json_build_object('warehouse_id', w.id, 'code', w.code, 'name', w.name, 'quantity', vs.quantity) ORDER BY w.code)
+    FROM variant_stock vs JOIN warehouses w ON w.id = vs.warehouse_id WHERE vs.variant_id = v.id), '[]'::json)`);
+
 /** `include=variants`: the product's variants as GET /api/products/{id}/variants lists them (by position, then id). */
 const VARIANTS = sql`coalesce((SELECT json_agg(json_build_object(
       'id', v.id, 'product_id', v.product_id, 'sku', v.sku, 'name', v.name, 'price', v.price::text, 'sale_price', v.sale_price::text,
       'cost', v.cost::text, 'weight', v.weight::text, 'stock_quantity', v.stock_quantity, 'stock_status', v.stock_status,
       'is_enabled', v.is_enabled, 'position', v.position, 'image', v.image, 'attributes', v.attributes,
-      ${sql.raw(SELLING_SQL_PAIRS('v'))}) ORDER BY v.position, v.id)
+      ${sql.raw(SELLING_SQL_PAIRS('v'))}, 'warehouse_stock', ${VARIANT_LEVELS_SQL}) ORDER BY v.position, v.id)
     FROM variants v WHERE v.product_id = p.id), '[]'::json) AS variants`;
 
-/** `include=warehouse_stock`: the product's levels as GET /api/products/{id}/stock lists them (by warehouse code). */
-const WAREHOUSE_STOCK = sql`coalesce((SELECT json_agg(json_build_object('warehouse_id', w.id, 'code', w.code, 'name', w.name, 'quantity', s.quantity) ORDER BY w.code)
-    FROM product_stock s JOIN warehouses w ON w.id = s.warehouse_id WHERE s.product_id = p.id), '[]'::json) AS warehouse_stock`;
+/**
+ * `include=warehouse_stock`: the product's levels as GET /api/products/{id}/stock lists them (by warehouse code): its own,
+ * or with variants their levels summed per warehouse.
+ */
+const WAREHOUSE_STOCK = sql`coalesce((SELECT json_agg(json_build_object('warehouse_id', w.id, 'code', w.code, 'name', w.name, 'quantity', l.quantity) ORDER BY w.code)
+    FROM (SELECT u.warehouse_id, sum(u.quantity)::int AS quantity
+          FROM (SELECT s.warehouse_id, s.quantity FROM product_stock s WHERE s.product_id = p.id
+                UNION ALL
+                SELECT vs.warehouse_id, vs.quantity FROM variant_stock vs JOIN variants pv ON pv.id = vs.variant_id WHERE pv.product_id = p.id) u
+          GROUP BY u.warehouse_id) l
+    JOIN warehouses w ON w.id = l.warehouse_id), '[]'::json) AS warehouse_stock`;
 
 /**
  * `include=translations`: every translation of the product by locale, each with the fields it has (a null field is left
