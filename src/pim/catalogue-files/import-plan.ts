@@ -41,6 +41,10 @@ export function planProduct(draft: ProductDraft, ctx: PlanContext): { plan: Prod
   const planned = planVariants(draft, key, ex, ctx);
   if ('errors' in planned) return { plan: null, errors: planned.errors };
   const { variants, byLine } = planned;
+  const [levelColumn] = Object.keys(draft.stock ?? {});
+  if (levelColumn !== undefined && (variants.length > 0 || (ex?.variants.length ?? 0) > 0)) {
+    return refuse(`column 'stock:${levelColumn}': product '${key}' has variants; its stock is kept per variant and warehouse, not per product`);
+  }
 
   const productChanged = !ex || !sameProduct(ex, target);
   const productLevel = productChanged || categories !== null || stock.length > 0 || translations.length > 0 || newImages.length > 0 || imageAlts.length > 0;

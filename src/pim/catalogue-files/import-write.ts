@@ -70,6 +70,7 @@ export async function writePlans(repos: BatchRepositories, imp: ImportRow, plans
     org,
     changed.flatMap((p) => p.variants.map(({ line: _line, outcome: _outcome, skuBase: _base, sku, ...v }) => ({ ...v, sku: sku!, product_id: idOf(p) }))),
   );
+  await catalogue.sumVariantStock(changed.map(idOf));
   await catalogue.setImageAlts(changed.flatMap((p) => p.imageAlts.map((a) => ({ productId: idOf(p), ...a }))));
   await imports.addImages(
     imp.id,

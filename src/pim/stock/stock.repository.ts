@@ -100,9 +100,10 @@ export class StockRepository {
     await this.db
       .update(products)
       .set({
-        stock: sql`(CASE WHEN EXISTS (SELECT 1 FROM variants v WHERE v.product_id = ${products.id})
-          THEN (SELECT coalesce(sum(v.stock_quantity), 0) FROM variants v WHERE v.product_id = ${products.id})
-          ELSE (SELECT coalesce(sum(s.quantity), 0) FROM product_stock s WHERE s.product_id = ${products.id}) END)::int`,
+        // Qualified by hand: drizzle writes a column of the updated table without its table's name.
+        stock: sql`(CASE WHEN EXISTS (SELECT 1 FROM variants v WHERE v.product_id = "products"."id")
+          THEN (SELECT coalesce(sum(v.stock_quantity), 0) FROM variants v WHERE v.product_id = "products"."id")
+          ELSE (SELECT coalesce(sum(s.quantity), 0) FROM product_stock s WHERE s.product_id = "products"."id") END)::int`,
         updatedAt: sql`now()`,
       })
       .where(inArray(products.id, productIds));

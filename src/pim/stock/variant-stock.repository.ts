@@ -126,7 +126,7 @@ export class VariantStockRepository {
   /** Sets each variant's stock_quantity to the sum of its remaining levels (0 when none), its status re-derived. */
   async recomputeVariants(variantIds: number[]): Promise<void> {
     if (variantIds.length === 0) return;
-    const total = sql`(SELECT coalesce(sum(s.quantity), 0)::int FROM variant_stock s WHERE s.variant_id = ${variants.id})`;
+    const total = sql`(SELECT coalesce(sum(s.quantity), 0)::int FROM variant_stock s WHERE s.variant_id = "variants"."id")`;
     await this.db
       .update(variants)
       .set({ stockQuantity: total, stockStatus: rederivedStatus(total), updatedAt: sql`now()` })

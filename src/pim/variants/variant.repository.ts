@@ -32,7 +32,7 @@ const view = {
   warehouse_stock: sql<
     VariantView['warehouse_stock']
   >`coalesce((SELECT json_agg(json_build_object('warehouse_id', w.id, 'code', w.code, 'name', w.name, 'quantity', vs.quantity) ORDER BY w.code)
-    FROM variant_stock vs JOIN warehouses w ON w.id = vs.warehouse_id WHERE vs.variant_id = ${variants.id}), '[]'::json)`,
+    FROM variant_stock vs JOIN warehouses w ON w.id = vs.warehouse_id WHERE vs.variant_id = "variants"."id"), '[]'::json)`,
 };
 
 export class VariantRepository {
