@@ -56,7 +56,11 @@ for (const target of databaseTargets()) {
         { stock: 8, in_stock: true, warehouse_stock: [level(a, 2), level(b, 6)] },
       );
       assert.deepEqual(
-        all.variants.map((v: { variant_id: number; stock_quantity: number; warehouse_stock: unknown[] }) => [v.variant_id, v.stock_quantity, v.warehouse_stock]),
+        all.variants.map((v: { variant_id: number; stock_quantity: number; warehouse_stock: unknown[] }) => [
+          v.variant_id,
+          v.stock_quantity,
+          v.warehouse_stock,
+        ]),
         [
           [red.id, 7, [level(a, 2), level(b, 5)]],
           [blue.id, 1, [level(b, 1)]],
@@ -98,7 +102,9 @@ for (const target of databaseTargets()) {
       assertError(
         await c('PUT', `/api/products/${p.id}/stock`, { warehouse_id: w.id, quantity: 1 }),
         400,
-        new RegExp(`product ${p.id} has variants; its stock is the sum of theirs, set per variant with PUT /api/products/${p.id}/variants/\\{variant_id\\}/stock`),
+        new RegExp(
+          `product ${p.id} has variants; its stock is the sum of theirs, set per variant with PUT /api/products/${p.id}/variants/\\{variant_id\\}/stock`,
+        ),
       );
       assertError(
         await c('PATCH', `/api/products/${p.id}`, { stock: 1, name: 'Renamed' }),
@@ -108,7 +114,9 @@ for (const target of databaseTargets()) {
       assertError(
         await c('PATCH', `/api/products/${p.id}/variants/${v.id}`, { stock_quantity: 1, name: 'Renamed' }),
         400,
-        new RegExp(`field 'stock_quantity': variant ${v.id} has stock per warehouse; its stock_quantity is their sum, set with PUT /api/products/${p.id}/variants/${v.id}/stock`),
+        new RegExp(
+          `field 'stock_quantity': variant ${v.id} has stock per warehouse; its stock_quantity is their sum, set with PUT /api/products/${p.id}/variants/${v.id}/stock`,
+        ),
       );
       assert.deepEqual(await stockOf(c, p.id), before);
       assert.equal(okData(await c('GET', `/api/products/${p.id}`)).name, p.name);
@@ -126,7 +134,10 @@ for (const target of databaseTargets()) {
       assert.equal(okData(await c('GET', `/api/products/${own.id}/variants`)).total, 0);
       assert.equal((await stockOf(c, own.id)).stock, 2);
       okData(await c('PUT', `/api/products/${own.id}/stock`, { warehouse_id: w.id, quantity: 0 }));
-      const made = okData(await c('POST', `/api/products/${own.id}/variants/options`, { options: [{ name: 'Size', values: ['S', 'M'] }], stock_quantity: 3 }), 201);
+      const made = okData(
+        await c('POST', `/api/products/${own.id}/variants/options`, { options: [{ name: 'Size', values: ['S', 'M'] }], stock_quantity: 3 }),
+        201,
+      );
       assert.equal(made.total, 2);
       const after = await stockOf(c, own.id);
       assert.deepEqual([after.stock, after.warehouse_stock], [6, []]);
@@ -141,8 +152,16 @@ for (const target of databaseTargets()) {
       okData(await setLevel(c, p.id, v.id, w2.id, 1_000_000_000));
       assertError(await setLevel(c, p.id, v.id, w3.id, 1_000_000_000), 400, /field 'quantity': the variant's total stock would exceed 2147483647/);
       const other = await variant(c, p.id);
-      assertError(await setLevel(c, p.id, other.id, w1.id, 1_000_000_000), 400, /field 'quantity': the product's total stock, the sum of its variants', would leave/);
-      assertError(await c('POST', `/api/products/${p.id}/variants`, { sku: sku('V'), name: 'Big', stock_quantity: 1_000_000_000 }), 400, /field 'stock_quantity'/);
+      assertError(
+        await setLevel(c, p.id, other.id, w1.id, 1_000_000_000),
+        400,
+        /field 'quantity': the product's total stock, the sum of its variants', would leave/,
+      );
+      assertError(
+        await c('POST', `/api/products/${p.id}/variants`, { sku: sku('V'), name: 'Big', stock_quantity: 1_000_000_000 }),
+        400,
+        /field 'stock_quantity'/,
+      );
       const now = await stockOf(c, p.id);
       assert.equal(now.stock, 2_000_000_000);
       assert.deepEqual(
@@ -221,7 +240,10 @@ for (const target of databaseTargets()) {
           v.warehouse_stock.map((l: { code: string }) => l.code),
           ['A', 'B'],
         );
-        assert.equal(v.stock_quantity, v.warehouse_stock.reduce((sum: number, l: { quantity: number }) => sum + l.quantity, 0));
+        assert.equal(
+          v.stock_quantity,
+          v.warehouse_stock.reduce((sum: number, l: { quantity: number }) => sum + l.quantity, 0),
+        );
       }
       assert.equal(all.stock, 36);
       assert.deepEqual(all.warehouse_stock, [level(a, 6), level(b, 30)]);
