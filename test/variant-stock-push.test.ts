@@ -17,7 +17,6 @@ for (const target of databaseTargets()) {
     let shopId: number;
     let accessToken: string;
 
-    // biome-ignore lint/suspicious/noExplicitAny: GraphQL answers
     const gql = async (query: string, variables: Record<string, unknown> = {}): Promise<any> => {
       const res = await fetch(`${h.pimUrl}/sandbox/shopify/${domain}/admin/api/${ADMIN_API_VERSION}/graphql.json`, {
         method: 'POST',
