@@ -134,7 +134,8 @@ export class CatalogueRepository {
       coalesce((SELECT json_agg(json_build_object(
           'id', v.id, 'sku', v.sku, 'sku_generated', v.sku_generated, 'name', v.name, 'price', v.price::text, 'sale_price', v.sale_price::text, 'cost', v.cost::text,
           'weight', v.weight::text, 'stock_quantity', v.stock_quantity, 'stock_status', v.stock_status, 'is_enabled', v.is_enabled,
-          'position', v.position, 'image', v.image, 'attributes', v.attributes, ${sql.raw(SELLING_SQL_PAIRS('v'))}) ORDER BY v.position, v.id)
+          'position', v.position, 'image', v.image, 'attributes', v.attributes, ${sql.raw(SELLING_SQL_PAIRS('v'))},
+          'has_levels', EXISTS (SELECT 1 FROM variant_stock s WHERE s.variant_id = v.id)) ORDER BY v.position, v.id)
         FROM variants v WHERE v.product_id = p.id), '[]'::json) AS variants`;
   }
 
