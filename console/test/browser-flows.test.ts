@@ -412,7 +412,7 @@ describe('a merchant in the console', () => {
 
   it('stock by variant and warehouse: typing a level moves the totals, Enter moves down the column, saved and there after a reload', async () => {
     const pim = c.h.as(c.tenant);
-    const tote = (await pim('POST', '/api/products', { name: 'Canvas Tote', sku: 'FLOW-TOTE', price: '30.00' })).json().data;
+    const tote = (await pim('POST', '/api/products', { name: 'Canvas Carryall', sku: 'FLOW-CARRY', price: '30.00' })).json().data;
     const made = (await pim('POST', `/api/products/${tote.id}/variants/options`, { options: [{ name: 'Colour', values: ['Ecru', 'Black'] }] })).json().data
       .created as { id: number; sku: string }[];
     const north = (await pim('POST', '/api/warehouses', { code: 'NORTH', name: 'North hall' })).json().data;
@@ -421,7 +421,7 @@ describe('a merchant in the console', () => {
     await page.goto(`/products/${tote.id}`);
     const stock = page.getByRole('form', { name: 'Stock' });
     const cell = (colour: string, warehouse: string) =>
-      stock.getByLabel(`Canvas Tote / ${colour} (FLOW-TOTE-${colour.toUpperCase()}), ${warehouse}`, { exact: true });
+      stock.getByLabel(`Canvas Carryall / ${colour} (FLOW-CARRY-${colour.toUpperCase()}), ${warehouse}`, { exact: true });
     const rowTotals = () => stock.getByTestId('row-total').allTextContents();
     const footer = () => stock.locator('tfoot td').allTextContents();
     await cell('Ecru', 'North hall').waitFor();
@@ -435,7 +435,7 @@ describe('a merchant in the console', () => {
     await cell('Ecru', 'South hall').press('Enter');
     assert.equal(
       await page.evaluate('document.activeElement.getAttribute("aria-label")'),
-      'Canvas Tote / Black (FLOW-TOTE-BLACK), South hall',
+      'Canvas Carryall / Black (FLOW-CARRY-BLACK), South hall',
       'Enter moves down',
     );
     await cell('Black', 'South hall').fill('3');
@@ -456,8 +456,8 @@ describe('a merchant in the console', () => {
     assert.deepEqual(
       levels.variants.map((v: { sku: string; stock_quantity: number }) => [v.sku, v.stock_quantity]),
       [
-        ['FLOW-TOTE-ECRU', 10],
-        ['FLOW-TOTE-BLACK', 3],
+        ['FLOW-CARRY-ECRU', 10],
+        ['FLOW-CARRY-BLACK', 3],
       ],
     );
     await page.reload();

@@ -44,6 +44,8 @@ export function ProductVariants({
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => {
     queryClient.invalidateQueries({ queryKey: key });
+    // A variant's count, a new or deleted variant change the product's stock: the Stock section reads it again.
+    queryClient.invalidateQueries({ queryKey: productKeys.stock(productId) });
     onChanged();
   };
 
@@ -155,6 +157,12 @@ function useVariantForm(before: VariantDraft | null, send: (body: Record<string,
   const [draft, setDraft] = useState<VariantDraft>(before ?? emptyVariantDraft);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
+  // The count saved elsewhere (the Stock section's levels) is taken in, unless it was edited here.
+  const [seenStock, setSeenStock] = useState(before?.stock_quantity);
+  if (before && before.stock_quantity !== seenStock) {
+    setSeenStock(before.stock_quantity);
+    if (draft.stock_quantity === seenStock) setDraft({ ...draft, stock_quantity: before.stock_quantity });
+  }
   const save = useMutation({
     mutationFn: send,
     onSuccess: (saved) => {
@@ -186,7 +194,7 @@ function useVariantForm(before: VariantDraft | null, send: (body: Record<string,
 type VariantForm = ReturnType<typeof useVariantForm>;
 
 /** The form's problem (one no field names), then its fields. */
-function VariantFields({ form, currency }: { form: VariantForm; currency: string }) {
+function VariantFields({ form, currency, byWarehouse = false }: { form: VariantForm; currency: string; byWarehouse?: boolean }) {
   const { draft, setDraft: set, errors, problem } = form;
   const field = (k: Exclude<keyof VariantDraft, 'selling'>) => ({
     value: draft[k],
@@ -221,8 +229,9 @@ function VariantFields({ form, currency }: { form: VariantForm; currency: string
         <Field label={`Sale price (${currency})`} error={errors.sale_price}>
           <input {...field('sale_price')} inputMode="decimal" autoComplete="off" />
         </Field>
-        <Field label="Stock" error={errors.stock_quantity}>
-          <input {...field('stock_quantity')} inputMode="numeric" autoComplete="off" />
+        {/* A variant with stock per warehouse has their sum: set in the Stock section, shown here. */}
+        <Field label="Stock" error={errors.stock_quantity} hint={byWarehouse ? 'by warehouse, in Stock' : undefined}>
+          <input {...field('stock_quantity')} inputMode="numeric" autoComplete="off" readOnly={byWarehouse} />
         </Field>
         <Field label="Options" error={errors.attributes} hint="e.g. Size: M, Colour: Navy">
           <input {...field('options')} autoComplete="off" />
@@ -299,7 +308,7 @@ function VariantRow({
             </span>
           </label>
         </div>
-        <VariantFields form={form} currency={currency} />
+        <VariantFields form={form} currency={currency} byWarehouse={(variant.warehouse_stock?.length ?? 0) > 0} />
         <div className="actions">
           <button type="submit" className="button primary small" disabled={!dirty || form.saving}>
             {form.saving ? 'Saving…' : 'Save'}
