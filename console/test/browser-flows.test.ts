@@ -464,6 +464,10 @@ describe('a merchant in the console', () => {
     await cell('Black', 'South hall').waitFor();
     assert.equal(await cell('Black', 'South hall').inputValue(), '3');
     assert.deepEqual(await footer(), ['4', '9', '13']);
+    // In Variants, a count kept by warehouse is shown, not typed.
+    const ecruStock = page.getByRole('form', { name: 'Variant FLOW-CARRY-ECRU' }).getByLabel('Stock', { exact: true });
+    assert.equal(await ecruStock.inputValue(), '10');
+    assert.equal(await ecruStock.isEditable(), false);
     await stock.scrollIntoViewIfNeeded();
     await c.shot(page, 'flow-product-stock-saved');
     assert.deepEqual(await c.axe(page), []);

@@ -230,7 +230,7 @@ function VariantFields({ form, currency, byWarehouse = false }: { form: VariantF
           <input {...field('sale_price')} inputMode="decimal" autoComplete="off" />
         </Field>
         {/* A variant with stock per warehouse has their sum: set in the Stock section, shown here. */}
-        <Field label="Stock" error={errors.stock_quantity} hint={byWarehouse ? 'by warehouse, in Stock' : undefined}>
+        <Field label="Stock" error={errors.stock_quantity} hint={byWarehouse ? 'set in Stock' : undefined}>
           <input {...field('stock_quantity')} inputMode="numeric" autoComplete="off" readOnly={byWarehouse} />
         </Field>
         <Field label="Options" error={errors.attributes} hint="e.g. Size: M, Colour: Navy">
