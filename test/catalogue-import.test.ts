@@ -154,6 +154,13 @@ for (const target of databaseTargets()) {
         },
         { format: 'ours', rows_total: 4, rows_done: 4, created: 4, updated: 0, unchanged: 0, failed: 0 },
       );
+      assert.deepEqual(
+        [done.products, done.variants],
+        [
+          { created: 2, updated: 0, unchanged: 0 },
+          { created: 3, updated: 0, unchanged: 0 },
+        ],
+      );
       const tee = await productBySku(call, 'TEE');
       assert.equal(tee.name, 'Basic tee');
       assert.equal(tee.price, '19.9000');
@@ -204,11 +211,26 @@ for (const target of databaseTargets()) {
       const before = await productBySku(call, 'TEE');
       const again = await importFile(call, GOOD);
       assert.deepEqual([again.created, again.updated, again.unchanged, again.failed], [0, 0, 4, 0]);
+      // Counted as a merchant counts: by product and by variant, not by row.
+      assert.deepEqual(
+        [again.products, again.variants],
+        [
+          { created: 0, updated: 0, unchanged: 2 },
+          { created: 0, updated: 0, unchanged: 3 },
+        ],
+      );
       const after = await productBySku(call, 'TEE');
       assert.equal(after.updated_at, before.updated_at, 'an unchanged product is not written');
       const changed = GOOD.replace('TEE-L-BLUE,21.00', 'TEE-L-BLUE,22.50');
       const third = await importFile(call, changed);
       assert.deepEqual([third.created, third.updated, third.unchanged, third.failed], [0, 1, 3, 0]);
+      assert.deepEqual(
+        [third.products, third.variants],
+        [
+          { created: 0, updated: 1, unchanged: 1 },
+          { created: 0, updated: 1, unchanged: 2 },
+        ],
+      );
       assert.equal((await productBySku(call, 'TEE')).variants[2].price, '22.5000');
     });
 

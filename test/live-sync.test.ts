@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { connectorHarness, freePort, type ConnectorHarness, type SandboxConnection } from './helpers/connector.js';
 import { databaseTargets, type Tenant } from './helpers/harness.js';
 import { createProduct, okData, type Call } from './helpers/pim.js';
+import { csv, importFile } from './helpers/catalogue-files.js';
 import { until } from './helpers/until.js';
 
 interface SyncEvent {
@@ -161,6 +162,19 @@ for (const target of databaseTargets()) {
       );
       assert.equal(inShop.product.variants.nodes[0].price, '24.50');
       stream.close();
+    });
+
+    it('an import wakes the delta sync as an API write does: its product reaches the shop without a tick', async () => {
+      const done = await importFile(
+        c,
+        csv([
+          ['sku', 'name', 'price', 'status'],
+          ['LIVE-IMPORT-1', 'Imported Lamp', '31.00', 'active'],
+        ]),
+      );
+      assert.deepEqual([done.state, done.products.created], ['completed', 1]);
+      const id = okData(await c('GET', '/api/products?search=LIVE-IMPORT-1')).products[0].id;
+      await until('the imported product in the shop', async () => (await mapping(id))?.sync_status === 'synced', 15_000);
     });
 
     it('a push is followed too, and GET /api/sync/states says where products stand', async () => {

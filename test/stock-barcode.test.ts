@@ -161,7 +161,13 @@ for (const target of databaseTargets()) {
         const b = await warehouse(c, 'B');
         const a = await warehouse(c, 'A', { country_code: 'NL' });
         const p = await createProduct(c, { stock: 40 });
-        assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), { product_id: p.id, stock: 40, in_stock: true, warehouse_stock: [], variants: [] });
+        assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), {
+          product_id: p.id,
+          stock: 40,
+          in_stock: true,
+          warehouse_stock: [],
+          variants: [],
+        });
 
         const first = okData(await setStock(c, p.id, b.id, 0));
         assert.deepEqual(first, {
@@ -246,7 +252,13 @@ for (const target of databaseTargets()) {
           [{ warehouse_id: 2_000_000_000, quantity: 1 }, /field 'warehouse_id': unknown warehouse 2000000000/],
         ];
         for (const [body, message] of cases) assertError(await c('PUT', `/api/products/${p.id}/stock`, body), 400, message);
-        assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), { product_id: p.id, stock: 2, in_stock: true, warehouse_stock: [], variants: [] });
+        assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), {
+          product_id: p.id,
+          stock: 2,
+          in_stock: true,
+          warehouse_stock: [],
+          variants: [],
+        });
 
         const theirProduct = await createProduct(other);
         for (const id of [theirProduct.id, 2_000_000_000]) {

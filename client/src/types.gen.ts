@@ -238,6 +238,22 @@ export type Import = {
      */
     failed: number;
     /**
+     * the rows imported so far, counted by product: created, updated (itself or any of its variants) or unchanged
+     */
+    products: {
+        created: number;
+        updated: number;
+        unchanged: number;
+    };
+    /**
+     * the variant rows imported so far, counted by variant
+     */
+    variants: {
+        created: number;
+        updated: number;
+        unchanged: number;
+    };
+    /**
      * images of imported rows that could not be downloaded (not counted in failed: their products are imported); errors.csv says why. Their URLs are kept and tried again at the next import of their products
      */
     images_failed: number;

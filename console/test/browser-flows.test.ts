@@ -29,6 +29,16 @@ describe('a merchant in the console', () => {
       })
     ).product;
   const details = () => page.getByRole('form', { name: 'Details' });
+  /** Saves every change of the product page with its save bar, and waits for the one confirmation. */
+  const saveAll = async (on: Page = page) => {
+    await on.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save', exact: true }).click();
+    await on.waitForTimeout(1500);
+    await c.shot(on, 'debug-save');
+    await on
+      .getByRole('status')
+      .filter({ hasText: /^Saved\.$/ })
+      .waitFor();
+  };
 
   before(async () => {
     c = await consoleHarness();
@@ -58,16 +68,14 @@ describe('a merchant in the console', () => {
     await page.waitForURL((u) => /^\/products\/\d+$/.test(u.pathname));
     productId = Number(new URL(page.url()).pathname.split('/').pop());
 
-    const add = page.getByRole('form', { name: 'Add a variant' });
-    await add.getByLabel('SKU', { exact: true }).fill('FLOW-JACKET-M');
-    await add.getByLabel('Name', { exact: true }).fill('Harbour Rain Jacket / M');
-    await add.getByLabel(/^Price \(/).fill('120.00');
-    await add.getByLabel('Options').fill('Size: M');
-    await add.getByRole('button', { name: 'Add variant' }).click();
-    await page
-      .getByRole('form', { name: /^Variant .*FLOW-JACKET-M|^Variant .*Harbour Rain Jacket \/ M/ })
-      .first()
-      .waitFor();
+    await page.getByRole('button', { name: 'Add a variant' }).click();
+    await page.getByLabel('SKU of new variant 1').fill('FLOW-JACKET-M');
+    await page.getByLabel('Name of new variant 1').fill('Harbour Rain Jacket / M');
+    await page.getByLabel(/^Price \(\w+\) of new variant 1$/).fill('120.00');
+    await page.getByRole('button', { name: 'More of new variant 1' }).click();
+    await page.getByRole('region', { name: 'More of the new variant' }).getByLabel('Options').fill('Size: M');
+    await saveAll();
+    await page.getByLabel('SKU of FLOW-JACKET-M').waitFor();
     await c.shot(page, 'flow-product-created');
 
     const stored = c.h.as(c.tenant);
@@ -86,8 +94,7 @@ describe('a merchant in the console', () => {
     await details()
       .getByLabel(/^Price \(/)
       .fill('99.50');
-    await details().getByRole('button', { name: 'Save details' }).click();
-    await page.getByRole('status').filter({ hasText: /saved/i }).first().waitFor();
+    await saveAll();
     assert.equal((await c.h.as(c.tenant)('GET', `/api/products/${productId}`)).json().data.price, '99.5000');
 
     await page.getByRole('button', { name: /^Push to Shopify/ }).click();
@@ -100,11 +107,9 @@ describe('a merchant in the console', () => {
     // A product with variants sells at its variants' prices: the shop has the variant as it was added.
     assert.deepEqual(inShop.variants.nodes, [{ sku: 'FLOW-JACKET-M', price: '120.00' }]);
 
-    // The variant's price, edited in its row, reaches the shop too.
-    const row = page.getByRole('form', { name: /^Variant / }).first();
-    await row.getByLabel(/^Price \(/).fill('95.00');
-    await row.getByRole('button', { name: /^Save/ }).click();
-    await page.getByRole('status').filter({ hasText: /saved/i }).first().waitFor();
+    // The variant's price, edited in its row of the grid, reaches the shop too.
+    await page.getByLabel(/^Price \(\w+\) of FLOW-JACKET-M$/).fill('95.00');
+    await saveAll();
     await page.getByRole('button', { name: /^Push to Shopify/ }).click();
     await page.getByRole('status').filter({ hasText: 'Updated in the store.' }).first().waitFor();
     const after = await shopProduct(mapped.storefront_product_id);
@@ -114,8 +119,7 @@ describe('a merchant in the console', () => {
   it("a product that fails pre-flight shows the reason on the mappings page; fixed, 'Push again' sends it", async () => {
     // Priced in dollars for a shop that sells in euros: the bridge refuses it before any call to the shop.
     await details().getByLabel('Currency').fill('USD');
-    await details().getByRole('button', { name: 'Save details' }).click();
-    await page.getByRole('status').filter({ hasText: /saved/i }).first().waitFor();
+    await saveAll();
     await page.getByRole('button', { name: /^Push to Shopify/ }).click();
     await page
       .getByRole('alert')
@@ -148,8 +152,7 @@ describe('a merchant in the console', () => {
     const editor = await page.context().newPage();
     await editor.goto(`/products/${productId}`);
     await editor.getByRole('form', { name: 'Details' }).getByLabel('Currency').fill('EUR');
-    await editor.getByRole('form', { name: 'Details' }).getByRole('button', { name: 'Save details' }).click();
-    await editor.getByRole('status').filter({ hasText: /saved/i }).first().waitFor();
+    await saveAll(editor);
     await editor.close();
     await listed.locator('.badge').filter({ hasText: 'Synced' }).waitFor({ timeout: 20_000 });
     await c.shot(page, 'flow-mappings-synced-after-fix');
@@ -216,8 +219,7 @@ describe('a merchant in the console', () => {
     await details().getByLabel('Type in the store').fill('Tea towels');
     await details().getByRole('heading', { name: 'Selling and shipping' }).scrollIntoViewIfNeeded();
     await c.shot(page, 'flow-product-store-fields');
-    await details().getByRole('button', { name: 'Save details' }).click();
-    await page.getByRole('status').filter({ hasText: 'Product saved.' }).waitFor();
+    await saveAll();
 
     const saved = (await stored('GET', `/api/products/${towel.id}`)).json().data;
     assert.deepEqual(saved.tags, ['kitchen', 'linen', 'Gift']);
@@ -254,30 +256,55 @@ describe('a merchant in the console', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  it("a variant's barcode and weight behind 'More' are saved with it", async () => {
+  it("a variant's barcode and weight in its row, its weight unit behind 'More', are saved with it", async () => {
     await page.goto(`/products/${productId}`);
     // A product with variants sells as its variants: its details say so instead of showing the fields.
     await details()
       .getByText(/sells as its variants/)
       .waitFor();
-    const row = page.getByRole('form', { name: /^Variant / }).first();
-    await row.getByText(/^More: barcode/).click();
-    await row.getByLabel('Barcode').fill('ISBN 978-0-00-000000-2');
-    await row.getByLabel('Weight', { exact: true }).fill('1.5');
-    await row.getByLabel('Weight unit').selectOption('lb');
-    await row.getByLabel('Weight', { exact: true }).scrollIntoViewIfNeeded();
+    await page.getByLabel('Barcode of FLOW-JACKET-M').fill('ISBN 978-0-00-000000-2');
+    await page.getByLabel('Weight of FLOW-JACKET-M').fill('1.5');
+    await page.getByRole('button', { name: 'More of FLOW-JACKET-M' }).click();
+    await page.getByRole('region', { name: 'More of FLOW-JACKET-M' }).getByLabel('Weight unit').selectOption('lb');
     await c.shot(page, 'flow-variant-more');
-    assert.equal(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), true, 'the variant row fits in 1280 px');
-    await row.getByRole('button', { name: /^Save/ }).click();
-    await page.getByRole('status').filter({ hasText: /saved/i }).first().waitFor();
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), true, 'the variants grid fits in 1280 px');
+    await saveAll();
     const variants = (await c.h.as(c.tenant)('GET', `/api/products/${productId}/variants`)).json().data.variants;
     assert.equal(variants[0].barcode, 'ISBN 978-0-00-000000-2');
     assert.equal(Number(variants[0].weight), 1.5);
     assert.equal(variants[0].weight_unit, 'lb');
     await page.reload();
-    const again = page.getByRole('form', { name: /^Variant / }).first();
-    await again.getByText(/ISBN 978-0-00-000000-2 · 1\.5 lb/).waitFor();
+    assert.equal(await page.getByLabel('Barcode of FLOW-JACKET-M').inputValue(), 'ISBN 978-0-00-000000-2');
+    assert.equal(await page.getByLabel('Weight of FLOW-JACKET-M').inputValue(), '1.5');
     assert.deepEqual(await c.axe(page), []);
+  });
+
+  it('one save bar saves the details and a variant together; Discard, confirmed, drops every change', async () => {
+    await page.goto(`/products/${productId}`);
+    assert.equal(await page.getByRole('region', { name: 'Unsaved changes' }).count(), 0, 'no bar before a change');
+    await details().getByLabel('Short description').fill('Keeps the rain out.');
+    await page.getByLabel('Name of FLOW-JACKET-M').fill('Harbour Rain Jacket, medium');
+    await page.getByRole('region', { name: 'Unsaved changes' }).waitFor();
+    await c.shot(page, 'flow-product-save-bar');
+    assert.deepEqual(await c.axe(page), []);
+    await saveAll();
+    const pim = c.h.as(c.tenant);
+    assert.equal((await pim('GET', `/api/products/${productId}`)).json().data.short_description, 'Keeps the rain out.');
+    assert.equal((await pim('GET', `/api/products/${productId}/variants`)).json().data.variants[0].name, 'Harbour Rain Jacket, medium');
+
+    // A problem in one section: nothing is sent, not even the other section's valid change.
+    await details().getByLabel('Short description').fill('Changed again.');
+    await page.getByLabel(/^Price \(\w+\) of FLOW-JACKET-M$/).fill('12;50');
+    await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Not saved: correct the fields marked.' }).waitFor();
+    assert.equal(await page.getByLabel(/^Price \(\w+\) of FLOW-JACKET-M$/).getAttribute('aria-invalid'), 'true');
+    assert.equal((await pim('GET', `/api/products/${productId}`)).json().data.short_description, 'Keeps the rain out.');
+
+    await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('region', { name: 'Unsaved changes' }).waitFor({ state: 'detached' });
+    assert.equal(await details().getByLabel('Short description').inputValue(), 'Keeps the rain out.');
+    assert.equal(await page.getByLabel(/^Price \(\w+\) of FLOW-JACKET-M$/).inputValue(), '95.00');
   });
 
   it('sets the default currency: three letters, kept after a reload, and a new product starts in it', async () => {
@@ -389,19 +416,33 @@ describe('a merchant in the console', () => {
     await options.getByLabel('Values of option 2').fill('Navy, Sand');
     await options.getByRole('button', { name: 'Make 4 combinations' }).click();
     await options.getByRole('status').filter({ hasText: '4 variants added.' }).waitFor();
-    await page.getByRole('form', { name: 'Variant FLOW-DECK-42-SAND' }).waitFor();
+    await page.getByLabel('SKU of FLOW-DECK-42-SAND').waitFor();
 
     await options.getByLabel('Values of option 1').fill('41, 42, 43');
     await options.getByRole('button', { name: 'Make 6 combinations' }).click();
     await options.getByRole('status').filter({ hasText: '2 variants added; 4 existed already and were kept.' }).waitFor();
     await c.shot(page, 'flow-product-options');
 
+    // The grid moves like a spreadsheet: down a column with the arrow keys and Enter, across from a cell's edge.
+    const focused = () => page.evaluate('document.activeElement.getAttribute("aria-label")');
+    await page.getByLabel(/^Price \(\w+\) of FLOW-DECK-41-NAVY$/).click();
+    await page.keyboard.press('ArrowDown');
+    assert.match(String(await focused()), /^Price \(\w+\) of FLOW-DECK-41-SAND$/);
+    await page.keyboard.type('85');
+    await page.keyboard.press('Enter');
+    assert.match(String(await focused()), /^Price \(\w+\) of FLOW-DECK-42-NAVY$/);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowRight');
+    assert.match(String(await focused()), /^Sale price \(\w+\) of FLOW-DECK-41-SAND$/);
+    await saveAll();
+
     const variants = (await pim('GET', `/api/products/${created.id}/variants`)).json().data.variants;
     assert.deepEqual(
       variants.map((v: { sku: string; price: string }) => [v.sku, v.price]),
       [
         ['FLOW-DECK-41-NAVY', '80.0000'],
-        ['FLOW-DECK-41-SAND', '80.0000'],
+        ['FLOW-DECK-41-SAND', '85.0000'],
         ['FLOW-DECK-42-NAVY', '80.0000'],
         ['FLOW-DECK-42-SAND', '80.0000'],
         ['FLOW-DECK-43-NAVY', '80.0000'],
@@ -465,7 +506,7 @@ describe('a merchant in the console', () => {
     assert.equal(await cell('Black', 'South hall').inputValue(), '3');
     assert.deepEqual(await footer(), ['4', '9', '13']);
     // In Variants, a count kept by warehouse is shown, not typed.
-    const ecruStock = page.getByRole('form', { name: 'Variant FLOW-CARRY-ECRU' }).getByLabel('Stock', { exact: true });
+    const ecruStock = page.getByLabel('Stock of FLOW-CARRY-ECRU', { exact: true });
     assert.equal(await ecruStock.inputValue(), '10');
     assert.equal(await ecruStock.isEditable(), false);
     await stock.scrollIntoViewIfNeeded();
@@ -490,6 +531,8 @@ describe('a merchant in the console', () => {
     assert.deepEqual((await row.getByRole('cell').allTextContents()).slice(0, 2), ['3', 'FLOW-CSV-2']);
     assert.match((await row.getByRole('cell').nth(2).textContent()) ?? '', /price/);
     await c.shot(page, 'flow-import-problems');
+    // Counted by product, with the refused rows apart.
+    assert.equal((await page.locator('.import-count-groups').textContent())?.replace(/\s+/g, ''), 'ProductsCreated1Updated0Unchanged0RowsRefused1');
     const imported = (await c.h.as(c.tenant)('GET', '/api/products?search=FLOW-CSV')).json().data.products;
     assert.deepEqual(
       imported.map((p: { sku: string }) => p.sku),

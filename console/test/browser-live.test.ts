@@ -83,8 +83,11 @@ describe('the bridge, live, in the console', () => {
     await recordStates(editor, '.product-store .badge');
     const details = editor.getByRole('form', { name: 'Details' });
     await details.getByLabel(/^Price \(/).fill('44.50');
-    await details.getByRole('button', { name: 'Save details' }).click();
-    await editor.getByRole('status').filter({ hasText: /saved/i }).first().waitFor();
+    await editor.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save', exact: true }).click();
+    await editor
+      .getByRole('status')
+      .filter({ hasText: /^Saved\.$/ })
+      .waitFor();
 
     // Pending (the delta sync has queued the change), then Syncing (the shop is being written), on each page: seen by
     // the page's recorder; screenshotted while the slow shop keeps it so.

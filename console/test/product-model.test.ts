@@ -32,6 +32,7 @@ import {
   type Variant,
   variantBody,
   variantDraftOf,
+  productKinds,
   writeFilters,
 } from '../src/features/products/product-model.ts';
 
@@ -300,4 +301,13 @@ test('a slug is checked as the server checks it (a Shopify handle): lower-case l
     assert.equal(productBody({ ...base, slug }, [], null).errors.slug, undefined, slug);
   }
   for (const slug of ['Blue-shirt', 'blue_shirt', 'a--b', '-a']) assert.ok(productBody({ ...base, slug }, [], null).errors.slug, slug);
+});
+
+test("the kind of product is shown in a merchant's words; a kind set through the API is kept as it is", () => {
+  assert.deepEqual(
+    productKinds('simple').map(([, label]) => label),
+    ['Standard', 'Bundle', 'Digital', 'Service'],
+  );
+  assert.deepEqual(productKinds('configurable').at(-1), ['configurable', 'configurable']);
+  assert.equal(emptyForm([]).product_type, 'simple');
 });

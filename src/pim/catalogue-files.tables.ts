@@ -28,6 +28,13 @@ export const imports = pgTable(
     created: integer('created').notNull().default(0),
     updated: integer('updated').notNull().default(0),
     unchanged: integer('unchanged').notNull().default(0),
+    /** The same outcomes counted by product (a product's own change, or any of its variants') and by variant. */
+    productsCreated: integer('products_created').notNull().default(0),
+    productsUpdated: integer('products_updated').notNull().default(0),
+    productsUnchanged: integer('products_unchanged').notNull().default(0),
+    variantsCreated: integer('variants_created').notNull().default(0),
+    variantsUpdated: integer('variants_updated').notNull().default(0),
+    variantsUnchanged: integer('variants_unchanged').notNull().default(0),
     failed: integer('failed').notNull().default(0),
     /** Images of the imported rows that could not be downloaded (each also an error row; not counted in `failed`). */
     imagesFailed: integer('images_failed').notNull().default(0),

@@ -104,7 +104,8 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
   const importRepo = new ImportRepository(db);
   const importDirectory = path.join(settings.dataDir, 'imports');
   const imports = new ImportService({ db, imports: importRepo, queue }, { directory: importDirectory, maxBytes: settings.importMaxBytes });
-  const importJob = new ImportJob({ db, imports: importRepo, catalogue, media }, importDirectory);
+  const changes = new CatalogueChanges(db, notifications);
+  const importJob = new ImportJob({ db, imports: importRepo, catalogue, media, changes }, importDirectory);
   const attributes = new AttributeService(db, new AttributeRepository(db));
   const variantLevels = new VariantStockRepository(db);
   const stock = new StockService(db, stockLevels, variantLevels, products);
@@ -129,7 +130,7 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     suppliers: new NamedListService(db, new NamedListRepository(db, 'supplier'), 'supplier'),
     vatRates: new VatRateService(db, new VatRateRepository(db)),
     catalogueFiles: { imports, importJob, exports: new ExportService(catalogue), maxBytes: settings.importMaxBytes },
-    changes: new CatalogueChanges(db, notifications),
+    changes,
   };
   const handlers: JobHandlers = {
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.

@@ -1890,6 +1890,12 @@ export interface components {
             id: string;
             /** @description images of imported rows that could not be downloaded (not counted in failed: their products are imported); errors.csv says why. Their URLs are kept and tried again at the next import of their products */
             images_failed: number;
+            /** @description the rows imported so far, counted by product: created, updated (itself or any of its variants) or unchanged */
+            products: {
+                created: number;
+                unchanged: number;
+                updated: number;
+            };
             /** @description rows processed: created + updated + unchanged + failed */
             rows_done: number;
             /** @description data rows in the file */
@@ -1901,6 +1907,12 @@ export interface components {
             state: "queued" | "running" | "completed" | "failed";
             unchanged: number;
             updated: number;
+            /** @description the variant rows imported so far, counted by variant */
+            variants: {
+                created: number;
+                unchanged: number;
+                updated: number;
+            };
         };
         /** @description Error envelope of the PIM core API */
         PimError: {

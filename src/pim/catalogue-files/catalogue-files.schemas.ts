@@ -17,6 +17,14 @@ export const ImportView = Type.Object(
     updated: Type.Integer(),
     unchanged: Type.Integer(),
     failed: Type.Integer({ description: 'rows refused; GET /api/imports/{id}/errors.csv says why' }),
+    products: Type.Object(
+      { created: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer() },
+      { description: 'the rows imported so far, counted by product: created, updated (itself or any of its variants) or unchanged' },
+    ),
+    variants: Type.Object(
+      { created: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer() },
+      { description: 'the variant rows imported so far, counted by variant' },
+    ),
     images_failed: Type.Integer({
       description:
         'images of imported rows that could not be downloaded (not counted in failed: their products are imported); errors.csv says why. Their URLs are kept and tried again at the next import of their products',

@@ -16,6 +16,7 @@ import { GcNudge } from '../../lib/gc-nudge.js';
 import { AppError } from '../../http/errors.js';
 import type { AttributeDefinition } from '../attributes/attribute.repository.js';
 import type { MediaService } from '../media/media.service.js';
+import type { CatalogueChanges } from '../changes/catalogue-changes.js';
 import { CategoryTree } from './catalogue-snapshot.js';
 import type { CatalogueRepository, KeyColumn } from './catalogue.repository.js';
 import { keyOf, planProduct, type Outcome, type PlanContext, type ProductPlan } from './import-plan.js';
@@ -40,6 +41,8 @@ export interface ImportJobDeps {
   imports: ImportRepository;
   catalogue: CatalogueRepository;
   media: MediaService;
+  /** Told after each batch that wrote something, as the API tells each write: the delta sync follows an import. */
+  changes: Pick<CatalogueChanges, 'raise'>;
 }
 
 export class ImportJob {
@@ -47,13 +50,14 @@ export class ImportJob {
   private readonly imports: ImportRepository;
   private readonly catalogue: CatalogueRepository;
   private readonly media: MediaService;
+  private readonly changes: ImportJobDeps['changes'];
 
   constructor(
     deps: ImportJobDeps,
     /** Where the uploads wait (DATA_DIR/imports). */
     private readonly directory: string,
   ) {
-    ({ db: this.db, imports: this.imports, catalogue: this.catalogue, media: this.media } = deps);
+    ({ db: this.db, imports: this.imports, catalogue: this.catalogue, media: this.media, changes: this.changes } = deps);
   }
 
   /** The job: from the checkpoint to the end of the file, then the images. A retried job goes on where it stopped. */
@@ -97,7 +101,10 @@ export class ImportJob {
       }
       if (pending.length > 0) batch.push({ draft: null, errors: pending, lastLine: pendingLast });
       if (batch.length > 0) await this.commit(job, batch);
-      if (!imp.dry_run) await downloadImages({ db: this.db, imports: this.imports, media: this.media }, imp, signal);
+      if (!imp.dry_run) {
+        await downloadImages({ db: this.db, imports: this.imports, media: this.media }, imp, signal);
+        await this.told(imp.organization_id);
+      }
       await this.imports.finish(importId, 'completed');
     } catch (err) {
       // A file that cannot be read any more (it was checked at upload) ends the import; anything else is retried.
@@ -231,10 +238,17 @@ export class ImportJob {
       await this.db.transaction((tx) => record(tx, errors, plans));
       return;
     }
-    await this.db.transaction(async (tx) => {
+    const wrote = await this.db.transaction(async (tx) => {
       const { errors, plans } = await apply(tx);
       await record(tx, errors, plans);
+      return plans.some((p) => p.changed);
     });
+    if (wrote) await this.told(imp.organization_id);
+  }
+
+  /** The catalogue changed; a lost notification costs only time (the delta sync's poll comes anyway). */
+  private async told(organizationId: number): Promise<void> {
+    await this.changes.raise(organizationId).catch(() => {});
   }
 }
 
@@ -274,9 +288,14 @@ async function missingMetafields(file: string, mapped: Set<string>): Promise<{ m
   return missing;
 }
 
-/** The batch's counts: every row ends created, updated, unchanged or failed. */
+/** The batch's counts: every row ends created, updated, unchanged or failed; and the same by product and by variant. */
 function progress(plans: ProductPlan[], errors: RowError[], lastLine: number): Progress {
-  const counts: Record<Outcome, number> = { created: 0, updated: 0, unchanged: 0 };
-  for (const plan of plans) for (const outcome of plan.outcomes.values()) counts[outcome]++;
-  return { checkpointLine: lastLine, ...counts, failed: new Set(errors.map((e) => e.line)).size };
+  const none = (): Record<Outcome, number> => ({ created: 0, updated: 0, unchanged: 0 });
+  const [rows, products, variants] = [none(), none(), none()];
+  for (const plan of plans) {
+    for (const outcome of plan.outcomes.values()) rows[outcome]++;
+    products[plan.productOutcome]++;
+    for (const outcome of plan.variantOutcomes) variants[outcome]++;
+  }
+  return { checkpointLine: lastLine, ...rows, failed: new Set(errors.map((e) => e.line)).size, products, variants };
 }

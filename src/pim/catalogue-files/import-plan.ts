@@ -62,6 +62,8 @@ export function planProduct(draft: ProductDraft, ctx: PlanContext): { plan: Prod
     imageAlts,
     pendingImages: ex?.pending_images ?? [],
     outcomes: outcomesOf(draft, ex, byLine, productLevel),
+    productOutcome: !ex ? 'created' : productLevel || variants.length > 0 ? 'updated' : 'unchanged',
+    variantOutcomes: [...byLine.values()],
     changed: productLevel || variants.length > 0,
   };
   holdKeys(key, target, variants, ctx);

@@ -23,6 +23,12 @@ export interface ImportRow {
   unchanged: number;
   failed: number;
   images_failed: number;
+  products_created: number;
+  products_updated: number;
+  products_unchanged: number;
+  variants_created: number;
+  variants_updated: number;
+  variants_unchanged: number;
   checkpoint_line: number;
   error: string | null;
   created_at: string;
@@ -47,6 +53,8 @@ export interface Progress {
   updated: number;
   unchanged: number;
   failed: number;
+  products: Record<'created' | 'updated' | 'unchanged', number>;
+  variants: Record<'created' | 'updated' | 'unchanged', number>;
 }
 
 export class ImportRepository {
@@ -88,7 +96,8 @@ export class ImportRepository {
   async find(id: string, organizationId?: number): Promise<ImportRow | null> {
     const result = await this.db.execute(sql`
       SELECT id, organization_id, format, dry_run, state, file_name, storage_key, size_bytes, rows_total, rows_done, created, updated,
-             unchanged, failed, images_failed, checkpoint_line, error, ${isoUtc('created_at')} AS created_at, ${isoUtc('started_at')} AS started_at,
+             unchanged, failed, images_failed, products_created, products_updated, products_unchanged, variants_created,
+             variants_updated, variants_unchanged, checkpoint_line, error, ${isoUtc('created_at')} AS created_at, ${isoUtc('started_at')} AS started_at,
              ${isoUtc('finished_at')} AS finished_at
       FROM imports WHERE id = ${id} ${organizationId === undefined ? sql`` : sql`AND organization_id = ${organizationId}`}`);
     return rowsOf<ImportRow>(result)[0] ?? null;
@@ -107,6 +116,9 @@ export class ImportRepository {
     await this.db.execute(sql`
       UPDATE imports SET checkpoint_line = ${p.checkpointLine}, created = created + ${p.created}, updated = updated + ${p.updated},
         unchanged = unchanged + ${p.unchanged}, failed = failed + ${p.failed},
+        products_created = products_created + ${p.products.created}, products_updated = products_updated + ${p.products.updated},
+        products_unchanged = products_unchanged + ${p.products.unchanged}, variants_created = variants_created + ${p.variants.created},
+        variants_updated = variants_updated + ${p.variants.updated}, variants_unchanged = variants_unchanged + ${p.variants.unchanged},
         rows_done = rows_done + ${p.created + p.updated + p.unchanged + p.failed}
       WHERE id = ${id}`);
   }

@@ -20,7 +20,9 @@ import type { ImportRepository, ImportRow } from './import.repository.js';
 const ERRORS_PAGE = 1_000;
 
 /** An import as the API shows it: the row without its organization, file location and checkpoint. */
-export type ImportView = Omit<ImportRow, 'organization_id' | 'storage_key' | 'checkpoint_line'>;
+type Counts = Record<'created' | 'updated' | 'unchanged', number>;
+type CountColumns = `${'products' | 'variants'}_${keyof Counts}`;
+export type ImportView = Omit<ImportRow, 'organization_id' | 'storage_key' | 'checkpoint_line' | CountColumns> & { products: Counts; variants: Counts };
 
 export interface ImportOptions {
   /** Where uploads wait for their job: DATA_DIR/imports. */
@@ -179,8 +181,23 @@ export class ImportService {
 }
 
 function toView(row: ImportRow): ImportView {
-  const { organization_id: _org, storage_key: _key, checkpoint_line: _line, ...view } = row;
-  return view;
+  const {
+    organization_id: _org,
+    storage_key: _key,
+    checkpoint_line: _line,
+    products_created,
+    products_updated,
+    products_unchanged,
+    variants_created,
+    variants_updated,
+    variants_unchanged,
+    ...view
+  } = row;
+  return {
+    ...view,
+    products: { created: products_created, updated: products_updated, unchanged: products_unchanged },
+    variants: { created: variants_created, updated: variants_updated, unchanged: variants_unchanged },
+  };
 }
 
 function formatBytes(bytes: number): string {

@@ -72,6 +72,10 @@ export interface ProductPlan {
   pendingImages: string[];
   /** Every row of the product that was not refused: its outcome. */
   outcomes: Map<number, Outcome>;
+  /** The product's outcome: created, updated (itself or any of its variants) or unchanged. */
+  productOutcome: Outcome;
+  /** Each variant row's outcome. */
+  variantOutcomes: Outcome[];
   /** Anything to write at all. */
   changed: boolean;
 }

@@ -3,12 +3,13 @@
 // one product's mapping (shared with the product editor's Shopify panel), a full sync's progress, the newest drift
 // report and the collections. What changes the shop (a push, a finished sync) reads the integration again
 // (bridgeChanged). The pushes and dry runs themselves are bridge-push.tsx's and bridge-preview.tsx's.
-import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, bridge } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import type { paths } from '../../api/schema';
 import type { MappingStatus } from './bridge-data';
 import { bridgeKeys, isFullSyncKey } from './keys';
+import type { SyncState } from './live-model';
 
 export type IntegrationSummary = paths['/api/integrations']['get']['responses'][200]['content']['application/json']['data'][number];
 
@@ -69,14 +70,24 @@ export const useMappingsPage = (integrationId: number, status: MappingStatus | n
     placeholderData: keepPreviousData,
   });
 
+/** Where these products stand in each of the organization's shops (GET /api/sync/states), kept current by the stream. */
+export const syncStatesQuery = (productIds: readonly number[]) =>
+  queryOptions({
+    queryKey: bridgeKeys.statesOf(productIds),
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET('/api/sync/states', { params: { query: { product_ids: productIds.join(',') } }, signal })).data.states as SyncState[],
+  });
+
 /** The shop's side of one product (GET /api/products/mapping/{pimProductId}); null when it has not been pushed there. */
-export const useMapping = (integrationId: number, pimProductId: number) =>
-  useQuery({
+export function useMapping(integrationId: number, pimProductId: number) {
+  const queryClient = useQueryClient();
+  return useQuery({
     queryKey: bridgeKeys.mapping(integrationId, pimProductId),
     queryFn: async ({ signal }) => {
       // Whether the product is in this store at all, asked first: a product not pushed yet would be a 404, which the
-      // browser logs as an error on every visit of the product.
-      const states = unwrap(await api.GET('/api/sync/states', { params: { query: { product_ids: String(pimProductId) } }, signal })).data.states;
+      // browser logs as an error on every visit of the product. One read of its states serves every store's panel (read
+      // again when older than a second: a push that just ended has made the product that store's).
+      const states = await queryClient.fetchQuery({ ...syncStatesQuery([pimProductId]), staleTime: 1_000 });
       if (!states.some((s) => s.integration_id === integrationId)) return null;
       const answer = await api.GET('/api/products/mapping/{pimProductId}', {
         params: { path: { pimProductId } },
@@ -88,21 +99,11 @@ export const useMapping = (integrationId: number, pimProductId: number) =>
       return unwrap(answer).data;
     },
   });
-
-export interface FullSync {
-  id: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  mode: 'per_call' | 'bulk' | null;
-  total: number;
-  queued: number;
-  synced: number;
-  failed: number;
-  progress: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  error: string | null;
 }
+
+/** What a read of the connector answers in `data` (generated from the OpenAPI document, so it cannot drift). */
+type Answer<P extends '/api/sync/full/{id}' | '/api/drift'> = NonNullable<paths[P]['get']['responses'][200]['content']['application/json']['data']>;
+export type FullSync = Answer<'/api/sync/full/{id}'>;
 
 export const isSyncOpen = (s: FullSync | undefined) => s?.status === 'queued' || s?.status === 'running';
 
@@ -111,43 +112,15 @@ export const useFullSync = (integrationId: number, syncId: string | null, pollMs
   useQuery({
     queryKey: bridgeKeys.fullSync(integrationId, syncId),
     enabled: syncId !== null,
-    queryFn: async () => unwrap(await api.GET('/api/sync/full/{id}', { headers: bridge(integrationId), params: { path: { id: syncId! } } })).data as FullSync,
+    queryFn: async () => unwrap(await api.GET('/api/sync/full/{id}', { headers: bridge(integrationId), params: { path: { id: syncId! } } })).data,
     refetchInterval: (query) => (isSyncOpen(query.state.data) ? pollMs : false),
     staleTime: 0,
   });
 
-export type DriftKind = 'changed' | 'missing_in_shop' | 'orphan_in_shop';
-
-export interface DriftCounts {
-  mapped: number;
-  compared: number;
-  not_compared: number;
-  shop_products: number;
-  changed: number;
-  missing_in_shop: number;
-  orphan_in_shop: number;
-}
-
-export interface DriftItem {
-  kind: DriftKind;
-  pim_product_id: number | null;
-  storefront_product_id: number | null;
-  handle: string | null;
-  title: string | null;
-  fields: { field: string; storefront: unknown; written: unknown }[];
-}
-
-export interface DriftReport {
-  id: string;
-  state: 'queued' | 'running' | 'completed' | 'failed';
-  counts: DriftCounts | null;
-  error: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  items: DriftItem[];
-  pagination: { total: number; limit: number; offset: number; has_more: boolean };
-}
+export type DriftReport = Answer<'/api/drift'>;
+export type DriftCounts = NonNullable<DriftReport['counts']>;
+export type DriftItem = DriftReport['items'][number];
+export type DriftKind = DriftItem['kind'];
 
 export const isDriftOpen = (r: { state: string } | null | undefined) => r?.state === 'queued' || r?.state === 'running';
 
@@ -160,7 +133,7 @@ export const useDriftReport = (integrationId: number, kind: DriftKind | null, pa
         headers: bridge(integrationId),
         params: { query: { limit: pageSize, offset: (page - 1) * pageSize, ...(kind ? { kind } : {}) } },
       });
-      return unwrap(answer).data as DriftReport | null;
+      return unwrap(answer).data;
     },
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (isDriftOpen(query.state.data) ? pollMs : false),

@@ -7,9 +7,8 @@
 // have been missed meanwhile, so everything of the bridge shown is read again on each reconnection.
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { productListsChanged } from '../products/api';
+import { syncStatesQuery } from './api';
 import { bridgeKeys } from './keys';
 import { endsWrite, parseSyncEvent, patchMapping, patchMappingsPage, patchStates, type SyncState } from './live-model';
 
@@ -79,12 +78,7 @@ export function useLiveSync(enabled: boolean): void {
   }, [enabled, queryClient]);
 }
 
-/** Where these products stand in each of the organization's shops (GET /api/sync/states), kept current by the stream. */
+/** Where these products stand in each of the organization's shops, kept current by the stream. */
 export function useSyncStates(productIds: readonly number[], enabled = true) {
-  return useQuery({
-    queryKey: bridgeKeys.statesOf(productIds),
-    enabled: enabled && productIds.length > 0,
-    queryFn: async ({ signal }) =>
-      unwrap(await api.GET('/api/sync/states', { params: { query: { product_ids: productIds.join(',') } }, signal })).data.states as SyncState[],
-  });
+  return useQuery({ ...syncStatesQuery(productIds), enabled: enabled && productIds.length > 0 });
 }

@@ -131,12 +131,13 @@ function ImportProgress({ id, onAnother, onStarted }: { id: string; onAnother: (
     );
   const im = view.data;
   const percent = percentDone(im);
-  const counts: [string, number][] = [
-    [im.dry_run ? 'Would be created' : 'Created', im.created],
-    [im.dry_run ? 'Would be updated' : 'Updated', im.updated],
-    ['Unchanged', im.unchanged],
-    ['Failed', im.failed],
+  // Counted as a merchant counts a catalogue: products and their variants, not the file's rows.
+  const counts = (of: { created: number; updated: number; unchanged: number }): [string, number][] => [
+    [im.dry_run ? 'Would be created' : 'Created', of.created],
+    [im.dry_run ? 'Would be updated' : 'Updated', of.updated],
+    ['Unchanged', of.unchanged],
   ];
+  const variantRows = im.variants.created + im.variants.updated + im.variants.unchanged;
   return (
     <div className="import-progress">
       <p className="import-file">
@@ -160,14 +161,11 @@ function ImportProgress({ id, onAnother, onStarted }: { id: string; onAnother: (
       <p className="hint" aria-live="polite">
         {im.rows_done.toLocaleString()} of {im.rows_total.toLocaleString()} rows · {percent}%
       </p>
-      <dl className="import-counts">
-        {counts.map(([label, n]) => (
-          <div key={label} className={label === 'Failed' && n > 0 ? 'failed' : undefined}>
-            <dt>{label}</dt>
-            <dd>{n.toLocaleString()}</dd>
-          </div>
-        ))}
-      </dl>
+      <div className="import-count-groups">
+        <ImportCounts title="Products" counts={counts(im.products)} />
+        {variantRows > 0 && <ImportCounts title="Variants" counts={counts(im.variants)} />}
+        <ImportCounts title="Rows" counts={[['Refused', im.failed]]} failed={im.failed > 0} />
+      </div>
       <div role="status" aria-live="polite">
         {im.state === 'completed' && (
           <p className={`banner ${im.failed > 0 ? 'info' : 'success'}`}>
@@ -318,5 +316,21 @@ function ExportPanel() {
         )}
       </div>
     </section>
+  );
+}
+
+function ImportCounts({ title, counts, failed = false }: { title: string; counts: [string, number][]; failed?: boolean }) {
+  return (
+    <div className="import-count-group">
+      <h3>{title}</h3>
+      <dl className="import-counts">
+        {counts.map(([label, n]) => (
+          <div key={label} className={failed ? 'failed' : undefined}>
+            <dt>{label}</dt>
+            <dd>{n.toLocaleString()}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
-// One product: its details and attributes, images, stock, variants, translations and its state in each Shopify store,
-// each section saved on its own. /products/new shows the details only; once created the page becomes /products/{id}.
+// One product: its details and attributes, images, stock, variants, translations and its state in each Shopify store.
+// The edits of its details and variants are saved together by the page's save bar; images and stock are kept as they
+// are given. /products/new shows the details only; once created the page becomes /products/{id}.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -97,7 +98,7 @@ function Editor({ id }: { id: number | null }) {
   return (
     <Page title={title} actions={actions}>
       {dialog}
-      <UnsavedChangesScope>
+      <UnsavedChangesScope saveBar={id !== null}>
         {p && (
           <p className="product-meta">
             <span className={`badge ${statusTone(p.status)}`}>{STATUS_LABEL[p.status] ?? p.status}</span> <span className="mono">{p.sku}</span>

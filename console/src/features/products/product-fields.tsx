@@ -1,5 +1,5 @@
-// The product's own fields and attribute values: one form, one Save. A new product is created (POST); an existing one
-// sends only what changed (PATCH). Problems found here or by the server are shown beside the field they name. Besides
+// The product's own fields and attribute values. A new product is created (POST, its own button); an existing one is
+// saved by the page's save bar, sending only what changed (PATCH). Problems found here or by the server are shown beside the field they name. Besides
 // the spec's fields: what the Shopify store shows (tags, type, category, gift card, the search engine listing) and, for
 // a product without variants, how it sells and ships (a product with variants sells as its variants).
 import { useMutation } from '@tanstack/react-query';
@@ -8,8 +8,7 @@ import { api } from '../../api/client';
 import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
 import { NamedOptions } from '../../components/named-options';
-import { useUnsavedChanges } from '../../components/unsaved-changes';
-import { Notice } from '../../components/status';
+import { useSaveAll, useSaveSection } from '../../components/unsaved-changes';
 import { useBrands, useCategories, useChannels, useSuppliers, useVatRates } from '../catalogue/api';
 import {
   type AttributeDefinition,
@@ -20,6 +19,7 @@ import {
   type ProductForm,
   placeErrors,
   productBody,
+  productKinds,
   SELLING_KEYS,
   SEO_DESCRIPTION_LIMIT,
   SEO_TITLE_LIMIT,
@@ -57,7 +57,6 @@ export function ProductFields({
   const [form, setForm] = useState<ProductForm>(() => before ?? emptyForm(definitions, defaultCurrency ?? undefined));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const brands = useBrands();
   const suppliers = useSuppliers();
@@ -68,11 +67,9 @@ export function ProductFields({
 
   const set = <K extends keyof ProductForm>(key: K, value: ProductForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
-    setNotice(null);
   };
   const setAttribute = (code: string, value: string | string[] | boolean) => {
     setForm((f) => ({ ...f, attributes: { ...f.attributes, [code]: value } }));
-    setNotice(null);
   };
   const known = [...FIELD_KEYS, ...definitions.map((d) => `attributes.${d.code}`)];
 
@@ -90,41 +87,60 @@ export function ProductFields({
       setForm(next);
       setErrors({});
       setProblem(null);
-      setNotice(product ? 'Product saved.' : 'Product created.');
       onSaved(saved, !product);
     },
     onError: (err) => {
       const placed = placeErrors(fieldErrors(err), known);
       setErrors(placed);
-      setProblem(Object.keys(placed).length ? 'Not saved: correct the field marked below.' : messageOf(err));
-      if (Object.keys(placed).length) focusFirstError();
+      setProblem(Object.keys(placed).length ? null : messageOf(err));
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setNotice(null);
+  /** The body to send, or null when the form has a problem (marked beside its field). */
+  const check = () => {
     const { body, errors: found } = productBody(form, definitions, before);
     setErrors(found);
-    if (Object.keys(found).length) {
-      setProblem('Not saved: correct the field marked below.');
-      focusFirstError();
-      return;
-    }
     setProblem(null);
-    if (before && Object.keys(body).length === 0) {
-      setNotice('Nothing has changed.');
-      return;
-    }
-    save.mutate(body);
+    return Object.keys(found).length ? null : body;
   };
 
   const dirty = before ? JSON.stringify(form) !== JSON.stringify(before) : true;
-  // What leaving the page would lose: an edit of the product, or anything typed into a new one.
+  // What leaving the page would lose: an edit of the product, or anything typed into a new one. An existing product's
+  // edit is saved by the page's save bar, with the page's other sections.
   const [untouched] = useState(() => JSON.stringify(form));
-  useUnsavedChanges(before ? dirty : JSON.stringify(form) !== untouched);
+  useSaveSection(before ? dirty : JSON.stringify(form) !== untouched, {
+    order: 0,
+    check: () => check() !== null,
+    save: async () => {
+      const body = check();
+      if (body === null) return false;
+      if (Object.keys(body).length === 0) return true;
+      return save.mutateAsync(body).then(
+        () => true,
+        () => false,
+      );
+    },
+    discard: () => {
+      if (before) setForm(before);
+      setErrors({});
+      setProblem(null);
+    },
+  });
+  const saveAll = useSaveAll();
+
+  // Enter in a field: a new product is created; an existing one's page saves everything changed.
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (product) return saveAll();
+    const body = check();
+    if (body === null) {
+      setProblem('Not saved: correct the field marked below.');
+      focusFirstError();
+    } else save.mutate(body);
+  };
+
   const err = (key: string) => errors[key] ?? null;
-  const text = (key: 'sku' | 'name' | 'slug' | 'product_type' | 'ean') => ({
+  const text = (key: 'sku' | 'name' | 'slug' | 'ean') => ({
     value: form[key],
     onChange: (e: { target: { value: string } }) => set(key, e.target.value),
   });
@@ -137,7 +153,6 @@ export function ProductFields({
           {problem}
         </p>
       )}
-      {notice && <Notice>{notice}</Notice>}
 
       <div className="product-grid">
         <Field label="Name" error={err('name')}>
@@ -149,8 +164,14 @@ export function ProductFields({
         <Field label="Slug" error={err('slug')} hint={product ? undefined : 'Left blank, made from the name'}>
           <input {...text('slug')} maxLength={255} autoComplete="off" spellCheck={false} />
         </Field>
-        <Field label="Product type" error={err('product_type')}>
-          <input {...text('product_type')} maxLength={64} />
+        <Field label="Kind of product" error={err('product_type')} hint="For the catalogue only; the store's own type is under “In the store”">
+          <select value={form.product_type} onChange={(e) => set('product_type', e.target.value)}>
+            {productKinds(form.product_type).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
         </Field>
         <Field label="Status" error={err('status')}>
           <select value={form.status} onChange={(e) => set('status', e.target.value as ProductForm['status'])}>
@@ -323,24 +344,13 @@ export function ProductFields({
         </>
       )}
 
-      <div className="actions product-save">
-        <button type="submit" className="button primary" disabled={save.isPending || (before !== null && !dirty)}>
-          {save.isPending ? 'Saving…' : product ? 'Save details' : 'Create product'}
-        </button>
-        {before && dirty && (
-          <button
-            type="button"
-            className="button secondary"
-            onClick={() => {
-              setForm(before);
-              setErrors({});
-              setProblem(null);
-            }}
-          >
-            Discard changes
+      {!product && (
+        <div className="actions product-save">
+          <button type="submit" className="button primary" disabled={save.isPending}>
+            {save.isPending ? 'Creating…' : 'Create product'}
           </button>
-        )}
-      </div>
+        </div>
+      )}
     </form>
   );
 }

@@ -236,6 +236,19 @@ export interface ProductForm {
 }
 
 /** A new product's form; `currency` is the organization's default currency when it has one. */
+/**
+ * The PIM's own kind of product (`product_type`, free text in the API, `simple` by default) in a merchant's words; a
+ * kind the API set that is not among them is offered as it is.
+ */
+export const PRODUCT_KINDS: [string, string][] = [
+  ['simple', 'Standard'],
+  ['bundle', 'Bundle'],
+  ['digital', 'Digital'],
+  ['service', 'Service'],
+];
+export const productKinds = (current: string): [string, string][] =>
+  PRODUCT_KINDS.some(([value]) => value === current) || !current ? PRODUCT_KINDS : [...PRODUCT_KINDS, [current, current]];
+
 export function emptyForm(definitions: AttributeDefinition[], currency = 'EUR'): ProductForm {
   return {
     sku: '',
@@ -574,8 +587,9 @@ export function seoCount(text: string, limit: number): { text: string; over: boo
 // ---------------------------------------------------------------------------------------------------------------
 // Variants.
 
-/** A variant's form in its row (and the "Add a variant" form). */
+/** A variant's row in the variants grid (a new one's too). */
 export interface VariantDraft {
+  is_enabled: boolean;
   sku: string;
   name: string;
   price: string;
@@ -588,6 +602,7 @@ export interface VariantDraft {
 export const VARIANT_KEYS = ['sku', 'name', 'price', 'sale_price', 'stock_quantity', 'attributes', ...SELLING_KEYS];
 
 export const variantDraftOf = (v: Variant): VariantDraft => ({
+  is_enabled: v.is_enabled,
   sku: v.sku,
   name: v.name,
   price: decimalShown(v.price),
@@ -597,6 +612,7 @@ export const variantDraftOf = (v: Variant): VariantDraft => ({
   selling: sellingFormOf(v),
 });
 export const emptyVariantDraft = (): VariantDraft => ({
+  is_enabled: true,
   sku: '',
   name: '',
   price: '',
@@ -611,6 +627,8 @@ export function variantBody(d: VariantDraft, before: VariantDraft | null): { bod
   const errors: Record<string, string> = {};
   const body: Record<string, unknown> = {};
   const changed = (k: Exclude<keyof VariantDraft, 'selling'>) => before === null || d[k] !== before[k];
+  if (before !== null && d.is_enabled !== before.is_enabled) body.is_enabled = d.is_enabled;
+  else if (before === null && !d.is_enabled) body.is_enabled = false;
   if (changed('sku')) d.sku.trim() ? (body.sku = d.sku.trim()) : (errors.sku = 'must not be empty');
   if (changed('name')) d.name.trim() ? (body.name = d.name.trim()) : (errors.name = 'must not be empty');
   for (const k of ['price', 'sale_price'] as const) {

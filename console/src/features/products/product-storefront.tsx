@@ -205,31 +205,49 @@ export function SellingFields({
   set,
   errors,
   currency,
+  settingsOnly = false,
   wrap = (children) => <div className="product-grid">{children}</div>,
 }: {
   form: SellingForm;
   set: (form: SellingForm) => void;
   errors: Record<string, string>;
   currency: string;
+  /** Only the stock, tax and shipping settings: the variants grid has the barcode, compare-at price and weight in its row. */
+  settingsOnly?: boolean;
   wrap?: (children: ReactNode) => ReactNode;
 }) {
   const put = <K extends keyof SellingForm>(key: K, value: SellingForm[K]) => set({ ...form, [key]: value });
   return wrap(
     <>
-      <Field label="Barcode" error={errors.barcode} hint="ISBN, UPC, GTIN or your own code">
-        <input value={form.barcode} onChange={(e) => put('barcode', e.target.value)} maxLength={255} autoComplete="off" spellCheck={false} />
-      </Field>
-      <Field label={`Compare-at price (${currency || '—'})`} error={errors.compare_at_price} hint="Shown crossed out beside the price">
-        <input value={form.compare_at_price} onChange={(e) => put('compare_at_price', e.target.value)} inputMode="decimal" autoComplete="off" />
-      </Field>
-      <WeightInput
-        weight={form.weight}
-        unit={form.weight_unit}
-        onWeight={(v) => put('weight', v)}
-        onUnit={(v) => put('weight_unit', v)}
-        error={errors.weight}
-        unitError={errors.weight_unit}
-      />
+      {!settingsOnly && (
+        <>
+          <Field label="Barcode" error={errors.barcode} hint="ISBN, UPC, GTIN or your own code">
+            <input value={form.barcode} onChange={(e) => put('barcode', e.target.value)} maxLength={255} autoComplete="off" spellCheck={false} />
+          </Field>
+          <Field label={`Compare-at price (${currency || '—'})`} error={errors.compare_at_price} hint="Shown crossed out beside the price">
+            <input value={form.compare_at_price} onChange={(e) => put('compare_at_price', e.target.value)} inputMode="decimal" autoComplete="off" />
+          </Field>
+          <WeightInput
+            weight={form.weight}
+            unit={form.weight_unit}
+            onWeight={(v) => put('weight', v)}
+            onUnit={(v) => put('weight_unit', v)}
+            error={errors.weight}
+            unitError={errors.weight_unit}
+          />
+        </>
+      )}
+      {settingsOnly && (
+        <Field label="Weight unit" error={errors.weight_unit}>
+          <select value={form.weight_unit} onChange={(e) => put('weight_unit', e.target.value as WeightUnit)}>
+            {WEIGHT_UNITS.map((u) => (
+              <option key={u} value={u}>
+                {WEIGHT_UNIT_LABEL[u]}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
       <Field label="When out of stock" error={errors.inventory_policy}>
         <select value={form.inventory_policy} onChange={(e) => put('inventory_policy', e.target.value as InventoryPolicy)}>
           {(['deny', 'continue', ''] as const).map((v) => (

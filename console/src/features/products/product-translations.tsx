@@ -1,12 +1,13 @@
 // Translations of a product's texts, one language at a time: pick one the product has (or type a new code), edit its
-// name and descriptions, Save (PUT) or remove it (DELETE, after a confirmation). A blank text falls back to the
-// product's own.
+// name and descriptions, saved (PUT) by the page's save bar, or remove it (DELETE, at once after a confirmation). A
+// blank text falls back to the product's own. The language cannot be switched while its texts hold an edit.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { api } from '../../api/client';
 import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
 import { ErrorBanner, Loading, Notice } from '../../components/status';
+import { useSaveAll, useSaveSection } from '../../components/unsaved-changes';
 import { useProductTranslation } from './api';
 import { productKeys } from './keys';
 import type { Product } from './product-model';
@@ -34,6 +35,8 @@ export function ProductTranslations({
   const [locale, setLocale] = useState<string>(locales[0] ?? '');
   const [newLocale, setNewLocale] = useState('');
   const [texts, setTexts] = useState<Texts>(blank);
+  /** The texts as saved: what the save bar compares with, and what Discard goes back to. */
+  const [saved, setSaved] = useState<Texts>(blank);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -43,16 +46,22 @@ export function ProductTranslations({
   const translated = useProductTranslation(product.id, locale, existing);
   useEffect(() => {
     const t = translated.data;
-    if (!existing) setTexts(blank);
-    else if (t)
-      setTexts({
-        name: t.name === product.name ? '' : t.name,
-        short_description: t.short_description === product.short_description ? '' : (t.short_description ?? ''),
-        description: t.description === product.description ? '' : (t.description ?? ''),
-      });
+    const now = !existing
+      ? blank
+      : t
+        ? {
+            name: t.name === product.name ? '' : t.name,
+            short_description: t.short_description === product.short_description ? '' : (t.short_description ?? ''),
+            description: t.description === product.description ? '' : (t.description ?? ''),
+          }
+        : null;
+    if (now) {
+      setTexts(now);
+      setSaved(now);
+    }
   }, [translated.data, existing, product.name, product.short_description, product.description]);
 
-  const done = (message: string) => {
+  const done = (message: string | null) => {
     setNotice(message);
     setProblem(null);
     setErrors({});
@@ -68,10 +77,11 @@ export function ProductTranslations({
   const save = useMutation({
     mutationFn: async ({ code, body }: { code: string; body: { [K in keyof Texts]: string | null } }) =>
       unwrap(await api.PUT('/api/products/{id}/translations/{locale}', { params: { path: { id: product.id, locale: code } }, body })).data,
-    onSuccess: (saved) => {
-      setLocale(saved.locale);
+    onSuccess: (translation) => {
+      setLocale(translation.locale);
       setNewLocale('');
-      done(`The ${saved.locale} translation is saved.`);
+      setSaved(texts);
+      done(null);
     },
     onError: failed,
   });
@@ -85,20 +95,44 @@ export function ProductTranslations({
     onError: failed,
   });
 
+  /** The translation to send, or null when the form has a problem (marked beside its field). */
+  const check = () => {
+    const code = existing ? locale : newLocale.trim();
+    const found: Record<string, string> | null = !LOCALE.test(code)
+      ? { locale: 'must be a language code such as de or fr-CA' }
+      : !texts.name.trim() && !texts.short_description.trim() && !texts.description.trim()
+        ? { name: 'give at least one translated text' }
+        : null;
+    setErrors(found ?? {});
+    setProblem(null);
+    const v = (t: string) => (t.trim() === '' ? null : t);
+    return found ? null : { code, body: { name: v(texts.name), short_description: v(texts.short_description), description: v(texts.description) } };
+  };
+  const dirty = JSON.stringify(texts) !== JSON.stringify(saved) || (!existing && newLocale.trim() !== '');
+  useSaveSection(dirty, {
+    order: 2,
+    check: () => check() !== null,
+    save: async () => {
+      const edit = check();
+      return (
+        edit !== null &&
+        save.mutateAsync(edit).then(
+          () => true,
+          () => false,
+        )
+      );
+    },
+    discard: () => {
+      setTexts(saved);
+      setNewLocale('');
+      setErrors({});
+      setProblem(null);
+    },
+  });
+  const saveAll = useSaveAll();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setNotice(null);
-    const code = existing ? locale : newLocale.trim();
-    if (!LOCALE.test(code)) {
-      setErrors({ locale: 'must be a language code such as de or fr-CA' });
-      return;
-    }
-    if (!texts.name.trim() && !texts.short_description.trim() && !texts.description.trim()) {
-      setErrors({ name: 'give at least one translated text' });
-      return;
-    }
-    const v = (t: string) => (t.trim() === '' ? null : t);
-    save.mutate({ code, body: { name: v(texts.name), short_description: v(texts.short_description), description: v(texts.description) } });
+    saveAll();
   };
 
   return (
@@ -114,6 +148,8 @@ export function ProductTranslations({
         <Field label="Language">
           <select
             value={existing ? locale : ''}
+            disabled={dirty}
+            aria-describedby={dirty ? `${ids}-switch` : undefined}
             onChange={(e) => {
               setLocale(e.target.value);
               setErrors({});
@@ -128,6 +164,11 @@ export function ProductTranslations({
             <option value="">New translation…</option>
           </select>
         </Field>
+        {dirty && (
+          <p id={`${ids}-switch`} className="hint">
+            Save or discard this translation's changes to switch language.
+          </p>
+        )}
         {!existing && (
           <Field label="Language code" error={errors.locale} hint="e.g. de or fr-CA">
             <input value={newLocale} onChange={(e) => setNewLocale(e.target.value)} maxLength={6} autoComplete="off" spellCheck={false} />
@@ -146,9 +187,6 @@ export function ProductTranslations({
         <textarea value={texts.description} onChange={(e) => setTexts({ ...texts, description: e.target.value })} rows={4} />
       </Field>
       <div className="actions">
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save translation'}
-        </button>
         {existing && (
           <button
             type="button"
