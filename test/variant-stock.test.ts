@@ -2,6 +2,8 @@
 // variant's stock_quantity their sum, a product with variants the sum of its variants' stock and its per-warehouse view
 // their levels summed; the writes that would contradict the model are 400s that change nothing.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets, harness, type Harness } from './helpers/harness.js';
 import { assertError, createProduct, okData, sku, validEan, type Call } from './helpers/pim.js';
@@ -247,6 +249,25 @@ for (const target of databaseTargets()) {
       }
       assert.equal(all.stock, 36);
       assert.deepEqual(all.warehouse_stock, [level(a, 6), level(b, 30)]);
+    });
+
+    it("the data migration: a product with variants loses levels of its own and gets its variants' sum", async () => {
+      const c = await fresh();
+      const w = await warehouse(c, 'OLD');
+      const p = await createProduct(c);
+      await variant(c, p.id, { stock_quantity: 2 });
+      await variant(c, p.id, { stock_quantity: 5 });
+      const plain = await createProduct(c);
+      okData(await c('PUT', `/api/products/${plain.id}/stock`, { warehouse_id: w.id, quantity: 3 }));
+      // As a database of the release before: the product's own level beside its variants, its stock that level's.
+      await h.database.db.execute(sql`INSERT INTO product_stock (product_id, warehouse_id, quantity) VALUES (${p.id}, ${w.id}, 9)`);
+      await h.database.db.execute(sql`UPDATE products SET stock = 9 WHERE id = ${p.id}`);
+      const file = new URL('../src/db/migrations/0020_variant_stock_backfill.sql', import.meta.url);
+      for (const statement of readFileSync(file, 'utf8').split('--> statement-breakpoint')) await h.database.db.execute(sql.raw(statement));
+      const migrated = await stockOf(c, p.id);
+      assert.deepEqual([migrated.stock, migrated.warehouse_stock], [7, []]);
+      const untouched = await stockOf(c, plain.id);
+      assert.deepEqual([untouched.stock, untouched.warehouse_stock], [3, [level(w, 3)]], 'a product without variants keeps its levels');
     });
 
     it('validates, and keeps organizations apart', async () => {
