@@ -512,7 +512,7 @@ describe('a merchant in the console', () => {
     await stock.scrollIntoViewIfNeeded();
     await c.shot(page, 'flow-product-stock-saved');
     assert.deepEqual(await c.axe(page), []);
-    // On a phone the table scrolls inside its frame; the page does not widen.
+    // On a phone:
     await page.setViewportSize({ width: 390, height: 844 });
     await stock.scrollIntoViewIfNeeded();
     await c.shot(page, 'flow-product-stock-phone');
