@@ -30,8 +30,9 @@ for (const target of databaseTargets()) {
       client = new PimClient({ allowPrivateNetworks: true, publicUrl: h.pimUrl });
       const plain = await createProduct(c, { name: 'Plain' });
       const rich = await createProduct(c, { name: 'Rich', price: '10.00' });
+      const richVariants: { id: number }[] = [];
       for (const [i, size] of ['M', 'S'].entries()) {
-        okData(
+        richVariants[i] = okData(
           await c('POST', `/api/products/${rich.id}/variants`, {
             sku: sku('V'),
             name: `Rich ${size}`,
@@ -46,7 +47,9 @@ for (const target of databaseTargets()) {
       }
       for (const code of ['ZRH', 'AMS']) {
         const w = okData(await c('POST', '/api/warehouses', { code, name: `Warehouse ${code}` }), 201);
-        okData(await c('PUT', `/api/products/${rich.id}/stock`, { warehouse_id: w.id, quantity: code === 'AMS' ? 3 : 4 }));
+        // Stock per variant: M holds 1 in each warehouse, S the rest (AMS 3, ZRH 4 for the product).
+        okData(await c('PUT', `/api/products/${rich.id}/variants/${richVariants[0].id}/stock`, { warehouse_id: w.id, quantity: 1 }));
+        okData(await c('PUT', `/api/products/${rich.id}/variants/${richVariants[1].id}/stock`, { warehouse_id: w.id, quantity: code === 'AMS' ? 2 : 3 }));
       }
       const one = await createProduct(c, { name: 'One' });
       okData(await c('POST', `/api/products/${one.id}/variants`, { sku: sku('V'), name: 'One only' }), 201);

@@ -44,9 +44,9 @@ for (const target of databaseTargets()) {
         weight_unit: 'kg',
       });
       id = product.id;
-      okData(await call('POST', `/api/products/${id}/variants`, { sku: sku('V'), name: 'Small', price: '19.9' }), 201);
+      const small = okData(await call('POST', `/api/products/${id}/variants`, { sku: sku('V'), name: 'Small', price: '19.9' }), 201);
       okData(await call('PUT', `/api/products/${id}/translations/de`, { name: 'Pullover', description: 'Warm' }));
-      okData(await call('PUT', `/api/products/${id}/stock`, { warehouse_id: warehouse.id, quantity: 7 }));
+      okData(await call('PUT', `/api/products/${id}/variants/${small.id}/stock`, { warehouse_id: warehouse.id, quantity: 7 }));
     });
     after(() => h.close());
 

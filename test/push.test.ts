@@ -40,7 +40,9 @@ for (const target of databaseTargets()) {
       const id = await pimProduct(h, c.tenant, 'Trail Shoe', 2);
       const wh = await h.as(c.tenant)('POST', '/api/warehouses', { code: 'MAIN', name: 'Main' });
       assert.equal(wh.statusCode, 201, wh.body);
-      const st = await h.as(c.tenant)('PUT', `/api/products/${id}/stock`, { warehouse_id: wh.json().data.id, quantity: 7 });
+      // A product with variants keeps its stock per variant: the first variant's level, summed for the product.
+      const [first] = (await h.as(c.tenant)('GET', `/api/products/${id}/variants`)).json().data.variants;
+      const st = await h.as(c.tenant)('PUT', `/api/products/${id}/variants/${first.id}/stock`, { warehouse_id: wh.json().data.id, quantity: 7 });
       assert.equal(st.statusCode, 200, st.body);
 
       const res = await h.call('POST', '/api/products/push', c.token, { id });

@@ -161,7 +161,13 @@ for (const target of databaseTargets()) {
         const b = await warehouse(c, 'B');
         const a = await warehouse(c, 'A', { country_code: 'NL' });
         const p = await createProduct(c, { stock: 40 });
-        assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), { product_id: p.id, stock: 40, in_stock: true, warehouse_stock: [] });
+        assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), {
+          product_id: p.id,
+          stock: 40,
+          in_stock: true,
+          warehouse_stock: [],
+          variants: [],
+        });
 
         const first = okData(await setStock(c, p.id, b.id, 0));
         assert.deepEqual(first, {
@@ -169,6 +175,7 @@ for (const target of databaseTargets()) {
           stock: 0,
           in_stock: false,
           warehouse_stock: [{ warehouse_id: b.id, code: 'B', name: 'Warehouse B', quantity: 0 }],
+          variants: [],
         });
         const product = okData(await c('GET', `/api/products/${p.id}`));
         assert.deepEqual([product.stock, product.in_stock], [0, false]);
@@ -184,6 +191,7 @@ for (const target of databaseTargets()) {
             { warehouse_id: a.id, code: 'A', name: 'Warehouse A', quantity: 7 },
             { warehouse_id: b.id, code: 'B', name: 'Warehouse B', quantity: 5 },
           ],
+          variants: [],
         });
         assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), both);
         const listed = okData(await c('GET', '/api/products')).products.find((x: { id: number }) => x.id === p.id);
@@ -244,7 +252,13 @@ for (const target of databaseTargets()) {
           [{ warehouse_id: 2_000_000_000, quantity: 1 }, /field 'warehouse_id': unknown warehouse 2000000000/],
         ];
         for (const [body, message] of cases) assertError(await c('PUT', `/api/products/${p.id}/stock`, body), 400, message);
-        assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), { product_id: p.id, stock: 2, in_stock: true, warehouse_stock: [] });
+        assert.deepEqual(okData(await c('GET', `/api/products/${p.id}/stock`)), {
+          product_id: p.id,
+          stock: 2,
+          in_stock: true,
+          warehouse_stock: [],
+          variants: [],
+        });
 
         const theirProduct = await createProduct(other);
         for (const id of [theirProduct.id, 2_000_000_000]) {
@@ -287,6 +301,7 @@ for (const target of databaseTargets()) {
           stock: 2,
           in_stock: true,
           warehouse_stock: [{ warehouse_id: keep.id, code: 'KEEP', name: 'Warehouse KEEP', quantity: 2 }],
+          variants: [],
         });
         const onlyAfter = okData(await c('GET', `/api/products/${only.id}`));
         assert.deepEqual([onlyAfter.stock, onlyAfter.in_stock], [0, false]);

@@ -138,6 +138,7 @@ for (const target of databaseTargets()) {
           inventory_tracked: false,
           taxable: false,
           requires_shipping: true,
+          warehouse_stock: [],
         });
         assert.equal(typeof v.id, 'number');
       });
@@ -170,6 +171,7 @@ for (const target of databaseTargets()) {
             inventory_tracked: null,
             taxable: null,
             requires_shipping: null,
+            warehouse_stock: [],
           },
         );
       });

@@ -112,6 +112,15 @@ export type Variant = {
      * the PIM made the SKU up (a catalogue file gave none, or another product had it): never written to a shop; writing `sku` clears it
      */
     sku_generated: boolean;
+    /**
+     * beyond the spec: its levels by warehouse code (stock_quantity is their sum); empty: stock_quantity is set directly
+     */
+    warehouse_stock: Array<{
+        warehouse_id: number;
+        code: string;
+        name: string;
+        quantity: number;
+    }>;
 };
 
 export type ProductWithIncludes = {
@@ -4721,6 +4730,26 @@ export type GetProductStockResponses = {
                 name: string;
                 quantity: number;
             }>;
+            /**
+             * each variant's stock and levels, by position (empty: a product without variants)
+             */
+            variants: Array<{
+                product_id: number;
+                variant_id: number;
+                sku: string;
+                name: string;
+                stock_quantity: number;
+                stock_status: string;
+                /**
+                 * the variant's levels by warehouse code; empty: its stock_quantity is set directly
+                 */
+                warehouse_stock: Array<{
+                    warehouse_id: number;
+                    code: string;
+                    name: string;
+                    quantity: number;
+                }>;
+            }>;
         };
         error: null;
     };
@@ -4802,12 +4831,197 @@ export type SetProductStockResponses = {
                 name: string;
                 quantity: number;
             }>;
+            /**
+             * each variant's stock and levels, by position (empty: a product without variants)
+             */
+            variants: Array<{
+                product_id: number;
+                variant_id: number;
+                sku: string;
+                name: string;
+                stock_quantity: number;
+                stock_status: string;
+                /**
+                 * the variant's levels by warehouse code; empty: its stock_quantity is set directly
+                 */
+                warehouse_stock: Array<{
+                    warehouse_id: number;
+                    code: string;
+                    name: string;
+                    quantity: number;
+                }>;
+            }>;
         };
         error: null;
     };
 };
 
 export type SetProductStockResponse = SetProductStockResponses[keyof SetProductStockResponses];
+
+export type GetVariantStockData = {
+    body?: never;
+    path: {
+        /**
+         * positive integer id
+         */
+        id: number;
+        /**
+         * positive integer id
+         */
+        variantId: number;
+    };
+    query?: never;
+    url: '/api/products/{id}/variants/{variantId}/stock';
+};
+
+export type GetVariantStockErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type GetVariantStockError = GetVariantStockErrors[keyof GetVariantStockErrors];
+
+export type GetVariantStockResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            product_id: number;
+            variant_id: number;
+            sku: string;
+            name: string;
+            stock_quantity: number;
+            stock_status: string;
+            /**
+             * the variant's levels by warehouse code; empty: its stock_quantity is set directly
+             */
+            warehouse_stock: Array<{
+                warehouse_id: number;
+                code: string;
+                name: string;
+                quantity: number;
+            }>;
+        };
+        error: null;
+    };
+};
+
+export type GetVariantStockResponse = GetVariantStockResponses[keyof GetVariantStockResponses];
+
+export type SetVariantStockData = {
+    body: {
+        /**
+         * warehouse id
+         */
+        warehouse_id: number;
+        /**
+         * units in the warehouse (0 keeps the level at zero)
+         */
+        quantity: number;
+    };
+    path: {
+        /**
+         * positive integer id
+         */
+        id: number;
+        /**
+         * positive integer id
+         */
+        variantId: number;
+    };
+    query?: never;
+    url: '/api/products/{id}/variants/{variantId}/stock';
+};
+
+export type SetVariantStockErrors = {
+    /**
+     * Bad request: a parameter or field is missing or invalid (the message names it)
+     */
+    400: PimError;
+    /**
+     * Not authenticated: the credentials are missing, invalid or revoked
+     */
+    401: PimError;
+    /**
+     * Forbidden: the organization is deactivated, or a console session's write came without its CSRF token
+     */
+    403: PimError;
+    /**
+     * Not found
+     */
+    404: PimError;
+    /**
+     * The request body is too large
+     */
+    413: PimError;
+    /**
+     * Unsupported media type
+     */
+    415: PimError;
+    /**
+     * Rate limit exceeded: retry after Retry-After seconds
+     */
+    429: PimError;
+    /**
+     * Server error (details are in the server log, never in the answer)
+     */
+    500: PimError;
+};
+
+export type SetVariantStockError = SetVariantStockErrors[keyof SetVariantStockErrors];
+
+export type SetVariantStockResponses = {
+    /**
+     * OK
+     */
+    200: {
+        status: 1;
+        data: {
+            product_id: number;
+            variant_id: number;
+            sku: string;
+            name: string;
+            stock_quantity: number;
+            stock_status: string;
+            /**
+             * the variant's levels by warehouse code; empty: its stock_quantity is set directly
+             */
+            warehouse_stock: Array<{
+                warehouse_id: number;
+                code: string;
+                name: string;
+                quantity: number;
+            }>;
+        };
+        error: null;
+    };
+};
+
+export type SetVariantStockResponse = SetVariantStockResponses[keyof SetVariantStockResponses];
 
 export type ListCategoriesData = {
     body?: never;

@@ -3,7 +3,7 @@
 // bridge's pre-flight and read the reason on the mappings page (and in a push's preview), fix it and push it again;
 // preview a push of a product the merchant renamed in the shop, and find it in a drift report; give a product tags, a
 // weight in grams and "continue selling when out of stock", and a variant a barcode and a weight in pounds; set the
-// organization's default currency; move a category; sign out.
+// organization's default currency; move a category; keep stock by variant and warehouse; sign out.
 // Every step goes through the page; the test reads the results back through the APIs and the shop's GraphQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -455,6 +455,76 @@ describe('a merchant in the console', () => {
         ['FLOW-DECK-43-SAND', '80.0000'],
       ],
     );
+  });
+
+  it('stock by variant and warehouse: typing a level moves the totals, Enter moves down the column, saved and there after a reload', async () => {
+    const pim = c.h.as(c.tenant);
+    const tote = (await pim('POST', '/api/products', { name: 'Canvas Carryall', sku: 'FLOW-CARRY', price: '30.00' })).json().data;
+    const made = (await pim('POST', `/api/products/${tote.id}/variants/options`, { options: [{ name: 'Colour', values: ['Ecru', 'Black'] }] })).json().data
+      .created as { id: number; sku: string }[];
+    const north = (await pim('POST', '/api/warehouses', { code: 'NORTH', name: 'North hall' })).json().data;
+    await pim('POST', '/api/warehouses', { code: 'SOUTH', name: 'South hall' });
+    await pim('PUT', `/api/products/${tote.id}/variants/${made[0].id}/stock`, { warehouse_id: north.id, quantity: 4 });
+    await page.goto(`/products/${tote.id}`);
+    const stock = page.getByRole('form', { name: 'Stock' });
+    const cell = (colour: string, warehouse: string) =>
+      stock.getByLabel(`Canvas Carryall / ${colour} (FLOW-CARRY-${colour.toUpperCase()}), ${warehouse}`, { exact: true });
+    const rowTotals = () => stock.getByTestId('row-total').allTextContents();
+    const footer = () => stock.locator('tfoot td').allTextContents();
+    await cell('Ecru', 'North hall').waitFor();
+    assert.equal(await cell('Ecru', 'North hall').inputValue(), '4');
+    assert.deepEqual(await rowTotals(), ['4', '0']);
+    assert.deepEqual(await footer(), ['4', '0', '4']);
+
+    await cell('Ecru', 'South hall').fill('6');
+    assert.deepEqual(await rowTotals(), ['10', '0'], "the variant's total follows what is typed");
+    assert.deepEqual(await footer(), ['4', '6', '10']);
+    await cell('Ecru', 'South hall').press('Enter');
+    assert.equal(
+      await page.evaluate('document.activeElement.getAttribute("aria-label")'),
+      'Canvas Carryall / Black (FLOW-CARRY-BLACK), South hall',
+      'Enter moves down',
+    );
+    await cell('Black', 'South hall').fill('3');
+    assert.deepEqual(await footer(), ['4', '9', '13']);
+    await c.shot(page, 'flow-product-stock');
+    await saveAll();
+
+    const levels = (await pim('GET', `/api/products/${tote.id}/stock`)).json().data;
+    assert.equal(levels.stock, 13);
+    assert.deepEqual(
+      levels.warehouse_stock.map((w: { code: string; quantity: number }) => [w.code, w.quantity]),
+      [
+        ['NORTH', 4],
+        ['SOUTH', 9],
+      ],
+    );
+    assert.deepEqual(
+      levels.variants.map((v: { sku: string; stock_quantity: number }) => [v.sku, v.stock_quantity]),
+      [
+        ['FLOW-CARRY-ECRU', 10],
+        ['FLOW-CARRY-BLACK', 3],
+      ],
+    );
+    await page.reload();
+    await cell('Black', 'South hall').waitFor();
+    assert.equal(await cell('Black', 'South hall').inputValue(), '3');
+    assert.deepEqual(await footer(), ['4', '9', '13']);
+    // In Variants, a count kept by warehouse is shown, not typed.
+    const ecruStock = page.getByLabel('Stock of FLOW-CARRY-ECRU', { exact: true });
+    assert.equal(await ecruStock.inputValue(), '10');
+    assert.equal(await ecruStock.isEditable(), false);
+    await stock.scrollIntoViewIfNeeded();
+    await c.shot(page, 'flow-product-stock-saved');
+    assert.deepEqual(await c.axe(page), []);
+    // On a phone:
+    await page.setViewportSize({ width: 390, height: 844 });
+    await stock.scrollIntoViewIfNeeded();
+    await c.shot(page, 'flow-product-stock-phone');
+    // The section fits the phone (the table scrolls inside its frame).
+    const box = await stock.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('imports a file with a bad row and lists the problem on the page, line and reason', async () => {

@@ -37,7 +37,10 @@ describe("a product's history in the console", () => {
       .getByLabel(/^Price \(/)
       .fill('99.50');
     await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: /^Saved\.$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved\.$/ })
+      .waitFor();
     assert.equal(await price(), '99.5000');
 
     const newest = history().locator('li.history-entry').first();

@@ -51,6 +51,7 @@ import { installSessionHook, sessionRoutes } from './session/session.routes.js';
 import { SessionService } from './session/session.service.js';
 import { StockRepository } from './stock/stock.repository.js';
 import { StockService } from './stock/stock.service.js';
+import { VariantStockRepository } from './stock/variant-stock.repository.js';
 import { VariantRepository } from './variants/variant.repository.js';
 import { Variant } from './variants/variant.schemas.js';
 import { VariantService } from './variants/variant.service.js';
@@ -88,6 +89,20 @@ export interface PimModuleDeps {
 
 export type PimModule = ReturnType<typeof createPim>;
 
+/** The catalogue's CSV files: the upload and its reads, the import job (it records history and tells the changes), the export. */
+function catalogueFileServices(
+  { db, queue }: Pick<PimModuleDeps, 'db' | 'queue'>,
+  { media, history, changes }: { media: MediaService; history: HistoryRepository; changes: CatalogueChanges },
+  settings: PimSettings,
+) {
+  const catalogue = new CatalogueRepository(db, `${settings.publicUrl}/media/`);
+  const importRepo = new ImportRepository(db);
+  const directory = path.join(settings.dataDir, 'imports');
+  const imports = new ImportService({ db, imports: importRepo, queue }, { directory, maxBytes: settings.importMaxBytes });
+  const importJob = new ImportJob({ db, imports: importRepo, catalogue, media, changes, history }, directory);
+  return { imports, importJob, exports: new ExportService(catalogue), maxBytes: settings.importMaxBytes };
+}
+
 export function createPim({ db, redis, queue, keys, notifications }: PimModuleDeps, settings: PimSettings) {
   const mediaUrl = `${settings.publicUrl}/media/`;
   const credentials = new CredentialCache(redis);
@@ -105,14 +120,11 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
   );
   const stockLevels = new StockRepository(db);
   const history = new HistoryRepository(db);
-  const catalogue = new CatalogueRepository(db, mediaUrl);
-  const importRepo = new ImportRepository(db);
-  const importDirectory = path.join(settings.dataDir, 'imports');
-  const imports = new ImportService({ db, imports: importRepo, queue }, { directory: importDirectory, maxBytes: settings.importMaxBytes });
   const changes = new CatalogueChanges(db, notifications);
-  const importJob = new ImportJob({ db, imports: importRepo, catalogue, media, changes, history }, importDirectory);
+  const catalogueFiles = catalogueFileServices({ db, queue }, { media, history, changes }, settings);
   const attributes = new AttributeService(db, new AttributeRepository(db));
-  const stock = new StockService(db, stockLevels, products);
+  const variantLevels = new VariantStockRepository(db);
+  const stock = new StockService(db, stockLevels, variantLevels, products);
   const productService = new ProductService({ db, products, attributes, stock, history });
   const writeLimiter = createRateLimiter({ name: 'pim-write', points: settings.pimRateLimitWrite, durationSeconds: 60, redis });
   const services = {
@@ -125,9 +137,9 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     history: new HistoryService({ history, products: productService, stock, keys }),
     imageSearch: new ImageSearchService(new ImageSearchRepository(db), products),
     attributes,
-    warehouses: new WarehouseService(db, new WarehouseRepository(db), stockLevels),
+    warehouses: new WarehouseService(db, new WarehouseRepository(db), stockLevels, variantLevels),
     stock,
-    variants: new VariantService(db, new VariantRepository(db), products),
+    variants: new VariantService(db, new VariantRepository(db), products, stock),
     categories: new CategoryService(db, new CategoryRepository(db), products),
     media,
     channels: new ChannelService(new ChannelRepository(db)),
@@ -136,13 +148,13 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     brands: new NamedListService(db, new NamedListRepository(db, 'brand'), 'brand'),
     suppliers: new NamedListService(db, new NamedListRepository(db, 'supplier'), 'supplier'),
     vatRates: new VatRateService(db, new VatRateRepository(db)),
-    catalogueFiles: { imports, importJob, exports: new ExportService(catalogue), maxBytes: settings.importMaxBytes },
+    catalogueFiles,
     changes,
     workbench: createWorkbench(db),
   };
   const handlers: JobHandlers = {
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.
-    [JOB.catalogueImport]: { handler: importHandler(importJob), concurrency: 1 },
+    [JOB.catalogueImport]: { handler: importHandler(catalogueFiles.importJob), concurrency: 1 },
   };
   const secure = secureCookies(settings.publicUrl);
   return {

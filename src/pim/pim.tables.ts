@@ -261,6 +261,26 @@ export const productStock = pgTable(
 );
 
 /**
+ * Stock per variant and warehouse; a variant with rows here has `variants.stock_quantity` = their sum, and its product's
+ * `stock` is the sum of its variants' (both kept in the transaction that writes a level). A product with variants has no
+ * `product_stock` rows of its own: its per-warehouse view sums these.
+ */
+export const variantStock = pgTable(
+  'variant_stock',
+  {
+    variantId: integer('variant_id')
+      .notNull()
+      .references(() => variants.id, { onDelete: 'cascade' }),
+    warehouseId: integer('warehouse_id')
+      .notNull()
+      .references(() => warehouses.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.variantId, t.warehouseId] }), index('variant_stock_warehouse_idx').on(t.warehouseId)],
+);
+
+/**
  * Image search's multi-index hashing: the 64-bit pHash cut into four 16-bit chunks, each behind an expression index.
  * Two hashes within Hamming distance d differ in at most floor(d / 4) bits of at least one chunk (pigeonhole), so a
  * search looks up the chunk values within that radius of the query's and checks the exact distance of those rows only.

@@ -67,6 +67,7 @@ export const VARIANT_KEYS = [
   'sku',
   'stock_quantity',
   'stock_status',
+  'warehouse_stock',
   'weight',
   ...SELLING_KEYS,
 ].sort();

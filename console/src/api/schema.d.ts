@@ -1249,12 +1249,12 @@ export interface paths {
         };
         /**
          * Get a product's stock per warehouse
-         * @description Returns the product's total stock, in_stock and its level in each warehouse (by warehouse code). Requires an API key (X-API-KEY) or a console session; 404 for an unknown product.
+         * @description Returns the product's total stock, in_stock, its level in each warehouse (by warehouse code; a product with variants: its variants' levels summed per warehouse) and each variant's stock_quantity, stock_status and levels. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product.
          */
         get: operations["getProductStock"];
         /**
          * Set a product's stock in one warehouse
-         * @description Body {warehouse_id, quantity} sets one level (quantity >= 0); in the same transaction the product's stock becomes the sum of its levels, and the answer is as for GET. Once a product has levels, its stock can no longer be set with PATCH /api/products/{id}. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product, 400 for an unknown warehouse or a total over 2147483647.
+         * @description Body {warehouse_id, quantity} sets one level (quantity >= 0); in the same transaction the product's stock becomes the sum of its levels, and the answer is as for GET. Once a product has levels, its stock can no longer be set with PATCH /api/products/{id}. A product with variants has stock per variant only (PUT /api/products/{id}/variants/{variant_id}/stock): a 400. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product, 400 for an unknown warehouse, a product with variants or a total over 2147483647.
          */
         put: operations["setProductStock"];
         post?: never;
@@ -1338,6 +1338,30 @@ export interface paths {
          * @description Changes only the fields sent; a new stock_quantity derives stock_status again unless the variant is on backorder. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product or variant, 400 for an invalid field or a duplicate SKU.
          */
         patch: operations["updateVariant"];
+        trace?: never;
+    };
+    "/api/products/{id}/variants/{variantId}/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a variant's stock per warehouse
+         * @description Returns the variant's stock_quantity, stock_status and its level in each warehouse (by warehouse code; none: its stock_quantity is set directly). Requires an API key (X-API-KEY) or a console session; 404 for an unknown product or variant.
+         */
+        get: operations["getVariantStock"];
+        /**
+         * Set a variant's stock in one warehouse
+         * @description Body {warehouse_id, quantity} sets one level (quantity >= 0); in the same transaction the variant's stock_quantity becomes the sum of its levels (stock_status re-derived unless on backorder) and the product's stock the sum of its variants'; the answer is as for GET. Once a variant has levels, its stock_quantity can no longer be set with PATCH. Requires an API key (X-API-KEY) or a console session; 404 for an unknown product or variant, 400 for an unknown warehouse or a total over 2147483647.
+         */
+        put: operations["setVariantStock"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/products/{id}/variants/options": {
@@ -2260,6 +2284,13 @@ export interface components {
             /** @enum {string} */
             stock_status: "in_stock" | "out_of_stock" | "on_backorder";
             taxable: boolean | null;
+            /** @description beyond the spec: its levels by warehouse code (stock_quantity is their sum); empty: stock_quantity is set directly */
+            warehouse_stock: {
+                code: string;
+                name: string;
+                quantity: number;
+                warehouse_id: number;
+            }[];
             weight: string | null;
             weight_unit: string | null;
         };
@@ -14019,6 +14050,22 @@ export interface operations {
                             in_stock: boolean;
                             product_id: number;
                             stock: number;
+                            /** @description each variant's stock and levels, by position (empty: a product without variants) */
+                            variants: {
+                                name: string;
+                                product_id: number;
+                                sku: string;
+                                stock_quantity: number;
+                                stock_status: string;
+                                variant_id: number;
+                                /** @description the variant's levels by warehouse code; empty: its stock_quantity is set directly */
+                                warehouse_stock: {
+                                    code: string;
+                                    name: string;
+                                    quantity: number;
+                                    warehouse_id: number;
+                                }[];
+                            }[];
                             warehouse_stock: {
                                 code: string;
                                 name: string;
@@ -14164,6 +14211,22 @@ export interface operations {
                             in_stock: boolean;
                             product_id: number;
                             stock: number;
+                            /** @description each variant's stock and levels, by position (empty: a product without variants) */
+                            variants: {
+                                name: string;
+                                product_id: number;
+                                sku: string;
+                                stock_quantity: number;
+                                stock_status: string;
+                                variant_id: number;
+                                /** @description the variant's levels by warehouse code; empty: its stock_quantity is set directly */
+                                warehouse_stock: {
+                                    code: string;
+                                    name: string;
+                                    quantity: number;
+                                    warehouse_id: number;
+                                }[];
+                            }[];
                             warehouse_stock: {
                                 code: string;
                                 name: string;
@@ -15334,6 +15397,329 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Variant"];
+                        error: null;
+                        /** @enum {integer} */
+                        status: 1;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not authenticated: the credentials are missing, invalid or revoked */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Forbidden: the organization is deactivated, or a console session's write came without its CSRF token */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+        };
+    };
+    getVariantStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description positive integer id */
+                id: number;
+                /** @description positive integer id */
+                variantId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            product_id: number;
+                            sku: string;
+                            stock_quantity: number;
+                            stock_status: string;
+                            variant_id: number;
+                            /** @description the variant's levels by warehouse code; empty: its stock_quantity is set directly */
+                            warehouse_stock: {
+                                code: string;
+                                name: string;
+                                quantity: number;
+                                warehouse_id: number;
+                            }[];
+                        };
+                        error: null;
+                        /** @enum {integer} */
+                        status: 1;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter or field is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not authenticated: the credentials are missing, invalid or revoked */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Forbidden: the organization is deactivated, or a console session's write came without its CSRF token */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until a retry may succeed */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+            /** @description Server error (details are in the server log, never in the answer) */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PimError"];
+                };
+            };
+        };
+    };
+    setVariantStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description positive integer id */
+                id: number;
+                /** @description positive integer id */
+                variantId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description units in the warehouse (0 keeps the level at zero) */
+                    quantity: number;
+                    /** @description warehouse id */
+                    warehouse_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window (reads and writes are counted apart, per client IP) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description The request id (the one sent, or a new UUID): quote it when asking about a request */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            product_id: number;
+                            sku: string;
+                            stock_quantity: number;
+                            stock_status: string;
+                            variant_id: number;
+                            /** @description the variant's levels by warehouse code; empty: its stock_quantity is set directly */
+                            warehouse_stock: {
+                                code: string;
+                                name: string;
+                                quantity: number;
+                                warehouse_id: number;
+                            }[];
+                        };
                         error: null;
                         /** @enum {integer} */
                         status: 1;

@@ -7,6 +7,8 @@ export interface VariantSnapshot extends VariantFields {
   sku: string;
   sku_generated: boolean;
   position: number;
+  /** It has levels per warehouse: its stock_quantity is their sum, and a file's count is not read. */
+  has_levels?: boolean;
 }
 
 export interface ProductSnapshot extends Omit<ProductFields, 'categories'> {

@@ -134,7 +134,8 @@ export class CatalogueRepository {
       coalesce((SELECT json_agg(json_build_object(
           'id', v.id, 'sku', v.sku, 'sku_generated', v.sku_generated, 'name', v.name, 'price', v.price::text, 'sale_price', v.sale_price::text, 'cost', v.cost::text,
           'weight', v.weight::text, 'stock_quantity', v.stock_quantity, 'stock_status', v.stock_status, 'is_enabled', v.is_enabled,
-          'position', v.position, 'image', v.image, 'attributes', v.attributes, ${sql.raw(SELLING_SQL_PAIRS('v'))}) ORDER BY v.position, v.id)
+          'position', v.position, 'image', v.image, 'attributes', v.attributes, ${sql.raw(SELLING_SQL_PAIRS('v'))},
+          'has_levels', EXISTS (SELECT 1 FROM variant_stock s WHERE s.variant_id = v.id)) ORDER BY v.position, v.id)
         FROM variants v WHERE v.product_id = p.id), '[]'::json) AS variants`;
   }
 
@@ -279,6 +280,10 @@ export class CatalogueRepository {
         UPDATE variants v SET (${VARIANT_COLUMNS}) = (${VARIANT_VALUES}), updated_at = now()
         FROM jsonb_to_recordset(${JSON.stringify(stored)}::jsonb) AS ${VARIANT_RECORD}
         WHERE v.id = x.id AND v.product_id = x.product_id AND v.organization_id = ${organizationId}`);
+      // A variant with levels per warehouse keeps their sum: the file's count is for the others (as for products).
+      await this.db.execute(sql`
+        UPDATE variants v SET stock_quantity = (SELECT sum(s.quantity)::int FROM variant_stock s WHERE s.variant_id = v.id)
+        WHERE v.id = ANY(${intArray(stored.map((r) => r.id as number))}) AND EXISTS (SELECT 1 FROM variant_stock s WHERE s.variant_id = v.id)`);
     }
     if (fresh.length === 0) return;
     await this.db.execute(sql`
@@ -319,6 +324,15 @@ export class CatalogueRepository {
     const ids = [...new Set(levels.map((l) => l.productId))];
     await this.db.execute(sql`
       UPDATE products p SET stock = (SELECT coalesce(sum(s.quantity), 0) FROM product_stock s WHERE s.product_id = p.id) WHERE p.id = ANY(${intArray(ids)})`);
+  }
+
+  /** A product with variants has the sum of its variants' stock_quantity as its stock (held within the int range). */
+  async sumVariantStock(productIds: number[]): Promise<void> {
+    if (productIds.length === 0) return;
+    await this.db.execute(sql`
+      UPDATE products p SET stock = greatest(least(t.total, 2147483647), -2147483648)::int
+      FROM (SELECT v.product_id, sum(v.stock_quantity) AS total FROM variants v WHERE v.product_id = ANY(${intArray(productIds)}) GROUP BY v.product_id) t
+      WHERE p.id = t.product_id`);
   }
 
   async upsertTranslations(rows: TranslationRow[]): Promise<void> {

@@ -41,6 +41,10 @@ export function planProduct(draft: ProductDraft, ctx: PlanContext): { plan: Prod
   const planned = planVariants(draft, key, ex, ctx);
   if ('errors' in planned) return { plan: null, errors: planned.errors };
   const { variants, byLine } = planned;
+  const [levelColumn] = Object.keys(draft.stock ?? {});
+  if (levelColumn !== undefined && (variants.length > 0 || (ex?.variants.length ?? 0) > 0)) {
+    return refuse(`column 'stock:${levelColumn}': product '${key}' has variants; its stock is kept per variant and warehouse, not per product`);
+  }
 
   const productChanged = !ex || !sameProduct(ex, target);
   const productLevel = productChanged || categories !== null || stock.length > 0 || translations.length > 0 || newImages.length > 0 || imageAlts.length > 0;
@@ -71,8 +75,9 @@ function targetOf(draft: ProductDraft, key: string, ex: ProductSnapshot | null, 
   const f = draft.fields;
   const pick = <K extends keyof TargetProduct>(k: K, fallback: TargetProduct[K]): TargetProduct[K] =>
     (k in f ? (f as Record<string, unknown>)[k] : ex ? (ex as unknown as Record<string, unknown>)[k] : fallback) as TargetProduct[K];
-  // A product with stock per warehouse has the sum of its levels as its stock; the file's own stock is for the others.
-  const hasLevels = Object.keys(ex?.stock ?? {}).length > 0 || Object.keys(draft.stock ?? {}).length > 0;
+  // A product with stock per warehouse has the sum of its levels as its stock, one with variants the sum of theirs; the
+  // file's own stock is for the others.
+  const hasLevels = Object.keys(ex?.stock ?? {}).length > 0 || Object.keys(draft.stock ?? {}).length > 0 || (ex?.variants.length ?? 0) > 0;
   const target: TargetProduct = {
     ...productSku(draft, key, ex, ctx),
     slug: f.slug ?? ex?.slug ?? null,

@@ -74,6 +74,7 @@ export async function writePlans(repos: BatchRepositories, imp: ImportRow, plans
     org,
     changed.flatMap((p) => p.variants.map(({ line: _line, outcome: _outcome, skuBase: _base, sku, ...v }) => ({ ...v, sku: sku!, product_id: idOf(p) }))),
   );
+  await catalogue.sumVariantStock(changed.map(idOf));
   await catalogue.setImageAlts(changed.flatMap((p) => p.imageAlts.map((a) => ({ productId: idOf(p), ...a }))));
   const actor = { kind: imp.source, keyId: imp.started_by_key_id, label: imp.file_name };
   await history.record(

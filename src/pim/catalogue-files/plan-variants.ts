@@ -88,7 +88,9 @@ function variantSku(
 function mergeVariant(d: VariantDraft, cur: VariantSnapshot | null, position: number): Omit<VariantSnapshot, 'id' | 'sku' | 'sku_generated'> {
   const f = d.fields;
   const has = (k: keyof typeof f) => k in f;
-  const quantity = f.stock_quantity ?? cur?.stock_quantity ?? 0;
+  // A variant with levels per warehouse keeps their sum: the file's count is for the others.
+  const fileQuantity = cur?.has_levels ? undefined : f.stock_quantity;
+  const quantity = fileQuantity ?? cur?.stock_quantity ?? 0;
   const derived = quantity > 0 ? 'in_stock' : 'out_of_stock';
   const options = f.attributes ?? cur?.attributes ?? [];
   const pick = <K extends keyof SellingFields>(k: K): SellingFields[K] => (has(k) ? (f[k] as SellingFields[K]) : (cur?.[k] ?? null));
@@ -100,7 +102,7 @@ function mergeVariant(d: VariantDraft, cur: VariantSnapshot | null, position: nu
     weight: normaliseDecimal(has('weight') ? f.weight : cur?.weight),
     stock_quantity: quantity,
     // As the variants API does: a new quantity re-derives the status unless the variant is on backorder.
-    stock_status: f.stock_status ?? (cur && (f.stock_quantity === undefined || cur.stock_status === 'on_backorder') ? cur.stock_status : derived),
+    stock_status: f.stock_status ?? (cur && (fileQuantity === undefined || cur.stock_status === 'on_backorder') ? cur.stock_status : derived),
     is_enabled: f.is_enabled ?? cur?.is_enabled ?? true,
     position,
     image: has('image') ? (f.image ?? null) : (cur?.image ?? null),

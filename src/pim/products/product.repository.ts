@@ -7,7 +7,7 @@ import { brands, categories, productCategories, products, productTranslations, s
 import { containsPattern, isoUtc, isoUtcMs } from '../sql.js';
 import { rowsOf } from '../../db/rows.js';
 import { NO_INCLUDES, type ProductIncludes } from './product-include.js';
-import { SELLING_SQL_PAIRS } from './selling-fields.js';
+import { TRANSLATIONS, VARIANTS, WAREHOUSE_STOCK } from './product-include-sql.js';
 import { DEFAULT_SORT, sortOrder, type ProductSort } from './product-sort.js';
 import { snapshotOf, type Snapshot } from '../history/history.repository.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
@@ -70,27 +70,6 @@ function projection(locale: Locale, mediaBaseUrl: string, includes: ProductInclu
       includes.warehouseStock ? sql`, ${WAREHOUSE_STOCK}` : sql``
     }${includes.translations ? sql`, ${TRANSLATIONS}` : sql``}`;
 }
-
-/** `include=variants`: the product's variants as GET /api/products/{id}/variants lists them (by position, then id). */
-const VARIANTS = sql`coalesce((SELECT json_agg(json_build_object(
-      'id', v.id, 'product_id', v.product_id, 'sku', v.sku, 'name', v.name, 'price', v.price::text, 'sale_price', v.sale_price::text,
-      'cost', v.cost::text, 'weight', v.weight::text, 'stock_quantity', v.stock_quantity, 'stock_status', v.stock_status,
-      'is_enabled', v.is_enabled, 'position', v.position, 'image', v.image, 'attributes', v.attributes,
-      ${sql.raw(SELLING_SQL_PAIRS('v'))}) ORDER BY v.position, v.id)
-    FROM variants v WHERE v.product_id = p.id), '[]'::json) AS variants`;
-
-/** `include=warehouse_stock`: the product's levels as GET /api/products/{id}/stock lists them (by warehouse code). */
-const WAREHOUSE_STOCK = sql`coalesce((SELECT json_agg(json_build_object('warehouse_id', w.id, 'code', w.code, 'name', w.name, 'quantity', s.quantity) ORDER BY w.code)
-    FROM product_stock s JOIN warehouses w ON w.id = s.warehouse_id WHERE s.product_id = p.id), '[]'::json) AS warehouse_stock`;
-
-/**
- * `include=translations`: every translation of the product by locale, each with the fields it has (a null field is left
- * out): `{"de": {"name": …, "seo_title": …}}`, `{}` when it has none.
- */
-const TRANSLATIONS = sql`coalesce((SELECT json_object_agg(t.locale, json_strip_nulls(json_build_object(
-      'name', t.name, 'description', t.description, 'short_description', t.short_description,
-      'seo_title', t.seo_title, 'seo_description', t.seo_description)) ORDER BY t.locale)
-    FROM product_translations t WHERE t.product_id = p.id), '{}'::json) AS translations`;
 
 /** The requested translation's locale: a value, or the placeholder of a compiled statement; null: none. */
 type Locale = string | Placeholder | null;

@@ -12,14 +12,20 @@ export class StockRepository {
     return new StockRepository(tx);
   }
 
-  /** A product's levels, ordered by warehouse code. */
-  levels(productId: number): Promise<WarehouseStock[]> {
-    return this.db
-      .select({ warehouse_id: warehouses.id, code: warehouses.code, name: warehouses.name, quantity: productStock.quantity })
-      .from(productStock)
-      .innerJoin(warehouses, eq(warehouses.id, productStock.warehouseId))
-      .where(eq(productStock.productId, productId))
-      .orderBy(asc(warehouses.code));
+  /**
+   * A product's levels by warehouse, ordered by warehouse code: its own, or for a product with variants the sum of its
+   * variants' levels per warehouse (a product has one kind or the other, never both).
+   */
+  async levels(productId: number): Promise<WarehouseStock[]> {
+    const result = await this.db.execute(sql`
+      SELECT w.id AS warehouse_id, w.code, w.name, sum(l.quantity)::int AS quantity
+      FROM (SELECT s.warehouse_id, s.quantity FROM product_stock s WHERE s.product_id = ${productId}
+            UNION ALL
+            SELECT vs.warehouse_id, vs.quantity FROM variant_stock vs JOIN variants v ON v.id = vs.variant_id WHERE v.product_id = ${productId}) l
+      JOIN warehouses w ON w.id = l.warehouse_id
+      GROUP BY w.id, w.code, w.name
+      ORDER BY w.code`);
+    return rowsOf<WarehouseStock>(result).map((r) => ({ ...r, quantity: Number(r.quantity) }));
   }
 
   async hasLevels(productId: number): Promise<boolean> {
@@ -85,13 +91,19 @@ export class StockRepository {
     return rows.map((r) => r.productId);
   }
 
-  /** Sets each product's stock to the sum of its remaining levels (0 when none remain) and bumps updated_at. */
+  /**
+   * Sets each product's stock to what the model says (the sum of its variants' stock_quantity when it has variants, else
+   * of its remaining levels; 0 when none remain) and bumps updated_at.
+   */
   async recompute(productIds: number[]): Promise<void> {
     if (productIds.length === 0) return;
     await this.db
       .update(products)
       .set({
-        stock: sql`(SELECT coalesce(sum(s.quantity), 0)::int FROM product_stock s WHERE s.product_id = ${products.id})`,
+        // Qualified by hand: drizzle writes a column of the updated table without its table's name.
+        stock: sql`(CASE WHEN EXISTS (SELECT 1 FROM variants v WHERE v.product_id = "products"."id")
+          THEN (SELECT coalesce(sum(v.stock_quantity), 0) FROM variants v WHERE v.product_id = "products"."id")
+          ELSE (SELECT coalesce(sum(s.quantity), 0) FROM product_stock s WHERE s.product_id = "products"."id") END)::int`,
         updatedAt: sql`now()`,
       })
       .where(inArray(products.id, productIds));

@@ -10,12 +10,28 @@ export const WarehouseStock = Type.Object({
 });
 export type WarehouseStock = Static<typeof WarehouseStock>;
 
-/** A product's stock: the total (products.stock), in_stock, and the levels per warehouse it adds up to. */
+/** A variant's stock: its stock_quantity (the sum of its levels once it has any), its status, its levels per warehouse. */
+export const VariantStockLevels = Type.Object({
+  product_id: Type.Integer(),
+  variant_id: Type.Integer(),
+  sku: Type.String(),
+  name: Type.String(),
+  stock_quantity: Type.Integer(),
+  stock_status: Type.String(),
+  warehouse_stock: Type.Array(WarehouseStock, { description: "the variant's levels by warehouse code; empty: its stock_quantity is set directly" }),
+});
+export type VariantStockLevelsView = Static<typeof VariantStockLevels>;
+
+/**
+ * A product's stock: the total (products.stock), in_stock, its levels per warehouse (a product with variants: its
+ * variants' levels summed per warehouse) and each variant's stock and levels.
+ */
 export const StockLevels = Type.Object({
   product_id: Type.Integer(),
   stock: Type.Integer(),
   in_stock: Type.Boolean(),
   warehouse_stock: Type.Array(WarehouseStock),
+  variants: Type.Array(VariantStockLevels, { description: "each variant's stock and levels, by position (empty: a product without variants)" }),
 });
 export type StockLevelsView = Static<typeof StockLevels>;
 
@@ -27,6 +43,8 @@ export const StockPut = Type.Object(
   { additionalProperties: false },
 );
 export type StockPutInput = Static<typeof StockPut>;
+
+export const VariantStockParams = Type.Object({ id: Id(), variantId: Id() });
 
 export const BarcodeParams = Type.Object({
   barcode: Type.String({

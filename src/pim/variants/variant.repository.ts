@@ -28,6 +28,11 @@ const view = {
   taxable: variants.taxable,
   requires_shipping: variants.requiresShipping,
   sku_generated: variants.skuGenerated,
+  /** Its levels by warehouse code (stock/variant-stock.repository.ts writes them); empty: stock_quantity is set directly. */
+  warehouse_stock: sql<
+    VariantView['warehouse_stock']
+  >`coalesce((SELECT json_agg(json_build_object('warehouse_id', w.id, 'code', w.code, 'name', w.name, 'quantity', vs.quantity) ORDER BY w.code)
+    FROM variant_stock vs JOIN warehouses w ON w.id = vs.warehouse_id WHERE vs.variant_id = "variants"."id"), '[]'::json)`,
 };
 
 export class VariantRepository {

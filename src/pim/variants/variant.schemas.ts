@@ -22,6 +22,9 @@ export const Variant = Type.Object(
     image: Nullable(Type.String()),
     attributes: Type.Array(Type.Object({ attribute_name: Type.String(), value: Type.String() })),
     ...sellingViewFields,
+    warehouse_stock: Type.Array(Type.Object({ warehouse_id: Type.Integer(), code: Type.String(), name: Type.String(), quantity: Type.Integer() }), {
+      description: 'beyond the spec: its levels by warehouse code (stock_quantity is their sum); empty: stock_quantity is set directly',
+    }),
   },
   { $id: 'Variant' },
 );

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ProductRepository } from '../products/product.repository.js';
+import type { StockService } from '../stock/stock.service.js';
 import type { VariantColumns, VariantRepository } from './variant.repository.js';
 import { combinationName, combinationSku, freeSku, MAX_VARIANTS, missingCombinations, type ProductOption } from './option-matrix.js';
 import type { OptionMatrixInput, VariantCreateInput, VariantPatchInput, VariantView } from './variant.schemas.js';
@@ -14,6 +15,7 @@ export class VariantService {
     private readonly db: Db,
     private readonly variants: VariantRepository,
     private readonly products: ProductRepository,
+    private readonly stock: StockService,
   ) {}
 
   async list(organizationId: number, productId: number) {
@@ -32,7 +34,7 @@ export class VariantService {
   async create(organizationId: number, productId: number, input: VariantCreateInput): Promise<VariantView> {
     if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
     await this.checkSku(organizationId, input.sku);
-    const id = await this.write(productId, async (repo) => {
+    const id = await this.write(organizationId, productId, { adding: true }, async (repo) => {
       const stockQuantity = input.stock_quantity ?? 0;
       return repo.insert({
         ...toColumns(input),
@@ -56,13 +58,14 @@ export class VariantService {
     if (input.stock_quantity !== undefined && input.stock_status === undefined && current.stock_status !== 'on_backorder') {
       columns.stockStatus = derivedStatus(input.stock_quantity);
     }
-    await this.write(productId, (repo) => repo.update(organizationId, productId, id, columns));
+    const quantityOf = input.stock_quantity !== undefined ? id : undefined;
+    await this.write(organizationId, productId, { quantityOf }, (repo) => repo.update(organizationId, productId, id, columns));
     return this.get(organizationId, productId, id);
   }
 
   async delete(organizationId: number, productId: number, id: number): Promise<void> {
     // Thrown inside the transaction, so a miss does not bump the product's updated_at.
-    await this.write(productId, async (repo) => {
+    await this.write(organizationId, productId, {}, async (repo) => {
       if (!(await repo.delete(organizationId, productId, id))) throw notFound(`Variant ${id} of product ${productId} not found`);
     });
   }
@@ -89,7 +92,7 @@ export class VariantService {
     }
     const stockQuantity = input.stock_quantity ?? 0;
     const ids = missing.length
-      ? await this.write(productId, async (repo) => {
+      ? await this.write(organizationId, productId, { adding: true }, async (repo) => {
           const taken = await repo.skusStartingWith(organizationId, product.sku.slice(0, 40));
           const first = await repo.nextPosition(productId);
           return repo.insertMany(
@@ -122,11 +125,22 @@ export class VariantService {
     }
   }
 
-  /** The variant write and the product's updated_at bump, in one transaction. */
-  private async write<T>(productId: number, change: (repo: VariantRepository) => Promise<T>): Promise<T> {
+  /**
+   * The variant write, the stock rules around it (the product locked; stock_quantity not written once the variant has
+   * levels; no levels of the product's own once it has variants) and the product's stock (the sum of its variants') and
+   * updated_at, in one transaction.
+   */
+  private async write<T>(
+    organizationId: number,
+    productId: number,
+    change: { adding?: boolean; quantityOf?: number },
+    write: (repo: VariantRepository) => Promise<T>,
+  ): Promise<T> {
     try {
       return await this.db.transaction(async (tx) => {
-        const result = await change(this.variants.with(tx));
+        await this.stock.beforeVariantWrite(tx, organizationId, productId, change);
+        const result = await write(this.variants.with(tx));
+        await this.stock.afterVariantWrite(tx, productId, 'stock_quantity');
         await this.products.with(tx).touch(productId);
         return result;
       });

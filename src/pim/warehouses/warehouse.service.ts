@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { StockRepository } from '../stock/stock.repository.js';
+import type { VariantStockRepository } from '../stock/variant-stock.repository.js';
 import type { WarehouseColumns, WarehouseRepository } from './warehouse.repository.js';
 import type { WarehouseCreateInput, WarehouseUpdateInput, WarehouseView } from './warehouse.schemas.js';
 
@@ -12,6 +13,7 @@ export class WarehouseService {
     private readonly db: Db,
     private readonly warehouses: WarehouseRepository,
     private readonly stock: StockRepository,
+    private readonly variantStock: VariantStockRepository,
   ) {}
 
   list(organizationId: number): Promise<WarehouseView[]> {
@@ -45,15 +47,23 @@ export class WarehouseService {
     return this.get(organizationId, id);
   }
 
-  /** Deletes the warehouse and its levels; each product that had one gets the sum of its remaining levels (0 if none). */
+  /**
+   * Deletes the warehouse and its levels (of products and of variants); each variant that had one gets the sum of its
+   * remaining levels (0 if none, its status re-derived), each product the sum of its remaining levels or, with variants,
+   * of its variants' stock.
+   */
   async delete(organizationId: number, id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       const warehouses = this.warehouses.with(tx);
       const stock = this.stock.with(tx);
+      const variantStock = this.variantStock.with(tx);
       // Warehouse, then its products in id order: a concurrent stock write (which shares the warehouse first) waits.
       if (!(await warehouses.lock(organizationId, id))) throw notFound(`Warehouse ${id} not found`);
-      const affected = await stock.lockProducts(organizationId, await stock.productsIn(id));
+      const variants = await variantStock.variantsIn(id);
+      const productIds = [...new Set([...(await stock.productsIn(id)), ...variants.map((v) => v.productId)])];
+      const affected = await stock.lockProducts(organizationId, productIds);
       await warehouses.delete(organizationId, id);
+      await variantStock.recomputeVariants(variants.map((v) => v.variantId));
       await stock.recompute(affected);
     });
   }

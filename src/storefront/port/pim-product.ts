@@ -36,6 +36,11 @@ export interface PimVariant extends PimSellingFields {
   position: number;
   image: string | null;
   attributes: { attribute_name: string; value: string }[];
+  /**
+   * The variant's levels per warehouse (stock_quantity is their sum), pushed to the locations their warehouses map to as
+   * a product's are; absent or empty: its stock_quantity goes to the variant stock location.
+   */
+  warehouse_stock?: { warehouse_id: number; code: string; name: string; quantity: number }[];
 }
 
 /**

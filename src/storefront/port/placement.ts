@@ -25,7 +25,7 @@ export interface SyncPlacement {
   warehouseLocations: Record<string, string>;
   /** Warehouse codes mapped to no location: their stock is not synced. */
   unsyncedWarehouses: string[];
-  /** Where a variant's stock goes (the PIM keeps variant stock without a warehouse); null: nowhere. */
+  /** Where stock without a warehouse goes (a variant's or product's count without levels, a warehouse of no location); null: nowhere. */
   variantStockLocation: string | null;
   /** Prices are converted by something else (e.g. Shopify Markets): no currency check before sending. */
   pricesConvertedElsewhere: boolean;

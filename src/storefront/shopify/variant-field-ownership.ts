@@ -152,7 +152,7 @@ export const VARIANT_FIELD_OWNERSHIP: readonly OwnedField[] = [
   {
     key: 'stock',
     level: 'variant',
-    pim: "`stock` / `warehouse_stock`, a variant's `stock_quantity`",
+    pim: "`stock` / `warehouse_stock`, a variant's `stock_quantity` / `warehouse_stock`",
     input: "variants.inventoryQuantities (new variants), inventorySetQuantities (moved by the PIM's change)",
     read: 'variants.inventoryItem.inventoryLevels.quantities.quantity',
     owner: 'PIM + merchant',

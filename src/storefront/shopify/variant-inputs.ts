@@ -44,7 +44,7 @@ export function toDecimal(value: string | null | undefined): string | null {
 const WEIGHT_UNITS: Record<string, WeightUnit> = { g: 'GRAMS', kg: 'KILOGRAMS', lb: 'POUNDS', oz: 'OUNCES' };
 
 /**
- * Stock per location id. A warehouse level goes to the location the integration maps its code to; a warehouse without
+ * Stock per location id, of a product without variants or of one variant. A warehouse level goes to the location the integration maps its code to; a warehouse without
  * a mapping goes to the active location whose name equals the warehouse's name or code (case-insensitive), else to the
  * default location (levels add up); a warehouse mapped to null is not synced. Without warehouse levels, `total` goes to
  * the default location. Nothing goes to an inactive location.
@@ -175,7 +175,7 @@ export function pimVariantInputs(
             image: v.image,
             enabled: v.is_enabled !== false,
             optionValues: variantOptionValues(product, v, options),
-            levels: stockAt(context.placement, context.locations, v.stock_quantity, undefined),
+            levels: stockAt(context.placement, context.locations, v.stock_quantity, v.warehouse_stock),
           },
           shared,
         ),

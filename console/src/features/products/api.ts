@@ -40,6 +40,7 @@ export const useProductMedia = (productId: number) =>
     queryFn: async ({ signal }) => unwrap(await api.GET('/api/products/{id}/media', { params: { path: { id: productId } }, signal })).data.media,
   });
 
+/** A product's stock: its total, its levels per warehouse (with variants: theirs summed) and each variant's levels. */
 export const useProductStock = (productId: number) =>
   useQuery({
     queryKey: productKeys.stock(productId),
@@ -99,3 +100,15 @@ export function productChanged(queryClient: QueryClient, id: number) {
   void queryClient.invalidateQueries({ queryKey: productKeys.detail(id), exact: true });
   productListsChanged(queryClient);
 }
+
+/**
+ * A product's stock levels for other sections: per variant (by variant id) its stock_quantity and levels by warehouse,
+ * read from the Stock section's query (one request, one key).
+ */
+export const useVariantStockLevels = (productId: number) =>
+  useQuery({
+    queryKey: productKeys.stock(productId),
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/products/{id}/stock', { params: { path: { id: productId } }, signal })).data,
+    select: (data) =>
+      new Map(data.variants.map((v) => [v.variant_id, { stock_quantity: v.stock_quantity, stock_status: v.stock_status, warehouse_stock: v.warehouse_stock }])),
+  });

@@ -35,6 +35,8 @@ export function ProductVariants({
   const nextKey = useRef(1);
   const refresh = () => {
     queryClient.invalidateQueries({ queryKey: key });
+    // A variant's count, a new or deleted variant change the product's stock: the Stock section reads it again.
+    queryClient.invalidateQueries({ queryKey: productKeys.stock(productId) });
     onChanged();
   };
 

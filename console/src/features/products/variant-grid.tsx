@@ -167,6 +167,8 @@ function GridLine({
   const put = (field: Column['field'], value: string) =>
     onEdit(isSelling(field) ? { ...draft, selling: { ...draft.selling, [field]: value } } : { ...draft, [field]: value });
   const moreProblem = ['attributes', 'weight_unit', 'inventory_policy', 'inventory_tracked', 'taxable', 'requires_shipping'].some((k) => errors[k]);
+  // A count kept per warehouse is their sum, set in the Stock section: shown here, not typed.
+  const byWarehouse = (row.variant?.warehouse_stock?.length ?? 0) > 0;
   return (
     <tr data-row-key={row.key} className={`${draft.is_enabled ? '' : 'disabled'}${row.variant ? '' : ' new'}`}>
       <td>
@@ -193,6 +195,8 @@ function GridLine({
               aria-describedby={problem ? `${id}-${c.field}` : undefined}
               inputMode={c.numeric ? (c.field === 'stock_quantity' ? 'numeric' : 'decimal') : undefined}
               className={c.numeric ? 'numeric' : undefined}
+              readOnly={c.field === 'stock_quantity' && byWarehouse}
+              title={c.field === 'stock_quantity' && byWarehouse ? 'Kept by warehouse: set in Stock' : undefined}
               autoComplete="off"
               spellCheck={false}
             />
