@@ -19,6 +19,11 @@ for (const target of databaseTargets()) {
       return { c: h.as(tenant), tenant };
     };
     const get = async (c: Call, id: number): Promise<Product> => okData(await c('GET', `/api/products/${id}`));
+    /** The product's newest history entry: its action and its fields old → new. */
+    const newest = async (c: Call, id: number) => {
+      const entry = okData(await c('GET', `/api/products/${id}/history`)).changes[0];
+      return { action: entry.action, by: entry.who.kind, changes: entry.changes.map((f: Product) => [f.field, f.old, f.new]) };
+    };
 
     describe('sort', () => {
       it('orders the list by each key, both ways, ties by id, across pages', async () => {
@@ -66,9 +71,13 @@ for (const target of databaseTargets()) {
         assert.deepEqual({ ...done, id: 0 }, { id: 0, action: 'set_status', matched: 2, changed: 1, product_ids: [b.id], undone: false });
         assert.equal((await get(c, b.id)).status, 'active');
         assert.ok((await get(c, b.id)).updated_at > before, 'the delta sync sees the change');
+        // In the product's history, by the key that made it; the product left as it was gets no entry.
+        assert.deepEqual(await newest(c, b.id), { action: 'updated', by: 'api_key', changes: [['status', 'draft', 'active']] });
+        assert.equal(okData(await c('GET', `/api/products/${a.id}/history`)).changes.length, 1, 'only its creation');
         const undone = await undo(c, done.id);
         assert.deepEqual(undone.product_ids, [b.id]);
         assert.equal((await get(c, b.id)).status, 'draft');
+        assert.deepEqual(await newest(c, b.id), { action: 'updated', by: 'api_key', changes: [['status', 'active', 'draft']] });
         assert.equal((await get(c, a.id)).status, 'active');
         assertError(await c('POST', `/api/products/bulk/${done.id}/undo`), 400, /undone already/);
       });
@@ -188,6 +197,9 @@ for (const target of databaseTargets()) {
         const [pa, pb] = [await get(c, a.id), await get(c, b.id)];
         assert.deepEqual([pa.price, pa.sale_price, pa.compare_at_price, pa.stock, pa.status], ['10.5000', '9.0000', '12.0000', 7, 'active']);
         assert.deepEqual([pb.name, pb.price, pb.stock, pb.status], ['New', null, 0, 'draft']);
+        const history = await newest(c, b.id);
+        assert.equal(history.action, 'updated');
+        assert.deepEqual(history.changes.find(([field]: string[]) => field === 'name'), ['name', 'Old', 'New']);
       });
 
       it('names every refused row and saves none of them', async () => {
@@ -213,6 +225,11 @@ for (const target of databaseTargets()) {
         assert.match(error, new RegExp(`row 2 \\(product ${their.id}\\): no such product`));
         assert.match(error, new RegExp(`row 3 \\(product ${b.id}\\): field 'stock'`));
         assert.match(error, /row 4 .*twice/);
+        // A product with variants: its stock is theirs.
+        const withVariants = await createProduct(c);
+        okData(await c('POST', `/api/products/${withVariants.id}/variants`, { sku: `${withVariants.sku}-V`, name: 'V', stock_quantity: 2 }), 201);
+        assertError(await c('PATCH', '/api/products/batch', { products: [{ id: withVariants.id, stock: 9 }] }), 400, /sum of its variants/);
+        assert.equal((await get(c, withVariants.id)).stock, 2);
         assert.equal((await get(c, a.id)).price, '1.0000');
         assert.equal((await get(theirs.c, their.id)).price, '3.0000');
         assertError(await c('PATCH', '/api/products/batch', { products: [{ id: a.id, price: 5 }] }), 400, /price/);

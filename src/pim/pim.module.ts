@@ -150,7 +150,7 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     vatRates: new VatRateService(db, new VatRateRepository(db)),
     catalogueFiles,
     changes,
-    workbench: createWorkbench(db),
+    workbench: createWorkbench(db, history),
   };
   const handlers: JobHandlers = {
     // One file at a time per worker: an import is CPU and database bound, and its batches lock the rows they write.

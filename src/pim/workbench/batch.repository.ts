@@ -22,11 +22,14 @@ export class BatchRepository {
   }
 
   /** The organization's products among `ids`, locked, with whether each has stock per warehouse. */
-  async lockProducts(organizationId: number, ids: number[]): Promise<Map<number, { hasLevels: boolean }>> {
+  async lockProducts(organizationId: number, ids: number[]): Promise<Map<number, { hasLevels: boolean; hasVariants: boolean }>> {
     const result = await this.db.execute(sql`
-      SELECT p.id, EXISTS (SELECT 1 FROM product_stock s WHERE s.product_id = p.id) AS has_levels FROM products p
+      SELECT p.id, EXISTS (SELECT 1 FROM product_stock s WHERE s.product_id = p.id) AS has_levels,
+             EXISTS (SELECT 1 FROM variants v WHERE v.product_id = p.id) AS has_variants FROM products p
       WHERE p.organization_id = ${organizationId} AND p.id = ANY(${`{${ids.join(',')}}`}::int[]) ORDER BY p.id FOR UPDATE`);
-    return new Map(rowsOf<{ id: number; has_levels: boolean }>(result).map((r) => [r.id, { hasLevels: r.has_levels }]));
+    return new Map(
+      rowsOf<{ id: number; has_levels: boolean; has_variants: boolean }>(result).map((r) => [r.id, { hasLevels: r.has_levels, hasVariants: r.has_variants }]),
+    );
   }
 
   /** Writes every row's fields (a field a row leaves out keeps its value) in one UPDATE; answers the ids written. */

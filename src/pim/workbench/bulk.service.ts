@@ -1,5 +1,7 @@
 // Bulk changes of products (the workbench's bulk actions): one action over products named by id or matched by the
-// list's filters, in one transaction, kept with the values it replaced so that it can be undone once.
+// list's filters, in one transaction, kept with the values it replaced so that it can be undone once. Each product
+// changed (or put back) is in its history.
+import type { Actor, HistoryRepository } from '../history/history.repository.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { PUBLISHING_CHANNELS } from '../pim.schemas.js';
@@ -14,9 +16,10 @@ export class BulkService {
   constructor(
     private readonly db: Db,
     private readonly bulk: BulkRepository,
+    private readonly history: HistoryRepository,
   ) {}
 
-  async apply(organizationId: number, body: BulkBodyInput): Promise<BulkResultView> {
+  async apply(organizationId: number, body: BulkBodyInput, actor: Actor): Promise<BulkResultView> {
     const filters = targetFilters(body);
     const value = await this.checkedValue(organizationId, body.action, body.value);
     return this.db.transaction(async (tx) => {
@@ -25,22 +28,30 @@ export class BulkService {
       if (ids.length > MAX_BULK_PRODUCTS) {
         throw badRequest(`the filter matches more than ${MAX_BULK_PRODUCTS} products; narrow it to change them in one go`);
       }
+      const history = this.history.with(tx);
+      const before = await history.snapshots(organizationId, ids);
       let previous: PreviousValue[] = [];
       if (ids.length > 0 && COLUMN_ACTIONS.has(body.action)) previous = await repo.applyColumn(organizationId, ids, body.action, value);
       else if (ids.length > 0) previous = (await repo.changeCategory(ids, value as number, body.action === 'add_category')).map((id) => ({ id }));
+      await recordIn(history, organizationId, before, previous, actor);
       const id = await repo.insertChange(organizationId, body.action, value, previous);
       return { id, action: body.action, matched: ids.length, changed: previous.length, product_ids: previous.map((p) => p.id), undone: false };
     });
   }
 
   /** Puts back what the bulk change replaced, once; a later edit of the same field is overwritten by the old value. */
-  async undo(organizationId: number, id: number): Promise<BulkResultView> {
+  async undo(organizationId: number, id: number, actor: Actor): Promise<BulkResultView> {
     return this.db.transaction(async (tx) => {
       const repo = this.bulk.with(tx);
       const change = await repo.lockChange(organizationId, id);
       if (!change) throw notFound(`Bulk change ${id} not found`);
       if (change.undone) throw badRequest(`bulk change ${id} was undone already`);
       const previous = change.previous;
+      const history = this.history.with(tx);
+      const before = await history.snapshots(
+        organizationId,
+        previous.map((p) => p.id),
+      );
       if (COLUMN_ACTIONS.has(change.action)) await repo.restoreColumn(organizationId, change.action, previous);
       else
         await repo.restoreCategory(
@@ -49,6 +60,7 @@ export class BulkService {
           change.value as number,
           change.action === 'add_category',
         );
+      await recordIn(history, organizationId, before, previous, actor);
       await repo.markUndone(id);
       const ids = previous.map((p) => p.id);
       return { id, action: change.action, matched: ids.length, changed: ids.length, product_ids: ids, undone: true };
@@ -90,4 +102,19 @@ function targetFilters(body: BulkBodyInput): ProductFilters {
   if (body.ids) return { ids: body.ids };
   const f = body.filter ?? {};
   return { search: f.search?.trim() || undefined, status: f.status, brandId: f.brand, channel: f.channel, categoryId: f.category };
+}
+
+/** The products a bulk change wrote, in their history: their fields now against `before`. */
+async function recordIn(
+  history: HistoryRepository,
+  organizationId: number,
+  before: Map<number, Record<string, unknown>>,
+  changed: { id: number }[],
+  actor: Actor,
+) {
+  await history.record(
+    organizationId,
+    changed.map((p) => ({ productId: p.id, before: before.get(p.id) ?? null })),
+    actor,
+  );
 }

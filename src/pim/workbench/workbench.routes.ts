@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-type.js';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
+import { actorOf } from '../history/actor.js';
 import type { BatchService } from './batch.service.js';
 import { BatchBody, BatchResult, BulkBody, BulkResult, MAX_BATCH_ROWS, MAX_BULK_IDS, MAX_BULK_PRODUCTS } from './bulk.schemas.js';
 import type { BulkService } from './bulk.service.js';
@@ -38,7 +39,7 @@ function bulkRoutes(app: App, { bulk, batch }: WorkbenchServices): void {
         response: pimResponses(200, BulkResult),
       },
     },
-    async (req) => ok(await bulk.apply(req.pim.organizationId, req.body)),
+    async (req) => ok(await bulk.apply(req.pim.organizationId, req.body, actorOf(req.pim))),
   );
 
   app.post(
@@ -53,7 +54,7 @@ function bulkRoutes(app: App, { bulk, batch }: WorkbenchServices): void {
         response: pimResponses(200, BulkResult),
       },
     },
-    async (req) => ok(await bulk.undo(req.pim.organizationId, req.params.id)),
+    async (req) => ok(await bulk.undo(req.pim.organizationId, req.params.id, actorOf(req.pim))),
   );
 
   app.patch(
@@ -68,7 +69,7 @@ function bulkRoutes(app: App, { bulk, batch }: WorkbenchServices): void {
         response: pimResponses(200, BatchResult),
       },
     },
-    async (req) => ok(await batch.save(req.pim.organizationId, req.body)),
+    async (req) => ok(await batch.save(req.pim.organizationId, req.body, actorOf(req.pim))),
   );
 }
 
