@@ -4,13 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { completenessKeys } from './keys';
-import type { ProductCompleteness } from './completeness-model';
 
 export function useCompleteness(productIds: readonly number[]) {
   return useQuery({
     queryKey: completenessKeys.of(productIds),
     enabled: productIds.length > 0,
     queryFn: async ({ signal }) =>
-      unwrap(await api.GET('/api/products/completeness', { params: { query: { ids: productIds.join(',') } }, signal })).data.products as ProductCompleteness[],
+      unwrap(await api.GET('/api/products/completeness', { params: { query: { ids: productIds.join(',') } }, signal })).data.products,
   });
 }

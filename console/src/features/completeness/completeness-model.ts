@@ -1,21 +1,10 @@
 // Completeness in the merchant's words: the score's label and tone, and each channel's missing items as a checklist.
 // Pure: no React, no API (console/test/completeness-model.test.ts).
+import type { operations } from '../../api/schema';
 
-export interface ChannelCompleteness {
-  channel: string;
-  score: number;
-  required: number;
-  filled: number;
-  missing_attributes: { id: number; code: string; name: string }[];
-  missing_translations: { locale: string; fields: string[] }[];
-}
-
-export interface ProductCompleteness {
-  product_id: number;
-  score: number | null;
-  languages: string[];
-  channels: ChannelCompleteness[];
-}
+/** A product's completeness as the API answers it (generated from the OpenAPI document, so it cannot drift). */
+export type ProductCompleteness = operations['getProductCompleteness']['responses'][200]['content']['application/json']['data'];
+export type ChannelCompleteness = ProductCompleteness['channels'][number];
 
 /** "80 %", or null when the product is on no channel (nothing to be complete for). */
 export const scoreText = (score: number | null) => (score === null ? null : `${score} %`);
