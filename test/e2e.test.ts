@@ -18,6 +18,7 @@ import { childEnv } from './helpers/bridge-processes.js';
 import { testRedisUrl } from './helpers/harness.js';
 import { StopWaiting, TimedOut, until } from './helpers/until.js';
 import { CLI } from './helpers/cli-command.js';
+import { freePort } from './helpers/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REDIS_URL = testRedisUrl();
@@ -66,15 +67,6 @@ async function cli(args: string[], env: Record<string, string> = {}) {
   const proc = spawnNode([...CLI, ...args], env);
   const { code } = await proc.exited;
   return { code, stdout: proc.out(), stderr: proc.err() };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 /** Waits (the one `until`) for `check`; fails at once if the server exits first. Either failure shows its output. */

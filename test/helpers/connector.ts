@@ -1,7 +1,7 @@
 // Connector test setup: a harness whose app also listens on a real port, so that the connector's live credential
 // check reaches the real PIM of the same app over HTTP; plus shops made through the admin API and connector calls.
 import type { Response as InjectResponse } from 'light-my-request';
-import net from 'node:net';
+import type net from 'node:net';
 import type { ServiceOverrides } from '../../src/server/services.js';
 import { ADMIN_API_VERSION } from '../../src/storefront/shopify/api-version.js';
 import { harness, type DatabaseTarget, type Harness, type Tenant } from './harness.js';
@@ -41,14 +41,7 @@ export interface SandboxConnection {
   gql<T = Json>(query: string, variables?: Json): Promise<T>;
 }
 
-/** A free TCP port on 127.0.0.1 (for a PUBLIC_URL that must be known before the app is built). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from './free-port.js';
 
 let shops = 0;
 
