@@ -199,7 +199,10 @@ for (const target of databaseTargets()) {
         assert.deepEqual([pb.name, pb.price, pb.stock, pb.status], ['New', null, 0, 'draft']);
         const history = await newest(c, b.id);
         assert.equal(history.action, 'updated');
-        assert.deepEqual(history.changes.find(([field]: string[]) => field === 'name'), ['name', 'Old', 'New']);
+        assert.deepEqual(
+          history.changes.find(([field]: string[]) => field === 'name'),
+          ['name', 'Old', 'New'],
+        );
       });
 
       it('names every refused row and saves none of them', async () => {
