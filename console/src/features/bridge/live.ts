@@ -19,7 +19,11 @@ type Mapping = Parameters<typeof patchMapping>[0];
 
 function apply(queryClient: QueryClient, event: SyncState): void {
   const { integration_id: integrationId, product_id: productId } = event;
-  queryClient.setQueryData(bridgeKeys.mapping(integrationId, productId), (m: Mapping | null | undefined) => (m ? patchMapping(m, event) : m));
+  const mapping = bridgeKeys.mapping(integrationId, productId);
+  // A read of the mapping under way started before this event: its answer would put the older state back (a refetch on
+  // focus, say). It is dropped; the write's end reads the mapping again anyway.
+  if (queryClient.getQueryData(mapping)) void queryClient.cancelQueries({ queryKey: mapping, exact: true }, { revert: false });
+  queryClient.setQueryData(mapping, (m: Mapping | null | undefined) => (m ? patchMapping(m, event) : m));
   queryClient.setQueriesData({ queryKey: bridgeKeys.mappings(integrationId) }, (page: { mappings: Mapping[] } | undefined) =>
     page ? patchMappingsPage(page, event) : page,
   );
