@@ -92,10 +92,10 @@ export type PimModule = ReturnType<typeof createPim>;
 /** The catalogue's CSV files: the upload and its reads, the import job (it records history and tells the changes), the export. */
 function catalogueFileServices(
   { db, queue }: Pick<PimModuleDeps, 'db' | 'queue'>,
-  { media, history, changes }: { media: MediaService; history: HistoryRepository; changes: CatalogueChanges },
+  { media, history, changes, mediaUrl }: { media: MediaService; history: HistoryRepository; changes: CatalogueChanges; mediaUrl: string },
   settings: PimSettings,
 ) {
-  const catalogue = new CatalogueRepository(db, `${settings.publicUrl}/media/`);
+  const catalogue = new CatalogueRepository(db, mediaUrl);
   const importRepo = new ImportRepository(db);
   const directory = path.join(settings.dataDir, 'imports');
   const imports = new ImportService({ db, imports: importRepo, queue }, { directory, maxBytes: settings.importMaxBytes });
@@ -121,7 +121,7 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
   const stockLevels = new StockRepository(db);
   const history = new HistoryRepository(db);
   const changes = new CatalogueChanges(db, notifications);
-  const catalogueFiles = catalogueFileServices({ db, queue }, { media, history, changes }, settings);
+  const catalogueFiles = catalogueFileServices({ db, queue }, { media, history, changes, mediaUrl }, settings);
   const attributes = new AttributeService(db, new AttributeRepository(db));
   const variantLevels = new VariantStockRepository(db);
   const stock = new StockService(db, stockLevels, variantLevels, products);

@@ -1,7 +1,7 @@
 // Bulk changes of products (the workbench's bulk actions): one action over products named by id or matched by the
 // list's filters, in one transaction, kept with the values it replaced so that it can be undone once. Each product
 // changed (or put back) is in its history.
-import type { Actor, HistoryRepository } from '../history/history.repository.js';
+import type { Actor, HistoryRepository, Snapshot } from '../history/history.repository.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { PUBLISHING_CHANNELS } from '../pim.schemas.js';
@@ -105,13 +105,7 @@ function targetFilters(body: BulkBodyInput): ProductFilters {
 }
 
 /** The products a bulk change wrote, in their history: their fields now against `before`. */
-async function recordIn(
-  history: HistoryRepository,
-  organizationId: number,
-  before: Map<number, Record<string, unknown>>,
-  changed: { id: number }[],
-  actor: Actor,
-) {
+async function recordIn(history: HistoryRepository, organizationId: number, before: Map<number, Snapshot>, changed: { id: number }[], actor: Actor) {
   await history.record(
     organizationId,
     changed.map((p) => ({ productId: p.id, before: before.get(p.id) ?? null })),
