@@ -6,14 +6,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { csv, importEnded, importFile, multipartFile, upload } from './helpers/catalogue-files.js';
+import { form } from './helpers/form.js';
 import { databaseTargets, harness, type Harness, type Tenant } from './helpers/harness.js';
 import { assertError, createProduct, okData, sku, type Call } from './helpers/pim.js';
+import { makeImage } from './helpers/servers.js';
 
 type Change = {
   id: number;
   action: string;
   who: { kind: string; key_id: number | null; key_name: string | null; label: string | null };
-  changes: { field: string; old: unknown; new: unknown }[];
+  changes: { field: string; old: unknown; new: unknown; variant_id?: number; variant_sku?: string; warehouse?: string }[];
 };
 
 for (const target of databaseTargets()) {
@@ -40,6 +42,13 @@ for (const target of databaseTargets()) {
     const history = async (id: number, query = ''): Promise<{ changes: Change[]; pagination: Record<string, number> }> =>
       okData(await call('GET', `/api/products/${id}/history${query}`));
     const fieldsOf = (c: Change) => Object.fromEntries(c.changes.map((f) => [f.field, [f.old, f.new]]));
+    /** A change's lines as `field [variant SKU] [@warehouse]: old → new`, for the writes that name a variant or a warehouse. */
+    const linesOf = (c: Change) =>
+      c.changes.map((f) => {
+        const where = [f.variant_sku, f.warehouse && `@${f.warehouse}`].filter(Boolean).join(' ');
+        const text = (v: unknown) => (v !== null && typeof v === 'object' ? `{${(v as { sku?: string }).sku ?? '…'}}` : JSON.stringify(v));
+        return `${f.field}${where ? ` ${where}` : ''}: ${text(f.old)} → ${text(f.new)}`;
+      });
 
     it('records a create and an update from an API key: who (the key and its name), each field old → new, newest first', async () => {
       const p = await createProduct(call, { name: 'Lamp', price: '10.00', tags: ['home'] });
@@ -174,6 +183,101 @@ for (const target of databaseTargets()) {
       assert.deepEqual(fieldsOf(changed), { 'name@de': ['Tasse', 'Becher'], 'seo_title@de': [null, 'Becher kaufen'] });
       assert.deepEqual(fieldsOf(removed), { 'name@de': ['Becher', null], 'seo_title@de': ['Becher kaufen', null] });
       assert.equal((await history(p.id)).changes.length, 4);
+    });
+
+    it('records variants: added (by the API or the option matrix), a field changed by its SKU, removed; a refused write records nothing', async () => {
+      const p = await createProduct(call, { name: 'Tee', sku: sku('TEE'), price: '20.00' });
+      const small = okData(await call('POST', `/api/products/${p.id}/variants`, { sku: `${p.sku}-S`, name: 'Tee S', price: '20.00' }), 201);
+      okData(await call('PATCH', `/api/products/${p.id}/variants/${small.id}`, { price: '22.00', barcode: '0123' }));
+      assertError(await call('POST', `/api/products/${p.id}/variants`, { sku: small.sku, name: 'Again' }), 400);
+      const made = okData(await call('POST', `/api/products/${p.id}/variants/options`, { options: [{ name: 'Size', values: ['M', 'L'] }] }), 201);
+      okData(await call('DELETE', `/api/products/${p.id}/variants/${small.id}`));
+      const [removed, matrix, changed, added] = (await history(p.id)).changes;
+      assert.deepEqual(linesOf(added), [`variant ${p.sku}-S: null → {${p.sku}-S}`]);
+      assert.equal((added.changes[0].new as { price: string }).price, '20.0000');
+      assert.deepEqual(linesOf(changed), [`price ${p.sku}-S: "20.0000" → "22.0000"`, `barcode ${p.sku}-S: null → "0123"`]);
+      assert.deepEqual(
+        linesOf(matrix),
+        made.created.map((v: { sku: string }) => `variant ${v.sku}: null → {${v.sku}}`),
+      );
+      assert.deepEqual(linesOf(removed), [`variant ${p.sku}-S: {${p.sku}-S} → null`]);
+      assert.equal(removed.changes[0].variant_id, small.id);
+      assert.equal((await history(p.id)).pagination.total_items, 5, 'created, added, changed, matrix, removed: the refused SKU is not there');
+    });
+
+    it('records stock per warehouse: a product level, a variant level and the sums they change', async () => {
+      const code = sku('WH').replace(/-/g, '');
+      const warehouse = okData(await call('POST', '/api/warehouses', { code, name: 'Main' }), 201);
+      const lamp = await createProduct(call, { name: 'Lamp' });
+      okData(await call('PUT', `/api/products/${lamp.id}/stock`, { warehouse_id: warehouse.id, quantity: 4 }));
+      assert.deepEqual(linesOf((await history(lamp.id)).changes[0]).sort(), ['stock: 0 → 4', `stock_level @${code}: null → 4`]);
+      const tee = await createProduct(call, { name: 'Tee' });
+      const v = okData(await call('POST', `/api/products/${tee.id}/variants`, { sku: sku('TV'), name: 'Tee S' }), 201);
+      okData(await call('PUT', `/api/products/${tee.id}/variants/${v.id}/stock`, { warehouse_id: warehouse.id, quantity: 3 }));
+      okData(await call('PUT', `/api/products/${tee.id}/variants/${v.id}/stock`, { warehouse_id: warehouse.id, quantity: 3 }));
+      const [level] = (await history(tee.id)).changes;
+      assert.deepEqual(linesOf(level).sort(), [
+        'stock: 0 → 3',
+        `stock_level ${v.sku} @${code}: null → 3`,
+        `stock_quantity ${v.sku}: 0 → 3`,
+        `stock_status ${v.sku}: "out_of_stock" → "in_stock"`,
+      ]);
+      assert.equal((await history(tee.id)).pagination.total_items, 3, 'the same level again records nothing');
+    });
+
+    it('records images as one list of ids and alt texts: uploaded, moved, alt text changed, deleted', async () => {
+      const p = await createProduct(call, { name: 'Poster' });
+      const uploadImage = async (rgb: [number, number, number]) => {
+        const { payload, contentType } = await form([['file', await makeImage('png', 20, 20, rgb), 'poster.png']]);
+        return okData(await call('POST', `/api/products/${p.id}/media/upload`, payload, { 'content-type': contentType }), 201);
+      };
+      const first = await uploadImage([200, 10, 10]);
+      const second = await uploadImage([10, 200, 10]);
+      okData(await call('PATCH', `/api/products/${p.id}/media/${second.id}`, { position: 0, alt_text: 'Green' }));
+      okData(await call('DELETE', `/api/products/${p.id}/media/${first.id}`));
+      const [deleted, moved, added] = (await history(p.id)).changes;
+      assert.deepEqual(fieldsOf(added), {
+        images: [
+          [{ id: first.id, alt_text: null }],
+          [
+            { id: first.id, alt_text: null },
+            { id: second.id, alt_text: null },
+          ],
+        ],
+      });
+      assert.deepEqual(fieldsOf(moved).images[1], [
+        { id: second.id, alt_text: 'Green' },
+        { id: first.id, alt_text: null },
+      ]);
+      assert.deepEqual(fieldsOf(deleted).images[1], [{ id: second.id, alt_text: 'Green' }]);
+    });
+
+    it("records an import's variants, and restoring a version leaves variants, stock levels and images as they are", async () => {
+      const s = sku('IV');
+      const rows = (price: string) =>
+        csv([
+          ['sku', 'name', 'price', 'variant_sku', 'variant_name', 'variant_price'],
+          [s, 'Sock', '5.00', `${s}-S`, 'Sock S', '5.00'],
+          [s, 'Sock', '5.00', `${s}-M`, 'Sock M', price],
+        ]);
+      await importFile(call, rows('5.00'));
+      const id = okData(await call('GET', `/api/products?search=${s}`)).products[0].id as number;
+      await importFile(call, rows('6.00'));
+      const [changed, created] = (await history(id)).changes;
+      assert.deepEqual(
+        linesOf(created).filter((l) => l.startsWith('variant ')),
+        [`variant ${s}-S: null → {${s}-S}`, `variant ${s}-M: null → {${s}-M}`],
+      );
+      assert.deepEqual(linesOf(changed), [`price ${s}-M: "5.0000" → "6.0000"`]);
+      okData(await call('PATCH', `/api/products/${id}`, { name: 'Wool sock' }));
+      const restored = okData(await call('POST', `/api/products/${id}/history/${changed.id}/restore`));
+      assert.equal(restored.name, 'Sock');
+      const variants = okData(await call('GET', `/api/products/${id}/variants`)).variants;
+      assert.deepEqual(
+        variants.map((v: { price: string }) => v.price),
+        ['5.0000', '6.0000'],
+      );
+      assert.deepEqual(linesOf((await history(id)).changes[0]), ['name: "Wool sock" → "Sock"']);
     });
 
     it('pages the history like the other lists', async () => {

@@ -2923,7 +2923,7 @@ export type ListProductHistoryResponses = {
                 };
                 changes: Array<{
                     /**
-                     * the product field, named as the API names it (category_ids for the product's categories)
+                     * the field, named as the API names it: a product field (category_ids for its categories; `name@de` for a translation's text; images: its media in order as [{id, alt_text}]), a variant field (with variant_id), `stock_level` (a stock level, with warehouse) or `variant` (a variant added, old null, or removed, new null, with all its fields)
                      */
                     field: string;
                     /**
@@ -2934,6 +2934,18 @@ export type ListProductHistoryResponses = {
                      * its value after the change
                      */
                     new: unknown;
+                    /**
+                     * the variant the field is of
+                     */
+                    variant_id?: number;
+                    /**
+                     * that variant's SKU (after the change; before it, for a variant removed)
+                     */
+                    variant_sku?: string;
+                    /**
+                     * the warehouse code of a stock level
+                     */
+                    warehouse?: string;
                 }>;
                 /**
                  * for a restore: the change whose version was put back

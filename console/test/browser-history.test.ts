@@ -1,6 +1,7 @@
 // A product's history in the console, end to end in headless Chromium against a real server (helpers/browser.ts): edit
 // a price, see the change in the product's History (when, who, old → new), restore the earlier version after a
-// confirmation, and see the old price back in the form and through the API. axe finds nothing at 1280 and 390 px.
+// confirmation, and see the old price back in the form and through the API; a variant's changes by its SKU. axe finds
+// nothing at 1280 and 390 px.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -88,6 +89,25 @@ describe("a product's history in the console", () => {
     await c.shot(page, 'history-390');
     assert.deepEqual(await c.axe(page), []);
     await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(errors, []);
+  });
+
+  it("shows a variant's changes by its SKU: added, its price, its stock in a warehouse", async () => {
+    const call = c.h.as(c.tenant);
+    const variant = (await call('POST', `/api/products/${productId}/variants`, { sku: 'HIST-LANTERN-S', name: 'Small', price: '120.00' })).json().data;
+    assert.equal((await call('PATCH', `/api/products/${productId}/variants/${variant.id}`, { price: '125.00' })).statusCode, 200);
+    const warehouse = (await call('POST', '/api/warehouses', { code: 'HARBOUR', name: 'Harbour' })).json().data;
+    const level = await call('PUT', `/api/products/${productId}/variants/${variant.id}/stock`, { warehouse_id: warehouse.id, quantity: 6 });
+    assert.equal(level.statusCode, 200, level.body);
+    await page.reload();
+    const entries = history().locator('li.history-entry');
+    await entries.first().getByText('Variant HIST-LANTERN-S · Stock in HARBOUR:').waitFor();
+    assert.match(String(await entries.nth(0).textContent()), /Stock:\s*0\s*→\s*(changed to)?\s*6/);
+    assert.match(String(await entries.nth(1).textContent()), /Variant HIST-LANTERN-S · Price:\s*120\.00\s*→\s*(changed to)?\s*125\.00/);
+    assert.match(String(await entries.nth(2).textContent()), /Variant HIST-LANTERN-S:\s*added/);
+    await history().scrollIntoViewIfNeeded();
+    await c.shot(page, 'history-variants-1280');
+    assert.deepEqual(await c.axe(page), []);
     assert.deepEqual(errors, []);
   });
 });

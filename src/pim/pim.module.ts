@@ -108,6 +108,7 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
   const credentials = new CredentialCache(redis);
   const auth = new ApiKeyAuthService(keys, credentials);
   const products = new ProductRepository(db, mediaUrl);
+  const history = new HistoryRepository(db);
   const media = new MediaService(
     {
       db,
@@ -115,16 +116,15 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
       products,
       storage: new FileMediaStorage(path.join(settings.dataDir, 'media')),
       downloader: new SafeDownloader({ addressPolicy: settings.mediaAllowPrivateNetworks ? anyAddress : publicAddressesOnly }),
+      history,
     },
     { publicUrl: settings.publicUrl, downloadConcurrency: settings.mediaDownloadConcurrency, quotaBytes: settings.mediaQuotaBytes },
   );
-  const stockLevels = new StockRepository(db);
-  const history = new HistoryRepository(db);
+  const [stockLevels, variantLevels] = [new StockRepository(db), new VariantStockRepository(db)];
   const changes = new CatalogueChanges(db, notifications);
   const catalogueFiles = catalogueFileServices({ db, queue }, { media, history, changes, mediaUrl }, settings);
   const attributes = new AttributeService(db, new AttributeRepository(db));
-  const variantLevels = new VariantStockRepository(db);
-  const stock = new StockService(db, stockLevels, variantLevels, products);
+  const stock = new StockService(db, stockLevels, variantLevels, products, history);
   const productService = new ProductService({ db, products, attributes, stock, history });
   const writeLimiter = createRateLimiter({ name: 'pim-write', points: settings.pimRateLimitWrite, durationSeconds: 60, redis });
   const services = {
@@ -139,7 +139,7 @@ export function createPim({ db, redis, queue, keys, notifications }: PimModuleDe
     attributes,
     warehouses: new WarehouseService(db, new WarehouseRepository(db), stockLevels, variantLevels),
     stock,
-    variants: new VariantService(db, new VariantRepository(db), products, stock),
+    variants: new VariantService(db, new VariantRepository(db), products, stock, history),
     categories: new CategoryService(db, new CategoryRepository(db), products),
     media,
     channels: new ChannelService(new ChannelRepository(db)),

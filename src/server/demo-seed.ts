@@ -91,19 +91,7 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
     productIds.push(product.id);
     let position = 0;
     for (const color of item.colors) {
-      for (const size of item.sizes) {
-        await pim.variants.create(org.id, product.id, {
-          sku: `${sku}-${color.slice(0, 3).toUpperCase()}-${size.replace(/\W+/g, '').toUpperCase()}`,
-          name: `${item.name} / ${color} / ${size}`,
-          price: item.price,
-          stock_quantity: 5,
-          position: position++,
-          attributes: [
-            { attribute_name: 'Color', value: color },
-            { attribute_name: 'Size', value: size },
-          ],
-        });
-      }
+      for (const size of item.sizes) await pim.variants.create(org.id, product.id, demoVariant(item, sku, color, size, position++), DEMO_ACTOR);
     }
   }
   // A sandbox shop to connect the demo organization to (POST /api/connect), when the sandbox is on.
@@ -122,6 +110,21 @@ export async function seedDemo(services: Services): Promise<DemoSeed> {
   };
 }
 
+/** A demo product's variant of one colour and size, stocked with 5. */
+function demoVariant(item: (typeof CATALOGUE)[number], sku: string, color: string, size: string, position: number) {
+  return {
+    sku: `${sku}-${color.slice(0, 3).toUpperCase()}-${size.replace(/\W+/g, '').toUpperCase()}`,
+    name: `${item.name} / ${color} / ${size}`,
+    price: item.price,
+    stock_quantity: 5,
+    position,
+    attributes: [
+      { attribute_name: 'Color', value: color },
+      { attribute_name: 'Size', value: size },
+    ],
+  };
+}
+
 /**
  * The demo products' pictures: one per colour, the first the main image, drawn here and uploaded as the console's drag
  * and drop does. After listen (about a second of CPU that the first start's readiness need not wait for), before the
@@ -131,7 +134,7 @@ export async function addDemoPictures(services: Services, seed: DemoSeed): Promi
   for (const [i, item] of CATALOGUE.entries()) {
     for (const color of item.colors) {
       const bytes = await demoImage(item.type, color);
-      await services.pim.media.upload(seed.organizationId, seed.productIds[i], { bytes, alt_text: `${item.name} in ${color}` });
+      await services.pim.media.upload(seed.organizationId, seed.productIds[i], { bytes, alt_text: `${item.name} in ${color}` }, DEMO_ACTOR);
     }
   }
 }

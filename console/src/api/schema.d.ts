@@ -12680,12 +12680,18 @@ export interface operations {
                                 /** @enum {string} */
                                 action: "created" | "updated" | "restored";
                                 changes: {
-                                    /** @description the product field, named as the API names it (category_ids for the product's categories) */
+                                    /** @description the field, named as the API names it: a product field (category_ids for its categories; `name@de` for a translation's text; images: its media in order as [{id, alt_text}]), a variant field (with variant_id), `stock_level` (a stock level, with warehouse) or `variant` (a variant added, old null, or removed, new null, with all its fields) */
                                     field: string;
                                     /** @description its value after the change */
                                     new: unknown;
                                     /** @description its value before the change, as the API shows it (null for a new product) */
                                     old: unknown;
+                                    /** @description the variant the field is of */
+                                    variant_id?: number;
+                                    /** @description that variant's SKU (after the change; before it, for a variant removed) */
+                                    variant_sku?: string;
+                                    /** @description the warehouse code of a stock level */
+                                    warehouse?: string;
                                 }[];
                                 /** @description when, ISO 8601 UTC */
                                 created_at: string;

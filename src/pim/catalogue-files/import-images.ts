@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import type { MediaService } from '../media/media.service.js';
 import type { ImportRepository, ImportRow, PendingImage } from './import.repository.js';
+import { importActor } from './import-write.js';
 
 /** Images downloaded at once: below MEDIA_DOWNLOAD_CONCURRENCY's default (8), leaving slots to the API. */
 const IMAGES_AT_ONCE = 4;
@@ -40,7 +41,12 @@ async function downloadImage(deps: ImageDownloadDeps, imp: ImportRow, image: Pen
   for (;;) {
     signal?.throwIfAborted();
     try {
-      await deps.media.add(imp.organization_id, image.product_id, { file_url: image.url, position: image.position, alt_text: image.alt_text });
+      await deps.media.add(
+        imp.organization_id,
+        image.product_id,
+        { file_url: image.url, position: image.position, alt_text: image.alt_text },
+        importActor(imp),
+      );
       break;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

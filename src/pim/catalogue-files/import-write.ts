@@ -6,7 +6,7 @@ import type { CategoryTree } from './catalogue-snapshot.js';
 import type { CatalogueRepository, ProductRow } from './catalogue.repository.js';
 import type { ProductPlan } from './import-plan.js';
 import type { ImportRepository, ImportRow } from './import.repository.js';
-import type { HistoryRepository } from '../history/history.repository.js';
+import type { Actor, HistoryRepository } from '../history/history.repository.js';
 
 /** The repositories a batch writes through, bound to its transaction. */
 export interface BatchRepositories {
@@ -76,11 +76,10 @@ export async function writePlans(repos: BatchRepositories, imp: ImportRow, plans
   );
   await catalogue.sumVariantStock(changed.map(idOf));
   await catalogue.setImageAlts(changed.flatMap((p) => p.imageAlts.map((a) => ({ productId: idOf(p), ...a }))));
-  const actor = { kind: imp.source, keyId: imp.started_by_key_id, label: imp.file_name };
   await history.record(
     org,
     changed.map((p) => ({ productId: idOf(p), before: p.existingId === null ? null : (before.get(p.existingId) ?? null) })),
-    actor,
+    importActor(imp),
   );
   await imports.addImages(
     imp.id,
@@ -126,3 +125,6 @@ function freeSlugs(taken: Set<string>): (base: string) => string {
 
 /** The values once each, nulls left out. */
 export const distinct = <T>(values: (T | null)[]): T[] => [...new Set(values.filter((v): v is T => v !== null))];
+
+/** Who an import's writes are, in its products' history: the import (or adoption) with its file and its starter's key. */
+export const importActor = (imp: ImportRow): Actor => ({ kind: imp.source, keyId: imp.started_by_key_id, label: imp.file_name });

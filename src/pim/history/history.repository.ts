@@ -1,9 +1,12 @@
 // The only place with SQL for a product's history (product_changes): recording a write's changes in the writer's
-// transaction, one INSERT for any number of products, and reading them back newest first.
-import { sql, type SQL } from 'drizzle-orm';
+// transaction, one INSERT for any number of products, and reading them back newest first. What a snapshot holds is
+// history-snapshot.ts; how two are compared, history-diff.ts.
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { isoUtcMs } from '../sql.js';
+import { diffSnapshots, type FieldChange } from './history-diff.js';
+import { type Snapshot, snapshotOf } from './history-snapshot.js';
 
 export const ACTOR_KINDS = ['api_key', 'console', 'import', 'adoption'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
@@ -17,15 +20,6 @@ export interface Actor {
 
 export type ChangeAction = 'created' | 'updated' | 'restored';
 
-/** The product's own fields in the API's names and values (decimals as text, ids for references, category_ids sorted). */
-export type Snapshot = Record<string, unknown>;
-
-export interface FieldChange {
-  field: string;
-  old: unknown;
-  new: unknown;
-}
-
 export interface ChangeRow {
   id: number;
   product_id: number;
@@ -37,56 +31,6 @@ export interface ChangeRow {
   changes: FieldChange[];
   restored_from: number | null;
 }
-
-/** The product's own fields, named as the API and as their columns (decimals read as text, as the API shows them). */
-export const SNAPSHOT_FIELDS = [
-  'name',
-  'sku',
-  'slug',
-  'description',
-  'short_description',
-  'product_type',
-  'price',
-  'sale_price',
-  'cost_price',
-  'currency',
-  'status',
-  'stock',
-  'ean',
-  'brand_id',
-  'supplier_id',
-  'vat_rate_id',
-  'category_ids',
-  'publishing_channels',
-  'product_condition',
-  'attributes',
-  'tags',
-  'seo_title',
-  'seo_description',
-  'gift_card',
-  'taxonomy_category',
-  'weight',
-  'storefront_type',
-  'barcode',
-  'compare_at_price',
-  'weight_unit',
-  'inventory_policy',
-  'inventory_tracked',
-  'taxable',
-  'requires_shipping',
-] as const;
-const DECIMALS = new Set(['price', 'sale_price', 'cost_price', 'weight', 'compare_at_price']);
-
-const fieldSql = (field: string, a: string): string =>
-  field === 'category_ids'
-    ? `coalesce((SELECT jsonb_agg(pc.category_id ORDER BY pc.category_id) FROM product_categories pc WHERE pc.product_id = ${a}.id), '[]'::jsonb)`
-    : `${a}.${field}${DECIMALS.has(field) ? '::text' : ''}`;
-
-/** The snapshot of the product row aliased `alias`, as one jsonb. */
-export const snapshotOf = (alias: string): SQL => sql.raw(`jsonb_build_object(${SNAPSHOT_FIELDS.map((f) => `'${f}', ${fieldSql(f, alias)}`).join(', ')})`);
-
-/** A created product's fields worth showing: the ones with a value. */
-const EMPTY = `('null'::jsonb, '[]'::jsonb, '{}'::jsonb, 'false'::jsonb)`;
 
 export class HistoryRepository {
   constructor(private readonly db: Db) {}
@@ -104,10 +48,27 @@ export class HistoryRepository {
     return new Map(rowsOf<{ id: number; snapshot: Snapshot }>(result).map((r) => [r.id, r.snapshot]));
   }
 
+  /** The product's snapshot now, its row locked until the transaction ends; null when there is no such product. */
+  async snapshot(organizationId: number, productId: number): Promise<Snapshot | null> {
+    return (await this.snapshots(organizationId, [productId])).get(productId) ?? null;
+  }
+
   /**
-   * Records what the transaction changed in these products, in one statement: each one's snapshot now against its
-   * `before` (none: the product is new, and its fields with a value are listed). A product whose fields did not change
-   * gets no row.
+   * Runs `write` in this repository's transaction and records what it changed in the product: its "before" is read
+   * first, so the caller locks the product before (in the order its other locks need). Nothing is recorded when there
+   * is no such product.
+   */
+  async recording<T>(organizationId: number, productId: number, actor: Actor, write: () => Promise<T>): Promise<T> {
+    const before = await this.snapshot(organizationId, productId);
+    const result = await write();
+    if (before !== null) await this.record(organizationId, [{ productId, before }], actor);
+    return result;
+  }
+
+  /**
+   * Records what the transaction changed in these products: each one's snapshot now against its `before` (none: the
+   * product is new, and what it was given is listed), compared here (history-diff.ts) and written in one INSERT. A
+   * product in which nothing changed gets no row.
    */
   async record(
     organizationId: number,
@@ -116,23 +77,21 @@ export class HistoryRepository {
     options: { action?: ChangeAction; restoredFrom?: number } = {},
   ): Promise<void> {
     if (entries.length === 0) return;
-    const before: Record<string, Snapshot> = {};
-    for (const e of entries) if (e.before) before[e.productId] = e.before;
-    const action = options.action ?? 'updated';
+    const after = await this.snapshots(
+      organizationId,
+      entries.map((e) => e.productId),
+    );
+    const rows = entries.flatMap(({ productId, before }) => {
+      const snapshot = after.get(productId);
+      const changes = snapshot === undefined ? [] : diffSnapshots(before, snapshot);
+      if (changes.length === 0) return [];
+      return [{ product_id: productId, action: before === null ? 'created' : (options.action ?? 'updated'), changes, snapshot }];
+    });
+    if (rows.length === 0) return;
     await this.db.execute(sql`
       INSERT INTO product_changes (organization_id, product_id, actor_kind, actor_key_id, actor_label, action, changes, snapshot, restored_from)
-      SELECT p.organization_id, p.id, ${actor.kind}, ${actor.keyId}, ${actor.label},
-             CASE WHEN b.value IS NULL THEN 'created' ELSE ${action} END, d.changes, s.snap, ${options.restoredFrom ?? null}::bigint
-      FROM products p
-      CROSS JOIN LATERAL (SELECT ${snapshotOf('p')} AS snap) s
-      LEFT JOIN jsonb_each(${JSON.stringify(before)}::jsonb) b ON b.key = p.id::text
-      CROSS JOIN LATERAL (
-        SELECT coalesce(jsonb_agg(jsonb_build_object('field', n.key, 'old', coalesce(o.value, 'null'::jsonb), 'new', n.value)), '[]'::jsonb) AS changes
-        FROM jsonb_each(s.snap) n LEFT JOIN jsonb_each(b.value) o ON o.key = n.key
-        WHERE CASE WHEN b.value IS NULL THEN n.value NOT IN ${sql.raw(EMPTY)} ELSE o.value IS DISTINCT FROM n.value END
-      ) d
-      WHERE p.organization_id = ${organizationId} AND p.id = ANY(${`{${entries.map((e) => e.productId).join(',')}}`}::int[])
-        AND d.changes <> '[]'::jsonb`);
+      SELECT ${organizationId}, r.product_id, ${actor.kind}, ${actor.keyId}, ${actor.label}, r.action, r.changes, r.snapshot, ${options.restoredFrom ?? null}::bigint
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(product_id int, action text, changes jsonb, snapshot jsonb)`);
   }
 
   /**

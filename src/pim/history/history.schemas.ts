@@ -12,9 +12,17 @@ export type HistoryQueryInput = Static<typeof HistoryQuery>;
 export const ChangeParams = Type.Object({ id: Id(), change_id: Id('the id of a change in the product history') });
 
 const FieldChange = Type.Object({
-  field: Type.String({ description: "the product field, named as the API names it (category_ids for the product's categories)" }),
+  field: Type.String({
+    description:
+      "the field, named as the API names it: a product field (category_ids for its categories; `name@de` for a translation's text; " +
+      'images: its media in order as [{id, alt_text}]), a variant field (with variant_id), `stock_level` (a stock level, with warehouse) ' +
+      'or `variant` (a variant added, old null, or removed, new null, with all its fields)',
+  }),
   old: Type.Unknown({ description: 'its value before the change, as the API shows it (null for a new product)' }),
   new: Type.Unknown({ description: 'its value after the change' }),
+  variant_id: Type.Optional(Type.Integer({ description: 'the variant the field is of' })),
+  variant_sku: Type.Optional(Type.String({ description: "that variant's SKU (after the change; before it, for a variant removed)" })),
+  warehouse: Type.Optional(Type.String({ description: 'the warehouse code of a stock level' })),
 });
 
 export const ProductChange = Type.Object({

@@ -5,7 +5,8 @@ import { AppError, notFound } from '../../http/errors.js';
 import type { ProductView } from '../products/product.schemas.js';
 import type { ProductService } from '../products/product.service.js';
 import type { StockService } from '../stock/stock.service.js';
-import type { Actor, HistoryRepository, Snapshot } from './history.repository.js';
+import type { Actor, HistoryRepository } from './history.repository.js';
+import { SNAPSHOT_FIELDS, type Snapshot } from './history-snapshot.js';
 import type { HistoryQueryInput, ProductHistoryView } from './history.schemas.js';
 
 export interface HistoryServiceDeps {
@@ -63,8 +64,9 @@ export class HistoryService {
   /** The product write that turns `current` into `target`: the fields that differ (attributes key by key). */
   private async patchTo(productId: number, current: Snapshot, target: Snapshot): Promise<Record<string, unknown>> {
     const patch: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(target)) {
-      if (JSON.stringify(value) !== JSON.stringify(current[field])) patch[field] = value;
+    // The product's own fields only: images, stock levels and variants are shown in the history, not put back.
+    for (const field of SNAPSHOT_FIELDS) {
+      if (field in target && JSON.stringify(target[field]) !== JSON.stringify(current[field])) patch[field] = target[field];
     }
     if (patch.attributes !== undefined) {
       const wanted = (target.attributes ?? {}) as Record<string, unknown>;

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../http/errors.js';
 import type { App } from '../../http/app-type.js';
+import { actorOf } from '../history/actor.js';
 import { type ImageForm, imageFormLimits, readImageForm } from '../image-form.js';
 import { IdParams, pimOk, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
@@ -74,7 +75,7 @@ export async function mediaUploadRoutes(app: App, media: MediaService): Promise<
       },
     },
     async (req, reply) => {
-      const { media: added, created } = await media.upload(req.pim.organizationId, req.params.id, await readUpload(req));
+      const { media: added, created } = await media.upload(req.pim.organizationId, req.params.id, await readUpload(req), actorOf(req.pim));
       reply.code(created ? 201 : 200);
       return ok(added);
     },

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IdParams, pimOk, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import type { App } from '../../http/app-type.js';
+import { actorOf } from '../history/actor.js';
 import { MEDIA_EXTENSIONS } from './storage.js';
 import { Media, MediaCreate, MediaFileParams, MediaList, MediaParams, MediaUpdate } from './media.schemas.js';
 import type { MediaService } from './media.service.js';
@@ -65,7 +66,7 @@ function writeRoutes(app: App, media: MediaService): void {
       },
     },
     async (req, reply) => {
-      const { media: created, created: isNew } = await media.add(req.pim.organizationId, req.params.id, req.body);
+      const { media: created, created: isNew } = await media.add(req.pim.organizationId, req.params.id, req.body, actorOf(req.pim));
       reply.code(isNew ? 201 : 200);
       return ok(created);
     },
@@ -85,7 +86,7 @@ function writeRoutes(app: App, media: MediaService): void {
         response: pimResponses(200, Media),
       },
     },
-    async (req) => ok(await media.update(req.pim.organizationId, req.params.id, req.params.mediaId, req.body)),
+    async (req) => ok(await media.update(req.pim.organizationId, req.params.id, req.params.mediaId, req.body, actorOf(req.pim))),
   );
 
   app.delete(
@@ -102,7 +103,7 @@ function writeRoutes(app: App, media: MediaService): void {
       },
     },
     async (req) => {
-      await media.delete(req.pim.organizationId, req.params.id, req.params.mediaId);
+      await media.delete(req.pim.organizationId, req.params.id, req.params.mediaId, actorOf(req.pim));
       return ok({ deleted: true });
     },
   );

@@ -1,6 +1,7 @@
 // Product media: a file_url is downloaded under the SSRF rules of SafeDownloader (or the file is uploaded), must decode
 // as JPEG, PNG, WebP or GIF, and is stored once per content (key = sha256). Positions of a product's media stay 0..n-1.
-// Adding or removing a media bumps the product's updated_at in the same transaction, so delta syncs see it.
+// Adding, changing or removing a media bumps the product's updated_at in the same transaction, so delta syncs see it,
+// and records the change in the product's history.
 // Limits: at most `downloadConcurrency` downloads or uploads (with their decoding, the memory-heavy part) run at once
 // per process and as many wait; later ones get 429. An organization's stored bytes (each distinct file once, shared or
 // not with other organizations) stay within `quotaBytes`: a new file that does not fit is a 400 (the spec's table has
@@ -12,6 +13,7 @@ import { DownloadError, formatBytes, type SafeDownloader } from '../../lib/safe-
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { type DecodedImage, decodeImage, ImageDecodeError } from '../images/image-decoder.js';
+import type { Actor, HistoryRepository } from '../history/history.repository.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { MediaRepository, MediaRow } from './media.repository.js';
 import type { MediaCreateInput, MediaUpdateInput, MediaView } from './media.schemas.js';
@@ -50,6 +52,7 @@ export interface MediaServiceDeps {
   products: ProductRepository;
   storage: MediaStorage;
   downloader: SafeDownloader;
+  history: HistoryRepository;
 }
 
 export class MediaService {
@@ -58,12 +61,13 @@ export class MediaService {
   private readonly products: ProductRepository;
   private readonly storage: MediaStorage;
   private readonly downloader: SafeDownloader;
+  private readonly history: HistoryRepository;
   private readonly fileBaseUrl: string;
   private readonly downloads: ConcurrencyGate;
   private readonly quotaBytes: number;
 
   constructor(deps: MediaServiceDeps, options: MediaServiceOptions) {
-    ({ db: this.db, media: this.media, products: this.products, storage: this.storage, downloader: this.downloader } = deps);
+    ({ db: this.db, media: this.media, products: this.products, storage: this.storage, downloader: this.downloader, history: this.history } = deps);
     this.fileBaseUrl = `${options.publicUrl}/media/`;
     this.downloads = new ConcurrencyGate(options.downloadConcurrency, options.downloadConcurrency);
     this.quotaBytes = options.quotaBytes;
@@ -85,27 +89,27 @@ export class MediaService {
    * Downloads, checks and attaches an image. `created` is false when the product already has the same file (same
    * bytes): that media is returned unchanged and nothing is stored twice.
    */
-  async add(organizationId: number, productId: number, input: MediaCreateInput): Promise<AddedMedia> {
+  async add(organizationId: number, productId: number, input: MediaCreateInput, actor: Actor): Promise<AddedMedia> {
     // Nothing is downloaded for a product the caller cannot see.
     if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
     const file = await this.withinLimit(async () => {
       const bytes = (await this.downloader.fetch(input.file_url)).bytes;
       return { bytes, image: await decodeImage(bytes) };
     }, 'file_url');
-    return this.attach(organizationId, productId, file, { sourceUrl: input.file_url, altText: input.alt_text ?? null, position: input.position });
+    return this.attach(organizationId, productId, file, { sourceUrl: input.file_url, altText: input.alt_text ?? null, position: input.position }, actor);
   }
 
   /**
    * Attaches an uploaded image (the console's drag and drop, POST /api/products/{id}/media/upload): checked and
    * stored as a downloaded one is, under the same limits; the same answers.
    */
-  async upload(organizationId: number, productId: number, input: MediaUploadInput): Promise<AddedMedia> {
+  async upload(organizationId: number, productId: number, input: MediaUploadInput, actor: Actor): Promise<AddedMedia> {
     if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
     const file = await this.withinLimit(async () => ({ bytes: input.bytes, image: await decodeImage(input.bytes) }), 'file');
-    return this.attach(organizationId, productId, file, { sourceUrl: null, altText: input.alt_text ?? null, position: input.position });
+    return this.attach(organizationId, productId, file, { sourceUrl: null, altText: input.alt_text ?? null, position: input.position }, actor);
   }
 
-  private async attach(organizationId: number, productId: number, file: CheckedImage, place: Placement): Promise<AddedMedia> {
+  private async attach(organizationId: number, productId: number, file: CheckedImage, place: Placement, actor: Actor): Promise<AddedMedia> {
     const { bytes, image } = file;
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const key = mediaKey(sha256, image.mimeType);
@@ -130,25 +134,27 @@ export class MediaService {
         if (!(await this.storage.exists(key))) await this.storage.put(key, bytes);
         const existing = await repo.findBySha(productId, sha256);
         if (existing) return { id: existing.id, created: false };
-        const count = await repo.countByProduct(productId);
-        const position = place.position === undefined || place.position >= count ? count : place.position;
-        if (position < count) await repo.makeRoomAt(productId, position);
-        const id = await repo.insert({
-          organizationId,
-          productId,
-          storageKey: key,
-          sourceUrl: place.sourceUrl,
-          altText: place.altText,
-          position,
-          mimeType: image.mimeType,
-          width: image.width,
-          height: image.height,
-          sizeBytes: bytes.length,
-          sha256,
-          phash: image.phash,
+        return this.history.with(tx).recording(organizationId, productId, actor, async () => {
+          const count = await repo.countByProduct(productId);
+          const position = place.position === undefined || place.position >= count ? count : place.position;
+          if (position < count) await repo.makeRoomAt(productId, position);
+          const id = await repo.insert({
+            organizationId,
+            productId,
+            storageKey: key,
+            sourceUrl: place.sourceUrl,
+            altText: place.altText,
+            position,
+            mimeType: image.mimeType,
+            width: image.width,
+            height: image.height,
+            sizeBytes: bytes.length,
+            sha256,
+            phash: image.phash,
+          });
+          await this.products.with(tx).touch(productId);
+          return { id, created: true };
         });
-        await this.products.with(tx).touch(productId);
-        return { id, created: true };
       });
 
     let result: { id: number; created: boolean };
@@ -166,32 +172,36 @@ export class MediaService {
   }
 
   /** PATCH: a new place among the product's media (the others close up) and/or alt text. */
-  async update(organizationId: number, productId: number, id: number, input: MediaUpdateInput) {
+  async update(organizationId: number, productId: number, id: number, input: MediaUpdateInput, actor: Actor) {
     await this.db.transaction(async (tx) => {
       const repo = this.media.with(tx);
       if (!(await repo.lockProduct(organizationId, productId))) throw notFound(`Product ${productId} not found`);
       const current = await repo.find(organizationId, productId, id);
       if (!current) throw notFound(`Media ${id} of product ${productId} not found`);
-      if (input.position !== undefined) {
-        const last = (await repo.countByProduct(productId)) - 1;
-        await repo.move(productId, id, current.position, Math.min(input.position, last));
-      }
-      if (input.alt_text !== undefined) await repo.setAltText(id, input.alt_text);
-      await this.products.with(tx).touch(productId);
+      await this.history.with(tx).recording(organizationId, productId, actor, async () => {
+        if (input.position !== undefined) {
+          const last = (await repo.countByProduct(productId)) - 1;
+          await repo.move(productId, id, current.position, Math.min(input.position, last));
+        }
+        if (input.alt_text !== undefined) await repo.setAltText(id, input.alt_text);
+        await this.products.with(tx).touch(productId);
+      });
     });
     return this.get(organizationId, productId, id);
   }
 
-  async delete(organizationId: number, productId: number, id: number): Promise<void> {
+  async delete(organizationId: number, productId: number, id: number, actor: Actor): Promise<void> {
     const storageKey = await this.db.transaction(async (tx) => {
       const repo = this.media.with(tx);
       if (!(await repo.lockProduct(organizationId, productId))) throw notFound(`Product ${productId} not found`);
-      // Thrown inside the transaction, so a miss does not bump the product's updated_at.
-      const deleted = await repo.delete(organizationId, productId, id);
-      if (!deleted) throw notFound(`Media ${id} of product ${productId} not found`);
-      await repo.closeGapAt(productId, deleted.position);
-      await this.products.with(tx).touch(productId);
-      return deleted.storageKey;
+      return this.history.with(tx).recording(organizationId, productId, actor, async () => {
+        // Thrown inside the transaction, so a miss does not bump the product's updated_at.
+        const deleted = await repo.delete(organizationId, productId, id);
+        if (!deleted) throw notFound(`Media ${id} of product ${productId} not found`);
+        await repo.closeGapAt(productId, deleted.position);
+        await this.products.with(tx).touch(productId);
+        return deleted.storageKey;
+      });
     });
     await this.releaseFile(storageKey);
   }

@@ -9,7 +9,7 @@ import { rowsOf } from '../../db/rows.js';
 import { NO_INCLUDES, type ProductIncludes } from './product-include.js';
 import { TRANSLATIONS, VARIANTS, WAREHOUSE_STOCK } from './product-include-sql.js';
 import { DEFAULT_SORT, sortOrder, type ProductSort } from './product-sort.js';
-import { snapshotOf, type Snapshot } from '../history/history.repository.js';
+import { snapshotOf, type Snapshot } from '../history/history-snapshot.js';
 import type { ProductStatus, ProductView, TranslationInput } from './product.schemas.js';
 
 export interface ProductFilters {

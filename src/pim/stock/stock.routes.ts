@@ -1,6 +1,7 @@
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import type { App } from '../../http/app-type.js';
+import { actorOf } from '../history/actor.js';
 import { BarcodeParams, BarcodeProduct, StockLevels, StockPut, VariantStockLevels, VariantStockParams } from './stock.schemas.js';
 import type { StockService } from './stock.service.js';
 
@@ -54,7 +55,7 @@ export function stockRoutes(app: App, stock: StockService): void {
         response: pimResponses(200, StockLevels),
       },
     },
-    async (req) => ok(await stock.setLevel(req.pim.organizationId, req.params.id, req.body)),
+    async (req) => ok(await stock.setLevel(req.pim.organizationId, req.params.id, req.body, actorOf(req.pim))),
   );
 
   variantStockRoutes(app, stock);
@@ -91,6 +92,6 @@ function variantStockRoutes(app: App, stock: StockService): void {
         response: pimResponses(200, VariantStockLevels),
       },
     },
-    async (req) => ok(await stock.setVariantLevel(req.pim.organizationId, req.params.id, req.params.variantId, req.body)),
+    async (req) => ok(await stock.setVariantLevel(req.pim.organizationId, req.params.id, req.params.variantId, req.body, actorOf(req.pim))),
   );
 }

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.js';
 import { gtinForms } from '../../lib/gtin.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { MAX_INT } from '../pim.schemas.js';
+import type { Actor, HistoryRepository } from '../history/history.repository.js';
 import type { ProductRepository } from '../products/product.repository.js';
 import type { BarcodeProductView, StockLevelsView, StockPutInput, VariantStockLevelsView } from './stock.schemas.js';
 import type { StockRepository } from './stock.repository.js';
@@ -18,6 +19,7 @@ export class StockService {
     private readonly stock: StockRepository,
     private readonly variantStock: VariantStockRepository,
     private readonly products: ProductRepository,
+    private readonly history: HistoryRepository,
   ) {}
 
   async levels(organizationId: number, productId: number): Promise<StockLevelsView> {
@@ -45,8 +47,8 @@ export class StockService {
     };
   }
 
-  /** Sets the product's level in one warehouse and its stock to the sum of its levels, in one transaction. */
-  async setLevel(organizationId: number, productId: number, input: StockPutInput): Promise<StockLevelsView> {
+  /** Sets the product's level in one warehouse and its stock to the sum of its levels, in one transaction with its history. */
+  async setLevel(organizationId: number, productId: number, input: StockPutInput, actor: Actor): Promise<StockLevelsView> {
     if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
     await this.db.transaction(async (tx) => {
       const repo = this.stock.with(tx);
@@ -55,15 +57,17 @@ export class StockService {
         throw badRequest(`field 'warehouse_id': unknown warehouse ${input.warehouse_id}`);
       }
       await repo.lockProducts(organizationId, [productId]);
-      if (await this.variantStock.with(tx).hasVariants(productId)) {
-        throw badRequest(
-          `product ${productId} has variants; its stock is the sum of theirs, set per variant with PUT /api/products/${productId}/variants/{variant_id}/stock`,
-        );
-      }
-      await repo.upsertLevel(productId, input.warehouse_id, input.quantity);
-      const total = await repo.levelTotal(productId);
-      if (total > MAX_INT) throw badRequest(`field 'quantity': the product's total stock would exceed ${MAX_INT}`);
-      await repo.setProductStock(productId, total);
+      await this.history.with(tx).recording(organizationId, productId, actor, async () => {
+        if (await this.variantStock.with(tx).hasVariants(productId)) {
+          throw badRequest(
+            `product ${productId} has variants; its stock is the sum of theirs, set per variant with PUT /api/products/${productId}/variants/{variant_id}/stock`,
+          );
+        }
+        await repo.upsertLevel(productId, input.warehouse_id, input.quantity);
+        const total = await repo.levelTotal(productId);
+        if (total > MAX_INT) throw badRequest(`field 'quantity': the product's total stock would exceed ${MAX_INT}`);
+        await repo.setProductStock(productId, total);
+      });
     });
     return this.levels(organizationId, productId);
   }
@@ -77,9 +81,9 @@ export class StockService {
 
   /**
    * Sets a variant's level in one warehouse; in the same transaction its stock_quantity becomes the sum of its levels
-   * (its status re-derived unless on backorder) and the product's stock the sum of its variants'.
+   * (its status re-derived unless on backorder) and the product's stock the sum of its variants', with its history.
    */
-  async setVariantLevel(organizationId: number, productId: number, variantId: number, input: StockPutInput): Promise<VariantStockLevelsView> {
+  async setVariantLevel(organizationId: number, productId: number, variantId: number, input: StockPutInput, actor: Actor): Promise<VariantStockLevelsView> {
     if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
     await this.db.transaction(async (tx) => {
       const repo = this.stock.with(tx);
@@ -88,13 +92,15 @@ export class StockService {
         throw badRequest(`field 'warehouse_id': unknown warehouse ${input.warehouse_id}`);
       }
       await repo.lockProducts(organizationId, [productId]);
-      if (!(await variants.lockVariant(organizationId, productId, variantId))) throw notFound(`Variant ${variantId} of product ${productId} not found`);
-      await variants.upsertLevel(variantId, input.warehouse_id, input.quantity);
-      const total = await variants.levelTotal(variantId);
-      if (total > MAX_INT) throw badRequest(`field 'quantity': the variant's total stock would exceed ${MAX_INT}`);
-      await variants.setVariantStock(variantId, total);
-      await this.checkVariantTotal(tx, productId, 'quantity');
-      await repo.recompute([productId]);
+      await this.history.with(tx).recording(organizationId, productId, actor, async () => {
+        if (!(await variants.lockVariant(organizationId, productId, variantId))) throw notFound(`Variant ${variantId} of product ${productId} not found`);
+        await variants.upsertLevel(variantId, input.warehouse_id, input.quantity);
+        const total = await variants.levelTotal(variantId);
+        if (total > MAX_INT) throw badRequest(`field 'quantity': the variant's total stock would exceed ${MAX_INT}`);
+        await variants.setVariantStock(variantId, total);
+        await this.checkVariantTotal(tx, productId, 'quantity');
+        await repo.recompute([productId]);
+      });
     });
     return this.variantLevels(organizationId, productId, variantId);
   }

@@ -1,4 +1,5 @@
 import type { App } from '../../http/app-type.js';
+import { actorOf } from '../history/actor.js';
 import { IdParams, pimOk, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import { MAX_VARIANTS } from './option-matrix.js';
@@ -25,7 +26,7 @@ export function optionMatrixRoutes(app: App, variants: VariantService): void {
       },
     },
     async (req, reply) => {
-      const result = await variants.createCombinations(req.pim.organizationId, req.params.id, req.body);
+      const result = await variants.createCombinations(req.pim.organizationId, req.params.id, req.body, actorOf(req.pim));
       reply.code(result.created.length ? 201 : 200);
       return ok(result);
     },

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import type { App } from '../../http/app-type.js';
+import { actorOf } from '../history/actor.js';
 import { Variant, VariantCreate, VariantList, VariantParams, VariantPatch } from './variant.schemas.js';
 import type { VariantService } from './variant.service.js';
 
@@ -64,7 +65,7 @@ function writeRoutes(app: App, variants: VariantService): void {
     },
     async (req, reply) => {
       reply.code(201);
-      return ok(await variants.create(req.pim.organizationId, req.params.id, req.body));
+      return ok(await variants.create(req.pim.organizationId, req.params.id, req.body, actorOf(req.pim)));
     },
   );
 
@@ -82,7 +83,7 @@ function writeRoutes(app: App, variants: VariantService): void {
         response: pimResponses(200, Type.Ref(Variant)),
       },
     },
-    async (req) => ok(await variants.update(req.pim.organizationId, req.params.id, req.params.variantId, req.body)),
+    async (req) => ok(await variants.update(req.pim.organizationId, req.params.id, req.params.variantId, req.body, actorOf(req.pim))),
   );
 
   app.delete(
@@ -98,7 +99,7 @@ function writeRoutes(app: App, variants: VariantService): void {
       },
     },
     async (req) => {
-      await variants.delete(req.pim.organizationId, req.params.id, req.params.variantId);
+      await variants.delete(req.pim.organizationId, req.params.id, req.params.variantId, actorOf(req.pim));
       return ok({ deleted: true });
     },
   );

@@ -1,10 +1,11 @@
 // Variants belong to a product of the caller's organization; SKUs are unique among the organization's variants.
-// A variant change also bumps its product's updated_at, so delta syncs see it.
+// A variant change also bumps its product's updated_at, so delta syncs see it, and is recorded in the product's history.
 import { SELLING_COLUMNS } from '../products/selling-fields.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ProductRepository } from '../products/product.repository.js';
+import type { Actor, HistoryRepository } from '../history/history.repository.js';
 import type { StockService } from '../stock/stock.service.js';
 import type { VariantColumns, VariantRepository } from './variant.repository.js';
 import { combinationName, combinationSku, freeSku, MAX_VARIANTS, missingCombinations, type ProductOption } from './option-matrix.js';
@@ -16,6 +17,7 @@ export class VariantService {
     private readonly variants: VariantRepository,
     private readonly products: ProductRepository,
     private readonly stock: StockService,
+    private readonly history: HistoryRepository,
   ) {}
 
   async list(organizationId: number, productId: number) {
@@ -31,10 +33,10 @@ export class VariantService {
     return variant;
   }
 
-  async create(organizationId: number, productId: number, input: VariantCreateInput): Promise<VariantView> {
+  async create(organizationId: number, productId: number, input: VariantCreateInput, actor: Actor): Promise<VariantView> {
     if (!(await this.products.exists(organizationId, productId))) throw notFound(`Product ${productId} not found`);
     await this.checkSku(organizationId, input.sku);
-    const id = await this.write(organizationId, productId, { adding: true }, async (repo) => {
+    const id = await this.write(organizationId, productId, actor, { adding: true }, async (repo) => {
       const stockQuantity = input.stock_quantity ?? 0;
       return repo.insert({
         ...toColumns(input),
@@ -50,7 +52,7 @@ export class VariantService {
     return this.get(organizationId, productId, id);
   }
 
-  async update(organizationId: number, productId: number, id: number, input: VariantPatchInput): Promise<VariantView> {
+  async update(organizationId: number, productId: number, id: number, input: VariantPatchInput, actor: Actor): Promise<VariantView> {
     const current = await this.get(organizationId, productId, id);
     if (input.sku !== undefined && input.sku !== current.sku) await this.checkSku(organizationId, input.sku);
     const columns = toColumns(input);
@@ -59,13 +61,13 @@ export class VariantService {
       columns.stockStatus = derivedStatus(input.stock_quantity);
     }
     const quantityOf = input.stock_quantity !== undefined ? id : undefined;
-    await this.write(organizationId, productId, { quantityOf }, (repo) => repo.update(organizationId, productId, id, columns));
+    await this.write(organizationId, productId, actor, { quantityOf }, (repo) => repo.update(organizationId, productId, id, columns));
     return this.get(organizationId, productId, id);
   }
 
-  async delete(organizationId: number, productId: number, id: number): Promise<void> {
+  async delete(organizationId: number, productId: number, id: number, actor: Actor): Promise<void> {
     // Thrown inside the transaction, so a miss does not bump the product's updated_at.
-    await this.write(organizationId, productId, {}, async (repo) => {
+    await this.write(organizationId, productId, actor, {}, async (repo) => {
       if (!(await repo.delete(organizationId, productId, id))) throw notFound(`Variant ${id} of product ${productId} not found`);
     });
   }
@@ -76,7 +78,7 @@ export class VariantService {
    * merchant would (`Tee / M / Navy`, `TEE-M-NAVY`, `-2` added to a SKU already taken), at the given price (else the
    * product's) and stock.
    */
-  async createCombinations(organizationId: number, productId: number, input: OptionMatrixInput) {
+  async createCombinations(organizationId: number, productId: number, input: OptionMatrixInput, actor: Actor) {
     const product = await this.products.find(organizationId, productId);
     if (!product) throw notFound(`Product ${productId} not found`);
     checkOptions(input.options);
@@ -92,7 +94,7 @@ export class VariantService {
     }
     const stockQuantity = input.stock_quantity ?? 0;
     const ids = missing.length
-      ? await this.write(organizationId, productId, { adding: true }, async (repo) => {
+      ? await this.write(organizationId, productId, actor, { adding: true }, async (repo) => {
           const taken = await repo.skusStartingWith(organizationId, product.sku.slice(0, 40));
           const first = await repo.nextPosition(productId);
           return repo.insertMany(
@@ -127,22 +129,25 @@ export class VariantService {
 
   /**
    * The variant write, the stock rules around it (the product locked; stock_quantity not written once the variant has
-   * levels; no levels of the product's own once it has variants) and the product's stock (the sum of its variants') and
-   * updated_at, in one transaction.
+   * levels; no levels of the product's own once it has variants), the product's stock (the sum of its variants') and
+   * updated_at, and what changed in the product's history, in one transaction.
    */
   private async write<T>(
     organizationId: number,
     productId: number,
+    actor: Actor,
     change: { adding?: boolean; quantityOf?: number },
     write: (repo: VariantRepository) => Promise<T>,
   ): Promise<T> {
     try {
       return await this.db.transaction(async (tx) => {
         await this.stock.beforeVariantWrite(tx, organizationId, productId, change);
-        const result = await write(this.variants.with(tx));
-        await this.stock.afterVariantWrite(tx, productId, 'stock_quantity');
-        await this.products.with(tx).touch(productId);
-        return result;
+        return this.history.with(tx).recording(organizationId, productId, actor, async () => {
+          const result = await write(this.variants.with(tx));
+          await this.stock.afterVariantWrite(tx, productId, 'stock_quantity');
+          await this.products.with(tx).touch(productId);
+          return result;
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err, 'variants_org_sku_uq')) throw badRequest(`field 'sku': another variant already has this sku`);

@@ -1,7 +1,8 @@
 // Bulk changes of products (the workbench's bulk actions): one action over products named by id or matched by the
 // list's filters, in one transaction, kept with the values it replaced so that it can be undone once. Each product
 // changed (or put back) is in its history.
-import type { Actor, HistoryRepository, Snapshot } from '../history/history.repository.js';
+import type { Actor, HistoryRepository } from '../history/history.repository.js';
+import type { Snapshot } from '../history/history-snapshot.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { PUBLISHING_CHANNELS } from '../pim.schemas.js';

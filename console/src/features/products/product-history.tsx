@@ -8,7 +8,7 @@ import { useBrands, useCategories, useSuppliers, useVatRates } from '../catalogu
 import { useProductHistory, useRestoreVersion } from './api';
 import { productKeys } from './keys';
 import type { Product } from './product-model';
-import { ACTION_LABEL, fieldLabel, type HistoryNames, inFieldOrder, shortened, valueText, whoText } from './product-history-model';
+import { ACTION_LABEL, changeLabel, changeText, type FieldChange, type HistoryNames, inFieldOrder, shortened, whoText } from './product-history-model';
 
 export function ProductHistory({
   product,
@@ -34,7 +34,7 @@ export function ProductHistory({
 
   const restoreTo = async (changeId: number, when: string) => {
     const ok = await confirm(
-      `Restore the version of ${when}? The product's details (name, prices, status, categories, attributes…) go back to how they were right after that change. Variants, stock per warehouse, translations and images stay as they are.`,
+      `Restore the version of ${when}? The product's details (name, prices, status, categories, attributes…) go back to how they were right after that change. Variants, stock per warehouse, translations and images stay as they are; their changes stay listed here.`,
       { yes: 'Restore this version' },
     );
     if (!ok) return;
@@ -71,7 +71,7 @@ export function ProductHistory({
                 </p>
                 <ul className="history-fields">
                   {inFieldOrder(change.changes).map((f) => (
-                    <FieldLine key={f.field} field={f.field} old={f.old} value={f.new} created={change.action === 'created'} names={names} />
+                    <FieldLine key={`${f.field}|${f.variant_id ?? ''}|${f.warehouse ?? ''}`} change={f} created={change.action === 'created'} names={names} />
                   ))}
                 </ul>
                 {!current && (
@@ -91,13 +91,12 @@ export function ProductHistory({
   );
 }
 
-function FieldLine({ field, old, value, created, names }: { field: string; old: unknown; value: unknown; created: boolean; names: HistoryNames }) {
-  const before = valueText(field, old, names);
-  const after = valueText(field, value, names);
+function FieldLine({ change, created, names }: { change: FieldChange; created: boolean; names: HistoryNames }) {
+  const { before, after } = changeText(change, names, created);
   return (
     <li>
-      <span className="history-field">{fieldLabel(field)}:</span>{' '}
-      {!created && (
+      <span className="history-field">{changeLabel(change)}:</span>{' '}
+      {before !== null && (
         <>
           <span className="history-old" title={before}>
             {shortened(before)}
