@@ -162,8 +162,9 @@ const NAVIGATE = `(async (target) => {
   const current = () => {
     const wrap = document.querySelector('.table-wrap');
     if (!wrap || wrap.classList.contains('product-stale')) return null;
+    // The first row's product link: its text changes later too (the completeness and Shopify columns fill in).
     const row = wrap.querySelector('tbody tr');
-    return row ? row.textContent : null;
+    return row ? (row.querySelector('a[href]')?.getAttribute('href') ?? row.textContent) : null;
   };
   const before = current();
   let observer;

@@ -103,7 +103,7 @@ export function syncDelayTarget(r: SyncDelayResult) {
 
 export function syncDelayDetails(r: SyncDelayResult): string[] {
   return [
-    `Delta-sync delay (\`bench/sync-delay.ts\`): SYNC_POLL_SECONDS ${r.intervalSeconds} (the default); ${r.samples.length} PATCHes of the name of distinct, already synced products, sent at random moments spread over ${2 * r.intervalSeconds} s (random phases of the poll clock) and measured concurrently; each delay runs from the PATCH's answer to the first storefront read (\`product(id:)\`, every 250 ms) showing the new title. Expected: up to one interval of waiting for the next poll, then the poll and one productSet. ${r.throttledReads} THROTTLED reads.`,
+    `Delta-sync delay (\`bench/sync-delay.ts\`): SYNC_POLL_SECONDS ${r.intervalSeconds} (the default); ${r.samples.length} PATCHes of the name of distinct, already synced products, sent at random moments spread over ${2 * r.intervalSeconds} s (random phases of the poll clock) and measured concurrently; each delay runs from the PATCH's answer to the first storefront read (\`product(id:)\`, every 250 ms) showing the new title. Expected: the write wakes the delta sync at once (the catalogue's change notification), then one read of the changes and one productSet; the poll is only the fallback, should a wake be lost. ${r.throttledReads} THROTTLED reads.`,
     '',
     `| PATCH sent at (s) | ${r.sentAt.map((x) => f1(x)).join(' | ')} |`,
     `| ${['---', ...r.sentAt.map(() => '---')].join(' | ')} |`,
