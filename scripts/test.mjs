@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -93,7 +94,10 @@ const backends = [
   process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null,
 ].filter(Boolean);
 process.stdout.write(`Backends: ${backends.join(', ')}${process.env.TEST_REDIS_URL ? '' : '; the Redis-shared rate-limit cases need TEST_REDIS_URL'}\n`);
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+// Files side by side: one more than the CPUs (at most 4). Many suites spend much of their time waiting on real
+// processes, leases and timers, and a file more keeps the CPUs busy meanwhile.
+const concurrency = Math.min(4, availableParallelism() + 1);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
   cwd: root,
   stdio: 'inherit',
 });
