@@ -301,6 +301,10 @@ for (const target of databaseTargets()) {
       assertError(await call('GET', `/api/products/${p.id}/history?limit=0`), 400);
       assertError(await call('POST', `/api/products/${p.id}/history/0/restore`), 400);
       assertError(await call('POST', `/api/products/${p.id}/history/x/restore`), 400);
+      // No body, or `{}`: a body with fields is refused, as the OpenAPI document says (NO_BODY).
+      assertError(await call('POST', `/api/products/${p.id}/history/${change.id}/restore`, { price: '1.00' }), 400, /field 'price' is not allowed/);
+      assertError(await call('POST', `/api/products/${p.id}/history/${change.id}/restore`, [1]), 400, /must be \{\} or left out/);
+      okData(await call('POST', `/api/products/${p.id}/history/${change.id}/restore`, {}));
     });
   });
 }

@@ -74,6 +74,9 @@ for (const target of databaseTargets()) {
         // In the product's history, by the key that made it; the product left as it was gets no entry.
         assert.deepEqual(await newest(c, b.id), { action: 'updated', by: 'api_key', changes: [['status', 'draft', 'active']] });
         assert.equal(okData(await c('GET', `/api/products/${a.id}/history`)).changes.length, 1, 'only its creation');
+        // The undo takes no body (or `{}`): one with fields is refused and undoes nothing.
+        assertError(await c('POST', `/api/products/bulk/${done.id}/undo`, { value: 'draft' }), 400, /field 'value' is not allowed/);
+        assert.equal((await get(c, b.id)).status, 'active');
         const undone = await undo(c, done.id);
         assert.deepEqual(undone.product_ids, [b.id]);
         assert.equal((await get(c, b.id)).status, 'draft');

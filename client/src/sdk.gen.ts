@@ -439,7 +439,11 @@ export const undoBulkChange = <ThrowOnError extends boolean = false>(options: Op
         { name: 'X-CSRF-Token', type: 'apiKey' }
     ],
     url: '/api/products/bulk/{id}/undo',
-    ...options
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -553,7 +557,11 @@ export const restoreProductVersion = <ThrowOnError extends boolean = false>(opti
         { name: 'X-CSRF-Token', type: 'apiKey' }
     ],
     url: '/api/products/{id}/history/{change_id}/restore',
-    ...options
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

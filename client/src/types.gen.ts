@@ -2420,7 +2420,12 @@ export type BulkChangeProductsResponses = {
 export type BulkChangeProductsResponse = BulkChangeProductsResponses[keyof BulkChangeProductsResponses];
 
 export type UndoBulkChangeData = {
-    body?: never;
+    /**
+     * nothing: leave the body out or send {}
+     */
+    body?: {
+        [key: string]: unknown;
+    };
     path: {
         /**
          * positive integer id
@@ -2966,7 +2971,12 @@ export type ListProductHistoryResponses = {
 export type ListProductHistoryResponse = ListProductHistoryResponses[keyof ListProductHistoryResponses];
 
 export type RestoreProductVersionData = {
-    body?: never;
+    /**
+     * nothing: leave the body out or send {}
+     */
+    body?: {
+        [key: string]: unknown;
+    };
     path: {
         /**
          * positive integer id

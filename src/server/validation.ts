@@ -3,6 +3,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { NO_BODY } from '../http/route-docs.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -113,6 +114,16 @@ export function installValidation(app: FastifyInstance): void {
       const message =
         found.problem === 'nul' ? `${subject} must not contain NUL (\\u0000) characters` : `${subject} is nested deeper than ${MAX_JSON_DEPTH} levels`;
       throw new RequestValidationError(message, httpPart, found.problem);
+    }
+    // An operation documented as taking no body (route-docs.ts NO_BODY: absent or `{}`) refuses one with fields, as the
+    // document says, rather than ignoring it.
+    if (req.routeOptions.config.openapi === NO_BODY && req.body !== undefined) {
+      if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
+        throw new RequestValidationError('the request body must be {} or left out', 'body', 'type');
+      }
+      const [field] = Object.keys(req.body);
+      if (field !== undefined)
+        throw new RequestValidationError(`field '${field}' is not allowed: this operation takes no body`, 'body', 'additionalProperties');
     }
   });
 }

@@ -87,9 +87,6 @@ export function driftRoutes(app: App, drift: DriftService): void {
       },
     },
     async (req, reply) => {
-      if (req.body !== undefined && req.body !== null && (typeof req.body !== 'object' || Array.isArray(req.body) || Object.keys(req.body).length > 0)) {
-        return reply.code(400).send({ status: 'error' as const, message: 'POST /api/drift takes no body', code: 'VALIDATION_FAILED' });
-      }
       const result = await drift.start(req.connector!.integrationId);
       if (result.started) return success('Drift report queued', render(result.report));
       return reply.code(409).send({

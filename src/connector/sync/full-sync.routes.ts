@@ -5,7 +5,6 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-type.js';
 import { NO_BODY } from '../../http/route-docs.js';
 import { success } from '../connector.envelope.js';
-import { ConnectorError } from '../connector.errors.js';
 import { bearer, connectorOk, ConnectorErrorEnvelope, connectorResponses, Nullable, Timestamp } from '../connector.schemas.js';
 import { ymdHis } from '../timestamps.js';
 import type { FullSyncService, FullSyncView } from './full-sync.service.js';
@@ -59,10 +58,6 @@ export function fullSyncRoutes(app: App, fullSync: FullSyncService): void {
       },
     },
     async (req, reply) => {
-      const body = req.body;
-      if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0)) {
-        throw new ConnectorError('VALIDATION_FAILED', 'POST /api/sync/full takes no body (it syncs every product of the PIM account)');
-      }
       const result = await fullSync.start(req.connector!.integrationId);
       if (result.started) return success('Full sync queued', render(result.sync));
       return reply.code(409).send({

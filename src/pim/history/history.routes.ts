@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-type.js';
+import { NO_BODY } from '../../http/route-docs.js';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import { actorOf } from './actor.js';
@@ -31,6 +32,7 @@ export function historyRoutes(app: App, history: HistoryService): void {
   app.post(
     '/api/products/:id/history/:change_id/restore',
     {
+      config: { openapi: NO_BODY },
       schema: {
         tags,
         operationId: 'restoreProductVersion',

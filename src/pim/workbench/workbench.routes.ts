@@ -2,6 +2,7 @@
 // the saved views of the list. Routes only parse and answer; the rules are in the services.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app-type.js';
+import { NO_BODY } from '../../http/route-docs.js';
 import { IdParams, pimResponses } from '../pim.schemas.js';
 import { ok } from '../pim.types.js';
 import { actorOf } from '../history/actor.js';
@@ -45,6 +46,7 @@ function bulkRoutes(app: App, { bulk, batch }: WorkbenchServices): void {
   app.post(
     '/api/products/bulk/:id/undo',
     {
+      config: { openapi: NO_BODY },
       schema: {
         tags,
         operationId: 'undoBulkChange',
