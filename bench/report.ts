@@ -9,6 +9,7 @@ import { adoptDetails, adoptTargets, type AdoptBenchResult } from './adopt.js';
 import { type DriftBenchResult, driftDetails, driftTargets, type DryRunBenchResult, dryRunDetails, dryRunTargets } from './drift.js';
 import { catalogueFilesDetails, catalogueFilesTargets, type CatalogueFilesResult } from './catalogue-files.js';
 import { type ConsoleBenchResult, consoleDetails, consoleTargets } from './console.js';
+import { type WorkbenchBenchResult, workbenchTargets } from './workbench.js';
 
 export interface BenchResults {
   date: string;
@@ -54,6 +55,8 @@ export interface BenchResults {
   catalogueFiles: CatalogueFilesResult;
   /** The console's first-load JavaScript and its products page on 100,000 products in a browser (bench/console.ts). */
   console: ConsoleBenchResult;
+  /** The product list as a workbench: sorted pages and a batch of 500 prices (bench/workbench.ts). */
+  workbench: WorkbenchBenchResult;
   wallSeconds: number;
 }
 
@@ -130,6 +133,7 @@ function targets(r: BenchResults): Target[] {
   out.push(...driftTargets(r.drift));
   out.push(...catalogueFilesTargets(r.catalogueFiles));
   out.push(...consoleTargets(r.console));
+  out.push(...workbenchTargets(r.workbench));
   return out;
 }
 
@@ -220,6 +224,7 @@ export function renderReport(r: BenchResults): string {
     ...driftDetails(r.drift),
     ...catalogueFilesDetails(r.catalogueFiles),
     ...consoleDetails(r.console),
+    r.workbench.details,
   ];
   return lines.join('\n');
 }

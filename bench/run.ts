@@ -18,6 +18,7 @@ import { benchAdopt } from './adopt.js';
 import { benchDrift, benchDryRun } from './drift.js';
 import { benchCatalogueFiles } from './catalogue-files.js';
 import { benchConsoleOnScratch } from './console.js';
+import { benchWorkbenchOnScratch } from './workbench.js';
 import { onScratchServer } from './scratch.js';
 import { watchForeignCpu } from './cpu.js';
 import { loadCatalogue, RARE_TERM } from './load.js';
@@ -237,6 +238,9 @@ async function main(): Promise<BenchResults> {
   // The console: its first-load JavaScript, and the products page on 100,000 products in headless Chromium (bench/console.ts).
   log('console: bundle size, products page in a browser');
   const consoleBench = await benchConsoleOnScratch(PRODUCTS);
+  // The product list as a workbench: sorted pages of 100,000 products, 500 prices in one batch (bench/workbench.ts).
+  log('workbench: sorted pages, a batch of 500 prices');
+  const workbench = await benchWorkbenchOnScratch(PRODUCTS);
 
   log('embedded (PGlite): first start, restart, idle memory');
   const litePort = await freePort();
@@ -294,6 +298,7 @@ async function main(): Promise<BenchResults> {
     drift,
     catalogueFiles,
     console: consoleBench,
+    workbench,
     rss: { pgWarm: rssPgWarm, pgLoaded: rssPgLoaded, pglite: rssLite },
     ready: { pgFirst: readyPgFirst, pg: readyPg, pgliteFirst: readyLiteFirst, pglite: readyLite },
     wallSeconds: (performance.now() - started) / 1000,

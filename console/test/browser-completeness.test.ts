@@ -120,7 +120,9 @@ describe('completeness in the console', () => {
     await shots('editor-language');
     await checklist().getByRole('button', { name: 'Translate into de' }).click();
     const translations = page.getByRole('form', { name: 'Translations' });
-    await translations.getByLabel('Language code').fill('de');
+    // The button opens a new translation in that language, its name ready to type.
+    assert.equal(await translations.getByLabel('Language code').inputValue(), 'de');
+    assert.equal(await page.evaluate('document.activeElement?.labels?.[0]?.textContent ?? null'), 'Translated name');
     await translations.getByLabel('Translated name').fill('Hafen-Regenjacke');
     await translations.getByLabel('Translated description').fill('Eine Jacke für den Regen');
     await saveAll();

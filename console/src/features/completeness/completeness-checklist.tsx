@@ -23,7 +23,7 @@ function focusField(label: string): void {
   }
 }
 
-function Item({ item }: { item: ChecklistItem }) {
+function Item({ item, onTranslate }: { item: ChecklistItem; onTranslate: (locale: string) => void }) {
   if (item.kind === 'attribute')
     return (
       <li>
@@ -36,14 +36,15 @@ function Item({ item }: { item: ChecklistItem }) {
   return (
     <li>
       <strong>{languageName(item.locale)}</strong>: {fieldsText(item.fields)} not translated{' '}
-      <button type="button" className="button small secondary" onClick={() => focusField('Language')}>
+      <button type="button" className="button small secondary" onClick={() => onTranslate(item.locale)}>
         Translate into {item.locale}
       </button>
     </li>
   );
 }
 
-export function CompletenessChecklist({ productId }: { productId: number }) {
+/** `onTranslate`: the Translations section opens that language (or a new translation in it) and focuses its name. */
+export function CompletenessChecklist({ productId, onTranslate }: { productId: number; onTranslate: (locale: string) => void }) {
   const completeness = useCompleteness([productId]);
   const channels = useChannels();
   const labelOf = (value: string) => channels.data?.find((c) => c.value === value)?.label ?? value;
@@ -79,7 +80,7 @@ export function CompletenessChecklist({ productId }: { productId: number }) {
                 ) : (
                   <ul>
                     {items.map((item) => (
-                      <Item key={item.key} item={item} />
+                      <Item key={item.key} item={item} onTranslate={onTranslate} />
                     ))}
                   </ul>
                 )}

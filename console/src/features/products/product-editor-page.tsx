@@ -57,6 +57,8 @@ function Editor({ id }: { id: number | null }) {
   const [archivedNotice, setArchivedNotice] = useState<string | null>(null);
   // The details form starts again from the product when something else than the form changed its fields.
   const [formVersion, setFormVersion] = useState(0);
+  /** The completeness checklist's "Translate into": a new object each time, so the same language asked twice opens again. */
+  const [translateInto, setTranslateInto] = useState<{ locale: string } | null>(null);
 
   const product = useProduct(id);
 
@@ -116,7 +118,7 @@ function Editor({ id }: { id: number | null }) {
 
         {definitions.data && organizationReady && (id === null || p) && (
           <div className="product-layout">
-            {p && <CompletenessChecklist productId={p.id} />}
+            {p && <CompletenessChecklist productId={p.id} onTranslate={(locale) => setTranslateInto({ locale })} />}
             <ProductFields
               key={p ? `${p.id}-${formVersion}` : 'new'}
               product={p ?? null}
@@ -135,7 +137,7 @@ function Editor({ id }: { id: number | null }) {
                 <ProductStock productId={p.id} onChanged={changed} />
                 <ProductVariants productId={p.id} currency={p.currency} onChanged={changed} confirm={confirm} />
                 <ProductOptions productId={p.id} onMade={changed} />
-                <ProductTranslations product={p} onChanged={changed} confirm={confirm} />
+                <ProductTranslations product={p} onChanged={changed} confirm={confirm} open={translateInto} />
                 <ProductShopify productId={p.id} />
                 <ProductHistory product={p} confirm={confirm} onRestored={() => setFormVersion((v) => v + 1)} />
               </>

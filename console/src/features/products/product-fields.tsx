@@ -25,6 +25,7 @@ import {
   SEO_TITLE_LIMIT,
   STATUS_LABEL,
   STATUSES,
+  SAVE_ORDER,
 } from './product-model';
 import { CountedText, SellingFields, TagInput } from './product-storefront';
 
@@ -109,7 +110,7 @@ export function ProductFields({
   // edit is saved by the page's save bar, with the page's other sections.
   const [untouched] = useState(() => JSON.stringify(form));
   useSaveSection(before ? dirty : JSON.stringify(form) !== untouched, {
-    order: 0,
+    order: SAVE_ORDER.details,
     check: () => check() !== null,
     save: async () => {
       const body = check();

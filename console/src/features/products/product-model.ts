@@ -722,3 +722,6 @@ export function connectorTime(text: string | null | undefined, locale?: string):
   const date = new Date(`${text.replace(' ', 'T')}Z`);
   return Number.isNaN(date.getTime()) ? text : date.toLocaleString(locale);
 }
+
+/** The product page's sections on its save bar, in the order Save sends them (components/unsaved-changes.tsx). */
+export const SAVE_ORDER = { details: 0, variants: 1, translation: 2, stock: 3 } as const;

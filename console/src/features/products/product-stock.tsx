@@ -3,6 +3,7 @@
 // each, after the details and the variants). Without warehouses each row keeps a single count, set on the product or
 // the variant itself. Enter moves down a column (the last row's saves the page), Tab across; the totals follow what is
 // typed.
+import { SAVE_ORDER } from './product-model';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import { useSaveAll, useSaveSection } from '../../components/unsaved-changes';
@@ -81,7 +82,7 @@ export function ProductStock({ productId, onChanged }: { productId: number; onCh
 
   const pending = pendingChanges(rows, edits);
   useSaveSection(pending.changes.length > 0 || Object.keys(pending.problems).length > 0, {
-    order: 3,
+    order: SAVE_ORDER.stock,
     check: () => {
       const { problems } = pendingChanges(rows, edits);
       setErrors(problems);

@@ -2,7 +2,7 @@
 // name and descriptions, saved (PUT) by the page's save bar, or remove it (DELETE, at once after a confirmation). A
 // blank text falls back to the product's own. The language cannot be switched while its texts hold an edit.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { api } from '../../api/client';
 import { fieldErrors, messageOf, unwrap } from '../../api/errors';
 import { Field } from '../../components/field';
@@ -10,7 +10,7 @@ import { ErrorBanner, Loading, Notice } from '../../components/status';
 import { useSaveAll, useSaveSection } from '../../components/unsaved-changes';
 import { useProductTranslation } from './api';
 import { productKeys } from './keys';
-import type { Product } from './product-model';
+import { type Product, SAVE_ORDER } from './product-model';
 
 const LOCALE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 interface Texts {
@@ -24,10 +24,13 @@ export function ProductTranslations({
   product,
   onChanged,
   confirm,
+  open,
 }: {
   product: Product;
   onChanged: () => void;
   confirm: (message: string) => Promise<boolean>;
+  /** A language to open (the completeness checklist's "Translate into"): its translation, or a new one in it. */
+  open?: { locale: string } | null;
 }) {
   const queryClient = useQueryClient();
   const ids = useId();
@@ -41,6 +44,7 @@ export function ProductTranslations({
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const existing = locales.includes(locale);
+  const nameInput = useRef<HTMLInputElement>(null);
 
   // The product read in that language: translated texts where there are some, the product's own where not.
   const translated = useProductTranslation(product.id, locale, existing);
@@ -109,8 +113,21 @@ export function ProductTranslations({
     return found ? null : { code, body: { name: v(texts.name), short_description: v(texts.short_description), description: v(texts.description) } };
   };
   const dirty = JSON.stringify(texts) !== JSON.stringify(saved) || (!existing && newLocale.trim() !== '');
+
+  // "Translate into de": that language, unless this translation holds an edit (then only the focus moves, to it).
+  useEffect(() => {
+    if (!open) return;
+    if (!dirty) {
+      setLocale(locales.includes(open.locale) ? open.locale : '');
+      setNewLocale(locales.includes(open.locale) ? '' : open.locale);
+      setErrors({});
+      setNotice(null);
+    }
+    nameInput.current?.scrollIntoView({ block: 'center' });
+    nameInput.current?.focus();
+  }, [open]);
   useSaveSection(dirty, {
-    order: 2,
+    order: SAVE_ORDER.translation,
     check: () => check() !== null,
     save: async () => {
       const edit = check();
@@ -178,7 +195,7 @@ export function ProductTranslations({
       {existing && translated.isPending && <Loading label="Loading the translation…" />}
       <ErrorBanner error={translated.error} onRetry={() => translated.refetch()} />
       <Field label="Translated name" error={errors.name} hint={`Blank: “${product.name}”`}>
-        <input value={texts.name} onChange={(e) => setTexts({ ...texts, name: e.target.value })} maxLength={255} />
+        <input ref={nameInput} value={texts.name} onChange={(e) => setTexts({ ...texts, name: e.target.value })} maxLength={255} />
       </Field>
       <Field label="Translated short description" error={errors.short_description}>
         <textarea value={texts.short_description} onChange={(e) => setTexts({ ...texts, short_description: e.target.value })} rows={2} />

@@ -10,7 +10,17 @@ import { useSaveSection } from '../../components/unsaved-changes';
 import { ErrorBanner, Loading } from '../../components/status';
 import { useVariants } from './api';
 import { productKeys } from './keys';
-import { emptyVariantDraft, placeErrors, swapPositions, VARIANT_KEYS, type Variant, type VariantDraft, variantBody, variantDraftOf } from './product-model';
+import {
+  emptyVariantDraft,
+  placeErrors,
+  SAVE_ORDER,
+  swapPositions,
+  VARIANT_KEYS,
+  type Variant,
+  type VariantDraft,
+  variantBody,
+  variantDraftOf,
+} from './product-model';
 import { type GridRow, VariantGrid } from './variant-grid';
 
 export function ProductVariants({
@@ -56,7 +66,7 @@ export function ProductVariants({
   };
 
   useSaveSection(changedRows.length > 0, {
-    order: 1,
+    order: SAVE_ORDER.variants,
     check: () => {
       const found: Record<string, Record<string, string>> = {};
       for (const row of changedRows) {
