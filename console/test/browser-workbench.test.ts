@@ -1,8 +1,8 @@
 // The product list as a workbench, in headless Chromium against a real server with the sandbox shop connected
 // (helpers/browser.ts): sort by a column and back, pick rows on two pages and change them at once with Undo, select
-// every product a search matches and archive them (asked first) then Undo, push the picked ones to the shop, edit their
-// prices in the grid (keys, copy a column and paste it, fill down) and see the change reach the shop by the delta
-// sync, and save, apply and delete a view. axe on each state; screenshots at 1280 and 390 px.
+// every product a search matches, archive them (asked first) then Undo and send them all to the shop, push the picked
+// ones, edit their prices in the grid (keys, copy a column and paste it, fill down) and see the change reach the shop
+// by the delta sync, and save, apply and delete a view. axe on each state; screenshots at 1280 and 390 px.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -104,6 +104,13 @@ describe('the product list as a workbench', () => {
     await bar.getByRole('button', { name: 'Undo' }).click();
     await bar.getByText('Undone: 30 products as they were.').waitFor();
     assert.equal((await product(ids[7])).status, 'draft');
+    // Every matching product (up to 500) can be sent to the store too: their ids read page by page, then pushed.
+    await bar.getByLabel('Action').selectOption('push');
+    await bar.getByLabel('Store').selectOption(String(c.integrationId));
+    await bar.getByRole('button', { name: 'Apply' }).click();
+    await bar.getByText('Sent 30 products to the store.').waitFor({ timeout: 60_000 });
+    const mapping = await c.h.call('GET', `/api/products/mapping/${ids[29]}`, c.connectorToken);
+    assert.equal(mapping.statusCode, 200, mapping.body);
     await bar.getByRole('button', { name: 'Clear selection' }).click();
   });
 

@@ -1,13 +1,14 @@
 // The selection's bar on the product list: how many are selected (rows picked on any page, or every product the
 // filters match), one action for all of them, and Undo after it. Archiving asks first; the change is one request.
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { useConfirm } from '../../components/confirm';
 import { NamedOptions } from '../../components/named-options';
 import type { IntegrationSummary } from '../bridge/api';
 import { useBrands, useCategories, useChannels } from '../catalogue/api';
 import { CHANNELS, STATUS_LABEL, STATUSES } from './product-model';
-import { type BulkAction, type BulkFilter, type BulkRequest, useBulkChange, useBulkPush, useUndoBulk } from './workbench-api';
+import { type BulkAction, type BulkFilter, type BulkRequest, MAX_LIST_PUSH, useBulkChange, useBulkPush, useUndoBulk } from './workbench-api';
 
 export interface Selection {
   /** Every product the filters match, on every page. */
@@ -55,7 +56,7 @@ export function BulkBar({
   const apply = async () => {
     setMessage(null);
     if (action === 'push') {
-      const pushed = await push.mutateAsync({ integrationId: Number(value), ids: [...selection.ids] });
+      const pushed = await push.mutateAsync({ integrationId: Number(value), ...(selection.all ? { filter } : { ids: [...selection.ids] }) });
       setMessage({ text: `Sent ${noun(pushed)} to the store.` });
       return;
     }
@@ -79,12 +80,18 @@ export function BulkBar({
 
   const run = (fn: () => Promise<void>) => fn().catch(() => undefined);
   const needsValue = action !== '' && action !== 'archive';
-  const canPush = !selection.all && selection.ids.size > 0 && stores.length > 0;
+  const canPush = stores.length > 0 && count > 0 && count <= MAX_LIST_PUSH;
   return (
     <section className="bulk-bar" aria-label="Selected products">
       <p role="status" aria-live="polite">
         <strong>{noun(count)} selected</strong>
         {selection.all && <span className="hint"> (every product that matches)</span>}{' '}
+        {stores.length > 0 && count > MAX_LIST_PUSH && (
+          <span className="hint">
+            To send more than {MAX_LIST_PUSH.toLocaleString()} products to Shopify, start a <Link to={`/bridge/${stores[0].id}/sync`}>full sync</Link> of the
+            store.{' '}
+          </span>
+        )}
         <button type="button" className="button link" onClick={onClear}>
           Clear selection
         </button>

@@ -48,13 +48,16 @@ export function useBatchSave() {
   });
 }
 
-/** The selected products pushed to one store, PUSH_BATCH at a time; answers how many the store took. */
+/** The most products "every product that matches" may push from the list; more is a full sync's work. */
+export const MAX_LIST_PUSH = 500;
+
+/** The selected products (by id, or every one the filter matches) pushed to one store, PUSH_BATCH at a time; answers how many the store took. */
 export function useBulkPush() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ integrationId, ids }: { integrationId: number; ids: number[] }) => {
+    mutationFn: async ({ integrationId, ids, filter }: { integrationId: number; ids?: number[]; filter?: BulkFilter }) => {
       let pushed = 0;
-      for (const batch of chunk(ids, PUSH_BATCH)) {
+      for (const batch of chunk(ids ?? (await matchingIds(filter ?? {})), PUSH_BATCH)) {
         const answer = await api.POST('/api/products/push', { headers: bridge(integrationId), body: { products: batch.map((id) => ({ id })) } as never });
         if (!answer.data) throw toApiError(answer.error, answer.response);
         pushed += answer.data.data.results.filter((r) => r.status !== 'error').length;
@@ -63,6 +66,18 @@ export function useBulkPush() {
     },
     onSettled: (_data, _err, { integrationId }) => bridgeChanged(queryClient, integrationId),
   });
+}
+
+/** The ids of the products the list's filter matches, read a page of 100 at a time (at most MAX_LIST_PUSH). */
+async function matchingIds(filter: BulkFilter): Promise<number[]> {
+  const ids: number[] = [];
+  for (let page = 1; ids.length < MAX_LIST_PUSH; page++) {
+    const answer = unwrap(await api.GET('/api/products', { params: { query: { ...filter, limit: 100, page } } })).data;
+    ids.push(...answer.products.map((p) => p.id));
+    if (page >= answer.pagination.total_pages) break;
+  }
+  if (ids.length > MAX_LIST_PUSH) throw new Error(`Over ${MAX_LIST_PUSH} products match now: send them with a full sync of the store.`);
+  return ids;
 }
 
 export const useViews = () =>
