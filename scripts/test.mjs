@@ -12,13 +12,18 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const filter = process.argv.slice(2);
 // The server's suites (test/) and the console's own (console/test/: its pure modules, and its pages in a real browser).
-const files = ['test', path.join('console', 'test')].flatMap((dir) =>
-  readdirSync(path.join(root, dir), { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.test.ts') && (filter.length === 0 || filter.some((x) => path.join(dir, f).includes(x))))
-    .sort()
-    .map((f) => path.join(dir, f)),
-);
+// The browser suites first: they are among the longest, and started last (in name order) they left the other slots
+// idle at the end of the run.
+const isBrowserSuite = (f) => f.startsWith(path.join('console', 'test', 'browser'));
+const files = ['test', path.join('console', 'test')]
+  .flatMap((dir) =>
+    readdirSync(path.join(root, dir), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.test.ts') && (filter.length === 0 || filter.some((x) => path.join(dir, f).includes(x))))
+      .sort()
+      .map((f) => path.join(dir, f)),
+  )
+  .sort((a, b) => Number(isBrowserSuite(b)) - Number(isBrowserSuite(a)));
 
 // Every run checks lint and formatting first (biome.json; `npm run format` fixes the layout), ~2 s.
 const biome = spawnSync(process.execPath, [path.join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'check', '.'], {
@@ -50,8 +55,9 @@ if (size.status !== 0) {
 
 // The whole run typechecks the server, the console and the client first (tsx itself does not) and checks that the
 // console's API types and the generated client are what the server's OpenAPI document gives today (`npm run
-// console:api` and `npm run client` rewrite them). The five run side by side (about 35 s instead of 50), each one's
-// output printed whole once all have ended. A filtered run skips them to stay quick.
+// console:api` and `npm run client` rewrite them). The five run side by side, and beside the build below; each one's
+// output is printed whole once all have ended. A filtered run skips them to stay quick.
+const { ensureBuild, ensureConsole } = await import('./ensure-build.mjs');
 if (filter.length === 0) {
   const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
   const checks = [
@@ -63,7 +69,12 @@ if (filter.length === 0) {
     { args: ['--import', 'tsx', path.join('scripts', 'console-api.ts'), '--check'], failure: 'The console API types are stale: `npm run console:api`.' },
     { args: ['--import', 'tsx', path.join('scripts', 'client.ts'), '--check'], failure: 'The generated API client is stale: `npm run client`.' },
   ];
-  const ended = await Promise.all(checks.map((check) => runCaptured(check.args)));
+  const running = Promise.all(checks.map((check) => runCaptured(check.args)));
+  // The whole run builds once, before the suites run side by side (ensure-build.mjs; what is fresh is kept): the
+  // suites start the `pimbridge` command from dist/ (test/helpers/cli-command.ts), `npm start`'s suite finds it ready,
+  // and the browser suites serve console/dist. (Synchronous: the checks' processes run on meanwhile.)
+  ensureBuild(root);
+  const ended = await running;
   for (const { output } of ended) process.stdout.write(output);
   const failed = ended.findIndex((e) => e.status !== 0);
   if (failed >= 0) {
@@ -71,17 +82,11 @@ if (filter.length === 0) {
     process.exit(ended[failed].status || 1);
   }
 }
-
-// The whole run builds first, once, before the suites run side by side (ensure-build.mjs; what is fresh is kept): the
-// suites start the `pimbridge` command from dist/ (test/helpers/cli-command.ts), `npm start`'s suite finds it ready, and
-// the browser suites serve console/dist. A filtered run builds only the console, for the browser suites.
-const { ensureBuild, ensureConsole } = await import('./ensure-build.mjs');
-if (filter.length === 0) ensureBuild(root);
 // The test databases' template (scripts/test-template.ts, ~5 s, only when a migration is newer): PGlite suites start
 // from it, already migrated, in every run.
 const template = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'test-template.ts')], { cwd: root, stdio: 'inherit' });
 if (template.status !== 0) process.exit(template.status ?? 1);
-if (files.some((f) => f.startsWith(path.join('console', 'test', 'browser')))) {
+if (files.some(isBrowserSuite)) {
   ensureConsole(root);
   // Without a system Chromium, @sparticuz/chromium unpacks its binary to /tmp on first use: done here, once, because two
   // suites unpacking at once race (one spawns the file the other is still writing: ETXTBSY).

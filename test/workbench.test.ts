@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { databaseTargets, harness, type Harness, type Tenant } from './helpers/harness.js';
 import { assertError, createProduct, insertCategory, listIds, okData, type Call } from './helpers/pim.js';
 
@@ -83,6 +84,18 @@ for (const target of databaseTargets()) {
         assert.deepEqual(await newest(c, b.id), { action: 'updated', by: 'api_key', changes: [['status', 'active', 'draft']] });
         assert.equal((await get(c, a.id)).status, 'active');
         assertError(await c('POST', `/api/products/bulk/${done.id}/undo`), 400, /undone already/);
+      });
+
+      it('forgets bulk changes older than 30 days when a new one is made: they can no longer be undone', async () => {
+        const { c } = await fresh();
+        const p = await createProduct(c);
+        const old = await bulk(c, { ids: [p.id], action: 'set_status', value: 'active' });
+        const recent = await bulk(c, { ids: [p.id], action: 'add_channel', value: 'web' });
+        await h.database.db.execute(sql`UPDATE product_bulk_changes SET created_at = now() - interval '31 days' WHERE id = ${old.id}`);
+        await bulk(c, { ids: [p.id], action: 'add_channel', value: 'mobile' });
+        assertError(await c('POST', `/api/products/bulk/${old.id}/undo`), 404, /can be undone for 30 days/);
+        assert.equal((await get(c, p.id)).status, 'active');
+        assert.equal((await undo(c, recent.id)).action, 'add_channel', 'a recent change can still be undone');
       });
 
       it('archives every product the filter matches, and brings them back', async () => {

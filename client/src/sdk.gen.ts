@@ -426,7 +426,7 @@ export const bulkChangeProducts = <ThrowOnError extends boolean = false>(options
 /**
  * Undo a bulk change
  *
- * Puts back, in one transaction, the values a bulk change replaced on each product it changed (a later edit of the same field is overwritten); once only. Requires an API key (X-API-KEY) or a console session; 404 for an unknown change, 400 when it was undone already.
+ * Puts back, in one transaction, the values a bulk change replaced on each product it changed (a later edit of the same field is overwritten); once only, within 30 days. Requires an API key (X-API-KEY) or a console session; 404 for an unknown change (or one older than that), 400 when it was undone already.
  */
 export const undoBulkChange = <ThrowOnError extends boolean = false>(options: Options<UndoBulkChangeData, ThrowOnError>) => (options.client ?? client).post<UndoBulkChangeResponses, UndoBulkChangeErrors, ThrowOnError>({
     security: [

@@ -1455,7 +1455,7 @@ export interface paths {
         put?: never;
         /**
          * Undo a bulk change
-         * @description Puts back, in one transaction, the values a bulk change replaced on each product it changed (a later edit of the same field is overwritten); once only. Requires an API key (X-API-KEY) or a console session; 404 for an unknown change, 400 when it was undone already.
+         * @description Puts back, in one transaction, the values a bulk change replaced on each product it changed (a later edit of the same field is overwritten); once only, within 30 days. Requires an API key (X-API-KEY) or a console session; 404 for an unknown change (or one older than that), 400 when it was undone already.
          */
         post: operations["undoBulkChange"];
         delete?: never;

@@ -147,7 +147,13 @@ export class BulkRepository {
     return rowsOf<{ id: number }>(result)[0].id;
   }
 
-  /** A bulk change of the organization, locked for its undo; null when none. */
+  /** Forgets the organization's bulk changes made more than `days` days ago: they can no longer be undone. */
+  async forgetOlderThan(organizationId: number, days: number): Promise<void> {
+    await this.db.execute(sql`
+      DELETE FROM product_bulk_changes WHERE organization_id = ${organizationId} AND created_at < now() - make_interval(days => ${days}::int)`);
+  }
+
+  /** A bulk change of the organization, locked for its undo; null when none (or forgotten). */
   async lockChange(organizationId: number, id: number): Promise<BulkChangeRow | null> {
     const result = await this.db.execute(sql`
       SELECT id, action, value, previous, undone_at IS NOT NULL AS undone FROM product_bulk_changes

@@ -1,6 +1,6 @@
 // Bulk changes of products (the workbench's bulk actions): one action over products named by id or matched by the
-// list's filters, in one transaction, kept with the values it replaced so that it can be undone once. Each product
-// changed (or put back) is in its history.
+// list's filters, in one transaction, kept with the values it replaced so that it can be undone once, for UNDO_DAYS.
+// Each product changed (or put back) is in its history.
 import type { Actor, HistoryRepository } from '../history/history.repository.js';
 import type { Snapshot } from '../history/history-snapshot.js';
 import type { Db } from '../../db/client.js';
@@ -10,6 +10,9 @@ import type { ProductFilters } from '../products/product.repository.js';
 import { PRODUCT_STATUSES } from '../products/product.schemas.js';
 import type { BulkRepository, PreviousValue } from './bulk.repository.js';
 import { MAX_BULK_PRODUCTS, type BulkAction, type BulkBodyInput, type BulkResultView } from './bulk.schemas.js';
+
+/** How long a bulk change can be undone: each new one forgets the organization's older ones. */
+export const UNDO_DAYS = 30;
 
 const COLUMN_ACTIONS = new Set<BulkAction>(['set_status', 'add_channel', 'remove_channel', 'set_brand', 'archive']);
 
@@ -36,6 +39,7 @@ export class BulkService {
       else if (ids.length > 0) previous = (await repo.changeCategory(ids, value as number, body.action === 'add_category')).map((id) => ({ id }));
       await recordIn(history, organizationId, before, previous, actor);
       const id = await repo.insertChange(organizationId, body.action, value, previous);
+      await repo.forgetOlderThan(organizationId, UNDO_DAYS);
       return { id, action: body.action, matched: ids.length, changed: previous.length, product_ids: previous.map((p) => p.id), undone: false };
     });
   }
@@ -45,7 +49,7 @@ export class BulkService {
     return this.db.transaction(async (tx) => {
       const repo = this.bulk.with(tx);
       const change = await repo.lockChange(organizationId, id);
-      if (!change) throw notFound(`Bulk change ${id} not found`);
+      if (!change) throw notFound(`Bulk change ${id} not found (bulk changes can be undone for ${UNDO_DAYS} days)`);
       if (change.undone) throw badRequest(`bulk change ${id} was undone already`);
       const previous = change.previous;
       const history = this.history.with(tx);

@@ -8,7 +8,7 @@ import { ok } from '../pim.types.js';
 import { actorOf } from '../history/actor.js';
 import type { BatchService } from './batch.service.js';
 import { BatchBody, BatchResult, BulkBody, BulkResult, MAX_BATCH_ROWS, MAX_BULK_IDS, MAX_BULK_PRODUCTS } from './bulk.schemas.js';
-import type { BulkService } from './bulk.service.js';
+import { type BulkService, UNDO_DAYS } from './bulk.service.js';
 import type { ViewService } from './view.service.js';
 import { View, ViewBody, ViewList, ViewParams } from './view.schemas.js';
 
@@ -51,7 +51,7 @@ function bulkRoutes(app: App, { bulk, batch }: WorkbenchServices): void {
         tags,
         operationId: 'undoBulkChange',
         summary: 'Undo a bulk change',
-        description: `Puts back, in one transaction, the values a bulk change replaced on each product it changed (a later edit of the same field is overwritten); once only. ${AUTH}; 404 for an unknown change, 400 when it was undone already.`,
+        description: `Puts back, in one transaction, the values a bulk change replaced on each product it changed (a later edit of the same field is overwritten); once only, within ${UNDO_DAYS} days. ${AUTH}; 404 for an unknown change (or one older than that), 400 when it was undone already.`,
         params: IdParams,
         response: pimResponses(200, BulkResult),
       },
