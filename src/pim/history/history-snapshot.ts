@@ -2,9 +2,13 @@
 // back), its images, its stock per warehouse and its variants with theirs, all in one jsonb built in SQL, so a writer
 // reads it in its own transaction, for one product or a batch (docs/pim-api.md, "Product history").
 import { type SQL, sql } from 'drizzle-orm';
+import { SELLING_COLUMNS } from '../products/selling-fields.js';
 
 /** The product's own fields in the API's names and values (decimals as text, ids for references, category_ids sorted). */
 export type Snapshot = Record<string, unknown>;
+
+/** The selling fields a product and each variant have (barcode, compare_at_price…). */
+const SELLING_FIELDS = Object.keys(SELLING_COLUMNS) as (keyof typeof SELLING_COLUMNS)[];
 
 /** The product's own fields, named as the API and as their columns (decimals read as text, as the API shows them). */
 export const SNAPSHOT_FIELDS = [
@@ -35,13 +39,7 @@ export const SNAPSHOT_FIELDS = [
   'taxonomy_category',
   'weight',
   'storefront_type',
-  'barcode',
-  'compare_at_price',
-  'weight_unit',
-  'inventory_policy',
-  'inventory_tracked',
-  'taxable',
-  'requires_shipping',
+  ...SELLING_FIELDS,
 ] as const;
 const DECIMALS = new Set(['price', 'sale_price', 'cost_price', 'cost', 'weight', 'compare_at_price']);
 
@@ -59,13 +57,7 @@ export const VARIANT_FIELDS = [
   'position',
   'image',
   'attributes',
-  'barcode',
-  'compare_at_price',
-  'weight_unit',
-  'inventory_policy',
-  'inventory_tracked',
-  'taxable',
-  'requires_shipping',
+  ...SELLING_FIELDS,
 ] as const;
 
 /**

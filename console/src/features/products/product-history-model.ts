@@ -1,13 +1,13 @@
 // A product's history in a merchant's words: who made a change, what each field was and became. Pure: unit-tested in
 // console/test/product-history-model.test.ts.
+import type { operations } from '../../api/schema';
 import { decimalShown, PRODUCT_KINDS, STATUS_LABEL } from './product-model';
 
-export interface Who {
-  kind: 'api_key' | 'console' | 'import' | 'adoption';
-  key_id: number | null;
-  key_name: string | null;
-  label: string | null;
-}
+/** One change of a product's history as the API answers it (generated from the OpenAPI document, so it cannot drift). */
+type ProductChange = operations['listProductHistory']['responses'][200]['content']['application/json']['data']['changes'][number];
+export type Who = ProductChange['who'];
+/** One field change: a variant's names its variant, a stock level its warehouse. */
+export type FieldChange = ProductChange['changes'][number];
 
 /** The names the history's ids stand for (brands, suppliers, VAT rates, categories), as far as they are known. */
 export interface HistoryNames {
@@ -68,16 +68,6 @@ const VARIANT_FIELD_LABEL: Record<string, string> = {
 
 const DECIMALS = new Set(['price', 'sale_price', 'cost_price', 'cost', 'weight', 'compare_at_price']);
 const STOCK_STATUS_LABEL: Record<string, string> = { in_stock: 'In stock', out_of_stock: 'Out of stock', on_backorder: 'On backorder' };
-
-/** One field change as the history answers it: a variant's names its variant, a stock level its warehouse. */
-export interface FieldChange {
-  field: string;
-  old: unknown;
-  new: unknown;
-  variant_id?: number;
-  variant_sku?: string;
-  warehouse?: string;
-}
 
 /** A change's fields in the order the editor shows them (unknown ones after), then its variants' in their order. */
 export function inFieldOrder<T extends { field: string; variant_sku?: string }>(changes: readonly T[]): T[] {
