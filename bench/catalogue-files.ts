@@ -1,5 +1,5 @@
 // CSV import and export on PostgreSQL: a file of 100,000 variant rows (25,000 products with four
-// sizes each, a brand, a category path, an attribute, stock in a warehouse) uploaded to a server from src/ on a scratch
+// sizes each, a brand, a category path, an attribute, each variant's stock) uploaded to a server from src/ on a scratch
 // database, the import job timed from the upload to `completed`; then the same catalogue exported. The server's
 // VmRSS is sampled every 100 ms: its growth over the figure before the upload is the memory result.
 // `--format shopify`: the same catalogue as Shopify's product CSV (Handle, Tags, SEO, grams with a weight unit, barcodes,
@@ -56,13 +56,13 @@ async function writeOursFile(file: string, products: number): Promise<number> {
     if (!out.write(line)) await once(out, 'drain');
   };
   await write(
-    'sku,name,description,price,currency,status,brand,categories,attribute:material,stock:main,variant_sku,variant_price,variant_stock,option:Size\n',
+    'sku,name,description,price,currency,status,brand,categories,attribute:material,variant_sku,variant_price,variant_stock,option:Size\n',
   );
   let rows = 0;
   for (let p = 0; p < products; p++) {
     for (const [i, size] of ['S', 'M', 'L', 'XL'].entries()) {
       await write(
-        `P-${p},Product ${p},"A product, number ${p}",${(p % 97) + 0.99},EUR,active,Brand ${p % 50},Catalogue > Group ${p % 40} > Shelf ${p % 7},cotton,${p % 13},P-${p}-${size},${(p % 97) + i}.49,${(p + i) % 9},${size}\n`,
+        `P-${p},Product ${p},"A product, number ${p}",${(p % 97) + 0.99},EUR,active,Brand ${p % 50},Catalogue > Group ${p % 40} > Shelf ${p % 7},cotton,P-${p}-${size},${(p % 97) + i}.49,${(p + i) % 9},${size}\n`,
       );
       rows++;
     }
@@ -217,7 +217,7 @@ export function catalogueFilesTargets(r: CatalogueFilesResult) {
 
 export function catalogueFilesDetails(r: CatalogueFilesResult): string[] {
   return [
-    `CSV import and export (\`bench/catalogue-files.ts\`): a server from src/ on a scratch PostgreSQL database (role all: the import job runs in the same process). The file: ${n0(r.rows)} rows in our format, ${n0(r.products)} products × 4 sizes, each with a description, price, brand (50), a three-level category path (280), a text attribute and stock in one warehouse. Import time from the start of the upload to the GET answering \`completed\` (every 250 ms); export time from the request to the last byte. Memory: the server's VmRSS sampled every 100 ms, the growth being the peak over the figure just before the upload (or the export).`,
+    `CSV import and export (\`bench/catalogue-files.ts\`): a server from src/ on a scratch PostgreSQL database (role all: the import job runs in the same process). The file: ${n0(r.rows)} rows in our format, ${n0(r.products)} products × 4 sizes, each with a description, price, brand (50), a three-level category path (280), a text attribute and each variant's stock (a product with variants keeps its stock per variant, so the file has no product-level stock:<warehouse> column since stop 38's stock model). Import time from the start of the upload to the GET answering \`completed\` (every 250 ms); export time from the request to the last byte. Memory: the server's VmRSS sampled every 100 ms, the growth being the peak over the figure just before the upload (or the export).`,
     '',
   ];
 }
