@@ -55,9 +55,7 @@ async function writeOursFile(file: string, products: number): Promise<number> {
   const write = async (line: string) => {
     if (!out.write(line)) await once(out, 'drain');
   };
-  await write(
-    'sku,name,description,price,currency,status,brand,categories,attribute:material,variant_sku,variant_price,variant_stock,option:Size\n',
-  );
+  await write('sku,name,description,price,currency,status,brand,categories,attribute:material,variant_sku,variant_price,variant_stock,option:Size\n');
   let rows = 0;
   for (let p = 0; p < products; p++) {
     for (const [i, size] of ['S', 'M', 'L', 'XL'].entries()) {
