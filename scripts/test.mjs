@@ -103,9 +103,9 @@ const backends = [
   process.env.TEST_REDIS_URL ? 'Redis (TEST_REDIS_URL)' : null,
 ].filter(Boolean);
 process.stdout.write(`Backends: ${backends.join(', ')}${process.env.TEST_REDIS_URL ? '' : '; the Redis-shared rate-limit cases need TEST_REDIS_URL'}\n`);
-// Files side by side: two more than the CPUs, at most 4. Many suites spend much of their time waiting on real
-// processes, leases and timers; with one more than the CPUs they still left a sixth of them idle.
-const concurrency = Math.min(4, availableParallelism() + 2);
+// Files side by side: one more than the CPUs (at most 4). Many suites spend much of their time waiting on real
+// processes, leases and timers, and a file more keeps the CPUs busy meanwhile.
+const concurrency = Math.min(4, availableParallelism() + 1);
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
   cwd: root,
   stdio: 'inherit',
