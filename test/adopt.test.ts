@@ -560,6 +560,14 @@ for (const target of databaseTargets()) {
       assertError(await h.call('POST', '/api/adopt', a.token, { import_unmatched: 'yes' }), 400, 'VALIDATION_FAILED');
       assertError(await h.call('POST', '/api/adopt', a.token, { import_unmatched: true, dry_run: true }), 400, 'VALIDATION_FAILED');
       assertError(await h.call('POST', '/api/adopt', a.token, [true]), 400, 'VALIDATION_FAILED');
+      // JSON null is a body too, and not the object the document declares (found by the fuzz test, seed 1557946640).
+      const nullBody = await h.app.inject({
+        method: 'POST',
+        url: '/api/adopt',
+        headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+        payload: 'null',
+      });
+      assertError(nullBody, 400, 'VALIDATION_FAILED');
       assertError(await h.call('POST', '/api/adopt', a.token, '{"import_unmatched": tru'), 400, 'INVALID_JSON');
 
       // Hold the shop's bulk query so the adoption stays running while the next POSTs come.

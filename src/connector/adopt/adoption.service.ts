@@ -51,8 +51,9 @@ export type StartResult = { started: true; adoption: AdoptionView } | { started:
  * field (strict bodies, as every connector route).
  */
 export function parseStartBody(body: unknown): { import_unmatched: boolean } {
-  if (body === undefined || body === null) return { import_unmatched: false };
-  if (typeof body !== 'object' || Array.isArray(body))
+  if (body === undefined) return { import_unmatched: false };
+  // JSON `null` is a body, and not the object the OpenAPI document declares.
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new ConnectorError('VALIDATION_FAILED', 'The request body must be a JSON object, e.g. {"import_unmatched": true}');
   const unknown = Object.keys(body).filter((k) => k !== 'import_unmatched');
   if (unknown.length) throw new ConnectorError('VALIDATION_FAILED', `field '${unknown[0]}' is not allowed (the body takes only import_unmatched)`);
