@@ -68,16 +68,16 @@ export function useBulkPush() {
   });
 }
 
-/** The ids of the products the list's filter matches, read a page of 100 at a time (at most MAX_LIST_PUSH). */
+/** The ids of the products the list's filter matches, read a page of 100 at a time; more than MAX_LIST_PUSH is refused. */
 async function matchingIds(filter: BulkFilter): Promise<number[]> {
   const ids: number[] = [];
-  for (let page = 1; ids.length < MAX_LIST_PUSH; page++) {
+  for (let page = 1; ; page++) {
     const answer = unwrap(await api.GET('/api/products', { params: { query: { ...filter, limit: 100, page } } })).data;
+    // More may match now than when the bar offered the push: refused whole rather than cut at the limit.
+    if (answer.pagination.total_items > MAX_LIST_PUSH) throw new Error(`Over ${MAX_LIST_PUSH} products match now: send them with a full sync of the store.`);
     ids.push(...answer.products.map((p) => p.id));
-    if (page >= answer.pagination.total_pages) break;
+    if (page >= answer.pagination.total_pages) return ids;
   }
-  if (ids.length > MAX_LIST_PUSH) throw new Error(`Over ${MAX_LIST_PUSH} products match now: send them with a full sync of the store.`);
-  return ids;
 }
 
 export const useViews = () =>
